@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/** The `dsync` command: `serve`, `cron process-events` (and `operator`, `cron sync-google` with their issues). */
+import { createServer, type Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { newSecret } from './core/ids.js';
+import { createApp } from './http/app.js';
+import { createLogger, type Logger } from './logger.js';
+import { createDsync, type Dsync } from './service.js';
+import { MemoryStore } from './store/memory.js';
+import type { Store } from './store/port.js';
+import { RedisStore } from './store/redis.js';
+
+const USAGE = `Usage: dsync <command>
+
+Commands:
+  serve                   Run the HTTP service (management API, SCIM endpoint, webhook delivery)
+  cron process-events     Deliver queued webhook events once (batch mode), then exit
+  help                    Show this help
+
+Configuration is read from environment variables; see README.md.`;
+
+function openStore(config: Config, logger: Logger): Store {
+  if (config.redisUrl) return new RedisStore(config.redisUrl);
+  logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
+  return new MemoryStore();
+}
+
+function build(config: Config, logger: Logger): Dsync {
+  return createDsync({
+    store: openStore(config, logger),
+    externalUrl: config.externalUrl,
+    logger,
+    webhook: {
+      ...(config.webhook.batchSize !== undefined && { batchSize: config.webhook.batchSize }),
+      allowPrivate: config.webhook.allowPrivate,
+      retrySchedule: config.webhook.retrySchedule,
+      timeoutMs: config.webhook.timeoutMs,
+    },
+  });
+}
+
+async function serve(config: Config, logger: Logger): Promise<void> {
+  const dsync = build(config, logger);
+  await dsync.store.ping();
+  dsync.start();
+  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger }));
+  server.keepAliveTimeout = 65_000;
+  let batchTimer: NodeJS.Timeout | undefined;
+  if (config.webhook.batchSize !== undefined && config.webhook.batchIntervalSeconds !== undefined) {
+    batchTimer = setInterval(() => {
+      dsync.processEvents().catch((err) => logger.error({ err }, 'scheduled event processing failed'));
+    }, config.webhook.batchIntervalSeconds * 1000);
+  }
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  logger.info(
+    { port: config.port, store: dsync.store.kind, externalUrl: config.externalUrl, batchSize: config.webhook.batchSize },
+    'dsync is listening',
+  );
+  if (config.apiKeyGenerated) {
+    const key = config.apiKeys[0]!;
+    process.stdout.write(
+      `\n  dsync is running on ${config.externalUrl} (in-memory store).\n` +
+        `  Generated management API key for this run: ${key}\n\n` +
+        `  Try:\n    curl -s -H 'Authorization: Api-Key ${key}' -H 'Content-Type: application/json' \\\n` +
+        `      -d '{"name":"Acme","tenant":"acme","product":"demo","type":"okta-scim-v2"}' ${config.externalUrl}/api/v1/directory-sync\n\n`,
+    );
+  }
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    if (batchTimer) clearInterval(batchTimer);
+    server.close();
+    server.closeIdleConnections();
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    dsync.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function processEvents(config: Config, logger: Logger): Promise<void> {
+  if (!config.redisUrl) throw new ConfigError('cron process-events needs REDIS_URL: the in-memory store has no queue to process');
+  const dsync = build(config, logger);
+  try {
+    const stats = await dsync.processEvents();
+    logger.info(stats, 'processed queued events');
+    if (stats.failed > 0) process.exitCode = 1;
+  } finally {
+    await dsync.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig(process.env, () => newSecret(24));
+  const logger = createLogger(config.logLevel);
+  if (command === 'serve') return serve(config, logger);
+  if (command === 'cron' && sub === 'process-events') return processEvents(config, logger);
+  process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
+  process.exitCode = 2;
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof ConfigError) process.stderr.write(`dsync: configuration error: ${err.message}\n`);
+  else process.stderr.write(`dsync: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,128 @@
+/**
+ * Configuration: the only module that reads `process.env`. Parsed with zod at start-up; a bad value stops the
+ * process with a message naming the variable. Modules receive the slice they need, never the environment.
+ */
+import { z } from 'zod';
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `5s`, `30m`, `2h`, `1d`, `250ms` → milliseconds. */
+export function parseDuration(text: string): number {
+  const m = DURATION.exec(text.trim());
+  if (!m) throw new Error(`invalid duration "${text}" (use e.g. 500ms, 5s, 30m, 2h, 1d)`);
+  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+}
+
+const positiveInt = (name: string) =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be an integer`).positive(`${name} must be > 0`);
+
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+const durationList = z.string().transform((text, ctx) => {
+  try {
+    const list = text.split(',').map((s) => parseDuration(s));
+    if (list.length === 0) throw new Error('empty schedule');
+    return list;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
+const envSchema = z.object({
+  PORT: positiveInt('PORT').max(65535).default(5225),
+  HOST: z.string().default('0.0.0.0'),
+  DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),
+  DSYNC_API_KEYS: z.string().optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(1000).optional(),
+  DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
+  DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
+  DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
+  DSYNC_WEBHOOK_TIMEOUT: z.string().transform((s) => parseDuration(s)).optional(),
+  DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
+  DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
+  DSYNC_RATE_LIMIT_PLAN: z.enum(['developer', 'production', 'growth', 'enterprise']).optional(),
+  DSYNC_RATE_LIMIT_ENV: z.enum(['production', 'staging', 'development']).optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/**
+ * Default retry schedule: 12 attempts spread over about three days (WorkOS/Stripe-like), exponential with
+ * jitter applied by the delivery engine.
+ */
+export const DEFAULT_RETRY_SCHEDULE = ['5s', '30s', '2m', '10m', '30m', '1h', '2h', '4h', '8h', '12h', '18h', '24h'].map(
+  parseDuration,
+);
+
+export interface Config {
+  port: number;
+  host: string;
+  externalUrl: string;
+  apiKeys: string[];
+  /** True when no key was configured and one was generated for this run (memory store only). */
+  apiKeyGenerated: boolean;
+  redisUrl?: string;
+  webhook: {
+    batchSize?: number;
+    batchIntervalSeconds?: number;
+    allowPrivate: boolean;
+    retrySchedule: number[];
+    timeoutMs: number;
+  };
+  google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
+  rateLimit?: { plan: string; env: string };
+  metricsPort: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; '),
+    );
+  }
+  const e = parsed.data;
+  const keys = (e.DSYNC_API_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (keys.length === 0 && e.REDIS_URL) {
+    throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
+  }
+  if ((e.DSYNC_RATE_LIMIT_PLAN === undefined) !== (e.DSYNC_RATE_LIMIT_ENV === undefined)) {
+    throw new ConfigError('DSYNC_RATE_LIMIT_PLAN and DSYNC_RATE_LIMIT_ENV must be set together');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    apiKeys: keys.length > 0 ? keys : [generateKey()],
+    apiKeyGenerated: keys.length === 0,
+    ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
+    webhook: {
+      ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
+      ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),
+      allowPrivate: e.DSYNC_WEBHOOK_ALLOW_PRIVATE ?? e.REDIS_URL === undefined,
+      retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
+      timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? 15_000,
+    },
+    google: {
+      ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
+      ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
+      ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
+    },
+    ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined &&
+      e.DSYNC_RATE_LIMIT_ENV !== undefined && { rateLimit: { plan: e.DSYNC_RATE_LIMIT_PLAN, env: e.DSYNC_RATE_LIMIT_ENV } }),
+    metricsPort: e.METRICS_PORT,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,143 @@
+/** Directory connections: create, read, list, update, delete. Depends only on the store port. */
+import type { z } from 'zod';
+import type { DirectoryStore } from '../store/port.js';
+import {
+  createDirectoryInput,
+  describeIssues,
+  updateDirectoryInput,
+  type CreateDirectoryInput,
+} from './directory-input.js';
+import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
+import { newId, newSecret } from './ids.js';
+import type { Directory } from './model.js';
+
+export interface DirectoryServiceOptions {
+  store: DirectoryStore;
+  /** Base URL that `scim.endpoint` is built on, without a trailing slash. */
+  externalUrl: string;
+}
+
+/** Who asks for a change: the operator passes its identity to change the directories it manages. */
+export interface Actor {
+  managedBy?: string;
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const { message, field } = describeIssues(result.error);
+  throw new ValidationError(message, field);
+}
+
+/** Standard Webhooks secret format: `whsec_` + base64 of 24 random bytes. */
+export const newWebhookSecret = (): string => `whsec_${Buffer.from(newSecret(24), 'base64url').toString('base64')}`;
+
+export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
+
+export class DirectoryService {
+  private readonly store: DirectoryStore;
+  private readonly externalUrl: string;
+
+  constructor(options: DirectoryServiceOptions) {
+    this.store = options.store;
+    this.externalUrl = options.externalUrl.replace(/\/+$/, '');
+  }
+
+  async create(input: unknown, actor: Actor = {}): Promise<Directory> {
+    const data: CreateDirectoryInput = parseInput(createDirectoryInput, input);
+    if (data.webhook_secret && !data.webhook_url) {
+      throw new ValidationError('webhook_secret given without webhook_url', 'webhook_url');
+    }
+    const id = newId();
+    const now = new Date().toISOString();
+    const path = scimPath(id);
+    const directory: Directory = {
+      id,
+      name: data.name,
+      tenant: data.tenant,
+      product: data.product,
+      type: data.type,
+      log_webhook_events: data.log_webhook_events ?? false,
+      deactivated: data.deactivated ?? false,
+      scim: { path, secret: newSecret(), endpoint: `${this.externalUrl}${path}` },
+      webhook: {
+        endpoint: data.webhook_url ?? '',
+        secret: data.webhook_url ? (data.webhook_secret ?? newWebhookSecret()) : '',
+      },
+      ...(data.google_domain !== undefined && { google_domain: data.google_domain }),
+      ...(data.google_access_token !== undefined && { google_access_token: data.google_access_token }),
+      ...(data.google_refresh_token !== undefined && { google_refresh_token: data.google_refresh_token }),
+      ...(actor.managedBy !== undefined && { managed_by: actor.managedBy }),
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.createDirectory(directory);
+    return directory;
+  }
+
+  async get(id: string): Promise<Directory> {
+    const directory = await this.store.getDirectory(id);
+    if (!directory) throw new NotFoundError(`Directory ${id} not found`);
+    return directory;
+  }
+
+  async list(filter: { tenant: string; product: string }): Promise<Directory[]> {
+    return this.store.listDirectories(filter);
+  }
+
+  async update(id: string, input: unknown, actor: Actor = {}): Promise<Directory> {
+    const data = parseInput(updateDirectoryInput, input);
+    const current = await this.get(id);
+    this.assertMayChange(current, actor);
+    for (const field of ['tenant', 'product', 'type'] as const) {
+      if (data[field] !== undefined && data[field] !== current[field]) {
+        throw new ValidationError(`${field} cannot be changed`, field);
+      }
+    }
+    const endpoint = data.webhook_url ?? data.webhook?.endpoint ?? current.webhook.endpoint;
+    const secret = data.webhook_secret ?? data.webhook?.secret ?? current.webhook.secret;
+    const next: Directory = {
+      ...current,
+      ...(data.name !== undefined && { name: data.name }),
+      ...(data.log_webhook_events !== undefined && { log_webhook_events: data.log_webhook_events }),
+      ...(data.deactivated !== undefined && { deactivated: data.deactivated }),
+      ...(data.google_domain !== undefined && { google_domain: data.google_domain }),
+      ...(data.google_access_token !== undefined && { google_access_token: data.google_access_token }),
+      ...(data.google_refresh_token !== undefined && { google_refresh_token: data.google_refresh_token }),
+      webhook: { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' },
+      updated_at: new Date().toISOString(),
+    };
+    await this.store.updateDirectory(next);
+    return next;
+  }
+
+  /** Issues a new SCIM bearer token (the old one stops working at once). */
+  async rotateScimSecret(id: string, actor: Actor = {}): Promise<Directory> {
+    const current = await this.get(id);
+    this.assertMayChange(current, actor);
+    const next = { ...current, scim: { ...current.scim, secret: newSecret() }, updated_at: new Date().toISOString() };
+    await this.store.updateDirectory(next);
+    return next;
+  }
+
+  /** Replaces the whole stored record (operator reconcile: the spec is the source of truth). */
+  async put(directory: Directory, actor: Actor = {}): Promise<void> {
+    const current = await this.get(directory.id);
+    this.assertMayChange(current, actor);
+    await this.store.updateDirectory(directory);
+  }
+
+  async delete(id: string, actor: Actor = {}): Promise<void> {
+    const current = await this.get(id);
+    this.assertMayChange(current, actor);
+    await this.store.deleteDirectory(id);
+  }
+
+  private assertMayChange(directory: Directory, actor: Actor): void {
+    if (directory.managed_by && directory.managed_by !== actor.managedBy) {
+      throw new ForbiddenError(
+        `Directory ${directory.id} is managed by ${directory.managed_by}; change its DirectoryConnection resource instead`,
+      );
+    }
+  }
+}

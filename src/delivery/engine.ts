@@ -1,0 +1,242 @@
+/**
+ * The delivery engine. Each directory's event log is its outbox: events are committed with the write that
+ * caused them, and delivered from here, off the request path, at least once and in order per directory.
+ *
+ * - A lease (atomic, expiring) makes one deliverer per directory across all replicas; a failing directory
+ *   only holds its own lease, so it never delays another directory.
+ * - The cursor moves only after the receiver's 2xx. A failed batch is pinned, so its retries resend the same
+ *   events under the same `webhook-id`, on the retry policy's schedule; after the last retry it is
+ *   dead-lettered and the cursor moves past it.
+ * - A global "due" set wakes deliverers; a periodic sweep re-marks directories whose log is ahead of their
+ *   cursor, which repairs a wake-up lost to a crash between commit and mark.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
+import type { RetryPolicy, Verdict } from './retry-policy.js';
+import type { Sink, SinkResult } from './sinks.js';
+
+export interface EngineOptions {
+  store: Store;
+  sink: Sink;
+  policy: RetryPolicy;
+  logger: Logger;
+  /** Set = batch mode: up to N events per POST, as a JSON array; unset = real time, one event per POST. */
+  batchSize?: number;
+  /** Real time: deliver as soon as events are committed. Batch mode: only when `processDue` runs. */
+  realtime: boolean;
+  leaseMs?: number;
+  concurrency?: number;
+  pollIntervalMs?: number;
+  sweepIntervalMs?: number;
+  /** Delivered events older than this are trimmed from the log (the Events API window). */
+  retentionMs?: number;
+  /** Observes every attempt (delivery logs, metrics). */
+  onAttempt?: (attempt: AttemptRecord) => void;
+}
+
+export interface AttemptRecord {
+  directoryId: string;
+  result: SinkResult;
+  verdict: Verdict['kind'];
+  eventIds: string[];
+  attempt: number;
+  at: number;
+}
+
+export interface PassStats {
+  directories: number;
+  delivered: number;
+  failed: number;
+}
+
+const READ_CHUNK = 100;
+
+function pinnedSlice(events: LoggedEvent[], pinned: string | null, size: number): LoggedEvent[] {
+  if (pinned) {
+    const end = events.findIndex((e) => e.seq === pinned);
+    if (end >= 0) return events.slice(0, end + 1);
+  }
+  return events.slice(0, size);
+}
+
+export class DeliveryEngine {
+  readonly owner = `dsync-${randomUUID()}`;
+  private readonly o: Required<Omit<EngineOptions, 'batchSize' | 'onAttempt'>> & Pick<EngineOptions, 'batchSize' | 'onAttempt'>;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+  private timers: NodeJS.Timeout[] = [];
+  private stopped = false;
+  private pumping = false;
+  private stats: PassStats = { directories: 0, delivered: 0, failed: 0 };
+
+  constructor(options: EngineOptions) {
+    this.o = {
+      leaseMs: 60_000,
+      concurrency: 64,
+      pollIntervalMs: 250,
+      sweepIntervalMs: 30_000,
+      retentionMs: 7 * 86_400_000,
+      ...options,
+    };
+  }
+
+  /** Starts the poll loop (real time) and the sweep. */
+  start(): void {
+    if (this.o.realtime) this.every(this.o.pollIntervalMs, () => this.pump());
+    this.every(this.o.sweepIntervalMs, () => this.sweep());
+    void this.sweep();
+  }
+
+  /** Called after a commit: mark the directory due and, in real time, start on it here at once. */
+  notify(directoryId: string): void {
+    void this.o.store
+      .markDue(directoryId, Date.now())
+      .then(() => (this.o.realtime && !this.stopped ? this.drain(directoryId) : undefined))
+      .catch((err) => this.o.logger.error({ err, directoryId }, 'delivery wake-up failed'));
+  }
+
+  /** One pass over every due directory (batch mode's cron, or a manual run); resolves when they are drained. */
+  async processDue(): Promise<PassStats> {
+    const before = { ...this.stats };
+    const seen = new Set<string>();
+    for (;;) {
+      const due = (await this.o.store.dueDirectories(Date.now(), this.o.concurrency * 4)).filter((id) => !seen.has(id));
+      if (due.length === 0) break;
+      for (const id of due) seen.add(id);
+      await mapLimit(due, this.o.concurrency, (id) => this.drain(id));
+    }
+    return {
+      directories: seen.size,
+      delivered: this.stats.delivered - before.delivered,
+      failed: this.stats.failed - before.failed,
+    };
+  }
+
+  /** Re-marks directories whose log is ahead of their cursor (without moving a scheduled retry earlier). */
+  async sweep(): Promise<void> {
+    try {
+      for (const id of await this.o.store.listDirectoryIds()) {
+        const [last, state] = await Promise.all([this.o.store.lastEventSeq(id), this.o.store.deliveryState(id)]);
+        if (last !== null && last !== state.cursor && state.attempts === 0) await this.o.store.markDue(id, Date.now());
+      }
+    } catch (err) {
+      this.o.logger.error({ err }, 'delivery sweep failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private every(ms: number, fn: () => unknown): void {
+    const t = setInterval(fn, ms);
+    t.unref();
+    this.timers.push(t);
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping || this.stopped) return;
+    this.pumping = true;
+    try {
+      const free = this.o.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const due = await this.o.store.dueDirectories(Date.now(), free);
+      for (const id of due) void this.drain(id);
+    } catch (err) {
+      this.o.logger.error({ err }, 'delivery poll failed');
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Delivers everything pending for one directory while holding its lease. Re-runs if notified meanwhile. */
+  private drain(directoryId: string): Promise<void> {
+    const running = this.inFlight.get(directoryId);
+    if (running) {
+      this.again.add(directoryId);
+      return running;
+    }
+    const run = (async () => {
+      try {
+        do {
+          this.again.delete(directoryId);
+          if (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) return;
+          try {
+            await this.o.store.clearDue(directoryId);
+            await this.deliverPending(directoryId);
+          } finally {
+            await this.o.store.releaseLease(directoryId, this.owner);
+          }
+        } while (this.again.has(directoryId) && !this.stopped);
+      } catch (err) {
+        this.o.logger.error({ err, directoryId }, 'delivery failed unexpectedly');
+        await this.o.store.markDue(directoryId, Date.now() + 5_000).catch(() => undefined);
+      } finally {
+        this.inFlight.delete(directoryId);
+      }
+    })();
+    this.inFlight.set(directoryId, run);
+    return run;
+  }
+
+  private async deliverPending(directoryId: string): Promise<void> {
+    const { store, sink, policy } = this.o;
+    const directory = await store.getDirectory(directoryId);
+    if (!directory) return;
+    const batch = this.o.batchSize !== undefined;
+    const size = this.o.batchSize ?? 1;
+    let state: DeliveryState = await store.deliveryState(directoryId);
+    let buffer: LoggedEvent[] = [];
+    this.stats.directories++;
+    while (!this.stopped) {
+      if (buffer.length < size) {
+        const from = buffer.at(-1)?.seq ?? state.cursor;
+        buffer = buffer.concat(await store.readEvents(directoryId, from, Math.max(READ_CHUNK, size)));
+      }
+      const events = pinnedSlice(buffer, state.pinned, size);
+      if (events.length === 0) break;
+      const last = events.at(-1)!.seq;
+      const result = await sink.deliver({ directory, events, batch });
+      const verdict = policy.judge(result, state.attempts + 1);
+      this.o.onAttempt?.({
+        directoryId,
+        result,
+        verdict: verdict.kind,
+        eventIds: events.map((e) => e.seq),
+        attempt: state.attempts + 1,
+        at: Date.now(),
+      });
+      if (verdict.kind === 'retry') {
+        this.stats.failed++;
+        await store.markDue(directoryId, Date.now() + verdict.delayMs);
+        await store.saveDeliveryState(directoryId, this.owner, { ...state, attempts: state.attempts + 1, pinned: last });
+        return;
+      }
+      if (verdict.kind === 'delivered') this.stats.delivered += events.length;
+      else {
+        this.stats.failed++;
+        this.o.logger.warn(
+          { directoryId, webhookId: result.id, status: result.status, error: result.error, verdict: verdict.kind },
+          'webhook delivery gave up on a batch',
+        );
+      }
+      state = { cursor: last, attempts: 0, pinned: null };
+      if (!(await store.saveDeliveryState(directoryId, this.owner, state))) return;
+      buffer = buffer.slice(events.length);
+    }
+    if (state.cursor) await store.trimEvents(directoryId, state.cursor, Date.now() - this.o.retentionMs);
+  }
+}
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

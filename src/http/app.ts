@@ -1,0 +1,45 @@
+/** The express application: management API, cron routes, SCIM endpoint, health checks. */
+import express, { type Express } from 'express';
+import type { Logger } from '../logger.js';
+import type { Dsync } from '../service.js';
+import { apiKeyAuth } from './auth.js';
+import { envelopeErrors, fail } from './envelope.js';
+import { managementRoutes } from './management-routes.js';
+import { scimRoutes } from './scim-routes.js';
+
+export interface AppOptions {
+  dsync: Dsync;
+  apiKeys: string[];
+  logger: Logger;
+}
+
+export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await dsync.store.ping();
+      res.json({ status: 'ready', store: dsync.store.kind });
+    } catch (err) {
+      logger.warn({ err }, 'store not reachable');
+      res.status(503).json({ status: 'unavailable', store: dsync.store.kind });
+    }
+  });
+
+  app.use('/api/scim/v2.0', scimRoutes(dsync));
+
+  app.use('/api/v1', express.json({ limit: '1mb' }), apiKeyAuth(apiKeys), managementRoutes(dsync));
+  app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
+  app.use('/api/v1', envelopeErrors(logger));
+
+  app.use((_req, res) => {
+    res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });
+  });
+  return app;
+}

@@ -1,0 +1,68 @@
+/** Management API (SPEC §4.1) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import { ValidationError } from '../core/errors.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest, type Scope } from '../core/queries.js';
+import type { Dsync } from '../service.js';
+import { ok } from './envelope.js';
+
+const queryString = z.string().max(1024).optional();
+const scopeSchema = z.object({ directoryId: queryString, tenant: queryString, product: queryString });
+
+function scopeOf(req: Request): Scope {
+  const parsed = scopeSchema.safeParse(req.query);
+  if (!parsed.success) throw new ValidationError('directoryId, tenant and product must be single strings');
+  const { directoryId, tenant, product } = parsed.data;
+  return {
+    ...(directoryId && { directoryId }),
+    ...(tenant && { tenant }),
+    ...(product && { product }),
+  };
+}
+
+/** pageOffset (default 0) and pageLimit (default 100, at most 1000); `offset`/`limit` accepted as aliases. */
+export function pageOf(req: Request): PageRequest {
+  const q = req.query as Record<string, unknown>;
+  const int = (name: string, value: unknown, fallback: number, min: number, max: number): number => {
+    if (value === undefined || value === '') return fallback;
+    const n = Number(value);
+    if (typeof value !== 'string' || !Number.isInteger(n) || n < min || n > max) {
+      throw new ValidationError(`${name} must be an integer between ${min} and ${max}`, name);
+    }
+    return n;
+  };
+  return {
+    offset: int('pageOffset', q.pageOffset ?? q.offset, 0, 0, Number.MAX_SAFE_INTEGER),
+    limit: int('pageLimit', q.pageLimit ?? q.limit, DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT),
+  };
+}
+
+export function managementRoutes(dsync: Dsync): Router {
+  const r = Router();
+  const { directories, queries } = dsync;
+
+  r.post('/directory-sync', async (req, res) => ok(res, await directories.create(req.body), 201));
+  r.get('/directory-sync', async (req, res) => {
+    const { tenant, product } = scopeOf(req);
+    if (!tenant || !product) throw new ValidationError('Provide both tenant and product', tenant ? 'product' : 'tenant');
+    ok(res, await directories.list({ tenant, product }));
+  });
+
+  r.get('/directory-sync/users', async (req, res) => ok(res, await queries.listUsers(scopeOf(req), pageOf(req))));
+  r.get('/directory-sync/users/:id', async (req, res) => ok(res, await queries.getUser(scopeOf(req), req.params.id)));
+  r.get('/directory-sync/groups', async (req, res) => ok(res, await queries.listGroups(scopeOf(req), pageOf(req))));
+  r.get('/directory-sync/groups/:id', async (req, res) => ok(res, await queries.getGroup(scopeOf(req), req.params.id)));
+  r.get('/directory-sync/groups/:id/members', async (req, res) =>
+    ok(res, await queries.groupMembers(scopeOf(req), req.params.id, pageOf(req))),
+  );
+
+  r.get('/directory-sync/:id', async (req, res) => ok(res, await directories.get(req.params.id)));
+  r.patch('/directory-sync/:id', async (req, res) => ok(res, await directories.update(req.params.id, req.body)));
+  r.delete('/directory-sync/:id', async (req, res) => {
+    await directories.delete(req.params.id);
+    ok(res, { id: req.params.id, deleted: true });
+  });
+
+  r.post('/dsync/cron/process-events', async (_req, res) => ok(res, await dsync.processEvents()));
+  return r;
+}

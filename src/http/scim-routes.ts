@@ -1,0 +1,74 @@
+/**
+ * SCIM 2.0 over HTTP: `/api/scim/v2.0/<directoryId>/<ResourceType>[/<id>]`. Translates HTTP into the
+ * embeddable handler's request and back; every body is parsed as JSON whatever its content type (IdPs send
+ * `application/scim+json`, `application/json`, and worse).
+ */
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { ScimResult } from '../scim/context.js';
+import { ScimError } from '../scim/errors.js';
+import type { Dsync } from '../service.js';
+
+const BODY_LIMIT = '1mb';
+
+function bearer(req: Request): string {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return m ? m[1]! : '';
+}
+
+function send(res: Response, result: ScimResult): void {
+  res.status(result.status);
+  for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
+  if (result.data === undefined || result.status === 204 || result.status === 304) {
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', 'application/scim+json; charset=utf-8');
+  res.end(JSON.stringify(result.data));
+}
+
+const scimErrors: ErrorRequestHandler = (err, _req, res, _next) => {
+  const e = err as { type?: string; status?: number; message?: string };
+  const scim =
+    e.type === 'entity.parse.failed'
+      ? new ScimError(400, 'Request body is not valid JSON', 'invalidSyntax')
+      : e.type === 'entity.too.large'
+        ? new ScimError(413, `Request body exceeds ${BODY_LIMIT}`)
+        : new ScimError(typeof e.status === 'number' && e.status < 500 ? e.status : 500, e.message ?? 'error');
+  send(res, { status: scim.status, data: scim.toJSON() });
+};
+
+export function scimRoutes(dsync: Dsync): Router {
+  const r = Router();
+  r.use(express.json({ type: () => true, limit: BODY_LIMIT, strict: false }));
+  const handle = async (req: Request, res: Response) => {
+    const params = req.params as { directoryId: string; resourceType: string; resourceId?: string };
+    const q = req.query as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const result = await dsync.requests.handle({
+      method: req.method,
+      body: req.body,
+      directoryId: params.directoryId,
+      resourceType: params.resourceType,
+      ...(params.resourceId !== undefined && { resourceId: params.resourceId }),
+      apiSecret: bearer(req),
+      query: {
+        ...(str(q.filter) !== undefined && { filter: str(q.filter)! }),
+        ...(str(q.startIndex) !== undefined && { startIndex: str(q.startIndex)! }),
+        ...(str(q.count) !== undefined && { count: str(q.count)! }),
+        ...(str(q.attributes) !== undefined && { attributes: str(q.attributes)! }),
+        ...(str(q.excludedAttributes) !== undefined && { excludedAttributes: str(q.excludedAttributes)! }),
+      },
+      headers: {
+        ...(req.get('if-match') !== undefined && { 'if-match': req.get('if-match')! }),
+        ...(req.get('if-none-match') !== undefined && { 'if-none-match': req.get('if-none-match')! }),
+      },
+    });
+    send(res, result);
+  };
+  r.all('/:directoryId/:resourceType{/:resourceId}', handle);
+  r.all('/:directoryId/:resourceType/:resourceId/', handle);
+  r.all('/:directoryId/:resourceType/', handle);
+  r.use((_req, res) => send(res, { status: 404, data: ScimError.notFound('Unknown SCIM path').toJSON() }));
+  r.use(scimErrors);
+  return r;
+}

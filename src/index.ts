@@ -1,0 +1,29 @@
+/**
+ * dsync as a library: create the service around a store and hand it SCIM requests.
+ *
+ *   import { createDsync, MemoryStore } from 'dsync';
+ *   const dsync = createDsync({ store: new MemoryStore(), externalUrl: 'https://app.example.com' });
+ *   const directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+ *   const { status, data } = await dsync.requests.handle(
+ *     { method: 'GET', directoryId: directory.id, resourceType: 'users', apiSecret: directory.scim.secret, query: {} },
+ *     (event) => console.log(event.event),
+ *   );
+ */
+export { createDsync, type Dsync, type DsyncOptions } from './service.js';
+export { MemoryStore } from './store/memory.js';
+export { RedisStore } from './store/redis.js';
+export type { Store } from './store/port.js';
+export type { ScimRequest, EventCallback } from './scim/handler.js';
+export type { ScimResult } from './scim/context.js';
+export type {
+  Directory,
+  DirectoryType,
+  DirectorySyncEvent,
+  EventType,
+  UserEventData,
+  GroupEventData,
+  MembershipEventData,
+} from './core/model.js';
+export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
+export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError } from './core/errors.js';
+export { ScimError } from './scim/errors.js';

@@ -1,0 +1,69 @@
+/**
+ * Tokenizer for SCIM filters and PATCH paths. Attribute paths, operators and keywords are all
+ * "words" (`urn:...:2.0:User:name.givenName`, `eq`, `and`, `.value` after `]`); the parser tells
+ * them apart by position, since any of them could also be an attribute name.
+ */
+export type Token =
+  | { type: 'word'; text: string; pos: number }
+  | { type: 'string'; value: string; pos: number }
+  | { type: 'number'; value: number; pos: number }
+  | { type: '(' | ')' | '[' | ']' | 'eof'; pos: number };
+
+export type SyntaxErrorFactory = (detail: string) => Error;
+
+const WORD = /[A-Za-z0-9_$:.\-]/;
+const WORD_START = /[A-Za-z_$.]/;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+export function tokenize(text: string, fail: SyntaxErrorFactory): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (ch === '(' || ch === ')' || ch === '[' || ch === ']') {
+      tokens.push({ type: ch, pos: i });
+      i++;
+    } else if (ch === '"') {
+      const end = stringEnd(text, i);
+      if (end < 0) throw fail(`unterminated string starting at position ${i + 1}`);
+      tokens.push({ type: 'string', value: decodeString(text.slice(i, end + 1), i, fail), pos: i });
+      i = end + 1;
+    } else if (/[-\d]/.test(ch)) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (!m || (i + m[0].length < text.length && WORD.test(text[i + m[0].length]!))) {
+        throw fail(`invalid number at position ${i + 1}`);
+      }
+      tokens.push({ type: 'number', value: Number(m[0]), pos: i });
+      i += m[0].length;
+    } else if (WORD_START.test(ch)) {
+      const start = i;
+      while (i < text.length && WORD.test(text[i]!)) i++;
+      tokens.push({ type: 'word', text: text.slice(start, i), pos: start });
+    } else {
+      throw fail(`unexpected character '${ch}' at position ${i + 1}`);
+    }
+  }
+  tokens.push({ type: 'eof', pos: text.length });
+  return tokens;
+}
+
+/** Index of the quote closing the string opened at `start`, skipping escaped characters. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+/** compValue strings are JSON strings (RFC 7644 §3.4.2.2), so JSON's own decoder applies. */
+function decodeString(literal: string, pos: number, fail: SyntaxErrorFactory): string {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    throw fail(`invalid string literal at position ${pos + 1}`);
+  }
+}

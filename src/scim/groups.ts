@@ -1,0 +1,234 @@
+/**
+ * SCIM /Groups. Members are kept as a membership set in the store, never inside the group body: PATCHes turn
+ * into add/remove deltas (no read-modify-write of a whole group), and membership events fire only on real change.
+ */
+import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
+import { newId } from '../core/ids.js';
+import { sameJson } from '../core/json.js';
+import type { GroupKeys, PendingEvent, ScimBody, StoredResource } from '../core/model.js';
+import type { MemberChange } from '../store/port.js';
+import { retrying, settle, STALE } from './commit.js';
+import type { ScimContext, ScimQuery, ScimResult } from './context.js';
+import { ScimError } from './errors.js';
+import { normalizeResource } from './normalize.js';
+import { applyPatch, type MemberDelta } from './patch.js';
+import { project } from './projection.js';
+import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim } from './render.js';
+import { search } from './search.js';
+
+const SCIM_JSON = 'application/scim+json';
+const MEMBER_PAGE = 1000;
+
+interface MemberRef {
+  value: string;
+  display?: string;
+}
+
+export function groupKeys(body: ScimBody): GroupKeys {
+  return {
+    displayName: String(body.displayName),
+    ...(typeof body.externalId === 'string' && body.externalId !== '' && { externalId: body.externalId }),
+  };
+}
+
+/** Splits `members` off a normalised body: the body is stored, the members become a membership set. */
+function splitMembers(body: ScimBody): { body: ScimBody; members: string[] | undefined } {
+  const { members, ...rest } = body;
+  if (members === undefined) return { body: rest, members: undefined };
+  const ids = (members as MemberRef[]).map((m) => m.value);
+  return { body: rest, members: [...new Set(ids)] };
+}
+
+const wantsMembers = (query: ScimQuery): boolean => {
+  const has = (list?: string) => (list ?? '').split(',').some((a) => /(^|:)members(\.|$)/i.test(a.trim()));
+  return !has(query.excludedAttributes) && (!query.attributes || has(query.attributes));
+};
+
+async function allMemberIds(ctx: ScimContext, groupId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += MEMBER_PAGE) {
+    const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, MEMBER_PAGE);
+    ids.push(...page.items);
+    if (page.items.length < MEMBER_PAGE) return ids;
+  }
+}
+
+async function renderMembers(ctx: ScimContext, groupId: string) {
+  const ids = await allMemberIds(ctx, groupId);
+  const users = await ctx.store.getUsers(ctx.directory.id, ids);
+  return users
+    .filter((u): u is StoredResource => u !== null)
+    .map((u) => ({
+      value: u.id,
+      display: String(u.body.displayName ?? u.body.userName),
+      $ref: locationOf(ctx.base, 'User', u.id),
+      type: 'User',
+    }));
+}
+
+async function groupResult(ctx: ScimContext, group: StoredResource, status: number, query: ScimQuery = {}): Promise<ScimResult> {
+  const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(group.version) };
+  if (status === 201) headers.Location = locationOf(ctx.base, 'Group', group.id);
+  const extra = wantsMembers(query) ? { members: await renderMembers(ctx, group.id) } : {};
+  return { status, data: project(toScim(ctx.base, 'Group', group, extra), query, 'Group'), headers };
+}
+
+async function load(ctx: ScimContext, id: string): Promise<StoredResource> {
+  const group = await ctx.store.getGroup(ctx.directory.id, id);
+  if (!group) throw ScimError.notFound(`Group ${id} not found`);
+  return group;
+}
+
+const duplicate = (keys: GroupKeys): string =>
+  `Group with displayName "${keys.displayName}" already exists in this directory`;
+
+/** One candidate membership event per user that exists; users unknown to the directory are skipped. */
+async function memberChanges(
+  ctx: ScimContext,
+  type: 'group.user_added' | 'group.user_removed',
+  userIds: string[],
+  group: StoredResource['body'],
+  groupId: string,
+  now: number,
+): Promise<MemberChange[]> {
+  const users = await ctx.store.getUsers(ctx.directory.id, userIds);
+  const g = groupData(groupId, group);
+  return users
+    .filter((u): u is StoredResource => u !== null)
+    .map((u) => ({ userId: u.id, event: buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now) }));
+}
+
+const appliedEvents = (changes: MemberChange[], applied: boolean[]): PendingEvent[] =>
+  changes.filter((_, i) => applied[i]).map((c) => c.event);
+
+export async function createGroup(ctx: ScimContext, input: unknown): Promise<ScimResult> {
+  const { body, members } = splitMembers(normalizeResource(input, 'Group'));
+  const keys = groupKeys(body);
+  const now = Date.now();
+  const group: StoredResource = { id: newId(), body, created: now, lastModified: now, version: 1 };
+  const created = buildEvent(ctx.directory, 'group.created', groupData(group.id, body), undefined, now);
+  const adds = await memberChanges(ctx, 'group.user_added', members ?? [], body, group.id, now);
+  const result = settle(
+    await ctx.store.createGroup(ctx.directory.id, group, keys, adds, [created]),
+    'Directory',
+    duplicate(keys),
+  );
+  if (result === STALE) throw new Error('createGroup cannot be stale');
+  ctx.committed.push(created, ...appliedEvents(adds, result.applied));
+  return groupResult(ctx, group, 201);
+}
+
+export async function getGroup(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {
+  const group = await load(ctx, id);
+  if (ctx.ifNoneMatch && ctx.ifNoneMatch.split(',').map((t) => t.trim()).includes(etagOf(group.version))) {
+    return { status: 304, data: undefined, headers: { ETag: etagOf(group.version) } };
+  }
+  return groupResult(ctx, group, 200, query);
+}
+
+export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {
+  const { startIndex, count } = paging(query);
+  const page = await search(ctx, 'Group', query.filter, startIndex, count);
+  const withMembers = wantsMembers(query);
+  const resources = await Promise.all(
+    page.items.map(async (g) =>
+      project(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}), query, 'Group'),
+    ),
+  );
+  return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
+}
+
+/**
+ * Writes a new body and/or membership delta. `target` (full member list) means replace semantics and is
+ * checked against the version read; plain add/remove deltas need no version unless the body changes too.
+ */
+async function commitGroup(
+  ctx: ScimContext,
+  current: StoredResource,
+  next: ScimBody,
+  delta: { target?: string[]; add: string[]; remove: string[] },
+): Promise<StoredResource | typeof STALE> {
+  let { add, remove } = delta;
+  if (delta.target) {
+    const existing = await allMemberIds(ctx, current.id);
+    const desired = new Set(delta.target);
+    const have = new Set(existing);
+    remove = existing.filter((id) => !desired.has(id));
+    add = delta.target.filter((id) => !have.has(id));
+  }
+  const bodyChanged = !sameJson(current.body, next);
+  if (!bodyChanged && add.length === 0 && remove.length === 0) return current;
+  const now = Date.now();
+  const events: PendingEvent[] = [];
+  if (bodyChanged) {
+    const before = groupData(current.id, current.body);
+    const after = groupData(current.id, next);
+    events.push(buildEvent(ctx.directory, 'group.updated', after, previousAttributes(before, after), now));
+  }
+  const removes = await memberChanges(ctx, 'group.user_removed', remove, next, current.id, now);
+  const adds = await memberChanges(ctx, 'group.user_added', add, next, current.id, now);
+  const result = settle(
+    await ctx.store.updateGroup(ctx.directory.id, current.id, {
+      ...(bodyChanged && { body: next, keys: groupKeys(next) }),
+      ...((bodyChanged || delta.target) && { expectedVersion: current.version }),
+      add: adds,
+      remove: removes,
+      events,
+      now,
+    }),
+    `Group ${current.id}`,
+    duplicate(groupKeys(next)),
+  );
+  if (result === STALE) return STALE;
+  ctx.committed.push(...events, ...appliedEvents([...removes, ...adds], result.applied));
+  return { ...current, body: next, version: result.version, lastModified: result.lastModified };
+}
+
+/** PUT replaces the body; it replaces the members too when `members` is present (absent = left as they are). */
+export async function replaceGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
+  const { body, members } = splitMembers(normalizeResource(input, 'Group'));
+  const group = await retrying(async () => {
+    const current = await load(ctx, id);
+    checkIfMatch(ctx.ifMatch, current.version);
+    return commitGroup(ctx, current, body, { ...(members && { target: members }), add: [], remove: [] });
+  });
+  return groupResult(ctx, group, 200, query);
+}
+
+function resolveDelta(delta: MemberDelta | undefined): { target?: string[]; add: string[]; remove: string[] } {
+  if (!delta) return { add: [], remove: [] };
+  const add = delta.add.map((m) => m.value);
+  if (delta.replace || delta.removeAll) {
+    const base = delta.replace ? delta.replace.map((m) => m.value) : [];
+    const removed = new Set(delta.remove);
+    return { target: [...new Set([...base, ...add])].filter((id) => !removed.has(id)), add: [], remove: [] };
+  }
+  return { add, remove: delta.remove };
+}
+
+/** PATCH answers 204 (Entra's preference, and no O(members) body) unless the client asks for attributes. */
+export async function patchGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
+  const group = await retrying(async () => {
+    const current = await load(ctx, id);
+    checkIfMatch(ctx.ifMatch, current.version);
+    const patched = applyPatch({ ...current.body, id }, input, 'Group');
+    const { id: _id, meta: _meta, ...rest } = patched.resource;
+    const next = patched.changed ? splitMembers(normalizeResource(rest, 'Group')).body : current.body;
+    return commitGroup(ctx, current, next, resolveDelta(patched.members));
+  });
+  if (query.attributes || query.excludedAttributes) return groupResult(ctx, group, 200, query);
+  return { status: 204, data: undefined, headers: { ETag: etagOf(group.version) } };
+}
+
+export async function deleteGroup(ctx: ScimContext, id: string): Promise<ScimResult> {
+  await retrying(async () => {
+    const current = await load(ctx, id);
+    checkIfMatch(ctx.ifMatch, current.version);
+    const event = buildEvent(ctx.directory, 'group.deleted', groupData(id, current.body));
+    const result = settle(await ctx.store.deleteGroup(ctx.directory.id, id, current.version, [event]), `Group ${id}`, '');
+    if (result === STALE) return STALE;
+    ctx.committed.push(event);
+    return result;
+  });
+  return { status: 204, data: undefined };
+}

@@ -1,0 +1,187 @@
+/**
+ * The embeddable SCIM request handler (SPEC §4.3): `{method, body, directoryId, resourceType, resourceId,
+ * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { DsyncError } from '../core/errors.js';
+import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
+import type { Store } from '../store/port.js';
+import type { ScimContext, ScimQuery, ScimResult } from './context.js';
+import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
+import { ScimError } from './errors.js';
+import * as groups from './groups.js';
+import { listResponse } from './render.js';
+import * as users from './users.js';
+
+export interface ScimRequest {
+  method: string;
+  body?: unknown;
+  directoryId: string;
+  /** `users`, `groups` (any case), or a discovery endpoint: `ServiceProviderConfig`, `ResourceTypes`, `Schemas`. */
+  resourceType: string;
+  resourceId?: string;
+  /** The directory's SCIM secret, as presented by the IdP (`Authorization: Bearer <secret>` over HTTP). */
+  apiSecret: string;
+  query?: ScimQuery;
+  /** Conditional request headers, when the transport has them. */
+  headers?: { 'if-match'?: string; 'if-none-match'?: string };
+}
+
+export type EventCallback = (event: DirectorySyncEvent) => unknown;
+
+export interface ScimHandlerOptions {
+  store: Store;
+  /** Told after every committed write (the delivery engine wakes up for that directory). */
+  onCommitted?: (directoryId: string) => void;
+  /** Logs unexpected errors (a 500 is returned to the client). */
+  onError?: (err: unknown, req: ScimRequest) => void;
+}
+
+const SCIM_JSON = 'application/scim+json';
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+const sameSecret = (a: string, b: string): boolean => a.length > 0 && timingSafeEqual(digest(a), digest(b));
+
+function errorResult(err: ScimError): ScimResult {
+  return { status: err.status, data: err.toJSON(), headers: { 'Content-Type': SCIM_JSON } };
+}
+
+export class ScimHandler {
+  private readonly store: Store;
+  private readonly onCommitted: (directoryId: string) => void;
+  private readonly onError: (err: unknown, req: ScimRequest) => void;
+
+  constructor(options: ScimHandlerOptions) {
+    this.store = options.store;
+    this.onCommitted = options.onCommitted ?? (() => {});
+    this.onError = options.onError ?? (() => {});
+  }
+
+  /** Never throws: every failure becomes a SCIM Error response. The callback sees this request's events, in order. */
+  async handle(req: ScimRequest, callback?: EventCallback): Promise<ScimResult> {
+    let ctx: ScimContext | undefined;
+    try {
+      const directory = await this.store.getDirectory(req.directoryId);
+      if (!directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
+      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) {
+        throw new ScimError(401, 'Invalid or missing bearer token for this directory');
+      }
+      if (directory.deactivated) {
+        throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
+      }
+      ctx = {
+        directory,
+        store: this.store,
+        base: directory.scim.endpoint,
+        committed: [],
+        ...(req.headers?.['if-match'] !== undefined && { ifMatch: req.headers['if-match'] }),
+        ...(req.headers?.['if-none-match'] !== undefined && { ifNoneMatch: req.headers['if-none-match'] }),
+      };
+      return await this.route(ctx, req);
+    } catch (err) {
+      if (err instanceof ScimError) return errorResult(err);
+      if (err instanceof DsyncError) return errorResult(new ScimError(err.status, err.message));
+      this.onError(err, req);
+      return errorResult(new ScimError(500, 'Internal server error'));
+    } finally {
+      if (ctx && ctx.committed.length > 0) {
+        this.onCommitted(ctx.directory.id);
+        if (callback) await deliverToCallback(ctx.committed, callback).catch((err) => this.onError(err, req));
+      }
+    }
+  }
+
+  private async route(ctx: ScimContext, req: ScimRequest): Promise<ScimResult> {
+    const method = req.method.toUpperCase();
+    const type = req.resourceType.toLowerCase();
+    const id = req.resourceId || undefined;
+    const query = req.query ?? {};
+
+    if (type === 'users' || type === 'groups') {
+      const api = type === 'users' ? userApi : groupApi;
+      if (id === '.search') {
+        if (method !== 'POST') throw notAllowed(method, req.resourceType);
+        return api.list(ctx, searchQuery(req.body));
+      }
+      if (!id) {
+        if (method === 'GET') return api.list(ctx, query);
+        if (method === 'POST') return api.create(ctx, req.body);
+        throw notAllowed(method, req.resourceType);
+      }
+      switch (method) {
+        case 'GET':
+          return api.get(ctx, id, query);
+        case 'PUT':
+          return api.replace(ctx, id, req.body, query);
+        case 'PATCH':
+          return api.patch(ctx, id, req.body, query);
+        case 'DELETE':
+          return api.delete(ctx, id);
+        default:
+          throw notAllowed(method, `${req.resourceType}/${id}`);
+      }
+    }
+    if (method !== 'GET' && type !== 'bulk') throw notAllowed(method, req.resourceType);
+    switch (type) {
+      case 'serviceproviderconfig':
+        return scimJson(serviceProviderConfig(ctx.base));
+      case 'resourcetypes':
+        return discoveryList(resourceTypes(ctx.base), id);
+      case 'schemas':
+        return discoveryList(schemasDocs(ctx.base), id);
+      case 'bulk':
+      case 'me':
+        throw new ScimError(501, `/${req.resourceType} is not supported by this service`);
+      default:
+        throw ScimError.notFound(`Unknown SCIM resource type ${req.resourceType}`);
+    }
+  }
+}
+
+const userApi = {
+  list: users.listUsers,
+  create: users.createUser,
+  get: users.getUser,
+  replace: users.replaceUser,
+  patch: users.patchUser,
+  delete: users.deleteUser,
+};
+const groupApi = {
+  list: groups.listGroups,
+  create: groups.createGroup,
+  get: groups.getGroup,
+  replace: groups.replaceGroup,
+  patch: groups.patchGroup,
+  delete: groups.deleteGroup,
+};
+
+const notAllowed = (method: string, path: string): ScimError => new ScimError(405, `${method} is not allowed on /${path}`);
+
+const scimJson = (data: unknown): ScimResult => ({ status: 200, data, headers: { 'Content-Type': SCIM_JSON } });
+
+function discoveryList(docs: Array<Record<string, unknown>>, id: string | undefined): ScimResult {
+  if (!id) return scimJson(listResponse(docs.length, 1, docs));
+  const doc = docs.find((d) => String(d.id ?? d.name) === id);
+  if (!doc) throw ScimError.notFound(`${id} not found`);
+  return scimJson(doc);
+}
+
+/** POST /.search (RFC 7644 §3.4.3): the query travels in a SearchRequest body. */
+function searchQuery(body: unknown): ScimQuery {
+  if (typeof body !== 'object' || body === null) throw ScimError.badRequest('SearchRequest body required', 'invalidSyntax');
+  const b = body as Record<string, unknown>;
+  const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
+  const q: ScimQuery = {};
+  if (typeof b.filter === 'string') q.filter = b.filter;
+  if (typeof b.startIndex === 'number') q.startIndex = b.startIndex;
+  if (typeof b.count === 'number') q.count = b.count;
+  const attributes = list(b.attributes);
+  const excluded = list(b.excludedAttributes);
+  if (attributes) q.attributes = attributes;
+  if (excluded) q.excludedAttributes = excluded;
+  return q;
+}
+
+async function deliverToCallback(events: PendingEvent[], callback: EventCallback): Promise<void> {
+  for (const e of events) await callback(JSON.parse(e.json) as DirectorySyncEvent);
+}

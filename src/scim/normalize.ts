@@ -1,0 +1,234 @@
+/**
+ * Turns what an IdP sends into the canonical stored shape: liberal in what it accepts (nulls,
+ * "True"/"False" strings, odd casing, unknown schemas and attributes), strict about values whose
+ * type is plainly wrong for a known attribute. PATCH reuses the value coercion so a patched
+ * resource has the same shape as a created one.
+ */
+import { ScimError } from './errors.js';
+import {
+  type AttributeDef,
+  type ResolvedAttribute,
+  type ResourceType,
+  canonicalSchemaUrn,
+  coreSchema,
+  extensionSchemas,
+  resolveParts,
+  splitAttrPath,
+} from './schemas.js';
+import { type JsonObject, findKey, getAttr, isObject } from './values.js';
+
+/** A Group member as stored: only the sub-attributes RFC 7643 §4.2 defines. */
+export interface Member {
+  value: string;
+  display?: string;
+  type?: string;
+  $ref?: string;
+}
+
+const REQUIRED: Record<ResourceType, string> = { User: 'userName', Group: 'displayName' };
+
+export function normalizeResource(body: unknown, resourceType: ResourceType): JsonObject {
+  if (!isObject(body)) throw ScimError.badRequest('Request body must be a JSON object', 'invalidSyntax');
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null || key.toLowerCase() === 'schemas') continue;
+    if (isContainer(resourceType, key, value)) {
+      const urn = canonicalSchemaUrn(key) ?? key;
+      for (const [inner, innerValue] of Object.entries(value as JsonObject)) {
+        const parts = splitAttrPath(inner);
+        if (parts && parts.uri === undefined) {
+          assign(out, resolveParts(resourceType, { ...parts, uri: urn }), innerValue);
+        } else if (innerValue !== null) {
+          // Not an attribute name we can address; keep it verbatim rather than reject the resource.
+          containerOf(out, urn)[inner] = dropNulls(innerValue);
+        }
+      }
+      continue;
+    }
+    const parts = splitAttrPath(key);
+    const attr = parts && resolveParts(resourceType, parts);
+    if (!attr) out[key] = dropNulls(value);
+    else if (isMembers(resourceType, attr)) {
+      const members = normalizeMembers(value);
+      if (members.length > 0) out.members = members;
+    } else assign(out, attr, value);
+  }
+  for (const [key, value] of Object.entries(out)) {
+    if (isObject(value) && Object.keys(value).length === 0) delete out[key];
+  }
+  checkRequired(out, resourceType);
+  syncSchemas(out, resourceType, body[findKey(body, 'schemas') ?? 'schemas']);
+  const { schemas, ...rest } = out;
+  return { schemas, ...rest };
+}
+
+/** The one attribute each resource type cannot do without: 400 invalidValue when it is missing. */
+export function checkRequired(resource: JsonObject, resourceType: ResourceType): void {
+  const name = REQUIRED[resourceType];
+  const value = resource[name];
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw ScimError.badRequest(`${name} is required and must be a non-empty string`);
+  }
+}
+
+/**
+ * A `urn:` key holding an object is an extension container (RFC 7643 §3.3) unless the key itself
+ * names a known complex attribute, like `urn:...:enterprise:2.0:User:manager`.
+ */
+export function isContainer(resourceType: ResourceType, key: string, value: unknown): boolean {
+  if (!/^urn:/i.test(key) || !isObject(value)) return false;
+  const parts = splitAttrPath(key);
+  return !parts || !resolveParts(resourceType, parts).known;
+}
+
+/** Group membership is stored as a set beside the resource, so `members` gets its own handling. */
+export function isMembers(resourceType: ResourceType, attr: ResolvedAttribute): boolean {
+  return resourceType === 'Group' && attr.known && !attr.extension && attr.name === 'members';
+}
+
+/** Read-only attributes are the server's to set and `password` is never kept (RFC 7644 §3.5.1). */
+export function isDiscarded(attr: ResolvedAttribute): boolean {
+  return attr.known && (attr.def.mutability === 'readOnly' || attr.def.returned === 'never');
+}
+
+function containerOf(resource: JsonObject, urn: string): JsonObject {
+  const key = findKey(resource, urn) ?? urn;
+  if (!isObject(resource[key])) resource[key] = {};
+  return resource[key] as JsonObject;
+}
+
+function assign(out: JsonObject, attr: ResolvedAttribute, value: unknown): void {
+  if (value === null || isDiscarded(attr)) return;
+  const container = attr.extension ? containerOf(out, attr.schema) : out;
+  const key = attr.known ? attr.name : (findKey(container, attr.name) ?? attr.name);
+  if (attr.sub !== undefined) {
+    const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${attr.sub}`) : dropNulls(value);
+    if (coerced === undefined) return;
+    if (!isObject(container[key])) container[key] = {};
+    (container[key] as JsonObject)[attr.sub] = coerced;
+    return;
+  }
+  const coerced = attr.known ? coerceValue(attr.def, value, attr.name) : dropNulls(value);
+  if (coerced === undefined) delete container[key];
+  else container[key] = coerced;
+}
+
+/**
+ * Coerce a value for a known attribute. Returns undefined for an unassigned value (null, [] or
+ * an object with nothing left in it), which RFC 7643 §2.5 treats as absent.
+ */
+export function coerceValue(def: AttributeDef, value: unknown, label: string): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (def.multiValued) {
+    // A lone item where an array belongs is wrapped: several IdPs send single objects.
+    const items = (Array.isArray(value) ? value : [value])
+      .map((item) => (item === null ? undefined : coerceItem(def, item, label)))
+      .filter((item) => item !== undefined);
+    return items.length > 0 ? items : undefined;
+  }
+  if (Array.isArray(value)) {
+    // Entra sends a single-valued manager as `[{ "value": ... }]`.
+    if (value.length > 1) throw invalid(label, 'a single value');
+    return coerceValue(def, value[0], label);
+  }
+  return coerceItem(def, value, label);
+}
+
+/** Coerce one value (one item, for a multi-valued attribute) according to the attribute type. */
+export function coerceItem(def: AttributeDef, value: unknown, label: string): unknown {
+  switch (def.type) {
+    case 'complex':
+      return coerceComplex(def, value, label);
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      // Entra's default PATCH dialect sends "True"/"False".
+      if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+      throw invalid(label, 'a boolean');
+    case 'integer':
+    case 'decimal':
+      if (typeof value === 'number' && Number.isFinite(value) && (def.type === 'decimal' || Number.isInteger(value))) {
+        return value;
+      }
+      throw invalid(label, def.type === 'integer' ? 'an integer' : 'a number');
+    default:
+      if (typeof value === 'string') return value;
+      throw invalid(label, 'a string');
+  }
+}
+
+function coerceComplex(def: AttributeDef, value: unknown, label: string): JsonObject | undefined {
+  const valueDef = def.subAttributes?.find((s) => s.name === 'value');
+  // A bare id for a single-valued reference-like attribute (enterprise manager) means its value.
+  if (typeof value === 'string' && valueDef && !def.multiValued) return { value };
+  if (!isObject(value)) throw invalid(label, 'a complex value (JSON object)');
+  const out: JsonObject = {};
+  for (const [key, subValue] of Object.entries(value)) {
+    const lower = key.toLowerCase();
+    const subDef = def.subAttributes?.find((s) => s.name.toLowerCase() === lower);
+    const coerced = subDef ? coerceValue(subDef, subValue, `${label}.${subDef.name}`) : dropNulls(subValue);
+    if (coerced !== undefined) out[subDef?.name ?? key] = coerced;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function invalid(label: string, expected: string): ScimError {
+  return ScimError.badRequest(`Attribute "${label}" must be ${expected}`);
+}
+
+/** Unknown attributes are stored as sent, minus nulls (Entra fills absent fields with null). */
+export function dropNulls(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (Array.isArray(value)) return value.filter((v) => v !== null).map(dropNulls);
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(value)) if (v !== null) out[k] = dropNulls(v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Group members reduced to `{value, display?, type?, $ref?}`. A bare string is taken as the
+ * member id; an item without a value cannot be resolved to a member and is rejected.
+ */
+export function normalizeMembers(value: unknown): Member[] {
+  const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
+  const members: Member[] = [];
+  for (const item of items) {
+    if (item === null) continue;
+    const obj: JsonObject = typeof item === 'string' ? { value: item } : isObject(item) ? item : {};
+    const id = getAttr(obj, 'value');
+    if (typeof id !== 'string' || id === '') throw ScimError.badRequest('Each member must have a string "value"');
+    const member: Member = { value: id };
+    for (const name of ['display', 'type', '$ref'] as const) {
+      const v = getAttr(obj, name);
+      if (typeof v === 'string') member[name] = v;
+    }
+    if (!members.some((m) => m.value === id)) members.push(member);
+  }
+  return members;
+}
+
+/**
+ * Set `schemas` to what the resource actually contains: the core URN always, a known extension
+ * URN iff its container is present, and every other URN the client sent (OneLogin templates
+ * declare `urn:scim:schemas:core:1.0`, Entra adds its own Group schema); never reject unknowns.
+ */
+export function syncSchemas(resource: JsonObject, resourceType: ResourceType, sent: unknown): void {
+  const list = Array.isArray(sent) ? sent : typeof sent === 'string' ? [sent] : [];
+  const extensions = extensionSchemas(resourceType);
+  const urns = [coreSchema(resourceType)];
+  const add = (urn: string): void => {
+    if (!urns.some((u) => u.toLowerCase() === urn.toLowerCase())) urns.push(urn);
+  };
+  for (const urn of list) {
+    if (typeof urn !== 'string') continue;
+    const canonical = canonicalSchemaUrn(urn) ?? urn;
+    if (!extensions.includes(canonical)) add(canonical);
+  }
+  for (const key of Object.keys(resource)) {
+    if (/^urn:/i.test(key) && isObject(resource[key])) add(canonicalSchemaUrn(key) ?? key);
+  }
+  const schemasKey = findKey(resource, 'schemas') ?? 'schemas';
+  resource[schemasKey] = urns;
+}

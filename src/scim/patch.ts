@@ -1,0 +1,399 @@
+/**
+ * PATCH (RFC 7644 §3.5.2), as Okta and both Entra dialects send it: `op` in any case, string
+ * booleans, no-path values with dotted or URN-qualified keys, value-filtered paths that create
+ * the element they name, a group's own `id` inside a rename. Operations apply to a copy, so a
+ * failing operation leaves the input untouched (the whole PATCH is atomic).
+ *
+ * Group `members` never change the resource: membership operations are folded into a
+ * MemberDelta that the store applies to its membership set.
+ */
+import { ScimError } from './errors.js';
+import type { FilterNode } from './filter/ast.js';
+import { type MemberDelta, MemberDeltaBuilder, type MemberRef } from './members.js';
+import {
+  checkRequired,
+  coerceValue,
+  dropNulls,
+  isContainer,
+  isMembers,
+  normalizeMembers,
+  syncSchemas,
+} from './normalize.js';
+import { type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
+import { type ResolvedAttribute, type ResourceType, canonicalSchemaUrn, coreSchema, unknownAttribute } from './schemas.js';
+import { type JsonObject, deepEqual, findKey, getAttr, isObject } from './values.js';
+
+export type { MemberDelta, MemberRef } from './members.js';
+
+export interface PatchResult {
+  resource: Record<string, unknown>;
+  /** False when the patched resource equals the input: nothing to store, no event to emit. */
+  changed: boolean;
+  /** Net membership change, present only when operations on Group `members` change something. */
+  members?: MemberDelta;
+}
+
+export const MAX_PATCH_OPERATIONS = 1000;
+
+type OpName = 'add' | 'replace' | 'remove';
+
+interface Operation {
+  op: OpName;
+  path?: string;
+  value: unknown;
+}
+
+interface Session {
+  doc: JsonObject;
+  resourceType: ResourceType;
+  id: unknown;
+  members: MemberDeltaBuilder;
+}
+
+/**
+ * Apply a PatchOp body to `resource` (which should carry its `id`, so a client repeating it can
+ * be told apart from one changing it). `body` may also be the bare Operations array.
+ */
+export function applyPatch(resource: Record<string, unknown>, body: unknown, resourceType: ResourceType): PatchResult {
+  const operations = readOperations(body);
+  const session: Session = {
+    doc: structuredClone(resource),
+    resourceType,
+    id: resource.id,
+    members: new MemberDeltaBuilder(),
+  };
+  operations.forEach((operation, i) => {
+    try {
+      applyOperation(session, operation);
+    } catch (err) {
+      if (!(err instanceof ScimError)) throw err;
+      const where = `${operation.op}${operation.path === undefined ? '' : ` ${operation.path}`}`;
+      throw new ScimError(err.status, `Operation ${i + 1} (${where}): ${err.detail}`, err.scimType);
+    }
+  });
+  const { doc } = session;
+  tidy(doc);
+  const changed = !deepEqual(resource, doc);
+  if (changed) {
+    checkRequired(doc, resourceType);
+    syncSchemas(doc, resourceType, getAttr(doc, 'schemas'));
+  }
+  const members = session.members.result();
+  return { resource: doc, changed, ...(members ? { members } : {}) };
+}
+
+function readOperations(body: unknown): Operation[] {
+  // `schemas` is not checked: clients get it wrong and it carries no information.
+  const list = Array.isArray(body) ? body : isObject(body) ? getAttr(body, 'Operations') : undefined;
+  if (!Array.isArray(list)) {
+    throw ScimError.badRequest('PATCH body must be a PatchOp message with an "Operations" array', 'invalidSyntax');
+  }
+  if (list.length > MAX_PATCH_OPERATIONS) {
+    throw new ScimError(400, `A PATCH may carry at most ${MAX_PATCH_OPERATIONS} operations`, 'tooMany');
+  }
+  return list.map((raw, i) => {
+    if (!isObject(raw)) throw ScimError.badRequest(`Operation ${i + 1} must be an object`, 'invalidSyntax');
+    const op = getAttr(raw, 'op');
+    const name = typeof op === 'string' ? op.trim().toLowerCase() : undefined;
+    if (name !== 'add' && name !== 'replace' && name !== 'remove') {
+      throw ScimError.badRequest(`Operation ${i + 1}: "op" must be add, replace or remove`, 'invalidSyntax');
+    }
+    const path = getAttr(raw, 'path');
+    if (path !== undefined && path !== null && typeof path !== 'string') {
+      throw ScimError.badRequest(`Operation ${i + 1}: "path" must be a string`, 'invalidPath');
+    }
+    return { op: name, ...(typeof path === 'string' && path.trim() !== '' ? { path } : {}), value: getAttr(raw, 'value') };
+  });
+}
+
+function applyOperation(s: Session, { op, path, value }: Operation): void {
+  if (path !== undefined) return applyToPath(s, op, parsePatchPath(path, s.resourceType), value);
+  if (op === 'remove') throw ScimError.badRequest('"remove" needs a "path"', 'noTarget');
+  if (!isObject(value)) throw ScimError.badRequest('Without a "path", "value" must be an object of attributes');
+  applyValueObject(s, op, value);
+}
+
+/**
+ * A no-path value is a set of attributes, each applied as if it were the path. Keys may be
+ * dotted or URN-qualified (Entra's aadOptscim062020 dialect) or extension objects.
+ */
+function applyValueObject(s: Session, op: OpName, value: JsonObject, urn?: string): void {
+  for (const [key, v] of Object.entries(value)) {
+    if (urn === undefined && key.toLowerCase() === 'schemas') continue; // the server keeps `schemas`
+    if (urn === undefined && isContainer(s.resourceType, key, v)) {
+      applyValueObject(s, op, v as JsonObject, canonicalSchemaUrn(key) ?? key);
+      continue;
+    }
+    applyToPath(s, op, valueKeyPath(s.resourceType, key, urn), v);
+  }
+}
+
+/** Keys that are no attribute path (`"Cost Center"`) are still attributes a create would keep. */
+function valueKeyPath(resourceType: ResourceType, key: string, urn: string | undefined): PatchPath {
+  try {
+    return parsePatchPath(urn === undefined ? key : `${urn}:${key}`, resourceType);
+  } catch (err) {
+    if (!(err instanceof ScimError) || key.includes('[')) throw err;
+    const schema = urn ?? coreSchema(resourceType);
+    const attr = { schema, extension: schema !== coreSchema(resourceType), name: key, def: unknownAttribute(key), known: false };
+    return { kind: 'attribute', attr };
+  }
+}
+
+function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): void {
+  if (path.kind === 'extension') {
+    if (op === 'remove' || (op === 'replace' && value === null)) return setKey(s.doc, path.schema, undefined);
+    if (value === null) return;
+    if (!isObject(value)) throw ScimError.badRequest(`"${path.schema}" takes an object of extension attributes`);
+    return applyValueObject(s, op, value, path.schema);
+  }
+  const { attr } = path;
+  if (isMembers(s.resourceType, attr)) return patchMembers(s, op, path, value);
+  if (attr.known && attr.def.returned === 'never') return; // password: accepted, never stored
+  if (attr.known && attr.def.mutability === 'readOnly') {
+    // Okta's group rename repeats the group's own id next to the new displayName.
+    const sameId = attr.name === 'id' && op !== 'remove' && attr.sub === undefined && value === s.id;
+    if (sameId) return;
+    throw ScimError.badRequest(`"${attr.name}" is read-only`, 'mutability');
+  }
+  if (op === 'remove') return remove(s, path, value);
+  if (value === undefined) throw ScimError.badRequest(`"${op}" needs a "value"`);
+  // Null unassigns (RFC 7643 §2.5): replace-with-null removes, add-null adds nothing.
+  if (value === null) return op === 'replace' ? remove(s, path, undefined) : undefined;
+  write(s, op, path, value);
+}
+
+function write(s: Session, op: 'add' | 'replace', path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+  const { attr, filter } = path;
+  const container = containerFor(s.doc, attr, true)!;
+  const key = findKey(container, attr.name) ?? attr.name;
+  if (filter) return writeFiltered(container, key, attr, filter, op, value);
+  if (attr.sub !== undefined) return writeSub(container, key, attr, value);
+  if (!attr.known) return writeUnknown(container, key, op, value);
+  const coerced = coerceValue(attr.def, value, attr.name);
+  if (attr.def.multiValued) {
+    // add appends what is not there yet; replace without a filter replaces the whole list.
+    const items = (coerced ?? []) as unknown[];
+    const next = op === 'add' ? [...asArray(container[key])] : [];
+    for (const item of items) if (!next.some((e) => deepEqual(e, item))) next.push(item);
+    container[key] = singlePrimary(next, items);
+  } else if (isObject(coerced) && isObject(container[key]) && getAttr(coerced, 'value') === undefined) {
+    // RFC 7644 §3.5.2.1/3: sub-attributes given replace theirs, the others stay. A value that
+    // carries `value` (enterprise manager) names a different referent, so it replaces outright.
+    container[key] = { ...(container[key] as JsonObject), ...coerced };
+  } else {
+    setKey(container, key, coerced);
+  }
+}
+
+/** `name.givenName`, or `emails.type` (applies to every email; creates one if there are none). */
+function writeSub(container: JsonObject, key: string, attr: ResolvedAttribute, value: unknown): void {
+  const sub = attr.sub!;
+  const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${sub}`) : dropNulls(value);
+  const current = container[key];
+  if ((attr.known && attr.def.multiValued) || Array.isArray(current)) {
+    const items = asArray(current).filter(isObject);
+    if (items.length === 0) {
+      if (coerced !== undefined) container[key] = [{ [sub]: coerced }];
+      return;
+    }
+    for (const item of items) setKey(item, sub, coerced);
+    container[key] = singlePrimary(asArray(current), items.slice(-1));
+    return;
+  }
+  const obj = isObject(current) ? current : {};
+  setKey(obj, sub, coerced);
+  container[key] = obj;
+}
+
+/**
+ * `emails[type eq "work"]` / `emails[type eq "work"].value`. With no matching value, add and
+ * replace create one from the filter (Entra relies on it); RFC 7644 would answer noTarget.
+ */
+function writeFiltered(
+  container: JsonObject,
+  key: string,
+  attr: ResolvedAttribute,
+  filter: ValueFilter,
+  op: 'add' | 'replace',
+  value: unknown,
+): void {
+  const current = asArray(container[key]);
+  const matched = current.filter((el): el is JsonObject => isObject(el) && filter.test(el));
+  let touched: JsonObject[] = matched;
+  if (attr.sub !== undefined) {
+    const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${attr.sub}`) : dropNulls(value);
+    if (matched.length === 0) {
+      if (coerced === undefined) return;
+      touched = [{ ...seedOrNoTarget(filter.node, attr), [attr.sub]: coerced }];
+      current.push(...touched);
+    } else {
+      for (const el of matched) setKey(el, attr.sub, coerced);
+    }
+  } else {
+    const coerced = attr.known ? coerceValue({ ...attr.def, multiValued: false }, value, attr.name) : dropNulls(value);
+    if (coerced === undefined) return;
+    if (!isObject(coerced)) throw ScimError.badRequest(`"${attr.name}[...]" takes an object`);
+    if (matched.length === 0) {
+      touched = [{ ...seedOrNoTarget(filter.node, attr), ...coerced }];
+      current.push(...touched);
+    } else if (op === 'add') {
+      for (const el of matched) Object.assign(el, coerced);
+    } else {
+      // Replacing keeps what the filter selected on, so the value stays addressable by it.
+      const seed = seedFromFilter(filter.node, attr) ?? {};
+      touched = [];
+      current.forEach((el, i) => {
+        if (!matched.includes(el as JsonObject)) return;
+        const next = { ...seed, ...coerced };
+        current[i] = next;
+        touched.push(next);
+      });
+    }
+  }
+  container[key] = singlePrimary(current, touched);
+}
+
+function seedOrNoTarget(node: FilterNode, attr: ResolvedAttribute): JsonObject {
+  const seed = seedFromFilter(node, attr);
+  if (!seed) throw ScimError.badRequest(`No "${attr.name}" value matches the filter, and it does not say what to create`, 'noTarget');
+  return seed;
+}
+
+/** Attributes no schema defines: add appends to lists and merges objects; replace overwrites. */
+function writeUnknown(container: JsonObject, key: string, op: 'add' | 'replace', value: unknown): void {
+  const incoming = dropNulls(value);
+  const current = container[key];
+  if (op === 'add' && Array.isArray(current)) {
+    for (const item of asArray(incoming)) if (!current.some((e) => deepEqual(e, item))) current.push(item);
+  } else if (op === 'add' && isObject(current) && isObject(incoming)) {
+    Object.assign(current, incoming);
+  } else {
+    container[key] = incoming;
+  }
+}
+
+function remove(s: Session, path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+  const { attr, filter } = path;
+  const container = containerFor(s.doc, attr, false);
+  const key = container && findKey(container, attr.name);
+  if (!container || key === undefined) return;
+  const current = container[key];
+  if (filter) {
+    // No match is not an error for remove: the desired state already holds.
+    if (!Array.isArray(current)) return;
+    if (attr.sub === undefined) container[key] = current.filter((el) => !(isObject(el) && filter.test(el)));
+    else for (const el of current) if (isObject(el) && filter.test(el)) setKey(el, attr.sub, undefined);
+    return;
+  }
+  if (attr.sub !== undefined) {
+    for (const el of asArray(current)) if (isObject(el)) setKey(el, attr.sub, undefined);
+    return;
+  }
+  if (attr.known && attr.def.required) {
+    throw ScimError.badRequest(`"${attr.name}" is required and cannot be removed`);
+  }
+  if (Array.isArray(current) && value !== undefined && value !== null) {
+    // Entra removes single values by listing them: {"op":"Remove","path":"emails","value":[{...}]}.
+    const doomed = asArray(value);
+    container[key] = current.filter((el) => !doomed.some((d) => sameItem(el, d)));
+    return;
+  }
+  delete container[key];
+}
+
+function sameItem(item: unknown, target: unknown): boolean {
+  if (isObject(item) && isObject(target) && getAttr(target, 'value') !== undefined) {
+    return getAttr(item, 'value') === getAttr(target, 'value');
+  }
+  return deepEqual(item, target);
+}
+
+function patchMembers(s: Session, op: OpName, path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+  if (path.attr.sub !== undefined) {
+    throw ScimError.badRequest('Member sub-attributes cannot be patched; add or remove the member', 'invalidPath');
+  }
+  if (path.filter) {
+    if (op !== 'remove') throw ScimError.badRequest(`"${op}" cannot target members[...]; use path "members"`, 'invalidPath');
+    const ids = memberIds(path.filter.node);
+    if (!ids) {
+      throw ScimError.badRequest('members[...] supports only value eq "<id>", optionally joined with or', 'invalidFilter');
+    }
+    return s.members.remove(ids);
+  }
+  if (op === 'remove') {
+    // A value lists the members to remove (Entra's default dialect); only no value removes all.
+    if (value === undefined || value === null) return s.members.removeAll();
+    return s.members.remove(memberRefs(value).map((m) => m.value));
+  }
+  if (value === undefined) throw ScimError.badRequest(`"${op}" needs a "value"`);
+  if (op === 'add') s.members.add(memberRefs(value));
+  else s.members.replace(memberRefs(value));
+}
+
+function memberRefs(value: unknown): MemberRef[] {
+  return normalizeMembers(value).map(({ value: id, display }) => (display === undefined ? { value: id } : { value: id, display }));
+}
+
+/** Ids named by `value eq "a"` or `value eq "a" or value eq "b"`; undefined for anything else. */
+function memberIds(node: FilterNode): string[] | undefined {
+  if (node.kind === 'or') {
+    const parts = node.children.map(memberIds);
+    return parts.every((p) => p !== undefined) ? parts.flat() : undefined;
+  }
+  const isValueEq =
+    node.kind === 'compare' &&
+    node.op === 'eq' &&
+    typeof node.value === 'string' &&
+    node.path.name.toLowerCase() === 'value' &&
+    node.path.sub === undefined;
+  return isValueEq ? [node.value as string] : undefined;
+}
+
+function containerFor(doc: JsonObject, attr: ResolvedAttribute, create: boolean): JsonObject | undefined {
+  if (!attr.extension) return doc;
+  const key = findKey(doc, attr.schema) ?? attr.schema;
+  if (isObject(doc[key])) return doc[key] as JsonObject;
+  if (!create) return undefined;
+  const container: JsonObject = {};
+  doc[key] = container;
+  return container;
+}
+
+/** Set or (for undefined) delete an attribute, reusing the key's existing casing. */
+function setKey(obj: JsonObject, name: string, value: unknown): void {
+  const key = findKey(obj, name) ?? name;
+  if (value === undefined) delete obj[key];
+  else obj[key] = value;
+}
+
+function asArray(value: unknown): unknown[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? [...value] : [value];
+}
+
+/**
+ * At most one value may be primary (RFC 7643 §2.4). When several are, the one this operation
+ * set wins (the last, if it set several); the others become `primary: false`.
+ */
+function singlePrimary(items: unknown[], touched: readonly unknown[]): unknown[] {
+  const primaries = items.filter((i): i is JsonObject => isObject(i) && i.primary === true);
+  if (primaries.length <= 1) return items;
+  const winner = [...touched].reverse().find((t) => primaries.includes(t as JsonObject)) ?? primaries.at(-1);
+  for (const p of primaries) if (p !== winner) p.primary = false;
+  return items;
+}
+
+/** Removing the last value leaves an empty list or object; RFC 7643 §2.5 calls that unassigned. */
+function tidy(obj: JsonObject, depth = 0): void {
+  for (const [key, value] of Object.entries(obj)) {
+    if (Array.isArray(value)) {
+      const kept = value.filter((v) => !(isObject(v) && Object.keys(v).length === 0));
+      if (kept.length === 0) delete obj[key];
+      else if (kept.length !== value.length) obj[key] = kept;
+    } else if (isObject(value)) {
+      if (depth === 0 && /^urn:/i.test(key)) tidy(value, 1);
+      if (Object.keys(value).length === 0) delete obj[key];
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/** Turns stored resources into SCIM representations (meta, location, ETag) and ListResponses. */
+import type { StoredResource } from '../core/model.js';
+import { ScimError } from './errors.js';
+import { LIST_RESPONSE_SCHEMA } from './schemas.js';
+
+export type ScimResourceType = 'User' | 'Group';
+export const endpointOf = { User: 'Users', Group: 'Groups' } as const;
+
+export const etagOf = (version: number): string => `W/"${version}"`;
+
+export function locationOf(base: string, type: ScimResourceType, id: string): string {
+  return `${base}/${endpointOf[type]}/${id}`;
+}
+
+/** The representation used for filtering and rendering: body + id + meta (schemas first, meta last). */
+export function toScim(base: string, type: ScimResourceType, r: StoredResource, extra: Record<string, unknown> = {}) {
+  const { schemas, ...rest } = r.body;
+  return {
+    schemas,
+    id: r.id,
+    ...rest,
+    ...extra,
+    meta: {
+      resourceType: type,
+      created: new Date(r.created).toISOString(),
+      lastModified: new Date(r.lastModified).toISOString(),
+      location: locationOf(base, type, r.id),
+      version: etagOf(r.version),
+    },
+  };
+}
+
+export function listResponse(total: number, startIndex: number, resources: unknown[]) {
+  return {
+    schemas: [LIST_RESPONSE_SCHEMA],
+    totalResults: total,
+    startIndex,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
+}
+
+/** If-Match (RFC 7644 §3.14): `*` or a list of ETags, one of which must be current. */
+export function checkIfMatch(ifMatch: string | undefined, version: number): void {
+  if (!ifMatch || ifMatch.trim() === '*') return;
+  const current = etagOf(version);
+  const tags = ifMatch.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (!tags.includes(current.replace(/^W\//, ''))) {
+    throw new ScimError(412, `Resource version ${current} does not match If-Match ${ifMatch}`, 'invalidVers');
+  }
+}
+
+export const MAX_COUNT = 1000;
+export const DEFAULT_COUNT = 100;
+
+/** startIndex/count per RFC 7644 §3.4.2.4: 1-based, <1 ⇒ 1; negative count ⇒ 0; capped at MAX_COUNT. */
+export function paging(query: { startIndex?: number | string; count?: number | string }): { startIndex: number; count: number } {
+  const int = (v: number | string | undefined, name: string): number | undefined => {
+    if (v === undefined || v === '') return undefined;
+    const n = typeof v === 'number' ? v : Number(v);
+    if (!Number.isFinite(n)) throw ScimError.badRequest(`${name} must be an integer`, 'invalidValue');
+    return Math.trunc(n);
+  };
+  const startIndex = Math.max(1, int(query.startIndex, 'startIndex') ?? 1);
+  const count = Math.min(MAX_COUNT, Math.max(0, int(query.count, 'count') ?? DEFAULT_COUNT));
+  return { startIndex, count };
+}

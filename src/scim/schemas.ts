@@ -1,0 +1,371 @@
+/**
+ * Attribute definitions for the resources we serve (RFC 7643 §3.1, §4, §8.7.1) and the one
+ * function everything else uses to turn an attribute path into a definition. Attribute names and
+ * schema URNs are case-insensitive (RFC 7643 §2.1), so every lookup here is too.
+ */
+import { ScimError } from './errors.js';
+
+export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+export const LIST_RESPONSE_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+export const PATCH_OP_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
+export type ResourceType = 'User' | 'Group';
+export type AttributeType =
+  | 'string'
+  | 'boolean'
+  | 'decimal'
+  | 'integer'
+  | 'dateTime'
+  | 'reference'
+  | 'complex'
+  | 'binary';
+export type Mutability = 'readOnly' | 'readWrite' | 'immutable' | 'writeOnly';
+export type Returned = 'always' | 'never' | 'default' | 'request';
+export type Uniqueness = 'none' | 'server' | 'global';
+
+export interface AttributeDef {
+  readonly name: string;
+  readonly type: AttributeType;
+  readonly multiValued: boolean;
+  readonly description: string;
+  readonly required: boolean;
+  readonly caseExact: boolean;
+  readonly mutability: Mutability;
+  readonly returned: Returned;
+  readonly uniqueness: Uniqueness;
+  readonly canonicalValues?: readonly string[];
+  readonly referenceTypes?: readonly string[];
+  readonly subAttributes?: readonly AttributeDef[];
+}
+
+export interface SchemaDef {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly attributes: readonly AttributeDef[];
+}
+
+type Traits = Partial<Omit<AttributeDef, 'name' | 'type' | 'description'>>;
+
+function attr(name: string, type: AttributeType, description: string, traits: Traits = {}): AttributeDef {
+  return {
+    name,
+    type,
+    multiValued: false,
+    description,
+    required: false,
+    caseExact: false,
+    mutability: 'readWrite',
+    returned: 'default',
+    uniqueness: 'none',
+    ...traits,
+  };
+}
+
+function complex(name: string, description: string, subAttributes: AttributeDef[], traits: Traits = {}): AttributeDef {
+  return attr(name, 'complex', description, { ...traits, subAttributes });
+}
+
+/** The value/display/type/primary shape RFC 7643 §2.4 gives most multi-valued attributes. */
+function multi(
+  name: string,
+  description: string,
+  opts: { value?: AttributeDef; types?: string[]; extra?: AttributeDef[]; traits?: Traits } = {},
+): AttributeDef {
+  const traits = opts.traits ?? {};
+  const sub = (def: AttributeDef): AttributeDef => ({ ...def, ...(traits.mutability ? { mutability: traits.mutability } : {}) });
+  return complex(
+    name,
+    description,
+    [
+      sub(opts.value ?? attr('value', 'string', `The value of the ${name} entry.`)),
+      sub(attr('display', 'string', 'A human-readable name, primarily used for display purposes.')),
+      sub(attr('type', 'string', `A label indicating the ${name} entry's function.`, opts.types ? { canonicalValues: opts.types } : {})),
+      sub(attr('primary', 'boolean', 'Whether this is the preferred entry. At most one entry may be primary.')),
+      ...(opts.extra ?? []).map(sub),
+    ],
+    { ...traits, multiValued: true },
+  );
+}
+
+const USER: SchemaDef = {
+  id: USER_SCHEMA,
+  name: 'User',
+  description: 'User Account',
+  attributes: [
+    attr('userName', 'string', 'Unique identifier for the User, used by the user to directly authenticate.', {
+      required: true,
+      uniqueness: 'server',
+    }),
+    complex('name', "The components of the user's real name.", [
+      attr('formatted', 'string', 'The full name, formatted for display.'),
+      attr('familyName', 'string', 'The family name of the User, or last name.'),
+      attr('givenName', 'string', 'The given name of the User, or first name.'),
+      attr('middleName', 'string', 'The middle name(s) of the User.'),
+      attr('honorificPrefix', 'string', 'The honorific prefix(es) of the User, or title.'),
+      attr('honorificSuffix', 'string', 'The honorific suffix(es) of the User, or suffix.'),
+    ]),
+    attr('displayName', 'string', 'The name of the User, suitable for display to end-users.'),
+    attr('nickName', 'string', 'The casual way to address the user in real life.'),
+    attr('profileUrl', 'reference', "A fully qualified URL pointing to a page representing the User's online profile.", {
+      referenceTypes: ['external'],
+    }),
+    attr('title', 'string', "The user's title, such as \"Vice President\"."),
+    attr('userType', 'string', 'Used to identify the relationship between the organization and the user.'),
+    attr('preferredLanguage', 'string', "The User's preferred written or spoken language."),
+    attr('locale', 'string', "The User's default location for localizing currency, dates and numbers."),
+    attr('timezone', 'string', "The User's time zone in the 'Olson' time zone database format."),
+    attr('active', 'boolean', "The User's administrative status."),
+    attr('password', 'string', "The User's cleartext password. Accepted and discarded: never stored or returned.", {
+      mutability: 'writeOnly',
+      returned: 'never',
+    }),
+    multi('emails', 'Email addresses for the user.', { types: ['work', 'home', 'other'] }),
+    multi('phoneNumbers', 'Phone numbers for the User.', {
+      types: ['work', 'home', 'mobile', 'fax', 'pager', 'other'],
+    }),
+    multi('ims', 'Instant messaging addresses for the User.', {
+      types: ['aim', 'gtalk', 'icq', 'xmpp', 'msn', 'skype', 'qq', 'yahoo'],
+    }),
+    multi('photos', 'URLs of photos of the User.', {
+      value: attr('value', 'reference', 'URL of a photo of the User.', { referenceTypes: ['external'] }),
+      types: ['photo', 'thumbnail'],
+    }),
+    complex(
+      'addresses',
+      'A physical mailing address for this User.',
+      [
+        attr('formatted', 'string', 'The full mailing address, formatted for display.'),
+        attr('streetAddress', 'string', 'The full street address component.'),
+        attr('locality', 'string', 'The city or locality component.'),
+        attr('region', 'string', 'The state or region component.'),
+        attr('postalCode', 'string', 'The zip code or postal code component.'),
+        attr('country', 'string', 'The country name component.'),
+        attr('type', 'string', "A label indicating the address's function.", { canonicalValues: ['work', 'home', 'other'] }),
+        attr('primary', 'boolean', 'Whether this is the preferred address.'),
+      ],
+      { multiValued: true },
+    ),
+    multi('groups', 'Groups the user belongs to, derived from Group membership.', {
+      value: attr('value', 'string', 'The identifier of the Group.'),
+      types: ['direct', 'indirect'],
+      extra: [
+        attr('$ref', 'reference', 'The URI of the corresponding Group resource.', { referenceTypes: ['User', 'Group'] }),
+      ],
+      traits: { mutability: 'readOnly' },
+    }),
+    multi('entitlements', 'Entitlements the User has.'),
+    multi('roles', 'Roles the User has.'),
+    multi('x509Certificates', 'X.509 certificates issued to the User.', {
+      value: attr('value', 'binary', 'The value of an X.509 certificate (base64 DER).'),
+    }),
+  ],
+};
+
+
+const ENTERPRISE_USER: SchemaDef = {
+  id: ENTERPRISE_USER_SCHEMA,
+  name: 'EnterpriseUser',
+  description: 'Enterprise User',
+  attributes: [
+    attr('employeeNumber', 'string', 'Numeric or alphanumeric identifier assigned to a person by the organization.'),
+    attr('costCenter', 'string', 'Identifies the name of a cost center.'),
+    attr('organization', 'string', 'Identifies the name of an organization.'),
+    attr('division', 'string', 'Identifies the name of a division.'),
+    attr('department', 'string', 'Identifies the name of a department.'),
+    complex('manager', "The User's manager.", [
+      attr('value', 'string', 'The id of the SCIM resource representing the manager.'),
+      attr('$ref', 'reference', 'The URI of the SCIM resource representing the manager.', { referenceTypes: ['User'] }),
+      attr('displayName', 'string', 'The displayName of the manager.', { mutability: 'readOnly' }),
+    ]),
+  ],
+};
+
+const GROUP: SchemaDef = {
+  id: GROUP_SCHEMA,
+  name: 'Group',
+  description: 'Group',
+  attributes: [
+    attr('displayName', 'string', 'A human-readable name for the Group.', { required: true }),
+    complex(
+      'members',
+      'A list of members of the Group.',
+      [
+        attr('value', 'string', 'Identifier of the member of this Group.', { mutability: 'immutable' }),
+        attr('$ref', 'reference', 'The URI corresponding to a SCIM resource that is a member of this Group.', {
+          referenceTypes: ['User', 'Group'],
+          mutability: 'immutable',
+        }),
+        attr('display', 'string', 'A human-readable name for the member.'),
+        attr('type', 'string', 'A label indicating the type of resource.', {
+          canonicalValues: ['User', 'Group'],
+          mutability: 'immutable',
+        }),
+      ],
+      { multiValued: true },
+    ),
+  ],
+};
+
+/**
+ * RFC 7643 §3.1 common attributes. They belong to no schema document, but they are addressable
+ * under the core URN and filterable (`id eq`, `meta.lastModified gt`), so they resolve like core ones.
+ */
+const COMMON: readonly AttributeDef[] = [
+  attr('id', 'string', 'Unique identifier for the resource, assigned by the service provider.', {
+    caseExact: true,
+    mutability: 'readOnly',
+    returned: 'always',
+    uniqueness: 'server',
+  }),
+  attr('externalId', 'string', 'Identifier for the resource as defined by the provisioning client.', {
+    caseExact: true,
+  }),
+  complex(
+    'meta',
+    'Resource metadata.',
+    [
+      attr('resourceType', 'string', 'The name of the resource type of the resource.', { caseExact: true, mutability: 'readOnly' }),
+      attr('created', 'dateTime', 'When the resource was added to the service provider.', { mutability: 'readOnly' }),
+      attr('lastModified', 'dateTime', 'When the resource was last updated.', { mutability: 'readOnly' }),
+      attr('location', 'reference', 'The URI of the resource.', { referenceTypes: ['uri'], mutability: 'readOnly' }),
+      attr('version', 'string', 'The version (weak ETag) of the resource.', { caseExact: true, mutability: 'readOnly' }),
+    ],
+    { mutability: 'readOnly' },
+  ),
+  attr('schemas', 'reference', 'The schema URNs the resource conforms to; maintained by the server.', {
+    multiValued: true,
+    mutability: 'readOnly',
+    returned: 'always',
+    referenceTypes: ['uri'],
+  }),
+];
+
+/** Core schema first, then its extensions, per resource type. */
+const RESOURCE_SCHEMAS: Record<ResourceType, { core: SchemaDef; extensions: readonly SchemaDef[] }> = {
+  User: { core: USER, extensions: [ENTERPRISE_USER] },
+  Group: { core: GROUP, extensions: [] },
+};
+
+/** Everything /Schemas publishes, in publication order. */
+export const SCHEMA_DEFS: readonly SchemaDef[] = [USER, ENTERPRISE_USER, GROUP];
+
+export function coreSchema(resourceType: ResourceType): string {
+  return RESOURCE_SCHEMAS[resourceType].core.id;
+}
+
+export function extensionSchemas(resourceType: ResourceType): readonly string[] {
+  return RESOURCE_SCHEMAS[resourceType].extensions.map((s) => s.id);
+}
+
+/** Canonical spelling of a schema URN this server knows, or undefined. */
+export function canonicalSchemaUrn(urn: string): string | undefined {
+  const lower = urn.toLowerCase();
+  return SCHEMA_DEFS.find((s) => s.id.toLowerCase() === lower)?.id;
+}
+
+export interface ResolvedAttribute {
+  /** URN of the schema owning the attribute; the core URN for core and common attributes. */
+  schema: string;
+  /** True when the value lives under `resource[schema]` rather than at the top level. */
+  extension: boolean;
+  /** Canonical name of the top-level attribute (as given, for unknown attributes). */
+  name: string;
+  /** Canonical sub-attribute name, when the path names one. */
+  sub?: string;
+  /** Definition of the top-level attribute. */
+  def: AttributeDef;
+  /** Definition of the sub-attribute, when `sub` names one the schema defines. */
+  subDef?: AttributeDef;
+  /** False for attributes no schema defines; they behave as case-insensitive strings. */
+  known: boolean;
+}
+
+/** An attribute path split into its parts: `[urn ":"] name ["." sub]` (RFC 7644 §3.10). */
+export interface AttrPathParts {
+  uri?: string;
+  name: string;
+  sub?: string;
+}
+
+const ATTR_NAME = /^[A-Za-z_$][\w$-]*$/;
+
+/**
+ * Split `urn:...:name.sub`. A URN contains colons and dots (`...:enterprise:2.0:User`), so known
+ * schema URNs are matched first, case-insensitively; an unknown URN ends at the last colon.
+ * Returns undefined when the text is not an attribute path.
+ */
+export function splitAttrPath(text: string): AttrPathParts | undefined {
+  let uri: string | undefined;
+  let rest = text;
+  if (/^urn:/i.test(text)) {
+    const lower = text.toLowerCase();
+    const known = SCHEMA_DEFS.find((s) => lower.startsWith(`${s.id.toLowerCase()}:`));
+    if (known) {
+      uri = known.id;
+      rest = text.slice(known.id.length + 1);
+    } else {
+      const colon = text.lastIndexOf(':');
+      uri = text.slice(0, colon);
+      rest = text.slice(colon + 1);
+    }
+  }
+  const [name, sub, extra] = rest.split('.');
+  if (name === undefined || !ATTR_NAME.test(name) || extra !== undefined) return undefined;
+  if (sub !== undefined && !ATTR_NAME.test(sub)) return undefined;
+  return { ...(uri ? { uri } : {}), name, ...(sub !== undefined ? { sub } : {}) };
+}
+
+function findDef(defs: readonly AttributeDef[] | undefined, name: string): AttributeDef | undefined {
+  const lower = name.toLowerCase();
+  return defs?.find((d) => d.name.toLowerCase() === lower);
+}
+
+/** The generic definition unknown attributes get: a single-valued, case-insensitive string. */
+export function unknownAttribute(name: string): AttributeDef {
+  return attr(name, 'string', 'Attribute not defined by any schema; stored as sent.');
+}
+
+/**
+ * Resolve already-split path parts. Never fails: an attribute no schema defines resolves as
+ * an unknown string (IdPs send custom attributes and must be able to read them back).
+ * Unqualified names resolve against the core schema only, as RFC 7644 §3.10 prescribes.
+ */
+export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): ResolvedAttribute {
+  const { core, extensions } = RESOURCE_SCHEMAS[resourceType];
+  let schema = core.id;
+  let defs: readonly AttributeDef[] = [...core.attributes, ...COMMON];
+  if (parts.uri !== undefined && parts.uri.toLowerCase() !== core.id.toLowerCase()) {
+    const ext = extensions.find((s) => s.id.toLowerCase() === parts.uri!.toLowerCase());
+    schema = ext?.id ?? parts.uri;
+    defs = ext?.attributes ?? [];
+  }
+  const extension = schema !== core.id;
+  const def = findDef(defs, parts.name);
+  if (!def) {
+    const unknown: ResolvedAttribute = { schema, extension, name: parts.name, def: unknownAttribute(parts.name), known: false };
+    if (parts.sub !== undefined) unknown.sub = parts.sub;
+    return unknown;
+  }
+  const resolved: ResolvedAttribute = { schema, extension, name: def.name, def, known: true };
+  if (parts.sub !== undefined) {
+    const subDef = findDef(def.subAttributes, parts.sub);
+    resolved.sub = subDef?.name ?? parts.sub;
+    if (subDef) resolved.subDef = subDef;
+  }
+  return resolved;
+}
+
+/**
+ * Resolve a textual attribute path such as `userName`, `name.givenName`,
+ * `urn:ietf:params:scim:schemas:core:2.0:User:name.givenName` or
+ * `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value`.
+ * Throws 400 invalidPath when the text is not an attribute path at all.
+ */
+export function resolveAttribute(resourceType: ResourceType, path: string): ResolvedAttribute {
+  const parts = splitAttrPath(path.trim());
+  if (!parts) throw ScimError.badRequest(`"${path}" is not a valid attribute path`, 'invalidPath');
+  return resolveParts(resourceType, parts);
+}

@@ -1,0 +1,43 @@
+/**
+ * Helpers for the JSON values SCIM resources are made of. Attribute names are case-insensitive
+ * (RFC 7643 §2.1), so reads go through `findKey` instead of plain property access.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The key of `obj` that names `name`, ignoring case; an exact match wins. */
+export function findKey(obj: JsonObject, name: string): string | undefined {
+  if (Object.hasOwn(obj, name)) return name;
+  const lower = name.toLowerCase();
+  return Object.keys(obj).find((k) => k.toLowerCase() === lower);
+}
+
+export function getAttr(obj: JsonObject, name: string): unknown {
+  const key = findKey(obj, name);
+  return key === undefined ? undefined : obj[key];
+}
+
+/** Null, undefined, "", [] and {} all mean "unassigned" (RFC 7643 §2.5). */
+export function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.every(isEmpty);
+  if (isObject(value)) return Object.values(value).every(isEmpty);
+  return false;
+}
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}

@@ -1,0 +1,94 @@
+/**
+ * Composition root of the library and the server: wires the store, the directory service, the SCIM handler
+ * and the delivery engine. Adapters are chosen by the caller (cli.ts, or the embedding application).
+ */
+import { pino } from 'pino';
+import { DEFAULT_RETRY_SCHEDULE } from './config.js';
+import { DirectoryService } from './core/directories.js';
+import type { DirectorySyncEvent } from './core/model.js';
+import { DirectoryQueries } from './core/queries.js';
+import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
+import { RetryPolicy } from './delivery/retry-policy.js';
+import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
+import { WebhookSender } from './delivery/webhook-sender.js';
+import type { Logger } from './logger.js';
+import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
+import type { ScimResult } from './scim/context.js';
+import type { Store } from './store/port.js';
+
+export interface DsyncOptions {
+  store: Store;
+  /** Base URL that `scim.endpoint` is built on. */
+  externalUrl: string;
+  logger?: Logger;
+  /**
+   * Embedded mode (SPEC §6.5): every event goes to this callback, in order per directory, once each
+   * (retried on a throw); webhooks are not called.
+   */
+  eventCallback?: (event: DirectorySyncEvent) => unknown;
+  webhook?: {
+    /** Batch mode: up to N events per POST, delivered when `processEvents()` runs. */
+    batchSize?: number;
+    allowPrivate?: boolean;
+    retrySchedule?: number[];
+    timeoutMs?: number;
+  };
+  /** Engine tuning (tests, benchmarks). */
+  delivery?: { pollIntervalMs?: number; sweepIntervalMs?: number; retentionMs?: number; concurrency?: number };
+  onAttempt?: (attempt: AttemptRecord) => void;
+}
+
+export interface Dsync {
+  readonly store: Store;
+  readonly directories: DirectoryService;
+  readonly queries: DirectoryQueries;
+  readonly delivery: DeliveryEngine;
+  /** The embeddable SCIM request handler (SPEC §4.3). */
+  readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  /** Delivers queued events now (batch mode's cron). */
+  processEvents(): ReturnType<DeliveryEngine['processDue']>;
+  /** Starts background delivery (real-time polling and the crash-repair sweep). */
+  start(): void;
+  close(): Promise<void>;
+}
+
+export function createDsync(options: DsyncOptions): Dsync {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const { store } = options;
+  const directories = new DirectoryService({ store, externalUrl: options.externalUrl });
+  const queries = new DirectoryQueries(store, directories);
+  const webhook = options.webhook ?? {};
+  const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate ?? true, timeoutMs: webhook.timeoutMs ?? 15_000 });
+  const sink: Sink = options.eventCallback ? new CallbackSink(options.eventCallback) : new WebhookSink(sender);
+  const batchSize = options.eventCallback ? undefined : webhook.batchSize;
+  const delivery = new DeliveryEngine({
+    store,
+    sink,
+    policy: new RetryPolicy(webhook.retrySchedule ?? DEFAULT_RETRY_SCHEDULE),
+    logger: logger.child({ unit: 'delivery' }),
+    ...(batchSize !== undefined && { batchSize }),
+    realtime: batchSize === undefined,
+    ...options.delivery,
+    ...(options.onAttempt && { onAttempt: options.onAttempt }),
+  });
+  const scim = new ScimHandler({
+    store,
+    onCommitted: (directoryId) => delivery.notify(directoryId),
+    onError: (err, req) =>
+      logger.error({ err, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType }, 'SCIM request failed'),
+  });
+  return {
+    store,
+    directories,
+    queries,
+    delivery,
+    requests: { handle: (request, callback) => scim.handle(request, callback) },
+    processEvents: () => delivery.processDue(),
+    start: () => delivery.start(),
+    async close() {
+      await delivery.stop();
+      await sender.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,451 @@
+/**
+ * In-memory store: the embedded default of `dsync serve` without REDIS_URL. Single-threaded JS makes each
+ * method atomic as long as it does not await in the middle, which none does. Records are kept as JSON so
+ * readers always get fresh objects, exactly as from Redis.
+ */
+import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
+import type {
+  DeliveryState,
+  GroupIndex,
+  GroupUpdate,
+  LoggedEvent,
+  MemberChange,
+  Page,
+  Store,
+  UserIndex,
+  WriteResult,
+} from './port.js';
+
+interface Row {
+  body: string;
+  created: number;
+  lastModified: number;
+  version: number;
+}
+interface UserRow extends Row {
+  keys: UserKeys;
+}
+interface GroupRow extends Row {
+  keys: GroupKeys;
+}
+
+/** A non-unique index: value → ids. */
+class MultiIndex {
+  private readonly map = new Map<string, Set<string>>();
+  add(value: string | undefined, id: string): void {
+    if (value === undefined) return;
+    let ids = this.map.get(value);
+    if (!ids) this.map.set(value, (ids = new Set()));
+    ids.add(id);
+  }
+  delete(value: string | undefined, id: string): void {
+    if (value === undefined) return;
+    const ids = this.map.get(value);
+    if (!ids) return;
+    ids.delete(id);
+    if (ids.size === 0) this.map.delete(value);
+  }
+  get(value: string): string[] {
+    return [...(this.map.get(value) ?? [])];
+  }
+}
+
+class DirectoryData {
+  readonly users = new Map<string, UserRow>();
+  readonly userNames = new Map<string, string>();
+  readonly userExternalIds = new MultiIndex();
+  readonly emails = new MultiIndex();
+  readonly groups = new Map<string, GroupRow>();
+  readonly displayNames = new Map<string, string>();
+  readonly groupExternalIds = new MultiIndex();
+  readonly members = new Map<string, Set<string>>();
+  readonly userGroups = new Map<string, Set<string>>();
+  readonly events: Array<LoggedEvent & { at: number }> = [];
+  delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
+  lease: { owner: string; expires: number } | undefined;
+  private nextSeq = 1;
+
+  append(events: PendingEvent[]): void {
+    const at = Date.now();
+    for (const e of events) this.events.push({ seq: String(this.nextSeq++).padStart(16, '0'), json: e.json, at });
+  }
+
+  indexUser(id: string, keys: UserKeys): void {
+    this.userNames.set(keys.userName.toLowerCase(), id);
+    this.userExternalIds.add(keys.externalId, id);
+    for (const email of keys.emails) this.emails.add(email.toLowerCase(), id);
+  }
+  unindexUser(id: string, keys: UserKeys): void {
+    this.userNames.delete(keys.userName.toLowerCase());
+    this.userExternalIds.delete(keys.externalId, id);
+    for (const email of keys.emails) this.emails.delete(email.toLowerCase(), id);
+  }
+  indexGroup(id: string, keys: GroupKeys): void {
+    this.displayNames.set(keys.displayName.toLowerCase(), id);
+    this.groupExternalIds.add(keys.externalId, id);
+  }
+  unindexGroup(id: string, keys: GroupKeys): void {
+    this.displayNames.delete(keys.displayName.toLowerCase());
+    this.groupExternalIds.delete(keys.externalId, id);
+  }
+
+  addMember(groupId: string, userId: string): boolean {
+    if (!this.users.has(userId)) return false;
+    let set = this.members.get(groupId);
+    if (!set) this.members.set(groupId, (set = new Set()));
+    if (set.has(userId)) return false;
+    set.add(userId);
+    let groups = this.userGroups.get(userId);
+    if (!groups) this.userGroups.set(userId, (groups = new Set()));
+    groups.add(groupId);
+    return true;
+  }
+  removeMember(groupId: string, userId: string): boolean {
+    const set = this.members.get(groupId);
+    if (!set?.delete(userId)) return false;
+    const groups = this.userGroups.get(userId);
+    groups?.delete(groupId);
+    if (groups?.size === 0) this.userGroups.delete(userId);
+    return true;
+  }
+}
+
+const toResource = (id: string, row: Row): StoredResource => ({
+  id,
+  body: JSON.parse(row.body) as StoredResource['body'],
+  created: row.created,
+  lastModified: row.lastModified,
+  version: row.version,
+});
+
+const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
+  status: 'ok',
+  version: row.version,
+  lastModified: row.lastModified,
+  applied,
+});
+
+function page<T>(items: Iterable<T>, total: number, offset: number, limit: number): T[] {
+  const out: T[] = [];
+  if (limit <= 0 || offset >= total) return out;
+  let i = 0;
+  for (const item of items) {
+    if (i++ < offset) continue;
+    out.push(item);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private readonly directories = new Map<string, string>();
+  private readonly data = new Map<string, DirectoryData>();
+  private readonly due = new Map<string, number>();
+
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {}
+
+  /** The directory's data, or undefined once the directory is deleted (writes then answer `missing`). */
+  private dir(id: string): DirectoryData | undefined {
+    if (!this.directories.has(id)) return undefined;
+    let d = this.data.get(id);
+    if (!d) this.data.set(id, (d = new DirectoryData()));
+    return d;
+  }
+
+  // Directories -----------------------------------------------------------------------------------------
+
+  async createDirectory(directory: Directory): Promise<void> {
+    this.directories.set(directory.id, JSON.stringify(directory));
+    this.data.set(directory.id, new DirectoryData());
+  }
+  async getDirectory(id: string): Promise<Directory | null> {
+    const json = this.directories.get(id);
+    return json ? (JSON.parse(json) as Directory) : null;
+  }
+  async listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]> {
+    return [...this.directories.values()]
+      .map((json) => JSON.parse(json) as Directory)
+      .filter((d) => d.tenant === filter.tenant && d.product === filter.product);
+  }
+  async listDirectoryIds(): Promise<string[]> {
+    return [...this.directories.keys()];
+  }
+  async updateDirectory(directory: Directory): Promise<void> {
+    if (this.directories.has(directory.id)) this.directories.set(directory.id, JSON.stringify(directory));
+  }
+  async deleteDirectory(id: string): Promise<boolean> {
+    this.data.delete(id);
+    this.due.delete(id);
+    return this.directories.delete(id);
+  }
+
+  // Users -----------------------------------------------------------------------------------------------
+
+  async getUser(directoryId: string, id: string): Promise<StoredResource | null> {
+    const row = this.data.get(directoryId)?.users.get(id);
+    return row ? toResource(id, row) : null;
+  }
+  async getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
+    const users = this.data.get(directoryId)?.users;
+    return ids.map((id) => {
+      const row = users?.get(id);
+      return row ? toResource(id, row) : null;
+    });
+  }
+  async findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
+    const d = this.data.get(directoryId);
+    if (!d) return [];
+    if (index === 'userName') {
+      const id = d.userNames.get(value.toLowerCase());
+      return id ? [id] : [];
+    }
+    if (index === 'externalId') return d.userExternalIds.get(value);
+    return d.emails.get(value.toLowerCase());
+  }
+  async listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {
+    const users = this.data.get(directoryId)?.users;
+    if (!users) return { total: 0, items: [] };
+    return { total: users.size, items: page(users, users.size, offset, limit).map(([id, row]) => toResource(id, row)) };
+  }
+  async countUsers(directoryId: string): Promise<number> {
+    return this.data.get(directoryId)?.users.size ?? 0;
+  }
+  async createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[]): Promise<WriteResult> {
+    const d = this.dir(directoryId);
+    if (!d) return { status: 'missing' };
+    if (d.userNames.has(keys.userName.toLowerCase())) return { status: 'conflict' };
+    const row: UserRow = {
+      body: JSON.stringify(user.body),
+      created: user.created,
+      lastModified: user.lastModified,
+      version: 1,
+      keys,
+    };
+    d.users.set(user.id, row);
+    d.indexUser(user.id, keys);
+    d.append(events);
+    return ok(row);
+  }
+  async updateUser(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    body: StoredResource['body'],
+    keys: UserKeys,
+    events: PendingEvent[],
+    now: number,
+  ): Promise<WriteResult> {
+    const d = this.data.get(directoryId);
+    const row = d?.users.get(id);
+    if (!d || !row) return { status: 'missing' };
+    if (row.version !== expectedVersion) return { status: 'stale' };
+    const owner = d.userNames.get(keys.userName.toLowerCase());
+    if (owner !== undefined && owner !== id) return { status: 'conflict' };
+    d.unindexUser(id, row.keys);
+    d.indexUser(id, keys);
+    Object.assign(row, { body: JSON.stringify(body), keys, version: row.version + 1, lastModified: now });
+    d.append(events);
+    return ok(row);
+  }
+  async deleteUser(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    groupIds: string[],
+    events: PendingEvent[],
+    now: number,
+  ): Promise<WriteResult> {
+    const d = this.data.get(directoryId);
+    const row = d?.users.get(id);
+    if (!d || !row) return { status: 'missing' };
+    const current = d.userGroups.get(id) ?? new Set<string>();
+    if (row.version !== expectedVersion || current.size !== groupIds.length || groupIds.some((g) => !current.has(g))) {
+      return { status: 'stale' };
+    }
+    for (const groupId of groupIds) {
+      d.removeMember(groupId, id);
+      this.touch(d.groups.get(groupId), now);
+    }
+    d.unindexUser(id, row.keys);
+    d.users.delete(id);
+    d.append(events);
+    return ok(row);
+  }
+  async userGroupIds(directoryId: string, userId: string): Promise<string[]> {
+    return [...(this.data.get(directoryId)?.userGroups.get(userId) ?? [])];
+  }
+
+  // Groups ----------------------------------------------------------------------------------------------
+
+  async getGroup(directoryId: string, id: string): Promise<StoredResource | null> {
+    const row = this.data.get(directoryId)?.groups.get(id);
+    return row ? toResource(id, row) : null;
+  }
+  async getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
+    const groups = this.data.get(directoryId)?.groups;
+    return ids.map((id) => {
+      const row = groups?.get(id);
+      return row ? toResource(id, row) : null;
+    });
+  }
+  async findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]> {
+    const d = this.data.get(directoryId);
+    if (!d) return [];
+    if (index === 'displayName') {
+      const id = d.displayNames.get(value.toLowerCase());
+      return id ? [id] : [];
+    }
+    return d.groupExternalIds.get(value);
+  }
+  async listGroups(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {
+    const groups = this.data.get(directoryId)?.groups;
+    if (!groups) return { total: 0, items: [] };
+    return {
+      total: groups.size,
+      items: page(groups, groups.size, offset, limit).map(([id, row]) => toResource(id, row)),
+    };
+  }
+  async countGroups(directoryId: string): Promise<number> {
+    return this.data.get(directoryId)?.groups.size ?? 0;
+  }
+  async createGroup(
+    directoryId: string,
+    group: StoredResource,
+    keys: GroupKeys,
+    members: MemberChange[],
+    events: PendingEvent[],
+  ): Promise<WriteResult> {
+    const d = this.dir(directoryId);
+    if (!d) return { status: 'missing' };
+    if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
+    const row: GroupRow = {
+      body: JSON.stringify(group.body),
+      created: group.created,
+      lastModified: group.lastModified,
+      version: 1,
+      keys,
+    };
+    d.groups.set(group.id, row);
+    d.indexGroup(group.id, keys);
+    d.append(events);
+    const applied = members.map((m) => d.addMember(group.id, m.userId));
+    d.append(members.filter((_, i) => applied[i]).map((m) => m.event));
+    return ok(row, applied);
+  }
+  async updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
+    const d = this.data.get(directoryId);
+    const row = d?.groups.get(id);
+    if (!d || !row) return { status: 'missing' };
+    if (update.expectedVersion !== undefined && row.version !== update.expectedVersion) return { status: 'stale' };
+    if (update.keys) {
+      const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
+      if (owner !== undefined && owner !== id) return { status: 'conflict' };
+    }
+    let changed = false;
+    if (update.body && update.keys) {
+      d.unindexGroup(id, row.keys);
+      d.indexGroup(id, update.keys);
+      row.body = JSON.stringify(update.body);
+      row.keys = update.keys;
+      changed = true;
+    }
+    d.append(update.events);
+    const changes = [...update.remove, ...update.add];
+    const applied = [
+      ...update.remove.map((m) => d.removeMember(id, m.userId)),
+      ...update.add.map((m) => d.addMember(id, m.userId)),
+    ];
+    d.append(changes.filter((_, i) => applied[i]).map((m) => m.event));
+    if (changed || applied.includes(true)) this.touch(row, update.now);
+    return ok(row, applied);
+  }
+  async deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult> {
+    const d = this.data.get(directoryId);
+    const row = d?.groups.get(id);
+    if (!d || !row) return { status: 'missing' };
+    if (row.version !== expectedVersion) return { status: 'stale' };
+    for (const userId of d.members.get(id) ?? []) d.removeMember(id, userId);
+    d.members.delete(id);
+    d.unindexGroup(id, row.keys);
+    d.groups.delete(id);
+    d.append(events);
+    return ok(row);
+  }
+  async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
+    const set = this.data.get(directoryId)?.members.get(groupId);
+    if (!set) return { total: 0, items: [] };
+    return { total: set.size, items: page(set, set.size, offset, limit) };
+  }
+
+  // Events ----------------------------------------------------------------------------------------------
+
+  async readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]> {
+    const events = this.data.get(directoryId)?.events ?? [];
+    let lo = 0;
+    if (afterSeq !== null) {
+      let hi = events.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (events[mid]!.seq <= afterSeq) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    return events.slice(lo, lo + limit).map(({ seq, json }) => ({ seq, json }));
+  }
+  async lastEventSeq(directoryId: string): Promise<string | null> {
+    return this.data.get(directoryId)?.events.at(-1)?.seq ?? null;
+  }
+  async trimEvents(directoryId: string, uptoSeq: string, olderThan: number): Promise<void> {
+    const events = this.data.get(directoryId)?.events;
+    if (!events) return;
+    let n = 0;
+    while (n < events.length && events[n]!.seq <= uptoSeq && events[n]!.at < olderThan) n++;
+    events.splice(0, n);
+  }
+
+  // Delivery --------------------------------------------------------------------------------------------
+
+  async markDue(directoryId: string, at: number): Promise<void> {
+    const current = this.due.get(directoryId);
+    if (current === undefined || at < current) this.due.set(directoryId, at);
+  }
+  async dueDirectories(now: number, limit: number): Promise<string[]> {
+    return [...this.due]
+      .filter(([, at]) => at <= now)
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit)
+      .map(([id]) => id);
+  }
+  async clearDue(directoryId: string): Promise<void> {
+    this.due.delete(directoryId);
+  }
+  async acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const d = this.data.get(directoryId);
+    if (!d) return false;
+    const now = Date.now();
+    if (d.lease && d.lease.owner !== owner && d.lease.expires > now) return false;
+    d.lease = { owner, expires: now + ttlMs };
+    return true;
+  }
+  async releaseLease(directoryId: string, owner: string): Promise<void> {
+    const d = this.data.get(directoryId);
+    if (d?.lease?.owner === owner) d.lease = undefined;
+  }
+  async deliveryState(directoryId: string): Promise<DeliveryState> {
+    return { ...(this.data.get(directoryId)?.delivery ?? { cursor: null, attempts: 0, pinned: null }) };
+  }
+  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState): Promise<boolean> {
+    const d = this.data.get(directoryId);
+    if (!d?.lease || d.lease.owner !== owner || d.lease.expires <= Date.now()) return false;
+    d.delivery = { ...state };
+    return true;
+  }
+
+  private touch(row: Row | undefined, now: number): void {
+    if (!row) return;
+    row.version += 1;
+    row.lastModified = Math.max(now, row.lastModified);
+  }
+}

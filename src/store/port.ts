@@ -1,0 +1,163 @@
+/**
+ * The storage port. Types only: `src/core` and `src/scim` import it with `import type` and never see an adapter.
+ * Adapters: `memory.ts` (embedded default) and `redis.ts`; one contract suite (test/integration/store-contract)
+ * proves they behave the same.
+ *
+ * Every write is one atomic step that also appends the events it causes to the directory's event log, so an
+ * event is never lost or invented if the process dies in between. Callers do optimistic concurrency: they read,
+ * compute the new state and its events, and commit with the version they read; `stale` means "read again".
+ * Writes into a directory that no longer exists answer `missing` (a cascade delete may be under way).
+ */
+import type {
+  Directory,
+  GroupKeys,
+  PendingEvent,
+  StoredResource,
+  UserKeys,
+} from '../core/model.js';
+
+export type UserIndex = 'userName' | 'externalId' | 'email';
+export type GroupIndex = 'displayName' | 'externalId';
+
+export interface Page<T> {
+  total: number;
+  items: T[];
+}
+
+/** Result of a conditional write. `conflict` = a uniqueness index already holds the value for another resource. */
+export type WriteResult =
+  /** `applied[i]` tells whether membership change i (removals first, then additions) really changed anything. */
+  | { status: 'ok'; version: number; lastModified: number; applied: boolean[] }
+  | { status: 'conflict' }
+  | { status: 'stale' }
+  | { status: 'missing' };
+
+export interface MemberChange {
+  userId: string;
+  /** Appended to the log only if the membership really changed. */
+  event: PendingEvent;
+}
+
+export interface GroupUpdate {
+  /** New body and keys, or absent when only memberships change. */
+  body?: StoredResource['body'];
+  keys?: GroupKeys;
+  /** Checked when present: the write is refused with `stale` if the group moved on since it was read. */
+  expectedVersion?: number;
+  add: MemberChange[];
+  remove: MemberChange[];
+  /** Events appended unconditionally before the membership events (e.g. `group.updated`). */
+  events: PendingEvent[];
+  now: number;
+}
+
+/** One committed event as stored in a directory's ordered log. `seq` orders events within the directory. */
+export interface LoggedEvent {
+  seq: string;
+  json: string;
+}
+
+export interface DirectoryStore {
+  createDirectory(directory: Directory): Promise<void>;
+  getDirectory(id: string): Promise<Directory | null>;
+  /** Directories of one tenant and product, oldest first. */
+  listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]>;
+  /** Every directory id, oldest first (operator, delivery sweeps, pull sync). */
+  listDirectoryIds(): Promise<string[]>;
+  /** Replaces the record; tenant, product and type are immutable and not re-indexed. */
+  updateDirectory(directory: Directory): Promise<void>;
+  /** Deletes the directory and cascades to its users, groups, memberships and events. */
+  deleteDirectory(id: string): Promise<boolean>;
+}
+
+export interface UserStore {
+  getUser(directoryId: string, id: string): Promise<StoredResource | null>;
+  getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>>;
+  findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]>;
+  /** Ordered by creation; `offset` is 0-based. */
+  listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>>;
+  createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[]): Promise<WriteResult>;
+  updateUser(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    body: StoredResource['body'],
+    keys: UserKeys,
+    events: PendingEvent[],
+    now: number,
+  ): Promise<WriteResult>;
+  /**
+   * Deletes the user and its memberships. `groupIds` must be the user's groups as read with `expectedVersion`;
+   * `events` (the `group.user_removed` events, then `user.deleted`) are appended in order.
+   */
+  deleteUser(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    groupIds: string[],
+    events: PendingEvent[],
+    now: number,
+  ): Promise<WriteResult>;
+  userGroupIds(directoryId: string, userId: string): Promise<string[]>;
+  countUsers(directoryId: string): Promise<number>;
+}
+
+export interface GroupStore {
+  getGroup(directoryId: string, id: string): Promise<StoredResource | null>;
+  getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>>;
+  findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]>;
+  listGroups(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>>;
+  /** Members whose user does not exist are skipped (no event). */
+  createGroup(
+    directoryId: string,
+    group: StoredResource,
+    keys: GroupKeys,
+    members: MemberChange[],
+    events: PendingEvent[],
+  ): Promise<WriteResult>;
+  updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult>;
+  deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult>;
+  /** Member user ids in the order they were added; `offset` is 0-based. */
+  groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>>;
+  countGroups(directoryId: string): Promise<number>;
+}
+
+export interface EventLogStore {
+  /** Events after `afterSeq` (exclusive; `null` = from the start), oldest first. */
+  readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]>;
+  /** Seq of the newest event, or null when the log is empty. */
+  lastEventSeq(directoryId: string): Promise<string | null>;
+  /** Drops events at or before `seq` that are older than `olderThan` (epoch ms). */
+  trimEvents(directoryId: string, uptoSeq: string, olderThan: number): Promise<void>;
+}
+
+/** Where delivery to a directory's webhook stands. Events after `cursor` are not yet delivered. */
+export interface DeliveryState {
+  cursor: string | null;
+  /** Failed attempts of the current head batch. */
+  attempts: number;
+  /** Last seq of the batch being retried: a retry resends exactly the same events (same webhook-id). */
+  pinned: string | null;
+}
+
+export interface DeliveryStore {
+  /** Marks a directory as having delivery work at `at` (an earlier mark wins). */
+  markDue(directoryId: string, at: number): Promise<void>;
+  /** Directories due at or before `now`, earliest first. */
+  dueDirectories(now: number, limit: number): Promise<string[]>;
+  /** Removes the due mark: the deliverer calls it under the lease before reading, so later commits re-mark. */
+  clearDue(directoryId: string): Promise<void>;
+  /** An expiring lease: one deliverer per directory across all replicas. */
+  acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseLease(directoryId: string, owner: string): Promise<void>;
+  deliveryState(directoryId: string): Promise<DeliveryState>;
+  /** Saves the state only while `owner` still holds the lease; false = lease lost, stop. */
+  saveDeliveryState(directoryId: string, owner: string, state: DeliveryState): Promise<boolean>;
+}
+
+export interface Store extends DirectoryStore, UserStore, GroupStore, EventLogStore, DeliveryStore {
+  readonly kind: 'memory' | 'redis';
+  /** Resolves when the backing store answers (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

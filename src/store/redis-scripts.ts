@@ -1,0 +1,240 @@
+/**
+ * Lua scripts of the Redis adapter: each write, its index changes and the events it causes run as one atomic
+ * step. Every key a script touches starts with the directory prefix `dsync:{<directoryId>}:`, so all of a
+ * directory's keys share one hash slot (Redis Cluster); KEYS[1] is the directory record, which routes the call
+ * and lets every write refuse once the directory is gone.
+ *
+ * Record encoding (a plain string, far smaller than a hash once the body exceeds listpack limits):
+ *   <version>\x1f<created ms>\x1f<modified ms>\x1f<k1>\x1f<k2>\x1f<k3>\x1e<JSON body>
+ * users: k1 = lower(userName), k2 = externalId, k3 = lower(emails) joined by \x1d
+ * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
+ */
+
+const PRELUDE = `
+local SEP, BODY, LIST = '\\31', '\\30', '\\29'
+local p = ARGV[1]
+local function split(s, sep)
+  local out, start = {}, 1
+  while true do
+    local i = string.find(s, sep, start, true)
+    if not i then out[#out + 1] = string.sub(s, start); return out end
+    out[#out + 1] = string.sub(s, start, i - 1)
+    start = i + 1
+  end
+end
+local function parse(rec)
+  local i = string.find(rec, BODY, 1, true)
+  return split(string.sub(rec, 1, i - 1), SEP), string.sub(rec, i + 1)
+end
+local function encode(h, body) return table.concat(h, SEP) .. BODY .. body end
+-- Non-unique index: hash field -> space-separated ids.
+local function madd(key, field, id)
+  if field == '' then return end
+  local cur = redis.call('HGET', key, field)
+  if not cur then redis.call('HSET', key, field, id); return end
+  for _, x in ipairs(split(cur, ' ')) do if x == id then return end end
+  redis.call('HSET', key, field, cur .. ' ' .. id)
+end
+local function mdel(key, field, id)
+  if field == '' then return end
+  local cur = redis.call('HGET', key, field)
+  if not cur then return end
+  local keep = {}
+  for _, x in ipairs(split(cur, ' ')) do if x ~= id then keep[#keep + 1] = x end end
+  if #keep == 0 then redis.call('HDEL', key, field) else redis.call('HSET', key, field, table.concat(keep, ' ')) end
+end
+local function emit(json) redis.call('XADD', p .. 'ev', '*', 'e', json) end
+-- Emits n events starting at ARGV[i]; returns the next index.
+local function emitn(i)
+  local n = tonumber(ARGV[i])
+  for j = i + 1, i + n do emit(ARGV[j]) end
+  return i + n + 1
+end
+local function bump(h, now)
+  h[1] = tostring(tonumber(h[1]) + 1)
+  if tonumber(now) > tonumber(h[3]) then h[3] = now end
+end
+local function touch(key, now)
+  local rec = redis.call('GET', key)
+  if not rec then return end
+  local h, body = parse(rec)
+  bump(h, now)
+  redis.call('SET', key, encode(h, body))
+end
+local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
+`;
+
+/** ARGV: prefix, id, userName, externalId, emails, created, modified, body, nEvents, events… */
+const createUser = `
+local id, un, ext, ems = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+if redis.call('HSETNX', p .. 'un', un, id) == 0 then return {'conflict'} end
+local h = {'1', ARGV[6], ARGV[7], un, ext, ems}
+redis.call('SET', p .. 'u:' .. id, encode(h, ARGV[8]))
+redis.call('ZADD', p .. 'uo', ARGV[6], id)
+madd(p .. 'ue', ext, id)
+for _, e in ipairs(split(ems, LIST)) do madd(p .. 'um', e, id) end
+emitn(9)
+return ok(h)
+`;
+
+/** ARGV: prefix, id, expectedVersion, userName, externalId, emails, now, body, nEvents, events… */
+const updateUser = `
+local id, un, ext, ems, now = ARGV[2], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local key = p .. 'u:' .. id
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+local h = parse(rec)
+if h[1] ~= ARGV[3] then return {'stale'} end
+if un ~= h[4] then
+  local owner = redis.call('HGET', p .. 'un', un)
+  if owner and owner ~= id then return {'conflict'} end
+  redis.call('HDEL', p .. 'un', h[4])
+  redis.call('HSET', p .. 'un', un, id)
+end
+if ext ~= h[5] then mdel(p .. 'ue', h[5], id); madd(p .. 'ue', ext, id) end
+if ems ~= h[6] then
+  for _, e in ipairs(split(h[6], LIST)) do mdel(p .. 'um', e, id) end
+  for _, e in ipairs(split(ems, LIST)) do madd(p .. 'um', e, id) end
+end
+h[4], h[5], h[6] = un, ext, ems
+bump(h, now)
+redis.call('SET', key, encode(h, ARGV[8]))
+emitn(9)
+return ok(h)
+`;
+
+/** ARGV: prefix, id, expectedVersion, now, nGroups, groupIds…, nEvents, events… */
+const deleteUser = `
+local id, now = ARGV[2], ARGV[4]
+local key = p .. 'u:' .. id
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+local h = parse(rec)
+if h[1] ~= ARGV[3] then return {'stale'} end
+local n = tonumber(ARGV[5])
+if redis.call('SCARD', p .. 'ug:' .. id) ~= n then return {'stale'} end
+for i = 6, 5 + n do
+  if redis.call('SISMEMBER', p .. 'ug:' .. id, ARGV[i]) == 0 then return {'stale'} end
+end
+for i = 6, 5 + n do
+  redis.call('ZREM', p .. 'm:' .. ARGV[i], id)
+  touch(p .. 'g:' .. ARGV[i], now)
+end
+redis.call('DEL', p .. 'ug:' .. id, key)
+if redis.call('HGET', p .. 'un', h[4]) == id then redis.call('HDEL', p .. 'un', h[4]) end
+mdel(p .. 'ue', h[5], id)
+for _, e in ipairs(split(h[6], LIST)) do mdel(p .. 'um', e, id) end
+redis.call('ZREM', p .. 'uo', id)
+emitn(6 + n)
+return ok(h)
+`;
+
+/** Adds (uid, event) pairs starting at ARGV[i] to group gid; returns next index and whether anything changed. */
+const MEMBERS = `
+-- Both return the next ARGV index and a '0'/'1' flag per change (the caller learns which events were emitted).
+local function addMembers(gid, i, now)
+  local n, flags = tonumber(ARGV[i]), {}
+  for j = i + 1, i + 2 * n, 2 do
+    local uid = ARGV[j]
+    if redis.call('EXISTS', p .. 'u:' .. uid) == 1 and redis.call('ZADD', p .. 'm:' .. gid, 'NX', now, uid) == 1 then
+      redis.call('SADD', p .. 'ug:' .. uid, gid)
+      emit(ARGV[j + 1])
+      flags[#flags + 1] = '1'
+    else
+      flags[#flags + 1] = '0'
+    end
+  end
+  return i + 2 * n + 1, table.concat(flags)
+end
+local function removeMembers(gid, i)
+  local n, flags = tonumber(ARGV[i]), {}
+  for j = i + 1, i + 2 * n, 2 do
+    local uid = ARGV[j]
+    if redis.call('ZREM', p .. 'm:' .. gid, uid) == 1 then
+      redis.call('SREM', p .. 'ug:' .. uid, gid)
+      emit(ARGV[j + 1])
+      flags[#flags + 1] = '1'
+    else
+      flags[#flags + 1] = '0'
+    end
+  end
+  return i + 2 * n + 1, table.concat(flags)
+end
+`;
+
+/** ARGV: prefix, id, displayName, externalId, created, modified, body, nEvents, events…, nMembers, (uid, event)… */
+const createGroup = `
+local id, dn, ext = ARGV[2], ARGV[3], ARGV[4]
+if redis.call('HSETNX', p .. 'gn', dn, id) == 0 then return {'conflict'} end
+local h = {'1', ARGV[5], ARGV[6], dn, ext, ''}
+redis.call('SET', p .. 'g:' .. id, encode(h, ARGV[7]))
+redis.call('ZADD', p .. 'go', ARGV[5], id)
+madd(p .. 'ge', ext, id)
+local _, flags = addMembers(id, emitn(8), ARGV[5])
+return ok(h, flags)
+`;
+
+/**
+ * ARGV: prefix, id, expectedVersion|'', hasBody ('1'|''), displayName, externalId, now, body,
+ *       nEvents, events…, nRemove, (uid, event)…, nAdd, (uid, event)…
+ */
+const updateGroup = `
+local id, now = ARGV[2], ARGV[7]
+local key = p .. 'g:' .. id
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+local h, body = parse(rec)
+if ARGV[3] ~= '' and h[1] ~= ARGV[3] then return {'stale'} end
+local changed = false
+if ARGV[4] == '1' then
+  local dn, ext = ARGV[5], ARGV[6]
+  if dn ~= h[4] then
+    local owner = redis.call('HGET', p .. 'gn', dn)
+    if owner and owner ~= id then return {'conflict'} end
+    redis.call('HDEL', p .. 'gn', h[4])
+    redis.call('HSET', p .. 'gn', dn, id)
+  end
+  if ext ~= h[5] then mdel(p .. 'ge', h[5], id); madd(p .. 'ge', ext, id) end
+  h[4], h[5], body, changed = dn, ext, ARGV[8], true
+end
+local i, removed = removeMembers(id, emitn(9))
+local _, added = addMembers(id, i, now)
+local flags = removed .. added
+if changed or string.find(flags, '1', 1, true) then
+  bump(h, now)
+  redis.call('SET', key, encode(h, body))
+end
+return ok(h, flags)
+`;
+
+/** ARGV: prefix, id, expectedVersion, nEvents, events… */
+const deleteGroup = `
+local id = ARGV[2]
+local key = p .. 'g:' .. id
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+local h = parse(rec)
+if h[1] ~= ARGV[3] then return {'stale'} end
+for _, uid in ipairs(redis.call('ZRANGE', p .. 'm:' .. id, 0, -1)) do redis.call('SREM', p .. 'ug:' .. uid, id) end
+redis.call('DEL', p .. 'm:' .. id, key)
+if redis.call('HGET', p .. 'gn', h[4]) == id then redis.call('HDEL', p .. 'gn', h[4]) end
+mdel(p .. 'ge', h[5], id)
+redis.call('ZREM', p .. 'go', id)
+emitn(4)
+return ok(h)
+`;
+
+export const SCRIPTS = {
+  dsyncCreateUser: PRELUDE + createUser,
+  dsyncUpdateUser: PRELUDE + updateUser,
+  dsyncDeleteUser: PRELUDE + deleteUser,
+  dsyncCreateGroup: PRELUDE + MEMBERS + createGroup,
+  dsyncUpdateGroup: PRELUDE + MEMBERS + updateGroup,
+  dsyncDeleteGroup: PRELUDE + deleteGroup,
+} as const;
+export type ScriptName = keyof typeof SCRIPTS;
+
+export const FIELD_SEP = '\x1f';
+export const BODY_SEP = '\x1e';
+export const LIST_SEP = '\x1d';
