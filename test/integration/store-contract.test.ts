@@ -1,0 +1,238 @@
+/** One contract, two adapters: the memory store must behave exactly like the Redis store. */
+import { expect } from 'chai';
+import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import type { Store } from '../../src/store/port.js';
+import { freshRedisStore } from '../support/services.js';
+
+let n = 0;
+const ev = (label: string): PendingEvent => ({ id: `evt_${++n}`, json: JSON.stringify({ id: `evt_${n}`, label }) });
+const labels = async (store: Store, dir: string) =>
+  (await store.readEvents(dir, null, 1000)).map((e) => (JSON.parse(e.json) as { label: string }).label);
+
+function directory(id: string): Directory {
+  const now = new Date().toISOString();
+  return {
+    id,
+    name: id,
+    tenant: 't',
+    product: 'p',
+    type: 'generic-scim-v2',
+    log_webhook_events: false,
+    deactivated: false,
+    scim: { path: `/api/scim/v2.0/${id}`, secret: 's', endpoint: `http://x/api/scim/v2.0/${id}` },
+    webhook: { endpoint: '', secret: '' },
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+const res = (id: string, body: Record<string, unknown>, created = Date.now()): StoredResource => ({
+  id,
+  body,
+  created,
+  lastModified: created,
+  version: 1,
+});
+
+function contract(name: string, open: () => Promise<Store>) {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    const D = 'dir-1';
+    beforeEach(async () => {
+      store = await open();
+      await store.createDirectory(directory(D));
+    });
+    afterEach(() => store.close());
+
+    it('creates users and enforces case-insensitive userName uniqueness', async () => {
+      const first = await store.createUser(D, res('u1', { userName: 'Ann@x.io' }), { userName: 'Ann@x.io', emails: [] }, [ev('c1')]);
+      expect(first).to.include({ status: 'ok', version: 1 });
+      const dup = await store.createUser(D, res('u2', { userName: 'ann@X.IO' }), { userName: 'ann@X.IO', emails: [] }, [ev('c2')]);
+      expect(dup.status).to.equal('conflict');
+      expect(await store.getUser(D, 'u2')).to.equal(null);
+      expect(await labels(store, D)).to.deep.equal(['c1']);
+    });
+
+    it('gives exactly one winner among concurrent duplicate creates', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          store.createUser(D, res(`c${i}`, { userName: 'same' }), { userName: 'SAME', emails: [] }, [ev(`c${i}`)]),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'ok')).to.have.length(1);
+      expect(results.filter((r) => r.status === 'conflict')).to.have.length(24);
+      expect(await labels(store, D)).to.have.length(1);
+    });
+
+    it('finds users by userName, externalId and email, and re-indexes on update', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'A', externalId: 'ext-1', emails: ['A@x.io', 'a2@x.io'] }, []);
+      await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', externalId: 'ext-2', emails: ['a@X.io'] }, []);
+      expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal(['u1']);
+      expect(await store.findUserIds(D, 'externalId', 'ext-2')).to.deep.equal(['u2']);
+      expect(await store.findUserIds(D, 'externalId', 'EXT-2')).to.deep.equal([]);
+      expect((await store.findUserIds(D, 'email', 'a@x.io')).sort()).to.deep.equal(['u1', 'u2']);
+
+      const upd = await store.updateUser(D, 'u1', 1, { userName: 'c' }, { userName: 'c', emails: ['c@x.io'] }, [ev('u')], Date.now() + 5);
+      expect(upd).to.include({ status: 'ok', version: 2 });
+      expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal([]);
+      expect(await store.findUserIds(D, 'userName', 'C')).to.deep.equal(['u1']);
+      expect(await store.findUserIds(D, 'externalId', 'ext-1')).to.deep.equal([]);
+      expect(await store.findUserIds(D, 'email', 'a@x.io')).to.deep.equal(['u2']);
+      expect(await store.findUserIds(D, 'email', 'c@x.io')).to.deep.equal(['u1']);
+      expect((await store.getUser(D, 'u1'))!.body).to.deep.equal({ userName: 'c' });
+    });
+
+    it('refuses stale, conflicting and missing updates without side effects', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
+      await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
+      expect((await store.updateUser(D, 'u1', 7, {}, { userName: 'a', emails: [] }, [ev('x')], 1)).status).to.equal('stale');
+      expect((await store.updateUser(D, 'u1', 1, {}, { userName: 'B', emails: [] }, [ev('x')], 1)).status).to.equal('conflict');
+      expect((await store.updateUser(D, 'nope', 1, {}, { userName: 'z', emails: [] }, [ev('x')], 1)).status).to.equal('missing');
+      expect(await labels(store, D)).to.deep.equal([]);
+      expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal(['u1']);
+    });
+
+    it('pages users in creation order with a true total', async () => {
+      for (let i = 0; i < 12; i++) {
+        await store.createUser(D, res(`u${i}`, { userName: `n${i}` }, 1000 + i), { userName: `n${i}`, emails: [] }, []);
+      }
+      const page = await store.listUsers(D, 5, 4);
+      expect(page.total).to.equal(12);
+      expect(page.items.map((u) => u.id)).to.deep.equal(['u5', 'u6', 'u7', 'u8']);
+      expect((await store.listUsers(D, 11, 10)).items.map((u) => u.id)).to.deep.equal(['u11']);
+      expect(await store.countUsers(D)).to.equal(12);
+    });
+
+    it('keeps group members as a set and emits membership events only on real change', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
+      await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
+      const created = await store.createGroup(
+        D,
+        res('g1', { displayName: 'Eng' }),
+        { displayName: 'Eng' },
+        [
+          { userId: 'u1', event: ev('add-u1') },
+          { userId: 'ghost', event: ev('add-ghost') },
+        ],
+        [ev('g-created')],
+      );
+      expect(created).to.deep.include({ status: 'ok', version: 1, applied: [true, false] });
+      const again = await store.updateGroup(D, 'g1', {
+        add: [
+          { userId: 'u1', event: ev('add-u1-again') },
+          { userId: 'u2', event: ev('add-u2') },
+        ],
+        remove: [{ userId: 'u9', event: ev('rm-u9') }],
+        events: [],
+        now: Date.now(),
+      });
+      expect(again).to.deep.include({ status: 'ok', version: 2, applied: [false, false, true] });
+      const noop = await store.updateGroup(D, 'g1', { add: [{ userId: 'u2', event: ev('noop') }], remove: [], events: [], now: Date.now() });
+      expect(noop).to.deep.include({ status: 'ok', version: 2, applied: [false] });
+      expect((await store.groupMemberIds(D, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u2']);
+      expect(await store.userGroupIds(D, 'u2')).to.deep.equal(['g1']);
+      expect(await labels(store, D)).to.deep.equal(['g-created', 'add-u1', 'add-u2']);
+    });
+
+    it('renames groups with displayName uniqueness and version checks', async () => {
+      await store.createGroup(D, res('g1', { displayName: 'A' }), { displayName: 'A' }, [], []);
+      await store.createGroup(D, res('g2', { displayName: 'B' }), { displayName: 'B', externalId: 'e2' }, [], []);
+      const clash = await store.updateGroup(D, 'g1', { body: { displayName: 'b' }, keys: { displayName: 'b' }, expectedVersion: 1, add: [], remove: [], events: [], now: 1 });
+      expect(clash.status).to.equal('conflict');
+      const stale = await store.updateGroup(D, 'g1', { body: { displayName: 'C' }, keys: { displayName: 'C' }, expectedVersion: 3, add: [], remove: [], events: [], now: 1 });
+      expect(stale.status).to.equal('stale');
+      const renamed = await store.updateGroup(D, 'g1', { body: { displayName: 'C' }, keys: { displayName: 'C' }, expectedVersion: 1, add: [], remove: [], events: [ev('renamed')], now: 1 });
+      expect(renamed.status).to.equal('ok');
+      expect(await store.findGroupIds(D, 'displayName', 'a')).to.deep.equal([]);
+      expect(await store.findGroupIds(D, 'displayName', 'c')).to.deep.equal(['g1']);
+      expect(await store.findGroupIds(D, 'externalId', 'e2')).to.deep.equal(['g2']);
+      expect(await labels(store, D)).to.deep.equal(['renamed']);
+    });
+
+    it('deletes a user with its memberships, refusing when its groups changed since read', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', externalId: 'x', emails: ['a@x.io'] }, []);
+      await store.createGroup(D, res('g1', { displayName: 'G1' }), { displayName: 'G1' }, [{ userId: 'u1', event: ev('add') }], []);
+      expect((await store.deleteUser(D, 'u1', 1, [], [ev('del')], Date.now())).status).to.equal('stale');
+      const del = await store.deleteUser(D, 'u1', 1, ['g1'], [ev('removed'), ev('del')], Date.now());
+      expect(del.status).to.equal('ok');
+      expect(await store.getUser(D, 'u1')).to.equal(null);
+      expect((await store.groupMemberIds(D, 'g1', 0, 10)).total).to.equal(0);
+      expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal([]);
+      expect(await store.findUserIds(D, 'email', 'a@x.io')).to.deep.equal([]);
+      expect(await store.findUserIds(D, 'externalId', 'x')).to.deep.equal([]);
+      expect((await store.getGroup(D, 'g1'))!.version).to.equal(2);
+      expect(await labels(store, D)).to.deep.equal(['add', 'removed', 'del']);
+    });
+
+    it('deletes a group and every membership of it', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G', externalId: 'e' }, [{ userId: 'u1', event: ev('add') }], []);
+      expect((await store.deleteGroup(D, 'g1', 5, [ev('x')])).status).to.equal('stale');
+      expect((await store.deleteGroup(D, 'g1', 1, [ev('gone')])).status).to.equal('ok');
+      expect(await store.getGroup(D, 'g1')).to.equal(null);
+      expect(await store.userGroupIds(D, 'u1')).to.deep.equal([]);
+      expect(await store.findGroupIds(D, 'displayName', 'g')).to.deep.equal([]);
+      expect(await store.countGroups(D)).to.equal(0);
+    });
+
+    it('reads the event log after a cursor, trims it, and reports the newest seq', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2'), ev('e3')]);
+      const all = await store.readEvents(D, null, 10);
+      expect(all).to.have.length(3);
+      expect(await store.lastEventSeq(D)).to.equal(all[2]!.seq);
+      const after = await store.readEvents(D, all[0]!.seq, 10);
+      expect(after.map((e) => e.seq)).to.deep.equal([all[1]!.seq, all[2]!.seq]);
+      await store.trimEvents(D, all[1]!.seq, Date.now() + 60_000);
+      expect((await store.readEvents(D, null, 10)).map((e) => e.seq)).to.deep.equal([all[2]!.seq]);
+      await store.trimEvents(D, all[2]!.seq, 0);
+      expect(await store.readEvents(D, null, 10)).to.have.length(1);
+    });
+
+    it('cascades a directory delete and refuses later writes', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e')]);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('m') }], []);
+      expect(await store.deleteDirectory(D)).to.equal(true);
+      expect(await store.getDirectory(D)).to.equal(null);
+      expect(await store.getUser(D, 'u1')).to.equal(null);
+      expect(await store.countUsers(D)).to.equal(0);
+      expect(await store.readEvents(D, null, 10)).to.deep.equal([]);
+      expect((await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [])).status).to.equal('missing');
+      expect(await store.listDirectoryIds()).to.not.include(D);
+    });
+
+    it('lists directories by tenant and product', async () => {
+      await store.createDirectory({ ...directory('dir-2'), tenant: 'other' });
+      expect((await store.listDirectories({ tenant: 't', product: 'p' })).map((d) => d.id)).to.deep.equal([D]);
+      expect(await store.listDirectoryIds()).to.have.members([D, 'dir-2']);
+    });
+
+    it('grants one delivery lease at a time and guards state writes with it', async () => {
+      expect(await store.acquireLease(D, 'a', 5_000)).to.equal(true);
+      expect(await store.acquireLease(D, 'b', 5_000)).to.equal(false);
+      expect(await store.saveDeliveryState(D, 'b', { cursor: 'x', attempts: 0, pinned: null })).to.equal(false);
+      expect(await store.saveDeliveryState(D, 'a', { cursor: 'x', attempts: 2, pinned: 'y' })).to.equal(true);
+      expect(await store.deliveryState(D)).to.deep.equal({ cursor: 'x', attempts: 2, pinned: 'y' });
+      await store.releaseLease(D, 'b');
+      expect(await store.acquireLease(D, 'b', 5_000)).to.equal(false);
+      await store.releaseLease(D, 'a');
+      expect(await store.acquireLease(D, 'b', 50)).to.equal(true);
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.acquireLease(D, 'a', 5_000)).to.equal(true);
+    });
+
+    it('keeps the earliest due mark and lists due directories', async () => {
+      await store.markDue(D, 5_000);
+      await store.markDue(D, 9_000);
+      expect(await store.dueDirectories(4_999, 10)).to.deep.equal([]);
+      expect(await store.dueDirectories(5_000, 10)).to.deep.equal([D]);
+      await store.markDue(D, 1_000);
+      expect(await store.dueDirectories(1_000, 10)).to.deep.equal([D]);
+      await store.clearDue(D);
+      expect(await store.dueDirectories(Date.now(), 10)).to.deep.equal([]);
+    });
+  });
+}
+
+contract('memory', async () => new MemoryStore());
+contract('redis', () => freshRedisStore(1));

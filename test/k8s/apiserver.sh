@@ -1,0 +1,489 @@
+#!/usr/bin/env bash
+# Real kube-apiserver + etcd for tests, envtest-style, without Docker.
+#
+#   test/k8s/apiserver.sh build                     build (or reuse) kube-apiserver + etcd in the cache
+#   test/k8s/apiserver.sh start <dir>               start etcd + kube-apiserver; writes <dir>/kubeconfig, <dir>/env
+#   test/k8s/apiserver.sh restart-apiserver <dir> [--hard]
+#                                                   stop (SIGTERM, or SIGKILL with --hard) and restart only
+#                                                   kube-apiserver on the same port, same certs and etcd
+#   test/k8s/apiserver.sh stop <dir>                stop both, remove the etcd data dir (logs are kept)
+#   test/k8s/apiserver.sh bin-dir                   print the binary dir; exit 1 if not built yet
+#
+# Environment:
+#   DSYNC_K8S_CACHE     cache root (default ~/.cache/dsync/k8s); holds <version>/ plus the Go module/build caches
+#   DSYNC_K8S_VERSION   Kubernetes version (default v1.35.8)
+#   DSYNC_ETCD_VERSION  etcd version (default v3.6.16)
+#   DSYNC_K8S_BIN_DIR   use kube-apiserver + etcd from this dir instead of the cache (start only)
+#   DSYNC_K8S_READY_TIMEOUT  seconds to wait for /readyz (default 60)
+#
+# Needs: bash, go (>= 1.25, module proxy reachable) for `build`; openssl, curl, awk for `start`.
+# There are no controllers (no GC, no namespace finalization, no SA tokens), just like envtest.
+set -euo pipefail
+
+K8S_VERSION="${DSYNC_K8S_VERSION:-v1.35.8}"
+ETCD_VERSION="${DSYNC_ETCD_VERSION:-v3.6.16}"
+CACHE_ROOT="${DSYNC_K8S_CACHE:-${HOME:-/root}/.cache/dsync/k8s}"
+VERSION_KEY="${K8S_VERSION}-etcd-${ETCD_VERSION}"
+BIN_DIR="${DSYNC_K8S_BIN_DIR:-$CACHE_ROOT/$VERSION_KEY}"
+READY_TIMEOUT="${DSYNC_K8S_READY_TIMEOUT:-60}"
+
+log() { printf '[apiserver.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH (${2:-install it})"; }
+human_dur() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# ----------------------------------------------------------------------------------------------------
+# build
+# ----------------------------------------------------------------------------------------------------
+
+binaries_ok() {
+  [[ -f "$1/.complete" && -x "$1/kube-apiserver" && -x "$1/etcd" ]] &&
+    "$1/kube-apiserver" --version >/dev/null 2>&1 && "$1/etcd" --version >/dev/null 2>&1
+}
+
+# go build in the background, printing a heartbeat so a watcher knows it's alive.
+go_build_logged() { # <what> <logfile> <go build args...>
+  local what="$1" blog="$2" start pid rc=0
+  shift 2
+  start=$SECONDS
+  go build -v "$@" >>"$blog" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    kill -0 "$pid" 2>/dev/null || break
+    log "  ... building $what: $(human_dur $((SECONDS - start))) elapsed, $(grep -vc '^go: ' "$blog" || true) packages compiled so far"
+  done
+  wait "$pid" || rc=$?
+  if ((rc != 0)); then
+    log "go build of $what failed (exit $rc); last lines of $blog:"
+    tail -n 40 "$blog" >&2
+    exit "$rc"
+  fi
+  log "built $what in $(human_dur $((SECONDS - start)))"
+}
+
+cmd_build() {
+  need go "Go >= 1.25 is required to build kube-apiserver/etcd"
+  mkdir -p "$CACHE_ROOT"
+  local out="$CACHE_ROOT/$VERSION_KEY"
+  if binaries_ok "$out"; then
+    log "cached: $out (kube-apiserver $K8S_VERSION, etcd $ETCD_VERSION)"
+    return 0
+  fi
+  exec 9>"$CACHE_ROOT/.build.lock"
+  if ! flock -n 9; then
+    log "another build holds $CACHE_ROOT/.build.lock; waiting for it"
+    flock 9
+  fi
+  if binaries_ok "$out"; then
+    log "cached (built by a concurrent run): $out"
+    return 0
+  fi
+
+  local t0=$SECONDS
+  export GOMODCACHE="$CACHE_ROOT/go/mod" GOCACHE="$CACHE_ROOT/go/build"
+  export GOFLAGS="-trimpath -buildvcs=false" CGO_ENABLED=0 GOWORK=off
+  local src="$CACHE_ROOT/src" logs="$CACHE_ROOT/logs"
+  mkdir -p "$src" "$logs" "$GOMODCACHE" "$GOCACHE"
+  log "cold/partial build of kube-apiserver $K8S_VERSION + etcd $ETCD_VERSION into $out ($(go version))"
+  log "Go caches: GOMODCACHE=$GOMODCACHE GOCACHE=$GOCACHE; build logs in $logs/"
+
+  # ---- etcd: a wrapper main around go.etcd.io/etcd/server/v3/etcdmain --------------------------------
+  local ed="$src/etcd-$ETCD_VERSION" elog="$logs/etcd-$ETCD_VERSION.log"
+  : >"$elog"
+  rm -rf "$ed" && mkdir -p "$ed"
+  cat >"$ed/go.mod" <<EOF
+module dsync.local/etcdwrapper
+
+go 1.25.0
+EOF
+  cat >"$ed/main.go" <<'EOF'
+// Command etcd is the etcd server, built from go.etcd.io/etcd/server/v3/etcdmain.
+package main
+
+import (
+	"os"
+
+	"go.etcd.io/etcd/server/v3/etcdmain"
+)
+
+func main() { etcdmain.Main(os.Args) }
+EOF
+  log "[1/4] resolving etcd $ETCD_VERSION modules (go get)"
+  (cd "$ed" && go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >>"$elog" 2>&1 && go mod tidy >>"$elog" 2>&1) ||
+    { tail -n 40 "$elog" >&2; die "resolving etcd modules failed (log: $elog)"; }
+  log "[2/4] compiling etcd"
+  mkdir -p "$out.tmp"
+  (cd "$ed" && go_build_logged etcd "$elog" -ldflags='-s -w' -o "$out.tmp/etcd" .)
+
+  # ---- kube-apiserver: wrapper module requiring k8s.io/kubernetes, staging modules replaced by v0.X.Y -----
+  local kd="$src/kube-apiserver-$K8S_VERSION" klog="$logs/kube-apiserver-$K8S_VERSION.log"
+  local stg="v0.${K8S_VERSION#v1.}"
+  : >"$klog"
+  rm -rf "$kd" && mkdir -p "$kd"
+  log "[3/4] resolving k8s.io/kubernetes $K8S_VERSION (staging modules -> $stg); first run downloads ~0.5 GB"
+  local info gomod
+  info=$(cd "$kd" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" 2>>"$klog") ||
+    { tail -n 20 "$klog" >&2; die "go mod download k8s.io/kubernetes@$K8S_VERSION failed (log: $klog)"; }
+  gomod=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')
+  [[ -f "$gomod" ]] || die "could not locate go.mod of k8s.io/kubernetes@$K8S_VERSION in: $info"
+  local commit date
+  commit=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Hash": "\([0-9a-f]*\)".*/\1/p' | head -n1)
+  date=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Time": "\([^"]*\)".*/\1/p' | head -n1)
+  {
+    echo "module dsync.local/kubeapiserverwrapper"
+    echo
+    grep -E '^go [0-9]' "$gomod"
+    grep -E '^godebug ' "$gomod" || true
+    echo
+    echo "require k8s.io/kubernetes $K8S_VERSION"
+    echo
+    echo "replace ("
+    grep -E '^[[:space:]]*k8s\.io/[a-z0-9.-]+ => \./staging/' "$gomod" |
+      awk -v v="$stg" '{ printf "\t%s => %s %s\n", $1, $1, v }'
+    echo ")"
+  } >"$kd/go.mod"
+  local nrep
+  nrep=$(grep -c '=> k8s.io/' "$kd/go.mod" || true)
+  ((nrep > 10)) || die "expected the staging replace list in $gomod, found $nrep entries"
+  (cd "$kd" && go get "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" >>"$klog" 2>&1) ||
+    { tail -n 40 "$klog" >&2; die "go get k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION failed (log: $klog)"; }
+  local minor="${K8S_VERSION#v1.}"
+  minor="${minor%%.*}"
+  local ld="-s -w" p
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+    [[ -n "$commit" ]] && ld+=" -X $p.gitCommit=$commit"
+    [[ -n "$date" ]] && ld+=" -X $p.buildDate=$date"
+  done
+  log "[4/4] compiling kube-apiserver (the long step: ~1900 packages on a cold cache)"
+  (cd "$kd" && go_build_logged kube-apiserver "$klog" -ldflags="$ld" -o "$out.tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+
+  {
+    echo "kube-apiserver $K8S_VERSION"
+    echo "etcd $ETCD_VERSION"
+    go version
+    date -u +%Y-%m-%dT%H:%M:%SZ
+  } >"$out.tmp/.complete"
+  binaries_ok "$out.tmp" || die "built binaries in $out.tmp do not run"
+  rm -rf "$out" && mv "$out.tmp" "$out"
+  log "done in $(human_dur $((SECONDS - t0))): $out ($(du -sh "$out" | cut -f1)); cache total $(du -sh "$CACHE_ROOT" | cut -f1)"
+}
+
+# ----------------------------------------------------------------------------------------------------
+# start / restart / stop
+# ----------------------------------------------------------------------------------------------------
+
+# true if any TCP socket (v4 or v6) uses local port $1
+port_in_use() {
+  local hex
+  hex=$(printf '%04X' "$1")
+  awk -v h="$hex" 'FNR > 1 { n = split($2, a, ":"); if (a[n] == h) { found = 1; exit } } END { exit !found }' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+PICKED_PORTS=" "
+free_port() { # below Linux's ephemeral range (32768+) so outgoing connections don't steal it
+  local p i
+  for i in $(seq 200); do
+    p=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))
+    [[ "$PICKED_PORTS" == *" $p "* ]] && continue
+    port_in_use "$p" && continue
+    PICKED_PORTS+="$p "
+    echo "$p"
+    return 0
+  done
+  die "could not find a free port"
+}
+
+pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
+
+# kill pid $1 if it's still a process whose cmdline contains $2; TERM then KILL after $3 s
+stop_pid() {
+  local pid="$1" name="$2" grace="${3:-15}" sig="${4:-TERM}" i
+  pid_alive "$pid" || return 0
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$name" || return 0
+  kill "-$sig" "$pid" 2>/dev/null || true
+  for i in $(seq $((grace * 10))); do
+    pid_alive "$pid" || return 0
+    # a zombie child (only if we are its parent) counts as gone
+    [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" == Z ]] && return 0
+    sleep 0.1
+  done
+  log "$name (pid $pid) did not exit after ${grace}s; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  sleep 0.2
+}
+
+tail_logs() {
+  local f
+  for f in "$@"; do
+    [[ -f "$f" ]] || continue
+    echo "----- last 40 lines of $f -----" >&2
+    tail -n 40 "$f" >&2
+  done
+}
+
+gen_certs() { # <certdir>
+  local c="$1"
+  mkdir -p "$c"
+  chmod 700 "$c"
+  cat >"$c/openssl.cnf" <<'EOF'
+[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = placeholder
+[v3_ca]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign,digitalSignature
+subjectKeyIdentifier = hash
+[serving]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature,keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+authorityKeyIdentifier = keyid
+[client]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature,keyEncipherment
+extendedKeyUsage = clientAuth
+authorityKeyIdentifier = keyid
+EOF
+  local o=(-config "$c/openssl.cnf")
+  openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$c/ca.key" 2>/dev/null
+  openssl req "${o[@]}" -x509 -new -key "$c/ca.key" -subj "/CN=dsync-envtest-ca" -days 3650 \
+    -extensions v3_ca -out "$c/ca.crt"
+  leaf() { # <name> <subject> <extensions>
+    openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$c/$1.key" 2>/dev/null
+    openssl req "${o[@]}" -new -key "$c/$1.key" -subj "$2" -out "$c/$1.csr"
+    openssl x509 -req -in "$c/$1.csr" -CA "$c/ca.crt" -CAkey "$c/ca.key" -set_serial "0x$(openssl rand -hex 8)" \
+      -days 365 -extfile "$c/openssl.cnf" -extensions "$3" -out "$c/$1.crt" 2>/dev/null
+    rm -f "$c/$1.csr"
+  }
+  leaf apiserver "/CN=kube-apiserver" serving
+  leaf admin "/O=system:masters/CN=admin" client
+  # service-account token signing keypair
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$c/sa.key" 2>/dev/null
+  openssl pkey -in "$c/sa.key" -pubout -out "$c/sa.pub"
+}
+
+write_kubeconfig() { # <dir> <url>
+  local c="$1/certs" b64
+  b64() { base64 -w0 <"$1"; }
+  umask 077
+  cat >"$1/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: envtest
+  cluster:
+    server: $2
+    certificate-authority-data: $(b64 "$c/ca.crt")
+users:
+- name: admin
+  user:
+    client-certificate-data: $(b64 "$c/admin.crt")
+    client-key-data: $(b64 "$c/admin.key")
+contexts:
+- name: envtest
+  context:
+    cluster: envtest
+    user: admin
+    namespace: default
+current-context: envtest
+EOF
+}
+
+write_env() { # <dir>
+  local d="$1"
+  {
+    printf 'KUBECONFIG=%q\n' "$d/kubeconfig"
+    printf 'APISERVER_URL=%q\n' "https://127.0.0.1:$APISERVER_PORT"
+    printf 'APISERVER_PORT=%q\n' "$APISERVER_PORT"
+    printf 'APISERVER_PID=%q\n' "$APISERVER_PID"
+    printf 'ETCD_URL=%q\n' "http://127.0.0.1:$ETCD_PORT"
+    printf 'ETCD_PORT=%q\n' "$ETCD_PORT"
+    printf 'ETCD_PEER_PORT=%q\n' "$ETCD_PEER_PORT"
+    printf 'ETCD_PID=%q\n' "$ETCD_PID"
+    printf 'BIN_DIR=%q\n' "$BIN_DIR"
+  } >"$d/env.tmp"
+  mv "$d/env.tmp" "$d/env"
+}
+
+load_env() { # <dir>
+  [[ -f "$1/env" ]] || return 1
+  # shellcheck disable=SC1091
+  source "$1/env"
+}
+
+# Starts etcd; sets ETCD_PID. Returns 2 if the port was taken (caller retries with new ports).
+start_etcd() { # <dir>
+  local d="$1" i
+  mkdir -p "$d/etcd-data"
+  chmod 700 "$d/etcd-data"
+  "$BIN_DIR/etcd" \
+    --name=default \
+    --data-dir="$d/etcd-data" \
+    --listen-client-urls="http://127.0.0.1:$ETCD_PORT" \
+    --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-advertise-peer-urls="http://127.0.0.1:$ETCD_PEER_PORT" \
+    --initial-cluster="default=http://127.0.0.1:$ETCD_PEER_PORT" \
+    --unsafe-no-fsync=true \
+    --log-level=warn \
+    </dev/null >>"$d/etcd.log" 2>&1 &
+  ETCD_PID=$!
+  for i in $(seq 300); do
+    if ! pid_alive "$ETCD_PID"; then
+      grep -q 'address already in use' "$d/etcd.log" && return 2
+      tail_logs "$d/etcd.log"
+      die "etcd exited during start-up"
+    fi
+    curl -fsS -m 2 "http://127.0.0.1:$ETCD_PORT/health" 2>/dev/null | grep -q '"health":"true"' && return 0
+    sleep 0.1
+  done
+  tail_logs "$d/etcd.log"
+  stop_pid "$ETCD_PID" etcd 5
+  die "etcd not healthy after 30s"
+}
+
+apiserver_args() { # <dir>
+  local d="$1" c="$1/certs"
+  printf '%s\n' \
+    --advertise-address=127.0.0.1 \
+    --bind-address=127.0.0.1 \
+    --secure-port="$APISERVER_PORT" \
+    --cert-dir="$c" \
+    --tls-cert-file="$c/apiserver.crt" \
+    --tls-private-key-file="$c/apiserver.key" \
+    --client-ca-file="$c/ca.crt" \
+    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
+    --authorization-mode=RBAC \
+    --service-account-issuer="https://127.0.0.1:$APISERVER_PORT" \
+    --service-account-key-file="$c/sa.pub" \
+    --service-account-signing-key-file="$c/sa.key" \
+    --service-cluster-ip-range=10.0.0.0/24 \
+    --allow-privileged=true \
+    --disable-admission-plugins=ServiceAccount \
+    --endpoint-reconciler-type=none \
+    --profiling=false
+}
+
+# Starts kube-apiserver and waits for /readyz; sets APISERVER_PID. Returns 2 if the port was taken.
+start_apiserver() { # <dir>
+  local d="$1" c="$1/certs" t0 code=""
+  local -a args
+  mapfile -t args < <(apiserver_args "$d")
+  echo "===== $(date -u +%Y-%m-%dT%H:%M:%SZ) starting kube-apiserver on port $APISERVER_PORT =====" >>"$d/apiserver.log"
+  "$BIN_DIR/kube-apiserver" "${args[@]}" </dev/null >>"$d/apiserver.log" 2>&1 &
+  APISERVER_PID=$!
+  t0=$SECONDS
+  while ((SECONDS - t0 < READY_TIMEOUT)); do
+    if ! pid_alive "$APISERVER_PID"; then
+      tail -n 20 "$d/apiserver.log" | grep -q 'address already in use' && return 2
+      tail_logs "$d/apiserver.log" "$d/etcd.log"
+      die "kube-apiserver exited during start-up (log: $d/apiserver.log)"
+    fi
+    code=$(curl -s -o /dev/null -w '%{http_code}' -m 2 --cacert "$c/ca.crt" --cert "$c/admin.crt" --key "$c/admin.key" \
+      "https://127.0.0.1:$APISERVER_PORT/readyz" 2>/dev/null || true)
+    [[ "$code" == 200 ]] && return 0
+    sleep 0.2
+  done
+  tail_logs "$d/apiserver.log" "$d/etcd.log"
+  curl -s -m 2 --cacert "$c/ca.crt" --cert "$c/admin.crt" --key "$c/admin.key" \
+    "https://127.0.0.1:$APISERVER_PORT/readyz?verbose" >&2 2>/dev/null || true
+  stop_pid "$APISERVER_PID" kube-apiserver 5
+  die "kube-apiserver not ready after ${READY_TIMEOUT}s (last /readyz status: ${code:-none}; log: $d/apiserver.log)"
+}
+
+cmd_start() {
+  local d="${1:?usage: $0 start <dir>}"
+  need openssl "apt-get install -y openssl"
+  need curl "apt-get install -y curl"
+  [[ -x "$BIN_DIR/kube-apiserver" && -x "$BIN_DIR/etcd" ]] ||
+    die "kube-apiserver/etcd not found in $BIN_DIR; run: bash $0 build"
+  mkdir -p "$d"
+  d=$(cd "$d" && pwd)
+  if load_env "$d" 2>/dev/null && { pid_alive "${APISERVER_PID:-}" || pid_alive "${ETCD_PID:-}"; }; then
+    die "$d already has a running cluster (see $d/env); stop it first"
+  fi
+  local t0=$SECONDS attempt rc
+  gen_certs "$d/certs"
+  : >"$d/etcd.log"
+  : >"$d/apiserver.log"
+  for attempt in 1 2 3 4 5; do
+    ETCD_PORT=$(free_port)
+    ETCD_PEER_PORT=$(free_port)
+    rc=0
+    start_etcd "$d" || rc=$?
+    ((rc == 0)) && break
+    log "etcd port clash (attempt $attempt), retrying with other ports"
+    rm -rf "$d/etcd-data"
+  done
+  ((rc == 0)) || die "etcd could not bind a port after 5 attempts"
+  for attempt in 1 2 3 4 5; do
+    APISERVER_PORT=$(free_port)
+    rc=0
+    start_apiserver "$d" || rc=$?
+    ((rc == 0)) && break
+    log "kube-apiserver port clash (attempt $attempt), retrying with another port"
+  done
+  if ((rc != 0)); then
+    stop_pid "$ETCD_PID" etcd 5
+    die "kube-apiserver could not bind a port after 5 attempts"
+  fi
+  write_kubeconfig "$d" "https://127.0.0.1:$APISERVER_PORT"
+  write_env "$d"
+  log "ready in $((SECONDS - t0))s: https://127.0.0.1:$APISERVER_PORT (apiserver pid $APISERVER_PID, etcd pid $ETCD_PID); KUBECONFIG=$d/kubeconfig"
+}
+
+cmd_restart_apiserver() {
+  local d="${1:?usage: $0 restart-apiserver <dir> [--hard]}" sig=TERM t0=$SECONDS i rc
+  [[ "${2:-}" == --hard ]] && sig=KILL
+  d=$(cd "$d" && pwd)
+  load_env "$d" || die "no $d/env; was the cluster started with '$0 start $d'?"
+  pid_alive "$ETCD_PID" || die "etcd (pid $ETCD_PID) is not running"
+  stop_pid "$APISERVER_PID" kube-apiserver 30 "$sig"
+  for i in $(seq 100); do
+    port_in_use "$APISERVER_PORT" || break
+    sleep 0.1
+  done
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    rc=0
+    start_apiserver "$d" || rc=$?
+    ((rc == 0)) && break
+    log "port $APISERVER_PORT still busy, retrying"
+    sleep 1
+  done
+  ((rc == 0)) || die "could not restart kube-apiserver on port $APISERVER_PORT"
+  write_env "$d"
+  log "kube-apiserver restarted (SIG$sig) in $((SECONDS - t0))s on port $APISERVER_PORT, pid $APISERVER_PID"
+}
+
+cmd_stop() {
+  local d="${1:?usage: $0 stop <dir>}"
+  [[ -d "$d" ]] || return 0
+  d=$(cd "$d" && pwd)
+  if load_env "$d"; then
+    stop_pid "${APISERVER_PID:-}" kube-apiserver 30
+    stop_pid "${ETCD_PID:-}" etcd 15
+    log "stopped kube-apiserver (pid ${APISERVER_PID:-?}) and etcd (pid ${ETCD_PID:-?})"
+  fi
+  rm -rf "$d/etcd-data" "$d/env"
+}
+
+case "${1:-}" in
+  build) cmd_build ;;
+  start) shift && cmd_start "$@" ;;
+  restart-apiserver) shift && cmd_restart_apiserver "$@" ;;
+  stop) shift && cmd_stop "$@" ;;
+  bin-dir)
+    [[ -x "$BIN_DIR/kube-apiserver" && -x "$BIN_DIR/etcd" ]] || { echo "$BIN_DIR (not built)" >&2; exit 1; }
+    echo "$BIN_DIR"
+    ;;
+  *)
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+    ;;
+esac

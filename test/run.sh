@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite: starts a real redis-server on a free port, runs every mocha suite (unit, integration
+# against Redis, conformance, Kubernetes against a real kube-apiserver) and ends with `N passed, N failed`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v redis-server >/dev/null || { echo "redis-server is not installed (apt-get install -y redis-server)" >&2; exit 1; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/dsync-test.XXXXXX")
+port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" --daemonize yes \
+  --pidfile "$work/redis.pid" --logfile "$work/redis.log"
+cleanup() {
+  [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+export REDIS_TEST_URL="redis://127.0.0.1:$port"
+echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
+
+specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
+if [ "$#" -gt 0 ]; then specs=("$@"); fi
+exec_status=0
+npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?
+exit $exec_status
