@@ -61,6 +61,8 @@ local function touch(key, now)
   bump(h, now)
   redis.call('SET', key, encode(h, body))
 end
+-- Insertion counter: ZSET scores that keep creation/add order exactly, like the memory store.
+local function nextSeq() return redis.call('INCR', p .. 'seq') end
 local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
@@ -71,7 +73,7 @@ local id, un, ext, ems = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 if redis.call('HSETNX', p .. 'un', un, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[6], ARGV[7], un, ext, ems}
 redis.call('SET', p .. 'u:' .. id, encode(h, ARGV[8]))
-redis.call('ZADD', p .. 'uo', ARGV[6], id)
+redis.call('ZADD', p .. 'uo', nextSeq(), id)
 madd(p .. 'ue', ext, id)
 for _, e in ipairs(split(ems, LIST)) do madd(p .. 'um', e, id) end
 emitn(9)
@@ -133,11 +135,11 @@ return ok(h)
 /** Adds (uid, event) pairs starting at ARGV[i] to group gid; returns next index and whether anything changed. */
 const MEMBERS = `
 -- Both return the next ARGV index and a '0'/'1' flag per change (the caller learns which events were emitted).
-local function addMembers(gid, i, now)
+local function addMembers(gid, i)
   local n, flags = tonumber(ARGV[i]), {}
   for j = i + 1, i + 2 * n, 2 do
     local uid = ARGV[j]
-    if redis.call('EXISTS', p .. 'u:' .. uid) == 1 and redis.call('ZADD', p .. 'm:' .. gid, 'NX', now, uid) == 1 then
+    if redis.call('EXISTS', p .. 'u:' .. uid) == 1 and redis.call('ZADD', p .. 'm:' .. gid, 'NX', nextSeq(), uid) == 1 then
       redis.call('SADD', p .. 'ug:' .. uid, gid)
       emit(ARGV[j + 1])
       flags[#flags + 1] = '1'
@@ -169,9 +171,9 @@ local id, dn, ext = ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', p .. 'gn', dn, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[5], ARGV[6], dn, ext, ''}
 redis.call('SET', p .. 'g:' .. id, encode(h, ARGV[7]))
-redis.call('ZADD', p .. 'go', ARGV[5], id)
+redis.call('ZADD', p .. 'go', nextSeq(), id)
 madd(p .. 'ge', ext, id)
-local _, flags = addMembers(id, emitn(8), ARGV[5])
+local _, flags = addMembers(id, emitn(8))
 return ok(h, flags)
 `;
 
@@ -199,7 +201,7 @@ if ARGV[4] == '1' then
   h[4], h[5], body, changed = dn, ext, ARGV[8], true
 end
 local i, removed = removeMembers(id, emitn(9))
-local _, added = addMembers(id, i, now)
+local _, added = addMembers(id, i)
 local flags = removed .. added
 if changed or string.find(flags, '1', 1, true) then
   bump(h, now)

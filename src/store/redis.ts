@@ -5,7 +5,8 @@
  *   dsync:{d}:uo           users ordered by creation (ZSET, paging)
  *   dsync:{d}:un|ue|um     userName (unique) / externalId / email indexes (HASH)
  *   dsync:{d}:g:<id>, go, gn, ge   the same for groups (gn = displayName, unique)
- *   dsync:{d}:m:<gid>      members of a group (ZSET by time added)
+ *   dsync:{d}:m:<gid>      members of a group (ZSET in the order added)
+ *   dsync:{d}:seq          insertion counter giving the ZSET scores
  *   dsync:{d}:ug:<uid>     groups of a user (SET)
  *   dsync:{d}:ev           the directory's event log (STREAM)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
@@ -189,7 +190,7 @@ export class RedisStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`);
     await this.redis.zrem(DUE, id);
     return true;
   }

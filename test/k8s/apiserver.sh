@@ -174,12 +174,12 @@ EOF
 # start / restart / stop
 # ----------------------------------------------------------------------------------------------------
 
-# true if any TCP socket (v4 or v6) uses local port $1
+# true if any TCP socket (v4 or v6) uses local port $1; with $2=listen only a listening socket counts
 port_in_use() {
   local hex
   hex=$(printf '%04X' "$1")
-  awk -v h="$hex" 'FNR > 1 { n = split($2, a, ":"); if (a[n] == h) { found = 1; exit } } END { exit !found }' \
-    /proc/net/tcp /proc/net/tcp6 2>/dev/null
+  awk -v h="$hex" -v l="${2:-}" 'FNR > 1 { n = split($2, a, ":"); if (a[n] == h && (l == "" || $4 == "0A")) { found = 1; exit } }
+    END { exit !found }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 PICKED_PORTS=" "
@@ -271,7 +271,8 @@ EOF
 write_kubeconfig() { # <dir> <url>
   local c="$1/certs" b64
   b64() { base64 -w0 <"$1"; }
-  umask 077
+  : >"$1/kubeconfig"
+  chmod 600 "$1/kubeconfig"
   cat >"$1/kubeconfig" <<EOF
 apiVersion: v1
 kind: Config
@@ -367,6 +368,7 @@ apiserver_args() { # <dir>
     --allow-privileged=true \
     --disable-admission-plugins=ServiceAccount \
     --endpoint-reconciler-type=none \
+    --shutdown-watch-termination-grace-period=2s \
     --profiling=false
 }
 
@@ -446,7 +448,7 @@ cmd_restart_apiserver() {
   pid_alive "$ETCD_PID" || die "etcd (pid $ETCD_PID) is not running"
   stop_pid "$APISERVER_PID" kube-apiserver 30 "$sig"
   for i in $(seq 100); do
-    port_in_use "$APISERVER_PORT" || break
+    port_in_use "$APISERVER_PORT" listen || break
     sleep 0.1
   done
   for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -466,8 +468,8 @@ cmd_stop() {
   [[ -d "$d" ]] || return 0
   d=$(cd "$d" && pwd)
   if load_env "$d"; then
-    stop_pid "${APISERVER_PID:-}" kube-apiserver 30
-    stop_pid "${ETCD_PID:-}" etcd 15
+    stop_pid "${APISERVER_PID:-}" kube-apiserver 10
+    stop_pid "${ETCD_PID:-}" etcd 10
     log "stopped kube-apiserver (pid ${APISERVER_PID:-?}) and etcd (pid ${ETCD_PID:-?})"
   fi
   rm -rf "$d/etcd-data" "$d/env"

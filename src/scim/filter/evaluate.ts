@@ -65,7 +65,9 @@ function compile(node: FilterNode, scope: Scope): Predicate {
     }
     case 'present': {
       const select = selector(node.path, scope);
-      return (r) => select.values(r).some((v) => !isEmpty(v));
+      // `name pr` looks at the whole value; `name.middleName pr` at the sub-attribute.
+      const read = node.path.sub === undefined ? select.values : select.leaves;
+      return (r) => read(r).some((v) => !isEmpty(v));
     }
     case 'compare':
       return compileCompare(node.path, node.op, node.value, scope);

@@ -1,0 +1,113 @@
+/**
+ * `attributes` / `excludedAttributes` (RFC 7644 §3.4.2.5, §3.9) applied to a rendered resource.
+ * Paths are case-insensitive and may be URN-qualified or name sub-attributes. Whatever the
+ * query says, `returned: always` attributes (id, schemas) stay and `returned: never` ones
+ * (password) go; `returned: request` ones appear only when asked for by name.
+ */
+import {
+  type ResolvedAttribute,
+  type ResourceType,
+  canonicalSchemaUrn,
+  resolveAttribute,
+  resolveParts,
+} from './schemas.js';
+import { type JsonObject, isObject } from './values.js';
+
+export interface ProjectionQuery {
+  attributes?: string | undefined;
+  excludedAttributes?: string | undefined;
+}
+
+/** One requested path; `attr` is absent when the path names a whole extension. */
+interface Entry {
+  text: string;
+  attr?: ResolvedAttribute;
+}
+
+export function project(
+  resource: Record<string, unknown>,
+  query: ProjectionQuery,
+  resourceType: ResourceType,
+): Record<string, unknown> {
+  const include = parseList(query.attributes, resourceType);
+  const exclude = parseList(query.excludedAttributes, resourceType) ?? [];
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(resource)) {
+    if (/^urn:/i.test(key) && isObject(value)) {
+      const extension = projectExtension(key, value, resourceType, include, exclude);
+      if (extension) out[key] = extension;
+      continue;
+    }
+    const kept = projectAttribute(value, resolveParts(resourceType, { name: key }), include, exclude);
+    if (kept !== undefined) out[key] = kept;
+  }
+  return out;
+}
+
+function parseList(list: string | undefined, resourceType: ResourceType): Entry[] | undefined {
+  const texts = (list ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  if (texts.length === 0) return undefined;
+  return texts.map((text) =>
+    canonicalSchemaUrn(text) ? { text: text.toLowerCase() } : { text: text.toLowerCase(), attr: resolveAttribute(resourceType, text) },
+  );
+}
+
+function projectExtension(
+  key: string,
+  value: JsonObject,
+  resourceType: ResourceType,
+  include: Entry[] | undefined,
+  exclude: Entry[],
+): JsonObject | undefined {
+  const urn = key.toLowerCase();
+  if (exclude.some((e) => e.text === urn)) return undefined;
+  // Naming the extension itself asks for all of it.
+  const innerInclude = include?.some((e) => e.text === urn) ? undefined : include;
+  const out: JsonObject = {};
+  for (const [name, inner] of Object.entries(value)) {
+    const kept = projectAttribute(inner, resolveParts(resourceType, { uri: key, name }), innerInclude, exclude);
+    if (kept !== undefined) out[name] = kept;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function projectAttribute(
+  value: unknown,
+  attr: ResolvedAttribute,
+  include: Entry[] | undefined,
+  exclude: Entry[],
+): unknown {
+  const returned = attr.known ? attr.def.returned : 'default';
+  if (returned === 'never') return undefined;
+  if (returned === 'always') return value;
+  let kept = value;
+  if (include) {
+    const named = entriesFor(include, attr);
+    if (named.length === 0) return undefined;
+    if (named.every((e) => e.attr!.sub !== undefined)) kept = subAttributes(kept, named, true);
+  } else if (returned === 'request') {
+    return undefined;
+  }
+  const excluded = entriesFor(exclude, attr);
+  if (excluded.some((e) => e.attr!.sub === undefined)) return undefined;
+  return excluded.length > 0 ? subAttributes(kept, excluded, false) : kept;
+}
+
+function entriesFor(entries: Entry[], attr: ResolvedAttribute): Entry[] {
+  const schema = attr.schema.toLowerCase();
+  const name = attr.name.toLowerCase();
+  return entries.filter((e) => e.attr && e.attr.schema.toLowerCase() === schema && e.attr.name.toLowerCase() === name);
+}
+
+/** Keep (or drop) the named sub-attributes of a complex value or of each item of a list. */
+function subAttributes(value: unknown, entries: Entry[], keep: boolean): unknown {
+  const names = new Set(entries.map((e) => e.attr!.sub!.toLowerCase()));
+  const select = (item: unknown): unknown => {
+    if (!isObject(item)) return item;
+    const out = Object.fromEntries(Object.entries(item).filter(([k]) => names.has(k.toLowerCase()) === keep));
+    return Object.keys(out).length > 0 ? out : undefined;
+  };
+  if (!Array.isArray(value)) return select(value);
+  const items = value.map(select).filter((v) => v !== undefined);
+  return items.length > 0 ? items : undefined;
+}

@@ -1,0 +1,166 @@
+/** Real HTTP for tests: the dsync app on an ephemeral port, and a webhook receiver that verifies signatures. */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import { createApp } from '../../src/http/app.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import type { Store } from '../../src/store/port.js';
+import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
+import { freshRedisStore } from './services.js';
+
+export const API_KEY = 'test-api-key';
+
+export type StoreKind = 'memory' | 'redis';
+export const STORE_KINDS: StoreKind[] = ['memory', 'redis'];
+
+export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
+  return kind === 'memory' ? new MemoryStore() : freshRedisStore(db);
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+async function call(url: string, init: RequestInit): Promise<Reply> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+export interface Service {
+  url: string;
+  dsync: Dsync;
+  /** Management API call with the API key. */
+  api(method: string, path: string, body?: unknown): Promise<Reply>;
+  /** SCIM call against a directory, with its bearer token. */
+  scim(directory: { id: string; scim: { secret: string } }, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  createDirectory(input?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startService(store: Store, options: Partial<DsyncOptions> = {}): Promise<Service> {
+  const server = createServer();
+  const url = await listen(server);
+  const dsync = createDsync({
+    store,
+    externalUrl: url,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    delivery: { pollIntervalMs: 20, ...options.delivery },
+    ...options,
+  });
+  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }) }));
+  dsync.start();
+  const api = (method: string, path: string, body?: unknown) =>
+    call(`${url}${path}`, {
+      method,
+      headers: { authorization: `Api-Key ${API_KEY}`, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+  return {
+    url,
+    dsync,
+    api,
+    scim: (directory, method, path, body, headers = {}) =>
+      call(`${url}/api/scim/v2.0/${directory.id}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${directory.scim.secret}`, 'content-type': 'application/scim+json', ...headers },
+        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      }),
+    async createDirectory(input = {}) {
+      const res = await api('POST', '/api/v1/directory-sync', {
+        name: 'Acme',
+        tenant: 'acme',
+        product: 'app',
+        type: 'generic-scim-v2',
+        ...input,
+      });
+      if (res.status !== 201) throw new Error(`create directory failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await dsync.close();
+    },
+  };
+}
+
+export interface ReceivedDelivery {
+  id: string;
+  body: any;
+  headers: IncomingMessage['headers'];
+}
+
+export interface Receiver {
+  url: string;
+  secret: string;
+  deliveries: ReceivedDelivery[];
+  /** Every event received, flattened (batch arrays unrolled), in arrival order. */
+  events(): any[];
+  /** Status to answer with (default 200); a function can vary it per delivery. */
+  respond: (d: ReceivedDelivery) => number | { status: number; headers?: Record<string, string> };
+  waitForEvents(n: number, timeoutMs?: number): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'): Promise<Receiver> {
+  const wh = new Webhook(secret);
+  const deliveries: ReceivedDelivery[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        // Verifies the signature over the exact bytes received (throws on mismatch or stale timestamp).
+        body = wh.verify(raw, req.headers as Record<string, string>);
+      } catch (err) {
+        res.statusCode = 401;
+        res.end(`bad signature: ${(err as Error).message}`);
+        return;
+      }
+      const d = { id: String(req.headers['webhook-id']), body, headers: req.headers };
+      const answer = receiver.respond(d);
+      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
+      if (status >= 200 && status < 300) deliveries.push(d);
+      res.writeHead(status, headers).end();
+    });
+  });
+  const url = await listen(server);
+  const events = () => deliveries.flatMap((d) => (Array.isArray(d.body) ? d.body : [d.body]));
+  const receiver: Receiver = {
+    url: `${url}/hooks`,
+    secret,
+    deliveries,
+    events,
+    respond: () => 200,
+    async waitForEvents(n, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (events().length < n) {
+        if (Date.now() > deadline) throw new Error(`expected ${n} events, got ${events().length}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return events();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+  return receiver;
+}
