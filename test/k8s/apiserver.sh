@@ -269,7 +269,7 @@ EOF
 }
 
 write_kubeconfig() { # <dir> <url>
-  local c="$1/certs" b64
+  local c="$1/certs"
   b64() { base64 -w0 <"$1"; }
   : >"$1/kubeconfig"
   chmod 600 "$1/kubeconfig"
@@ -411,6 +411,9 @@ cmd_start() {
     die "$d already has a running cluster (see $d/env); stop it first"
   fi
   local t0=$SECONDS attempt rc
+  ETCD_PID="" APISERVER_PID=""
+  # on any failure below, don't leave etcd/kube-apiserver behind
+  trap 'rc=$?; if ((rc != 0)); then stop_pid "$APISERVER_PID" kube-apiserver 5 KILL; stop_pid "$ETCD_PID" etcd 5 KILL; rm -rf "$d/etcd-data"; fi' EXIT
   gen_certs "$d/certs"
   : >"$d/etcd.log"
   : >"$d/apiserver.log"
@@ -431,17 +434,14 @@ cmd_start() {
     ((rc == 0)) && break
     log "kube-apiserver port clash (attempt $attempt), retrying with another port"
   done
-  if ((rc != 0)); then
-    stop_pid "$ETCD_PID" etcd 5
-    die "kube-apiserver could not bind a port after 5 attempts"
-  fi
+  ((rc == 0)) || die "kube-apiserver could not bind a port after 5 attempts"
   write_kubeconfig "$d" "https://127.0.0.1:$APISERVER_PORT"
   write_env "$d"
   log "ready in $((SECONDS - t0))s: https://127.0.0.1:$APISERVER_PORT (apiserver pid $APISERVER_PID, etcd pid $ETCD_PID); KUBECONFIG=$d/kubeconfig"
 }
 
 cmd_restart_apiserver() {
-  local d="${1:?usage: $0 restart-apiserver <dir> [--hard]}" sig=TERM t0=$SECONDS i rc
+  local d="${1:?usage: $0 restart-apiserver <dir> [--hard]}" sig=TERM t0=$SECONDS rc
   [[ "${2:-}" == --hard ]] && sig=KILL
   d=$(cd "$d" && pwd)
   load_env "$d" || die "no $d/env; was the cluster started with '$0 start $d'?"
@@ -451,7 +451,7 @@ cmd_restart_apiserver() {
     port_in_use "$APISERVER_PORT" listen || break
     sleep 0.1
   done
-  for i in 1 2 3 4 5 6 7 8 9 10; do
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
     rc=0
     start_apiserver "$d" || rc=$?
     ((rc == 0)) && break

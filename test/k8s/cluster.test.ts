@@ -38,7 +38,7 @@ const crd: V1CustomResourceDefinition = {
                 properties: {
                   provider: {
                     type: 'string',
-                    'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'provider is immutable' }],
+                    x_kubernetes_validations: [{ rule: 'self == oldSelf', message: 'provider is immutable' }],
                   },
                 },
               },
