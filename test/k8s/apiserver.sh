@@ -335,6 +335,7 @@ start_etcd() { # <dir>
     --log-level=warn \
     </dev/null >>"$d/etcd.log" 2>&1 &
   ETCD_PID=$!
+  disown "$ETCD_PID"
   for i in $(seq 300); do
     if ! pid_alive "$ETCD_PID"; then
       grep -q 'address already in use' "$d/etcd.log" && return 2
@@ -380,6 +381,7 @@ start_apiserver() { # <dir>
   echo "===== $(date -u +%Y-%m-%dT%H:%M:%SZ) starting kube-apiserver on port $APISERVER_PORT =====" >>"$d/apiserver.log"
   "$BIN_DIR/kube-apiserver" "${args[@]}" </dev/null >>"$d/apiserver.log" 2>&1 &
   APISERVER_PID=$!
+  disown "$APISERVER_PID"
   t0=$SECONDS
   while ((SECONDS - t0 < READY_TIMEOUT)); do
     if ! pid_alive "$APISERVER_PID"; then
@@ -447,7 +449,7 @@ cmd_restart_apiserver() {
   load_env "$d" || die "no $d/env; was the cluster started with '$0 start $d'?"
   pid_alive "$ETCD_PID" || die "etcd (pid $ETCD_PID) is not running"
   stop_pid "$APISERVER_PID" kube-apiserver 30 "$sig"
-  for i in $(seq 100); do
+  for _ in $(seq 100); do
     port_in_use "$APISERVER_PORT" listen || break
     sleep 0.1
   done

@@ -1,0 +1,432 @@
+import { expect } from 'chai';
+import { applyPatch, MAX_PATCH_OPERATIONS } from '../../../src/scim/patch.js';
+import { ENTERPRISE_USER_SCHEMA, PATCH_OP_SCHEMA, USER_SCHEMA } from '../../../src/scim/schemas.js';
+import { expectScimError } from './expect-scim-error.js';
+
+const ENT = ENTERPRISE_USER_SCHEMA;
+
+function user(): Record<string, unknown> {
+  return {
+    schemas: [USER_SCHEMA],
+    id: '2819c223-7f76-453a-919d-413861904646',
+    externalId: 'bjensen',
+    userName: 'bjensen@example.com',
+    name: { givenName: 'Barbara', familyName: 'Jensen' },
+    displayName: 'Babs Jensen',
+    active: true,
+    emails: [{ value: 'bjensen@example.com', type: 'work', primary: true }],
+  };
+}
+
+const patchOp = (...operations: unknown[]) => ({ schemas: [PATCH_OP_SCHEMA], Operations: operations });
+const patch = (resource: Record<string, unknown>, ...operations: unknown[]) =>
+  applyPatch(resource, patchOp(...operations), 'User');
+
+describe('scim PATCH on users', () => {
+  describe('Okta', () => {
+    it('deactivates with a no-path replace {active:false}', () => {
+      const body = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+      const result = applyPatch(user(), body, 'User');
+      expect(result.changed).to.equal(true);
+      expect(result.resource.active).to.equal(false);
+      expect(result).to.not.have.property('members');
+    });
+
+    it('reactivates with the same shape', () => {
+      const result = patch({ ...user(), active: false }, { op: 'replace', value: { active: true } });
+      expect(result.resource.active).to.equal(true);
+    });
+  });
+
+  describe('Entra ID default dialect', () => {
+    it('deactivates with Replace active "False"', () => {
+      const body = {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+      };
+      const result = applyPatch(user(), body, 'User');
+      expect(result.changed).to.equal(true);
+      expect(result.resource.active).to.equal(false);
+    });
+
+    it('applies Add on single-valued attributes, filtered paths and the enterprise extension', () => {
+      const body = {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [
+          { op: 'Add', path: 'displayName', value: 'Barbara J.' },
+          { op: 'Add', path: 'title', value: 'Engineer' },
+          { op: 'Add', path: 'name.givenName', value: 'Barb' },
+          { op: 'Add', path: 'emails[type eq "work"].value', value: 'barbara@example.com' },
+          { op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+1 555 0100' },
+          { op: 'Add', path: 'addresses[type eq "work"].streetAddress', value: '100 Universal City Plaza' },
+          { op: 'Add', path: 'addresses[type eq "work"].locality', value: 'Hollywood' },
+          { op: 'Add', path: `${ENT}:department`, value: 'Tour Operations' },
+          { op: 'Add', path: `${ENT}:manager`, value: [{ $ref: null, value: '26118915-6090-4610-87e4-49d8ca9f808d' }] },
+        ],
+      };
+      const { resource, changed } = applyPatch(user(), body, 'User');
+      expect(changed).to.equal(true);
+      expect(resource).to.deep.equal({
+        schemas: [USER_SCHEMA, ENT],
+        id: '2819c223-7f76-453a-919d-413861904646',
+        externalId: 'bjensen',
+        userName: 'bjensen@example.com',
+        name: { givenName: 'Barb', familyName: 'Jensen' },
+        displayName: 'Barbara J.',
+        title: 'Engineer',
+        active: true,
+        emails: [{ value: 'barbara@example.com', type: 'work', primary: true }],
+        phoneNumbers: [{ type: 'mobile', value: '+1 555 0100' }],
+        addresses: [{ type: 'work', streetAddress: '100 Universal City Plaza', locality: 'Hollywood' }],
+        [ENT]: { department: 'Tour Operations', manager: { value: '26118915-6090-4610-87e4-49d8ca9f808d' } },
+      });
+    });
+
+    it('replaces through filtered paths and sub-attributes', () => {
+      const body = {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [
+          { op: 'Replace', path: 'emails[type eq "work"].value', value: 'updatedEmail@microsoft.com' },
+          { op: 'Replace', path: 'name.familyName', value: 'updatedFamilyName' },
+        ],
+      };
+      const { resource } = applyPatch(user(), body, 'User');
+      expect(resource.emails).to.deep.equal([{ value: 'updatedEmail@microsoft.com', type: 'work', primary: true }]);
+      expect(resource.name).to.deep.equal({ givenName: 'Barbara', familyName: 'updatedFamilyName' });
+    });
+  });
+
+  describe('Entra ID aadOptscim062020 dialect', () => {
+    it('applies a no-path replace with dotted and URN-qualified keys', () => {
+      const body = {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [
+          {
+            op: 'replace',
+            value: {
+              displayName: 'Barbara Jensen',
+              'name.givenName': 'Barbara',
+              'name.familyName': 'Jensen-Smith',
+              'emails[type eq "work"].value': 'barbara.js@example.com',
+              [`${ENT}:employeeNumber`]: '701984',
+              [`${ENT}:manager`]: 'mgr-42',
+              active: false,
+            },
+          },
+        ],
+      };
+      const { resource } = applyPatch(user(), body, 'User');
+      expect(resource).to.deep.include({ displayName: 'Barbara Jensen', active: false });
+      expect(resource.name).to.deep.equal({ givenName: 'Barbara', familyName: 'Jensen-Smith' });
+      expect(resource.emails).to.deep.equal([{ value: 'barbara.js@example.com', type: 'work', primary: true }]);
+      expect(resource[ENT]).to.deep.equal({ employeeNumber: '701984', manager: { value: 'mgr-42' } });
+      expect(resource.schemas).to.deep.equal([USER_SCHEMA, ENT]);
+    });
+
+    it('applies extension attributes given as a nested URN object', () => {
+      const { resource } = patch(user(), {
+        op: 'add',
+        value: { [ENT.toLowerCase()]: { employeeNumber: '1', Department: 'D' }, nickName: 'Babs' },
+      });
+      expect(resource[ENT]).to.deep.equal({ employeeNumber: '1', department: 'D' });
+      expect(resource.nickName).to.equal('Babs');
+    });
+  });
+
+  describe('value-filtered paths', () => {
+    it('creates the element an add names when none matches (emails[type eq "work"].value)', () => {
+      const { resource } = patch({ ...user(), emails: [{ value: 'home@example.com', type: 'home' }] }, {
+        op: 'add',
+        path: 'emails[type eq "work"].value',
+        value: 'work@example.com',
+      });
+      expect(resource.emails).to.deep.equal([
+        { value: 'home@example.com', type: 'home' },
+        { type: 'work', value: 'work@example.com' },
+      ]);
+    });
+
+    it('creates the attribute too when there is no list yet, and for replace as well', () => {
+      const { emails: _emails, ...noEmails } = user();
+      const { resource } = patch(noEmails, { op: 'replace', path: 'emails[type eq "work"].value', value: 'w@example.com' });
+      expect(resource.emails).to.deep.equal([{ type: 'work', value: 'w@example.com' }]);
+    });
+
+    it('creates from every eq term of an and filter', () => {
+      const { resource } = patch(user(), {
+        op: 'add',
+        path: 'phoneNumbers[type eq "work" and display eq "Desk"].value',
+        value: '555-0100',
+      });
+      expect(resource.phoneNumbers).to.deep.equal([{ type: 'work', display: 'Desk', value: '555-0100' }]);
+    });
+
+    it('answers noTarget when the filter does not say what to create', () => {
+      expectScimError(() => patch(user(), { op: 'add', path: 'emails[type co "mob"].value', value: 'x' }), 'noTarget');
+    });
+
+    it('updates every matching element', () => {
+      const resource = { ...user(), emails: [{ value: 'a', type: 'work' }, { value: 'b', type: 'home' }, { value: 'c', type: 'work' }] };
+      const result = patch(resource, { op: 'replace', path: 'emails[type eq "work"].display', value: 'Work' });
+      expect(result.resource.emails).to.deep.equal([
+        { value: 'a', type: 'work', display: 'Work' },
+        { value: 'b', type: 'home' },
+        { value: 'c', type: 'work', display: 'Work' },
+      ]);
+    });
+
+    it('replaces a whole matched element, keeping what the filter selected on', () => {
+      const result = patch(user(), { op: 'replace', path: 'emails[type eq "work"]', value: { value: 'new@example.com' } });
+      expect(result.resource.emails).to.deep.equal([{ type: 'work', value: 'new@example.com' }]);
+    });
+
+    it('merges into matched elements on add', () => {
+      const result = patch(user(), { op: 'add', path: 'emails[type eq "work"]', value: { display: 'Work' } });
+      expect(result.resource.emails).to.deep.equal([{ value: 'bjensen@example.com', type: 'work', primary: true, display: 'Work' }]);
+    });
+
+    it('removes matched elements, and the attribute once it is empty', () => {
+      const result = patch(user(), { op: 'remove', path: 'emails[type eq "work"]' });
+      expect(result.resource).to.not.have.property('emails');
+    });
+
+    it('removes a sub-attribute of matched elements only', () => {
+      const resource = { ...user(), emails: [{ value: 'a', type: 'work', display: 'A' }, { value: 'b', type: 'home', display: 'B' }] };
+      const result = patch(resource, { op: 'remove', path: 'emails[type eq "home"].display' });
+      expect(result.resource.emails).to.deep.equal([{ value: 'a', type: 'work', display: 'A' }, { value: 'b', type: 'home' }]);
+    });
+
+    it('treats a remove that matches nothing as a no-op', () => {
+      const result = patch(user(), { op: 'remove', path: 'phoneNumbers[type eq "mobile"].value' });
+      expect(result.changed).to.equal(false);
+      expect(result.resource).to.deep.equal(user());
+    });
+
+    it('rejects a filter on a single-valued attribute with invalidPath', () => {
+      expectScimError(() => patch(user(), { op: 'replace', path: 'name[givenName eq "x"].familyName', value: 'y' }), 'invalidPath');
+    });
+  });
+
+  describe('enterprise manager', () => {
+    it('accepts a bare id, {value} or [{$ref, value}]', () => {
+      for (const value of ['m1', { value: 'm1' }, [{ $ref: '../Users/m1', value: 'm1' }]]) {
+        const { resource } = patch(user(), { op: 'replace', path: `${ENT}:manager`, value });
+        expect((resource[ENT] as { manager: { value: string } }).manager.value).to.equal('m1');
+      }
+    });
+
+    it('replaces the whole manager when the id changes, so no stale $ref survives', () => {
+      const resource = { ...user(), schemas: [USER_SCHEMA, ENT], [ENT]: { manager: { value: 'm1', $ref: '../Users/m1', displayName: 'Old' } } };
+      const result = patch(resource, { op: 'Add', path: `${ENT}:manager`, value: 'm2' });
+      expect(result.resource[ENT]).to.deep.equal({ manager: { value: 'm2' } });
+    });
+
+    it('drops the extension and its schema URN when the last attribute is removed', () => {
+      const resource = { ...user(), schemas: [USER_SCHEMA, ENT], [ENT]: { manager: { value: 'm1' } } };
+      const result = patch(resource, { op: 'Remove', path: `${ENT}:manager` });
+      expect(result.resource).to.not.have.property(ENT);
+      expect(result.resource.schemas).to.deep.equal([USER_SCHEMA]);
+    });
+
+    it('removes the whole extension by its URN', () => {
+      const resource = { ...user(), schemas: [USER_SCHEMA, ENT], [ENT]: { department: 'D', employeeNumber: '1' } };
+      const result = patch(resource, { op: 'remove', path: ENT });
+      expect(result.resource).to.deep.equal(user());
+    });
+  });
+
+  describe('RFC 7644 semantics', () => {
+    it('appends to multi-valued attributes, skipping exact duplicates', () => {
+      const result = patch(user(), {
+        op: 'add',
+        path: 'emails',
+        value: [{ value: 'bjensen@example.com', type: 'work', primary: true }, { value: 'babs@jensen.org', type: 'home' }],
+      });
+      expect(result.resource.emails).to.deep.equal([
+        { value: 'bjensen@example.com', type: 'work', primary: true },
+        { value: 'babs@jensen.org', type: 'home' },
+      ]);
+    });
+
+    it('replaces a whole multi-valued attribute when there is no filter', () => {
+      const result = patch(user(), { op: 'replace', path: 'emails', value: [{ value: 'only@example.com', type: 'other' }] });
+      expect(result.resource.emails).to.deep.equal([{ value: 'only@example.com', type: 'other' }]);
+    });
+
+    it('merges sub-attributes into a complex attribute on add and replace', () => {
+      expect(patch(user(), { op: 'add', path: 'name', value: { middleName: 'M' } }).resource.name).to.deep.equal({
+        givenName: 'Barbara',
+        familyName: 'Jensen',
+        middleName: 'M',
+      });
+      expect(patch(user(), { op: 'replace', value: { name: { givenName: 'B' } } }).resource.name).to.deep.equal({
+        givenName: 'B',
+        familyName: 'Jensen',
+      });
+    });
+
+    it('removes listed values from a multi-valued attribute (Entra style) and leaves the rest', () => {
+      const resource = { ...user(), emails: [{ value: 'a@x', type: 'work' }, { value: 'b@x', type: 'home' }] };
+      const result = patch(resource, { op: 'Remove', path: 'emails', value: [{ value: 'b@x' }] });
+      expect(result.resource.emails).to.deep.equal([{ value: 'a@x', type: 'work' }]);
+    });
+
+    it('removes an attribute and a sub-attribute', () => {
+      const result = patch(user(), { op: 'remove', path: 'displayName' }, { op: 'remove', path: 'name.givenName' });
+      expect(result.resource).to.not.have.property('displayName');
+      expect(result.resource.name).to.deep.equal({ familyName: 'Jensen' });
+    });
+
+    it('treats replace with null as remove', () => {
+      const result = patch(user(), { op: 'replace', path: 'displayName', value: null });
+      expect(result.resource).to.not.have.property('displayName');
+    });
+
+    it('keeps at most one primary: the value set last wins', () => {
+      const added = patch(user(), { op: 'add', path: 'emails', value: [{ value: 'new@x', type: 'home', primary: true }] });
+      expect(added.resource.emails).to.deep.equal([
+        { value: 'bjensen@example.com', type: 'work', primary: false },
+        { value: 'new@x', type: 'home', primary: true },
+      ]);
+      const flagged = patch(
+        { ...user(), emails: [{ value: 'a', type: 'work', primary: true }, { value: 'b', type: 'home' }] },
+        { op: 'Replace', path: 'emails[type eq "home"].primary', value: 'True' },
+      );
+      expect(flagged.resource.emails).to.deep.equal([
+        { value: 'a', type: 'work', primary: false },
+        { value: 'b', type: 'home', primary: true },
+      ]);
+    });
+
+    it('coerces string booleans for boolean attributes in every position', () => {
+      const result = patch(user(), { op: 'add', path: 'emails', value: { value: 'x@y', primary: 'False' } });
+      expect((result.resource.emails as unknown[])[1]).to.deep.equal({ value: 'x@y', primary: false });
+    });
+
+    it('canonicalizes attribute and sub-attribute names and reads Operations/op case-insensitively', () => {
+      const result = applyPatch(user(), { operations: [{ Op: 'REPLACE', Path: 'NAME.GIVENNAME', Value: 'B' }] }, 'User');
+      expect(result.resource.name).to.deep.equal({ givenName: 'B', familyName: 'Jensen' });
+    });
+
+    it('accepts a bare Operations array and a missing schemas', () => {
+      expect(applyPatch(user(), [{ op: 'replace', path: 'title', value: 'T' }], 'User').resource.title).to.equal('T');
+      expect(applyPatch(user(), { Operations: [{ op: 'replace', path: 'title', value: 'T' }] }, 'User').resource.title).to.equal('T');
+    });
+
+    it('keeps unknown attributes usable, reusing the stored casing', () => {
+      const resource = { ...user(), CostCenterCode: 'A', tags: ['x'] };
+      const result = patch(
+        resource,
+        { op: 'replace', path: 'costcentercode', value: 'B' },
+        { op: 'add', path: 'tags', value: ['y', 'x'] },
+        { op: 'add', value: { 'Hire Date': '2020-01-01' } },
+      );
+      expect(result.resource).to.deep.include({ CostCenterCode: 'B', tags: ['x', 'y'], 'Hire Date': '2020-01-01' });
+      expect(result.resource).to.not.have.property('costcentercode');
+    });
+
+    it('accepts and discards password', () => {
+      const result = patch(user(), { op: 'replace', path: 'password', value: 'hunter2' }, { op: 'replace', value: { password: 'x' } });
+      expect(result.changed).to.equal(false);
+      expect(result.resource).to.not.have.property('password');
+    });
+
+    it('ignores schemas inside a no-path value and keeps the array consistent', () => {
+      const result = patch(user(), { op: 'replace', value: { schemas: ['urn:bogus'], title: 'T' } });
+      expect(result.resource.schemas).to.deep.equal([USER_SCHEMA]);
+    });
+  });
+
+  describe('no-op detection', () => {
+    const noops: [string, unknown[]][] = [
+      ['an empty Operations array', []],
+      ['setting the same value', [{ op: 'replace', path: 'displayName', value: 'Babs Jensen' }]],
+      ['Entra repeating "True" for an active user', [{ op: 'Replace', path: 'active', value: 'True' }]],
+      ['adding an email that is already there', [{ op: 'add', path: 'emails', value: [{ value: 'bjensen@example.com', type: 'work', primary: true }] }]],
+      ['removing an absent attribute', [{ op: 'remove', path: 'nickName' }]],
+      ['a change and its reversal', [{ op: 'replace', path: 'title', value: 'X' }, { op: 'remove', path: 'title' }]],
+      ['repeating the own id', [{ op: 'replace', value: { id: '2819c223-7f76-453a-919d-413861904646' } }]],
+    ];
+    for (const [label, operations] of noops) {
+      it(`reports changed:false for ${label}`, () => {
+        const result = patch(user(), ...operations);
+        expect(result.changed).to.equal(false);
+        expect(result.resource).to.deep.equal(user());
+      });
+    }
+  });
+
+  describe('atomicity', () => {
+    it('never mutates its input', () => {
+      const input = user();
+      const result = patch(input, { op: 'replace', path: 'name.givenName', value: 'X' }, { op: 'add', path: 'emails', value: { value: 'n@x' } });
+      expect(input).to.deep.equal(user());
+      expect(result.resource).to.not.equal(input);
+      expect(result.resource.name).to.not.equal(input.name);
+    });
+
+    it('throws for an invalid later operation and leaves the input unchanged', () => {
+      const input = user();
+      const error = expectScimError(
+        () =>
+          patch(
+            input,
+            { op: 'replace', path: 'displayName', value: 'Changed' },
+            { op: 'add', path: 'emails[type eq "work"].value', value: 'changed@example.com' },
+            { op: 'remove' },
+          ),
+        'noTarget',
+      );
+      expect(error.detail).to.match(/^Operation 3 \(remove\)/);
+      expect(input).to.deep.equal(user());
+    });
+  });
+
+  describe('errors', () => {
+    it('rejects a remove without path with noTarget', () => {
+      expectScimError(() => patch(user(), { op: 'remove', value: { title: 'x' } }), 'noTarget');
+    });
+
+    it('rejects malformed paths with invalidPath', () => {
+      for (const path of ['emails[type eq "work"', 'a.b.c', 'emails[type eq "work"].', '123', `urn:ietf:params:scim:schemas:core:2.0:User`]) {
+        expectScimError(() => patch(user(), { op: 'replace', path, value: 'x' }), 'invalidPath');
+      }
+    });
+
+    it('rejects changes to read-only attributes with mutability', () => {
+      expectScimError(() => patch(user(), { op: 'replace', path: 'id', value: 'other' }), 'mutability');
+      expectScimError(() => patch(user(), { op: 'replace', value: { id: 'other', displayName: 'x' } }), 'mutability');
+      expectScimError(() => patch(user(), { op: 'remove', path: 'id' }), 'mutability');
+      expectScimError(() => patch(user(), { op: 'replace', path: 'meta.lastModified', value: '2020-01-01T00:00:00Z' }), 'mutability');
+      expectScimError(() => patch(user(), { op: 'add', value: { meta: { version: 'x' } } }), 'mutability');
+      expectScimError(() => patch(user(), { op: 'add', path: 'groups', value: [{ value: 'g' }] }), 'mutability');
+    });
+
+    it('refuses to remove or blank the required userName', () => {
+      expectScimError(() => patch(user(), { op: 'remove', path: 'userName' }), 'invalidValue');
+      expectScimError(() => patch(user(), { op: 'replace', path: 'userName', value: null }), 'invalidValue');
+      expectScimError(() => patch(user(), { op: 'replace', value: { userName: '' } }), 'invalidValue');
+    });
+
+    it('rejects values of the wrong type with invalidValue', () => {
+      expectScimError(() => patch(user(), { op: 'replace', path: 'active', value: 5 }), 'invalidValue');
+      expectScimError(() => patch(user(), { op: 'add', path: 'emails', value: 'x@y' }), 'invalidValue');
+      expectScimError(() => patch(user(), { op: 'replace', value: 'active=false' }), 'invalidValue');
+      expectScimError(() => patch(user(), { op: 'add', path: 'title' }), 'invalidValue');
+    });
+
+    it('rejects a malformed body or operation with invalidSyntax', () => {
+      for (const body of [undefined, 'x', {}, { Operations: {} }, { schemas: [PATCH_OP_SCHEMA] }]) {
+        expectScimError(() => applyPatch(user(), body, 'User'), 'invalidSyntax');
+      }
+      expectScimError(() => patch(user(), { op: 'merge', path: 'title', value: 'x' }), 'invalidSyntax');
+      expectScimError(() => patch(user(), 'replace'), 'invalidSyntax');
+    });
+
+    it(`rejects more than ${MAX_PATCH_OPERATIONS} operations with tooMany`, () => {
+      const ops = Array.from({ length: MAX_PATCH_OPERATIONS + 1 }, () => ({ op: 'replace', path: 'title', value: 'x' }));
+      expectScimError(() => patch(user(), ...ops), 'tooMany');
+      expect(patch(user(), ...ops.slice(1)).resource.title).to.equal('x');
+    });
+  });
+});
