@@ -10,7 +10,7 @@ import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
 import { ScimError } from './errors.js';
 import * as groups from './groups.js';
-import { listResponse } from './render.js';
+import { listResponse, paging } from './render.js';
 import * as users from './users.js';
 
 export interface ScimRequest {
@@ -121,6 +121,10 @@ export class ScimHandler {
           throw notAllowed(method, `${req.resourceType}/${id}`);
       }
     }
+    if (type === '.search') {
+      if (method !== 'POST') throw notAllowed(method, req.resourceType);
+      return searchAll(ctx, searchQuery(req.body));
+    }
     if (method !== 'GET' && type !== 'bulk') throw notAllowed(method, req.resourceType);
     switch (type) {
       case 'serviceproviderconfig':
@@ -180,6 +184,23 @@ function searchQuery(body: unknown): ScimQuery {
   if (attributes) q.attributes = attributes;
   if (excluded) q.excludedAttributes = excluded;
   return q;
+}
+
+interface ListData {
+  totalResults: number;
+  Resources: unknown[];
+}
+
+/** Root-level search (RFC 7644 §3.4.3): Users then Groups, paged as one list. */
+async function searchAll(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {
+  const { startIndex, count } = paging(query);
+  const found = (await userApi.list(ctx, { ...query, startIndex, count })).data as ListData;
+  const groupStart = Math.max(1, startIndex - found.totalResults);
+  const groupCount = count - found.Resources.length;
+  const groupsFound = (await groupApi.list(ctx, { ...query, startIndex: groupStart, count: groupCount })).data as ListData;
+  return scimJson(
+    listResponse(found.totalResults + groupsFound.totalResults, startIndex, [...found.Resources, ...groupsFound.Resources]),
+  );
 }
 
 async function deliverToCallback(events: PendingEvent[], callback: EventCallback): Promise<void> {

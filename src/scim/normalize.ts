@@ -87,7 +87,7 @@ export function isMembers(resourceType: ResourceType, attr: ResolvedAttribute): 
 }
 
 /** Read-only attributes are the server's to set and `password` is never kept (RFC 7644 §3.5.1). */
-export function isDiscarded(attr: ResolvedAttribute): boolean {
+function isDiscarded(attr: ResolvedAttribute): boolean {
   return attr.known && (attr.def.mutability === 'readOnly' || attr.def.returned === 'never');
 }
 
@@ -135,7 +135,7 @@ export function coerceValue(def: AttributeDef, value: unknown, label: string): u
 }
 
 /** Coerce one value (one item, for a multi-valued attribute) according to the attribute type. */
-export function coerceItem(def: AttributeDef, value: unknown, label: string): unknown {
+function coerceItem(def: AttributeDef, value: unknown, label: string): unknown {
   switch (def.type) {
     case 'complex':
       return coerceComplex(def, value, label);

@@ -69,24 +69,17 @@ function complex(name: string, description: string, subAttributes: AttributeDef[
 }
 
 /** The value/display/type/primary shape RFC 7643 §2.4 gives most multi-valued attributes. */
-function multi(
-  name: string,
-  description: string,
-  opts: { value?: AttributeDef; types?: string[]; extra?: AttributeDef[]; traits?: Traits } = {},
-): AttributeDef {
-  const traits = opts.traits ?? {};
-  const sub = (def: AttributeDef): AttributeDef => ({ ...def, ...(traits.mutability ? { mutability: traits.mutability } : {}) });
+function multi(name: string, description: string, opts: { value?: AttributeDef; types?: string[] } = {}): AttributeDef {
   return complex(
     name,
     description,
     [
-      sub(opts.value ?? attr('value', 'string', `The value of the ${name} entry.`)),
-      sub(attr('display', 'string', 'A human-readable name, primarily used for display purposes.')),
-      sub(attr('type', 'string', `A label indicating the ${name} entry's function.`, opts.types ? { canonicalValues: opts.types } : {})),
-      sub(attr('primary', 'boolean', 'Whether this is the preferred entry. At most one entry may be primary.')),
-      ...(opts.extra ?? []).map(sub),
+      opts.value ?? attr('value', 'string', `The value of the ${name} entry.`),
+      attr('display', 'string', 'A human-readable name, primarily used for display purposes.'),
+      attr('type', 'string', `A label indicating the ${name} entry's function.`, opts.types ? { canonicalValues: opts.types } : {}),
+      attr('primary', 'boolean', 'Whether this is the preferred entry. At most one entry may be primary.'),
     ],
-    { ...traits, multiValued: true },
+    { multiValued: true },
   );
 }
 
@@ -148,14 +141,23 @@ const USER: SchemaDef = {
       ],
       { multiValued: true },
     ),
-    multi('groups', 'Groups the user belongs to, derived from Group membership.', {
-      value: attr('value', 'string', 'The identifier of the Group.'),
-      types: ['direct', 'indirect'],
-      extra: [
-        attr('$ref', 'reference', 'The URI of the corresponding Group resource.', { referenceTypes: ['User', 'Group'] }),
+    complex(
+      'groups',
+      'Groups the user belongs to, derived from Group membership.',
+      [
+        attr('value', 'string', 'The identifier of the Group.', { mutability: 'readOnly' }),
+        attr('$ref', 'reference', 'The URI of the corresponding Group resource.', {
+          referenceTypes: ['User', 'Group'],
+          mutability: 'readOnly',
+        }),
+        attr('display', 'string', 'A human-readable name for the Group.', { mutability: 'readOnly' }),
+        attr('type', 'string', 'Whether the membership is direct or inherited.', {
+          canonicalValues: ['direct', 'indirect'],
+          mutability: 'readOnly',
+        }),
       ],
-      traits: { mutability: 'readOnly' },
-    }),
+      { multiValued: true, mutability: 'readOnly' },
+    ),
     multi('entitlements', 'Entitlements the User has.'),
     multi('roles', 'Roles the User has.'),
     multi('x509Certificates', 'X.509 certificates issued to the User.', {
@@ -163,7 +165,6 @@ const USER: SchemaDef = {
     }),
   ],
 };
-
 
 const ENTERPRISE_USER: SchemaDef = {
   id: ENTERPRISE_USER_SCHEMA,

@@ -62,7 +62,7 @@ for (const kind of STORE_KINDS) {
         body: '{"name":',
       });
       expect(bad.status).to.equal(400);
-      expect((await bad.json()).error.message).to.match(/not valid JSON/);
+      expect(((await bad.json()) as any).error.message).to.match(/not valid JSON/);
       const big = await svc.api('POST', '/api/v1/directory-sync', { name: 'x'.repeat(2_000_000) });
       expect(big.status).to.equal(413);
     });
@@ -70,7 +70,7 @@ for (const kind of STORE_KINDS) {
     it('requires the Api-Key header (401 without or with a wrong key)', async () => {
       const none = await fetch(`${svc.url}/api/v1/directory-sync?tenant=a&product=b`);
       expect(none.status).to.equal(401);
-      expect((await none.json()).error.code).to.equal(401);
+      expect(((await none.json()) as any).error.code).to.equal(401);
       const wrong = await fetch(`${svc.url}/api/v1/directory-sync?tenant=a&product=b`, { headers: { authorization: 'Api-Key nope' } });
       expect(wrong.status).to.equal(401);
     });

@@ -184,8 +184,8 @@ port_in_use() {
 
 PICKED_PORTS=" "
 free_port() { # below Linux's ephemeral range (32768+) so outgoing connections don't steal it
-  local p i
-  for i in $(seq 200); do
+  local p
+  for _ in $(seq 200); do
     p=$((20000 + (RANDOM * 32768 + RANDOM) % 12000))
     [[ "$PICKED_PORTS" == *" $p "* ]] && continue
     port_in_use "$p" && continue
@@ -200,11 +200,11 @@ pid_alive() { [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null; }
 
 # kill pid $1 if it's still a process whose cmdline contains $2; TERM then KILL after $3 s
 stop_pid() {
-  local pid="$1" name="$2" grace="${3:-15}" sig="${4:-TERM}" i
+  local pid="$1" name="$2" grace="${3:-15}" sig="${4:-TERM}"
   pid_alive "$pid" || return 0
   tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$name" || return 0
   kill "-$sig" "$pid" 2>/dev/null || true
-  for i in $(seq $((grace * 10))); do
+  for _ in $(seq $((grace * 10))); do
     pid_alive "$pid" || return 0
     # a zombie child (only if we are its parent) counts as gone
     [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" == Z ]] && return 0
@@ -320,7 +320,7 @@ load_env() { # <dir>
 
 # Starts etcd; sets ETCD_PID. Returns 2 if the port was taken (caller retries with new ports).
 start_etcd() { # <dir>
-  local d="$1" i
+  local d="$1"
   mkdir -p "$d/etcd-data"
   chmod 700 "$d/etcd-data"
   "$BIN_DIR/etcd" \
@@ -336,7 +336,7 @@ start_etcd() { # <dir>
     </dev/null >>"$d/etcd.log" 2>&1 &
   ETCD_PID=$!
   disown "$ETCD_PID"
-  for i in $(seq 300); do
+  for _ in $(seq 300); do
     if ! pid_alive "$ETCD_PID"; then
       grep -q 'address already in use' "$d/etcd.log" && return 2
       tail_logs "$d/etcd.log"
