@@ -36,6 +36,7 @@ function build(config: Config, logger: Logger): Dsync {
       retrySchedule: config.webhook.retrySchedule,
       timeoutMs: config.webhook.timeoutMs,
     },
+    delivery: { retentionMs: config.eventRetentionMs },
   });
 }
 
@@ -44,6 +45,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   await dsync.store.ping();
   dsync.start();
   const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger }));
+  const metricsServer = config.metricsPort > 0 ? await dsync.metrics.listen(config.metricsPort, config.host) : undefined;
   server.keepAliveTimeout = 65_000;
   let batchTimer: NodeJS.Timeout | undefined;
   if (config.webhook.batchSize !== undefined && config.webhook.batchIntervalSeconds !== undefined) {
@@ -70,6 +72,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     if (batchTimer) clearInterval(batchTimer);
     server.close();
     server.closeIdleConnections();
+    metricsServer?.close();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     dsync.close().then(

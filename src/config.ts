@@ -41,11 +41,10 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   DSYNC_WEBHOOK_TIMEOUT: z.string().transform((s) => parseDuration(s)).optional(),
+  DSYNC_EVENT_RETENTION: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
-  DSYNC_RATE_LIMIT_PLAN: z.enum(['developer', 'production', 'growth', 'enterprise']).optional(),
-  DSYNC_RATE_LIMIT_ENV: z.enum(['production', 'staging', 'development']).optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -73,8 +72,9 @@ export interface Config {
     retrySchedule: number[];
     timeoutMs: number;
   };
+  /** How long delivered events stay in the log (Events API window). */
+  eventRetentionMs: number;
   google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
-  rateLimit?: { plan: string; env: string };
   metricsPort: number;
   logLevel: string;
 }
@@ -98,9 +98,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: ()
   if (keys.length === 0 && e.REDIS_URL) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
-  if ((e.DSYNC_RATE_LIMIT_PLAN === undefined) !== (e.DSYNC_RATE_LIMIT_ENV === undefined)) {
-    throw new ConfigError('DSYNC_RATE_LIMIT_PLAN and DSYNC_RATE_LIMIT_ENV must be set together');
-  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -115,13 +112,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: ()
       retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
       timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? 15_000,
     },
+    eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? 7 * 86_400_000,
     google: {
       ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
       ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
       ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
     },
-    ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined &&
-      e.DSYNC_RATE_LIMIT_ENV !== undefined && { rateLimit: { plan: e.DSYNC_RATE_LIMIT_PLAN, env: e.DSYNC_RATE_LIMIT_ENV } }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };

@@ -12,6 +12,7 @@ import { RetryPolicy } from './delivery/retry-policy.js';
 import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import type { Logger } from './logger.js';
+import { Metrics } from './metrics.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './store/port.js';
@@ -36,6 +37,8 @@ export interface DsyncOptions {
   /** Engine tuning (tests, benchmarks). */
   delivery?: { pollIntervalMs?: number; sweepIntervalMs?: number; retentionMs?: number; concurrency?: number };
   onAttempt?: (attempt: AttemptRecord) => void;
+  /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
+  metrics?: Metrics;
 }
 
 export interface Dsync {
@@ -43,6 +46,7 @@ export interface Dsync {
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
   readonly delivery: DeliveryEngine;
+  readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
   /** Delivers queued events now (batch mode's cron). */
@@ -61,6 +65,16 @@ export function createDsync(options: DsyncOptions): Dsync {
   const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate ?? true, timeoutMs: webhook.timeoutMs ?? 15_000 });
   const sink: Sink = options.eventCallback ? new CallbackSink(options.eventCallback) : new WebhookSink(sender);
   const batchSize = options.eventCallback ? undefined : webhook.batchSize;
+  const metrics = options.metrics ?? new Metrics();
+  const mode = batchSize === undefined ? 'realtime' : 'batch';
+  const observe = (attempt: AttemptRecord) => {
+    const outcome = attempt.result.error ? 'error' : Metrics.outcome(attempt.result.status);
+    metrics.deliveryAttempts.inc({ mode, outcome });
+    metrics.deliveryDuration.observe({ outcome }, attempt.result.latencyMs / 1000);
+    if (attempt.verdict === 'delivered') metrics.eventsDelivered.inc(attempt.eventIds.length);
+    if (attempt.verdict === 'dead' || attempt.verdict === 'disable') metrics.eventsDeadLettered.inc(attempt.eventIds.length);
+    options.onAttempt?.(attempt);
+  };
   const delivery = new DeliveryEngine({
     store,
     sink,
@@ -69,7 +83,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(batchSize !== undefined && { batchSize }),
     realtime: batchSize === undefined,
     ...options.delivery,
-    ...(options.onAttempt && { onAttempt: options.onAttempt }),
+    onAttempt: observe,
   });
   const scim = new ScimHandler({
     store,
@@ -82,6 +96,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     directories,
     queries,
     delivery,
+    metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
     processEvents: () => delivery.processDue(),
     start: () => delivery.start(),

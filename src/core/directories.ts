@@ -22,6 +22,14 @@ export interface Actor {
   managedBy?: string;
 }
 
+/** Values a controller fixes instead of letting them be generated (idempotent reconcile). */
+export interface CreateOptions {
+  /** Directory id (the operator uses the custom resource's uid). */
+  id?: string;
+  /** SCIM bearer token (the operator keeps it in the resource's Secret). */
+  scimSecret?: string;
+}
+
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
@@ -43,12 +51,12 @@ export class DirectoryService {
     this.externalUrl = options.externalUrl.replace(/\/+$/, '');
   }
 
-  async create(input: unknown, actor: Actor = {}): Promise<Directory> {
+  async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<Directory> {
     const data: CreateDirectoryInput = parseInput(createDirectoryInput, input);
     if (data.webhook_secret && !data.webhook_url) {
       throw new ValidationError('webhook_secret given without webhook_url', 'webhook_url');
     }
-    const id = newId();
+    const id = fixed.id ?? newId();
     const now = new Date().toISOString();
     const path = scimPath(id);
     const directory: Directory = {
@@ -59,7 +67,7 @@ export class DirectoryService {
       type: data.type,
       log_webhook_events: data.log_webhook_events ?? false,
       deactivated: data.deactivated ?? false,
-      scim: { path, secret: newSecret(), endpoint: `${this.externalUrl}${path}` },
+      scim: { path, secret: fixed.scimSecret ?? newSecret(), endpoint: `${this.externalUrl}${path}` },
       webhook: {
         endpoint: data.webhook_url ?? '',
         secret: data.webhook_url ? (data.webhook_secret ?? newWebhookSecret()) : '',
