@@ -51,6 +51,8 @@ export interface PassStats {
 }
 
 const READ_CHUNK = 100;
+const SAVE_EVERY = 100;
+const SAVE_MS = 250;
 
 function pinnedSlice(events: LoggedEvent[], pinned: string | null, size: number): LoggedEvent[] {
   if (pinned) {
@@ -191,42 +193,58 @@ export class DeliveryEngine {
     const size = this.o.batchSize ?? 1;
     let state: DeliveryState = await store.deliveryState(directoryId);
     let buffer: LoggedEvent[] = [];
+    // The cursor is saved every SAVE_EVERY deliveries or SAVE_MS, not after each one: a crash re-sends at most
+    // that many events (same webhook-ids: at-least-once), and the steady state costs one POST per delivery.
+    let unsaved = 0;
+    let savedAt = Date.now();
+    const save = async (next: DeliveryState): Promise<boolean> => {
+      unsaved = 0;
+      savedAt = Date.now();
+      return store.saveDeliveryState(directoryId, this.owner, next, this.o.leaseMs);
+    };
     this.stats.directories++;
-    while (!this.stopped) {
-      if (buffer.length < size) {
-        const from = buffer.at(-1)?.seq ?? state.cursor;
-        buffer = buffer.concat(await store.readEvents(directoryId, from, Math.max(READ_CHUNK, size)));
+    try {
+      while (!this.stopped) {
+        if (buffer.length < size) {
+          const from = buffer.at(-1)?.seq ?? state.cursor;
+          buffer = buffer.concat(await store.readEvents(directoryId, from, Math.max(READ_CHUNK, size)));
+        }
+        const events = pinnedSlice(buffer, state.pinned, size);
+        if (events.length === 0) break;
+        const last = events.at(-1)!.seq;
+        const result = await sink.deliver({ directory, events, batch });
+        const verdict = policy.judge(result, state.attempts + 1);
+        this.o.onAttempt?.({
+          directoryId,
+          result,
+          verdict: verdict.kind,
+          eventIds: events.map((e) => e.seq),
+          attempt: state.attempts + 1,
+          at: Date.now(),
+        });
+        if (verdict.kind === 'retry') {
+          this.stats.failed++;
+          await store.markDue(directoryId, Date.now() + verdict.delayMs);
+          state = { ...state, attempts: state.attempts + 1, pinned: last };
+          await save(state);
+          return;
+        }
+        if (verdict.kind === 'delivered') this.stats.delivered += events.length;
+        else {
+          this.stats.failed++;
+          this.o.logger.warn(
+            { directoryId, webhookId: result.id, status: result.status, error: result.error, verdict: verdict.kind },
+            'webhook delivery gave up on a batch',
+          );
+        }
+        state = { cursor: last, attempts: 0, pinned: null };
+        buffer = buffer.slice(events.length);
+        if (++unsaved >= SAVE_EVERY || Date.now() - savedAt >= SAVE_MS) {
+          if (!(await save(state))) return;
+        }
       }
-      const events = pinnedSlice(buffer, state.pinned, size);
-      if (events.length === 0) break;
-      const last = events.at(-1)!.seq;
-      const result = await sink.deliver({ directory, events, batch });
-      const verdict = policy.judge(result, state.attempts + 1);
-      this.o.onAttempt?.({
-        directoryId,
-        result,
-        verdict: verdict.kind,
-        eventIds: events.map((e) => e.seq),
-        attempt: state.attempts + 1,
-        at: Date.now(),
-      });
-      if (verdict.kind === 'retry') {
-        this.stats.failed++;
-        await store.markDue(directoryId, Date.now() + verdict.delayMs);
-        await store.saveDeliveryState(directoryId, this.owner, { ...state, attempts: state.attempts + 1, pinned: last });
-        return;
-      }
-      if (verdict.kind === 'delivered') this.stats.delivered += events.length;
-      else {
-        this.stats.failed++;
-        this.o.logger.warn(
-          { directoryId, webhookId: result.id, status: result.status, error: result.error, verdict: verdict.kind },
-          'webhook delivery gave up on a batch',
-        );
-      }
-      state = { cursor: last, attempts: 0, pinned: null };
-      if (!(await store.saveDeliveryState(directoryId, this.owner, state))) return;
-      buffer = buffer.slice(events.length);
+    } finally {
+      if (unsaved > 0) await save(state);
     }
     if (state.cursor) await store.trimEvents(directoryId, state.cursor, Date.now() - this.o.retentionMs);
   }

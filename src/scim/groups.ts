@@ -12,8 +12,7 @@ import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch, type MemberDelta } from './patch.js';
-import { project } from './projection.js';
-import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim } from './render.js';
+import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
 const SCIM_JSON = 'application/scim+json';
@@ -70,7 +69,7 @@ async function groupResult(ctx: ScimContext, group: StoredResource, status: numb
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(group.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'Group', group.id);
   const extra = wantsMembers(query) ? { members: await renderMembers(ctx, group.id) } : {};
-  return { status, data: project(toScim(ctx.base, 'Group', group, extra), query, 'Group'), headers };
+  return { status, data: view(toScim(ctx.base, 'Group', group, extra), query, 'Group'), headers };
 }
 
 async function load(ctx: ScimContext, id: string): Promise<StoredResource> {
@@ -132,7 +131,7 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
   const withMembers = wantsMembers(query);
   const resources = await Promise.all(
     page.items.map(async (g) =>
-      project(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}), query, 'Group'),
+      view(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}), query, 'Group'),
     ),
   );
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };

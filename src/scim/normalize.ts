@@ -30,6 +30,7 @@ const REQUIRED: Record<ResourceType, string> = { User: 'userName', Group: 'displ
 export function normalizeResource(body: unknown, resourceType: ResourceType): JsonObject {
   if (!isObject(body)) throw ScimError.badRequest('Request body must be a JSON object', 'invalidSyntax');
   const out: JsonObject = {};
+  let members: Member[] | undefined;
   for (const [key, value] of Object.entries(body)) {
     if (value === null || key.toLowerCase() === 'schemas') continue;
     if (isContainer(resourceType, key, value)) {
@@ -48,18 +49,34 @@ export function normalizeResource(body: unknown, resourceType: ResourceType): Js
     const parts = splitAttrPath(key);
     const attr = parts && resolveParts(resourceType, parts);
     if (!attr) out[key] = dropNulls(value);
-    else if (isMembers(resourceType, attr)) {
-      const members = normalizeMembers(value);
-      if (members.length > 0) out.members = members;
-    } else assign(out, attr, value);
+    else if (isMembers(resourceType, attr)) members = normalizeMembers(value);
+    else assign(out, attr, value);
   }
-  for (const [key, value] of Object.entries(out)) {
-    if (isObject(value) && Object.keys(value).length === 0) delete out[key];
-  }
+  pruneEmpty(out);
+  // Kept even when empty: on a PUT, `members: []` empties the group while no `members` leaves it be.
+  if (members) out.members = members;
   checkRequired(out, resourceType);
   syncSchemas(out, resourceType, body[findKey(body, 'schemas') ?? 'schemas']);
   const { schemas, ...rest } = out;
   return { schemas, ...rest };
+}
+
+/**
+ * Drop empty lists, empty objects and `{}` list items, at the top level and inside extensions:
+ * RFC 7643 §2.5 makes them equal to unassigned, and one shape per state keeps no-op PATCHes
+ * detectable by plain comparison.
+ */
+export function pruneEmpty(resource: JsonObject, inExtension = false): void {
+  for (const [key, value] of Object.entries(resource)) {
+    if (Array.isArray(value)) {
+      const kept = value.filter((v) => !(isObject(v) && Object.keys(v).length === 0));
+      if (kept.length === 0) delete resource[key];
+      else if (kept.length !== value.length) resource[key] = kept;
+    } else if (isObject(value)) {
+      if (!inExtension && /^urn:/i.test(key)) pruneEmpty(value, true);
+      if (Object.keys(value).length === 0) delete resource[key];
+    }
+  }
 }
 
 /** The one attribute each resource type cannot do without: 400 invalidValue when it is missing. */

@@ -17,10 +17,17 @@ import {
   isContainer,
   isMembers,
   normalizeMembers,
+  pruneEmpty,
   syncSchemas,
 } from './normalize.js';
-import { type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
-import { type ResolvedAttribute, type ResourceType, canonicalSchemaUrn, coreSchema, unknownAttribute } from './schemas.js';
+import { type AttributePath, type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
+import {
+  type ResolvedAttribute,
+  type ResourceType,
+  canonicalSchemaUrn,
+  coreSchema,
+  unknownAttribute,
+} from './schemas.js';
 import { type JsonObject, deepEqual, findKey, getAttr, isObject } from './values.js';
 
 export type { MemberDelta, MemberRef } from './members.js';
@@ -72,7 +79,7 @@ export function applyPatch(resource: Record<string, unknown>, body: unknown, res
     }
   });
   const { doc } = session;
-  tidy(doc);
+  pruneEmpty(doc);
   const changed = !deepEqual(resource, doc);
   if (changed) {
     checkRequired(doc, resourceType);
@@ -135,8 +142,8 @@ function valueKeyPath(resourceType: ResourceType, key: string, urn: string | und
   } catch (err) {
     if (!(err instanceof ScimError) || key.includes('[')) throw err;
     const schema = urn ?? coreSchema(resourceType);
-    const attr = { schema, extension: schema !== coreSchema(resourceType), name: key, def: unknownAttribute(key), known: false };
-    return { kind: 'attribute', attr };
+    const extension = schema !== coreSchema(resourceType);
+    return { kind: 'attribute', attr: { schema, extension, name: key, def: unknownAttribute(key), known: false } };
   }
 }
 
@@ -163,7 +170,7 @@ function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): v
   write(s, op, path, value);
 }
 
-function write(s: Session, op: 'add' | 'replace', path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+function write(s: Session, op: 'add' | 'replace', path: AttributePath, value: unknown): void {
   const { attr, filter } = path;
   const container = containerFor(s.doc, attr, true)!;
   const key = findKey(container, attr.name) ?? attr.name;
@@ -177,10 +184,12 @@ function write(s: Session, op: 'add' | 'replace', path: PatchPath & { kind: 'att
     const next = op === 'add' ? [...asArray(container[key])] : [];
     for (const item of items) if (!next.some((e) => deepEqual(e, item))) next.push(item);
     container[key] = singlePrimary(next, items);
-  } else if (isObject(coerced) && isObject(container[key]) && getAttr(coerced, 'value') === undefined) {
-    // RFC 7644 §3.5.2.1/3: sub-attributes given replace theirs, the others stay. A value that
-    // carries `value` (enterprise manager) names a different referent, so it replaces outright.
-    container[key] = { ...(container[key] as JsonObject), ...coerced };
+  } else if (isObject(value) && isObject(container[key]) && getAttr(value, 'value') === undefined) {
+    // RFC 7644 §3.5.2.1/3: sub-attributes given replace theirs (null removes), the others stay.
+    // A value carrying `value` (enterprise manager) names a different referent: replaced outright.
+    const merged = { ...(container[key] as JsonObject), ...(coerced as JsonObject | undefined) };
+    for (const [sub, v] of Object.entries(value)) if (v === null) setKey(merged, sub, undefined);
+    container[key] = merged;
   } else {
     setKey(container, key, coerced);
   }
@@ -256,8 +265,8 @@ function writeFiltered(
 
 function seedOrNoTarget(node: FilterNode, attr: ResolvedAttribute): JsonObject {
   const seed = seedFromFilter(node, attr);
-  if (!seed) throw ScimError.badRequest(`No "${attr.name}" value matches the filter, and it does not say what to create`, 'noTarget');
-  return seed;
+  if (seed) return seed;
+  throw ScimError.badRequest(`No "${attr.name}" value matches the filter, and it does not say what to create`, 'noTarget');
 }
 
 /** Attributes no schema defines: add appends to lists and merges objects; replace overwrites. */
@@ -273,7 +282,7 @@ function writeUnknown(container: JsonObject, key: string, op: 'add' | 'replace',
   }
 }
 
-function remove(s: Session, path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+function remove(s: Session, path: AttributePath, value: unknown): void {
   const { attr, filter } = path;
   const container = containerFor(s.doc, attr, false);
   const key = container && findKey(container, attr.name);
@@ -309,7 +318,7 @@ function sameItem(item: unknown, target: unknown): boolean {
   return deepEqual(item, target);
 }
 
-function patchMembers(s: Session, op: OpName, path: PatchPath & { kind: 'attribute' }, value: unknown): void {
+function patchMembers(s: Session, op: OpName, path: AttributePath, value: unknown): void {
   if (path.attr.sub !== undefined) {
     throw ScimError.badRequest('Member sub-attributes cannot be patched; add or remove the member', 'invalidPath');
   }
@@ -332,7 +341,9 @@ function patchMembers(s: Session, op: OpName, path: PatchPath & { kind: 'attribu
 }
 
 function memberRefs(value: unknown): MemberRef[] {
-  return normalizeMembers(value).map(({ value: id, display }) => (display === undefined ? { value: id } : { value: id, display }));
+  return normalizeMembers(value).map(({ value: id, display }) =>
+    display === undefined ? { value: id } : { value: id, display },
+  );
 }
 
 /** Ids named by `value eq "a"` or `value eq "a" or value eq "b"`; undefined for anything else. */
@@ -382,18 +393,4 @@ function singlePrimary(items: unknown[], touched: readonly unknown[]): unknown[]
   const winner = [...touched].reverse().find((t) => primaries.includes(t as JsonObject)) ?? primaries.at(-1);
   for (const p of primaries) if (p !== winner) p.primary = false;
   return items;
-}
-
-/** Removing the last value leaves an empty list or object; RFC 7643 §2.5 calls that unassigned. */
-function tidy(obj: JsonObject, depth = 0): void {
-  for (const [key, value] of Object.entries(obj)) {
-    if (Array.isArray(value)) {
-      const kept = value.filter((v) => !(isObject(v) && Object.keys(v).length === 0));
-      if (kept.length === 0) delete obj[key];
-      else if (kept.length !== value.length) obj[key] = kept;
-    } else if (isObject(value)) {
-      if (depth === 0 && /^urn:/i.test(key)) tidy(value, 1);
-      if (Object.keys(value).length === 0) delete obj[key];
-    }
-  }
 }

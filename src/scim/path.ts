@@ -27,6 +27,8 @@ export type PatchPath =
   /** The whole extension object, e.g. `urn:ietf:params:scim:schemas:extension:enterprise:2.0:User`. */
   | { kind: 'extension'; schema: string };
 
+export type AttributePath = Extract<PatchPath, { kind: 'attribute' }>;
+
 export function parsePatchPath(text: string, resourceType: ResourceType): PatchPath {
   const trimmed = text.trim();
   const urn = canonicalSchemaUrn(trimmed);

@@ -47,9 +47,11 @@ export function project(
 function parseList(list: string | undefined, resourceType: ResourceType): Entry[] | undefined {
   const texts = (list ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
   if (texts.length === 0) return undefined;
-  return texts.map((text) =>
-    canonicalSchemaUrn(text) ? { text: text.toLowerCase() } : { text: text.toLowerCase(), attr: resolveAttribute(resourceType, text) },
-  );
+  return texts.map((text) => {
+    const entry: Entry = { text: text.toLowerCase() };
+    if (!canonicalSchemaUrn(text)) entry.attr = resolveAttribute(resourceType, text);
+    return entry;
+  });
 }
 
 function projectExtension(

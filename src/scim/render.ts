@@ -1,6 +1,7 @@
 /** Turns stored resources into SCIM representations (meta, location, ETag) and ListResponses. */
 import type { StoredResource } from '../core/model.js';
 import { ScimError } from './errors.js';
+import { project } from './projection.js';
 import { LIST_RESPONSE_SCHEMA } from './schemas.js';
 
 export type ScimResourceType = 'User' | 'Group';
@@ -28,6 +29,19 @@ export function toScim(base: string, type: ScimResourceType, r: StoredResource, 
       version: etagOf(r.version),
     },
   };
+}
+
+/**
+ * Applies attributes/excludedAttributes. Without them the stored representation is returned as is: nothing
+ * stored is `returned: never` (password is dropped on input) and no attribute is `returned: request`.
+ */
+export function view(
+  resource: Record<string, unknown>,
+  query: { attributes?: string; excludedAttributes?: string },
+  type: ScimResourceType,
+): Record<string, unknown> {
+  if (!query.attributes && !query.excludedAttributes) return resource;
+  return project(resource, query, type);
 }
 
 export function listResponse(total: number, startIndex: number, resources: unknown[]) {

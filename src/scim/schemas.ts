@@ -346,7 +346,13 @@ export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): 
   const extension = schema !== core.id;
   const def = findDef(defs, parts.name);
   if (!def) {
-    const unknown: ResolvedAttribute = { schema, extension, name: parts.name, def: unknownAttribute(parts.name), known: false };
+    const unknown: ResolvedAttribute = {
+      schema,
+      extension,
+      name: parts.name,
+      def: unknownAttribute(parts.name),
+      known: false,
+    };
     if (parts.sub !== undefined) unknown.sub = parts.sub;
     return unknown;
   }

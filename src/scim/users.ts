@@ -8,8 +8,7 @@ import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
-import { project } from './projection.js';
-import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim } from './render.js';
+import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
 const SCIM_JSON = 'application/scim+json';
@@ -31,7 +30,7 @@ const withoutId = (resource: Record<string, unknown>): ScimBody => {
 export function userResult(ctx: ScimContext, user: StoredResource, status: number, query: ScimQuery = {}): ScimResult {
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(user.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'User', user.id);
-  return { status, data: project(toScim(ctx.base, 'User', user), query, 'User'), headers };
+  return { status, data: view(toScim(ctx.base, 'User', user), query, 'User'), headers };
 }
 
 async function load(ctx: ScimContext, id: string): Promise<StoredResource> {
@@ -65,7 +64,7 @@ export async function getUser(ctx: ScimContext, id: string, query: ScimQuery): P
 export async function listUsers(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {
   const { startIndex, count } = paging(query);
   const page = await search(ctx, 'User', query.filter, startIndex, count);
-  const resources = page.items.map((u) => project(toScim(ctx.base, 'User', u), query, 'User'));
+  const resources = page.items.map((u) => view(toScim(ctx.base, 'User', u), query, 'User'));
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
 }
 

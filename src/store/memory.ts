@@ -436,10 +436,11 @@ export class MemoryStore implements Store {
   async deliveryState(directoryId: string): Promise<DeliveryState> {
     return { ...(this.data.get(directoryId)?.delivery ?? { cursor: null, attempts: 0, pinned: null }) };
   }
-  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState): Promise<boolean> {
+  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean> {
     const d = this.data.get(directoryId);
     if (!d?.lease || d.lease.owner !== owner || d.lease.expires <= Date.now()) return false;
     d.delivery = { ...state };
+    d.lease.expires = Date.now() + ttlMs;
     return true;
   }
 

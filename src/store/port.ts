@@ -151,8 +151,8 @@ export interface DeliveryStore {
   acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseLease(directoryId: string, owner: string): Promise<void>;
   deliveryState(directoryId: string): Promise<DeliveryState>;
-  /** Saves the state only while `owner` still holds the lease; false = lease lost, stop. */
-  saveDeliveryState(directoryId: string, owner: string, state: DeliveryState): Promise<boolean>;
+  /** Saves the state only while `owner` still holds the lease, and extends the lease; false = lease lost, stop. */
+  saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean>;
 }
 
 export interface Store extends DirectoryStore, UserStore, GroupStore, EventLogStore, DeliveryStore {

@@ -69,6 +69,7 @@ const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redi
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
 /** Stream ids are `<ms>-<n>`: compare numerically, part by part. */
@@ -385,7 +386,7 @@ export class RedisStore implements Store {
     const h = await this.redis.hgetall(`${prefix(directoryId)}dstate`);
     return { cursor: h.cursor || null, attempts: Number(h.attempts ?? 0), pinned: h.pinned || null };
   }
-  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState): Promise<boolean> {
+  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean> {
     const p = prefix(directoryId);
     const saved = await this.command(
       'dsyncSaveState',
@@ -395,6 +396,7 @@ export class RedisStore implements Store {
       state.cursor ?? '',
       state.attempts,
       state.pinned ?? '',
+      ttlMs,
     );
     return saved === 1;
   }

@@ -210,8 +210,8 @@ function contract(name: string, open: () => Promise<Store>) {
     it('grants one delivery lease at a time and guards state writes with it', async () => {
       expect(await store.acquireLease(D, 'a', 5_000)).to.equal(true);
       expect(await store.acquireLease(D, 'b', 5_000)).to.equal(false);
-      expect(await store.saveDeliveryState(D, 'b', { cursor: 'x', attempts: 0, pinned: null })).to.equal(false);
-      expect(await store.saveDeliveryState(D, 'a', { cursor: 'x', attempts: 2, pinned: 'y' })).to.equal(true);
+      expect(await store.saveDeliveryState(D, 'b', { cursor: 'x', attempts: 0, pinned: null }, 5_000)).to.equal(false);
+      expect(await store.saveDeliveryState(D, 'a', { cursor: 'x', attempts: 2, pinned: 'y' }, 5_000)).to.equal(true);
       expect(await store.deliveryState(D)).to.deep.equal({ cursor: 'x', attempts: 2, pinned: 'y' });
       await store.releaseLease(D, 'b');
       expect(await store.acquireLease(D, 'b', 5_000)).to.equal(false);

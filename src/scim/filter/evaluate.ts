@@ -14,6 +14,7 @@ import {
   type AttributeDef,
   type ResolvedAttribute,
   type ResourceType,
+  extensionSchemas,
   resolveParts,
   unknownAttribute,
 } from '../schemas.js';
@@ -98,28 +99,42 @@ interface Selector {
 
 function selector(path: FilterPath, scope: Scope): Selector {
   const parts: AttrPathParts = scope.parent ? { ...scope.parent, sub: path.name } : path;
-  const attr = resolveParts(scope.resourceType, parts);
+  const located = locate(scope.resourceType, parts);
+  const attr = located[0]!;
   const label = labelOf(parts);
   const inner = path.filter && compile(path.filter, { resourceType: scope.resourceType, parent: parentOf(attr) });
   // Inside [...] the resource handed over is one element, and `path.name` its sub-attribute.
   const read = scope.parent
-    ? (r: JsonObject) => getAttr(r, path.name)
-    : (r: JsonObject) => {
-        const container = attr.extension ? getAttr(r, attr.schema) : r;
-        return isObject(container) ? getAttr(container, attr.name) : undefined;
-      };
+    ? (r: JsonObject) => flatten(getAttr(r, path.name))
+    : (r: JsonObject) =>
+        located.flatMap((at) => {
+          const container = at.extension ? getAttr(r, at.schema) : r;
+          return isObject(container) ? flatten(getAttr(container, at.name)) : [];
+        });
   const values = (r: JsonObject): unknown[] => {
-    const all = flatten(read(r));
+    const all = read(r);
     return inner ? all.filter((v) => isObject(v) && inner(v)) : all;
   };
   const sub = scope.parent ? undefined : path.sub;
-  const leaves = (r: JsonObject): unknown[] => {
-    const picked = values(r).flatMap((v) =>
-      sub !== undefined ? (isObject(v) ? flatten(getAttr(v, sub)) : []) : isObject(v) ? flatten(getAttr(v, 'value')) : [v],
-    );
-    return picked.filter((v) => v !== null && v !== undefined);
-  };
+  const leaves = (r: JsonObject): unknown[] =>
+    values(r)
+      .flatMap((v) => (isObject(v) ? flatten(getAttr(v, sub ?? 'value')) : sub === undefined ? [v] : []))
+      .filter((v) => v !== null && v !== undefined);
   return { label, leaf: leafOf(attr, scope.parent !== undefined || path.sub !== undefined), values, leaves };
+}
+
+/**
+ * Where a filter attribute lives, best definition first. An unqualified name the core schema
+ * lacks is also looked up in the extensions (Entra filters on `manager`); the top-level key is
+ * still read too, since IdPs may keep a custom attribute of that name there.
+ */
+function locate(resourceType: ResourceType, parts: AttrPathParts): ResolvedAttribute[] {
+  const attr = resolveParts(resourceType, parts);
+  if (attr.known || parts.uri !== undefined) return [attr];
+  const fromExtensions = extensionSchemas(resourceType)
+    .map((uri) => resolveParts(resourceType, { ...parts, uri }))
+    .filter((a) => a.known);
+  return [...fromExtensions, attr];
 }
 
 function parentOf(attr: ResolvedAttribute): AttrPathParts {

@@ -1,0 +1,179 @@
+/** Shared pieces of the benchmarks: real redis-server and dsync processes, a counting receiver, phase timing. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface Proc {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/** A throwaway redis-server (no persistence) on a free port. */
+export async function startRedis(): Promise<Proc & { port: number }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'dsync-bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  await waitFor(async () => (await probe.connect().then(() => probe.ping())) === 'PONG', 'redis-server');
+  probe.disconnect();
+  return { url, port, child, stop: stopper(child) };
+}
+
+/** `dsync serve` as its own process, exactly as users run it. */
+export async function startDsync(env: Record<string, string>): Promise<Proc & { port: number; apiKey: string }> {
+  const port = await freePort();
+  const apiKey = 'bench-key';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+    env: { ...process.env, PORT: String(port), DSYNC_API_KEYS: apiKey, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/readyz`)).ok, 'dsync serve');
+  return { url, port, apiKey, child, stop: stopper(child) };
+}
+
+/** Counts deliveries and measures lag (event created_at → arrival). Answers 204 at once. */
+export class CountingReceiver {
+  events = 0;
+  posts = 0;
+  lags: number[] = [];
+  private server!: Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const now = Date.now();
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string } | Array<{ created_at: string }>;
+        const list = Array.isArray(body) ? body : [body];
+        this.posts++;
+        this.events += list.length;
+        for (const e of list) this.lags.push(now - Date.parse(e.created_at));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+    return this;
+  }
+
+  async waitFor(n: number, timeoutMs = 120_000): Promise<number> {
+    const started = Date.now();
+    await waitFor(async () => this.events >= n, `${n} webhook events (got ${this.events})`, timeoutMs);
+    return Date.now() - started;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((r) => this.server.close(r));
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export interface PhaseResult {
+  name: string;
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Runs `total` tasks with `concurrency` workers; each task may make several requests, each timed.
+ * `timed` wraps one request.
+ */
+export async function phase(
+  name: string,
+  total: number,
+  concurrency: number,
+  task: (i: number, timed: <T>(fn: () => Promise<T>) => Promise<T>) => Promise<void>,
+): Promise<PhaseResult> {
+  const latencies: number[] = [];
+  const timed = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    const out = await fn();
+    latencies.push(performance.now() - t);
+    return out;
+  };
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await task(next++, timed);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export function printPhases(results: PhaseResult[]): void {
+  console.log('\n| phase | requests | req/s | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${r.requests} | ${Math.round(r.rps)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`);
+  }
+}
+
+export interface Client {
+  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export function client(base: string, auth: string, connections = 32): Client {
+  const pool = new Pool(base, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  return {
+    async request(method, path, body, headers = {}) {
+      const res = await pool.request({
+        method: method as 'GET',
+        path,
+        headers: { authorization: auth, 'content-type': 'application/scim+json', ...headers },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+    },
+    close: () => pool.close(),
+  };
+}
