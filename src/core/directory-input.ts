@@ -19,7 +19,14 @@ const flag = z.preprocess(
 export const webhookUrl = z
   .url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' })
   .max(2048, 'webhook_url must be at most 2048 characters');
-const webhookSecret = z.string().min(1, 'webhook_secret must not be empty').max(512);
+const webhookSecret = z
+  .string()
+  .min(1, 'webhook_secret must not be empty')
+  .max(512)
+  .refine(
+    (v) => !v.startsWith('whsec_') || /^[A-Za-z0-9+/]+={0,2}$/.test(v.slice(6)),
+    'webhook_secret: a whsec_ secret must be base64 after the prefix (Standard Webhooks)',
+  );
 const googleField = z.string().max(4096);
 
 export const createDirectoryInput = z.strictObject(

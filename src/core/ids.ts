@@ -8,15 +8,21 @@ export const newSecret = (bytes = 24): string => randomBytes(bytes).toString('ba
 
 let lastMs = 0;
 let seq = 0;
+/** Random per process: with the time and a sequence it makes ids unique across replicas without a random draw per id. */
+const PROCESS = randomBytes(6).toString('hex');
 /**
- * Time-ordered event id (`evt_` + 12 hex ms + 4 hex sequence + 12 hex random): sorts by creation time,
+ * Time-ordered event id (`evt_` + 12 hex ms + 12 hex process + 6 hex sequence): sorts by creation time,
  * contains no `.` (Standard Webhooks forbids it in message ids).
  */
 export function newEventId(now = Date.now()): string {
-  if (now === lastMs) seq = (seq + 1) & 0xffff;
-  else {
+  if (now > lastMs) {
     lastMs = now;
     seq = 0;
+  } else seq++;
+  // Past 16M ids in one ms the sequence borrows the next ms: ids stay unique and ordered.
+  if (seq > 0xffffff) {
+    lastMs++;
+    seq = 0;
   }
-  return `evt_${now.toString(16).padStart(12, '0')}${seq.toString(16).padStart(4, '0')}${randomBytes(6).toString('hex')}`;
+  return `evt_${lastMs.toString(16).padStart(12, '0')}${PROCESS}${seq.toString(16).padStart(6, '0')}`;
 }

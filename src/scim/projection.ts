@@ -86,13 +86,17 @@ function projectAttribute(
   if (include) {
     const named = entriesFor(include, attr);
     if (named.length === 0) return undefined;
-    if (named.every((e) => e.attr!.sub !== undefined)) kept = subAttributes(kept, named, true);
+    if (named.every((e) => e.attr!.sub !== undefined)) kept = subAttributes(kept, subNames(named), true);
   } else if (returned === 'request') {
     return undefined;
   }
   const excluded = entriesFor(exclude, attr);
   if (excluded.some((e) => e.attr!.sub === undefined)) return undefined;
-  return excluded.length > 0 ? subAttributes(kept, excluded, false) : kept;
+  return excluded.length > 0 ? subAttributes(kept, subNames(excluded), false) : kept;
+}
+
+function subNames(entries: Entry[]): Set<string> {
+  return new Set(entries.map((e) => e.attr!.sub!.toLowerCase()));
 }
 
 function entriesFor(entries: Entry[], attr: ResolvedAttribute): Entry[] {
@@ -102,8 +106,7 @@ function entriesFor(entries: Entry[], attr: ResolvedAttribute): Entry[] {
 }
 
 /** Keep (or drop) the named sub-attributes of a complex value or of each item of a list. */
-function subAttributes(value: unknown, entries: Entry[], keep: boolean): unknown {
-  const names = new Set(entries.map((e) => e.attr!.sub!.toLowerCase()));
+function subAttributes(value: unknown, names: ReadonlySet<string>, keep: boolean): unknown {
   const select = (item: unknown): unknown => {
     if (!isObject(item)) return item;
     const out = Object.fromEntries(Object.entries(item).filter(([k]) => names.has(k.toLowerCase()) === keep));

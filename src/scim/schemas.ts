@@ -199,7 +199,8 @@ const GROUP: SchemaDef = {
           referenceTypes: ['User', 'Group'],
           mutability: 'immutable',
         }),
-        attr('display', 'string', 'A human-readable name for the member.'),
+        // Rendered from the member itself rather than stored: what a client sends is not kept.
+        attr('display', 'string', 'A human-readable name for the member.', { mutability: 'readOnly' }),
         attr('type', 'string', 'A label indicating the type of resource.', {
           canonicalValues: ['User', 'Group'],
           mutability: 'immutable',

@@ -58,7 +58,8 @@ export async function startRedis(): Promise<Proc & { port: number }> {
 export async function startDsync(env: Record<string, string>): Promise<Proc & { port: number; apiKey: string }> {
   const port = await freePort();
   const apiKey = 'bench-key';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], {
     env: { ...process.env, PORT: String(port), DSYNC_API_KEYS: apiKey, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

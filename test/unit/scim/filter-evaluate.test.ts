@@ -159,8 +159,11 @@ describe('scim filter evaluation', () => {
       expect(test(`${USER_SCHEMA}:userName sw "BJ"`)).to.equal(true);
     });
 
-    it('does not look for unqualified names inside extensions', () => {
-      expect(test('employeeNumber eq "701984"')).to.equal(false);
+    it('also finds unqualified names the core schema lacks in the extensions (Entra filters on manager)', () => {
+      expect(test(`id eq "${user.id}" and manager eq "26118915-6090-4610-87e4-49d8ca9f808d"`)).to.equal(true);
+      expect(test('employeeNumber eq "701984"')).to.equal(true);
+      expect(test('employeeNumber eq "1"')).to.equal(false);
+      expect(test('department eq "Sales"', { ...user, department: 'sales' })).to.equal(true);
     });
 
     it('compares unknown attributes as case-insensitive strings, or by their own type', () => {

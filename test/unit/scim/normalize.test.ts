@@ -137,9 +137,8 @@ describe('scim resource normalization', () => {
       expect(normalizeResource({ schemas: [ENTERPRISE_USER_SCHEMA], userName: 'a' }, 'User').schemas).to.deep.equal([
         USER_SCHEMA,
       ]);
-      expect(
-        normalizeResource({ schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA], userName: 'a', [ENTERPRISE_USER_SCHEMA]: { department: null } }, 'User'),
-      ).to.deep.equal({ schemas: [USER_SCHEMA], userName: 'a' });
+      const emptied = { schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA], userName: 'a', [ENTERPRISE_USER_SCHEMA]: { department: null } };
+      expect(normalizeResource(emptied, 'User')).to.deep.equal({ schemas: [USER_SCHEMA], userName: 'a' });
     });
 
     it('keeps unknown schemas and their extension objects as sent', () => {
@@ -157,6 +156,12 @@ describe('scim resource normalization', () => {
     it('keeps them with their casing', () => {
       const out = normalizeResource({ userName: 'a', CostCenterCode: 'X', 'Hire Date': '2020', tags: ['a', null] }, 'User');
       expect(out).to.deep.include({ CostCenterCode: 'X', 'Hire Date': '2020', tags: ['a'] });
+    });
+
+    it('drops their empty lists and objects, which mean unassigned', () => {
+      const custom = 'urn:example:ext';
+      const out = normalizeResource({ userName: 'a', tags: [], extra: {}, list: [{}, 'x'], [custom]: { codes: [] } }, 'User');
+      expect(out).to.deep.equal({ schemas: [USER_SCHEMA], userName: 'a', list: ['x'] });
     });
   });
 
@@ -229,8 +234,10 @@ describe('scim resource normalization', () => {
       ]);
     });
 
-    it('drops an empty member list', () => {
-      expect(normalizeResource({ displayName: 'G', members: [] }, 'Group')).to.not.have.property('members');
+    it('keeps an empty member list, which on a PUT empties the group, apart from no list at all', () => {
+      expect(normalizeResource({ displayName: 'G', members: [] }, 'Group').members).to.deep.equal([]);
+      expect(normalizeResource({ displayName: 'G', members: null }, 'Group')).to.not.have.property('members');
+      expect(normalizeResource({ displayName: 'G' }, 'Group')).to.not.have.property('members');
     });
 
     it('rejects members without a value', () => {

@@ -10,6 +10,9 @@ function group(): Record<string, unknown> {
 }
 
 const patch = (...operations: unknown[]) => applyPatch(group(), { schemas: [PATCH_OP_SCHEMA], Operations: operations }, 'Group');
+const addMembers = (...ids: string[]) => ({ op: 'add', path: 'members', value: ids.map((value) => ({ value })) });
+const removeMember = (id: string) => ({ op: 'remove', path: `members[value eq "${id}"]` });
+const refs = (...ids: string[]) => ids.map((value) => ({ value }));
 
 describe('scim PATCH on groups', () => {
   describe('Okta Group Push', () => {
@@ -123,37 +126,32 @@ describe('scim PATCH on groups', () => {
     });
 
     it('nets out an add followed by a remove of the same member', () => {
-      expect(patch({ op: 'add', path: 'members', value: [{ value: 'x' }] }, { op: 'remove', path: 'members[value eq "x"]' }).members).to.deep.equal({
-        add: [],
-        remove: ['x'],
-      });
+      expect(patch(addMembers('x'), removeMember('x')).members).to.deep.equal({ add: [], remove: ['x'] });
     });
 
     it('nets out a remove followed by an add of the same member', () => {
-      expect(patch({ op: 'remove', path: 'members', value: [{ value: 'x' }] }, { op: 'add', path: 'members', value: { value: 'x' } }).members).to.deep.equal({
-        add: [{ value: 'x' }],
-        remove: [],
-      });
+      const result = patch({ op: 'remove', path: 'members', value: refs('x') }, { op: 'add', path: 'members', value: { value: 'x' } });
+      expect(result.members).to.deep.equal({ add: refs('x'), remove: [] });
     });
 
     it('folds changes after a replace into the replacement list', () => {
       const result = patch(
-        { op: 'add', path: 'members', value: [{ value: 'early' }] },
-        { op: 'replace', path: 'members', value: [{ value: 'a' }, { value: 'b' }] },
-        { op: 'add', path: 'members', value: [{ value: 'c' }, { value: 'b' }] },
-        { op: 'remove', path: 'members[value eq "a"]' },
+        addMembers('early'),
+        { op: 'replace', path: 'members', value: refs('a', 'b') },
+        addMembers('c', 'b'),
+        removeMember('a'),
       );
-      expect(result.members).to.deep.equal({ replace: [{ value: 'b' }, { value: 'c' }], add: [], remove: [] });
+      expect(result.members).to.deep.equal({ replace: refs('b', 'c'), add: [], remove: [] });
     });
 
     it('adds after a remove-all', () => {
-      const result = patch({ op: 'remove', path: 'members' }, { op: 'remove', path: 'members[value eq "z"]' }, { op: 'add', path: 'members', value: [{ value: 'a' }] });
-      expect(result.members).to.deep.equal({ add: [{ value: 'a' }], remove: [], removeAll: true });
+      const result = patch({ op: 'remove', path: 'members' }, removeMember('z'), addMembers('a'));
+      expect(result.members).to.deep.equal({ add: refs('a'), remove: [], removeAll: true });
     });
 
     it('deduplicates and reports nothing for empty changes', () => {
-      expect(patch({ op: 'add', path: 'members', value: [{ value: 'a' }, { value: 'a' }] }).members).to.deep.equal({ add: [{ value: 'a' }], remove: [] });
-      expect(patch({ op: 'add', path: 'members', value: [] })).to.not.have.property('members');
+      expect(patch(addMembers('a', 'a')).members).to.deep.equal({ add: refs('a'), remove: [] });
+      expect(patch(addMembers())).to.not.have.property('members');
       expect(patch({ op: 'remove', path: 'members', value: [] })).to.not.have.property('members');
     });
 
@@ -173,7 +171,7 @@ describe('scim PATCH on groups', () => {
     });
 
     it('accepts member ids given as bare strings', () => {
-      expect(patch({ op: 'add', path: 'members', value: ['a', 'b'] }).members).to.deep.equal({ add: [{ value: 'a' }, { value: 'b' }], remove: [] });
+      expect(patch({ op: 'add', path: 'members', value: ['a', 'b'] }).members).to.deep.equal({ add: refs('a', 'b'), remove: [] });
     });
   });
 
@@ -194,10 +192,11 @@ describe('scim PATCH on groups', () => {
 
     it('refuses to remove the required displayName and leaves the input alone when an operation fails', () => {
       const input = group();
-      expectScimError(
-        () => applyPatch(input, { Operations: [{ op: 'replace', path: 'externalId', value: 'x' }, { op: 'remove', path: 'displayName' }] }, 'Group'),
-        'invalidValue',
-      );
+      const operations = [
+        { op: 'replace', path: 'externalId', value: 'x' },
+        { op: 'remove', path: 'displayName' },
+      ];
+      expectScimError(() => applyPatch(input, { Operations: operations }, 'Group'), 'invalidValue');
       expect(input).to.deep.equal(group());
     });
   });

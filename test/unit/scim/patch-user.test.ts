@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { normalizeResource } from '../../../src/scim/normalize.js';
 import { applyPatch, MAX_PATCH_OPERATIONS } from '../../../src/scim/patch.js';
 import { ENTERPRISE_USER_SCHEMA, PATCH_OP_SCHEMA, USER_SCHEMA } from '../../../src/scim/schemas.js';
 import { expectScimError } from './expect-scim-error.js';
@@ -25,7 +26,10 @@ const patch = (resource: Record<string, unknown>, ...operations: unknown[]) =>
 describe('scim PATCH on users', () => {
   describe('Okta', () => {
     it('deactivates with a no-path replace {active:false}', () => {
-      const body = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+      const body = {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      };
       const result = applyPatch(user(), body, 'User');
       expect(result.changed).to.equal(true);
       expect(result.resource.active).to.equal(false);
@@ -216,7 +220,8 @@ describe('scim PATCH on users', () => {
     });
 
     it('replaces the whole manager when the id changes, so no stale $ref survives', () => {
-      const resource = { ...user(), schemas: [USER_SCHEMA, ENT], [ENT]: { manager: { value: 'm1', $ref: '../Users/m1', displayName: 'Old' } } };
+      const manager = { value: 'm1', $ref: '../Users/m1', displayName: 'Old' };
+      const resource = { ...user(), schemas: [USER_SCHEMA, ENT], [ENT]: { manager } };
       const result = patch(resource, { op: 'Add', path: `${ENT}:manager`, value: 'm2' });
       expect(result.resource[ENT]).to.deep.equal({ manager: { value: 'm2' } });
     });
@@ -263,6 +268,12 @@ describe('scim PATCH on users', () => {
         givenName: 'B',
         familyName: 'Jensen',
       });
+    });
+
+    it('removes sub-attributes given as null in a complex value, and ignores an empty one', () => {
+      const result = patch(user(), { op: 'replace', path: 'name', value: { GivenName: null, middleName: 'M' } });
+      expect(result.resource.name).to.deep.equal({ familyName: 'Jensen', middleName: 'M' });
+      expect(patch(user(), { op: 'add', path: 'name', value: {} }).changed).to.equal(false);
     });
 
     it('removes listed values from a multi-valued attribute (Entra style) and leaves the rest', () => {
@@ -342,7 +353,7 @@ describe('scim PATCH on users', () => {
       ['an empty Operations array', []],
       ['setting the same value', [{ op: 'replace', path: 'displayName', value: 'Babs Jensen' }]],
       ['Entra repeating "True" for an active user', [{ op: 'Replace', path: 'active', value: 'True' }]],
-      ['adding an email that is already there', [{ op: 'add', path: 'emails', value: [{ value: 'bjensen@example.com', type: 'work', primary: true }] }]],
+      ['adding an email that is already there', [{ op: 'add', path: 'emails', value: user().emails }]],
       ['removing an absent attribute', [{ op: 'remove', path: 'nickName' }]],
       ['a change and its reversal', [{ op: 'replace', path: 'title', value: 'X' }, { op: 'remove', path: 'title' }]],
       ['repeating the own id', [{ op: 'replace', value: { id: '2819c223-7f76-453a-919d-413861904646' } }]],
@@ -356,10 +367,31 @@ describe('scim PATCH on users', () => {
     }
   });
 
+  it('reports changed:false for a no-op on a freshly normalized IdP body', () => {
+    const stored = normalizeResource(
+      {
+        schemas: [USER_SCHEMA, 'urn:scim:schemas:core:1.0'],
+        userName: 'x@example.com',
+        title: null,
+        roles: [],
+        tags: [],
+        Custom: { nested: null, kept: 1 },
+        emails: [{ value: 'x@example.com', primary: 'True' }],
+      },
+      'User',
+    );
+    const result = patch({ ...stored, id: 'u1' }, { op: 'Replace', path: 'emails[primary eq true].value', value: 'x@example.com' });
+    expect(result.changed).to.equal(false);
+  });
+
   describe('atomicity', () => {
     it('never mutates its input', () => {
       const input = user();
-      const result = patch(input, { op: 'replace', path: 'name.givenName', value: 'X' }, { op: 'add', path: 'emails', value: { value: 'n@x' } });
+      const result = patch(
+        input,
+        { op: 'replace', path: 'name.givenName', value: 'X' },
+        { op: 'add', path: 'emails', value: { value: 'n@x' } },
+      );
       expect(input).to.deep.equal(user());
       expect(result.resource).to.not.equal(input);
       expect(result.resource.name).to.not.equal(input.name);
@@ -388,7 +420,7 @@ describe('scim PATCH on users', () => {
     });
 
     it('rejects malformed paths with invalidPath', () => {
-      for (const path of ['emails[type eq "work"', 'a.b.c', 'emails[type eq "work"].', '123', `urn:ietf:params:scim:schemas:core:2.0:User`]) {
+      for (const path of ['emails[type eq "work"', 'a.b.c', 'emails[type eq "work"].', '123', USER_SCHEMA]) {
         expectScimError(() => patch(user(), { op: 'replace', path, value: 'x' }), 'invalidPath');
       }
     });

@@ -131,7 +131,8 @@ describe('scim schemas', () => {
         }, 0);
       for (const doc of docs) {
         expect(doc.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:Schema']);
-        expect(doc.meta).to.deep.equal({ resourceType: 'Schema', location: `https://dsync.example.com/scim/v2/dir_1/Schemas/${String(doc.id)}` });
+        const location = `https://dsync.example.com/scim/v2/dir_1/Schemas/${String(doc.id)}`;
+        expect(doc.meta).to.deep.equal({ resourceType: 'Schema', location });
         expect(visit(doc.attributes as Record<string, unknown>[])).to.be.greaterThan(5);
       }
     });
@@ -144,7 +145,9 @@ describe('scim schemas', () => {
         'timezone', 'active', 'password', 'emails', 'phoneNumbers', 'ims', 'photos', 'addresses', 'groups',
         'entitlements', 'roles', 'x509Certificates',
       ]);
-      expect(names(ENTERPRISE_USER_SCHEMA)).to.have.members(['employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager']);
+      expect(names(ENTERPRISE_USER_SCHEMA)).to.have.members([
+        'employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager',
+      ]);
       expect(names(GROUP_SCHEMA)).to.have.members(['displayName', 'members']);
     });
   });
