@@ -30,6 +30,16 @@ const durationList = z.string().transform((text, ctx) => {
   }
 });
 
+/** A duration such as `15s`; a bad value is reported as a config issue naming the variable. */
+const duration = z.string().transform((text, ctx) => {
+  try {
+    return parseDuration(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
 const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
@@ -47,6 +57,15 @@ const envSchema = z.object({
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
+  DSYNC_OPERATOR_NAMESPACE: z.string().min(1).optional(),
+  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(4),
+  DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
+  DSYNC_LEADER_ELECTION: bool.default(true),
+  DSYNC_LEADER_ELECTION_NAMESPACE: z.string().min(1).optional(),
+  DSYNC_LEADER_ELECTION_LEASE_DURATION: z.string().default('15s').pipe(duration),
+  DSYNC_LEADER_ELECTION_RENEW_DEADLINE: z.string().default('10s').pipe(duration),
+  DSYNC_LEADER_ELECTION_RETRY_PERIOD: z.string().default('2s').pipe(duration),
 });
 
 /**
@@ -79,18 +98,68 @@ export interface Config {
   logLevel: string;
 }
 
+/** What `dsync operator` needs: no API keys (it serves no API), but a store shared with `dsync serve`. */
+export interface OperatorConfig {
+  externalUrl: string;
+  redisUrl?: string;
+  metricsPort: number;
+  host: string;
+  logLevel: string;
+  operator: {
+    /** Watch one namespace; unset = all namespaces. */
+    namespace?: string;
+    workers: number;
+    resyncIntervalMs: number;
+    leaderElection: {
+      enabled: boolean;
+      /** Unset = the namespace of the kubeconfig context (in a pod: its own namespace). */
+      namespace?: string;
+      leaseDurationMs: number;
+      renewDeadlineMs: number;
+      retryPeriodMs: number;
+    };
+  };
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string): Config {
+function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`).join('; '),
     );
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
+  const e = parseEnv(env);
+  return {
+    externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
+    metricsPort: e.METRICS_PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    operator: {
+      ...(e.DSYNC_OPERATOR_NAMESPACE !== undefined && { namespace: e.DSYNC_OPERATOR_NAMESPACE }),
+      workers: e.DSYNC_OPERATOR_WORKERS,
+      resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,
+      leaderElection: {
+        enabled: e.DSYNC_LEADER_ELECTION,
+        ...(e.DSYNC_LEADER_ELECTION_NAMESPACE !== undefined && { namespace: e.DSYNC_LEADER_ELECTION_NAMESPACE }),
+        leaseDurationMs: e.DSYNC_LEADER_ELECTION_LEASE_DURATION,
+        renewDeadlineMs: e.DSYNC_LEADER_ELECTION_RENEW_DEADLINE,
+        retryPeriodMs: e.DSYNC_LEADER_ELECTION_RETRY_PERIOD,
+      },
+    },
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string): Config {
+  const e = parseEnv(env);
   const keys = (e.DSYNC_API_KEYS ?? '')
     .split(',')
     .map((k) => k.trim())

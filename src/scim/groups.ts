@@ -11,17 +11,13 @@ import { retrying, settle, STALE } from './commit.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';
 import { normalizeResource } from './normalize.js';
-import { applyPatch, type MemberDelta } from './patch.js';
+import { applyPatch, type MemberDelta, type MemberRef } from './patch.js';
 import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
 const SCIM_JSON = 'application/scim+json';
 const MEMBER_PAGE = 1000;
 
-interface MemberRef {
-  value: string;
-  display?: string;
-}
 
 export function groupKeys(body: ScimBody): GroupKeys {
   return {
@@ -31,11 +27,17 @@ export function groupKeys(body: ScimBody): GroupKeys {
 }
 
 /** Splits `members` off a normalised body: the body is stored, the members become a membership set. */
-function splitMembers(body: ScimBody): { body: ScimBody; members: string[] | undefined } {
+function splitMembers(body: ScimBody): { body: ScimBody; members: MemberRef[] | undefined } {
   const { members, ...rest } = body;
   if (members === undefined) return { body: rest, members: undefined };
-  const ids = (members as MemberRef[]).map((m) => m.value);
-  return { body: rest, members: [...new Set(ids)] };
+  return { body: rest, members: uniqueRefs(members as MemberRef[]) };
+}
+
+/** One ref per member id; the last display given wins. */
+function uniqueRefs(refs: MemberRef[]): MemberRef[] {
+  const byId = new Map<string, MemberRef>();
+  for (const ref of refs) byId.set(ref.value, { ...byId.get(ref.value), ...ref });
+  return [...byId.values()];
 }
 
 const wantsMembers = (query: ScimQuery): boolean => {
@@ -52,17 +54,18 @@ async function allMemberIds(ctx: ScimContext, groupId: string): Promise<string[]
   }
 }
 
+/** Members as SCIM renders them: `display` is what the client sent, else the user's displayName or userName. */
 async function renderMembers(ctx: ScimContext, groupId: string) {
   const ids = await allMemberIds(ctx, groupId);
-  const users = await ctx.store.getUsers(ctx.directory.id, ids);
-  return users
-    .filter((u): u is StoredResource => u !== null)
-    .map((u) => ({
-      value: u.id,
-      display: String(u.body.displayName ?? u.body.userName),
-      $ref: locationOf(ctx.base, 'User', u.id),
-      type: 'User',
-    }));
+  const [users, displays] = await Promise.all([
+    ctx.store.getUsers(ctx.directory.id, ids),
+    ctx.store.memberDisplays(ctx.directory.id, groupId, ids),
+  ]);
+  return users.flatMap((u, i) =>
+    u === null
+      ? []
+      : [{ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' }],
+  );
 }
 
 async function groupResult(ctx: ScimContext, group: StoredResource, status: number, query: ScimQuery = {}): Promise<ScimResult> {
@@ -85,17 +88,23 @@ const duplicate = (keys: GroupKeys): string =>
 async function memberChanges(
   ctx: ScimContext,
   type: 'group.user_added' | 'group.user_removed',
-  userIds: string[],
+  refs: MemberRef[],
   group: StoredResource['body'],
   groupId: string,
   now: number,
 ): Promise<MemberChange[]> {
-  const users = await ctx.store.getUsers(ctx.directory.id, userIds);
+  const users = await ctx.store.getUsers(ctx.directory.id, refs.map((r) => r.value));
   const g = groupData(groupId, group);
-  return users
-    .filter((u): u is StoredResource => u !== null)
-    .map((u) => ({ userId: u.id, event: buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now) }));
+  return users.flatMap((u, i) => {
+    if (u === null) return [];
+    const event = buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
+    const display = refs[i]!.display;
+    return [{ userId: u.id, event, ...(display !== undefined && { display }) }];
+  });
 }
+
+const displaysOf = (refs: MemberRef[]) =>
+  refs.flatMap((r) => (r.display === undefined ? [] : [{ userId: r.value, display: r.display }]));
 
 const appliedEvents = (changes: MemberChange[], applied: boolean[]): PendingEvent[] =>
   changes.filter((_, i) => applied[i]).map((c) => c.event);
@@ -137,26 +146,34 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
 }
 
+interface MembershipPlan {
+  /** Full member list: replace semantics, checked against the version read. */
+  target?: MemberRef[];
+  add: MemberRef[];
+  remove: string[];
+}
+
 /**
- * Writes a new body and/or membership delta. `target` (full member list) means replace semantics and is
+ * Writes a new body and/or membership delta. A `target` (full member list) means replace semantics and is
  * checked against the version read; plain add/remove deltas need no version unless the body changes too.
  */
 async function commitGroup(
   ctx: ScimContext,
   current: StoredResource,
   next: ScimBody,
-  delta: { target?: string[]; add: string[]; remove: string[] },
+  plan: MembershipPlan,
 ): Promise<StoredResource | typeof STALE> {
-  let { add, remove } = delta;
-  if (delta.target) {
+  let { add, remove } = plan;
+  if (plan.target) {
     const existing = await allMemberIds(ctx, current.id);
-    const desired = new Set(delta.target);
+    const desired = new Set(plan.target.map((r) => r.value));
     const have = new Set(existing);
     remove = existing.filter((id) => !desired.has(id));
-    add = delta.target.filter((id) => !have.has(id));
+    add = plan.target.filter((r) => !have.has(r.value));
   }
+  const displays = plan.target ? displaysOf(plan.target) : [];
   const bodyChanged = !sameJson(current.body, next);
-  if (!bodyChanged && add.length === 0 && remove.length === 0) return current;
+  if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return current;
   const now = Date.now();
   const events: PendingEvent[] = [];
   if (bodyChanged) {
@@ -164,15 +181,16 @@ async function commitGroup(
     const after = groupData(current.id, next);
     events.push(buildEvent(ctx.directory, 'group.updated', after, previousAttributes(before, after), now));
   }
-  const removes = await memberChanges(ctx, 'group.user_removed', remove, next, current.id, now);
+  const removes = await memberChanges(ctx, 'group.user_removed', remove.map((value) => ({ value })), next, current.id, now);
   const adds = await memberChanges(ctx, 'group.user_added', add, next, current.id, now);
   const result = settle(
     await ctx.store.updateGroup(ctx.directory.id, current.id, {
       ...(bodyChanged && { body: next, keys: groupKeys(next) }),
-      ...((bodyChanged || delta.target) && { expectedVersion: current.version }),
+      ...((bodyChanged || plan.target) && { expectedVersion: current.version }),
       add: adds,
       remove: removes,
       events,
+      ...(displays.length > 0 && { displays }),
       now,
     }),
     `Group ${current.id}`,
@@ -194,15 +212,14 @@ export async function replaceGroup(ctx: ScimContext, id: string, input: unknown,
   return groupResult(ctx, group, 200, query);
 }
 
-function resolveDelta(delta: MemberDelta | undefined): { target?: string[]; add: string[]; remove: string[] } {
+function resolveDelta(delta: MemberDelta | undefined): MembershipPlan {
   if (!delta) return { add: [], remove: [] };
-  const add = delta.add.map((m) => m.value);
   if (delta.replace || delta.removeAll) {
-    const base = delta.replace ? delta.replace.map((m) => m.value) : [];
     const removed = new Set(delta.remove);
-    return { target: [...new Set([...base, ...add])].filter((id) => !removed.has(id)), add: [], remove: [] };
+    const target = uniqueRefs([...(delta.replace ?? []), ...delta.add]).filter((r) => !removed.has(r.value));
+    return { target, add: [], remove: [] };
   }
-  return { add, remove: delta.remove };
+  return { add: delta.add, remove: delta.remove };
 }
 
 /** PATCH answers 204 (Entra's preference, and no O(members) body) unless the client asks for attributes. */

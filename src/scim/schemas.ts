@@ -200,7 +200,7 @@ const GROUP: SchemaDef = {
           mutability: 'immutable',
         }),
         // Rendered from the member itself rather than stored: what a client sends is not kept.
-        attr('display', 'string', 'A human-readable name for the member.', { mutability: 'readOnly' }),
+        attr('display', 'string', 'A human-readable name for the member (kept as the client sent it; otherwise the user\'s displayName or userName).'),
         attr('type', 'string', 'A label indicating the type of resource.', {
           canonicalValues: ['User', 'Group'],
           mutability: 'immutable',

@@ -59,6 +59,7 @@ class DirectoryData {
   readonly displayNames = new Map<string, string>();
   readonly groupExternalIds = new MultiIndex();
   readonly members = new Map<string, Set<string>>();
+  readonly displays = new Map<string, Map<string, string>>();
   readonly userGroups = new Map<string, Set<string>>();
   readonly events: Array<LoggedEvent & { at: number }> = [];
   delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
@@ -89,6 +90,13 @@ class DirectoryData {
     this.groupExternalIds.delete(keys.externalId, id);
   }
 
+  setDisplay(groupId: string, userId: string, display: string | undefined): void {
+    if (display === undefined || !this.members.get(groupId)?.has(userId)) return;
+    let map = this.displays.get(groupId);
+    if (!map) this.displays.set(groupId, (map = new Map()));
+    map.set(userId, display);
+  }
+
   addMember(groupId: string, userId: string): boolean {
     if (!this.users.has(userId)) return false;
     let set = this.members.get(groupId);
@@ -103,6 +111,7 @@ class DirectoryData {
   removeMember(groupId: string, userId: string): boolean {
     const set = this.members.get(groupId);
     if (!set?.delete(userId)) return false;
+    this.displays.get(groupId)?.delete(userId);
     const groups = this.userGroups.get(userId);
     groups?.delete(groupId);
     if (groups?.size === 0) this.userGroups.delete(userId);
@@ -331,6 +340,7 @@ export class MemoryStore implements Store {
     d.indexGroup(group.id, keys);
     d.append(events);
     const applied = members.map((m) => d.addMember(group.id, m.userId));
+    for (const m of members) d.setDisplay(group.id, m.userId, m.display);
     d.append(members.filter((_, i) => applied[i]).map((m) => m.event));
     return ok(row, applied);
   }
@@ -358,6 +368,8 @@ export class MemoryStore implements Store {
       ...update.add.map((m) => d.addMember(id, m.userId)),
     ];
     d.append(changes.filter((_, i) => applied[i]).map((m) => m.event));
+    for (const m of update.add) d.setDisplay(id, m.userId, m.display);
+    for (const m of update.displays ?? []) d.setDisplay(id, m.userId, m.display);
     if (changed || applied.includes(true)) this.touch(row, update.now);
     return ok(row, applied);
   }
@@ -368,10 +380,15 @@ export class MemoryStore implements Store {
     if (row.version !== expectedVersion) return { status: 'stale' };
     for (const userId of d.members.get(id) ?? []) d.removeMember(id, userId);
     d.members.delete(id);
+    d.displays.delete(id);
     d.unindexGroup(id, row.keys);
     d.groups.delete(id);
     d.append(events);
     return ok(row);
+  }
+  async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {
+    const map = this.data.get(directoryId)?.displays.get(groupId);
+    return userIds.map((id) => map?.get(id) ?? null);
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
     const set = this.data.get(directoryId)?.members.get(groupId);

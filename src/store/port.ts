@@ -36,6 +36,8 @@ export interface MemberChange {
   userId: string;
   /** Appended to the log only if the membership really changed. */
   event: PendingEvent;
+  /** The `display` the client sent for this member, kept and echoed back (additions only). */
+  display?: string;
 }
 
 export interface GroupUpdate {
@@ -48,6 +50,8 @@ export interface GroupUpdate {
   remove: MemberChange[];
   /** Events appended unconditionally before the membership events (e.g. `group.updated`). */
   events: PendingEvent[];
+  /** Member displays to (re)set after the changes, for users that are members then (PUT/replace resend them). */
+  displays?: Array<{ userId: string; display: string }>;
   now: number;
 }
 
@@ -117,6 +121,8 @@ export interface GroupStore {
   ): Promise<WriteResult>;
   updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult>;
   deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult>;
+  /** The client-sent displays of these members (null where none was sent). */
+  memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>>;
   /** Member user ids in the order they were added; `offset` is 0-based. */
   groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>>;
   countGroups(directoryId: string): Promise<number>;

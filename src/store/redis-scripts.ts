@@ -121,6 +121,7 @@ for i = 6, 5 + n do
 end
 for i = 6, 5 + n do
   redis.call('ZREM', p .. 'm:' .. ARGV[i], id)
+  redis.call('HDEL', p .. 'md:' .. ARGV[i], id)
   touch(p .. 'g:' .. ARGV[i], now)
 end
 redis.call('DEL', p .. 'ug:' .. id, key)
@@ -134,38 +135,49 @@ return ok(h)
 
 /** Adds (uid, event) pairs starting at ARGV[i] to group gid; returns next index and whether anything changed. */
 const MEMBERS = `
--- Both return the next ARGV index and a '0'/'1' flag per change (the caller learns which events were emitted).
+-- Member changes are (uid, display, event) triples. Both return the next ARGV index and a '0'/'1' flag per
+-- change (the caller learns which events were emitted). Client-sent displays live in md:<gid>.
+local function setDisplay(gid, uid, display)
+  if display ~= '' and redis.call('ZSCORE', p .. 'm:' .. gid, uid) then redis.call('HSET', p .. 'md:' .. gid, uid, display) end
+end
 local function addMembers(gid, i)
   local n, flags = tonumber(ARGV[i]), {}
-  for j = i + 1, i + 2 * n, 2 do
+  for j = i + 1, i + 3 * n, 3 do
     local uid = ARGV[j]
     if redis.call('EXISTS', p .. 'u:' .. uid) == 1 and redis.call('ZADD', p .. 'm:' .. gid, 'NX', nextSeq(), uid) == 1 then
       redis.call('SADD', p .. 'ug:' .. uid, gid)
-      emit(ARGV[j + 1])
+      emit(ARGV[j + 2])
       flags[#flags + 1] = '1'
     else
       flags[#flags + 1] = '0'
     end
+    setDisplay(gid, uid, ARGV[j + 1])
   end
-  return i + 2 * n + 1, table.concat(flags)
+  return i + 3 * n + 1, table.concat(flags)
 end
 local function removeMembers(gid, i)
   local n, flags = tonumber(ARGV[i]), {}
-  for j = i + 1, i + 2 * n, 2 do
+  for j = i + 1, i + 3 * n, 3 do
     local uid = ARGV[j]
     if redis.call('ZREM', p .. 'm:' .. gid, uid) == 1 then
       redis.call('SREM', p .. 'ug:' .. uid, gid)
-      emit(ARGV[j + 1])
+      redis.call('HDEL', p .. 'md:' .. gid, uid)
+      emit(ARGV[j + 2])
       flags[#flags + 1] = '1'
     else
       flags[#flags + 1] = '0'
     end
   end
-  return i + 2 * n + 1, table.concat(flags)
+  return i + 3 * n + 1, table.concat(flags)
+end
+local function setDisplays(gid, i)
+  local n = tonumber(ARGV[i])
+  for j = i + 1, i + 2 * n, 2 do setDisplay(gid, ARGV[j], ARGV[j + 1]) end
+  return i + 2 * n + 1
 end
 `;
 
-/** ARGV: prefix, id, displayName, externalId, created, modified, body, nEvents, events…, nMembers, (uid, event)… */
+/** ARGV: prefix, id, displayName, externalId, created, modified, body, nEvents, events…, nMembers, (uid, display, event)… */
 const createGroup = `
 local id, dn, ext = ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', p .. 'gn', dn, id) == 0 then return {'conflict'} end
@@ -179,7 +191,7 @@ return ok(h, flags)
 
 /**
  * ARGV: prefix, id, expectedVersion|'', hasBody ('1'|''), displayName, externalId, now, body,
- *       nEvents, events…, nRemove, (uid, event)…, nAdd, (uid, event)…
+ *       nEvents, events…, nRemove, (uid, display, event)…, nAdd, (uid, display, event)…, nDisplays, (uid, display)…
  */
 const updateGroup = `
 local id, now = ARGV[2], ARGV[7]
@@ -201,7 +213,8 @@ if ARGV[4] == '1' then
   h[4], h[5], body, changed = dn, ext, ARGV[8], true
 end
 local i, removed = removeMembers(id, emitn(9))
-local _, added = addMembers(id, i)
+local j, added = addMembers(id, i)
+setDisplays(id, j)
 local flags = removed .. added
 if changed or string.find(flags, '1', 1, true) then
   bump(h, now)
@@ -219,7 +232,7 @@ if not rec then return {'missing'} end
 local h = parse(rec)
 if h[1] ~= ARGV[3] then return {'stale'} end
 for _, uid in ipairs(redis.call('ZRANGE', p .. 'm:' .. id, 0, -1)) do redis.call('SREM', p .. 'ug:' .. uid, id) end
-redis.call('DEL', p .. 'm:' .. id, key)
+redis.call('DEL', p .. 'm:' .. id, p .. 'md:' .. id, key)
 if redis.call('HGET', p .. 'gn', h[4]) == id then redis.call('HDEL', p .. 'gn', h[4]) end
 mdel(p .. 'ge', h[5], id)
 redis.call('ZREM', p .. 'go', id)

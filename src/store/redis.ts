@@ -6,6 +6,7 @@
  *   dsync:{d}:un|ue|um     userName (unique) / externalId / email indexes (HASH)
  *   dsync:{d}:g:<id>, go, gn, ge   the same for groups (gn = displayName, unique)
  *   dsync:{d}:m:<gid>      members of a group (ZSET in the order added)
+ *   dsync:{d}:md:<gid>     the `display` a client sent for a member (HASH)
  *   dsync:{d}:seq          insertion counter giving the ZSET scores
  *   dsync:{d}:ug:<uid>     groups of a user (SET)
  *   dsync:{d}:ev           the directory's event log (STREAM)
@@ -58,7 +59,7 @@ const userKeyArgs = (keys: UserKeys): string[] => [
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 const members = (list: MemberChange[]): string[] => [
   String(list.length),
-  ...list.flatMap((m) => [m.userId, m.event.json]),
+  ...list.flatMap((m) => [m.userId, m.display ?? '', m.event.json]),
 ];
 
 const CASCADE_BATCH = 500;
@@ -179,7 +180,7 @@ export class RedisStore implements Store {
     ]);
     for (const [order, keysOf] of [
       ['uo', (uid: string) => [`${p}u:${uid}`, `${p}ug:${uid}`]],
-      ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`]],
+      ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`, `${p}md:${gid}`]],
     ] as const) {
       for (;;) {
         const ids = await this.redis.zrange(`${p}${order}`, 0, CASCADE_BATCH - 1);
@@ -315,10 +316,16 @@ export class RedisStore implements Store {
       ...events(update.events),
       ...members(update.remove),
       ...members(update.add),
+      String(update.displays?.length ?? 0),
+      ...(update.displays ?? []).flatMap((d) => [d.userId, d.display]),
     ]);
   }
   deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
     return this.script('dsyncDeleteGroup', directoryId, [id, String(expectedVersion), ...events(evs)]);
+  }
+  async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {
+    if (userIds.length === 0) return [];
+    return this.redis.hmget(`${prefix(directoryId)}md:${groupId}`, ...userIds);
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
     const key = `${prefix(directoryId)}m:${groupId}`;

@@ -34,13 +34,13 @@ for (const kind of STORE_KINDS) {
       expect(events.length, JSON.stringify(eventNames())).to.equal(n);
     }
 
-    it('creates a group with members and returns them (value, display, $ref)', async () => {
+    it('creates a group with members and returns them (value, display as sent or derived, $ref)', async () => {
       const res = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }, { value: users[1], display: 'x' }] });
       expect(res.status).to.equal(201);
       expect(res.headers.get('location')).to.equal(`${dir.scim.endpoint}/Groups/${res.body.id}`);
       expect(res.body.members).to.deep.equal([
         { value: users[0], display: 'A', $ref: `${dir.scim.endpoint}/Users/${users[0]}`, type: 'User' },
-        { value: users[1], display: 'B', $ref: `${dir.scim.endpoint}/Users/${users[1]}`, type: 'User' },
+        { value: users[1], display: 'x', $ref: `${dir.scim.endpoint}/Users/${users[1]}`, type: 'User' },
       ]);
       expect(await memberIds(res.body.id)).to.deep.equal([users[0], users[1]]);
       await waitEvents(3);

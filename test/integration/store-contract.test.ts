@@ -135,6 +135,23 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await labels(store, D)).to.deep.equal(['g-created', 'add-u1', 'add-u2']);
     });
 
+    it('keeps client-sent member displays until the member leaves', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
+      await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('a1'), display: 'Ann' }], []);
+      expect(await store.memberDisplays(D, 'g1', ['u1', 'u2'])).to.deep.equal(['Ann', null]);
+      await store.updateGroup(D, 'g1', {
+        add: [{ userId: 'u2', event: ev('a2'), display: 'Bob' }],
+        remove: [],
+        events: [],
+        displays: [{ userId: 'u1', display: 'Annie' }, { userId: 'ghost', display: 'x' }],
+        now: 1,
+      });
+      expect(await store.memberDisplays(D, 'g1', ['u1', 'u2', 'ghost'])).to.deep.equal(['Annie', 'Bob', null]);
+      await store.updateGroup(D, 'g1', { add: [], remove: [{ userId: 'u1', event: ev('r1') }], events: [], now: 2 });
+      expect(await store.memberDisplays(D, 'g1', ['u1'])).to.deep.equal([null]);
+    });
+
     it('renames groups with displayName uniqueness and version checks', async () => {
       await store.createGroup(D, res('g1', { displayName: 'A' }), { displayName: 'A' }, [], []);
       await store.createGroup(D, res('g2', { displayName: 'B' }), { displayName: 'B', externalId: 'e2' }, [], []);

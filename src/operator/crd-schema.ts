@@ -1,0 +1,90 @@
+/**
+ * The DirectoryConnection resource: the one definition of its spec and status. The CRD YAML is generated from
+ * these schemas (crd-manifest.ts), the operator validates with them, and the TypeScript types are inferred
+ * from them, so the three cannot drift. Field rules come from the core's create input, so the API server
+ * rejects what the management API would reject.
+ */
+import { z } from 'zod';
+import { createDirectoryInput, webhookUrl } from '../core/directory-input.js';
+
+export const GROUP = 'dsync.io';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+export const KIND = 'DirectoryConnection';
+export const PLURAL = 'directoryconnections';
+
+const core = createDirectoryInput.shape;
+
+/** Kubernetes CEL transition rule: the field keeps the value it was created with. */
+const immutable = <T extends z.ZodType>(schema: T, field: string): T =>
+  schema.meta({
+    'x-kubernetes-validations': [
+      { rule: 'self == oldSelf', message: `${field} is immutable; create a new DirectoryConnection instead` },
+    ],
+  });
+
+// The core checks "no colon" with a refinement, which JSON Schema cannot carry; the same rule as a pattern.
+const noColon = (schema: z.ZodString, field: string) => schema.regex(/^[^:]*$/, `${field} cannot contain the character :`);
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const secretKeySelector = z
+  .strictObject({
+    name: z.string().min(1).max(253).regex(DNS_SUBDOMAIN).describe('Name of a Secret in the same namespace'),
+    key: z.string().min(1).max(253).regex(/^[-._a-zA-Z0-9]+$/).describe('Key in that Secret'),
+  })
+  .describe('A key of a Secret in the namespace of the DirectoryConnection');
+
+export const directoryConnectionSpec = z
+  .strictObject({
+    name: core.name.describe('Display name of the directory'),
+    tenant: immutable(noColon(core.tenant, 'tenant'), 'tenant').describe('Tenant the directory belongs to'),
+    product: immutable(noColon(core.product, 'product'), 'product').describe('Product the directory belongs to'),
+    type: immutable(core.type, 'type').describe('Identity provider of the directory'),
+    webhook: z
+      .strictObject({
+        url: webhookUrl.regex(/^https?:\/\//, 'webhook url must start with http:// or https://').describe(
+          'Where directory-sync events are POSTed',
+        ),
+        secretRef: secretKeySelector.describe('Standard Webhooks signing secret (whsec_...)'),
+      })
+      .optional()
+      .describe('Webhook receiving the directory-sync events'),
+    logWebhookEvents: z.boolean().default(false).describe('Keep a log of webhook deliveries'),
+    deactivated: z.boolean().default(false).describe('A deactivated directory refuses SCIM requests'),
+    google: z
+      .strictObject({ domain: core.google_domain.unwrap().min(1).describe('Google Workspace domain') })
+      .optional()
+      .describe('Google Workspace settings (type google)'),
+  })
+  .describe('Desired state of a directory connection');
+
+export type DirectoryConnectionSpec = z.output<typeof directoryConnectionSpec>;
+
+export const CONDITION_STATUSES = ['True', 'False', 'Unknown'] as const;
+
+/** metav1.Condition. */
+export const condition = z.strictObject({
+  type: z.string().min(1).max(316),
+  status: z.enum(CONDITION_STATUSES),
+  observedGeneration: z.int().min(0).optional(),
+  lastTransitionTime: z.string().max(64).meta({ format: 'date-time' }),
+  reason: z.string().min(1).max(1024).regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/),
+  message: z.string().max(32768),
+});
+export type Condition = z.output<typeof condition>;
+
+export const directoryConnectionStatus = z
+  .strictObject({
+    directoryId: z.string().max(64).optional().describe('Id of the stored directory (the resource uid)'),
+    scimEndpoint: z.string().max(4096).optional().describe('SCIM base URL to give the identity provider'),
+    secretName: z.string().max(253).optional().describe('Secret holding the SCIM endpoint and bearer token'),
+    observedGeneration: z.int().min(0).optional().describe('Generation of the spec last reconciled successfully'),
+    conditions: z
+      .array(condition)
+      .max(8)
+      .optional()
+      .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] }),
+  })
+  .describe('Observed state of a directory connection');
+export type DirectoryConnectionStatus = z.output<typeof directoryConnectionStatus>;

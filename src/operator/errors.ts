@@ -1,0 +1,69 @@
+/** Coded operator errors (undici-style): callers branch on `code` or the class, never on `message`. */
+
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+  constructor(
+    message: string,
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A bad option passed to the operator or one of its parts; the message names the option. */
+export class InvalidOptionError extends OperatorError {
+  override name = 'InvalidOptionError';
+  constructor(
+    readonly option: string,
+    problem: string,
+  ) {
+    super(`${option} ${problem}`, 'DSYNC_OPERATOR_INVALID_OPTION');
+  }
+}
+
+/** The API server answered with an error Status; `reason` is its machine-readable reason (Conflict, NotFound...). */
+export class KubeApiError extends OperatorError {
+  override name = 'KubeApiError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly reason: string,
+  ) {
+    super(message, 'DSYNC_KUBE_API');
+  }
+
+  static fromResponse(method: string, path: string, status: number, body: string): KubeApiError {
+    let parsed: { message?: string; reason?: string } = {};
+    try {
+      parsed = JSON.parse(body) as typeof parsed;
+    } catch {
+      // not a Status object (e.g. a proxy's HTML page)
+    }
+    const message = parsed.message ?? (body.slice(0, 200) || `HTTP ${status}`);
+    return new KubeApiError(`${method} ${path}: ${status} ${message}`, status, parsed.reason ?? '');
+  }
+}
+
+export const isNotFound = (err: unknown): boolean => err instanceof KubeApiError && err.status === 404;
+export const isConflict = (err: unknown): boolean => err instanceof KubeApiError && err.status === 409;
+export const isGone = (err: unknown): boolean => err instanceof KubeApiError && err.status === 410;
+
+/**
+ * A reconcile outcome that retrying cannot fix (an invalid spec, a Secret owned by someone else): the
+ * controller logs and counts it but does not requeue; a change to the watched objects triggers the next try.
+ */
+export class TerminalError extends OperatorError {
+  override name = 'TerminalError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'DSYNC_OPERATOR_TERMINAL', options);
+  }
+}
+
+/** The API server ended a watch with 410 Gone: the resourceVersion is too old, list again. */
+export class WatchExpiredError extends OperatorError {
+  override name = 'WatchExpiredError';
+  constructor(message: string) {
+    super(message, 'DSYNC_WATCH_EXPIRED');
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * A small raw REST client for the API server, on the credentials of a client-node KubeConfig.
+ *
+ * Why not client-node's generated APIs: they deserialize into models with `Date` fields (while watch events
+ * are raw JSON, so cached and fetched objects would differ), need the patch content type forced per call (the
+ * 1.4 "415 Unsupported Media Type" pitfall), open a new TLS connection per request, and hide the API server's
+ * Status message in an "HTTP-Code: ..." blob. Here every request reuses one keep-alive agent, errors carry the
+ * server's Status, and every write is counted (the "no write when nothing changed" checks read that count).
+ */
+import { request as httpRequest, Agent as HttpAgent, type RequestOptions } from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { KubeApiError } from './errors.js';
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+  generateName?: string;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+}
+
+export interface Secret extends KubeObject {
+  type?: string;
+  data?: Record<string, string>;
+}
+
+export interface KubeList<T> {
+  metadata: { resourceVersion?: string; continue?: string };
+  items: T[];
+}
+
+/** A REST resource: `{group: '', version: 'v1', plural: 'secrets'}` or a CRD's group/version/plural. */
+export interface Resource {
+  group: string;
+  version: string;
+  plural: string;
+}
+
+export const SECRETS: Resource = { group: '', version: 'v1', plural: 'secrets' };
+export const EVENTS: Resource = { group: '', version: 'v1', plural: 'events' };
+export const LEASES: Resource = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
+
+/** `/api/v1/namespaces/ns/secrets/name/status`; without a namespace, the all-namespaces collection. */
+export function resourcePath(r: Resource, namespace?: string, name?: string, subresource?: string): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  const ns = namespace ? `/namespaces/${encodeURIComponent(namespace)}` : '';
+  const item = name ? `/${encodeURIComponent(name)}${subresource ? `/${subresource}` : ''}` : '';
+  return `${base}${ns}/${r.plural}${item}`;
+}
+
+export const objectKey = (obj: KubeObject): string =>
+  obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
+
+export function splitKey(key: string): { namespace: string; name: string } {
+  const slash = key.indexOf('/');
+  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
+}
+
+export type WriteVerb = 'create' | 'update' | 'patch' | 'delete';
+
+export interface KubeClientOptions {
+  kubeConfig: KubeConfig;
+  /** Called once per write request that reached the server, whatever its outcome. */
+  onWrite?: (resource: string, verb: WriteVerb) => void;
+  /** Per-request timeout (not used by watches, which stream). Default 30 s. */
+  timeoutMs?: number;
+  userAgent?: string;
+}
+
+interface RequestArgs {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+}
+
+const MERGE_PATCH = 'application/merge-patch+json';
+
+export class KubeClient {
+  readonly kubeConfig: KubeConfig;
+  private readonly server: URL;
+  private readonly onWrite: (resource: string, verb: WriteVerb) => void;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private agent: HttpAgent | undefined;
+
+  constructor(options: KubeClientOptions) {
+    const cluster = options.kubeConfig.getCurrentCluster();
+    if (!cluster) throw new TypeError('kubeConfig has no current cluster');
+    this.kubeConfig = options.kubeConfig;
+    this.server = new URL(cluster.server);
+    this.onWrite = options.onWrite ?? (() => undefined);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.userAgent = options.userAgent ?? 'dsync-operator';
+  }
+
+  get<T>(r: Resource, namespace: string, name: string): Promise<T> {
+    return this.request('GET', resourcePath(r, namespace, name));
+  }
+
+  list<T>(r: Resource, namespace: string | undefined, query: RequestArgs['query']): Promise<KubeList<T>> {
+    return this.request('GET', resourcePath(r, namespace), { query });
+  }
+
+  create<T extends KubeObject>(r: Resource, obj: T): Promise<T> {
+    this.onWrite(r.plural, 'create');
+    return this.request('POST', resourcePath(r, obj.metadata.namespace), { body: obj });
+  }
+
+  /** PUT: fails with 409 Conflict unless `metadata.resourceVersion` is still current. */
+  replace<T extends KubeObject>(r: Resource, obj: T, subresource?: string): Promise<T> {
+    this.onWrite(subresource ? `${r.plural}/${subresource}` : r.plural, 'update');
+    return this.request('PUT', resourcePath(r, obj.metadata.namespace, obj.metadata.name, subresource), { body: obj });
+  }
+
+  /** JSON merge patch; include `metadata.resourceVersion` in the patch to make it conditional. */
+  mergePatch<T>(r: Resource, namespace: string, name: string, patch: unknown, subresource?: string): Promise<T> {
+    this.onWrite(subresource ? `${r.plural}/${subresource}` : r.plural, 'patch');
+    return this.request('PATCH', resourcePath(r, namespace, name, subresource), { body: patch, contentType: MERGE_PATCH });
+  }
+
+  delete(r: Resource, namespace: string, name: string): Promise<unknown> {
+    this.onWrite(r.plural, 'delete');
+    return this.request('DELETE', resourcePath(r, namespace, name));
+  }
+
+  async request<T>(method: string, path: string, args: RequestArgs = {}): Promise<T> {
+    const url = new URL(path, this.server);
+    for (const [k, v] of Object.entries(args.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    // Re-applied per request: exec and token-file credentials refresh themselves here.
+    const opts: RequestOptions & Record<string, unknown> = {};
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = {
+      ...(opts.headers as Record<string, string> | undefined),
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+    };
+    if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;
+    const payload = args.body === undefined ? undefined : JSON.stringify(args.body);
+    if (payload !== undefined) headers['Content-Type'] = args.contentType ?? 'application/json';
+    const agent = this.pooledAgent(opts);
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<T>((resolve, reject) => {
+      const req = send(url, { method, headers, agent, timeout: this.timeoutMs }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            try {
+              resolve((text ? JSON.parse(text) : undefined) as T);
+            } catch (err) {
+              reject(err);
+            }
+          } else reject(KubeApiError.fromResponse(method, path, status, text));
+        });
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out after ${this.timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  /**
+   * One keep-alive agent built from the kubeconfig's TLS material (client-node makes a new agent per call).
+   * A proxied cluster keeps client-node's own agent, which knows how to tunnel.
+   */
+  private pooledAgent(opts: Record<string, unknown>): HttpAgent {
+    if (this.kubeConfig.getCurrentCluster()?.proxyUrl) return opts['agent'] as HttpAgent;
+    if (!this.agent) {
+      const tls = Object.fromEntries(
+        ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'].flatMap((k) =>
+          opts[k] === undefined ? [] : [[k, opts[k]]],
+        ),
+      );
+      const pool = { keepAlive: true, maxSockets: 32 };
+      this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
+    }
+    return this.agent;
+  }
+
+  close(): void {
+    this.agent?.destroy();
+  }
+}
