@@ -72,10 +72,15 @@ async function main(): Promise<void> {
 
     // Small directory: 1,000 users, then the measured create phase.
     await phase('prefill small', 1000, CONCURRENCY, createUsers(smallScim, small.scim.path, 's', 0));
+    // Each measured create phase starts with the delivery backlog drained, so both compete with the same work.
+    await receiver.waitFor(3000 + 1000, 300_000);
     const atSmall = await phase(`user create (lookup+POST) at 1k users`, USERS, CONCURRENCY, createUsers(smallScim, small.scim.path, 's', 1000));
     results.push(atSmall);
 
     // Big directory: prefill through the same HTTP path, measure memory, then the measured create phase.
+    // The baseline is taken once everything so far is delivered and trimmed from the log.
+    await receiver.waitFor(3000 + 1000 + USERS, 300_000);
+    await new Promise((r) => setTimeout(r, 1500));
     const memBefore = await usedMemory(redis);
     const prefill = await phase(`prefill big (${BIG} users via HTTP)`, BIG, CONCURRENCY, createUsers(bigScim, big.scim.path, 'b', 0));
     results.push(prefill);
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 1500)); // let the deliverer trim the log
     const memAfter = await usedMemory(redis);
     const streamLen = await redis.xlen(`dsync:{${big.id}}:ev`);
+    await receiver.waitFor(3000 + 1000 + USERS + BIG, 300_000);
     const atBig = await phase(`user create (lookup+POST) at ${BIG / 1000}k users`, USERS, CONCURRENCY, createUsers(bigScim, big.scim.path, 'b', BIG));
     results.push(atBig);
 
@@ -135,14 +141,16 @@ async function main(): Promise<void> {
         check(res.status, [200], 'deactivate');
       }),
     );
-    results.push(
-      await phase(`paged list (count=100) at ${BIG / 1000}k users`, 1000, CONCURRENCY, async (i, timed) => {
-        const start = 1 + ((i * 7919) % (BIG - 100));
-        const res = await timed(() => bigScim.request('GET', `${big.scim.path}/Users?startIndex=${start}&count=100`));
-        check(res.status, [200], 'list');
-        if (res.body.Resources.length !== 100) throw new Error('short page');
-      }),
-    );
+    const pagedList = async (i: number, timed: <T>(fn: () => Promise<T>) => Promise<T>) => {
+      const start = 1 + ((i * 7919) % (BIG - 100));
+      const res = await timed(() => bigScim.request('GET', `${big.scim.path}/Users?startIndex=${start}&count=100`));
+      check(res.status, [200], 'list');
+      if (res.body.Resources.length !== 100) throw new Error('short page');
+    };
+    // Measured once the delivery backlog is drained, so the list competes only with itself.
+    await receiver.waitFor(3000 + 1000 + USERS * 2 + BIG + 2000 + 200 + 5000 + 1000 + 2000, 300_000);
+    results.push(await phase(`paged list (count=100) at ${BIG / 1000}k users, 1 client`, 500, 1, pagedList));
+    results.push(await phase(`paged list (count=100) at ${BIG / 1000}k users`, 1000, CONCURRENCY, pagedList));
 
     const expected = 3000 + 1000 + USERS * 2 + BIG + 2000 + 200 + 5000 + 1000 + 2000;
     await receiver.waitFor(expected, 300_000);
