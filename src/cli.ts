@@ -36,7 +36,7 @@ function build(config: Config, logger: Logger): Dsync {
       retrySchedule: config.webhook.retrySchedule,
       timeoutMs: config.webhook.timeoutMs,
     },
-    delivery: { retentionMs: config.eventRetentionMs },
+    delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs },
   });
 }
 

@@ -52,6 +52,7 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   DSYNC_WEBHOOK_TIMEOUT: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_EVENT_RETENTION: z.string().transform((s) => parseDuration(s)).optional(),
+  DSYNC_WEBHOOK_LOG_RETENTION: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -93,6 +94,8 @@ export interface Config {
   };
   /** How long delivered events stay in the log (Events API window). */
   eventRetentionMs: number;
+  /** How long delivery attempt logs are kept (directories with log_webhook_events). */
+  webhookLogRetentionMs: number;
   google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
   metricsPort: number;
   logLevel: string;
@@ -182,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: ()
       timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? 15_000,
     },
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? 7 * 86_400_000,
+    webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? 7 * 86_400_000,
     google: {
       ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
       ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),

@@ -35,7 +35,14 @@ export interface DsyncOptions {
     timeoutMs?: number;
   };
   /** Engine tuning (tests, benchmarks). */
-  delivery?: { pollIntervalMs?: number; sweepIntervalMs?: number; retentionMs?: number; concurrency?: number };
+  delivery?: {
+    pollIntervalMs?: number;
+    sweepIntervalMs?: number;
+    retentionMs?: number;
+    logRetentionMs?: number;
+    concurrency?: number;
+    leaseMs?: number;
+  };
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
   metrics?: Metrics;

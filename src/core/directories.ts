@@ -104,8 +104,12 @@ export class DirectoryService {
     }
     const endpoint = data.webhook_url ?? data.webhook?.endpoint ?? current.webhook.endpoint;
     const secret = data.webhook_secret ?? data.webhook?.secret ?? current.webhook.secret;
+    // Setting the webhook again re-enables a webhook that a 410 disabled.
+    const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
+    const { webhook_disabled_at: disabledAt, ...rest } = current;
     const next: Directory = {
-      ...current,
+      ...rest,
+      ...(disabledAt !== undefined && !webhookGiven && { webhook_disabled_at: disabledAt }),
       ...(data.name !== undefined && { name: data.name }),
       ...(data.log_webhook_events !== undefined && { log_webhook_events: data.log_webhook_events }),
       ...(data.deactivated !== undefined && { deactivated: data.deactivated }),

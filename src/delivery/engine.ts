@@ -11,10 +11,19 @@
  *   cursor, which repairs a wake-up lost to a crash between commit and mark.
  */
 import { randomUUID } from 'node:crypto';
+import { ConflictError } from '../core/errors.js';
+import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
 import type { RetryPolicy, Verdict } from './retry-policy.js';
-import type { Sink, SinkResult } from './sinks.js';
+import { eventIdOf, type Sink, type SinkResult } from './sinks.js';
+
+export class DeadLetterNotFound extends Error {
+  readonly code = 'DSYNC_DEAD_LETTER_NOT_FOUND';
+  constructor(id: string) {
+    super(`Dead letter ${id} not found`);
+  }
+}
 
 export interface EngineOptions {
   store: Store;
@@ -31,6 +40,8 @@ export interface EngineOptions {
   sweepIntervalMs?: number;
   /** Delivered events older than this are trimmed from the log (the Events API window). */
   retentionMs?: number;
+  /** Delivery attempt logs (directories with log_webhook_events) older than this are dropped. */
+  logRetentionMs?: number;
   /** Observes every attempt (delivery logs, metrics). */
   onAttempt?: (attempt: AttemptRecord) => void;
 }
@@ -79,6 +90,7 @@ export class DeliveryEngine {
       pollIntervalMs: 250,
       sweepIntervalMs: 30_000,
       retentionMs: 7 * 86_400_000,
+      logRetentionMs: 7 * 86_400_000,
       ...options,
     };
   }
@@ -185,10 +197,75 @@ export class DeliveryEngine {
     return run;
   }
 
+  /**
+   * Re-delivers a directory's events from `since` on (those still in the log), in order, before newer ones.
+   * Moves the cursor under the lease, so it never races a deliverer.
+   */
+  async replay(directoryId: string, since: number): Promise<{ cursor: string | null }> {
+    const cursor = await this.withLease(directoryId, async () => {
+      const from = await this.o.store.seqBefore(directoryId, since);
+      await this.o.store.saveDeliveryState(directoryId, this.owner, { cursor: from, attempts: 0, pinned: null }, this.o.leaseMs);
+      return from;
+    });
+    this.notify(directoryId);
+    return { cursor };
+  }
+
+  /** Sends a dead-lettered delivery again now (same webhook-id); on success it leaves the dead-letter list. */
+  async redeliver(directoryId: string, letterId: string): Promise<{ delivered: boolean; status?: number; error?: string }> {
+    const { store, sink } = this.o;
+    const [directory, letters] = await Promise.all([store.getDirectory(directoryId), store.listDeadLetters(directoryId)]);
+    const letter = letters.find((l) => l.id === letterId);
+    if (!directory || !letter) throw new DeadLetterNotFound(letterId);
+    const events = letter.events.map((json, i) => ({ seq: String(i), json }));
+    const result = await sink.deliver({ directory, events, batch: letter.batch });
+    const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
+    await this.record(directory, result, delivered ? 'delivered' : 'dead', letter.attempts + 1, letter.events.map(eventIdOf));
+    if (delivered) await store.removeDeadLetter(directoryId, letterId);
+    return { delivered, ...(result.status !== undefined && { status: result.status }), ...(result.error && { error: result.error }) };
+  }
+
+  private async withLease<T>(directoryId: string, fn: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    while (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) {
+      if (Date.now() > deadline) throw new ConflictError('Delivery to this directory is busy; try again shortly');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    try {
+      return await fn();
+    } finally {
+      await this.o.store.releaseLease(directoryId, this.owner);
+    }
+  }
+
+  /** Appends a delivery log record when the directory asks for them. */
+  private async record(directory: Directory, result: SinkResult, outcome: Verdict['kind'], attempt: number, eventIds: string[]) {
+    if (!directory.log_webhook_events || result.skipped) return;
+    const now = Date.now();
+    await this.o.store.appendDeliveryLog(
+      directory.id,
+      {
+        directory_id: directory.id,
+        webhook_id: result.id,
+        event_ids: eventIds,
+        endpoint: directory.webhook.endpoint,
+        status_code: result.status ?? null,
+        error: result.error ?? null,
+        latency_ms: Math.round(result.latencyMs * 10) / 10,
+        attempt,
+        outcome: outcome === 'disable' ? 'disabled' : outcome,
+        delivered: outcome === 'delivered',
+        created_at: new Date(now).toISOString(),
+      },
+      now - this.o.logRetentionMs,
+    );
+  }
+
   private async deliverPending(directoryId: string): Promise<void> {
     const { store, sink, policy } = this.o;
     const directory = await store.getDirectory(directoryId);
-    if (!directory) return;
+    // A 410 disabled the webhook: keep the events (cursor unmoved) until the webhook is set again.
+    if (!directory || directory.webhook_disabled_at) return;
     const batch = this.o.batchSize !== undefined;
     const size = this.o.batchSize ?? 1;
     let state: DeliveryState = await store.deliveryState(directoryId);
@@ -213,19 +290,25 @@ export class DeliveryEngine {
         if (events.length === 0) break;
         const last = events.at(-1)!.seq;
         const result = await sink.deliver({ directory, events, batch });
-        const verdict = policy.judge(result, state.attempts + 1);
-        this.o.onAttempt?.({
-          directoryId,
-          result,
-          verdict: verdict.kind,
-          eventIds: events.map((e) => e.seq),
-          attempt: state.attempts + 1,
-          at: Date.now(),
-        });
+        const attempt = state.attempts + 1;
+        const verdict = policy.judge(result, attempt);
+        this.o.onAttempt?.({ directoryId, result, verdict: verdict.kind, eventIds: events.map((e) => e.seq), attempt, at: Date.now() });
+        if (directory.log_webhook_events) {
+          await this.record(directory, result, verdict.kind, attempt, events.map((e) => eventIdOf(e.json)));
+        }
         if (verdict.kind === 'retry') {
           this.stats.failed++;
           await store.markDue(directoryId, Date.now() + verdict.delayMs);
-          state = { ...state, attempts: state.attempts + 1, pinned: last };
+          state = { ...state, attempts: attempt, pinned: last };
+          await save(state);
+          return;
+        }
+        if (verdict.kind === 'disable') {
+          this.stats.failed++;
+          this.o.logger.warn({ directoryId, webhookId: result.id }, 'receiver answered 410 Gone: webhook disabled until it is set again');
+          const fresh = await store.getDirectory(directoryId);
+          if (fresh) await store.updateDirectory({ ...fresh, webhook_disabled_at: new Date().toISOString() });
+          state = { ...state, attempts: 0, pinned: null };
           await save(state);
           return;
         }
@@ -233,9 +316,19 @@ export class DeliveryEngine {
         else {
           this.stats.failed++;
           this.o.logger.warn(
-            { directoryId, webhookId: result.id, status: result.status, error: result.error, verdict: verdict.kind },
-            'webhook delivery gave up on a batch',
+            { directoryId, webhookId: result.id, status: result.status, error: result.error, attempts: attempt },
+            'webhook delivery dead-lettered after the last retry',
           );
+          await store.addDeadLetter(directoryId, {
+            directory_id: directoryId,
+            webhook_id: result.id,
+            events: events.map((e) => e.json),
+            batch,
+            status_code: result.status ?? null,
+            error: result.error ?? null,
+            attempts: attempt,
+            created_at: new Date().toISOString(),
+          });
         }
         state = { cursor: last, attempts: 0, pinned: null };
         buffer = buffer.slice(events.length);

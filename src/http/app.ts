@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
+import { eventRoutes } from './event-routes.js';
 import { managementRoutes } from './management-routes.js';
 import { scimRoutes } from './scim-routes.js';
 
@@ -44,7 +45,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
 
   app.use('/api/scim/v2.0', scimRoutes(dsync));
 
-  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody, managementRoutes(dsync));
+  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody, eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors(logger));
 

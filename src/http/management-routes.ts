@@ -57,7 +57,12 @@ export function managementRoutes(dsync: Dsync): Router {
   );
 
   r.get('/directory-sync/:id', async (req, res) => ok(res, await directories.get(req.params.id)));
-  r.patch('/directory-sync/:id', async (req, res) => ok(res, await directories.update(req.params.id, req.body)));
+  r.patch('/directory-sync/:id', async (req, res) => {
+    const updated = await directories.update(req.params.id, req.body);
+    // A re-enabled webhook (or a new one) resumes delivery of what waited.
+    dsync.delivery.notify(updated.id);
+    ok(res, updated);
+  });
   r.delete('/directory-sync/:id', async (req, res) => {
     await directories.delete(req.params.id);
     ok(res, { id: req.params.id, deleted: true });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { createDirectoryInput, webhookUrl } from '../core/directory-input.js';
+import type { KubeObject } from './kube.js';
 
 export const GROUP = 'dsync.io';
 export const VERSION = 'v1alpha1';
@@ -88,3 +89,12 @@ export const directoryConnectionStatus = z
   })
   .describe('Observed state of a directory connection');
 export type DirectoryConnectionStatus = z.output<typeof directoryConnectionStatus>;
+
+/** The REST resource, for the client and the informer. */
+export const DIRECTORY_CONNECTIONS = { group: GROUP, version: VERSION, plural: PLURAL } as const;
+
+/** A DirectoryConnection as the API server returns it: the spec is validated with `directoryConnectionSpec` before use. */
+export interface DirectoryConnection extends KubeObject {
+  spec?: unknown;
+  status?: DirectoryConnectionStatus;
+}

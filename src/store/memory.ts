@@ -5,6 +5,8 @@
  */
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type {
+  DeadLetter,
+  DeliveryLogRecord,
   DeliveryState,
   GroupIndex,
   GroupUpdate,
@@ -63,6 +65,12 @@ class DirectoryData {
   readonly userGroups = new Map<string, Set<string>>();
   readonly events: Array<LoggedEvent & { at: number }> = [];
   delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
+  readonly deliveryLogs: Array<DeliveryLogRecord & { at: number }> = [];
+  readonly deadLetters: DeadLetter[] = [];
+  private nextRecord = 1;
+  recordId(): string {
+    return String(this.nextRecord++).padStart(16, '0');
+  }
   lease: { owner: string; expires: number } | undefined;
   private nextSeq = 1;
 
@@ -465,5 +473,56 @@ export class MemoryStore implements Store {
     if (!row) return;
     row.version += 1;
     row.lastModified = Math.max(now, row.lastModified);
+  }
+
+  // Delivery logs and dead letters ----------------------------------------------------------------------
+
+  async appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string> {
+    const d = this.data.get(directoryId);
+    if (!d) return '';
+    const id = `${directoryId}_${d.recordId()}`;
+    d.deliveryLogs.push({ ...record, id, at: Date.now() });
+    while (d.deliveryLogs.length > 0 && d.deliveryLogs[0]!.at < olderThan) d.deliveryLogs.shift();
+    return id;
+  }
+  async listDeliveryLogs(directoryId: string, offset: number, limit: number): Promise<DeliveryLogRecord[]> {
+    const logs = this.data.get(directoryId)?.deliveryLogs ?? [];
+    return logs
+      .slice()
+      .reverse()
+      .slice(offset, offset + limit)
+      .map(({ at: _at, ...r }) => r);
+  }
+  async getDeliveryLog(directoryId: string, id: string): Promise<DeliveryLogRecord | null> {
+    const found = this.data.get(directoryId)?.deliveryLogs.find((r) => r.id === id);
+    if (!found) return null;
+    const { at: _at, ...record } = found;
+    return record;
+  }
+  async addDeadLetter(directoryId: string, letter: Omit<DeadLetter, 'id'>): Promise<string> {
+    const d = this.data.get(directoryId);
+    if (!d) return '';
+    const id = `${directoryId}_${d.recordId()}`;
+    d.deadLetters.push({ ...letter, id });
+    return id;
+  }
+  async listDeadLetters(directoryId: string): Promise<DeadLetter[]> {
+    return [...(this.data.get(directoryId)?.deadLetters ?? [])];
+  }
+  async removeDeadLetter(directoryId: string, id: string): Promise<boolean> {
+    const list = this.data.get(directoryId)?.deadLetters;
+    const i = list?.findIndex((l) => l.id === id) ?? -1;
+    if (!list || i < 0) return false;
+    list.splice(i, 1);
+    return true;
+  }
+  async seqBefore(directoryId: string, time: number): Promise<string | null> {
+    const events = this.data.get(directoryId)?.events ?? [];
+    let found: string | null = null;
+    for (const e of events) {
+      if (e.at >= time) break;
+      found = e.seq;
+    }
+    return found;
   }
 }

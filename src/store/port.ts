@@ -146,6 +146,51 @@ export interface DeliveryState {
   pinned: string | null;
 }
 
+/** One delivery attempt, kept when the directory has `log_webhook_events`. */
+export interface DeliveryLogRecord {
+  id: string;
+  directory_id: string;
+  webhook_id: string;
+  event_ids: string[];
+  endpoint: string;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  attempt: number;
+  outcome: 'delivered' | 'retry' | 'dead' | 'disabled';
+  delivered: boolean;
+  created_at: string;
+}
+
+/** A batch (or single event) given up on after the last retry; replayable. */
+export interface DeadLetter {
+  id: string;
+  directory_id: string;
+  webhook_id: string;
+  /** The events as they were to be delivered (JSON strings, in order). */
+  events: string[];
+  /** Delivered as a JSON array (batch mode) or a single event. */
+  batch: boolean;
+  status_code: number | null;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+}
+
+export interface DeliveryRecordStore {
+  /** Appends an attempt record and drops those older than `olderThan` (epoch ms); returns its id. */
+  appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string>;
+  /** Newest first. */
+  listDeliveryLogs(directoryId: string, offset: number, limit: number): Promise<DeliveryLogRecord[]>;
+  getDeliveryLog(directoryId: string, id: string): Promise<DeliveryLogRecord | null>;
+  addDeadLetter(directoryId: string, letter: Omit<DeadLetter, 'id'>): Promise<string>;
+  /** Oldest first. */
+  listDeadLetters(directoryId: string): Promise<DeadLetter[]>;
+  removeDeadLetter(directoryId: string, id: string): Promise<boolean>;
+  /** Seq of the last event logged before `time` (epoch ms), or null: the cursor that replays from `time`. */
+  seqBefore(directoryId: string, time: number): Promise<string | null>;
+}
+
 export interface DeliveryStore {
   /** Marks a directory as having delivery work at `at` (an earlier mark wins). */
   markDue(directoryId: string, at: number): Promise<void>;
@@ -161,7 +206,7 @@ export interface DeliveryStore {
   saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean>;
 }
 
-export interface Store extends DirectoryStore, UserStore, GroupStore, EventLogStore, DeliveryStore {
+export interface Store extends DirectoryStore, UserStore, GroupStore, EventLogStore, DeliveryStore, DeliveryRecordStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;

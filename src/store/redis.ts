@@ -10,11 +10,15 @@
  *   dsync:{d}:seq          insertion counter giving the ZSET scores
  *   dsync:{d}:ug:<uid>     groups of a user (SET)
  *   dsync:{d}:ev           the directory's event log (STREAM)
+ *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
+ *   dsync:{d}:lease, dstate   the delivery lease and cursor
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type {
+  DeadLetter,
+  DeliveryLogRecord,
   DeliveryState,
   GroupIndex,
   GroupUpdate,
@@ -192,7 +196,7 @@ export class RedisStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`);
     await this.redis.zrem(DUE, id);
     return true;
   }
@@ -406,5 +410,40 @@ export class RedisStore implements Store {
       ttlMs,
     );
     return saved === 1;
+  }
+
+  // Delivery logs and dead letters ----------------------------------------------------------------------
+
+  async appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string> {
+    const key = `${prefix(directoryId)}dlog`;
+    const entry = await this.redis.xadd(key, 'MINID', '~', `${olderThan}-0`, '*', 'r', JSON.stringify(record));
+    return `${directoryId}_${entry}`;
+  }
+  async listDeliveryLogs(directoryId: string, offset: number, limit: number): Promise<DeliveryLogRecord[]> {
+    const entries = await this.redis.xrevrange(`${prefix(directoryId)}dlog`, '+', '-', 'COUNT', offset + limit);
+    return entries.slice(offset).map(([entry, fields]) => ({ id: `${directoryId}_${entry}`, ...JSON.parse(fields[1]!) }));
+  }
+  async getDeliveryLog(directoryId: string, id: string): Promise<DeliveryLogRecord | null> {
+    const entry = id.slice(directoryId.length + 1);
+    if (!/^\d+-\d+$/.test(entry)) return null;
+    const [found] = await this.redis.xrange(`${prefix(directoryId)}dlog`, entry, entry);
+    return found ? { id, ...JSON.parse(found[1][1]!) } : null;
+  }
+  async addDeadLetter(directoryId: string, letter: Omit<DeadLetter, 'id'>): Promise<string> {
+    const entry = await this.redis.xadd(`${prefix(directoryId)}dlq`, 'MAXLEN', '~', 10_000, '*', 'l', JSON.stringify(letter));
+    return `${directoryId}_${entry}`;
+  }
+  async listDeadLetters(directoryId: string): Promise<DeadLetter[]> {
+    const entries = await this.redis.xrange(`${prefix(directoryId)}dlq`, '-', '+');
+    return entries.map(([entry, fields]) => ({ id: `${directoryId}_${entry}`, ...JSON.parse(fields[1]!) }));
+  }
+  async removeDeadLetter(directoryId: string, id: string): Promise<boolean> {
+    const entry = id.slice(directoryId.length + 1);
+    if (!/^\d+-\d+$/.test(entry)) return false;
+    return (await this.redis.xdel(`${prefix(directoryId)}dlq`, entry)) === 1;
+  }
+  async seqBefore(directoryId: string, time: number): Promise<string | null> {
+    const [last] = await this.redis.xrevrange(`${prefix(directoryId)}ev`, `(${time}-0`, '-', 'COUNT', 1);
+    return last ? last[0] : null;
   }
 }

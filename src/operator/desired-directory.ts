@@ -1,0 +1,66 @@
+/**
+ * The stored directory a DirectoryConnection asks for, and what (if anything) must change to get there. Pure;
+ * validation is the core's own (`createDirectoryInput`), so the operator accepts exactly what the API does.
+ */
+import { parseInput } from '../core/directories.js';
+import { createDirectoryInput, type CreateDirectoryInput } from '../core/directory-input.js';
+import type { Directory } from '../core/model.js';
+import type { DirectoryConnectionSpec } from './crd-schema.js';
+
+/** The management API's create input for a spec; throws the core's ValidationError when it is invalid. */
+export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: string): CreateDirectoryInput {
+  return parseInput(createDirectoryInput, {
+    name: spec.name,
+    tenant: spec.tenant,
+    product: spec.product,
+    type: spec.type,
+    ...(spec.webhook && { webhook_url: spec.webhook.url }),
+    ...(webhookSecret !== undefined && { webhook_secret: webhookSecret }),
+    log_webhook_events: spec.logWebhookEvents,
+    deactivated: spec.deactivated,
+    ...(spec.google && { google_domain: spec.google.domain }),
+  });
+}
+
+export interface DesiredDirectory {
+  input: CreateDirectoryInput;
+  scim: { secret: string; endpoint: string };
+  managedBy: string;
+}
+
+export type DirectoryPlan =
+  | { action: 'create' }
+  | { action: 'none' }
+  | { action: 'update'; next: Directory }
+  /** tenant, product and type are immutable in the store; the CRD's CEL rules normally stop this earlier. */
+  | { action: 'immutable'; field: 'tenant' | 'product' | 'type'; stored: string };
+
+export function planDirectory(current: Directory | null, desired: DesiredDirectory, now = new Date()): DirectoryPlan {
+  if (!current) return { action: 'create' };
+  const { input } = desired;
+  for (const field of ['tenant', 'product', 'type'] as const) {
+    if (current[field] !== input[field]) return { action: 'immutable', field, stored: current[field] };
+  }
+  const { google_domain: _dropped, ...rest } = current;
+  const next: Directory = {
+    ...rest,
+    name: input.name,
+    log_webhook_events: input.log_webhook_events ?? false,
+    deactivated: input.deactivated ?? false,
+    webhook: { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' },
+    scim: { ...current.scim, secret: desired.scim.secret, endpoint: desired.scim.endpoint },
+    ...(input.google_domain !== undefined && { google_domain: input.google_domain }),
+    managed_by: desired.managedBy,
+  };
+  const same =
+    next.name === current.name &&
+    next.log_webhook_events === current.log_webhook_events &&
+    next.deactivated === current.deactivated &&
+    next.webhook.endpoint === current.webhook.endpoint &&
+    next.webhook.secret === current.webhook.secret &&
+    next.scim.secret === current.scim.secret &&
+    next.scim.endpoint === current.scim.endpoint &&
+    next.google_domain === current.google_domain &&
+    next.managed_by === current.managed_by;
+  return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
+}

@@ -1,0 +1,103 @@
+/** Options of `runOperator`: documented here, defaulted and checked in one function, at construction. */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { newSecret } from '../core/ids.js';
+import type { Logger } from '../logger.js';
+import type { DirectoryStore } from '../store/port.js';
+import { InvalidOptionError } from './errors.js';
+
+export interface LeaderElectionOptions {
+  /** Default true. Turn off only when exactly one replica runs. */
+  enabled?: boolean;
+  /** Namespace of the Lease. Default: the kubeconfig context's namespace (in a pod, its own), else `default`. */
+  namespace?: string;
+  /** Default `dsync-operator`. */
+  leaseName?: string;
+  /** Unique per replica. Default `<hostname>_<random>`. */
+  identity?: string;
+  /** Default 15 s. */
+  leaseDurationMs?: number;
+  /** Default 10 s; must be < leaseDurationMs. */
+  renewDeadlineMs?: number;
+  /** Default 2 s; must be < renewDeadlineMs. */
+  retryPeriodMs?: number;
+}
+
+export interface OperatorOptions {
+  /** Where the cluster is and how to authenticate (kubeconfig or in-cluster). */
+  kubeConfig: KubeConfig;
+  /** The directory store `dsync serve` reads (Redis). The caller opens and closes it. */
+  store: DirectoryStore;
+  /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
+  externalUrl: string;
+  /** Watch DirectoryConnections and Secrets in this namespace only. Default: all namespaces. */
+  namespace?: string;
+  logger?: Logger;
+  /** Registry the metrics go to (the CLI serves it on METRICS_PORT). Default: a private one. */
+  registry?: Registry;
+  /** Concurrent reconciles. Default 4. */
+  workers?: number;
+  /** Every cached DirectoryConnection is reconciled again this often; 0 = never. Default 10 min. */
+  resyncIntervalMs?: number;
+  /** A watch silent (no event, no bookmark) for this long is restarted. Default 150 s. */
+  watchdogMs?: number;
+  /** How soon a resource waiting for its webhook Secret is looked at again. Default 60 s. */
+  requeueAfterMs?: number;
+  /** Retry backoff after a failed reconcile: doubles per failure from base to max. Default 5 ms → 5 min. */
+  retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  leaderElection?: LeaderElectionOptions;
+  /** SCIM bearer token generator. Default: 24 random bytes, base64url. */
+  newToken?: () => string;
+}
+
+export type ResolvedOptions = Required<Omit<OperatorOptions, 'namespace' | 'leaderElection'>> & {
+  namespace: string | undefined;
+  leaderElection: Required<LeaderElectionOptions>;
+};
+
+function check(ok: boolean, option: string, problem: string): void {
+  if (!ok) throw new InvalidOptionError(option, problem);
+}
+
+export function resolveOptions(options: OperatorOptions): ResolvedOptions {
+  check(options.kubeConfig?.getCurrentCluster() != null, 'kubeConfig', 'must have a current cluster');
+  check(options.store != null, 'store', 'is required');
+  check(/^https?:\/\/[^/]/.test(options.externalUrl ?? ''), 'externalUrl', 'must be an http(s) URL');
+  const le = options.leaderElection ?? {};
+  const context = options.kubeConfig.getContextObject(options.kubeConfig.getCurrentContext());
+  const resolved: ResolvedOptions = {
+    kubeConfig: options.kubeConfig,
+    store: options.store,
+    externalUrl: options.externalUrl.replace(/\/+$/, ''),
+    namespace: options.namespace,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    registry: options.registry ?? new Registry(),
+    workers: options.workers ?? 4,
+    resyncIntervalMs: options.resyncIntervalMs ?? 600_000,
+    watchdogMs: options.watchdogMs ?? 150_000,
+    requeueAfterMs: options.requeueAfterMs ?? 60_000,
+    retry: { baseDelayMs: 5, maxDelayMs: 300_000, ...options.retry },
+    newToken: options.newToken ?? (() => newSecret(24)),
+    leaderElection: {
+      enabled: le.enabled ?? true,
+      namespace: le.namespace ?? context?.namespace ?? 'default',
+      leaseName: le.leaseName ?? 'dsync-operator',
+      identity: le.identity ?? `${hostname()}_${randomUUID().slice(0, 8)}`,
+      leaseDurationMs: le.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: le.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: le.retryPeriodMs ?? 2_000,
+    },
+  };
+  check(Number.isInteger(resolved.workers) && resolved.workers >= 1 && resolved.workers <= 64, 'workers', 'must be an integer from 1 to 64');
+  check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
+  check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
+  check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
+  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolved.leaderElection;
+  check(retryPeriodMs > 0, 'leaderElection.retryPeriodMs', 'must be > 0');
+  check(renewDeadlineMs > retryPeriodMs, 'leaderElection.renewDeadlineMs', 'must be greater than retryPeriodMs');
+  check(leaseDurationMs > renewDeadlineMs, 'leaderElection.leaseDurationMs', 'must be greater than renewDeadlineMs');
+  return resolved;
+}
