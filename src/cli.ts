@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-/** The `dsync` command: `serve`, `cron process-events` (and `operator`, `cron sync-google` with their issues). */
+/** The `dsync` command: `serve`, `operator`, `cron process-events` (and `cron sync-google` with its issue). */
 import { createServer, type Server } from 'node:http';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './config.js';
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
@@ -14,6 +14,7 @@ const USAGE = `Usage: dsync <command>
 
 Commands:
   serve                   Run the HTTP service (management API, SCIM endpoint, webhook delivery)
+  operator                Run the Kubernetes operator (reconciles DirectoryConnection resources; see docs/operator.md)
   cron process-events     Deliver queued webhook events once (batch mode), then exit
   help                    Show this help
 
@@ -104,6 +105,12 @@ async function main(argv: string[]): Promise<void> {
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return;
+  }
+  if (command === 'operator') {
+    const operatorConfig = loadOperatorConfig(process.env); // needs no API keys: it serves no API
+    // Loaded on demand: `serve` and the cron jobs never pay for @kubernetes/client-node.
+    const { operatorCommand } = await import('./operator/command.js');
+    return operatorCommand(operatorConfig, createLogger(operatorConfig.logLevel));
   }
   const config = loadConfig(process.env, () => newSecret(24));
   const logger = createLogger(config.logLevel);

@@ -7,6 +7,8 @@ export interface AttemptOutcome {
   status?: number;
   /** Retry-After header value, when the receiver sent one. */
   retryAfter?: string;
+  /** A failure no retry can fix (the URL resolves to a refused address): dead-letter at once. */
+  permanent?: boolean;
 }
 
 export type Verdict =
@@ -38,7 +40,7 @@ export class RetryPolicy {
     const { status } = outcome;
     if (status !== undefined && status >= 200 && status < 300) return { kind: 'delivered' };
     if (status === 410) return { kind: 'disable' };
-    if (failures > this.schedule.length) return { kind: 'dead' };
+    if (outcome.permanent || failures > this.schedule.length) return { kind: 'dead' };
     const base = this.schedule[failures - 1]!;
     const jittered = base * (0.8 + 0.4 * this.random());
     const asked = status === 429 || status === 503 ? retryAfterMs(outcome.retryAfter) : undefined;

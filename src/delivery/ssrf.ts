@@ -43,8 +43,9 @@ export function isBlockedAddress(address: string): boolean {
 }
 
 export class BlockedAddressError extends Error {
+  static readonly code = 'DSYNC_SSRF_BLOCKED';
   override name = 'BlockedAddressError';
-  readonly code = 'DSYNC_SSRF_BLOCKED';
+  readonly code = BlockedAddressError.code;
   constructor(host: string, address: string) {
     super(`webhook host ${host} resolves to ${address}, a private/loopback/link-local address (set DSYNC_WEBHOOK_ALLOW_PRIVATE=true to allow)`);
   }

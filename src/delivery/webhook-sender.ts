@@ -4,7 +4,9 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { sign } from './signer.js';
-import { assertUrlAllowed, guardedLookup } from './ssrf.js';
+import { assertUrlAllowed, BlockedAddressError, guardedLookup } from './ssrf.js';
+
+const BLOCKED = BlockedAddressError.code;
 
 export interface SenderOptions {
   /** Allow loopback/private targets (local development, tests). */
@@ -20,6 +22,8 @@ export interface SendResult {
   status?: number;
   retryAfter?: string;
   error?: string;
+  /** Set when the target address is refused by the SSRF guard: retrying cannot help. */
+  permanent?: boolean;
   latencyMs: number;
 }
 
@@ -68,7 +72,9 @@ export class WebhookSender {
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error & { code?: string } };
       const code = e.code ?? e.cause?.code;
-      return { error: code ? `${code}: ${e.message}` : e.message, latencyMs: latency() };
+      const blocked = code === BLOCKED || e.cause?.code === BLOCKED;
+      const message = blocked && e.cause ? e.cause.message : e.message;
+      return { error: code ? `${code}: ${message}` : message, ...(blocked && { permanent: true }), latencyMs: latency() };
     }
   }
 

@@ -14,7 +14,8 @@ export const ROTATE_ANNOTATION = 'dsync.io/rotate-token';
 export const ROTATED_ANNOTATION = 'dsync.io/rotated-token';
 export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'dsync-operator' } as const;
 
-export const scimSecretName = (connectionName: string): string => `${connectionName}-scim`;
+export const SCIM_SECRET_SUFFIX = '-scim';
+export const scimSecretName = (connectionName: string): string => `${connectionName}${SCIM_SECRET_SUFFIX}`;
 
 export type ScimSecretPlan =
   | { action: 'conflict'; message: string }

@@ -1,0 +1,58 @@
+/**
+ * `dsync operator`: runs the operator with the environment's configuration (config.ts) against the cluster of
+ * KUBECONFIG (or the pod's service account), serving metrics on METRICS_PORT. SIGTERM/SIGINT stop it
+ * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
+ */
+import { KubeConfig } from '@kubernetes/client-node';
+import { ConfigError, type OperatorConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { Metrics } from '../metrics.js';
+import { RedisStore } from '../store/redis.js';
+import { runOperator } from './main.js';
+
+export async function operatorCommand(config: OperatorConfig, logger: Logger): Promise<void> {
+  if (!config.redisUrl) {
+    throw new ConfigError('dsync operator needs REDIS_URL: it writes the directories that dsync serve reads');
+  }
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromDefault();
+  const store = new RedisStore(config.redisUrl);
+  await store.ping();
+  const metrics = new Metrics();
+  const { operator: settings } = config;
+  const operator = runOperator({
+    kubeConfig,
+    store,
+    externalUrl: config.externalUrl,
+    ...(settings.namespace !== undefined && { namespace: settings.namespace }),
+    logger,
+    registry: metrics.registry,
+    workers: settings.workers,
+    resyncIntervalMs: settings.resyncIntervalMs,
+    leaderElection: settings.leaderElection,
+  });
+  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
+  logger.info(
+    { cluster: kubeConfig.getCurrentCluster()?.server, namespace: settings.namespace ?? '(all)', identity: operator.identity },
+    'dsync operator started',
+  );
+
+  const exit = async (code: number): Promise<void> => {
+    const force = setTimeout(() => process.exit(code || 1), 20_000);
+    force.unref();
+    await operator.stop();
+    server?.close();
+    await store.close().catch(() => undefined);
+    process.exit(code);
+  };
+  const onSignal = (signal: string): void => {
+    logger.info({ signal }, 'shutting down');
+    void exit(0);
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  operator.done.catch((err: unknown) => {
+    logger.error({ err }, 'operator stopped');
+    void exit(1);
+  });
+}

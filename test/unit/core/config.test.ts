@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, parseDuration } from '../../../src/config.js';
+
+const key = () => 'generated';
+
+describe('config', () => {
+  it('parses durations', () => {
+    expect(parseDuration('250ms')).to.equal(250);
+    expect(parseDuration('5s')).to.equal(5000);
+    expect(parseDuration('2h')).to.equal(7_200_000);
+    expect(() => parseDuration('5 minutes')).to.throw(/invalid duration/);
+  });
+
+  it('defaults to the memory store on :5225 with a generated key and private webhooks allowed', () => {
+    const c = loadConfig({}, key);
+    expect(c).to.include({ port: 5225, externalUrl: 'http://localhost:5225', apiKeyGenerated: true, metricsPort: 9464 });
+    expect(c.apiKeys).to.deep.equal(['generated']);
+    expect(c.webhook.allowPrivate).to.equal(true);
+    expect(c.webhook.retrySchedule).to.deep.equal(DEFAULT_RETRY_SCHEDULE);
+    expect(DEFAULT_RETRY_SCHEDULE.reduce((a, b) => a + b, 0) / 86_400_000).to.be.within(2.5, 3.5);
+  });
+
+  it('requires API keys with Redis and refuses private webhooks there by default', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://x:6379' }, key)).to.throw(ConfigError, /DSYNC_API_KEYS/);
+    const c = loadConfig({ REDIS_URL: 'redis://x:6379', DSYNC_API_KEYS: 'a, b' }, key);
+    expect(c.apiKeys).to.deep.equal(['a', 'b']);
+    expect(c.webhook.allowPrivate).to.equal(false);
+  });
+
+  it('names the variable in errors', () => {
+    expect(() => loadConfig({ PORT: 'eighty' }, key)).to.throw(ConfigError, /PORT/);
+    expect(() => loadConfig({ DSYNC_WEBHOOK_BATCH_SIZE: '0' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_BATCH_SIZE/);
+    expect(() => loadConfig({ DSYNC_WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' }, key)).to.throw(ConfigError, /REDIS_URL/);
+  });
+
+  it('reads batch mode, schedule and retention', () => {
+    const c = loadConfig({ DSYNC_WEBHOOK_BATCH_SIZE: '50', DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: '10', DSYNC_WEBHOOK_RETRY_SCHEDULE: '1s,1m', DSYNC_EVENT_RETENTION: '1d' }, key);
+    expect(c.webhook).to.include({ batchSize: 50, batchIntervalSeconds: 10 });
+    expect(c.webhook.retrySchedule).to.deep.equal([1000, 60_000]);
+    expect(c.eventRetentionMs).to.equal(86_400_000);
+  });
+});
