@@ -8,7 +8,7 @@ import {
   type CreateDirectoryInput,
 } from './directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
-import { newId, newSecret } from './ids.js';
+import { newId, newSecret, newWebhookSecret } from './ids.js';
 import type { Directory } from './model.js';
 
 export interface DirectoryServiceOptions {
@@ -36,9 +36,6 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const { message, field } = describeIssues(result.error);
   throw new ValidationError(message, field);
 }
-
-/** Standard Webhooks secret format: `whsec_` + base64 of 24 random bytes. */
-export const newWebhookSecret = (): string => `whsec_${Buffer.from(newSecret(24), 'base64url').toString('base64')}`;
 
 export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
 

@@ -3,8 +3,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 /** Resource and directory ids: random UUIDs (what IdPs and the SPEC's samples expect). */
 export const newId = (): string => randomUUID();
 
-/** URL-safe random secret (SCIM bearer tokens, generated webhook secrets). */
+/** URL-safe random secret (SCIM bearer tokens, API keys). */
 export const newSecret = (bytes = 24): string => randomBytes(bytes).toString('base64url');
+
+/** Standard Webhooks secret format: `whsec_` + base64 of 24 random bytes. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
 let lastMs = 0;
 let seq = 0;

@@ -142,6 +142,22 @@ const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
   applied,
 });
 
+const read = (rows: Map<string, Row> | undefined, id: string): StoredResource | null => {
+  const row = rows?.get(id);
+  return row ? toResource(id, row) : null;
+};
+
+function pageRows(rows: Map<string, Row> | undefined, offset: number, limit: number): Page<StoredResource> {
+  if (!rows) return { total: 0, items: [] };
+  return { total: rows.size, items: page(rows, rows.size, offset, limit).map(([id, row]) => toResource(id, row)) };
+}
+
+/** A unique, case-insensitive index answers zero or one id. */
+function unique(index: Map<string, string>, value: string): string[] {
+  const id = index.get(value.toLowerCase());
+  return id ? [id] : [];
+}
+
 function page<T>(items: Iterable<T>, total: number, offset: number, limit: number): T[] {
   const out: T[] = [];
   if (limit <= 0 || offset >= total) return out;
@@ -201,30 +217,21 @@ export class MemoryStore implements Store {
   // Users -----------------------------------------------------------------------------------------------
 
   async getUser(directoryId: string, id: string): Promise<StoredResource | null> {
-    const row = this.data.get(directoryId)?.users.get(id);
-    return row ? toResource(id, row) : null;
+    return read(this.data.get(directoryId)?.users, id);
   }
   async getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
     const users = this.data.get(directoryId)?.users;
-    return ids.map((id) => {
-      const row = users?.get(id);
-      return row ? toResource(id, row) : null;
-    });
+    return ids.map((id) => read(users, id));
   }
   async findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
     if (!d) return [];
-    if (index === 'userName') {
-      const id = d.userNames.get(value.toLowerCase());
-      return id ? [id] : [];
-    }
+    if (index === 'userName') return unique(d.userNames, value);
     if (index === 'externalId') return d.userExternalIds.get(value);
     return d.emails.get(value.toLowerCase());
   }
   async listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {
-    const users = this.data.get(directoryId)?.users;
-    if (!users) return { total: 0, items: [] };
-    return { total: users.size, items: page(users, users.size, offset, limit).map(([id, row]) => toResource(id, row)) };
+    return pageRows(this.data.get(directoryId)?.users, offset, limit);
   }
   async countUsers(directoryId: string): Promise<number> {
     return this.data.get(directoryId)?.users.size ?? 0;
@@ -297,32 +304,20 @@ export class MemoryStore implements Store {
   // Groups ----------------------------------------------------------------------------------------------
 
   async getGroup(directoryId: string, id: string): Promise<StoredResource | null> {
-    const row = this.data.get(directoryId)?.groups.get(id);
-    return row ? toResource(id, row) : null;
+    return read(this.data.get(directoryId)?.groups, id);
   }
   async getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
     const groups = this.data.get(directoryId)?.groups;
-    return ids.map((id) => {
-      const row = groups?.get(id);
-      return row ? toResource(id, row) : null;
-    });
+    return ids.map((id) => read(groups, id));
   }
   async findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
     if (!d) return [];
-    if (index === 'displayName') {
-      const id = d.displayNames.get(value.toLowerCase());
-      return id ? [id] : [];
-    }
+    if (index === 'displayName') return unique(d.displayNames, value);
     return d.groupExternalIds.get(value);
   }
   async listGroups(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {
-    const groups = this.data.get(directoryId)?.groups;
-    if (!groups) return { total: 0, items: [] };
-    return {
-      total: groups.size,
-      items: page(groups, groups.size, offset, limit).map(([id, row]) => toResource(id, row)),
-    };
+    return pageRows(this.data.get(directoryId)?.groups, offset, limit);
   }
   async countGroups(directoryId: string): Promise<number> {
     return this.data.get(directoryId)?.groups.size ?? 0;

@@ -43,6 +43,18 @@ local function mdel(key, field, id)
   for _, x in ipairs(split(cur, ' ')) do if x ~= id then keep[#keep + 1] = x end end
   if #keep == 0 then redis.call('HDEL', key, field) else redis.call('HSET', key, field, table.concat(keep, ' ')) end
 end
+-- Moves a unique index entry from old to new; false when new already belongs to another resource.
+local function rekey(key, old, new, id)
+  if new == old then return true end
+  local owner = redis.call('HGET', key, new)
+  if owner and owner ~= id then return false end
+  redis.call('HDEL', key, old)
+  redis.call('HSET', key, new, id)
+  return true
+end
+local function remulti(key, old, new, id)
+  if old ~= new then mdel(key, old, id); madd(key, new, id) end
+end
 local function emit(json) redis.call('XADD', p .. 'ev', '*', 'e', json) end
 -- Emits n events starting at ARGV[i]; returns the next index.
 local function emitn(i)
@@ -88,13 +100,8 @@ local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
 local h = parse(rec)
 if h[1] ~= ARGV[3] then return {'stale'} end
-if un ~= h[4] then
-  local owner = redis.call('HGET', p .. 'un', un)
-  if owner and owner ~= id then return {'conflict'} end
-  redis.call('HDEL', p .. 'un', h[4])
-  redis.call('HSET', p .. 'un', un, id)
-end
-if ext ~= h[5] then mdel(p .. 'ue', h[5], id); madd(p .. 'ue', ext, id) end
+if not rekey(p .. 'un', h[4], un, id) then return {'conflict'} end
+remulti(p .. 'ue', h[5], ext, id)
 if ems ~= h[6] then
   for _, e in ipairs(split(h[6], LIST)) do mdel(p .. 'um', e, id) end
   for _, e in ipairs(split(ems, LIST)) do madd(p .. 'um', e, id) end
@@ -203,13 +210,8 @@ if ARGV[3] ~= '' and h[1] ~= ARGV[3] then return {'stale'} end
 local changed = false
 if ARGV[4] == '1' then
   local dn, ext = ARGV[5], ARGV[6]
-  if dn ~= h[4] then
-    local owner = redis.call('HGET', p .. 'gn', dn)
-    if owner and owner ~= id then return {'conflict'} end
-    redis.call('HDEL', p .. 'gn', h[4])
-    redis.call('HSET', p .. 'gn', dn, id)
-  end
-  if ext ~= h[5] then mdel(p .. 'ge', h[5], id); madd(p .. 'ge', ext, id) end
+  if not rekey(p .. 'gn', h[4], dn, id) then return {'conflict'} end
+  remulti(p .. 'ge', h[5], ext, id)
   h[4], h[5], body, changed = dn, ext, ARGV[8], true
 end
 local i, removed = removeMembers(id, emitn(9))
