@@ -24,11 +24,33 @@ export interface AppOptions {
   logger: Logger;
 }
 
+const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
+
+/** A bounded route label: the route template, never the raw path (ids would explode the series count). */
+function routeLabel(req: express.Request): string {
+  if (req.baseUrl === '/api/scim/v2.0') {
+    const [, , type, id] = req.path.split('/');
+    const kind = SCIM_TYPES.has((type ?? '').toLowerCase()) ? type!.toLowerCase() : 'other';
+    return `scim/${kind}${id ? '/:id' : ''}`;
+  }
+  return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+}
+
 export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use((req, res, next) => {
+    const started = performance.now();
+    res.once('finish', () => {
+      dsync.metrics.httpDuration.observe(
+        { route: routeLabel(req), method: req.method, status_code: String(res.statusCode) },
+        (performance.now() - started) / 1000,
+      );
+    });
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -167,3 +167,20 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+describe('metrics', () => {
+  it('counts requests by route template, without ids in labels', async () => {
+    const svc = await startService(await openStore('memory'));
+    try {
+      const d = await svc.createDirectory();
+      await svc.scim(d, 'POST', '/Users', { userName: 'm@x.io' });
+      await svc.api('GET', `/api/v1/directory-sync/${d.id}`);
+      const text = await svc.dsync.metrics.registry.metrics();
+      expect(text).to.match(/http_request_duration_seconds_count\{route="scim\/users",method="POST",status_code="201"\} 1/);
+      expect(text).to.match(/route="\/api\/v1\/directory-sync\/:id",method="GET",status_code="200"/);
+      expect(text).to.not.include(d.id);
+    } finally {
+      await svc.close();
+    }
+  });
+});
