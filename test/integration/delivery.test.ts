@@ -202,7 +202,7 @@ describe('embedded callback delivery', () => {
       webhook: { retrySchedule: FAST },
       eventCallback: (e) => {
         if (failures-- > 0) throw new Error('app not ready');
-        seen.push((e.data as { raw: { userName: string } }).raw.userName);
+        seen.push(String(e.data.raw.userName));
       },
     });
     try {
