@@ -37,7 +37,7 @@ function build(config: Config, logger: Logger): Dsync {
       retrySchedule: config.webhook.retrySchedule,
       timeoutMs: config.webhook.timeoutMs,
     },
-    delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs },
+    delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs, leaseMs: config.deliveryLeaseMs },
   });
 }
 

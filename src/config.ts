@@ -53,6 +53,7 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_TIMEOUT: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_EVENT_RETENTION: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_WEBHOOK_LOG_RETENTION: z.string().transform((s) => parseDuration(s)).optional(),
+  DSYNC_DELIVERY_LEASE: z.string().transform((s) => parseDuration(s)).optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -96,6 +97,8 @@ export interface Config {
   eventRetentionMs: number;
   /** How long delivery attempt logs are kept (directories with log_webhook_events). */
   webhookLogRetentionMs: number;
+  /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
+  deliveryLeaseMs: number;
   google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
   metricsPort: number;
   logLevel: string;
@@ -186,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: ()
     },
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? 7 * 86_400_000,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? 7 * 86_400_000,
+    deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? 30_000,
     google: {
       ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
       ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),

@@ -85,7 +85,7 @@ export class DeliveryEngine {
 
   constructor(options: EngineOptions) {
     this.o = {
-      leaseMs: 60_000,
+      leaseMs: 30_000,
       concurrency: 64,
       pollIntervalMs: 250,
       sweepIntervalMs: 30_000,
@@ -132,7 +132,9 @@ export class DeliveryEngine {
     try {
       for (const id of await this.o.store.listDirectoryIds()) {
         const [last, state] = await Promise.all([this.o.store.lastEventSeq(id), this.o.store.deliveryState(id)]);
-        if (last !== null && last !== state.cursor && state.attempts === 0) await this.o.store.markDue(id, Date.now());
+        if (last === null || last === state.cursor) continue;
+        // A retrying directory is due at its retry time (a crash mid-retry must not strand it).
+        await this.o.store.markDue(id, state.attempts === 0 ? Date.now() : (state.retryAt ?? Date.now()));
       }
     } catch (err) {
       this.o.logger.error({ err }, 'delivery sweep failed');
@@ -179,10 +181,15 @@ export class DeliveryEngine {
         do {
           this.again.delete(directoryId);
           if (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) return;
+          // Heartbeat: a slow POST must not outlive the lease and let another replica in.
+          const beat = setInterval(() => {
+            this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs).catch(() => undefined);
+          }, this.o.leaseMs / 3);
           try {
             await this.o.store.clearDue(directoryId);
             await this.deliverPending(directoryId);
           } finally {
+            clearInterval(beat);
             await this.o.store.releaseLease(directoryId, this.owner);
           }
         } while (this.again.has(directoryId) && !this.stopped);
@@ -269,6 +276,10 @@ export class DeliveryEngine {
     const batch = this.o.batchSize !== undefined;
     const size = this.o.batchSize ?? 1;
     let state: DeliveryState = await store.deliveryState(directoryId);
+    if (state.attempts > 0 && state.retryAt !== undefined && state.retryAt > Date.now()) {
+      await store.markDue(directoryId, state.retryAt);
+      return;
+    }
     let buffer: LoggedEvent[] = [];
     // The cursor is saved every SAVE_EVERY deliveries or SAVE_MS, not after each one: a crash re-sends at most
     // that many events (same webhook-ids: at-least-once), and the steady state costs one POST per delivery.
@@ -289,6 +300,10 @@ export class DeliveryEngine {
         const events = pinnedSlice(buffer, state.pinned, size);
         if (events.length === 0) break;
         const last = events.at(-1)!.seq;
+        if (batch && events.length < size && state.pinned !== last) {
+          state = { ...state, pinned: last };
+          if (!(await save(state))) return;
+        }
         const result = await sink.deliver({ directory, events, batch });
         const attempt = state.attempts + 1;
         const verdict = policy.judge(result, attempt);
@@ -298,8 +313,9 @@ export class DeliveryEngine {
         }
         if (verdict.kind === 'retry') {
           this.stats.failed++;
-          await store.markDue(directoryId, Date.now() + verdict.delayMs);
-          state = { ...state, attempts: attempt, pinned: last };
+          const retryAt = Date.now() + verdict.delayMs;
+          await store.markDue(directoryId, retryAt);
+          state = { ...state, attempts: attempt, pinned: last, retryAt };
           await save(state);
           return;
         }

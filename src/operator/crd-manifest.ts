@@ -45,16 +45,21 @@ function openApiSchema(): JsonSchema {
     properties: {
       apiVersion: { type: 'string' },
       kind: { type: 'string' },
-      metadata: { type: 'object' },
+      // The only metadata a CRD may constrain. A schema rule rather than a root CEL rule: a root rule is
+      // skipped on any schema error and kubectl would then print "some validation rules were not checked".
+      metadata: {
+        type: 'object',
+        properties: {
+          name: {
+            type: 'string',
+            maxLength: MAX_NAME_LENGTH,
+            description: `At most ${MAX_NAME_LENGTH} characters: the operator creates the Secret <name>-scim`,
+          },
+        },
+      },
       spec,
       status,
     },
-    'x-kubernetes-validations': [
-      {
-        rule: `size(self.metadata.name) <= ${MAX_NAME_LENGTH}`,
-        message: `metadata.name must be at most ${MAX_NAME_LENGTH} characters (the operator creates the Secret <name>-scim)`,
-      },
-    ],
   };
 }
 

@@ -95,6 +95,8 @@ interface RequestArgs {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** Default `application/json`; kubectl asks for `application/json;as=Table;v=v1;g=meta.k8s.io`. */
+  accept?: string;
 }
 
 const MERGE_PATCH = 'application/merge-patch+json';
@@ -155,7 +157,7 @@ export class KubeClient {
     await this.kubeConfig.applyToHTTPSOptions(opts);
     const headers: Record<string, string> = {
       ...(opts.headers as Record<string, string> | undefined),
-      Accept: 'application/json',
+      Accept: args.accept ?? 'application/json',
       'User-Agent': this.userAgent,
     };
     if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;

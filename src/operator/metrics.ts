@@ -16,7 +16,7 @@ export class OperatorMetrics {
   readonly queueAdds: Counter<'name'>;
   readonly queueRetries: Counter<'name'>;
   readonly leader: Gauge<'name'>;
-  /** Writes issued, to the API server (`target="kubernetes"`) or to the store: "nothing changed" means 0 here. */
+  /** Write requests sent to the API server (`target="kubernetes"`) and writes made to the store: 0 when nothing changed. */
   readonly writes: Counter<'target' | 'resource' | 'verb'>;
 
   constructor(registry: Registry) {

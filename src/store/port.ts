@@ -144,6 +144,8 @@ export interface DeliveryState {
   attempts: number;
   /** Last seq of the batch being retried: a retry resends exactly the same events (same webhook-id). */
   pinned: string | null;
+  /** When the pinned batch may be retried (ms since epoch). */
+  retryAt?: number;
 }
 
 /** One delivery attempt, kept when the directory has `log_webhook_events`. */

@@ -73,7 +73,7 @@ const DUE = 'dsync:due';
 const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4])
+redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4], 'retryAt', ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 
@@ -395,7 +395,7 @@ export class RedisStore implements Store {
   }
   async deliveryState(directoryId: string): Promise<DeliveryState> {
     const h = await this.redis.hgetall(`${prefix(directoryId)}dstate`);
-    return { cursor: h.cursor || null, attempts: Number(h.attempts ?? 0), pinned: h.pinned || null };
+    return { cursor: h.cursor || null, attempts: Number(h.attempts ?? 0), pinned: h.pinned || null, ...(h.retryAt ? { retryAt: Number(h.retryAt) } : {}) };
   }
   async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean> {
     const p = prefix(directoryId);
@@ -408,6 +408,7 @@ export class RedisStore implements Store {
       state.attempts,
       state.pinned ?? '',
       ttlMs,
+      state.retryAt ?? '',
     );
     return saved === 1;
   }

@@ -1,0 +1,284 @@
+/**
+ * Webhook delivery benchmark: real `dsync serve` processes on a throwaway redis-server, a local receiver that
+ * counts events and answers 204 at once.
+ *
+ * To measure delivery alone (not SCIM request cost), the throughput phases pre-load the events while delivery
+ * is idle: they are written straight into each directory's log with the store's layout
+ * (`XADD dsync:{<dirId>}:ev * e <json>`, events shaped by src/core/events.ts `buildEvent`), then released
+ * with one `ZADD dsync:due <now> <dirIds…>` (real time: the poll loop picks them up; batch mode: one cron
+ * pass). The clock runs from the release until the receiver has counted them all.
+ *
+ * Phases:
+ *   - real time, BENCH_DIRS directories (one event per POST, at most 64 directories in flight per process)
+ *   - real time, one directory (ordered: one POST in flight)
+ *   - batch mode, BENCH_BATCH_SIZES (one `POST /api/v1/dsync/cron/process-events`, which drains everything)
+ *   - steady state: SCIM user creates at BENCH_RATE/s spread over the directories for BENCH_STEADY_SECONDS,
+ *     healthy receiver; lag = event created_at → receiver got it
+ *
+ *   npx tsx test/bench/delivery.bench.ts
+ *   BENCH_PROFILE=/tmp/prof npx tsx test/bench/delivery.bench.ts   # --cpu-prof on each dsync child
+ *
+ * Env: BENCH_DIRS=100 BENCH_RT_EVENTS=50000 BENCH_SINGLE_EVENTS=10000 BENCH_BATCH_EVENTS=200000
+ *      BENCH_BATCH_SIZES=100,500 BENCH_RATE=500 BENCH_STEADY_SECONDS=10 BENCH_ONLY=realtime|batch|steady
+ */
+import { Redis } from 'ioredis';
+import { buildEvent, userData } from '../../src/core/events.js';
+import { newId } from '../../src/core/ids.js';
+import { client, CountingReceiver, percentile, startDsync, startRedis, type Client } from './lib.js';
+
+const DIRS = Number(process.env.BENCH_DIRS ?? 100);
+const RT_EVENTS = Number(process.env.BENCH_RT_EVENTS ?? 50_000);
+const SINGLE_EVENTS = Number(process.env.BENCH_SINGLE_EVENTS ?? 10_000);
+const BATCH_EVENTS = Number(process.env.BENCH_BATCH_EVENTS ?? 200_000);
+const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? '100,500').split(',').map(Number);
+const RATE = Number(process.env.BENCH_RATE ?? 500);
+const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+const ONLY = process.env.BENCH_ONLY;
+const run = (what: string) => !ONLY || ONLY.split(',').includes(what);
+
+const TARGETS = { batch: 20_000, realtime: 3_000, lagP99: 1_000 };
+
+interface Dir {
+  id: string;
+  tenant: string;
+  product: string;
+  scim: { path: string; secret: string };
+}
+
+interface Row {
+  phase: string;
+  events: number;
+  posts: number;
+  seconds: number;
+  eventsPerSec: number;
+  target: string;
+}
+
+const rows: Row[] = [];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function createDirectories(api: Client, n: number, webhookUrl: string, tag: string): Promise<Dir[]> {
+  const dirs: Dir[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const i = next++;
+        const res = await api.request('POST', '/api/v1/directory-sync', {
+          name: `${tag} ${i}`,
+          tenant: `${tag}-${i}`,
+          product: 'bench',
+          type: 'generic-scim-v2',
+          webhook_url: webhookUrl,
+        });
+        if (res.status !== 201) throw new Error(`create directory: ${res.status} ${JSON.stringify(res.body)}`);
+        dirs[i] = res.body.data as Dir;
+      }
+    }),
+  );
+  return dirs;
+}
+
+/** Appends `perDir` user.created events to each directory's log, exactly as the store's scripts do. */
+async function preload(redis: Redis, dirs: Dir[], perDir: number): Promise<number> {
+  let pipe = redis.pipeline();
+  let queued = 0;
+  for (let i = 0; i < perDir; i++) {
+    for (const dir of dirs) {
+      const id = newId();
+      const body = {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `user${i}@${dir.tenant}.example.com`,
+        name: { givenName: `Given${i}`, familyName: `Family${i}` },
+        emails: [{ primary: true, value: `user${i}@${dir.tenant}.example.com`, type: 'work' }],
+        active: true,
+      };
+      const event = buildEvent(dir, 'user.created', userData(id, body));
+      pipe.xadd(`dsync:{${dir.id}}:ev`, '*', 'e', event.json);
+      if (++queued % 2000 === 0) {
+        await pipe.exec();
+        pipe = redis.pipeline();
+      }
+    }
+  }
+  await pipe.exec();
+  return perDir * dirs.length;
+}
+
+async function release(redis: Redis, dirs: Dir[]): Promise<void> {
+  const now = Date.now();
+  await redis.zadd('dsync:due', ...dirs.flatMap((d) => [now, d.id]));
+}
+
+function push(phase: string, events: number, posts: number, ms: number, target?: number): Row {
+  const eventsPerSec = events / (ms / 1000);
+  const row = {
+    phase,
+    events,
+    posts,
+    seconds: ms / 1000,
+    eventsPerSec,
+    target: target === undefined ? '' : `≥ ${target.toLocaleString('en')} ${eventsPerSec >= target ? 'met' : 'MISSED'}`,
+  };
+  rows.push(row);
+  console.log(`  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs)`);
+  return row;
+}
+
+/** Pre-loads, checks nothing moved (delivery idle), releases, waits for the receiver to count them all. */
+async function realtimePhase(name: string, redis: Redis, receiver: CountingReceiver, dirs: Dir[], perDir: number, target?: number): Promise<void> {
+  const base = receiver.events;
+  const basePosts = receiver.posts;
+  const n = await preload(redis, dirs, perDir);
+  await sleep(300);
+  if (receiver.events !== base) throw new Error(`${name}: delivery was not idle during the pre-load (${receiver.events - base} events moved)`);
+  const started = performance.now();
+  await release(redis, dirs);
+  await receiver.waitFor(base + n, 600_000);
+  push(name, n, receiver.posts - basePosts, performance.now() - started, target);
+}
+
+async function batchPhase(
+  name: string,
+  redis: Redis,
+  api: Client,
+  receiver: CountingReceiver,
+  dirs: Dir[],
+  perDir: number,
+  target?: number,
+): Promise<void> {
+  const base = receiver.events;
+  const basePosts = receiver.posts;
+  const n = await preload(redis, dirs, perDir);
+  await release(redis, dirs);
+  await sleep(300);
+  if (receiver.events !== base) throw new Error(`${name}: events moved before the trigger`);
+  const started = performance.now();
+  const res = await api.request('POST', '/api/v1/dsync/cron/process-events');
+  const ms = performance.now() - started;
+  if (res.status !== 200 || res.body.data.delivered !== n || res.body.data.failed !== 0) {
+    throw new Error(`${name}: cron answered ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  if (receiver.events !== base + n) throw new Error(`${name}: receiver counted ${receiver.events - base} of ${n}`);
+  push(name, n, receiver.posts - basePosts, ms, target);
+}
+
+/** SCIM user creates at `rate`/s (open loop, spread over the directories) for `seconds`; lag at the receiver. */
+async function steadyPhase(dsyncUrl: string, receiver: CountingReceiver, dirs: Dir[], rate: number, seconds: number) {
+  const clients = new Map(dirs.map((d) => [d.id, client(dsyncUrl, `Bearer ${d.scim.secret}`, 4)]));
+  const base = receiver.events;
+  receiver.lags = [];
+  const total = rate * seconds;
+  const latencies: number[] = [];
+  let sent = 0;
+  let failed = 0;
+  const inflight = new Set<Promise<void>>();
+  const started = performance.now();
+  while (sent < total) {
+    // Open loop: issue what the schedule says is due now, every ~5 ms.
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+    while (sent < due) {
+      const i = sent++;
+      const dir = dirs[i % dirs.length]!;
+      const t = performance.now();
+      const p = clients
+        .get(dir.id)!
+        .request('POST', `${dir.scim.path}/Users`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `steady${i}@${dir.tenant}.example.com` })
+        .then((res) => {
+          latencies.push(performance.now() - t);
+          if (res.status !== 201) failed++;
+        })
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+    await sleep(5);
+  }
+  await Promise.all(inflight);
+  const writeSeconds = (performance.now() - started) / 1000;
+  await receiver.waitFor(base + total - failed, 120_000);
+  await Promise.all([...clients.values()].map((c) => c.close()));
+  const lags = [...receiver.lags].sort((a, b) => a - b);
+  latencies.sort((a, b) => a - b);
+  return {
+    writes: total,
+    failed,
+    writeRate: total / writeSeconds,
+    scimP50: percentile(latencies, 50),
+    scimP99: percentile(latencies, 99),
+    lagP50: percentile(lags, 50),
+    lagP99: percentile(lags, 99),
+    lagMax: lags.at(-1) ?? 0,
+  };
+}
+
+async function main(): Promise<void> {
+  const redisProc = await startRedis();
+  const redis = new Redis(redisProc.url);
+  const receiver = await new CountingReceiver().start();
+  const common = { REDIS_URL: redisProc.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true' };
+  console.log(`redis ${redisProc.url}; ${DIRS} directories; node ${process.version}`);
+  let steady: Awaited<ReturnType<typeof steadyPhase>> | undefined;
+  try {
+    if (run('realtime') || run('steady')) {
+      const dsync = await startDsync(common);
+      const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
+      try {
+        const dirs = await createDirectories(api, DIRS, receiver.url, 'rt');
+        const [single] = await createDirectories(api, 1, receiver.url, 'single');
+        console.log('real time:');
+        await realtimePhase('warm-up (not reported)', redis, receiver, dirs, 50);
+        rows.pop();
+        if (run('realtime')) {
+          await realtimePhase(`real time, ${DIRS} directories`, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
+          await realtimePhase('real time, 1 directory (ordered, 1 POST in flight)', redis, receiver, [single!], SINGLE_EVENTS);
+        }
+        if (run('steady')) {
+          console.log(`steady state: ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`);
+          steady = await steadyPhase(dsync.url, receiver, dirs, RATE, STEADY_SECONDS);
+          console.log(`  ${JSON.stringify(steady)}`);
+        }
+      } finally {
+        await api.close();
+        await dsync.stop();
+      }
+    }
+
+    if (run('batch')) {
+      for (const size of BATCH_SIZES) {
+        const dsync = await startDsync({ ...common, DSYNC_WEBHOOK_BATCH_SIZE: String(size) });
+        const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
+        try {
+          console.log(`batch mode, DSYNC_WEBHOOK_BATCH_SIZE=${size}:`);
+          const dirs = await createDirectories(api, DIRS, receiver.url, `b${size}`);
+          await batchPhase('warm-up', redis, api, receiver, dirs, size);
+          rows.pop();
+          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass`, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
+          await batchPhase(`batch ${size}, 1 directory, one cron pass`, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
+        } finally {
+          await api.close();
+          await dsync.stop();
+        }
+      }
+    }
+
+    console.log('\n| phase | events | POSTs | seconds | events/s | target |\n|---|---:|---:|---:|---:|---|');
+    for (const r of rows) {
+      console.log(`| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${r.target} |`);
+    }
+    if (steady) {
+      console.log(
+        `| steady state: ${RATE} creates/s × ${STEADY_SECONDS} s (achieved ${Math.round(steady.writeRate)}/s, SCIM p50 ${steady.scimP50.toFixed(1)} ms, p99 ${steady.scimP99.toFixed(1)} ms, ${steady.failed} failed) | ` +
+          `${steady.writes} | | | | lag p50 ${steady.lagP50} ms, p99 ${steady.lagP99} ms, max ${steady.lagMax} ms: p99 < ${TARGETS.lagP99} ms ${steady.lagP99 < TARGETS.lagP99 ? 'met' : 'MISSED'} |`,
+      );
+    }
+  } finally {
+    redis.disconnect();
+    await receiver.stop();
+    await redisProc.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
