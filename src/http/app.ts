@@ -44,10 +44,15 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
-      dsync.metrics.httpDuration.observe(
-        { route: routeLabel(req), method: req.method, status_code: String(res.statusCode) },
-        (performance.now() - started) / 1000,
-      );
+      try {
+        dsync.metrics.httpDuration.observe(
+          { route: routeLabel(req), method: req.method, status_code: String(res.statusCode) },
+          (performance.now() - started) / 1000,
+        );
+      } catch (err) {
+        // A metrics failure must never take the process down with it.
+        logger.warn({ err }, 'could not record request metrics');
+      }
     });
     next();
   });

@@ -9,6 +9,7 @@ import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
 
 const BODY_LIMIT = '1mb';
+const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
 
 function bearer(req: Request): string {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
@@ -43,6 +44,12 @@ export function scimRoutes(dsync: Dsync): Router {
   const handle = async (req: Request, res: Response) => {
     const params = req.params as { directoryId: string; resourceType: string; resourceId?: string };
     const q = req.query as Record<string, unknown>;
+    // A repeated parameter must not be dropped: an ignored `filter` would answer with the whole directory.
+    const repeated = QUERY_PARAMS.find((name) => Array.isArray(q[name]));
+    if (repeated) {
+      send(res, { status: 400, data: ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue').toJSON() });
+      return;
+    }
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const result = await dsync.requests.handle({
       method: req.method,

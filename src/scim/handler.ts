@@ -12,6 +12,7 @@ import { ScimError } from './errors.js';
 import * as groups from './groups.js';
 import { listResponse, paging } from './render.js';
 import * as users from './users.js';
+import { assertSafeJson } from './values.js';
 
 export interface ScimRequest {
   method: string;
@@ -69,6 +70,7 @@ export class ScimHandler {
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
+      assertSafeJson(req.body);
       ctx = {
         directory,
         store: this.store,

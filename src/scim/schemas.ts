@@ -4,6 +4,7 @@
  * schema URNs are case-insensitive (RFC 7643 §2.1), so every lookup here is too.
  */
 import { ScimError } from './errors.js';
+import { isForbiddenName } from './values.js';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -336,6 +337,10 @@ export function unknownAttribute(name: string): AttributeDef {
  * Unqualified names resolve against the core schema only, as RFC 7644 §3.10 prescribes.
  */
 export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): ResolvedAttribute {
+  // Every attribute path is resolved here, so this one check keeps `__proto__.x` from reaching Object.prototype.
+  for (const name of [parts.name, parts.sub]) {
+    if (name !== undefined && isForbiddenName(name)) throw ScimError.badRequest(`"${name}" is not an allowed attribute name`, 'invalidPath');
+  }
   const { core, extensions } = RESOURCE_SCHEMAS[resourceType];
   let schema = core.id;
   let defs: readonly AttributeDef[] = [...core.attributes, ...COMMON];

@@ -3,7 +3,33 @@
  * (RFC 7643 §2.1), so reads go through `findKey` instead of plain property access.
  */
 
+import { ScimError } from './errors.js';
+
 export type JsonObject = Record<string, unknown>;
+
+/** Names that reach Object.prototype when used as keys: never attribute names, refused everywhere. */
+const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+export const isForbiddenName = (name: string): boolean => FORBIDDEN.has(name.toLowerCase());
+
+/** SCIM resources nest a few levels; anything far deeper is hostile (and would exhaust the stack). */
+const MAX_DEPTH = 32;
+
+/**
+ * Checks a request body once, before anything walks it: no prototype-polluting keys at any depth, no absurd
+ * nesting. Iterative, so it cannot overflow the stack itself.
+ */
+export function assertSafeJson(body: unknown): void {
+  const stack: Array<[unknown, number]> = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= MAX_DEPTH) throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');
+    for (const key of Object.keys(value)) {
+      if (!Array.isArray(value) && isForbiddenName(key)) throw ScimError.badRequest(`"${key}" is not an allowed attribute name`, 'invalidValue');
+      stack.push([(value as JsonObject)[key], depth + 1]);
+    }
+  }
+}
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
