@@ -1,0 +1,154 @@
+// Shared set-up for the operator tests: a real kube-apiserver (cluster.ts) with the committed CRD installed,
+// a Redis store on logical db 8, and helpers to create resources and wait for the operator.
+import { readFileSync } from 'node:fs';
+import { KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { parse } from 'yaml';
+import { DirectoryService } from '../../src/core/directories.js';
+import { CRD_FILE } from '../../src/operator/generate-crd.js';
+import { findCondition, READY } from '../../src/operator/conditions.js';
+import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } from '../../src/operator/crd-schema.js';
+import { KubeClient, SECRETS, type KubeObject, type Secret } from '../../src/operator/kube.js';
+import { runOperator, type Operator, type OperatorOptions } from '../../src/operator/main.js';
+import type { RedisStore } from '../../src/store/redis.js';
+import { freshRedisStore } from '../support/services.js';
+import { startCluster, type Cluster } from './cluster.js';
+
+export const REDIS_DB = 8;
+export const EXTERNAL_URL = 'https://dsync.example.com';
+const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
+
+export interface Env {
+  cluster: Cluster;
+  kubeConfig: KubeConfig;
+  /** A client of the test itself (its writes are not the operator's). */
+  kube: KubeClient;
+  store: RedisStore;
+  directories: DirectoryService;
+  stop(): Promise<void>;
+}
+
+export async function startEnv(): Promise<Env> {
+  const cluster = await startCluster();
+  try {
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromFile(cluster.kubeconfigPath);
+    const kube = new KubeClient({ kubeConfig, userAgent: 'dsync-tests' });
+    await installCrd(kube);
+    const store = await freshRedisStore(REDIS_DB);
+    const directories = new DirectoryService({ store, externalUrl: EXTERNAL_URL });
+    return {
+      cluster,
+      kubeConfig,
+      kube,
+      store,
+      directories,
+      async stop() {
+        kube.close();
+        await store.close();
+        await cluster.stop();
+      },
+    };
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+}
+
+/** Installs the committed CRD YAML as a raw object (client-node's typed model would drop `x-kubernetes-*`). */
+export async function installCrd(kube: KubeClient): Promise<void> {
+  const crd = parse(readFileSync(CRD_FILE, 'utf8')) as KubeObject;
+  await kube.create(CRDS, crd);
+  await waitFor('CRD established', async () => {
+    const got = await kube.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(CRDS, '', crd.metadata.name);
+    return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+  });
+}
+
+/** An operator with test timings: short leases, a silent logger unless DSYNC_TEST_LOG is set. */
+export function startOperator(env: Env, options: Partial<OperatorOptions> = {}): Operator {
+  return runOperator({
+    kubeConfig: env.kubeConfig,
+    store: env.store,
+    externalUrl: EXTERNAL_URL,
+    logger: pino({ level: process.env['DSYNC_TEST_LOG'] ?? 'silent' }),
+    requeueAfterMs: 2_000,
+    ...options,
+    leaderElection: { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500, ...options.leaderElection },
+  });
+}
+
+export interface SpecInput {
+  name?: string;
+  tenant?: string;
+  product?: string;
+  type?: string;
+  webhook?: { url: string; secretRef: { name: string; key: string } };
+  [field: string]: unknown;
+}
+
+export function connection(name: string, spec: SpecInput = {}, annotations?: Record<string, string>): DirectoryConnection {
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    metadata: { name, namespace: 'default', ...(annotations && { annotations }) },
+    spec: { name: `Directory ${name}`, tenant: 'acme', product: 'app', type: 'okta-scim-v2', ...spec },
+  };
+}
+
+export const createConnection = (env: Env, cr: DirectoryConnection): Promise<DirectoryConnection> =>
+  env.kube.create(DIRECTORY_CONNECTIONS, cr);
+
+export const getConnection = (env: Env, name: string): Promise<DirectoryConnection> =>
+  env.kube.get(DIRECTORY_CONNECTIONS, 'default', name);
+
+export const patchConnection = (env: Env, name: string, patch: unknown): Promise<DirectoryConnection> =>
+  env.kube.mergePatch(DIRECTORY_CONNECTIONS, 'default', name, patch);
+
+export function webhookSecret(name: string, value: string): Secret {
+  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'default' }, data: { secret: b64(value) } };
+}
+
+export const getSecret = (env: Env, name: string): Promise<Secret> => env.kube.get(SECRETS, 'default', name);
+
+export const b64 = (text: string): string => Buffer.from(text).toString('base64');
+export const unb64 = (text: string | undefined): string => Buffer.from(text ?? '', 'base64').toString('utf8');
+
+export const readyOf = (cr: DirectoryConnection) => findCondition(cr.status?.conditions, READY);
+
+/** Waits until the resource's Ready condition has this status and reason, and returns the resource. */
+export function waitForReady(env: Env, name: string, status: 'True' | 'False' = 'True', reason?: string): Promise<DirectoryConnection> {
+  return waitFor(`${name} Ready=${status}${reason ? ` (${reason})` : ''}`, async () => {
+    const cr = await getConnection(env, name);
+    const ready = readyOf(cr);
+    return ready?.status === status && (reason === undefined || ready.reason === reason) ? cr : undefined;
+  });
+}
+
+/** Polls `probe` until it returns a truthy value; fails with the last value seen after `timeoutMs`. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+      last = value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${String(last)}`);
+    await sleep(100);
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Writes the operator issued (leases excluded: they renew on their own). */
+export const writes = (operator: Operator): Promise<number> => operator.metrics.writeCount(['leases']);
+
+/** Number of reconciles that ended in success so far. */
+export async function reconciles(operator: Operator): Promise<number> {
+  const { values } = await operator.metrics.reconcileTotal.get();
+  return values.filter((v) => v.labels.result === 'success').reduce((sum, v) => sum + v.value, 0);
+}

@@ -1,0 +1,112 @@
+// The operator runs as a ServiceAccount holding exactly the RBAC rules the Helm chart grants (parsed from
+// charts/dsync/templates/operator-rbac.yaml), against an API server that enforces RBAC: if the chart misses a
+// permission, a reconcile step fails and the resource never gets Ready. Also checks the deploy/samples.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import { parseAllDocuments } from 'yaml';
+import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
+import { KubeClient, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
+import type { Operator } from '../../src/operator/main.js';
+import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
+
+const RBAC_TEMPLATE = fileURLToPath(new URL('../../charts/dsync/templates/operator-rbac.yaml', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
+const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
+const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
+const ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles' };
+const ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings' };
+const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
+const SERVICE_ACCOUNTS: Resource = { group: '', version: 'v1', plural: 'serviceaccounts' };
+
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
+
+/** The `rules` of the chart's two roles (the operator's, then leader election's); their text is not templated. */
+function chartRules(): Rule[][] {
+  const text = readFileSync(RBAC_TEMPLATE, 'utf8')
+    .split('\n')
+    .filter((line) => !line.includes('{{'))
+    .join('\n');
+  return parseAllDocuments(text)
+    .map((doc) => doc.toJS() as { rules?: Rule[] } | null)
+    .flatMap((doc) => (doc?.rules ? [doc.rules] : []));
+}
+
+const load = (file: string): KubeObject => parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
+
+describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', function () {
+  this.timeout(120_000);
+  let env: Env;
+  let operator: Operator | undefined;
+  let asServiceAccount: KubeConfig;
+
+  before(async () => {
+    env = await startEnv();
+    const [operatorRules, leaseRules] = chartRules();
+    expect(operatorRules, 'operator rules').to.have.length.above(3);
+    expect(leaseRules, 'leader election rules').to.have.length(1);
+    for (const name of ['dsync-system', 'tenant-a']) await env.kube.create(NAMESPACES, { metadata: { name } });
+    await env.kube.create(SERVICE_ACCOUNTS, { metadata: { name: 'dsync', namespace: 'dsync-system' } });
+    const subjects = [{ kind: 'ServiceAccount', name: 'dsync', namespace: 'dsync-system' }];
+    const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
+    await env.kube.create(CLUSTER_ROLES, { metadata: { name: 'dsync-operator' }, rules: operatorRules } as KubeObject);
+    await env.kube.create(CLUSTER_ROLE_BINDINGS, { metadata: { name: 'dsync-operator' }, roleRef: roleRef('ClusterRole', 'dsync-operator'), subjects } as KubeObject);
+    await env.kube.create(ROLES, { metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' }, rules: leaseRules } as KubeObject);
+    await env.kube.create(ROLE_BINDINGS, {
+      metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' },
+      roleRef: roleRef('Role', 'dsync-leader-election'),
+      subjects,
+    } as KubeObject);
+    // A token for the ServiceAccount (TokenRequest is served by kube-apiserver itself; no controller needed).
+    const { status } = await env.kube.request<{ status: { token: string } }>('POST', '/api/v1/namespaces/dsync-system/serviceaccounts/dsync/token', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+    });
+    const cluster = env.kubeConfig.getCurrentCluster()!;
+    asServiceAccount = new KubeConfig();
+    asServiceAccount.loadFromOptions({
+      clusters: [cluster],
+      users: [{ name: 'dsync', token: status.token }],
+      contexts: [{ name: 'dsync', cluster: cluster.name, user: 'dsync', namespace: 'dsync-system' }],
+      currentContext: 'dsync',
+    });
+  });
+
+  after(async () => {
+    await operator?.stop();
+    await env?.stop();
+  });
+
+  it('the ServiceAccount is really restricted (cannot read ConfigMaps)', async () => {
+    const client = new KubeClient({ kubeConfig: asServiceAccount });
+    const err = await client.list({ group: '', version: 'v1', plural: 'configmaps' }, 'tenant-a', {}).catch((e: { status?: number }) => e);
+    client.close();
+    expect((err as { status?: number }).status).to.equal(403);
+  });
+
+  it('reconciles the samples to Ready and cleans up on delete with only those permissions', async () => {
+    operator = startOperator({ ...env, kubeConfig: asServiceAccount });
+    const secret = { ...load('webhook-secret.yaml'), metadata: { name: 'acme-webhook', namespace: 'tenant-a' } };
+    const cr = { ...load('directoryconnection.yaml'), metadata: { name: 'acme-okta', namespace: 'tenant-a' } } as DirectoryConnection;
+    await env.kube.create(SECRETS, secret);
+    const created = await env.kube.create(DIRECTORY_CONNECTIONS, cr);
+    const ready = await waitFor('the sample Ready', async () => {
+      const got = await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
+      return got.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && got;
+    });
+    expect(ready.status?.secretName).to.equal('acme-okta-scim');
+    expect((await env.directories.get(created.metadata.uid!)).webhook.secret).to.equal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    const lease = await env.kube.get<{ spec: { holderIdentity: string } }>({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' }, 'dsync-system', 'dsync-operator');
+    expect(lease.spec.holderIdentity).to.equal(operator.identity);
+
+    await env.kube.delete(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
+    await waitFor('the resource gone', () =>
+      env.kube.get(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta').then(
+        () => false,
+        (e: { status?: number }) => e.status === 404,
+      ),
+    );
+    expect(await env.store.getDirectory(created.metadata.uid!)).to.equal(null);
+    expect(await operator.metrics.reconcileErrors.get().then((m) => m.values.reduce((s, v) => s + v.value, 0))).to.equal(0);
+  });
+});

@@ -1,0 +1,201 @@
+// The DirectoryConnection reconciler against a real kube-apiserver and Redis: apply → Ready with Secret and
+// stored directory, spec changes, the webhook Secret, token rotation, Secret conflicts, deletion.
+import { expect } from 'chai';
+import { ForbiddenError } from '../../src/core/errors.js';
+import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
+import { FINALIZER } from '../../src/operator/directory-connection.js';
+import { EVENTS, SECRETS } from '../../src/operator/kube.js';
+import type { Operator } from '../../src/operator/main.js';
+import { ROTATE_ANNOTATION } from '../../src/operator/scim-secret.js';
+import {
+  EXTERNAL_URL,
+  connection,
+  createConnection,
+  getConnection,
+  getSecret,
+  patchConnection,
+  readyOf,
+  startEnv,
+  startOperator,
+  unb64,
+  waitFor,
+  waitForReady,
+  webhookSecret,
+  writes,
+  type Env,
+} from './operator-harness.js';
+
+const hook = (secretName = 'hook') => ({ url: 'https://hooks.example.com/dsync', secretRef: { name: secretName, key: 'secret' } });
+
+describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', function () {
+  this.timeout(120_000);
+  let env: Env;
+  let operator: Operator;
+
+  before(async () => {
+    env = await startEnv();
+    operator = startOperator(env);
+  });
+
+  after(async () => {
+    await operator?.stop();
+    await env?.stop();
+  });
+
+  it('apply → Ready, with the SCIM Secret and the stored directory', async () => {
+    await env.kube.create(SECRETS, webhookSecret('hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'));
+    const created = await createConnection(env, connection('acme', { name: 'Acme Inc', webhook: hook() }));
+    const cr = await waitForReady(env, 'acme');
+    const uid = created.metadata.uid!;
+    expect(cr.metadata.finalizers).to.deep.equal([FINALIZER]);
+    expect(cr.status).to.deep.include({
+      directoryId: uid,
+      scimEndpoint: `${EXTERNAL_URL}/api/scim/v2.0/${uid}`,
+      secretName: 'acme-scim',
+      observedGeneration: 1,
+    });
+    expect(readyOf(cr)).to.include({ reason: 'Reconciled', observedGeneration: 1 });
+
+    const secret = await getSecret(env, 'acme-scim');
+    expect(Object.keys(secret.data ?? {}).sort()).to.deep.equal(['endpoint', 'token']);
+    expect(unb64(secret.data?.['endpoint'])).to.equal(cr.status?.scimEndpoint);
+    expect(secret.metadata.ownerReferences).to.deep.equal([
+      { apiVersion: 'dsync.io/v1alpha1', kind: 'DirectoryConnection', name: 'acme', uid, controller: true, blockOwnerDeletion: true },
+    ]);
+
+    const directory = await env.directories.get(uid);
+    expect(directory).to.deep.include({ name: 'Acme Inc', tenant: 'acme', product: 'app', type: 'okta-scim-v2', managed_by: 'kubernetes:default/acme' });
+    expect(directory.scim.secret).to.equal(unb64(secret.data?.['token']));
+    expect(directory.webhook).to.deep.equal({ endpoint: 'https://hooks.example.com/dsync', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+
+    // The management API (DirectoryService without the operator's identity) refuses to change it: 403.
+    const refused = await env.directories.update(uid, { name: 'Hijacked' }).catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(ForbiddenError);
+  });
+
+  it('records an Event on the Ready transition, without secret values', async () => {
+    const events = await waitFor('a Reconciled event', async () => {
+      const list = await env.kube.list<{ reason: string; message: string; type: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
+      const mine = list.items.filter((e) => e.involvedObject.name === 'acme');
+      return mine.some((e) => e.reason === 'Reconciled') && mine;
+    });
+    const token = unb64((await getSecret(env, 'acme-scim')).data?.['token']);
+    for (const event of events) {
+      expect(event.message).to.not.contain(token);
+      expect(event.message).to.not.contain('whsec_');
+    }
+  });
+
+  it('spec change → store updated, generation observed', async () => {
+    const before = await getConnection(env, 'acme');
+    const token = (await getSecret(env, 'acme-scim')).data?.['token'];
+    await patchConnection(env, 'acme', { spec: { name: 'Acme Corp', deactivated: true, logWebhookEvents: true } });
+    const cr = await waitFor('generation 2 observed', async () => {
+      const got = await getConnection(env, 'acme');
+      return got.status?.observedGeneration === 2 && got;
+    });
+    expect(readyOf(cr)).to.include({ status: 'True', observedGeneration: 2 });
+    expect(readyOf(cr)?.lastTransitionTime).to.equal(readyOf(before)?.lastTransitionTime);
+    const directory = await env.directories.get(cr.metadata.uid!);
+    expect(directory).to.deep.include({ name: 'Acme Corp', deactivated: true, log_webhook_events: true });
+    expect((await getSecret(env, 'acme-scim')).data?.['token']).to.equal(token);
+  });
+
+  it('follows a change of the webhook Secret', async () => {
+    await env.kube.replace(SECRETS, { ...(await getSecret(env, 'hook')), data: { secret: Buffer.from('whsec_rotatedvalue').toString('base64') } });
+    const uid = (await getConnection(env, 'acme')).metadata.uid!;
+    await waitFor('the new webhook secret in the store', async () => (await env.directories.get(uid)).webhook.secret === 'whsec_rotatedvalue');
+  });
+
+  it('webhook Secret missing → SecretNotFound, then created → Ready', async () => {
+    const created = await createConnection(env, connection('globex', { tenant: 'globex', webhook: hook('globex-hook') }));
+    const waiting = await waitForReady(env, 'globex', 'False', 'SecretNotFound');
+    expect(readyOf(waiting)?.message).to.equal('Secret globex-hook not found (spec.webhook.secretRef)');
+    expect(waiting.status?.observedGeneration).to.equal(undefined);
+    expect(await env.store.getDirectory(created.metadata.uid!)).to.equal(null);
+
+    await env.kube.create(SECRETS, webhookSecret('globex-hook', 'whsec_globex'));
+    const cr = await waitForReady(env, 'globex');
+    expect(cr.status?.observedGeneration).to.equal(1);
+    expect((await env.directories.get(created.metadata.uid!)).webhook.secret).to.equal('whsec_globex');
+  });
+
+  it('rotates the SCIM token once per new rotate-token annotation value', async () => {
+    const uid = (await getConnection(env, 'acme')).metadata.uid!;
+    const original = unb64((await getSecret(env, 'acme-scim')).data?.['token']);
+    await patchConnection(env, 'acme', { metadata: { annotations: { [ROTATE_ANNOTATION]: '2026-01-01' } } });
+    const rotated = await waitFor('a new token', async () => {
+      const token = unb64((await getSecret(env, 'acme-scim')).data?.['token']);
+      return token !== original && token;
+    });
+    await waitFor('the store to use it', async () => (await env.directories.get(uid)).scim.secret === rotated);
+
+    await operator.idle();
+    const before = await writes(operator);
+    operator.resync();
+    await operator.idle();
+    expect(unb64((await getSecret(env, 'acme-scim')).data?.['token'])).to.equal(rotated);
+    expect(await writes(operator)).to.equal(before);
+  });
+
+  it('never adopts a pre-existing Secret <name>-scim: SecretConflict until it is gone', async () => {
+    const foreign = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'initech-scim', namespace: 'default' }, data: { mine: 'eA==' } };
+    await env.kube.create(SECRETS, foreign);
+    await createConnection(env, connection('initech', { tenant: 'initech' }));
+    const cr = await waitForReady(env, 'initech', 'False', 'SecretConflict');
+    expect(readyOf(cr)?.message).to.contain('Secret initech-scim exists and is not owned by this DirectoryConnection');
+    const untouched = await getSecret(env, 'initech-scim');
+    expect(untouched.data).to.deep.equal({ mine: 'eA==' });
+    expect(untouched.metadata.ownerReferences).to.equal(undefined);
+
+    await env.kube.delete(SECRETS, 'default', 'initech-scim');
+    const ready = await waitForReady(env, 'initech');
+    expect(ready.status?.secretName).to.equal('initech-scim');
+    expect((await getSecret(env, 'initech-scim')).metadata.ownerReferences?.[0]?.uid).to.equal(ready.metadata.uid);
+  });
+
+  it('repairs its SCIM Secret when someone deletes it (new token, store follows)', async () => {
+    const uid = (await getConnection(env, 'initech')).metadata.uid!;
+    const old = unb64((await getSecret(env, 'initech-scim')).data?.['token']);
+    await env.kube.delete(SECRETS, 'default', 'initech-scim');
+    const token = await waitFor('the Secret back', async () => {
+      const t = unb64((await getSecret(env, 'initech-scim')).data?.['token']);
+      return t && t !== old && t;
+    });
+    await waitFor('the store to use the new token', async () => (await env.directories.get(uid)).scim.secret === token);
+  });
+
+  it('reports InvalidSpec for what the CRD lets through but the core refuses (a blank name)', async () => {
+    await createConnection(env, connection('blank', { name: '   ' }));
+    const cr = await waitForReady(env, 'blank', 'False', 'InvalidSpec');
+    expect(readyOf(cr)?.message).to.equal('name must not be empty');
+    await patchConnection(env, 'blank', { spec: { name: 'Fixed' } });
+    expect((await waitForReady(env, 'blank')).status?.observedGeneration).to.equal(2);
+  });
+
+  it('CR delete → the finalizer deletes the stored directory, then the resource goes', async () => {
+    const cr = await getConnection(env, 'globex');
+    const uid = cr.metadata.uid!;
+    expect(await env.store.getDirectory(uid)).to.not.equal(null);
+    await env.kube.delete(DIRECTORY_CONNECTIONS, 'default', 'globex');
+    await waitFor('the resource to be gone', async () =>
+      env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'globex').then(
+        () => false,
+        (err: { status?: number }) => err.status === 404,
+      ),
+    );
+    expect(await env.store.getDirectory(uid)).to.equal(null);
+    // The Secret is left to garbage collection through its ownerReference (no GC runs in this test cluster).
+    expect((await getSecret(env, 'globex-scim')).metadata.ownerReferences?.[0]?.uid).to.equal(uid);
+  });
+
+  it('settles: a resync with nothing changed issues no writes', async () => {
+    await operator.idle();
+    const before = await writes(operator);
+    operator.resync();
+    await operator.idle();
+    expect(await writes(operator)).to.equal(before);
+    const list = await env.kube.list<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', {});
+    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'blank=True', 'initech=True']);
+  });
+});

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { ValidationError } from '../../../src/core/errors.js';
+import type { Directory } from '../../../src/core/model.js';
+import type { DirectoryConnectionSpec } from '../../../src/operator/crd-schema.js';
+import { directoryInput, planDirectory, type DesiredDirectory } from '../../../src/operator/desired-directory.js';
+
+const spec: DirectoryConnectionSpec = {
+  name: 'Acme',
+  tenant: 'acme',
+  product: 'app',
+  type: 'google',
+  webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } },
+  logWebhookEvents: false,
+  deactivated: false,
+  google: { domain: 'acme.com' },
+};
+
+const desired = (overrides: Partial<DirectoryConnectionSpec> = {}, webhookSecret = 'whsec_1'): DesiredDirectory => ({
+  input: directoryInput({ ...spec, ...overrides }, webhookSecret),
+  scim: { secret: 'tok', endpoint: 'https://dsync.example.com/api/scim/v2.0/d1' },
+  managedBy: 'kubernetes:ns/acme',
+});
+
+const stored: Directory = {
+  id: 'd1',
+  name: 'Acme',
+  tenant: 'acme',
+  product: 'app',
+  type: 'google',
+  log_webhook_events: false,
+  deactivated: false,
+  scim: { path: '/api/scim/v2.0/d1', secret: 'tok', endpoint: 'https://dsync.example.com/api/scim/v2.0/d1' },
+  webhook: { endpoint: 'https://hooks.example.com', secret: 'whsec_1' },
+  google_domain: 'acme.com',
+  google_refresh_token: 'refresh',
+  managed_by: 'kubernetes:ns/acme',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+describe('desired directory', () => {
+  it('maps the spec onto the core create input', () => {
+    expect(directoryInput(spec, 'whsec_1')).to.deep.equal({
+      name: 'Acme',
+      tenant: 'acme',
+      product: 'app',
+      type: 'google',
+      webhook_url: 'https://hooks.example.com',
+      webhook_secret: 'whsec_1',
+      log_webhook_events: false,
+      deactivated: false,
+      google_domain: 'acme.com',
+    });
+    expect(() => directoryInput(spec, '')).to.throw(ValidationError, 'webhook_secret');
+  });
+
+  it('creates when nothing is stored, does nothing when all matches', () => {
+    expect(planDirectory(null, desired())).to.deep.equal({ action: 'create' });
+    expect(planDirectory(stored, desired())).to.deep.equal({ action: 'none' });
+  });
+
+  it('updates what the spec, the webhook secret or the token changed, keeping the rest (OAuth tokens)', () => {
+    const now = new Date('2026-02-02T00:00:00.000Z');
+    const plan = planDirectory(stored, { ...desired({ name: 'Acme 2', deactivated: true, google: undefined }, 'whsec_2'), scim: { ...desired().scim, secret: 'tok2' } }, now);
+    if (plan.action !== 'update') throw new Error(plan.action);
+    expect(plan.next).to.deep.include({ name: 'Acme 2', deactivated: true, google_refresh_token: 'refresh', updated_at: now.toISOString(), created_at: stored.created_at });
+    expect(plan.next.webhook).to.deep.equal({ endpoint: 'https://hooks.example.com', secret: 'whsec_2' });
+    expect(plan.next.scim).to.deep.equal({ ...stored.scim, secret: 'tok2' });
+    expect(plan.next).to.not.have.property('google_domain');
+  });
+
+  it('clears the webhook when the spec drops it', () => {
+    const plan = planDirectory(stored, desired({ webhook: undefined }));
+    if (plan.action !== 'update') throw new Error(plan.action);
+    expect(plan.next.webhook).to.deep.equal({ endpoint: '', secret: '' });
+  });
+
+  it('refuses to change tenant, product or type of a stored directory', () => {
+    expect(planDirectory({ ...stored, tenant: 'other' }, desired())).to.deep.equal({ action: 'immutable', field: 'tenant', stored: 'other' });
+    expect(planDirectory({ ...stored, type: 'okta-scim-v2' }, desired())).to.deep.include({ action: 'immutable', field: 'type' });
+  });
+});

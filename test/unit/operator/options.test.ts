@@ -1,0 +1,66 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { expect } from 'chai';
+import { loadOperatorConfig } from '../../../src/config.js';
+import { InvalidOptionError } from '../../../src/operator/errors.js';
+import { resolveOptions, type OperatorOptions } from '../../../src/operator/options.js';
+import { MemoryStore } from '../../../src/store/memory.js';
+
+function kubeConfig(namespace?: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:6443', skipTLSVerify: false }],
+    users: [{ name: 'u' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u', ...(namespace && { namespace }) }],
+    currentContext: 'x',
+  });
+  return kc;
+}
+
+const base = (): OperatorOptions => ({ kubeConfig: kubeConfig('dsync-system'), store: new MemoryStore(), externalUrl: 'https://dsync.example.com/' });
+
+describe('operator options', () => {
+  it('applies the documented defaults', () => {
+    const o = resolveOptions(base());
+    expect(o).to.deep.include({ externalUrl: 'https://dsync.example.com', namespace: undefined, workers: 4, resyncIntervalMs: 600_000, watchdogMs: 150_000, requeueAfterMs: 60_000 });
+    expect(o.retry).to.deep.equal({ baseDelayMs: 5, maxDelayMs: 300_000 });
+    expect(o.leaderElection).to.deep.include({ enabled: true, namespace: 'dsync-system', leaseName: 'dsync-operator', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+    expect(o.leaderElection.identity).to.match(/^.+_[0-9a-f]{8}$/);
+    expect(resolveOptions({ ...base(), kubeConfig: kubeConfig() }).leaderElection.namespace).to.equal('default');
+  });
+
+  const bad: Array<[string, Partial<OperatorOptions>, string]> = [
+    ['externalUrl', { externalUrl: 'dsync.example.com' }, 'externalUrl must be an http(s) URL'],
+    ['workers', { workers: 0 }, 'workers must be an integer from 1 to 64'],
+    ['watchdogMs', { watchdogMs: 0 }, 'watchdogMs must be > 0'],
+    ['renewDeadlineMs', { leaderElection: { renewDeadlineMs: 20_000 } }, 'leaderElection.leaseDurationMs must be greater than renewDeadlineMs'],
+    ['retryPeriodMs', { leaderElection: { retryPeriodMs: 10_000 } }, 'leaderElection.renewDeadlineMs must be greater than retryPeriodMs'],
+  ];
+  for (const [name, options, message] of bad) {
+    it(`rejects a bad ${name}, naming it`, () => {
+      expect(() => resolveOptions({ ...base(), ...options })).to.throw(InvalidOptionError, message);
+    });
+  }
+
+  it('reads the operator settings from the environment (config.ts), without requiring API keys', () => {
+    const config = loadOperatorConfig({
+      REDIS_URL: 'redis://redis:6379',
+      DSYNC_EXTERNAL_URL: 'https://dsync.example.com',
+      DSYNC_OPERATOR_NAMESPACE: 'tenants',
+      DSYNC_OPERATOR_WORKERS: '8',
+      DSYNC_OPERATOR_RESYNC: '30m',
+      DSYNC_LEADER_ELECTION: 'false',
+      DSYNC_LEADER_ELECTION_NAMESPACE: 'dsync-system',
+      DSYNC_LEADER_ELECTION_LEASE_DURATION: '30s',
+      DSYNC_LEADER_ELECTION_RENEW_DEADLINE: '20s',
+      DSYNC_LEADER_ELECTION_RETRY_PERIOD: '5s',
+    });
+    expect(config).to.deep.include({ redisUrl: 'redis://redis:6379', externalUrl: 'https://dsync.example.com' });
+    expect(config.operator).to.deep.equal({
+      namespace: 'tenants',
+      workers: 8,
+      resyncIntervalMs: 1_800_000,
+      leaderElection: { enabled: false, namespace: 'dsync-system', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 5_000 },
+    });
+    expect(() => loadOperatorConfig({ DSYNC_LEADER_ELECTION_RETRY_PERIOD: 'soon' })).to.throw('DSYNC_LEADER_ELECTION_RETRY_PERIOD: invalid duration "soon"');
+  });
+});
