@@ -137,7 +137,12 @@ export class DirectoryService {
   }
 
   async delete(id: string, actor: Actor = {}): Promise<void> {
-    const current = await this.get(id);
+    const current = await this.store.getDirectory(id);
+    if (!current) {
+      // A delete cut short by a crash left data behind its already-deleted record: finish it, still answer 404.
+      await this.store.deleteDirectory(id);
+      throw new NotFoundError(`Directory ${id} not found`);
+    }
     this.assertMayChange(current, actor);
     await this.store.deleteDirectory(id);
   }

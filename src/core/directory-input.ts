@@ -8,7 +8,8 @@ const noColon = (field: string) =>
     .trim()
     .min(1, `${field} must not be empty`)
     .max(256, `${field} must be at most 256 characters`)
-    .refine((v) => !v.includes(':'), `${field} cannot contain the character :`);
+    // A pattern rather than a refinement, so the generated CRD carries the same rule.
+    .regex(/^[^:]*$/, `${field} cannot contain the character :`);
 
 /** Accepts real booleans and the strings "true"/"false" (clients built on the peer send strings). */
 const flag = z.preprocess(

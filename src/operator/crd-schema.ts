@@ -24,9 +24,6 @@ const immutable = <T extends z.ZodType>(schema: T, field: string): T =>
     ],
   });
 
-// The core checks "no colon" with a refinement, which JSON Schema cannot carry; the same rule as a pattern.
-const noColon = (schema: z.ZodString, field: string) => schema.regex(/^[^:]*$/, `${field} cannot contain the character :`);
-
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const secretKeySelector = z
@@ -39,8 +36,8 @@ export const secretKeySelector = z
 export const directoryConnectionSpec = z
   .strictObject({
     name: core.name.describe('Display name of the directory'),
-    tenant: immutable(noColon(core.tenant, 'tenant'), 'tenant').describe('Tenant the directory belongs to'),
-    product: immutable(noColon(core.product, 'product'), 'product').describe('Product the directory belongs to'),
+    tenant: immutable(core.tenant, 'tenant').describe('Tenant the directory belongs to'),
+    product: immutable(core.product, 'product').describe('Product the directory belongs to'),
     type: immutable(core.type, 'type').describe('Identity provider of the directory'),
     webhook: z
       .strictObject({

@@ -172,16 +172,16 @@ export class RedisStore implements Store {
     await this.redis.set(`${prefix(directory.id)}dir`, JSON.stringify(directory), 'XX');
   }
 
+  /**
+   * Idempotent: the record goes first (every SCIM write then refuses), then the data in batches. Re-running it
+   * after a crash part-way finishes the job even though the record is already gone.
+   */
   async deleteDirectory(id: string): Promise<boolean> {
     const directory = await this.getDirectory(id);
-    if (!directory) return false;
     const p = prefix(id);
-    // Removing the record first makes every SCIM write refuse (the scripts check it), then the data goes in batches.
     await this.redis.del(`${p}dir`);
-    await Promise.all([
-      this.redis.zrem(DIRS, id),
-      this.redis.zrem(tenantProductKey(directory.tenant, directory.product), id),
-    ]);
+    await this.redis.zrem(DIRS, id);
+    if (directory) await this.redis.zrem(tenantProductKey(directory.tenant, directory.product), id);
     for (const [order, keysOf] of [
       ['uo', (uid: string) => [`${p}u:${uid}`, `${p}ug:${uid}`]],
       ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`, `${p}md:${gid}`]],
@@ -198,7 +198,7 @@ export class RedisStore implements Store {
     }
     await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`);
     await this.redis.zrem(DUE, id);
-    return true;
+    return directory !== null;
   }
 
   // Users -----------------------------------------------------------------------------------------------

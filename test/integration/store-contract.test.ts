@@ -253,3 +253,21 @@ function contract(name: string, open: () => Promise<Store>) {
 
 contract('memory', async () => new MemoryStore());
 contract('redis', () => freshRedisStore(1));
+
+describe('redis store: crash in the middle of a directory delete', () => {
+  it('purges what a cut-short cascade left behind when the delete runs again', async () => {
+    const store = await freshRedisStore(1);
+    try {
+      await store.createDirectory(directory('dir-x'));
+      await store.createUser('dir-x', res('u1', { userName: 'a' }), { userName: 'a', emails: ['a@x.io'] }, [ev('e')]);
+      await store.createGroup('dir-x', res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('m') }], []);
+      // The crash: the record was removed, the batches never ran.
+      await store.redis.del('dsync:{dir-x}:dir');
+      expect(await store.redis.keys('dsync:{dir-x}:*')).to.not.deep.equal([]);
+      expect(await store.deleteDirectory('dir-x')).to.equal(false);
+      expect(await store.redis.keys('dsync:{dir-x}:*')).to.deep.equal([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
