@@ -360,10 +360,13 @@ export class DeliveryEngine {
 }
 
 /** Runs `fn` over `items` with at most `limit` at once. */
-export async function mapLimit<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+export async function mapLimit<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<unknown>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

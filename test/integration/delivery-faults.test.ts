@@ -18,7 +18,8 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '../bench/lib.js';
-import { startReceiver, type Receiver } from '../support/harness.js';
+import { mapLimit } from '../../src/delivery/engine.js';
+import { sleep, startReceiver, until, type Receiver } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 
 const API_KEY = 'faults-api-key';
@@ -27,27 +28,6 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const RETRY_SCHEDULE = '50ms,100ms,200ms,400ms,800ms,1s,1s,1s,1s,1s,1s,1s';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, what: () => string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await sleep(20);
-  }
-}
-
-async function mapLimit<T>(items: T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        await fn(items[i]!, i);
-      }
-    }),
-  );
-}
 
 // ---- dsync processes ----------------------------------------------------------------------------------
 

@@ -1,17 +1,8 @@
 /** Webhook delivery in process, against both stores: retries, Retry-After, 410, dead letters, replay, batch mode, logs. */
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
+import { STORE_KINDS, openStore, sleep, startReceiver, startService, until, type Receiver, type Service } from '../support/harness.js';
 
 const FAST = [20, 40, 60];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await sleep(10);
-  }
-}
 
 for (const kind of STORE_KINDS) {
   describe(`webhook delivery (${kind} store)`, () => {

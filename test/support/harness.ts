@@ -18,6 +18,21 @@ export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
   return kind === 'memory' ? new MemoryStore() : freshRedisStore(db);
 }
 
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `check` until it holds; the message says what was awaited (a function is evaluated on timeout). */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    await sleep(10);
+  }
+}
+
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
