@@ -11,7 +11,6 @@
  *   cursor, which repairs a wake-up lost to a crash between commit and mark.
  */
 import { randomUUID } from 'node:crypto';
-import { ConflictError } from '../core/errors.js';
 import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
@@ -181,13 +180,18 @@ export class DeliveryEngine {
         do {
           this.again.delete(directoryId);
           if (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) return;
-          // Heartbeat: a slow POST must not outlive the lease and let another replica in.
+          // Heartbeat: a slow POST must not outlive the lease. A lease found lost stops the drain (another
+          // replica may own the directory now); it is never taken back.
+          const lease = { held: true };
           const beat = setInterval(() => {
-            this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs).catch(() => undefined);
+            this.o.store.renewLease(directoryId, this.owner, this.o.leaseMs).then(
+              (held) => void (lease.held &&= held),
+              () => undefined,
+            );
           }, this.o.leaseMs / 3);
           try {
             await this.o.store.clearDue(directoryId);
-            await this.deliverPending(directoryId);
+            await this.deliverPending(directoryId, lease);
           } finally {
             clearInterval(beat);
             await this.o.store.releaseLease(directoryId, this.owner);
@@ -205,17 +209,13 @@ export class DeliveryEngine {
   }
 
   /**
-   * Re-delivers a directory's events from `since` on (those still in the log), in order, before newer ones.
-   * Moves the cursor under the lease, so it never races a deliverer.
+   * Re-delivers a directory's events from `since` on (those still in the log), in order. Only a request is
+   * recorded here; the deliverer applies it under its own lease, and never moves the cursor forward (events
+   * not yet delivered are never skipped).
    */
-  async replay(directoryId: string, since: number): Promise<{ cursor: string | null }> {
-    const cursor = await this.withLease(directoryId, async () => {
-      const from = await this.o.store.seqBefore(directoryId, since);
-      await this.o.store.saveDeliveryState(directoryId, this.owner, { cursor: from, attempts: 0, pinned: null }, this.o.leaseMs);
-      return from;
-    });
+  async replay(directoryId: string, since: number): Promise<void> {
+    await this.o.store.requestReplay(directoryId, since);
     this.notify(directoryId);
-    return { cursor };
   }
 
   /** Sends a dead-lettered delivery again now (same webhook-id); on success it leaves the dead-letter list. */
@@ -230,19 +230,6 @@ export class DeliveryEngine {
     await this.record(directory, result, delivered ? 'delivered' : 'dead', letter.attempts + 1, letter.events.map(eventIdOf));
     if (delivered) await store.removeDeadLetter(directoryId, letterId);
     return { delivered, ...(result.status !== undefined && { status: result.status }), ...(result.error && { error: result.error }) };
-  }
-
-  private async withLease<T>(directoryId: string, fn: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    while (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) {
-      if (Date.now() > deadline) throw new ConflictError('Delivery to this directory is busy; try again shortly');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    try {
-      return await fn();
-    } finally {
-      await this.o.store.releaseLease(directoryId, this.owner);
-    }
   }
 
   /** Appends a delivery log record when the directory asks for them. */
@@ -268,14 +255,31 @@ export class DeliveryEngine {
     );
   }
 
-  private async deliverPending(directoryId: string): Promise<void> {
+  /**
+   * Applies a pending replay request: the cursor moves back to before `since`, never forward. A replay also
+   * means "the receiver works now": a delivery waiting for its retry time is tried at once (same webhook-id).
+   */
+  private async applyReplay(directoryId: string, state: DeliveryState): Promise<DeliveryState> {
+    const since = await this.o.store.takeReplayRequest(directoryId);
+    if (since === null) return state;
+    this.o.logger.info({ directoryId, since: new Date(since).toISOString() }, 'replaying events');
+    const from = await this.o.store.seqBefore(directoryId, since);
+    if (state.cursor === null || (from !== null && this.o.store.compareSeq(from, state.cursor) >= 0)) {
+      const { retryAt: _wait, ...now } = state;
+      return now;
+    }
+    return { cursor: from, attempts: 0, pinned: null };
+  }
+
+  private async deliverPending(directoryId: string, lease: { held: boolean }): Promise<void> {
     const { store, sink, policy } = this.o;
     const directory = await store.getDirectory(directoryId);
     // A 410 disabled the webhook: keep the events (cursor unmoved) until the webhook is set again.
     if (!directory || directory.webhook_disabled_at) return;
     const batch = this.o.batchSize !== undefined;
     const size = this.o.batchSize ?? 1;
-    let state: DeliveryState = await store.deliveryState(directoryId);
+    const loaded = await store.deliveryState(directoryId);
+    let state: DeliveryState = await this.applyReplay(directoryId, loaded);
     if (state.attempts > 0 && state.retryAt !== undefined && state.retryAt > Date.now()) {
       await store.markDue(directoryId, state.retryAt);
       return;
@@ -283,16 +287,27 @@ export class DeliveryEngine {
     let buffer: LoggedEvent[] = [];
     // The cursor is saved every SAVE_EVERY deliveries or SAVE_MS, not after each one: a crash re-sends at most
     // that many events (same webhook-ids: at-least-once), and the steady state costs one POST per delivery.
-    let unsaved = 0;
+    let unsaved = state === loaded ? 0 : 1;
     let savedAt = Date.now();
     const save = async (next: DeliveryState): Promise<boolean> => {
       unsaved = 0;
       savedAt = Date.now();
       return store.saveDeliveryState(directoryId, this.owner, next, this.o.leaseMs);
     };
+    let replayCheckedAt = Date.now();
     this.stats.directories++;
     try {
-      while (!this.stopped) {
+      while (!this.stopped && lease.held) {
+        // A replay asked for while this drain runs is picked up here, not after the backlog is gone.
+        if (Date.now() - replayCheckedAt >= SAVE_MS) {
+          replayCheckedAt = Date.now();
+          const replayed = await this.applyReplay(directoryId, state);
+          if (replayed !== state) {
+            state = replayed;
+            buffer = [];
+            unsaved++;
+          }
+        }
         if (buffer.length < size) {
           const from = buffer.at(-1)?.seq ?? state.cursor;
           buffer = buffer.concat(await store.readEvents(directoryId, from, Math.max(READ_CHUNK, size)));

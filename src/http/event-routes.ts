@@ -34,7 +34,7 @@ export function eventRoutes(dsync: Dsync): Router {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS) {
       throw new ValidationError(`limit must be an integer between 1 and ${MAX_EVENTS}`, 'limit');
     }
-    if (after !== null && !/^[0-9-]{1,40}$/.test(after)) throw new ValidationError('after is not a cursor returned by this API', 'after');
+    if (after !== null && !store.isSeq(after)) throw new ValidationError('after is not a cursor returned by this API', 'after');
     const logged = await store.readEvents(directory.id, after, limit);
     ok(res, {
       events: logged.map((e) => JSON.parse(e.json)),
@@ -58,8 +58,8 @@ export function eventRoutes(dsync: Dsync): Router {
       return;
     }
     const since = typeof input.since === 'number' ? input.since : Date.parse(input.since!);
-    const { cursor } = await delivery.replay(directory.id, since);
-    ok(res, { directory_id: directory.id, since: new Date(since).toISOString(), replay_after: cursor }, 202);
+    await delivery.replay(directory.id, since);
+    ok(res, { directory_id: directory.id, since: new Date(since).toISOString() }, 202);
   });
 
   r.get('/directory-sync/:id/dead-letters', async (req, res) => {

@@ -65,6 +65,7 @@ class DirectoryData {
   readonly userGroups = new Map<string, Set<string>>();
   readonly events: Array<LoggedEvent & { at: number }> = [];
   delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
+  replayFrom: number | undefined;
   readonly deliveryLogs: Array<DeliveryLogRecord & { at: number }> = [];
   readonly deadLetters: DeadLetter[] = [];
   private nextRecord = 1;
@@ -414,6 +415,12 @@ export class MemoryStore implements Store {
     }
     return events.slice(lo, lo + limit).map(({ seq, json }) => ({ seq, json }));
   }
+  compareSeq(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  isSeq(text: string): boolean {
+    return /^\d{16}$/.test(text);
+  }
   async lastEventSeq(directoryId: string): Promise<string | null> {
     return this.data.get(directoryId)?.events.at(-1)?.seq ?? null;
   }
@@ -447,6 +454,12 @@ export class MemoryStore implements Store {
     const now = Date.now();
     if (d.lease && d.lease.owner !== owner && d.lease.expires > now) return false;
     d.lease = { owner, expires: now + ttlMs };
+    return true;
+  }
+  async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const lease = this.data.get(directoryId)?.lease;
+    if (!lease || lease.owner !== owner || lease.expires <= Date.now()) return false;
+    lease.expires = Date.now() + ttlMs;
     return true;
   }
   async releaseLease(directoryId: string, owner: string): Promise<void> {
@@ -519,5 +532,15 @@ export class MemoryStore implements Store {
       found = e.seq;
     }
     return found;
+  }
+  async requestReplay(directoryId: string, since: number): Promise<void> {
+    const d = this.data.get(directoryId);
+    if (d && (d.replayFrom === undefined || since < d.replayFrom)) d.replayFrom = since;
+  }
+  async takeReplayRequest(directoryId: string): Promise<number | null> {
+    const d = this.data.get(directoryId);
+    const since = d?.replayFrom ?? null;
+    if (d) d.replayFrom = undefined;
+    return since;
   }
 }

@@ -129,6 +129,10 @@ export interface GroupStore {
 }
 
 export interface EventLogStore {
+  /** Orders two seqs of this store (negative: a is older). Seqs are opaque strings to everyone else. */
+  compareSeq(a: string, b: string): number;
+  /** Whether `text` has the shape of a seq of this store (Events API cursors come from clients). */
+  isSeq(text: string): boolean;
   /** Events after `afterSeq` (exclusive; `null` = from the start), oldest first. */
   readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]>;
   /** Seq of the newest event, or null when the log is empty. */
@@ -191,6 +195,10 @@ export interface DeliveryRecordStore {
   removeDeadLetter(directoryId: string, id: string): Promise<boolean>;
   /** Seq of the last event logged before `time` (epoch ms), or null: the cursor that replays from `time`. */
   seqBefore(directoryId: string, time: number): Promise<string | null>;
+  /** Asks the deliverer to re-deliver from `since` (epoch ms); the earliest pending request wins. */
+  requestReplay(directoryId: string, since: number): Promise<void>;
+  /** Takes (removes) the pending replay request, if any. */
+  takeReplayRequest(directoryId: string): Promise<number | null>;
 }
 
 export interface DeliveryStore {
@@ -202,6 +210,8 @@ export interface DeliveryStore {
   clearDue(directoryId: string): Promise<void>;
   /** An expiring lease: one deliverer per directory across all replicas. */
   acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends the lease only while `owner` still holds it; false = it was lost (expired and maybe taken). */
+  renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseLease(directoryId: string, owner: string): Promise<void>;
   deliveryState(directoryId: string): Promise<DeliveryState>;
   /** Saves the state only while `owner` still holds the lease, and extends the lease; false = lease lost, stop. */

@@ -12,6 +12,7 @@
  *   dsync:{d}:ev           the directory's event log (STREAM)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
+ *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { Redis, type RedisOptions } from 'ioredis';
@@ -71,6 +72,7 @@ const DUE = 'dsync:due';
 
 /** Compare-and-delete / compare-and-set under a lease (KEYS[1] = lease key). */
 const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RENEW_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4], 'retryAt', ARGV[6])
@@ -84,6 +86,9 @@ function compareSeq(a: string, b: string): number {
   return am - bm || an - bn;
 }
 
+/** A stream id Redis accepts: both parts well inside 64 bits. */
+const SEQ = /^\d{1,15}-\d{1,15}$/;
+
 export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
@@ -92,6 +97,7 @@ export class RedisStore implements Store {
     this.redis = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 3, ...options });
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     this.redis.defineCommand('dsyncReleaseLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
+    this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.redis.defineCommand('dsyncSaveState', { numberOfKeys: 2, lua: SAVE_STATE });
   }
 
@@ -196,7 +202,7 @@ export class RedisStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`);
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -353,6 +359,13 @@ export class RedisStore implements Store {
     return entries.map(([seq, fields]) => ({ seq, json: fields[1]! }));
   }
 
+  compareSeq(a: string, b: string): number {
+    return compareSeq(a, b);
+  }
+  isSeq(text: string): boolean {
+    return SEQ.test(text);
+  }
+
   async lastEventSeq(directoryId: string): Promise<string | null> {
     const [last] = await this.redis.xrevrange(`${prefix(directoryId)}ev`, '+', '-', 'COUNT', 1);
     return last ? last[0] : null;
@@ -382,13 +395,10 @@ export class RedisStore implements Store {
     const key = `${prefix(directoryId)}lease`;
     if ((await this.redis.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK') return true;
     // Re-entrant for the holder: extend our own lease.
-    return (await this.redis.eval(
-      `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
-      1,
-      key,
-      owner,
-      ttlMs,
-    )) === 1;
+    return this.renewLease(directoryId, owner, ttlMs);
+  }
+  async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.command('dsyncRenewLease', `${prefix(directoryId)}lease`, owner, ttlMs)) === 1;
   }
   async releaseLease(directoryId: string, owner: string): Promise<void> {
     await this.command('dsyncReleaseLease', `${prefix(directoryId)}lease`, owner);
@@ -446,5 +456,12 @@ export class RedisStore implements Store {
   async seqBefore(directoryId: string, time: number): Promise<string | null> {
     const [last] = await this.redis.xrevrange(`${prefix(directoryId)}ev`, `(${time}-0`, '-', 'COUNT', 1);
     return last ? last[0] : null;
+  }
+  async requestReplay(directoryId: string, since: number): Promise<void> {
+    await this.redis.zadd(`${prefix(directoryId)}replay`, 'LT', since, 'since');
+  }
+  async takeReplayRequest(directoryId: string): Promise<number | null> {
+    const [, score] = await this.redis.zpopmin(`${prefix(directoryId)}replay`);
+    return score === undefined ? null : Number(score);
   }
 }

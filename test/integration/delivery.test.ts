@@ -111,6 +111,42 @@ for (const kind of STORE_KINDS) {
       expect(bad.status).to.equal(400);
     });
 
+    it('replay never skips events still waiting for a retry, and retries them at once', async () => {
+      await start({ webhook: { retrySchedule: [60_000, 60_000] } });
+      let failing = true;
+      hooks.respond = () => (failing ? 500 : 200);
+      const d = await directory();
+      await createUsers(d, 2, 'before');
+      await sleep(50);
+      const since = new Date().toISOString();
+      await sleep(5);
+      await createUsers(d, 1, 'after');
+      await sleep(200);
+      failing = false;
+      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since })).status).to.equal(202);
+      const events = await hooks.waitForEvents(3);
+      expect(events.map((e) => e.data.raw.userName)).to.deep.equal(['before0@x.io', 'before1@x.io', 'after0@x.io']);
+      expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).to.deep.equal([]);
+    });
+
+    it('replay asked for while this very instance is mid-delivery is not lost (short lease, slow receiver)', async () => {
+      await start({ delivery: { leaseMs: 300 } });
+      let delay = 0;
+      hooks.respond = () => (delay > 0 ? { status: 200, delayMs: delay } : 200);
+      const d = await directory();
+      const from = new Date(Date.now() - 1).toISOString();
+      await createUsers(d, 3, 'old');
+      await hooks.waitForEvents(3);
+      delay = 800;
+      await createUsers(d, 2, 'new');
+      await sleep(150);
+      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: from })).status).to.equal(202);
+      delay = 0;
+      const events = await hooks.waitForEvents(8, 8000);
+      const times = (name: string) => events.filter((e) => e.data.raw.userName === name).length;
+      expect(['old0@x.io', 'old1@x.io', 'old2@x.io'].map(times), JSON.stringify(events.map((e) => e.data.raw.userName))).to.deep.equal([2, 2, 2]);
+    });
+
     it('batch mode: arrays of at most N events of one directory per POST, only when processed', async () => {
       await start({ webhook: { batchSize: 4 } });
       const a = await directory({ name: 'A' });

@@ -126,8 +126,8 @@ export interface Receiver {
   deliveries: ReceivedDelivery[];
   /** Every event received, flattened (batch arrays unrolled), in arrival order. */
   events(): any[];
-  /** Status to answer with (default 200); a function can vary it per delivery. */
-  respond: (d: ReceivedDelivery) => number | { status: number; headers?: Record<string, string> };
+  /** Status to answer with (default 200), optionally after a delay; a function can vary it per delivery. */
+  respond: (d: ReceivedDelivery) => number | { status: number; headers?: Record<string, string>; delayMs?: number };
   waitForEvents(n: number, timeoutMs?: number): Promise<any[]>;
   close(): Promise<void>;
 }
@@ -151,9 +151,11 @@ export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La
       }
       const d = { id: String(req.headers['webhook-id']), body, headers: req.headers };
       const answer = receiver.respond(d);
-      const { status, headers = {} } = typeof answer === 'number' ? { status: answer } : answer;
-      if (status >= 200 && status < 300) deliveries.push(d);
-      res.writeHead(status, headers).end();
+      const { status, headers = {}, delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
+      setTimeout(() => {
+        if (status >= 200 && status < 300) deliveries.push(d);
+        res.writeHead(status, headers).end();
+      }, delayMs);
     });
   });
   const url = await listen(server);
