@@ -1,5 +1,6 @@
 /** Builds directory-sync events (DESIGN.md §4) from stored resources. Pure functions. */
 import { newEventId } from './ids.js';
+import { sameJson } from './json.js';
 import type {
   Directory,
   DirectorySyncEvent,
@@ -53,13 +54,13 @@ export function previousAttributes(before: object, after: object): Record<string
   const a = after as Record<string, unknown>;
   for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
     if (key === 'raw') continue;
-    if (JSON.stringify(b[key]) !== JSON.stringify(a[key])) prev[key] = b[key] ?? null;
+    if (!sameJson(b[key], a[key])) prev[key] = b[key] ?? null;
   }
   const rawBefore = (b.raw ?? {}) as Record<string, unknown>;
   const rawAfter = (a.raw ?? {}) as Record<string, unknown>;
   const raw: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(rawBefore), ...Object.keys(rawAfter)])) {
-    if (JSON.stringify(rawBefore[key]) !== JSON.stringify(rawAfter[key])) raw[key] = rawBefore[key] ?? null;
+    if (!sameJson(rawBefore[key], rawAfter[key])) raw[key] = rawBefore[key] ?? null;
   }
   if (Object.keys(raw).length > 0) prev.raw = raw;
   return Object.keys(prev).length > 0 ? prev : undefined;

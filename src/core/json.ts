@@ -12,3 +12,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const keys = Object.keys(ao);
   return keys.length === Object.keys(bo).length && keys.every((k) => k in bo && sameJson(ao[k], bo[k]));
 }
+
+/**
+ * Whether two SCIM bodies say the same thing: structurally equal, `schemas` compared as a set (a client
+ * resending its URNs in another order changes nothing).
+ */
+export function sameResource(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const schemas = (v: unknown) => (Array.isArray(v) ? [...new Set(v.map(String))].sort() : v);
+  return sameJson({ ...a, schemas: schemas(a.schemas) }, { ...b, schemas: schemas(b.schemas) });
+}

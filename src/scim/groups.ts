@@ -4,13 +4,13 @@
  */
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
 import { newId } from '../core/ids.js';
-import { sameJson } from '../core/json.js';
+import { sameResource } from '../core/json.js';
 import type { GroupKeys, PendingEvent, ScimBody, StoredResource } from '../core/model.js';
 import type { MemberChange } from '../store/port.js';
 import { retrying, settle, STALE } from './commit.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';
-import { normalizeResource } from './normalize.js';
+import { assertPrintable, normalizeResource } from './normalize.js';
 import { applyPatch, type MemberDelta, type MemberRef } from './patch.js';
 import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
@@ -20,10 +20,12 @@ const MEMBER_PAGE = 1000;
 
 
 export function groupKeys(body: ScimBody): GroupKeys {
-  return {
+  const keys: GroupKeys = {
     displayName: String(body.displayName),
     ...(typeof body.externalId === 'string' && body.externalId !== '' && { externalId: body.externalId }),
   };
+  assertPrintable({ displayName: keys.displayName, externalId: keys.externalId });
+  return keys;
 }
 
 /** Splits `members` off a normalised body: the body is stored, the members become a membership set. */
@@ -99,7 +101,7 @@ async function memberChanges(
     if (u === null) return [];
     const event = buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
     const display = refs[i]!.display;
-    return [{ userId: u.id, event, ...(display !== undefined && { display }) }];
+    return [{ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) }];
   });
 }
 
@@ -172,7 +174,7 @@ async function commitGroup(
     add = plan.target.filter((r) => !have.has(r.value));
   }
   const displays = plan.target ? displaysOf(plan.target) : [];
-  const bodyChanged = !sameJson(current.body, next);
+  const bodyChanged = !sameResource(current.body, next);
   if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return current;
   const now = Date.now();
   const events: PendingEvent[] = [];
@@ -186,7 +188,11 @@ async function commitGroup(
   const result = settle(
     await ctx.store.updateGroup(ctx.directory.id, current.id, {
       ...(bodyChanged && { body: next, keys: groupKeys(next) }),
-      ...((bodyChanged || plan.target) && { expectedVersion: current.version }),
+      // The version read is checked when the write depends on it: a new body, a full member list, or If-Match.
+      // Otherwise only the body the membership events carry must be unchanged (concurrent member edits commute).
+      ...(bodyChanged || plan.target || ctx.ifMatch
+        ? { expectedVersion: current.version }
+        : { expectedBody: JSON.stringify(current.body) }),
       add: adds,
       remove: removes,
       events,

@@ -65,6 +65,7 @@ export function checkIfMatch(ifMatch: string | undefined, version: number): void
 }
 
 export const MAX_COUNT = 1000;
+const MAX_START_INDEX = 2 ** 31;
 export const DEFAULT_COUNT = 100;
 
 /** startIndex/count per RFC 7644 §3.4.2.4: 1-based, <1 ⇒ 1; negative count ⇒ 0; capped at MAX_COUNT. */
@@ -75,7 +76,8 @@ export function paging(query: { startIndex?: number | string; count?: number | s
     if (!Number.isFinite(n)) throw ScimError.badRequest(`${name} must be an integer`, 'invalidValue');
     return Math.trunc(n);
   };
-  const startIndex = Math.max(1, int(query.startIndex, 'startIndex') ?? 1);
+  // Capped far beyond any directory so it stays a safe integer for the store (a bigger one is simply past the end).
+  const startIndex = Math.min(MAX_START_INDEX, Math.max(1, int(query.startIndex, 'startIndex') ?? 1));
   const count = Math.min(MAX_COUNT, Math.max(0, int(query.count, 'count') ?? DEFAULT_COUNT));
   return { startIndex, count };
 }

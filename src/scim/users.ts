@@ -1,12 +1,12 @@
 /** SCIM /Users (RFC 7644 §3): create, read, list, replace, patch, delete; each write commits its event. */
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
 import { newId } from '../core/ids.js';
-import { sameJson } from '../core/json.js';
+import { sameResource } from '../core/json.js';
 import type { ScimBody, StoredResource, UserKeys } from '../core/model.js';
 import { retrying, settle, STALE } from './commit.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';
-import { normalizeResource } from './normalize.js';
+import { assertPrintable, normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
 import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
@@ -15,11 +15,13 @@ const SCIM_JSON = 'application/scim+json';
 
 export function userKeys(body: ScimBody): UserKeys {
   const emails = Array.isArray(body.emails) ? (body.emails as Array<{ value?: unknown }>) : [];
-  return {
+  const keys: UserKeys = {
     userName: String(body.userName),
     ...(typeof body.externalId === 'string' && body.externalId !== '' && { externalId: body.externalId }),
     emails: [...new Set(emails.map((e) => e?.value).filter((v): v is string => typeof v === 'string' && v !== ''))],
   };
+  assertPrintable({ userName: keys.userName, externalId: keys.externalId, 'emails.value': keys.emails.join('') });
+  return keys;
 }
 
 const withoutId = (resource: Record<string, unknown>): ScimBody => {
@@ -70,7 +72,7 @@ export async function listUsers(ctx: ScimContext, query: ScimQuery): Promise<Sci
 
 /** Commits `next` over `current` unless nothing changed; returns the stored user after the write. */
 async function commitUpdate(ctx: ScimContext, current: StoredResource, next: ScimBody): Promise<StoredResource | typeof STALE> {
-  if (sameJson(current.body, next)) return current;
+  if (sameResource(current.body, next)) return current;
   const keys = userKeys(next);
   const now = Date.now();
   const before = userData(current.id, current.body);
@@ -124,7 +126,7 @@ export async function deleteUser(ctx: ScimContext, id: string): Promise<ScimResu
       buildEvent(ctx.directory, 'user.deleted', user, undefined, now),
     ];
     const result = settle(
-      await ctx.store.deleteUser(dir, id, current.version, groupIds, events, now),
+      await ctx.store.deleteUser(dir, id, current.version, groups.map((g) => ({ id: g.id, version: g.version })), events, now),
       `User ${id}`,
       '',
     );

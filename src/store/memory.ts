@@ -99,6 +99,14 @@ class DirectoryData {
     this.groupExternalIds.delete(keys.externalId, id);
   }
 
+  /** A member change whose event was built from another version of an existing user. */
+  staleMembers(changes: MemberChange[]): boolean {
+    return changes.some((m) => {
+      const user = this.users.get(m.userId);
+      return user !== undefined && user.version !== m.userVersion;
+    });
+  }
+
   setDisplay(groupId: string, userId: string, display: string | undefined): void {
     if (display === undefined || !this.members.get(groupId)?.has(userId)) return;
     let map = this.displays.get(groupId);
@@ -278,7 +286,7 @@ export class MemoryStore implements Store {
     directoryId: string,
     id: string,
     expectedVersion: number,
-    groupIds: string[],
+    groups: Array<{ id: string; version: number }>,
     events: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
@@ -286,10 +294,11 @@ export class MemoryStore implements Store {
     const row = d?.users.get(id);
     if (!d || !row) return { status: 'missing' };
     const current = d.userGroups.get(id) ?? new Set<string>();
-    if (row.version !== expectedVersion || current.size !== groupIds.length || groupIds.some((g) => !current.has(g))) {
+    const moved = (g: { id: string; version: number }) => !current.has(g.id) || d.groups.get(g.id)?.version !== g.version;
+    if (row.version !== expectedVersion || current.size !== groups.length || groups.some(moved)) {
       return { status: 'stale' };
     }
-    for (const groupId of groupIds) {
+    for (const { id: groupId } of groups) {
       d.removeMember(groupId, id);
       this.touch(d.groups.get(groupId), now);
     }
@@ -332,6 +341,7 @@ export class MemoryStore implements Store {
   ): Promise<WriteResult> {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
+    if (d.staleMembers(members)) return { status: 'stale' };
     if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
     const row: GroupRow = {
       body: JSON.stringify(group.body),
@@ -353,6 +363,8 @@ export class MemoryStore implements Store {
     const row = d?.groups.get(id);
     if (!d || !row) return { status: 'missing' };
     if (update.expectedVersion !== undefined && row.version !== update.expectedVersion) return { status: 'stale' };
+    if (update.expectedBody !== undefined && row.body !== update.expectedBody) return { status: 'stale' };
+    if (d.staleMembers(update.add) || d.staleMembers(update.remove)) return { status: 'stale' };
     if (update.keys) {
       const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
       if (owner !== undefined && owner !== id) return { status: 'conflict' };

@@ -34,6 +34,8 @@ export type WriteResult =
 
 export interface MemberChange {
   userId: string;
+  /** Version of the user the event was built from: another version means `stale` (the event would lie). */
+  userVersion: number;
   /** Appended to the log only if the membership really changed. */
   event: PendingEvent;
   /** The `display` the client sent for this member, kept and echoed back (additions only). */
@@ -46,6 +48,8 @@ export interface GroupUpdate {
   keys?: GroupKeys;
   /** Checked when present: the write is refused with `stale` if the group moved on since it was read. */
   expectedVersion?: number;
+  /** Checked when present: the group body (JSON) the events were built from; another body means `stale`. */
+  expectedBody?: string;
   add: MemberChange[];
   remove: MemberChange[];
   /** Events appended unconditionally before the membership events (e.g. `group.updated`). */
@@ -91,14 +95,14 @@ export interface UserStore {
     now: number,
   ): Promise<WriteResult>;
   /**
-   * Deletes the user and its memberships. `groupIds` must be the user's groups as read with `expectedVersion`;
-   * `events` (the `group.user_removed` events, then `user.deleted`) are appended in order.
+   * Deletes the user and its memberships. `groups` must be the user's groups, at the versions read, that the
+   * `events` (the `group.user_removed` events, then `user.deleted`, appended in order) were built from.
    */
   deleteUser(
     directoryId: string,
     id: string,
     expectedVersion: number,
-    groupIds: string[],
+    groups: Array<{ id: string; version: number }>,
     events: PendingEvent[],
     now: number,
   ): Promise<WriteResult>;

@@ -75,6 +75,12 @@ local function touch(key, now)
 end
 -- Insertion counter: ZSET scores that keep creation/add order exactly, like the memory store.
 local function nextSeq() return redis.call('INCR', p .. 'seq') end
+-- The version of a stored record (its first header field), or nil when it does not exist.
+local function versionOf(key)
+  local rec = redis.call('GET', key)
+  if not rec then return nil end
+  return string.sub(rec, 1, string.find(rec, SEP, 1, true) - 1)
+end
 local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
@@ -113,7 +119,7 @@ emitn(9)
 return ok(h)
 `;
 
-/** ARGV: prefix, id, expectedVersion, now, nGroups, groupIds…, nEvents, events… */
+/** ARGV: prefix, id, expectedVersion, now, nGroups, (groupId, groupVersion)…, nEvents, events… */
 const deleteUser = `
 local id, now = ARGV[2], ARGV[4]
 local key = p .. 'u:' .. id
@@ -123,10 +129,13 @@ local h = parse(rec)
 if h[1] ~= ARGV[3] then return {'stale'} end
 local n = tonumber(ARGV[5])
 if redis.call('SCARD', p .. 'ug:' .. id) ~= n then return {'stale'} end
-for i = 6, 5 + n do
-  if redis.call('SISMEMBER', p .. 'ug:' .. id, ARGV[i]) == 0 then return {'stale'} end
+-- The removal events carry each group as read: every group must still be that version.
+for i = 6, 4 + 2 * n, 2 do
+  if redis.call('SISMEMBER', p .. 'ug:' .. id, ARGV[i]) == 0 or versionOf(p .. 'g:' .. ARGV[i]) ~= ARGV[i + 1] then
+    return {'stale'}
+  end
 end
-for i = 6, 5 + n do
+for i = 6, 4 + 2 * n, 2 do
   redis.call('ZREM', p .. 'm:' .. ARGV[i], id)
   redis.call('HDEL', p .. 'md:' .. ARGV[i], id)
   touch(p .. 'g:' .. ARGV[i], now)
@@ -136,46 +145,57 @@ if redis.call('HGET', p .. 'un', h[4]) == id then redis.call('HDEL', p .. 'un', 
 mdel(p .. 'ue', h[5], id)
 for _, e in ipairs(split(h[6], LIST)) do mdel(p .. 'um', e, id) end
 redis.call('ZREM', p .. 'uo', id)
-emitn(6 + n)
+emitn(6 + 2 * n)
 return ok(h)
 `;
 
-/** Adds (uid, event) pairs starting at ARGV[i] to group gid; returns next index and whether anything changed. */
+/**
+ * Member changes are (uid, userVersion, display, event) quadruples starting with their count at ARGV[i].
+ * `staleMembers` runs before any write: an event built from another version of an existing user would lie.
+ * add/removeMembers return the next ARGV index and a '0'/'1' flag per change (the caller learns which events
+ * were emitted). Client-sent displays live in md:<gid>.
+ */
 const MEMBERS = `
--- Member changes are (uid, display, event) triples. Both return the next ARGV index and a '0'/'1' flag per
--- change (the caller learns which events were emitted). Client-sent displays live in md:<gid>.
+local function staleMembers(i)
+  local n = tonumber(ARGV[i])
+  for j = i + 1, i + 4 * n, 4 do
+    local v = versionOf(p .. 'u:' .. ARGV[j])
+    if v and v ~= ARGV[j + 1] then return true, i + 4 * n + 1 end
+  end
+  return false, i + 4 * n + 1
+end
 local function setDisplay(gid, uid, display)
   if display ~= '' and redis.call('ZSCORE', p .. 'm:' .. gid, uid) then redis.call('HSET', p .. 'md:' .. gid, uid, display) end
 end
 local function addMembers(gid, i)
   local n, flags = tonumber(ARGV[i]), {}
-  for j = i + 1, i + 3 * n, 3 do
+  for j = i + 1, i + 4 * n, 4 do
     local uid = ARGV[j]
     if redis.call('EXISTS', p .. 'u:' .. uid) == 1 and redis.call('ZADD', p .. 'm:' .. gid, 'NX', nextSeq(), uid) == 1 then
       redis.call('SADD', p .. 'ug:' .. uid, gid)
-      emit(ARGV[j + 2])
+      emit(ARGV[j + 3])
       flags[#flags + 1] = '1'
     else
       flags[#flags + 1] = '0'
     end
-    setDisplay(gid, uid, ARGV[j + 1])
+    setDisplay(gid, uid, ARGV[j + 2])
   end
-  return i + 3 * n + 1, table.concat(flags)
+  return i + 4 * n + 1, table.concat(flags)
 end
 local function removeMembers(gid, i)
   local n, flags = tonumber(ARGV[i]), {}
-  for j = i + 1, i + 3 * n, 3 do
+  for j = i + 1, i + 4 * n, 4 do
     local uid = ARGV[j]
     if redis.call('ZREM', p .. 'm:' .. gid, uid) == 1 then
       redis.call('SREM', p .. 'ug:' .. uid, gid)
       redis.call('HDEL', p .. 'md:' .. gid, uid)
-      emit(ARGV[j + 2])
+      emit(ARGV[j + 3])
       flags[#flags + 1] = '1'
     else
       flags[#flags + 1] = '0'
     end
   end
-  return i + 3 * n + 1, table.concat(flags)
+  return i + 4 * n + 1, table.concat(flags)
 end
 local function setDisplays(gid, i)
   local n = tonumber(ARGV[i])
@@ -184,9 +204,11 @@ local function setDisplays(gid, i)
 end
 `;
 
-/** ARGV: prefix, id, displayName, externalId, created, modified, body, nEvents, events…, nMembers, (uid, display, event)… */
+/** ARGV: prefix, id, displayName, externalId, created, modified, body, nEvents, events…, nMembers, (uid, version, display, event)… */
 const createGroup = `
 local id, dn, ext = ARGV[2], ARGV[3], ARGV[4]
+local members = 9 + tonumber(ARGV[8])
+if staleMembers(members) then return {'stale'} end
 if redis.call('HSETNX', p .. 'gn', dn, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[5], ARGV[6], dn, ext, ''}
 redis.call('SET', p .. 'g:' .. id, encode(h, ARGV[7]))
@@ -197,8 +219,8 @@ return ok(h, flags)
 `;
 
 /**
- * ARGV: prefix, id, expectedVersion|'', hasBody ('1'|''), displayName, externalId, now, body,
- *       nEvents, events…, nRemove, (uid, display, event)…, nAdd, (uid, display, event)…, nDisplays, (uid, display)…
+ * ARGV: prefix, id, expectedVersion|'', hasBody ('1'|''), displayName, externalId, now, body, expectedBody|'',
+ *       nEvents, events…, nRemove, (uid, version, display, event)…, nAdd, (…)…, nDisplays, (uid, display)…
  */
 const updateGroup = `
 local id, now = ARGV[2], ARGV[7]
@@ -207,6 +229,10 @@ local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
 local h, body = parse(rec)
 if ARGV[3] ~= '' and h[1] ~= ARGV[3] then return {'stale'} end
+if ARGV[9] ~= '' and body ~= ARGV[9] then return {'stale'} end
+local removes = 11 + tonumber(ARGV[10])
+local staleRemove, adds = staleMembers(removes)
+if staleRemove or staleMembers(adds) then return {'stale'} end
 local changed = false
 if ARGV[4] == '1' then
   local dn, ext = ARGV[5], ARGV[6]
@@ -214,7 +240,7 @@ if ARGV[4] == '1' then
   remulti(p .. 'ge', h[5], ext, id)
   h[4], h[5], body, changed = dn, ext, ARGV[8], true
 end
-local i, removed = removeMembers(id, emitn(9))
+local i, removed = removeMembers(id, emitn(10))
 local j, added = addMembers(id, i)
 setDisplays(id, j)
 local flags = removed .. added

@@ -64,7 +64,7 @@ const userKeyArgs = (keys: UserKeys): string[] => [
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 const members = (list: MemberChange[]): string[] => [
   String(list.length),
-  ...list.flatMap((m) => [m.userId, m.display ?? '', m.event.json]),
+  ...list.flatMap((m) => [m.userId, String(m.userVersion), m.display ?? '', m.event.json]),
 ];
 
 const CASCADE_BATCH = 500;
@@ -259,7 +259,7 @@ export class RedisStore implements Store {
     directoryId: string,
     id: string,
     expectedVersion: number,
-    groupIds: string[],
+    groups: Array<{ id: string; version: number }>,
     evs: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
@@ -267,8 +267,8 @@ export class RedisStore implements Store {
       id,
       String(expectedVersion),
       String(now),
-      String(groupIds.length),
-      ...groupIds,
+      String(groups.length),
+      ...groups.flatMap((g) => [g.id, String(g.version)]),
       ...events(evs),
     ]);
   }
@@ -323,6 +323,7 @@ export class RedisStore implements Store {
       update.keys?.externalId ?? '',
       String(update.now),
       hasBody ? JSON.stringify(update.body) : '',
+      update.expectedBody ?? '',
       ...events(update.events),
       ...members(update.remove),
       ...members(update.add),

@@ -112,23 +112,23 @@ function contract(name: string, open: () => Promise<Store>) {
         res('g1', { displayName: 'Eng' }),
         { displayName: 'Eng' },
         [
-          { userId: 'u1', event: ev('add-u1') },
-          { userId: 'ghost', event: ev('add-ghost') },
+          { userId: 'u1', userVersion: 1, event: ev('add-u1') },
+          { userId: 'ghost', userVersion: 1, event: ev('add-ghost') },
         ],
         [ev('g-created')],
       );
       expect(created).to.deep.include({ status: 'ok', version: 1, applied: [true, false] });
       const again = await store.updateGroup(D, 'g1', {
         add: [
-          { userId: 'u1', event: ev('add-u1-again') },
-          { userId: 'u2', event: ev('add-u2') },
+          { userId: 'u1', userVersion: 1, event: ev('add-u1-again') },
+          { userId: 'u2', userVersion: 1, event: ev('add-u2') },
         ],
-        remove: [{ userId: 'u9', event: ev('rm-u9') }],
+        remove: [{ userId: 'u9', userVersion: 1, event: ev('rm-u9') }],
         events: [],
         now: Date.now(),
       });
       expect(again).to.deep.include({ status: 'ok', version: 2, applied: [false, false, true] });
-      const noop = await store.updateGroup(D, 'g1', { add: [{ userId: 'u2', event: ev('noop') }], remove: [], events: [], now: Date.now() });
+      const noop = await store.updateGroup(D, 'g1', { add: [{ userId: 'u2', userVersion: 1, event: ev('noop') }], remove: [], events: [], now: Date.now() });
       expect(noop).to.deep.include({ status: 'ok', version: 2, applied: [false] });
       expect((await store.groupMemberIds(D, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u2']);
       expect(await store.userGroupIds(D, 'u2')).to.deep.equal(['g1']);
@@ -138,18 +138,47 @@ function contract(name: string, open: () => Promise<Store>) {
     it('keeps client-sent member displays until the member leaves', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
       await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
-      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('a1'), display: 'Ann' }], []);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('a1'), display: 'Ann' }], []);
       expect(await store.memberDisplays(D, 'g1', ['u1', 'u2'])).to.deep.equal(['Ann', null]);
       await store.updateGroup(D, 'g1', {
-        add: [{ userId: 'u2', event: ev('a2'), display: 'Bob' }],
+        add: [{ userId: 'u2', userVersion: 1, event: ev('a2'), display: 'Bob' }],
         remove: [],
         events: [],
         displays: [{ userId: 'u1', display: 'Annie' }, { userId: 'ghost', display: 'x' }],
         now: 1,
       });
       expect(await store.memberDisplays(D, 'g1', ['u1', 'u2', 'ghost'])).to.deep.equal(['Annie', 'Bob', null]);
-      await store.updateGroup(D, 'g1', { add: [], remove: [{ userId: 'u1', event: ev('r1') }], events: [], now: 2 });
+      await store.updateGroup(D, 'g1', { add: [], remove: [{ userId: 'u1', userVersion: 1, event: ev('r1') }], events: [], now: 2 });
       expect(await store.memberDisplays(D, 'g1', ['u1'])).to.deep.equal([null]);
+    });
+
+    it('refuses membership writes whose events were built from data that changed since (stale)', async () => {
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
+      await store.updateUser(D, 'u1', 1, { userName: 'a', displayName: 'Ann' }, { userName: 'a', emails: [] }, [], 1);
+      const staleUser = { userId: 'u1', userVersion: 1, event: ev('stale-add') };
+      expect((await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [staleUser], [ev('c')])).status).to.equal('stale');
+      expect(await store.getGroup(D, 'g1')).to.equal(null);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [], []);
+      expect((await store.updateGroup(D, 'g1', { add: [staleUser], remove: [], events: [], now: 2 })).status).to.equal('stale');
+      const wrongBody = await store.updateGroup(D, 'g1', {
+        expectedBody: JSON.stringify({ displayName: 'Old' }),
+        add: [{ userId: 'u1', userVersion: 2, event: ev('add') }],
+        remove: [],
+        events: [],
+        now: 2,
+      });
+      expect(wrongBody.status).to.equal('stale');
+      const fresh = await store.updateGroup(D, 'g1', {
+        expectedBody: JSON.stringify({ displayName: 'G' }),
+        add: [{ userId: 'u1', userVersion: 2, event: ev('add') }],
+        remove: [],
+        events: [],
+        now: 2,
+      });
+      expect(fresh).to.deep.include({ status: 'ok', applied: [true] });
+      expect((await store.deleteUser(D, 'u1', 2, [{ id: 'g1', version: 1 }], [ev('del')], 3)).status).to.equal('stale');
+      expect((await store.deleteUser(D, 'u1', 2, [{ id: 'g1', version: 2 }], [ev('del')], 3)).status).to.equal('ok');
+      expect(await labels(store, D)).to.deep.equal(['add', 'del']);
     });
 
     it('renames groups with displayName uniqueness and version checks', async () => {
@@ -169,9 +198,9 @@ function contract(name: string, open: () => Promise<Store>) {
 
     it('deletes a user with its memberships, refusing when its groups changed since read', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', externalId: 'x', emails: ['a@x.io'] }, []);
-      await store.createGroup(D, res('g1', { displayName: 'G1' }), { displayName: 'G1' }, [{ userId: 'u1', event: ev('add') }], []);
+      await store.createGroup(D, res('g1', { displayName: 'G1' }), { displayName: 'G1' }, [{ userId: 'u1', userVersion: 1, event: ev('add') }], []);
       expect((await store.deleteUser(D, 'u1', 1, [], [ev('del')], Date.now())).status).to.equal('stale');
-      const del = await store.deleteUser(D, 'u1', 1, ['g1'], [ev('removed'), ev('del')], Date.now());
+      const del = await store.deleteUser(D, 'u1', 1, [{ id: 'g1', version: 1 }], [ev('removed'), ev('del')], Date.now());
       expect(del.status).to.equal('ok');
       expect(await store.getUser(D, 'u1')).to.equal(null);
       expect((await store.groupMemberIds(D, 'g1', 0, 10)).total).to.equal(0);
@@ -184,7 +213,7 @@ function contract(name: string, open: () => Promise<Store>) {
 
     it('deletes a group and every membership of it', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
-      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G', externalId: 'e' }, [{ userId: 'u1', event: ev('add') }], []);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G', externalId: 'e' }, [{ userId: 'u1', userVersion: 1, event: ev('add') }], []);
       expect((await store.deleteGroup(D, 'g1', 5, [ev('x')])).status).to.equal('stale');
       expect((await store.deleteGroup(D, 'g1', 1, [ev('gone')])).status).to.equal('ok');
       expect(await store.getGroup(D, 'g1')).to.equal(null);
@@ -208,7 +237,7 @@ function contract(name: string, open: () => Promise<Store>) {
 
     it('cascades a directory delete and refuses later writes', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e')]);
-      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('m') }], []);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], []);
       expect(await store.deleteDirectory(D)).to.equal(true);
       expect(await store.getDirectory(D)).to.equal(null);
       expect(await store.getUser(D, 'u1')).to.equal(null);
@@ -260,7 +289,7 @@ describe('redis store: crash in the middle of a directory delete', () => {
     try {
       await store.createDirectory(directory('dir-x'));
       await store.createUser('dir-x', res('u1', { userName: 'a' }), { userName: 'a', emails: ['a@x.io'] }, [ev('e')]);
-      await store.createGroup('dir-x', res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', event: ev('m') }], []);
+      await store.createGroup('dir-x', res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], []);
       // The crash: the record was removed, the batches never ran.
       await store.redis.del('dsync:{dir-x}:dir');
       expect(await store.redis.keys('dsync:{dir-x}:*')).to.not.deep.equal([]);
