@@ -3,15 +3,16 @@
  * problem: prototype pollution through bodies, PATCH paths and dotted keys; absurd nesting; malformed queries.
  */
 import { expect } from 'chai';
-import { openStore, startService, type Service } from '../support/harness.js';
+import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 
-describe('hostile SCIM input', () => {
+for (const kind of STORE_KINDS) {
+describe(`hostile SCIM input (${kind} store)`, () => {
   let svc: Service;
   let dir: any;
   let user: string;
   let group: string;
   before(async () => {
-    svc = await startService(await openStore('memory'));
+    svc = await startService(await openStore(kind, 9));
     dir = await svc.createDirectory();
     user = (await svc.scim(dir, 'POST', '/Users', { userName: 'a@x.io' })).body.id;
     group = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'G' })).body.id;
@@ -42,6 +43,11 @@ describe('hostile SCIM input', () => {
     ['a repeated filter parameter', 'GET', () => '/Users?filter=a&filter=b', undefined],
     ['a non-numeric startIndex', 'GET', () => '/Users?startIndex=abc', undefined],
     ['a malformed attributes list', 'GET', () => `/Users?attributes=${encodeURIComponent('urn:foo:bar:,,[[')}`, undefined],
+    ['a record separator in a userName', 'POST', () => '/Users', { userName: 'x\u001ey@x.io' }],
+    ['a unit separator in a userName', 'POST', () => '/Users', { userName: 'x\u001fy@x.io' }],
+    ['a control character in a displayName', 'POST', () => '/Groups', { displayName: 'Eng\u001e' }],
+    ['a control character in an email', 'POST', () => '/Users', { userName: 'e@x.io', emails: [{ value: 'e\u0000@x.io' }] }],
+    ['a control character put in by PATCH', 'PATCH', () => `/Users/${user}`, ops({ op: 'replace', path: 'externalId', value: 'a\u001fb' })],
   ];
   for (const [what, method, path, body] of cases) {
     it(`answers ${what} with a 4xx SCIM error`, async () => {
@@ -52,9 +58,25 @@ describe('hostile SCIM input', () => {
     });
   }
 
+  it('answers a startIndex far past the end with an empty page, not a 5xx', async () => {
+    for (const start of ['100000000000000000000', '1e300']) {
+      const res = await svc.scim(dir, 'GET', `/Users?startIndex=${start}&count=10`);
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ totalResults: 1, itemsPerPage: 0 });
+    }
+  });
+
+  it('answers a malformed Events API cursor with 400', async () => {
+    for (const after of ['-', '1-2-3', '99999999999999999999999-0', 'abc']) {
+      const res = await svc.api('GET', `/api/v1/directory-sync/${dir.id}/events?after=${encodeURIComponent(after)}`);
+      expect(res.status, after).to.equal(400);
+    }
+  });
+
   it('leaves the user untouched after all of it', async () => {
     const res = await svc.scim(dir, 'GET', `/Users/${user}`);
     expect(res.body).to.include({ userName: 'a@x.io' });
     expect(Object.keys(res.body).sort()).to.deep.equal(['id', 'meta', 'schemas', 'userName']);
   });
 });
+}

@@ -187,6 +187,16 @@ for (const kind of STORE_KINDS) {
       expect(hooks.events()).to.have.length(1);
     });
 
+    it('sees no change in a PUT that only reorders schemas or object keys', async () => {
+      const created = (await svc.scim(dir, 'POST', '/Users', ann({ schemas: [USER, 'urn:example:custom:1.0'] }))).body;
+      const same = await svc.scim(dir, 'PUT', `/Users/${created.id}`, ann({ schemas: ['urn:example:custom:1.0', USER], name: { familyName: 'Lee', givenName: 'Ann' } }));
+      expect(same.body.meta.version).to.equal('W/"1"');
+      await svc.scim(dir, 'PUT', `/Users/${created.id}`, ann({ schemas: [USER, 'urn:example:custom:1.0'], name: { familyName: 'Lee', givenName: 'Annie' } }));
+      const events = await hooks.waitForEvents(2);
+      expect(events.map((e) => e.event)).to.deep.equal(['user.created', 'user.updated']);
+      expect(events[1].previous_attributes).to.deep.equal({ first_name: 'Ann', raw: { name: { givenName: 'Ann', familyName: 'Lee' } } });
+    });
+
     it('refuses a stale If-Match with 412 and applies a current one', async () => {
       const { id } = (await svc.scim(dir, 'POST', '/Users', ann())).body;
       const stale = await svc.scim(dir, 'PUT', `/Users/${id}`, ann({ displayName: 'X' }), { 'if-match': 'W/"9"' });
