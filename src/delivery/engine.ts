@@ -337,8 +337,7 @@ export class DeliveryEngine {
         if (verdict.kind === 'disable') {
           this.stats.failed++;
           this.o.logger.warn({ directoryId, webhookId: result.id }, 'receiver answered 410 Gone: webhook disabled until it is set again');
-          const fresh = await store.getDirectory(directoryId);
-          if (fresh) await store.updateDirectory({ ...fresh, webhook_disabled_at: new Date().toISOString() });
+          await store.disableWebhook(directoryId, directory.webhook.endpoint, new Date().toISOString());
           state = { ...state, attempts: 0, pinned: null };
           await save(state);
           return;

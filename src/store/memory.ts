@@ -217,6 +217,12 @@ export class MemoryStore implements Store {
   async updateDirectory(directory: Directory): Promise<void> {
     if (this.directories.has(directory.id)) this.directories.set(directory.id, JSON.stringify(directory));
   }
+  async disableWebhook(id: string, endpoint: string, at: string): Promise<boolean> {
+    const directory = await this.getDirectory(id);
+    if (!directory || directory.webhook.endpoint !== endpoint) return false;
+    this.directories.set(id, JSON.stringify({ ...directory, webhook_disabled_at: at }));
+    return true;
+  }
   async deleteDirectory(id: string): Promise<boolean> {
     this.data.delete(id);
     this.due.delete(id);

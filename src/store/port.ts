@@ -74,6 +74,11 @@ export interface DirectoryStore {
   listDirectoryIds(): Promise<string[]>;
   /** Replaces the record; tenant, product and type are immutable and not re-indexed. */
   updateDirectory(directory: Directory): Promise<void>;
+  /**
+   * Marks the webhook disabled (a 410), atomically and only if its endpoint is still `endpoint`: a concurrent
+   * update that set a new URL wins. Returns whether it was disabled.
+   */
+  disableWebhook(id: string, endpoint: string, at: string): Promise<boolean>;
   /** Deletes the directory and cascades to its users, groups, memberships and events. */
   deleteDirectory(id: string): Promise<boolean>;
 }

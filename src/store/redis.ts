@@ -72,6 +72,15 @@ const DUE = 'dsync:due';
 
 /** Compare-and-delete / compare-and-set under a lease (KEYS[1] = lease key). */
 const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** Compare-and-set on the directory record (cjson: the record has no arrays, so encoding is faithful). */
+const DISABLE_WEBHOOK = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local d = cjson.decode(raw)
+if type(d.webhook) ~= 'table' or d.webhook.endpoint ~= ARGV[1] then return 0 end
+d.webhook_disabled_at = ARGV[2]
+redis.call('SET', KEYS[1], cjson.encode(d))
+return 1`;
 const RENEW_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -98,6 +107,7 @@ export class RedisStore implements Store {
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     this.redis.defineCommand('dsyncReleaseLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
+    this.redis.defineCommand('dsyncDisableWebhook', { numberOfKeys: 1, lua: DISABLE_WEBHOOK });
     this.redis.defineCommand('dsyncSaveState', { numberOfKeys: 2, lua: SAVE_STATE });
   }
 
@@ -176,6 +186,10 @@ export class RedisStore implements Store {
 
   async updateDirectory(directory: Directory): Promise<void> {
     await this.redis.set(`${prefix(directory.id)}dir`, JSON.stringify(directory), 'XX');
+  }
+
+  async disableWebhook(id: string, endpoint: string, at: string): Promise<boolean> {
+    return (await this.command('dsyncDisableWebhook', `${prefix(id)}dir`, endpoint, at)) === 1;
   }
 
   /**

@@ -247,6 +247,17 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.listDirectoryIds()).to.not.include(D);
     });
 
+    it('disables a webhook only while its endpoint is still the one that answered 410', async () => {
+      const d = (await store.getDirectory(D))!;
+      await store.updateDirectory({ ...d, webhook: { endpoint: 'https://new.example.com/h', secret: 's' } });
+      expect(await store.disableWebhook(D, 'https://old.example.com/h', '2026-11-21T00:00:00.000Z')).to.equal(false);
+      expect((await store.getDirectory(D))!.webhook_disabled_at).to.equal(undefined);
+      expect(await store.disableWebhook(D, 'https://new.example.com/h', '2026-11-21T00:00:00.000Z')).to.equal(true);
+      const after = (await store.getDirectory(D))!;
+      expect(after.webhook_disabled_at).to.equal('2026-11-21T00:00:00.000Z');
+      expect({ ...after, webhook_disabled_at: undefined }).to.deep.equal({ ...d, webhook: { endpoint: 'https://new.example.com/h', secret: 's' }, webhook_disabled_at: undefined });
+    });
+
     it('lists directories by tenant and product', async () => {
       await store.createDirectory({ ...directory('dir-2'), tenant: 'other' });
       expect((await store.listDirectories({ tenant: 't', product: 'p' })).map((d) => d.id)).to.deep.equal([D]);
