@@ -28,7 +28,9 @@ export function finderFor(ctx: ScimContext, type: ScimResourceType): Finder {
     };
   }
   return {
-    byIndex: (index, value) => store.findGroupIds(dir, index as 'displayName' | 'externalId', value),
+    // `members` is served by the user's set of groups.
+    byIndex: (index, value) =>
+      index === 'member' ? store.userGroupIds(dir, value) : store.findGroupIds(dir, index as 'displayName' | 'externalId', value),
     byIds: (ids) => store.getGroups(dir, ids),
     page: (offset, limit) => store.listGroups(dir, offset, limit),
   };
@@ -49,17 +51,47 @@ export async function search(
   if (!filter || filter.trim() === '') return finder.page(startIndex - 1, count);
 
   const ast = parseFilter(filter);
-  const test = (r: StoredResource): boolean => matches(ast, toScim(ctx.base, type, r), type);
+  // Group members are not part of the stored body: a filter that mentions them gets them added.
+  const withMembers = type === 'Group' && mentions(ast, 'members');
+  const test = async (r: StoredResource): Promise<boolean> => {
+    const members = withMembers ? (await memberIdsOf(ctx, r.id)).map((value) => ({ value })) : undefined;
+    return matches(ast, toScim(ctx.base, type, r, members ? { members } : {}), type);
+  };
   const matched = await candidates(finder, ast, type, test);
   matched.sort(byCreation);
   return { total: matched.length, items: matched.slice(startIndex - 1, startIndex - 1 + count) };
+}
+
+/** Whether a filter refers to the attribute `name` anywhere. */
+function mentions(node: FilterNode, name: string): boolean {
+  switch (node.kind) {
+    case 'compare':
+    case 'present':
+      return node.path.name.toLowerCase() === name || (node.path.filter !== undefined && mentions(node.path.filter, name));
+    case 'valuePath':
+      return node.path.name.toLowerCase() === name || mentions(node.filter, name);
+    case 'and':
+    case 'or':
+      return node.children.some((c) => mentions(c, name));
+    case 'not':
+      return mentions(node.child, name);
+  }
+}
+
+async function memberIdsOf(ctx: ScimContext, groupId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += SCAN_BATCH) {
+    const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, SCAN_BATCH);
+    ids.push(...page.items);
+    if (page.items.length < SCAN_BATCH) return ids;
+  }
 }
 
 async function candidates(
   finder: Finder,
   ast: FilterNode,
   type: ScimResourceType,
-  test: (r: StoredResource) => boolean,
+  test: (r: StoredResource) => Promise<boolean>,
 ): Promise<StoredResource[]> {
   const plan = planFilter(ast, type);
   if (plan.kind === 'index') {
@@ -68,13 +100,18 @@ async function candidates(
       const found = lookup.index === 'id' ? [lookup.value] : await finder.byIndex(lookup.index, lookup.value);
       for (const id of found) ids.add(id);
     }
-    const records = await finder.byIds([...ids]);
-    return records.filter((r): r is StoredResource => r !== null && test(r));
+    const records = (await finder.byIds([...ids])).filter((r): r is StoredResource => r !== null);
+    return keep(records, test);
   }
   const out: StoredResource[] = [];
   for (let offset = 0; ; offset += SCAN_BATCH) {
     const { items } = await finder.page(offset, SCAN_BATCH);
-    for (const r of items) if (test(r)) out.push(r);
+    out.push(...(await keep(items, test)));
     if (items.length < SCAN_BATCH) return out;
   }
+}
+
+async function keep(records: StoredResource[], test: (r: StoredResource) => Promise<boolean>): Promise<StoredResource[]> {
+  const verdicts = await Promise.all(records.map(test));
+  return records.filter((_, i) => verdicts[i]);
 }

@@ -142,6 +142,21 @@ for (const kind of STORE_KINDS) {
       expect(all.body.Resources[0].members).to.have.length(1);
     });
 
+    it('filters groups by member (the groups of a user), indexed and combined', async () => {
+      const eng = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }, { value: users[1] }] })).body;
+      const ops = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Ops', members: [{ value: users[1] }] })).body;
+      const ids = async (filter: string) => {
+        const res = await svc.scim(dir, 'GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent(filter)}`);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        return res.body.Resources.map((g: { id: string }) => g.id);
+      };
+      expect(await ids(`members[value eq "${users[0]}"]`)).to.deep.equal([eng.id]);
+      expect(await ids(`members.value eq "${users[1]}"`)).to.deep.equal([eng.id, ops.id]);
+      expect(await ids(`displayName eq "ops" and members eq "${users[1]}"`)).to.deep.equal([ops.id]);
+      expect(await ids(`members[value eq "${users[2]}"]`)).to.deep.equal([]);
+      expect(await ids(`not (members pr)`)).to.deep.equal([]);
+    });
+
     it('deletes a group: 204, 404 after, group.deleted event', async () => {
       const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }] })).body;
       expect((await svc.scim(dir, 'DELETE', `/Groups/${g.id}`)).status).to.equal(204);

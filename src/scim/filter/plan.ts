@@ -8,7 +8,7 @@ import { type AttrPathParts, type ResourceType, resolveParts } from '../schemas.
 import type { FilterNode, FilterPath } from './ast.js';
 import { compileFilter } from './evaluate.js';
 
-export type IndexName = 'id' | 'userName' | 'externalId' | 'email' | 'displayName';
+export type IndexName = 'id' | 'userName' | 'externalId' | 'email' | 'displayName' | 'member';
 export interface IndexLookup {
   index: IndexName;
   value: string;
@@ -17,11 +17,11 @@ export type Plan = { kind: 'index'; lookups: IndexLookup[] } | { kind: 'scan' };
 
 const INDEXED: Record<ResourceType, Partial<Record<string, IndexName>>> = {
   User: { id: 'id', userName: 'userName', externalId: 'externalId', emails: 'email' },
-  Group: { id: 'id', displayName: 'displayName', externalId: 'externalId' },
+  Group: { id: 'id', displayName: 'displayName', externalId: 'externalId', members: 'member' },
 };
 
 /** Most selective first: used to pick one conjunct of an `and`. */
-const PREFERENCE: readonly IndexName[] = ['id', 'userName', 'externalId', 'displayName', 'email'];
+const PREFERENCE: readonly IndexName[] = ['id', 'userName', 'externalId', 'displayName', 'email', 'member'];
 
 export function planFilter(node: FilterNode, resourceType: ResourceType): Plan {
   // Compiling type-checks the filter, so a bad one is rejected before the store is touched.
@@ -65,13 +65,15 @@ function rank(lookups: IndexLookup[]): number {
 
 /**
  * `emails eq`, `emails.value eq`, `emails[type eq "work"].value eq` and `emails[value eq ...]`
- * all look at email values; any `[...]` filter only narrows further, so it can be ignored here.
+ * all look at email values (likewise `members` of a group); any `[...]` filter only narrows further,
+ * so it can be ignored here.
  */
 function indexFor(path: FilterPath, resourceType: ResourceType, parent?: AttrPathParts): IndexName | undefined {
   const parts: AttrPathParts = parent ? { ...parent, sub: path.name } : path;
   const attr = resolveParts(resourceType, parts);
   if (!attr.known || attr.extension) return undefined;
   const index = INDEXED[resourceType][attr.name];
-  if (index === 'email') return attr.sub === undefined || attr.sub === 'value' ? index : undefined;
+  // Multi-valued: `x eq`, `x.value eq` and `x[value eq …]` all compare the values.
+  if (index === 'email' || index === 'member') return attr.sub === undefined || attr.sub === 'value' ? index : undefined;
   return attr.sub === undefined && path.filter === undefined ? index : undefined;
 }

@@ -52,12 +52,14 @@ describe('scim filter planning', () => {
   });
 
   describe('Group indexes', () => {
-    it('uses id, displayName and externalId', () => {
+    it('uses id, displayName, externalId and the member index', () => {
       expect(plan('id eq "g"', 'Group')).to.deep.equal(index(['id', 'g']));
       expect(plan('displayName eq "Eng"', 'Group')).to.deep.equal(index(['displayName', 'Eng']));
       expect(plan('externalId eq "x"', 'Group')).to.deep.equal(index(['externalId', 'x']));
       expect(plan('userName eq "x"', 'Group')).to.deep.equal(SCAN);
-      expect(plan('members[value eq "u"]', 'Group')).to.deep.equal(SCAN);
+      expect(plan('members[value eq "u"]', 'Group')).to.deep.equal(index(['member', 'u']));
+      expect(plan('members.value eq "u"', 'Group')).to.deep.equal(index(['member', 'u']));
+      expect(plan('members.display eq "u"', 'Group')).to.deep.equal(SCAN);
     });
   });
 
