@@ -42,6 +42,8 @@ function build(config: Config, logger: Logger): Dsync {
 }
 
 async function serve(config: Config, logger: Logger): Promise<void> {
+  // A stray rejected promise must not take every tenant's endpoint down with it: log it loudly, keep serving.
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const dsync = build(config, logger);
   await dsync.store.ping();
   dsync.start();
