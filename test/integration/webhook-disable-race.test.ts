@@ -1,23 +1,8 @@
 /** A 410 disables the webhook only if its URL is unchanged: a URL set at the same moment is never lost. */
 import { expect } from 'chai';
 import { openStore, sleep, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
-import type { Store } from '../../src/store/port.js';
+import { hooked } from '../support/hooked-store.js';
 
-function hooked(store: Store) {
-  const hooks = new Map<string, () => Promise<void>>();
-  const proxy = new Proxy(store, {
-    get(target, prop, recv) {
-      const v = Reflect.get(target, prop, recv);
-      if (typeof v !== 'function') return v;
-      return async (...args: unknown[]) => {
-        const h = hooks.get(String(prop));
-        if (h) { hooks.delete(String(prop)); await h(); }
-        return v.apply(target, args);
-      };
-    },
-  });
-  return { store: proxy as Store, before: (name: string, fn: () => Promise<void>) => hooks.set(name, fn) };
-}
 
 for (const kind of ['memory', 'redis'] as const) {
   describe(`webhook disabled by a 410 while its URL changes (${kind} store)`, () => {

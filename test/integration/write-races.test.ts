@@ -5,28 +5,13 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { openStore } from '../support/harness.js';
+import { hooked } from '../support/hooked-store.js';
 import { createDsync, type Dsync } from '../../src/service.js';
-import type { Store } from '../../src/store/port.js';
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });
 
 /** A store whose method `name` runs `hook` once, just before its first call (a concurrent writer). */
-function hooked(store: Store) {
-  const hooks = new Map<string, () => Promise<void>>();
-  const proxy = new Proxy(store, {
-    get(target, prop, recv) {
-      const v = Reflect.get(target, prop, recv);
-      if (typeof v !== 'function') return v;
-      return async (...args: unknown[]) => {
-        const h = hooks.get(String(prop));
-        if (h) { hooks.delete(String(prop)); await h(); }
-        return v.apply(target, args);
-      };
-    },
-  });
-  return { store: proxy as Store, before: (name: string, fn: () => Promise<void>) => hooks.set(name, fn) };
-}
 
 for (const kind of ['memory', 'redis'] as const) {
   describe(`write races (${kind} store)`, () => {
