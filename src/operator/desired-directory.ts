@@ -26,6 +26,8 @@ export interface DesiredDirectory {
   input: CreateDirectoryInput;
   scim: { secret: string; endpoint: string };
   managedBy: string;
+  /** Resume webhook delivery stopped by a 410 Gone (a new `dsync.io/reenable-webhook` value). */
+  reenableWebhook?: boolean;
 }
 
 export type DirectoryPlan =
@@ -41,13 +43,22 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   for (const field of ['tenant', 'product', 'type'] as const) {
     if (current[field] !== input[field]) return { action: 'immutable', field, stored: current[field] };
   }
-  const { google_domain: _dropped, ...rest } = current;
+  const { google_domain: _dropped, webhook_disabled_at: disabledAt, ...rest } = current;
+  const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
+  // A 410 Gone stopped delivery to this webhook; a different endpoint or secret is a new webhook (as with the
+  // management API's update), and the re-enable annotation resumes the same one.
+  const keepDisabled =
+    disabledAt !== undefined &&
+    !desired.reenableWebhook &&
+    webhook.endpoint === current.webhook.endpoint &&
+    webhook.secret === current.webhook.secret;
   const next: Directory = {
     ...rest,
+    ...(keepDisabled && { webhook_disabled_at: disabledAt }),
     name: input.name,
     log_webhook_events: input.log_webhook_events ?? false,
     deactivated: input.deactivated ?? false,
-    webhook: { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' },
+    webhook,
     scim: { ...current.scim, secret: desired.scim.secret, endpoint: desired.scim.endpoint },
     ...(input.google_domain !== undefined && { google_domain: input.google_domain }),
     managed_by: desired.managedBy,
@@ -58,6 +69,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.deactivated === current.deactivated &&
     next.webhook.endpoint === current.webhook.endpoint &&
     next.webhook.secret === current.webhook.secret &&
+    next.webhook_disabled_at === current.webhook_disabled_at &&
     next.scim.secret === current.scim.secret &&
     next.scim.endpoint === current.scim.endpoint &&
     next.google_domain === current.google_domain &&

@@ -1,13 +1,20 @@
 /**
- * The DirectoryConnection reconciler. Level-based: it gets a key, re-reads the resource and its Secrets from the
- * informer caches and moves the world one step towards the spec, writing only what differs.
+ * The DirectoryConnection reconciler. Level-based: it gets a key, re-reads the resource and its Secrets and
+ * moves the world one step towards the spec, writing only what differs.
  *
- *   1. get the resource (gone → done: the finalizer already cleaned up)
+ *   1. get the resource from the cache (gone → done: the finalizer already cleaned up)
  *   2. being deleted → reconcileDelete: delete the stored directory, then drop the finalizer
- *   3. ensure the finalizer
- *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret → stored directory; a step that cannot
- *      proceed halts the rest with a reason
- *   5. write the status once (observedGeneration only when every step passed), Event on a Ready transition
+ *   3. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
+ *      acknowledge a webhook re-enable; a step that cannot proceed halts the rest with a reason
+ *   4. write the status once (observedGeneration only when every step passed), Event on a condition transition
+ *
+ * A write the API server refuses (quota, admission, RBAC, a terminating namespace) halts with its message, so
+ * the status says so; only a 409 Conflict (a stale cache, retried at once) and transport errors (the status
+ * write would fail too) are thrown without a status change.
+ *
+ * Secrets: the SCIM Secrets come from a cache of the Secrets labelled as the operator's; the webhook Secret is
+ * read with a GET on every reconcile (its changes are noticed through a metadata-only watch of the other
+ * Secrets, see main.ts), so no Secret data but the operator's own is ever cached.
  *
  * The stored directory's id is the resource's uid, so a lost status write never creates a second directory.
  */
@@ -15,23 +22,32 @@ import { isDeepStrictEqual } from 'node:util';
 import { scimPath, type DirectoryService } from '../core/directories.js';
 import { describeIssues } from '../core/directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
-import { READY, REASONS, findCondition, setCondition, type Reason } from './conditions.js';
+import { READY, REASONS, WEBHOOK_DISABLED, WEBHOOK_REASONS, findCondition, setCondition, type Reason } from './conditions.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { Informer } from './controller/informer.js';
 import {
   DIRECTORY_CONNECTIONS,
   directoryConnectionSpec,
+  type Condition,
   type DirectoryConnection,
   type DirectoryConnectionSpec,
   type DirectoryConnectionStatus,
 } from './crd-schema.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
-import { OperatorError, TerminalError } from './errors.js';
+import { KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
 import type { EventRecorder } from './events.js';
-import { SECRETS, type KubeClient, type Secret } from './kube.js';
+import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
-import { planScimSecret, scimSecretName } from './scim-secret.js';
+import {
+  REENABLE_WEBHOOK_ANNOTATION,
+  isControlledBy,
+  pendingWebhookReenable,
+  planScimSecret,
+  scimSecretName,
+  withWebhookReenabled,
+} from './scim-secret.js';
 
 export const FINALIZER = 'dsync.io/finalizer';
 export const CONTROLLER_NAME = 'directoryconnection';
@@ -43,7 +59,10 @@ export const managedBy = (cr: DirectoryConnection): string =>
 export interface DirectoryConnectionReconcilerOptions {
   client: KubeClient;
   connections: Informer<DirectoryConnection>;
+  /** The Secrets the operator owns (label `app.kubernetes.io/managed-by: dsync-operator`), data included. */
   secrets: Informer<Secret>;
+  /** Metadata (name, owner references) of every other Secret: finds a `<name>-scim` Secret that is not labelled. */
+  otherSecrets: Informer<KubeObject>;
   directories: DirectoryService;
   /** Base URL of `dsync serve` as identity providers reach it. */
   externalUrl: string;
@@ -53,6 +72,8 @@ export interface DirectoryConnectionReconcilerOptions {
   /** When to look again for a missing webhook Secret (its creation also triggers a reconcile). */
   requeueAfterMs: number;
   newToken: () => string;
+  /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
+  fence?: () => void;
 }
 
 /** What the steps found out; the status is computed from it at the end. */
@@ -63,7 +84,13 @@ interface Scope {
   webhookSecret?: string;
   token?: string;
   secretName?: string;
+  /** The SCIM Secret as last read or written. */
+  scimSecret?: Secret;
   scimEndpoint?: string;
+  /** The reenable-webhook value handled by this reconcile's store write, to record on the Secret. */
+  reenabled?: string;
+  /** The stored directory's webhook_disabled_at once the directory step ran (null: delivery is on). */
+  webhookDisabledAt?: string | null;
 }
 
 /** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */
@@ -76,13 +103,25 @@ interface Halt {
 
 type Step = (scope: Scope) => Promise<Halt | undefined>;
 
+/**
+ * A Kubernetes request the API server refused, as a Halt carrying its message. Rethrown: a 409 Conflict or a
+ * 404 on an update (the cache was stale: retried at once, with backoff) and anything that is not the API
+ * server's answer (transport errors, a write fenced off after losing leadership).
+ */
+function refused(err: unknown, reason: Reason, what: string, create = false): Halt {
+  if (!(err instanceof KubeApiError) || err.status === 409 || (err.status === 404 && !create)) throw err;
+  return { reason, message: `${what}: ${err.serverMessage}`.slice(0, 1024), retry: 'backoff', cause: err };
+}
+
 export class DirectoryConnectionReconciler implements Reconciler {
   private readonly o: DirectoryConnectionReconcilerOptions;
   private readonly steps: Step[] = [
+    (s) => this.ensureFinalizer(s),
     (s) => this.ensureValidSpec(s),
     (s) => this.ensureWebhookSecret(s),
     (s) => this.ensureScimSecret(s),
     (s) => this.ensureDirectory(s),
+    (s) => this.acknowledgeWebhookReenable(s),
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -93,42 +132,57 @@ export class DirectoryConnectionReconciler implements Reconciler {
     const cached = this.o.connections.get(key);
     if (!cached) return {};
     if (cached.metadata.deletionTimestamp) return this.reconcileDelete(cached);
-    const cr = await this.ensureFinalizer(cached);
-    const scope: Scope = { cr, log: this.o.logger.child({ key, directoryId: cr.metadata.uid }) };
+    const scope: Scope = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
     let halt: Halt | undefined;
     for (const step of this.steps) {
       halt = await step(scope);
       if (halt) break;
     }
     await this.writeStatus(scope, halt);
-    if (!halt) return {};
-    if (halt.retry === 'after-delay') return { requeueAfterMs: this.o.requeueAfterMs };
-    if (halt.retry === 'on-change') throw new TerminalError(`${halt.reason}: ${halt.message}`);
-    throw new OperatorError(`${halt.reason}: ${halt.message}`, 'DSYNC_OPERATOR_RETRY', { cause: halt.cause });
+    return outcome(halt, this.o.requeueAfterMs);
   }
 
-  private async ensureFinalizer(cr: DirectoryConnection): Promise<DirectoryConnection> {
-    const finalizers = cr.metadata.finalizers ?? [];
-    if (finalizers.includes(FINALIZER)) return cr;
-    return this.patchMetadata(cr, { finalizers: [...finalizers, FINALIZER] });
+  /** Without the finalizer the stored directory would outlive the resource: nothing else happens before it. */
+  private async ensureFinalizer(scope: Scope): Promise<Halt | undefined> {
+    const finalizers = scope.cr.metadata.finalizers ?? [];
+    if (finalizers.includes(FINALIZER)) return undefined;
+    try {
+      scope.cr = await this.patchMetadata(scope.cr, { finalizers: [...finalizers, FINALIZER] });
+    } catch (err) {
+      return refused(err, REASONS.FinalizerWriteFailed, `could not add the finalizer ${FINALIZER}`);
+    }
+    return undefined;
   }
 
   private async reconcileDelete(cr: DirectoryConnection): Promise<ReconcileOutcome> {
     const finalizers = cr.metadata.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return {};
-    const log = this.o.logger.child({ key: `${cr.metadata.namespace}/${cr.metadata.name}`, directoryId: cr.metadata.uid });
+    const key = `${cr.metadata.namespace}/${cr.metadata.name}`;
+    const scope: Scope = { cr, log: this.o.logger.child({ key, directoryId: cr.metadata.uid }) };
+    let halt: Halt | undefined;
     try {
+      this.o.fence?.();
       await this.o.directories.delete(cr.metadata.uid!, { managedBy: managedBy(cr) });
       this.countStoreWrite('delete');
-      log.info('deleted the stored directory and its data');
+      scope.log.info('deleted the stored directory and its data');
     } catch (err) {
-      if (err instanceof ForbiddenError) log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
+      if (err instanceof NotLeaderError) throw err;
+      if (err instanceof ForbiddenError) scope.log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
       else if (!(err instanceof NotFoundError)) {
-        throw new OperatorError(`${REASONS.StoreUnavailable}: could not delete the directory`, 'DSYNC_OPERATOR_RETRY', { cause: err });
+        const message = 'the stored directory could not be deleted: the directory store could not be reached; the finalizer keeps the resource until it is';
+        halt = { reason: REASONS.DeletionBlocked, message, retry: 'backoff', cause: err };
       }
     }
-    await this.patchMetadata(cr, { finalizers: finalizers.filter((f) => f !== FINALIZER) });
-    return {};
+    if (!halt) {
+      try {
+        await this.patchMetadata(cr, { finalizers: finalizers.filter((f) => f !== FINALIZER) });
+        return {};
+      } catch (err) {
+        halt = refused(err, REASONS.DeletionBlocked, `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed`);
+      }
+    }
+    await this.writeStatus(scope, halt);
+    return outcome(halt, this.o.requeueAfterMs);
   }
 
   private async ensureValidSpec(scope: Scope): Promise<Halt | undefined> {
@@ -139,10 +193,17 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return undefined;
   }
 
+  /** Read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
   private async ensureWebhookSecret(scope: Scope): Promise<Halt | undefined> {
     const ref = scope.spec!.webhook?.secretRef;
     if (!ref) return undefined;
-    const secret = this.o.secrets.get(`${scope.cr.metadata.namespace}/${ref.name}`);
+    let secret: Secret | undefined;
+    try {
+      secret = await this.readSecret(scope.cr.metadata.namespace!, ref.name);
+    } catch (err) {
+      const message = `could not read Secret ${ref.name} (spec.webhook.secretRef)`;
+      return refused(err, REASONS.SecretReadFailed, message, true);
+    }
     const value = secret?.data?.[ref.key];
     if (value === undefined) {
       const message = secret ? `Secret ${ref.name} has no key ${ref.key}` : `Secret ${ref.name} not found`;
@@ -154,16 +215,43 @@ export class DirectoryConnectionReconciler implements Reconciler {
 
   private async ensureScimSecret(scope: Scope): Promise<Halt | undefined> {
     const { cr } = scope;
+    const namespace = cr.metadata.namespace!;
     const name = scimSecretName(cr.metadata.name);
-    const existing = this.o.secrets.get(`${cr.metadata.namespace}/${name}`);
+    const cached = this.o.secrets.get(`${namespace}/${name}`);
+    let existing: Secret | undefined = cached;
+    if (!existing) {
+      // Not labelled as the operator's: someone else's Secret (a conflict, told by its owner references), or
+      // one of ours without the label (made by an earlier version, or the label was removed): read it, and
+      // the update below labels it again.
+      const other = this.o.otherSecrets.get(`${namespace}/${name}`);
+      if (other && !isControlledBy(other, cr)) existing = other;
+      else if (other) {
+        try {
+          existing = await this.readSecret(namespace, name);
+        } catch (err) {
+          return refused(err, REASONS.SecretReadFailed, `could not read Secret ${name}`, true);
+        }
+      }
+    }
     const plan = planScimSecret({ owner: cr, existing, endpoint: this.endpoint(cr), newToken: this.o.newToken });
     if (plan.action === 'conflict') return { reason: REASONS.SecretConflict, message: plan.message, retry: 'on-change' };
+    scope.scimSecret = existing;
     if (plan.action === 'create') {
-      this.o.secrets.recordWrite(await this.o.client.create(SECRETS, plan.secret), undefined);
+      try {
+        scope.scimSecret = await this.o.client.create(SECRETS, plan.secret);
+      } catch (err) {
+        return refused(err, REASONS.SecretWriteFailed, `could not create Secret ${name}`, true);
+      }
+      this.o.secrets.recordWrite(scope.scimSecret, undefined);
       scope.log.info({ secret: name }, 'created the SCIM Secret');
     } else if (plan.action === 'update') {
-      this.o.secrets.recordWrite(await this.o.client.replace(SECRETS, plan.secret), existing?.metadata.resourceVersion);
-      scope.log.info({ secret: name, rotated: plan.rotated }, 'updated the SCIM Secret');
+      try {
+        scope.scimSecret = await this.o.client.replace(SECRETS, plan.secret);
+      } catch (err) {
+        return refused(err, REASONS.SecretWriteFailed, `could not update Secret ${name}`);
+      }
+      this.o.secrets.recordWrite(scope.scimSecret, cached?.metadata.resourceVersion);
+      scope.log.info({ secret: name, rotated: plan.rotated, relabelled: !cached }, 'updated the SCIM Secret');
       if (plan.rotated) {
         await this.o.events.record(cr, 'Normal', 'TokenRotated', `Issued a new SCIM token in Secret ${name}; update the identity provider`);
       }
@@ -185,38 +273,76 @@ export class DirectoryConnectionReconciler implements Reconciler {
       throw err;
     }
     const scim = { secret: scope.token!, endpoint: this.endpoint(cr) };
+    const reenable = pendingWebhookReenable(cr, scope.scimSecret);
+    let stored: Directory | null;
     try {
       const current = await this.o.directories.get(id).catch((err: unknown) => {
         if (err instanceof NotFoundError) return null;
         throw err;
       });
-      const plan = planDirectory(current, { input, scim, managedBy: actor.managedBy });
+      const plan = planDirectory(current, { input, scim, managedBy: actor.managedBy, reenableWebhook: reenable !== undefined });
       if (plan.action === 'immutable') {
         return invalidSpec(`${plan.field} cannot be changed (the directory was created with ${plan.field} ${plan.stored})`);
       }
+      stored = current;
       if (plan.action === 'create') {
+        this.o.fence?.();
         await this.o.directories.create(input, actor, { id, scimSecret: scim.secret });
         this.countStoreWrite('create');
         scope.log.info('created the stored directory');
+        stored = null;
       } else if (plan.action === 'update') {
+        this.o.fence?.();
         await this.o.directories.put(plan.next, actor);
         this.countStoreWrite('update');
         scope.log.info('updated the stored directory');
+        if (current?.webhook_disabled_at && !plan.next.webhook_disabled_at) {
+          scope.log.info({ disabledAt: current.webhook_disabled_at }, 'webhook delivery re-enabled');
+        }
+        stored = plan.next;
       }
     } catch (err) {
+      if (err instanceof NotLeaderError) throw err;
       if (err instanceof ForbiddenError) return { reason: REASONS.DirectoryConflict, message: err.message, retry: 'on-change' };
       if (err instanceof ValidationError) return invalidSpec(err.message);
       return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
     }
     scope.scimEndpoint = scim.endpoint;
+    scope.webhookDisabledAt = stored?.webhook_disabled_at ?? null;
+    scope.reenabled = reenable;
     return undefined;
   }
 
-  /** The one status write of a reconcile; skipped when nothing changed. */
+  /** Records the reenable-webhook value on the Secret, after the store has it: a value re-enables once. */
+  private async acknowledgeWebhookReenable(scope: Scope): Promise<Halt | undefined> {
+    const secret = scope.scimSecret;
+    if (scope.reenabled === undefined || !secret) return undefined;
+    try {
+      const written = await this.o.client.replace(SECRETS, withWebhookReenabled(secret, scope.reenabled));
+      this.o.secrets.recordWrite(written, secret.metadata.resourceVersion);
+      scope.scimSecret = written;
+    } catch (err) {
+      return refused(err, REASONS.SecretWriteFailed, `could not record ${REENABLE_WEBHOOK_ANNOTATION} on Secret ${secret.metadata.name}`);
+    }
+    return undefined;
+  }
+
+  /** GET of a Secret; undefined when it does not exist. */
+  private async readSecret(namespace: string, name: string): Promise<Secret | undefined> {
+    try {
+      return await this.o.client.get<Secret>(SECRETS, namespace, name);
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The one status write of a reconcile; skipped when nothing changed. Events on condition transitions. */
   private async writeStatus(scope: Scope, halt: Halt | undefined): Promise<void> {
     const { cr } = scope;
     const previous = cr.status ?? {};
     const generation = cr.metadata.generation ?? 0;
+    const now = new Date();
     const ready = halt
       ? { status: 'False' as const, reason: halt.reason, message: halt.message }
       : {
@@ -224,12 +350,15 @@ export class DirectoryConnectionReconciler implements Reconciler {
           reason: REASONS.Reconciled,
           message: `The directory is in sync; the SCIM endpoint and token are in Secret ${scope.secretName}`,
         };
+    let conditions = setCondition(previous.conditions, { type: READY, ...ready, observedGeneration: generation }, now);
+    const webhook = webhookCondition(scope.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
+    if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
     const status: DirectoryConnectionStatus = dropUndefined({
       directoryId: cr.metadata.uid,
       scimEndpoint: scope.scimEndpoint ?? previous.scimEndpoint,
       secretName: scope.secretName ?? previous.secretName,
       observedGeneration: halt ? previous.observedGeneration : generation,
-      conditions: setCondition(previous.conditions, { type: READY, ...ready, observedGeneration: generation }, new Date()),
+      conditions,
     });
     if (isDeepStrictEqual(dropUndefined(previous), status)) return;
     const removed = Object.fromEntries(Object.keys(previous).filter((k) => !(k in status)).map((k) => [k, null]));
@@ -241,6 +370,11 @@ export class DirectoryConnectionReconciler implements Reconciler {
     if (before?.status !== ready.status || before.reason !== ready.reason) {
       if (halt) scope.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
       await this.o.events.record(written, halt ? 'Warning' : 'Normal', ready.reason, ready.message);
+    }
+    const webhookBefore = findCondition(previous.conditions, WEBHOOK_DISABLED);
+    if (webhook && webhookBefore?.status !== webhook.status) {
+      if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
+      else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
     }
   }
 
@@ -264,6 +398,36 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private countStoreWrite(verb: 'create' | 'update' | 'delete'): void {
     this.o.metrics.writes.inc({ target: 'store', resource: 'directories', verb });
   }
+}
+
+/** How a reconcile ends for the controller: done, look again later, wait for a change, or retry with backoff. */
+function outcome(halt: Halt | undefined, requeueAfterMs: number): ReconcileOutcome {
+  if (!halt) return {};
+  if (halt.retry === 'after-delay') return { requeueAfterMs };
+  if (halt.retry === 'on-change') throw new TerminalError(`${halt.reason}: ${halt.message}`);
+  throw new OperatorError(`${halt.reason}: ${halt.message}`, 'DSYNC_OPERATOR_RETRY', { cause: halt.cause });
+}
+
+/**
+ * The WebhookDisabled condition once the directory step ran (`disabledAt` undefined: it did not, keep what is
+ * there). It appears when a 410 Gone stopped delivery and turns False when delivery resumes; a directory whose
+ * webhook was never disabled does not carry it.
+ */
+function webhookCondition(
+  disabledAt: string | null | undefined,
+  previous: Condition | undefined,
+): Omit<Condition, 'lastTransitionTime' | 'observedGeneration'> | undefined {
+  if (disabledAt === undefined) return undefined;
+  if (disabledAt) {
+    const message =
+      `The webhook receiver answered 410 Gone (${disabledAt}): webhook delivery is stopped; events are kept and ` +
+      `sent once it resumes. Point spec.webhook at a receiver that accepts them, or set the annotation ` +
+      `${REENABLE_WEBHOOK_ANNOTATION} to a new value to resume with the same one`;
+    return { type: WEBHOOK_DISABLED, status: 'True', reason: WEBHOOK_REASONS.ReceiverGone, message };
+  }
+  if (!previous) return undefined;
+  const message = 'Webhook delivery is no longer stopped by a 410 Gone (spec.webhook changed or re-enabled)';
+  return { type: WEBHOOK_DISABLED, status: 'False', reason: WEBHOOK_REASONS.Reenabled, message };
 }
 
 const invalidSpec = (message: string): Halt => ({ reason: REASONS.InvalidSpec, message, retry: 'on-change' });

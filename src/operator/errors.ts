@@ -22,13 +22,17 @@ export class InvalidOptionError extends OperatorError {
   }
 }
 
-/** The API server answered with an error Status; `reason` is its machine-readable reason (Conflict, NotFound...). */
+/**
+ * The API server answered with an error Status; `reason` is its machine-readable reason (Conflict, NotFound...),
+ * `serverMessage` its human-readable message (what kubectl would print), without the request line.
+ */
 export class KubeApiError extends OperatorError {
   override name = 'KubeApiError';
   constructor(
     message: string,
     readonly status: number,
     readonly reason: string,
+    readonly serverMessage: string = message,
   ) {
     super(message, 'DSYNC_KUBE_API');
   }
@@ -41,7 +45,7 @@ export class KubeApiError extends OperatorError {
       // not a Status object (e.g. a proxy's HTML page)
     }
     const message = parsed.message ?? (body.slice(0, 200) || `HTTP ${status}`);
-    return new KubeApiError(`${method} ${path}: ${status} ${message}`, status, parsed.reason ?? '');
+    return new KubeApiError(`${method} ${path}: ${status} ${message}`, status, parsed.reason ?? '', message);
   }
 }
 
@@ -57,6 +61,14 @@ export class TerminalError extends OperatorError {
   override name = 'TerminalError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, 'DSYNC_OPERATOR_TERMINAL', options);
+  }
+}
+
+/** A write refused before it was sent because this replica no longer leads (see `KubeClientOptions.beforeWrite`). */
+export class NotLeaderError extends OperatorError {
+  override name = 'NotLeaderError';
+  constructor() {
+    super('not the leader (any more): write refused', 'DSYNC_NOT_LEADER');
   }
 }
 

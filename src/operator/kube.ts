@@ -86,12 +86,23 @@ export interface KubeClientOptions {
   kubeConfig: KubeConfig;
   /** Called once per write request that reached the server, whatever its outcome. */
   onWrite?: (resource: string, verb: WriteVerb) => void;
-  /** Per-request timeout (not used by watches, which stream). Default 30 s. */
+  /**
+   * Called before every write is sent; throwing refuses the write (it is then not sent, and not counted). The
+   * operator fences its writes with it: a replica that is no longer the leader writes nothing.
+   */
+  beforeWrite?: () => void;
+  /** Per-request timeout, from sending to the end of the response (not used by watches, which stream). Default 30 s. */
   timeoutMs?: number;
   userAgent?: string;
 }
 
-interface RequestArgs {
+/** Per-call options. */
+export interface CallOptions {
+  /** This call's timeout instead of the client's. */
+  timeoutMs?: number;
+}
+
+interface RequestArgs extends CallOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
@@ -105,6 +116,7 @@ export class KubeClient {
   readonly kubeConfig: KubeConfig;
   private readonly server: URL;
   private readonly onWrite: (resource: string, verb: WriteVerb) => void;
+  private readonly beforeWrite: () => void;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private agent: HttpAgent | undefined;
@@ -115,38 +127,47 @@ export class KubeClient {
     this.kubeConfig = options.kubeConfig;
     this.server = new URL(cluster.server);
     this.onWrite = options.onWrite ?? (() => undefined);
+    this.beforeWrite = options.beforeWrite ?? (() => undefined);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.userAgent = options.userAgent ?? 'dsync-operator';
   }
 
-  get<T>(r: Resource, namespace: string, name: string): Promise<T> {
-    return this.request('GET', resourcePath(r, namespace, name));
+  get<T>(r: Resource, namespace: string, name: string, options: CallOptions = {}): Promise<T> {
+    return this.request('GET', resourcePath(r, namespace, name), options);
   }
 
-  list<T>(r: Resource, namespace: string | undefined, query: RequestArgs['query']): Promise<KubeList<T>> {
-    return this.request('GET', resourcePath(r, namespace), { query });
+  /** `accept` asks for another representation, e.g. PartialObjectMetadataList (metadata only). */
+  list<T>(r: Resource, namespace: string | undefined, query: RequestArgs['query'], accept?: string): Promise<KubeList<T>> {
+    return this.request('GET', resourcePath(r, namespace), { query, ...(accept && { accept }) });
   }
 
-  create<T extends KubeObject>(r: Resource, obj: T): Promise<T> {
-    this.onWrite(r.plural, 'create');
-    return this.request('POST', resourcePath(r, obj.metadata.namespace), { body: obj });
+  create<T extends KubeObject>(r: Resource, obj: T, options: CallOptions = {}): Promise<T> {
+    return this.write(r.plural, 'create', () => this.request('POST', resourcePath(r, obj.metadata.namespace), { ...options, body: obj }));
   }
 
   /** PUT: fails with 409 Conflict unless `metadata.resourceVersion` is still current. */
-  replace<T extends KubeObject>(r: Resource, obj: T, subresource?: string): Promise<T> {
-    this.onWrite(subresource ? `${r.plural}/${subresource}` : r.plural, 'update');
-    return this.request('PUT', resourcePath(r, obj.metadata.namespace, obj.metadata.name, subresource), { body: obj });
+  replace<T extends KubeObject>(r: Resource, obj: T, subresource?: string, options: CallOptions = {}): Promise<T> {
+    const path = resourcePath(r, obj.metadata.namespace, obj.metadata.name, subresource);
+    return this.write(subresource ? `${r.plural}/${subresource}` : r.plural, 'update', () => this.request('PUT', path, { ...options, body: obj }));
   }
 
   /** JSON merge patch; include `metadata.resourceVersion` in the patch to make it conditional. */
   mergePatch<T>(r: Resource, namespace: string, name: string, patch: unknown, subresource?: string): Promise<T> {
-    this.onWrite(subresource ? `${r.plural}/${subresource}` : r.plural, 'patch');
-    return this.request('PATCH', resourcePath(r, namespace, name, subresource), { body: patch, contentType: MERGE_PATCH });
+    const path = resourcePath(r, namespace, name, subresource);
+    return this.write(subresource ? `${r.plural}/${subresource}` : r.plural, 'patch', () =>
+      this.request('PATCH', path, { body: patch, contentType: MERGE_PATCH }),
+    );
   }
 
   delete(r: Resource, namespace: string, name: string): Promise<unknown> {
-    this.onWrite(r.plural, 'delete');
-    return this.request('DELETE', resourcePath(r, namespace, name));
+    return this.write(r.plural, 'delete', () => this.request('DELETE', resourcePath(r, namespace, name)));
+  }
+
+  /** Every write goes through here: refused by `beforeWrite` before it is sent, else counted and sent. */
+  private async write<T>(resource: string, verb: WriteVerb, send: () => Promise<T>): Promise<T> {
+    this.beforeWrite();
+    this.onWrite(resource, verb);
+    return send();
   }
 
   async request<T>(method: string, path: string, args: RequestArgs = {}): Promise<T> {
@@ -165,12 +186,21 @@ export class KubeClient {
     if (payload !== undefined) headers['Content-Type'] = args.contentType ?? 'application/json';
     const agent = this.pooledAgent(opts);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const timeoutMs = args.timeoutMs ?? this.timeoutMs;
     return new Promise<T>((resolve, reject) => {
-      const req = send(url, { method, headers, agent, timeout: this.timeoutMs }, (res) => {
+      if (!(timeoutMs > 0)) return reject(new Error(`${method} ${path}: no time left to send it`));
+      // A deadline for the whole exchange (a socket timeout would only bound the silences between packets).
+      const timer = setTimeout(() => req.destroy(new Error(`${method} ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
+      const fail = (err: unknown): void => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      const req = send(url, { method, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
+        res.on('error', fail);
         res.on('end', () => {
+          clearTimeout(timer);
           const text = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
           if (status >= 200 && status < 300) {
@@ -182,8 +212,7 @@ export class KubeClient {
           } else reject(KubeApiError.fromResponse(method, path, status, text));
         });
       });
-      req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out after ${this.timeoutMs} ms`)));
-      req.on('error', reject);
+      req.on('error', fail);
       req.end(payload);
     });
   }

@@ -1,23 +1,29 @@
 /**
  * `runOperator`: wires the informers, the DirectoryConnection controller and leader election, and runs them.
  *
- * Every replica keeps warm caches; only the leader reconciles. When leadership is lost (renewals failed for the
- * renew deadline), reconciling stops at once and `done` rejects; the CLI then exits non-zero so the pod
- * restarts, as controller-runtime does. `stop()` finishes the reconciles in flight, then frees the Lease so a
- * standby takes over without waiting for it to expire.
+ * Every replica keeps warm caches; only the leader reconciles. Renewing starts the moment the Lease is taken.
+ * When leadership is lost (another replica holds the Lease, or renewals failed up to the renew deadline), no
+ * new reconcile starts, every write (Kubernetes and store) of the reconciles in flight is refused before it is
+ * sent, and `done` rejects; the CLI then exits non-zero so the pod restarts, as controller-runtime does.
+ * `stop()` finishes the reconciles in flight, then frees the Lease so a standby takes over without waiting.
+ *
+ * Secrets: only the operator's own (label `app.kubernetes.io/managed-by: dsync-operator`) are cached with their
+ * data. Of every other Secret in the watched namespaces only the name, uid, resourceVersion and owner
+ * references are kept, from a metadata-only watch (the API server never sends their data): a change of a
+ * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret.
  */
 import { DirectoryService } from '../core/directories.js';
 import { Controller } from './controller/controller.js';
-import { Informer } from './controller/informer.js';
+import { Informer, type InformerEventType } from './controller/informer.js';
 import { LeaderElector } from './controller/leader-election.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
-import { OperatorError } from './errors.js';
+import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './events.js';
-import { KubeClient, objectKey, SECRETS, type Secret, type WriteVerb } from './kube.js';
+import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
 import { OperatorMetrics } from './metrics.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
-import { SCIM_SECRET_SUFFIX } from './scim-secret.js';
+import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
 
 export type { OperatorOptions } from './options.js';
 
@@ -43,15 +49,38 @@ function referencedSecret(cr: DirectoryConnection): string[] {
   return typeof name === 'string' ? [`${cr.metadata.namespace}/${name}`] : [];
 }
 
+/** What is kept of a Secret that is not the operator's: enough to map it to resources, nothing else. */
+function secretIdentity(obj: KubeObject): KubeObject {
+  const { name, namespace, uid, resourceVersion, ownerReferences } = obj.metadata;
+  return { metadata: { name, namespace, uid, resourceVersion, ...(ownerReferences && { ownerReferences }) } };
+}
+
 export function runOperator(options: OperatorOptions): Operator {
   const o = resolveOptions(options);
   const logger = o.logger.child({ component: 'operator' });
   const metrics = new OperatorMetrics(o.registry);
-  const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite });
   const le = o.leaderElection;
-  // Its own connection pool and a timeout below the renew deadline, so renewals never queue behind reconciles.
-  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, timeoutMs: le.renewDeadlineMs / 2 });
+  const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
+  // Its own connection pool, so renewals never queue behind reconciles; the elector bounds each request itself.
+  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite });
+  const elector = le.enabled
+    ? new LeaderElector({
+        client: leaseClient,
+        namespace: le.namespace,
+        name: le.leaseName,
+        identity: le.identity,
+        leaseDurationMs: le.leaseDurationMs,
+        renewDeadlineMs: le.renewDeadlineMs,
+        retryPeriodMs: le.retryPeriodMs,
+        logger,
+      })
+    : undefined;
+  // Every write of the reconciler (Kubernetes and store) passes this first: a replica that does not lead any
+  // more (even before its renew loop noticed) writes nothing.
+  const fence = (): void => {
+    if (elector && !elector.isLeader()) throw new NotLeaderError();
+  };
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, beforeWrite: fence });
   const informer = { client, namespace: o.namespace, logger, watchdogMs: o.watchdogMs };
   const connections = new Informer<DirectoryConnection>({
     ...informer,
@@ -59,7 +88,16 @@ export function runOperator(options: OperatorOptions): Operator {
     resyncIntervalMs: o.resyncIntervalMs,
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
-  const secrets = new Informer<Secret>({ ...informer, resource: SECRETS, resyncIntervalMs: 0 });
+  const secrets = new Informer<Secret>({ ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
+  const otherSecrets = new Informer<KubeObject>({
+    ...informer,
+    resource: SECRETS,
+    resyncIntervalMs: 0,
+    labelSelector: NOT_MANAGED_BY_SELECTOR,
+    metadataOnly: true,
+    transform: secretIdentity,
+  });
+  const informers = [connections, secrets, otherSecrets];
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -70,6 +108,7 @@ export function runOperator(options: OperatorOptions): Operator {
       client,
       connections,
       secrets,
+      otherSecrets,
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
       events: new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger }),
@@ -77,13 +116,15 @@ export function runOperator(options: OperatorOptions): Operator {
       logger,
       requeueAfterMs: o.requeueAfterMs,
       newToken: o.newToken,
+      fence,
     }),
   });
 
   connections.on((_type, cr) => controller.enqueue(objectKey(cr)));
   // A Secret matters to the resources referencing it as their webhook Secret, to its owner, and (conflict
-  // detection) to the resource whose `<name>-scim` name it takes.
-  secrets.on((_type, secret) => {
+  // detection) to the resource whose `<name>-scim` name it takes. The two Secret informers split the Secrets by
+  // label, so each change arrives once.
+  const onSecret = (_type: InformerEventType, secret: KubeObject): void => {
     const { namespace, name } = secret.metadata;
     const keys = new Set(connections.keysByIndex(SECRET_INDEX, `${namespace}/${name}`));
     for (const ref of secret.metadata.ownerReferences ?? []) {
@@ -92,26 +133,30 @@ export function runOperator(options: OperatorOptions): Operator {
     const owner = name.endsWith(SCIM_SECRET_SUFFIX) && `${namespace}/${name.slice(0, -SCIM_SECRET_SUFFIX.length)}`;
     if (owner && connections.get(owner)) keys.add(owner);
     for (const key of keys) controller.enqueue(key);
-  });
+  };
+  secrets.on(onSecret);
+  otherSecrets.on(onSecret);
 
-  const elector = le.enabled
-    ? new LeaderElector({ client: leaseClient, namespace: le.namespace, name: le.leaseName, identity: le.identity, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs, logger })
-    : undefined;
   let stopping = false;
   let signalStop!: () => void;
   const stopRequested = new Promise<'stop'>((resolve) => (signalStop = () => resolve('stop')));
 
   async function lifecycle(): Promise<void> {
-    connections.start();
-    secrets.start();
-    const ready = Promise.all([connections.synced, secrets.synced, elector ? elector.acquire() : true]);
+    for (const i of informers) i.start();
+    const acquired = elector ? elector.acquire() : Promise.resolve(true);
+    // The renew deadline runs from the acquisition: renewing must not wait for the caches.
+    const renewing = acquired.then((ok) => (ok && elector ? elector.renew() : true));
+    const ready = Promise.all([Promise.all(informers.map((i) => i.synced)), acquired]);
     const outcome = await Promise.race([ready, stopRequested]);
-    if (outcome === 'stop' || !outcome[2]) return;
-    metrics.leader.set({ name: le.leaseName }, 1);
-    logger.info({ namespace: o.namespace ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
-    controller.start();
-    for (const cr of connections.list()) controller.enqueue(objectKey(cr));
-    if (!elector || (await elector.renew()) || stopping) return;
+    if (outcome === 'stop' || !outcome[1]) return;
+    if (!elector || elector.isLeader()) {
+      metrics.leader.set({ name: le.leaseName }, 1);
+      logger.info({ namespace: o.namespace ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
+      controller.start();
+      for (const cr of connections.list()) controller.enqueue(objectKey(cr));
+    }
+    if ((await renewing) || stopping) return;
+    // Lost: no reconcile starts from here on, and the writes of those in flight are fenced off.
     metrics.leader.set({ name: le.leaseName }, 0);
     await controller.stop();
     throw new OperatorError('leader election lost: stopped reconciling', 'DSYNC_LEADER_ELECTION_LOST');
@@ -134,7 +179,7 @@ export function runOperator(options: OperatorOptions): Operator {
       await controller.stop();
       await elector?.stop();
       metrics.leader.set({ name: le.leaseName }, 0);
-      await Promise.all([connections.stop(), secrets.stop()]);
+      await Promise.all(informers.map((i) => i.stop()));
       client.close();
       leaseClient.close();
       await done.catch(() => undefined);

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
 import type { Logger } from '../logger.js';
 import type { DirectoryStore } from '../store/port.js';
+import { checkLeaderElectionTimings } from './controller/leader-election.js';
 import { InvalidOptionError } from './errors.js';
 
 export interface LeaderElectionOptions {
@@ -18,9 +19,9 @@ export interface LeaderElectionOptions {
   leaseName?: string;
   /** Unique per replica. Default `<hostname>_<random>`. */
   identity?: string;
-  /** Default 15 s. */
+  /** Default 15 s; must be > renewDeadlineMs + retryPeriodMs (the leader steps down before a standby may take over). */
   leaseDurationMs?: number;
-  /** Default 10 s; must be < leaseDurationMs. */
+  /** Default 10 s; the leader steps down when it could not renew for this long (from the start of its last renewal). */
   renewDeadlineMs?: number;
   /** Default 2 s; must be < renewDeadlineMs. */
   retryPeriodMs?: number;
@@ -95,9 +96,6 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
-  const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = resolved.leaderElection;
-  check(retryPeriodMs > 0, 'leaderElection.retryPeriodMs', 'must be > 0');
-  check(renewDeadlineMs > retryPeriodMs, 'leaderElection.renewDeadlineMs', 'must be greater than retryPeriodMs');
-  check(leaseDurationMs > renewDeadlineMs, 'leaderElection.leaseDurationMs', 'must be greater than renewDeadlineMs');
+  checkLeaderElectionTimings(resolved.leaderElection, 'leaderElection.');
   return resolved;
 }

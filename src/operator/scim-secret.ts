@@ -2,6 +2,8 @@
  * The Secret `<name>-scim` holding what the identity provider needs (keys `endpoint` and `token`). Its token is
  * the source of truth for the stored directory's SCIM secret: generated once, kept across restarts and
  * re-reconciles, replaced only when the `dsync.io/rotate-token` annotation takes a value not handled yet.
+ * It also remembers the last `dsync.io/reenable-webhook` value handled. It carries the label
+ * `app.kubernetes.io/managed-by: dsync-operator`, by which the operator watches only its own Secrets.
  * Pure planning: the reconciler performs the write.
  */
 import type { DirectoryConnection } from './crd-schema.js';
@@ -12,7 +14,15 @@ import type { OwnerReference, Secret } from './kube.js';
 export const ROTATE_ANNOTATION = 'dsync.io/rotate-token';
 /** On the Secret: the last rotate-token value handled, so a value rotates once. */
 export const ROTATED_ANNOTATION = 'dsync.io/rotated-token';
+/** Set on the DirectoryConnection to any new value to resume webhook delivery stopped by a 410 Gone. */
+export const REENABLE_WEBHOOK_ANNOTATION = 'dsync.io/reenable-webhook';
+/** On the Secret: the last reenable-webhook value handled, so a value re-enables once. */
+export const REENABLED_WEBHOOK_ANNOTATION = 'dsync.io/reenabled-webhook';
 export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'dsync-operator' } as const;
+/** The label selector of the Secrets the operator owns (its Secret informer watches only those). */
+export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=dsync-operator';
+/** Every other Secret (the operator watches their metadata only, to notice changes of webhook Secrets). */
+export const NOT_MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by!=dsync-operator';
 
 export const SCIM_SECRET_SUFFIX = '-scim';
 export const scimSecretName = (connectionName: string): string => `${connectionName}${SCIM_SECRET_SUFFIX}`;
@@ -56,6 +66,9 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
   const annotations: Record<string, string> = rotateTo === undefined ? {} : { [ROTATED_ANNOTATION]: rotateTo };
 
   if (!existing) {
+    // A new Secret starts with the current re-enable value handled, as with rotate-token: a value handled
+    // before the Secret was lost must not re-enable a webhook disabled again since.
+    const reenable = owner.metadata.annotations?.[REENABLE_WEBHOOK_ANNOTATION];
     const secret: Secret = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -64,7 +77,7 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
         name,
         namespace: owner.metadata.namespace!,
         labels: { ...MANAGED_BY_LABEL },
-        annotations,
+        annotations: { ...annotations, ...(reenable !== undefined && { [REENABLED_WEBHOOK_ANNOTATION]: reenable }) },
         ownerReferences: [controllerReference(owner)],
       },
       data,
@@ -83,4 +96,17 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
   if (unchanged) return { action: 'none', token };
   const secret: Secret = { ...existing, metadata: { ...existing.metadata, labels, annotations: merged }, data };
   return { action: 'update', secret, token, rotated };
+}
+
+/** The reenable-webhook value set on the resource and not yet handled (recorded on the Secret), if any. */
+export function pendingWebhookReenable(owner: DirectoryConnection, secret: Secret | undefined): string | undefined {
+  const wanted = owner.metadata.annotations?.[REENABLE_WEBHOOK_ANNOTATION];
+  if (wanted === undefined || !secret || secret.metadata.annotations?.[REENABLED_WEBHOOK_ANNOTATION] === wanted) return undefined;
+  return wanted;
+}
+
+/** The Secret with `value` recorded as the reenable-webhook value handled (written once the store has it). */
+export function withWebhookReenabled(secret: Secret, value: string): Secret {
+  const annotations = { ...secret.metadata.annotations, [REENABLED_WEBHOOK_ANNOTATION]: value };
+  return { ...secret, metadata: { ...secret.metadata, annotations } };
 }

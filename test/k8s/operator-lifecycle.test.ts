@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import type { OperatorError } from '../../src/operator/errors.js';
 import { LEASES, SECRETS, type KubeObject } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
+import type { RedisStore } from '../../src/store/redis.js';
 import {
   connection,
   createConnection,
@@ -92,6 +93,58 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     expect(Date.now() - t0).to.be.below(4_000);
     expect(running.isLeader()).to.equal(false);
     await env.kube.replace(LEASES, { ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')), spec: { holderIdentity: '' } });
+  });
+
+  it('a leader that loses its Lease mid-reconcile makes no further write, to Kubernetes or the store', async () => {
+    const known = new Set<string>();
+    for (const name of NAMES) known.add((await getConnection(env, name)).metadata.uid!);
+    // The store read of a new resource's reconcile waits here until the test lets it go on.
+    let reached!: () => void;
+    const reconciling = new Promise<void>((resolve) => (reached = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const store = new Proxy(env.store, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'getDirectory') {
+          return async (id: string) => {
+            if (!known.has(id)) {
+              reached();
+              await gate;
+            }
+            return target.getDirectory(id);
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as RedisStore;
+    operator = startOperator(env, { store });
+    const running = operator;
+    await waitFor('the operator to lead and settle', async () => running.isLeader() && (await reconciles(running)) >= NAMES.length);
+    await running.idle();
+
+    const cr = await createConnection(env, connection('fenced', { tenant: 'fenced' }));
+    await reconciling; // finalizer and SCIM Secret written; about to create the stored directory
+    const lease = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>(LEASES, 'default', 'dsync-operator');
+    await env.kube.replace(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
+    await waitFor('the operator to step down', async () => !running.isLeader(), 5_000);
+    const before = await writes(running);
+    letGo();
+    const err = await running.done.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as OperatorError).code).to.equal('DSYNC_LEADER_ELECTION_LOST');
+    expect(await writes(running), 'writes after stepping down').to.equal(before);
+    expect(await env.store.getDirectory(cr.metadata.uid!)).to.equal(null);
+    expect((await getConnection(env, 'fenced')).status).to.equal(undefined);
+    await env.kube.replace(LEASES, { ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')), spec: { holderIdentity: '' } });
+
+    // The next leader finishes the job.
+    await running.stop();
+    operator = startOperator(env);
+    await waitForReady(env, 'fenced');
+    expect(await env.store.getDirectory(cr.metadata.uid!)).to.not.equal(null);
   });
 
   for (const hard of [false, true]) {

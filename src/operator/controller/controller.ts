@@ -4,12 +4,13 @@
  * reconcileHandler):
  *
  *   throws TerminalError  → counted, logged, not retried (a watched change triggers the next attempt)
+ *   throws NotLeaderError → counted, not retried: a write was fenced off because this replica stepped down
  *   throws anything else  → counted, retried with per-key exponential backoff
  *   { requeueAfterMs }    → backoff forgotten, key re-added after the delay
  *   {}                    → backoff forgotten
  */
 import type { Logger } from '../../logger.js';
-import { TerminalError } from '../errors.js';
+import { NotLeaderError, TerminalError } from '../errors.js';
 import type { OperatorMetrics } from '../metrics.js';
 import { WorkQueue, type WorkQueueOptions } from './work-queue.js';
 
@@ -94,6 +95,10 @@ export class Controller {
         metrics.terminalReconcileErrors.inc({ controller });
         this.queue.forget(key);
         this.logger.info({ key, err: error }, 'reconcile stopped until the resource or its Secrets change');
+        return;
+      }
+      if (error instanceof NotLeaderError) {
+        this.logger.info({ key }, 'reconcile cut short: this replica no longer leads, its writes are refused');
         return;
       }
       this.logger.warn({ key, err: error, retries: this.queue.numRequeues(key) }, 'reconcile failed; retrying with backoff');

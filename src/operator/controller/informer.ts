@@ -7,8 +7,12 @@
  * Own writes are written through (`recordWrite`): the object a write returned replaces the cached one at once,
  * and the watch's echo of that write is recognised and dropped. Without this, the echo of an earlier write can
  * briefly roll the cache back and a reconcile would redo a write it already made.
+ *
+ * What is cached can be narrowed: a label selector (only those objects are listed and watched), metadata only
+ * (the API server sends PartialObjectMetadata, so e.g. a Secret's data never reaches this process), and a
+ * transform applied to every object before it is cached.
  */
-import { Watch } from '@kubernetes/client-node';
+import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '../../logger.js';
 import { WatchExpiredError } from '../errors.js';
 import { objectKey, resourcePath, type KubeClient, type KubeObject, type Resource } from '../kube.js';
@@ -30,6 +34,24 @@ export interface InformerOptions<T extends KubeObject> {
   pageSize?: number;
   /** Named secondary indexes: index name → the values an object is found under. */
   indexers?: Record<string, (obj: T) => string[]>;
+  /** Only objects matching this label selector (e.g. `app.kubernetes.io/managed-by=dsync-operator`). */
+  labelSelector?: string;
+  /** Ask for metadata only (PartialObjectMetadata): no spec, no data. */
+  metadataOnly?: boolean;
+  /** Applied to every object before it is cached. Default: drop managedFields. */
+  transform?: (obj: T) => T;
+}
+
+const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+const METADATA_ITEM = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+
+/** client-node's Watch takes no headers; it asks the KubeConfig for its request options, so add Accept there. */
+function acceptingConfig(kubeConfig: KubeConfig, accept: string): KubeConfig {
+  const wrapped: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
+    getCurrentCluster: () => kubeConfig.getCurrentCluster(),
+    applyToFetchOptions: (opts) => kubeConfig.applyToFetchOptions({ ...opts, headers: { ...opts.headers, Accept: accept } }),
+  };
+  return wrapped as KubeConfig;
 }
 
 const RETRY_MIN_MS = 250;
@@ -46,7 +68,7 @@ function shrink<T extends KubeObject>(obj: T): T {
 }
 
 export class Informer<T extends KubeObject> {
-  private readonly opts: Required<Omit<InformerOptions<T>, 'namespace' | 'indexers'>> & InformerOptions<T>;
+  private readonly opts: Required<Omit<InformerOptions<T>, 'namespace' | 'indexers' | 'labelSelector' | 'metadataOnly'>> & InformerOptions<T>;
   private readonly path: string;
   private readonly cache = new Map<string, T>();
   /** Resource versions of own writes whose watch echo has not arrived yet, per key, oldest first. */
@@ -64,7 +86,7 @@ export class Informer<T extends KubeObject> {
   private isSynced = false;
 
   constructor(options: InformerOptions<T>) {
-    this.opts = { watchdogMs: 150_000, pageSize: 500, ...options };
+    this.opts = { watchdogMs: 150_000, pageSize: 500, transform: shrink, ...options };
     this.path = resourcePath(options.resource, options.namespace);
     for (const name of Object.keys(options.indexers ?? {})) this.indexes.set(name, new Map());
   }
@@ -125,7 +147,7 @@ export class Informer<T extends KubeObject> {
     const current = this.cache.get(key)?.metadata.resourceVersion;
     const written = obj.metadata.resourceVersion;
     if (current !== basedOn || !written || written === current) return;
-    this.set(key, shrink(obj));
+    this.set(key, this.opts.transform(obj));
     const own = this.pending.get(key);
     if (own) own.push(written);
     else this.pending.set(key, [written]);
@@ -175,11 +197,13 @@ export class Informer<T extends KubeObject> {
     let cont: string | undefined;
     let resourceVersion: string | undefined;
     do {
-      const page = await this.opts.client.list<T>(this.opts.resource, this.opts.namespace, {
-        limit: this.opts.pageSize,
-        continue: cont,
-      });
-      for (const item of page.items) items.push(shrink(item));
+      const page = await this.opts.client.list<T>(
+        this.opts.resource,
+        this.opts.namespace,
+        { limit: this.opts.pageSize, continue: cont, labelSelector: this.opts.labelSelector },
+        this.opts.metadataOnly ? METADATA_LIST : undefined,
+      );
+      for (const item of page.items ?? []) items.push(this.opts.transform(item)); // null in an empty metadata list
       cont = page.metadata.continue || undefined;
       resourceVersion = page.metadata.resourceVersion;
     } while (cont && !this.stopped);
@@ -229,7 +253,12 @@ export class Informer<T extends KubeObject> {
         Math.min(this.opts.watchdogMs / 4, 5_000),
       );
       watchdog.unref();
-      const query = { resourceVersion: this.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: watchTimeoutSeconds() };
+      const query = {
+        resourceVersion: this.resourceVersion,
+        allowWatchBookmarks: true,
+        timeoutSeconds: watchTimeoutSeconds(),
+        labelSelector: this.opts.labelSelector,
+      };
       const onEvent = (type: string, obj: unknown): void => {
         if (finished) return;
         lastActivity = Date.now();
@@ -242,13 +271,15 @@ export class Informer<T extends KubeObject> {
         }
         const item = obj as T;
         this.resourceVersion = item.metadata?.resourceVersion ?? this.resourceVersion;
-        if (type !== 'BOOKMARK') this.apply(type, shrink(item));
+        if (type !== 'BOOKMARK') this.apply(type, this.opts.transform(item));
       };
       const onDone = (err: unknown): void => {
         const status = (err as { statusCode?: number } | null)?.statusCode;
         finish(status === 410 ? new WatchExpiredError(`watch ${this.path}: 410 Gone`) : (err ?? undefined));
       };
-      new Watch(this.opts.client.kubeConfig).watch(this.path, query, onEvent, onDone).then((controller) => {
+      const { kubeConfig } = this.opts.client;
+      const watcher = new Watch(this.opts.metadataOnly ? acceptingConfig(kubeConfig, METADATA_ITEM) : kubeConfig);
+      watcher.watch(this.path, query, onEvent, onDone).then((controller) => {
         abort = controller;
         if (finished) controller.abort();
       }, finish);

@@ -3,7 +3,16 @@
  * when it is free or when its record has not changed for the lease duration, measured on the local clock from
  * when this candidate last saw it change (so clock skew between nodes does not matter). The leader renews every
  * retry period and steps down when it could not renew for the renew deadline, before anyone else may take over.
+ *
+ * Why the old leader is gone before a standby may take over: the renew deadline runs from the *start* of the
+ * last successful renewal (the server cannot have recorded it earlier, and a standby cannot have seen it
+ * earlier, so a standby waits at least `leaseDuration` from that moment), on the monotonic clock. Every attempt
+ * is cut off at the deadline, the leader steps down as soon as the next attempt would start past it, and at
+ * once when another replica holds a valid lease; `isLeader()` turns false at the deadline even if an attempt
+ * is still running. `renewDeadline + retryPeriod < leaseDuration` leaves a retry period of margin for the
+ * step-down itself.
  */
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../../logger.js';
 import { InvalidOptionError, isConflict, isNotFound } from '../errors.js';
 import { LEASES, type KubeClient, type KubeObject } from '../kube.js';
@@ -15,14 +24,36 @@ export interface LeaderElectionOptions {
   name: string;
   /** Unique per replica (pod name + random suffix). */
   identity: string;
-  /** How long a lease is valid after its last renewal. Default 15 s. */
+  /** How long a lease is valid after its last renewal; must be > renewDeadlineMs + retryPeriodMs. Default 15 s. */
   leaseDurationMs?: number;
-  /** The leader gives up when renewals failed for this long; must be < leaseDurationMs. Default 10 s. */
+  /** The leader gives up when renewals failed for this long; must be > retryPeriodMs. Default 10 s. */
   renewDeadlineMs?: number;
-  /** Interval between attempts to acquire or renew; must be < renewDeadlineMs. Default 2 s. */
+  /** Interval between attempts to acquire or renew. Default 2 s. */
   retryPeriodMs?: number;
+  /** Longest single attempt (GET + PUT), so one hung request leaves time for another. Default renewDeadlineMs / 2. */
+  attemptTimeoutMs?: number;
   logger: Logger;
 }
+
+/** Checks the timings the way the option names read; `prefix` is how the caller names them (e.g. `leaderElection.`). */
+export function checkLeaderElectionTimings(
+  t: { leaseDurationMs: number; renewDeadlineMs: number; retryPeriodMs: number },
+  prefix = '',
+): void {
+  const [lease, renew, retry] = ['leaseDurationMs', 'renewDeadlineMs', 'retryPeriodMs'].map((n) => `${prefix}${n}`);
+  if (!(t.retryPeriodMs > 0)) throw new InvalidOptionError(retry!, 'must be > 0');
+  if (!(t.renewDeadlineMs > t.retryPeriodMs)) throw new InvalidOptionError(renew!, `must be greater than ${retry}`);
+  if (!(t.leaseDurationMs > t.renewDeadlineMs + t.retryPeriodMs)) {
+    throw new InvalidOptionError(
+      lease!,
+      `must be greater than ${renew} + ${retry} (${t.leaseDurationMs} <= ${t.renewDeadlineMs} + ${t.retryPeriodMs}): ` +
+        'the leader must have stepped down before a standby may take the Lease',
+    );
+  }
+}
+
+/** What one attempt found: the Lease is ours, someone else holds a valid one, or the attempt failed. */
+type Attempt = 'held' | 'taken' | 'failed';
 
 interface LeaseSpec {
   holderIdentity?: string;
@@ -47,10 +78,14 @@ export class LeaderElector {
   private readonly leaseDurationMs: number;
   private readonly renewDeadlineMs: number;
   private readonly retryPeriodMs: number;
+  private readonly attemptTimeoutMs: number;
   private readonly logger: Logger;
   private lease: Lease | undefined;
   private observedRecord = '';
+  /** performance.now() when the Lease record was last seen to change. */
   private observedAt = 0;
+  /** performance.now() at the start of the last successful acquire or renew request. */
+  private lastRenew = -Infinity;
   private leading = false;
   private stopped = false;
   private wake: (() => void) | undefined;
@@ -63,25 +98,24 @@ export class LeaderElector {
     this.leaseDurationMs = options.leaseDurationMs ?? 15_000;
     this.renewDeadlineMs = options.renewDeadlineMs ?? 10_000;
     this.retryPeriodMs = options.retryPeriodMs ?? 2_000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? this.renewDeadlineMs / 2;
     this.logger = options.logger;
     if (!options.identity) throw new InvalidOptionError('identity', 'must not be empty');
-    if (!(this.retryPeriodMs > 0)) throw new InvalidOptionError('retryPeriodMs', 'must be > 0');
-    if (!(this.renewDeadlineMs > this.retryPeriodMs)) {
-      throw new InvalidOptionError('renewDeadlineMs', 'must be greater than retryPeriodMs');
-    }
-    if (!(this.leaseDurationMs > this.renewDeadlineMs)) {
-      throw new InvalidOptionError('leaseDurationMs', 'must be greater than renewDeadlineMs');
-    }
+    checkLeaderElectionTimings({ leaseDurationMs: this.leaseDurationMs, renewDeadlineMs: this.renewDeadlineMs, retryPeriodMs: this.retryPeriodMs });
+    if (!(this.attemptTimeoutMs > 0)) throw new InvalidOptionError('attemptTimeoutMs', 'must be > 0');
   }
 
+  /** True while this replica holds the Lease; false from the renew deadline on, even before the step-down. */
   isLeader(): boolean {
-    return this.leading;
+    return this.leading && performance.now() < this.lastRenew + this.renewDeadlineMs;
   }
 
   /** Waits until this candidate holds the Lease; false if stopped first. */
   async acquire(): Promise<boolean> {
     while (!this.stopped) {
-      if (await this.tryAcquireOrRenew()) {
+      const started = performance.now();
+      if ((await this.tryAcquireOrRenew(started + Math.min(this.attemptTimeoutMs, this.renewDeadlineMs))) === 'held') {
+        this.lastRenew = started;
         this.leading = true;
         this.logger.info({ lease: `${this.namespace}/${this.name}`, identity: this.identity }, 'became leader');
         return true;
@@ -91,19 +125,26 @@ export class LeaderElector {
     return false;
   }
 
-  /** Renews until stopped (resolves true) or until renewals failed for the renew deadline (resolves false). */
+  /**
+   * Renews until stopped (resolves true) or until leadership is lost (resolves false): renewals failed until
+   * the next attempt would start past the renew deadline, or another replica holds a valid lease. Call it at
+   * once after `acquire()`: the deadline runs from the acquisition.
+   */
   async renew(): Promise<boolean> {
-    let lastRenew = Date.now();
     while (!this.stopped) {
       await this.sleep(this.retryPeriodMs);
       if (this.stopped) break;
-      if (await this.tryAcquireOrRenew()) {
-        lastRenew = Date.now();
-      } else if (Date.now() - lastRenew >= this.renewDeadlineMs) {
-        this.leading = false;
-        this.logger.error({ lease: `${this.namespace}/${this.name}` }, 'leader election lost: could not renew the lease');
-        return false;
+      const started = performance.now();
+      const deadline = this.lastRenew + this.renewDeadlineMs;
+      if (started >= deadline) return this.stepDown('the renew deadline passed before the next attempt');
+      const attempt = await this.tryAcquireOrRenew(Math.min(started + this.attemptTimeoutMs, deadline));
+      if (attempt === 'held') {
+        this.lastRenew = started;
+        continue;
       }
+      if (this.stopped) break;
+      if (attempt === 'taken') return this.stepDown('another replica holds the lease');
+      if (performance.now() + this.retryPeriodMs >= deadline) return this.stepDown('could not renew the lease within the renew deadline');
     }
     return true;
   }
@@ -117,6 +158,12 @@ export class LeaderElector {
     await this.release();
   }
 
+  private stepDown(why: string): false {
+    this.leading = false;
+    this.logger.error({ lease: `${this.namespace}/${this.name}`, why }, 'leader election lost');
+    return false;
+  }
+
   private async release(): Promise<void> {
     if (!this.lease) return;
     const now = Date.now();
@@ -128,43 +175,38 @@ export class LeaderElector {
       leaseTransitions: this.lease.spec?.leaseTransitions ?? 0,
     };
     try {
-      await this.client.replace(LEASES, { ...this.lease, spec });
+      await this.client.replace(LEASES, { ...this.lease, spec }, undefined, { timeoutMs: this.attemptTimeoutMs });
       this.logger.info({ lease: `${this.namespace}/${this.name}` }, 'released the lease');
     } catch (err) {
       this.logger.warn({ err }, 'could not release the lease; a standby takes over when it expires');
     }
   }
 
-  private async tryAcquireOrRenew(): Promise<boolean> {
-    const now = Date.now();
+  /** One GET (+ PUT or POST), all of it before `deadline` (performance.now() time). */
+  private async tryAcquireOrRenew(deadline: number): Promise<Attempt> {
+    const left = (): { timeoutMs: number } => ({ timeoutMs: Math.floor(deadline - performance.now()) });
+    const now = Date.now(); // wall clock, for the record's timestamps only
     const seconds = Math.max(1, Math.ceil(this.leaseDurationMs / 1000));
     try {
       let current: Lease;
       try {
-        current = await this.client.get<Lease>(LEASES, this.namespace, this.name);
+        current = await this.client.get<Lease>(LEASES, this.namespace, this.name, left());
       } catch (err) {
         if (!isNotFound(err)) throw err;
         const spec = { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
-        this.remember(
-          await this.client.create<Lease>(LEASES, {
-            apiVersion: 'coordination.k8s.io/v1',
-            kind: 'Lease',
-            metadata: { name: this.name, namespace: this.namespace },
-            spec,
-          }),
-          now,
-        );
-        return true;
+        const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: this.namespace }, spec };
+        this.remember(await this.client.create<Lease>(LEASES, lease, left()));
+        return 'held';
       }
       const spec = current.spec ?? {};
       const record = JSON.stringify(spec);
       if (record !== this.observedRecord) {
         this.observedRecord = record;
-        this.observedAt = now;
+        this.observedAt = performance.now();
       }
       const holder = spec.holderIdentity ?? '';
       const validForMs = (spec.leaseDurationSeconds ?? seconds) * 1000;
-      if (holder && holder !== this.identity && this.observedAt + validForMs > now) return false;
+      if (holder && holder !== this.identity && this.observedAt + validForMs > performance.now()) return 'taken';
       const renewing = holder === this.identity;
       const next: LeaseSpec = {
         holderIdentity: this.identity,
@@ -173,18 +215,18 @@ export class LeaderElector {
         renewTime: microTime(now),
         leaseTransitions: (spec.leaseTransitions ?? 0) + (renewing ? 0 : 1),
       };
-      this.remember(await this.client.replace<Lease>(LEASES, { ...current, spec: next }), now);
-      return true;
+      this.remember(await this.client.replace<Lease>(LEASES, { ...current, spec: next }, undefined, left()));
+      return 'held';
     } catch (err) {
       if (!isConflict(err)) this.logger.warn({ err }, 'leader election: could not read or write the lease');
-      return false;
+      return 'failed';
     }
   }
 
-  private remember(lease: Lease, now: number): void {
+  private remember(lease: Lease): void {
     this.lease = lease;
     this.observedRecord = JSON.stringify(lease.spec ?? {});
-    this.observedAt = now;
+    this.observedAt = performance.now();
   }
 
   private sleep(ms: number): Promise<void> {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { Controller, type ReconcileOutcome } from '../../../src/operator/controller/controller.js';
-import { TerminalError } from '../../../src/operator/errors.js';
+import { NotLeaderError, TerminalError } from '../../../src/operator/errors.js';
 import { OperatorMetrics } from '../../../src/operator/metrics.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,6 +66,18 @@ describe('Controller', () => {
     expect(attempts.get('ns/a')).to.equal(1);
     expect(await results()).to.deep.equal({ error: 1 });
     expect((await metrics.terminalReconcileErrors.get()).values[0]?.value).to.equal(1);
+  });
+
+  it('does not retry a reconcile whose write was fenced off (NotLeaderError)', async () => {
+    const { controller, attempts, results } = setup(async () => {
+      throw new NotLeaderError();
+    });
+    controller.start();
+    controller.enqueue('ns/a');
+    await sleep(100);
+    await controller.stop();
+    expect(attempts.get('ns/a')).to.equal(1);
+    expect(await results()).to.deep.equal({ error: 1 });
   });
 
   it('comes back after requeueAfterMs', async () => {

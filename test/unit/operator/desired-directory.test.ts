@@ -75,6 +75,34 @@ describe('desired directory', () => {
     expect(plan.next.webhook).to.deep.equal({ endpoint: '', secret: '' });
   });
 
+  describe('a webhook a 410 Gone disabled', () => {
+    const disabled: Directory = { ...stored, webhook_disabled_at: '2026-03-03T00:00:00.000Z' };
+    const next = (plan: ReturnType<typeof planDirectory>): Directory => {
+      if (plan.action !== 'update') throw new Error(`expected an update, got ${plan.action}`);
+      return plan.next;
+    };
+
+    it('stays disabled while the webhook is unchanged (nothing to write)', () => {
+      expect(planDirectory(disabled, desired())).to.deep.equal({ action: 'none' });
+      expect(next(planDirectory(disabled, desired({ name: 'Acme 2' })))).to.include({ webhook_disabled_at: disabled.webhook_disabled_at });
+    });
+
+    it('is re-enabled by a new webhook url or secret', () => {
+      const url = next(planDirectory(disabled, desired({ webhook: { url: 'https://new.example.com', secretRef: { name: 'hook', key: 'secret' } } })));
+      expect(url).to.not.have.property('webhook_disabled_at');
+      expect(url.webhook.endpoint).to.equal('https://new.example.com');
+      expect(next(planDirectory(disabled, desired({}, 'whsec_2')))).to.not.have.property('webhook_disabled_at');
+      expect(next(planDirectory(disabled, desired({ webhook: undefined })))).to.not.have.property('webhook_disabled_at');
+    });
+
+    it('is re-enabled, same webhook, when asked (reenableWebhook); a no-op when it is not disabled', () => {
+      const plan = planDirectory(disabled, { ...desired(), reenableWebhook: true });
+      expect(next(plan)).to.not.have.property('webhook_disabled_at');
+      expect(next(plan).webhook).to.deep.equal(stored.webhook);
+      expect(planDirectory(stored, { ...desired(), reenableWebhook: true })).to.deep.equal({ action: 'none' });
+    });
+  });
+
   it('refuses to change tenant, product or type of a stored directory', () => {
     expect(planDirectory({ ...stored, tenant: 'other' }, desired())).to.deep.equal({ action: 'immutable', field: 'tenant', stored: 'other' });
     expect(planDirectory({ ...stored, type: 'okta-scim-v2' }, desired())).to.deep.include({ action: 'immutable', field: 'type' });

@@ -32,8 +32,10 @@ describe('operator options', () => {
     ['externalUrl', { externalUrl: 'dsync.example.com' }, 'externalUrl must be an http(s) URL'],
     ['workers', { workers: 0 }, 'workers must be an integer from 1 to 64'],
     ['watchdogMs', { watchdogMs: 0 }, 'watchdogMs must be > 0'],
-    ['renewDeadlineMs', { leaderElection: { renewDeadlineMs: 20_000 } }, 'leaderElection.leaseDurationMs must be greater than renewDeadlineMs'],
-    ['retryPeriodMs', { leaderElection: { retryPeriodMs: 10_000 } }, 'leaderElection.renewDeadlineMs must be greater than retryPeriodMs'],
+    ['renewDeadlineMs', { leaderElection: { renewDeadlineMs: 20_000 } }, 'leaderElection.leaseDurationMs must be greater than leaderElection.renewDeadlineMs + leaderElection.retryPeriodMs (15000 <= 20000 + 2000)'],
+    ['retryPeriodMs', { leaderElection: { retryPeriodMs: 10_000 } }, 'leaderElection.renewDeadlineMs must be greater than leaderElection.retryPeriodMs'],
+    // A standby may take the Lease a lease duration after the last renewal; the leader must be gone before.
+    ['leaseDurationMs', { leaderElection: { leaseDurationMs: 12_000 } }, 'leaderElection.leaseDurationMs must be greater than leaderElection.renewDeadlineMs + leaderElection.retryPeriodMs (12000 <= 10000 + 2000)'],
   ];
   for (const [name, options, message] of bad) {
     it(`rejects a bad ${name}, naming it`, () => {

@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import type { DirectoryConnection } from '../../../src/operator/crd-schema.js';
 import type { Secret } from '../../../src/operator/kube.js';
-import { ROTATE_ANNOTATION, ROTATED_ANNOTATION, planScimSecret, type ScimSecretPlan } from '../../../src/operator/scim-secret.js';
+import {
+  REENABLE_WEBHOOK_ANNOTATION,
+  REENABLED_WEBHOOK_ANNOTATION,
+  ROTATE_ANNOTATION,
+  ROTATED_ANNOTATION,
+  pendingWebhookReenable,
+  planScimSecret,
+  withWebhookReenabled,
+  type ScimSecretPlan,
+} from '../../../src/operator/scim-secret.js';
 
 const owner = (annotations?: Record<string, string>): DirectoryConnection => ({
   metadata: { name: 'acme', namespace: 'ns', uid: 'uid-1', ...(annotations && { annotations }) },
@@ -67,5 +76,28 @@ describe('planScimSecret', () => {
     expect(repaired.metadata.annotations).to.deep.equal({ note: 'y' });
     expect(Object.keys(repaired.data!).sort()).to.deep.equal(['endpoint', 'token']);
     expect(repaired.data!['token']).to.not.equal('');
+  });
+
+  it('relabels a Secret of its own that lacks the managed-by label (earlier versions), keeping the token', () => {
+    const created = written(planScimSecret({ owner: owner(), existing: undefined, endpoint: ENDPOINT, newToken }));
+    const unlabelled: Secret = { ...created, metadata: { ...created.metadata, labels: undefined, resourceVersion: '7' } };
+    const plan = planScimSecret({ owner: owner(), existing: unlabelled, endpoint: ENDPOINT, newToken });
+    expect(plan).to.deep.include({ action: 'update', rotated: false });
+    expect(written(plan).metadata.labels).to.deep.equal({ 'app.kubernetes.io/managed-by': 'dsync-operator' });
+    expect(written(plan).data).to.deep.equal(created.data);
+  });
+
+  it('re-enables the webhook once per new reenable-webhook value, remembered on the Secret', () => {
+    const first = written(planScimSecret({ owner: owner({ [REENABLE_WEBHOOK_ANNOTATION]: 'a' }), existing: undefined, endpoint: ENDPOINT, newToken }));
+    // Created with the value already set: handled (nothing of this Secret's life to re-enable).
+    expect(first.metadata.annotations).to.deep.equal({ [REENABLED_WEBHOOK_ANNOTATION]: 'a' });
+    expect(pendingWebhookReenable(owner({ [REENABLE_WEBHOOK_ANNOTATION]: 'a' }), first)).to.equal(undefined);
+    expect(pendingWebhookReenable(owner(), first)).to.equal(undefined);
+    expect(pendingWebhookReenable(owner({ [REENABLE_WEBHOOK_ANNOTATION]: 'b' }), first)).to.equal('b');
+    const handled = withWebhookReenabled(first, 'b');
+    expect(pendingWebhookReenable(owner({ [REENABLE_WEBHOOK_ANNOTATION]: 'b' }), handled)).to.equal(undefined);
+    // Token rotation and the SCIM Secret's repairs keep the value handled.
+    const rotated = written(planScimSecret({ owner: owner({ [ROTATE_ANNOTATION]: 'r', [REENABLE_WEBHOOK_ANNOTATION]: 'b' }), existing: handled, endpoint: ENDPOINT, newToken }));
+    expect(rotated.metadata.annotations).to.deep.include({ [REENABLED_WEBHOOK_ANNOTATION]: 'b', [ROTATED_ANNOTATION]: 'r' });
   });
 });
