@@ -5,10 +5,18 @@ import { expect } from 'chai';
 import { parse } from 'yaml';
 import { CRD_FILE } from '../../src/operator/generate-crd.js';
 import { startCluster, type Cluster } from './cluster.js';
+import { EXPECTED_METRIC_FAMILIES, PENDING_METRIC_FAMILIES } from './metric-families.js';
 import { CHART_DIR, REPO_DIR, find, type K8sObject, helms, kubectl, ok, parseObjects, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';
 
 const MONITORING_CRDS = new URL('./fixtures/monitoring.coreos.com-crds.yaml', import.meta.url).pathname;
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const DASHBOARD = readFileSync(new URL('../../charts/dsync/dashboards/dsync.json', import.meta.url), 'utf8');
+
+/** Metric families a PromQL expression reads (histogram series mapped to their family). */
+function familiesIn(expr: string): string[] {
+  const names = expr.match(/\b(?:dsync|webhook|http|controller_runtime|workqueue|leader_election|rest_client)_[a-z_]+\b/g) ?? [];
+  return names.map((n) => n.replace(/_(bucket|count|sum)$/, ''));
+}
 
 /** The values of each render the issue names; each must be accepted by the API server as rendered. */
 const MATRIX: Record<string, Record<string, unknown>> = {
@@ -131,6 +139,23 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
       });
     });
   }
+
+  it('the dashboard and the alerts query only known metric families, and the ConfigMap ships the dashboard', async () => {
+    const [first] = helms();
+    const objects = parseObjects(await template(first!.bin, { 'metrics.prometheusRule.enabled': true, 'metrics.dashboard.enabled': true }));
+    const rule = find(objects, 'PrometheusRule', 'dsync') as unknown as { spec: { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> } };
+    const alerts = rule.spec.groups.flatMap((g) => g.rules);
+    const dashboard = JSON.parse(DASHBOARD) as { panels: Array<{ type: string; title: string; targets?: Array<{ expr: string }> }> };
+    const queries = [...alerts.map((a) => a.expr), ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr))];
+    const known = new Set<string>([...Object.values(EXPECTED_METRIC_FAMILIES).flat(), ...PENDING_METRIC_FAMILIES]);
+    for (const q of queries) for (const family of familiesIn(q)) expect(known, `${family} in ${q}`).to.include(family);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled']);
+    for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
+    expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
+    const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
+    expect(configMap.metadata.labels['grafana_dashboard']).to.equal('1');
+    expect(JSON.parse(configMap.data['dsync.json']!)).to.deep.equal(JSON.parse(DASHBOARD));
+  });
 
   it('the chart CRD (crds.enabled) is the crds/ file, so CRD changes flow through', async () => {
     const [first] = helms();
