@@ -46,6 +46,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
     'operator.affinity': { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator' } } } }] } },
   },
   'Helm-managed CRD': { 'crds.enabled': true },
+  'serve only, no ServiceAccount created': { 'operator.enabled': false, 'serviceAccount.create': false },
 };
 
 /** A command of README.md's "Install with Helm" section, by how it starts; continuation lines joined. */

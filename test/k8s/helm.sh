@@ -37,17 +37,18 @@ built() { # <dir> <binary>: complete and runs (kubectl needs --client without a 
 }
 
 # go build in a scratch module; a heartbeat every 30 s so a CI log shows it is alive.
-go_build() { # <out-binary> <logfile> <build args...>
-  local out="$1" blog="$2" pid rc=0 t0=$SECONDS
-  shift 2
+go_build() { # <what> <out-binary> <logfile> <build args...>
+  local what="$1" out="$2" blog="$3" pid rc=0 t0=$SECONDS
+  shift 3
   go build -v -o "$out" "$@" >>"$blog" 2>&1 &
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    kill -0 "$pid" 2>/dev/null && log "  ... building $(basename "$(dirname "$out")"): $((SECONDS - t0))s, $(grep -vc '^go: ' "$blog" || true) packages"
+    kill -0 "$pid" 2>/dev/null && log "  ... building $what: $((SECONDS - t0))s, $(grep -vc '^go: ' "$blog" || true) packages"
   done
   wait "$pid" || rc=$?
-  ((rc == 0)) || { tail -n 40 "$blog" >&2; die "go build failed (log: $blog)"; }
+  ((rc == 0)) || { tail -n 40 "$blog" >&2; die "go build of $what failed (log: $blog)"; }
+  log "built $what in $((SECONDS - t0))s"
 }
 
 # A wrapper module pinned to one version of the tool's module, so its go.mod (and its k8s.io versions) rule.
@@ -70,7 +71,7 @@ build_helm() { # <major> <version>
   fi
   log "building helm $version (client-go $client) into $out"
   mkdir -p "$out.tmp"
-  (cd "$src" && go_build "$out.tmp/helm" "$blog" -ldflags="$ld" "helm.sh/helm/v$major/cmd/helm")
+  (cd "$src" && go_build "helm $version" "$out.tmp/helm" "$blog" -ldflags="$ld" "helm.sh/helm/v$major/cmd/helm")
   finish "$out" helm "helm $version"
 }
 
@@ -108,7 +109,7 @@ EOF
   done
   log "building kubectl $version into $out"
   mkdir -p "$out.tmp"
-  (cd "$src" && go_build "$out.tmp/kubectl" "$blog" -ldflags="$ld" .)
+  (cd "$src" && go_build "kubectl $version" "$out.tmp/kubectl" "$blog" -ldflags="$ld" .)
   finish "$out" kubectl "kubectl $version"
 }
 
