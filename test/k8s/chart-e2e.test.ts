@@ -188,6 +188,20 @@ describe('the chart end to end, minus the kubelet (helm template → dsync opera
     expect(await metricFamilies(operatorMetrics)).to.include.members([...EXPECTED_METRIC_FAMILIES.operator]);
   });
 
+  it("helm test's pod script, run against serve, passes (and fails when nothing answers)", async () => {
+    const pod = find(rendered, 'Pod', 'dsync-test-healthz') as unknown as { spec: { containers: Array<{ command: string[]; args: string[]; env: EnvVar[] }> } };
+    const [container] = pod.spec.containers;
+    expect(container!.command).to.deep.equal(['node', '-e']);
+    expect(container!.env.find((e) => e.name === 'URL')?.value).to.equal(`http://dsync.${NAMESPACE}.svc:80/healthz`);
+    const runScript = async (url: string) => {
+      const proc = spawn(process.execPath, ['-e', container!.args[0]!], { env: { URL: url }, stdio: 'ignore' });
+      return ((await once(proc, 'exit')) as [number | null])[0];
+    };
+    // The Service's DNS name needs a cluster; the serve process behind it is local.
+    expect(await runScript(`http://127.0.0.1:${servePort}/healthz`)).to.equal(0);
+    expect(await runScript(`http://127.0.0.1:${await freePort()}/healthz`)).to.equal(1);
+  });
+
   it('runs dsync cron process-events with the CronJob\'s environment (batch mode, no API keys): it exits 0', async () => {
     const cronJob = find(
       parseObjects(await template(helms()[0]!.bin, { externalUrl: `http://127.0.0.1:${servePort}`, 'delivery.batchSize': 100, 'cron.processEvents.enabled': true })),
