@@ -83,9 +83,12 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
 
   for (const { name: helmName, bin: helm } of helms()) {
     describe(helmName, () => {
-      it('passes helm lint --strict', async () => {
-        const out = await ok(helm, ['lint', '--strict', CHART_DIR, ...setArgs(REQUIRED_VALUES)]);
-        expect(out).to.match(/0 chart\(s\) failed/);
+      it('passes helm lint --strict, with the defaults and with every option of the matrix on', async () => {
+        const everything = Object.assign({}, ...Object.values(MATRIX)) as Record<string, unknown>;
+        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }]) {
+          const out = await ok(helm, ['lint', '--strict', CHART_DIR, ...setArgs(values)]);
+          expect(out).to.match(/0 chart\(s\) failed/);
+        }
       });
 
       it('renders without --kube-version, and refuses a cluster older than kubeVersion', async () => {
@@ -121,6 +124,8 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
           [{ 'operator.watchNamespaces': ['Not_A_Namespace'] }, /watchNamespaces/],
           [{ 'delivery.timeout': 'soon' }, /timeout/],
           [{ 'serve.service.type': 'Ingress' }, /type/],
+          [{ 'image.repository': '' }, /repository/],
+          [{ externalUrl: 'dsync.example.com' }, /externalUrl/],
         ];
         for (const [values, message] of cases) {
           const r = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, ...values })]);
