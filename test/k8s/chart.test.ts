@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { CRD_FILE } from '../../src/operator/generate-crd.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { EXPECTED_METRIC_FAMILIES, PENDING_METRIC_FAMILIES } from './metric-families.js';
-import { CHART_DIR, REPO_DIR, find, type K8sObject, helms, kubectl, ok, parseObjects, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';
+import { CHART_DIR, REPO_DIR, find, type K8sObject, helms, kubectl, ok, parseObjects, promqlCheck, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';
 
 const MONITORING_CRDS = new URL('./fixtures/monitoring.coreos.com-crds.yaml', import.meta.url).pathname;
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -155,6 +155,10 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const queries = [...alerts.map((a) => a.expr), ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr))];
     const known = new Set<string>([...Object.values(EXPECTED_METRIC_FAMILIES).flat(), ...PENDING_METRIC_FAMILIES]);
     for (const q of queries) for (const family of familiesIn(q)) expect(known, `${family} in ${q}`).to.include(family);
+    // Prometheus' own parser (Grafana's variables replaced by what Grafana would put there).
+    const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
+    const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
+    expect(parsed.code, parsed.stdout).to.equal(0);
     expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled']);
     for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
     expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);

@@ -8,7 +8,7 @@ export const CHART_DIR = fileURLToPath(new URL('../../charts/dsync', import.meta
 export const REPO_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const HELM_SH = fileURLToPath(new URL('./helm.sh', import.meta.url));
 
-function toolPath(tool: 'helm3' | 'helm4' | 'kubectl'): string | undefined {
+function toolPath(tool: 'helm3' | 'helm4' | 'kubectl' | 'promql-check'): string | undefined {
   try {
     return execFileSync('bash', [HELM_SH, 'bin', tool], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
@@ -29,6 +29,13 @@ export function helms(): Array<{ name: string; bin: string }> {
 export function kubectl(): string {
   const bin = toolPath('kubectl');
   if (!bin) throw new Error('kubectl is not built: run `bash test/k8s/helm.sh build`');
+  return bin;
+}
+
+/** Prometheus' PromQL parser: one JSON string per line on stdin, exit 1 with the errors if any is invalid. */
+export function promqlCheck(): string {
+  const bin = toolPath('promql-check');
+  if (!bin) throw new Error('promql-check is not built: run `bash test/k8s/helm.sh build`');
   return bin;
 }
 

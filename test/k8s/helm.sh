@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Helm (3 and 4) and kubectl for the chart tests, built from the Go module proxy (no binary downloads reach
-# these machines). Cached and idempotent, like apiserver.sh.
+# The chart tests' tools, built from the Go module proxy (no binary downloads reach these machines): Helm 3 and 4,
+# kubectl, and promql-check (Prometheus' own PromQL parser, for the chart's alerts and dashboard). Cached and
+# idempotent, like apiserver.sh.
 #
-#   test/k8s/helm.sh build          build (or reuse) helm v3, helm v4 and kubectl in the cache
-#   test/k8s/helm.sh bin <tool>     print the path of helm3 | helm4 | kubectl; exit 1 if not built yet
+#   test/k8s/helm.sh build          build (or reuse) every tool in the cache
+#   test/k8s/helm.sh bin <tool>     print the path of helm3 | helm4 | kubectl | promql-check; exit 1 if not built
 #
 # Environment:
-#   DSYNC_CACHE             cache root (default ~/.cache/dsync); binaries go to <root>/helm/<version>/
+#   DSYNC_CACHE             cache root (default ~/.cache/dsync); binaries go to <root>/<tool>/<version>/
 #   DSYNC_HELM3_VERSION     default v3.22.0
 #   DSYNC_HELM4_VERSION     default v4.3.1 ("" skips Helm 4)
 #   DSYNC_KUBECTL_VERSION   default v1.35.8 (the test API server's version; built from k8s.io/kubectl v0.X.Y)
+#   DSYNC_PROMETHEUS_VERSION  default v0.316.0 (Go module version of the Prometheus 3.x whose parser is used)
 #   DSYNC_K8S_CACHE         where apiserver.sh keeps its Go module cache (shared, so modules download once)
 set -euo pipefail
 
@@ -17,6 +19,7 @@ CACHE="${DSYNC_CACHE:-${HOME:-/root}/.cache/dsync}"
 HELM3_VERSION="${DSYNC_HELM3_VERSION:-v3.22.0}"
 HELM4_VERSION="${DSYNC_HELM4_VERSION-v4.3.1}"
 KUBECTL_VERSION="${DSYNC_KUBECTL_VERSION:-v1.35.8}"
+PROMETHEUS_VERSION="${DSYNC_PROMETHEUS_VERSION:-v0.316.0}"
 GO_CACHE_ROOT="${DSYNC_K8S_CACHE:-$CACHE/k8s}/go"
 
 log() { printf '[helm.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -27,13 +30,18 @@ dir_of() { # <tool> -> cache dir of its version
     helm3) echo "$CACHE/helm/$HELM3_VERSION" ;;
     helm4) [[ -n "$HELM4_VERSION" ]] || return 1; echo "$CACHE/helm/$HELM4_VERSION" ;;
     kubectl) echo "$CACHE/kubectl/$KUBECTL_VERSION" ;;
-    *) die "unknown tool '$1' (helm3, helm4, kubectl)" ;;
+    promql-check) echo "$CACHE/promql-check/$PROMETHEUS_VERSION" ;;
+    *) die "unknown tool '$1' (helm3, helm4, kubectl, promql-check)" ;;
   esac
 }
-bin_name() { case "$1" in helm*) echo helm ;; *) echo "$1" ;; esac; }
+bin_name() { case "$1" in helm[34]) echo helm ;; *) echo "$1" ;; esac; }
 built() { # <dir> <binary>: complete and runs (kubectl needs --client without a cluster)
   [[ -f "$1/.complete" && -x "$1/$2" ]] || return 1
-  if [[ "$2" == kubectl ]]; then "$1/$2" version --client >/dev/null 2>&1; else "$1/$2" version >/dev/null 2>&1; fi
+  case "$2" in
+    kubectl) "$1/$2" version --client >/dev/null 2>&1 ;;
+    promql-check) echo '"up"' | "$1/$2" >/dev/null 2>&1 ;;
+    *) "$1/$2" version >/dev/null 2>&1 ;;
+  esac
 }
 
 # go build in a scratch module; a heartbeat every 30 s so a CI log shows it is alive.
@@ -113,6 +121,57 @@ EOF
   finish "$out" kubectl "kubectl $version"
 }
 
+# Prometheus' PromQL parser (types checked: rate() of an instant vector is an error) behind a tiny main.
+build_promql_check() {
+  local version="$PROMETHEUS_VERSION" out src blog
+  out=$(dir_of promql-check)
+  src="$CACHE/promql-check/src/$version" blog="$CACHE/promql-check/logs/$version.log"
+  mkdir -p "$src" "$(dirname "$blog")" && : >"$blog"
+  printf 'module dsync.local/promqlcheck\n\ngo 1.26.0\n' >"$src/go.mod"
+  cat >"$src/main.go" <<'GO'
+// Command promql-check parses PromQL expressions, one JSON string per line on stdin, with Prometheus' own
+// parser; prints each error and exits 1 if any expression is invalid.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/prometheus/prometheus/promql/parser"
+)
+
+func main() {
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	p := parser.NewParser(parser.Options{})
+	bad := 0
+	for n := 1; in.Scan(); n++ {
+		var expr string
+		if err := json.Unmarshal(in.Bytes(), &expr); err != nil {
+			fmt.Printf("line %d: not a JSON string: %v\n", n, err)
+			bad++
+			continue
+		}
+		if _, err := p.ParseExpr(expr); err != nil {
+			fmt.Printf("line %d: %s\n  %v\n", n, expr, err)
+			bad++
+		}
+	}
+	if bad > 0 {
+		os.Exit(1)
+	}
+}
+GO
+  (cd "$src" && go get "github.com/prometheus/prometheus@$version" >>"$blog" 2>&1 && go mod tidy >>"$blog" 2>&1) ||
+    { tail -n 20 "$blog" >&2; die "resolving github.com/prometheus/prometheus@$version failed"; }
+  log "building promql-check (prometheus $version) into $out"
+  mkdir -p "$out.tmp"
+  (cd "$src" && go_build "promql-check $version" "$out.tmp/promql-check" "$blog" -ldflags="-s -w" .)
+  finish "$out" promql-check "promql-check (prometheus $version)"
+}
+
 finish() { # <out> <binary> <what>
   local out="$1"
   { echo "$3"; go version; date -u +%Y-%m-%dT%H:%M:%SZ; } >"$out.tmp/.complete"
@@ -129,7 +188,7 @@ cmd_build() {
   export GOMODCACHE="$GO_CACHE_ROOT/mod" GOCACHE="$GO_CACHE_ROOT/build"
   export GOFLAGS="-trimpath -buildvcs=false -mod=mod" CGO_ENABLED=0 GOWORK=off
   local tool
-  for tool in helm3 helm4 kubectl; do
+  for tool in helm3 helm4 kubectl promql-check; do
     local d
     d=$(dir_of "$tool") || continue
     if built "$d" "$(bin_name "$tool")"; then log "cached: $d"; continue; fi
@@ -137,6 +196,7 @@ cmd_build() {
       helm3) build_helm 3 "$HELM3_VERSION" ;;
       helm4) build_helm 4 "$HELM4_VERSION" ;;
       kubectl) build_kubectl ;;
+      promql-check) build_promql_check ;;
     esac
   done
 }
@@ -144,13 +204,13 @@ cmd_build() {
 case "${1:-}" in
   build) cmd_build ;;
   bin)
-    d=$(dir_of "${2:?usage: $0 bin helm3|helm4|kubectl}") || { echo "${2} disabled" >&2; exit 1; }
+    d=$(dir_of "${2:?usage: $0 bin helm3|helm4|kubectl|promql-check}") || { echo "${2} disabled" >&2; exit 1; }
     b="$d/$(bin_name "$2")"
     [[ -x "$b" ]] || { echo "$b (not built; run: bash $0 build)" >&2; exit 1; }
     echo "$b"
     ;;
   *)
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac
