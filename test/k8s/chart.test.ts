@@ -36,6 +36,8 @@ const MATRIX: Record<string, Record<string, unknown>> = {
     'redis.existingSecret': 'external-redis',
     'redis.existingSecretKey': 'uri',
     'global.imageRegistry': 'mirror.internal:5000',
+    'global.imagePullSecrets': ['mirror-pull'],
+    imagePullSecrets: [{ name: 'registry-pull' }],
     fullnameOverride: 'sync',
     podAnnotations: { 'example.com/owner': 'platform' },
     'serve.podLabels': { team: 'identity' },

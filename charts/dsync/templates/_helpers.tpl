@@ -92,7 +92,11 @@ labels:
 {{- end -}}
 
 {{- define "dsync.podSpecCommon" -}}
-{{- $pullSecrets := concat (.root.Values.global.imagePullSecrets | default list) (.root.Values.imagePullSecrets | default list) }}
+{{- $pullSecrets := list }}
+{{- /* global.imagePullSecrets may name Secrets as plain strings, the way many charts take them */}}
+{{- range concat (.root.Values.global.imagePullSecrets | default list) (.root.Values.imagePullSecrets | default list) }}
+{{- $pullSecrets = append $pullSecrets (ternary (dict "name" .) . (kindIs "string" .)) }}
+{{- end }}
 {{- with $pullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
