@@ -29,7 +29,12 @@ const MATRIX: Record<string, Record<string, unknown>> = {
     'metrics.podMonitor.enabled': true,
     'metrics.dashboard.enabled': true,
   },
-  'PDB + HPA': { 'serve.podDisruptionBudget.enabled': true, 'operator.podDisruptionBudget.enabled': true, 'serve.autoscaling.enabled': true },
+  'PDB + HPA, hard anti-affinity': {
+    'serve.podDisruptionBudget.enabled': true,
+    'operator.podDisruptionBudget.enabled': true,
+    'serve.autoscaling.enabled': true,
+    'operator.podAntiAffinityPreset': 'hard',
+  },
   NetworkPolicy: { 'networkPolicy.enabled': true, 'networkPolicy.metricsFrom': [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
   'several watched namespaces': { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] },
   'external Redis from a Secret, extension points': {

@@ -114,9 +114,21 @@ nodeSelector:
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .values.affinity }}
+{{- if .values.affinity }}
 affinity:
-  {{- toYaml . | nindent 2 }}
+  {{- toYaml .values.affinity | nindent 2 }}
+{{- else if .values.podAntiAffinityPreset }}
+{{- /* replicas of one component on different nodes: preferred (soft) or required (hard) */}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "dsync.selectorLabels" . | fromYaml)) }}
+affinity:
+  podAntiAffinity:
+    {{- if eq .values.podAntiAffinityPreset "hard" }}
+    requiredDuringSchedulingIgnoredDuringExecution:
+      {{- toYaml (list $term) | nindent 6 }}
+    {{- else }}
+    preferredDuringSchedulingIgnoredDuringExecution:
+      {{- toYaml (list (dict "weight" 100 "podAffinityTerm" $term)) | nindent 6 }}
+    {{- end }}
 {{- end }}
 {{- with .values.topologySpreadConstraints }}
 topologySpreadConstraints:
