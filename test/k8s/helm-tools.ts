@@ -68,7 +68,7 @@ export async function ok(bin: string, args: string[], opts: Parameters<typeof ru
   return r.stdout;
 }
 
-/** The values every install needs (externalUrl, Redis, API keys); `--set` pairs. */
+/** The values every install needs (externalUrl, Redis, API keys). */
 export const REQUIRED_VALUES: Record<string, string> = {
   externalUrl: 'https://dsync.example.com',
   'redis.existingSecret': 'dsync-redis',

@@ -154,7 +154,7 @@ topologySpreadConstraints:
   value: {{ .Values.logLevel | quote }}
 {{- end -}}
 
-{{/* Webhook delivery settings: `dsync serve` and the process-events CronJob deliver alike. */}}
+{{/* Webhook delivery settings and serve.env: `dsync serve` and the process-events CronJob deliver alike. */}}
 {{- define "dsync.deliveryEnv" -}}
 {{- $d := .Values.delivery }}
 {{- if gt (int $d.batchSize) 0 }}
