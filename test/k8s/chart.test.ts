@@ -221,7 +221,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
         const args = install.slice(1).map((a, j) => (j + 1 === namespaceAt ? namespace : a));
         const out = await ok(helm, args, { env, cwd: REPO_DIR });
         expect(out).to.match(/STATUS: deployed/);
-        expect(out, 'NOTES tell to apply the CRD from crds/').to.contain('kubectl apply --server-side -f crds/dsync.io_directoryconnections.yaml');
+        expect(out, "NOTES give the README's CRD command").to.contain(crdCommand.join(' '));
         const deployments = await k(['get', 'deployments', '-n', namespace, '-o', 'name']);
         expect(deployments.trim().split('\n').sort()).to.deep.equal(['deployment.apps/dsync-operator', 'deployment.apps/dsync-serve']);
         await k(['get', 'clusterrole', `dsync-${namespace}-operator`]);
