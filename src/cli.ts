@@ -114,7 +114,7 @@ async function main(argv: string[]): Promise<void> {
     const { operatorCommand } = await import('./operator/command.js');
     return operatorCommand(operatorConfig, createLogger(operatorConfig.logLevel));
   }
-  const config = loadConfig(process.env, () => newSecret(24));
+  const config = loadConfig(process.env, () => newSecret(24), { servesApi: command === 'serve' });
   const logger = createLogger(config.logLevel);
   if (command === 'serve') return serve(config, logger);
   if (command === 'cron' && sub === 'process-events') return processEvents(config, logger);

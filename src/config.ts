@@ -164,13 +164,21 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string): Config {
+/**
+ * `servesApi: false` (the cron jobs) skips the API-key rule: a process that serves no API needs no keys, and a
+ * CronJob should not have to mount them.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  generateKey: () => string,
+  { servesApi = true }: { servesApi?: boolean } = {},
+): Config {
   const e = parseEnv(env);
   const keys = (e.DSYNC_API_KEYS ?? '')
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
-  if (keys.length === 0 && e.REDIS_URL) {
+  if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
   return {

@@ -23,7 +23,8 @@ specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/conformanc
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 # The operator tests run against a real kube-apiserver + etcd, built once from the Go module proxy and cached
 # in ~/.cache/dsync/k8s (about 4 minutes the first time, instant afterwards).
-if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build; fi
+# helm and kubectl for the chart tests are built the same way (test/k8s/helm.sh).
+if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build; fi
 exec_status=0
 npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?
 exit $exec_status

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# A local dsync on kind: builds the image, creates a kind cluster, installs Redis and the chart, applies the
-# sample DirectoryConnection and prints the SCIM endpoint and token. Needs docker, kind, kubectl and helm.
+# A local dsync on kind: builds the image, creates a kind cluster, applies the CRD, installs Redis and the chart,
+# applies the sample DirectoryConnection and prints the SCIM endpoint and token. Needs docker, kind, kubectl and
+# helm. The CI machines have no Docker, so this is not run by the tests; test/k8s/chart-e2e.test.ts runs the same
+# path minus the kubelet.
 #
-#   deploy/kind/up.sh            # cluster "dsync"
-#   deploy/kind/up.sh down       # delete the cluster
+#   deploy/kind/up.sh            # cluster "dsync" (DSYNC_KIND_CLUSTER to change)
+#   deploy/kind/down.sh          # delete it
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -15,11 +17,6 @@ for tool in docker kind kubectl helm; do
   command -v "$tool" >/dev/null || { echo "$tool is required" >&2; exit 1; }
 done
 
-if [[ "${1:-}" == down ]]; then
-  kind delete cluster --name "$CLUSTER"
-  exit 0
-fi
-
 echo "== image"
 docker build -t "$IMAGE" .   # the repository's Dockerfile
 
@@ -28,6 +25,9 @@ kind get clusters | grep -qx "$CLUSTER" || kind create cluster --name "$CLUSTER"
 kind load docker-image "$IMAGE" --name "$CLUSTER"
 kubectl config use-context "kind-$CLUSTER" >/dev/null
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f -
+
+echo "== CRD (applied before the chart, as README.md says)"
+kubectl apply --server-side -f crds/dsync.io_directoryconnections.yaml
 
 echo "== redis (a single unauthenticated instance: for trying dsync out, not for production)"
 kubectl -n "$NS" apply -f - <<'YAML'
@@ -60,7 +60,7 @@ fi
 
 echo "== chart"
 helm upgrade --install dsync charts/dsync --namespace "$NS" --wait --timeout 180s \
-  --set image.repository=dsync,image.tag=dev,image.pullPolicy=Never \
+  --set image.registry=,image.repository=dsync,image.tag=dev,image.pullPolicy=Never \
   --set externalUrl=http://localhost:5225 \
   --set redis.url="redis://redis.$NS.svc:6379" \
   --set apiKeys.existingSecret=dsync-api-keys
@@ -68,6 +68,7 @@ helm upgrade --install dsync charts/dsync --namespace "$NS" --wait --timeout 180
 echo "== sample DirectoryConnection"
 kubectl apply -f deploy/samples/webhook-secret.yaml -f deploy/samples/directoryconnection.yaml
 kubectl wait directoryconnection/acme-okta --for=condition=Ready --timeout=60s
+helm test dsync --namespace "$NS"
 kubectl get directoryconnections -o wide
 echo
 echo "SCIM endpoint: $(kubectl get secret acme-okta-scim -o jsonpath='{.data.endpoint}' | base64 -d)"

@@ -1,6 +1,6 @@
-// The operator runs as a ServiceAccount holding exactly the RBAC rules the Helm chart grants (parsed from
-// charts/dsync/templates/operator-rbac.yaml), against an API server that enforces RBAC: if the chart misses a
-// permission, a reconcile step fails and the resource never gets Ready. Also checks the deploy/samples.
+// The operator runs as a ServiceAccount holding exactly the RBAC rules the Helm chart grants (as `helm template`
+// renders them), against an API server that enforces RBAC: if the chart misses a permission, a reconcile step
+// fails and the resource never gets Ready. Also checks the deploy/samples.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -9,9 +9,9 @@ import { parseAllDocuments } from 'yaml';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { KubeClient, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
+import { find, helms, parseObjects, template } from './helm-tools.js';
 import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
 
-const RBAC_TEMPLATE = fileURLToPath(new URL('../../charts/dsync/templates/operator-rbac.yaml', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
 const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
 const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
@@ -22,15 +22,12 @@ const SERVICE_ACCOUNTS: Resource = { group: '', version: 'v1', plural: 'servicea
 
 type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
 
-/** The `rules` of the chart's two roles (the operator's, then leader election's); their text is not templated. */
-function chartRules(): Rule[][] {
-  const text = readFileSync(RBAC_TEMPLATE, 'utf8')
-    .split('\n')
-    .filter((line) => !line.includes('{{'))
-    .join('\n');
-  return parseAllDocuments(text)
-    .map((doc) => doc.toJS() as { rules?: Rule[] } | null)
-    .flatMap((doc) => (doc?.rules ? [doc.rules] : []));
+/** The `rules` of the chart's two roles as `helm template` renders them: the operator's, then leader election's. */
+async function chartRules(): Promise<Rule[][]> {
+  const objects = parseObjects(await template(helms()[0]!.bin));
+  return [find(objects, 'ClusterRole', 'dsync-dsync-system-operator'), find(objects, 'Role', 'dsync-leader-election')].map(
+    (o) => (o as unknown as { rules: Rule[] }).rules,
+  );
 }
 
 const load = (file: string): KubeObject => parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
@@ -43,7 +40,7 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
 
   before(async () => {
     env = await startEnv();
-    const [operatorRules, leaseRules] = chartRules();
+    const [operatorRules, leaseRules] = await chartRules();
     expect(operatorRules, 'operator rules').to.have.length.above(3);
     expect(leaseRules, 'leader election rules').to.have.length(1);
     for (const name of ['dsync-system', 'tenant-a']) await env.kube.create(NAMESPACES, { metadata: { name } });

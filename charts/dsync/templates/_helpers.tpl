@@ -1,13 +1,23 @@
 {{- define "dsync.name" -}}
-{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
 {{- define "dsync.fullname" -}}
-{{- if contains .Chart.Name .Release.Name -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
 {{- .Release.Name | trunc 63 | trimSuffix "-" -}}
 {{- else -}}
-{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Cluster-scoped objects carry the release namespace too: a release of the same name elsewhere must not clash. */}}
+{{- define "dsync.clusterName" -}}
+{{- printf "%s-%s" (include "dsync.fullname" .) .Release.Namespace | trunc 200 | trimSuffix "-" -}}
 {{- end -}}
 
 {{- define "dsync.labels" -}}
@@ -16,6 +26,16 @@ app.kubernetes.io/name: {{ include "dsync.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: dsync
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/* Labels of one component's objects: (dict "root" $ "component" "serve"). */}}
+{{- define "dsync.componentLabels" -}}
+{{ include "dsync.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
 {{/* Selector labels of one component: serve, operator, process-events. */}}
@@ -25,12 +45,95 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
-{{- define "dsync.serviceAccountName" -}}
-{{- default (include "dsync.fullname" .) .Values.serviceAccount.name -}}
+{{/* Selector of every long-running dsync pod of the release (serve and operator expose metrics). */}}
+{{- define "dsync.releaseSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "dsync.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
+{{- define "dsync.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "dsync.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* registry/repository:tag or @digest; global.imageRegistry wins over image.registry. */}}
 {{- define "dsync.image" -}}
-{{ .Values.image.repository }}:{{ default .Chart.AppVersion .Values.image.tag }}
+{{- $registry := default .Values.image.registry .Values.global.imageRegistry -}}
+{{- $ref := .Values.image.repository -}}
+{{- if $registry }}{{ $ref = printf "%s/%s" (trimSuffix "/" $registry) $ref }}{{ end -}}
+{{- if .Values.image.digest -}}
+{{ $ref }}@{{ .Values.image.digest }}
+{{- else -}}
+{{ $ref }}:{{ default .Chart.AppVersion .Values.image.tag }}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Pod metadata and the spec fields every dsync pod shares:
+(dict "root" $ "component" "serve" "values" .Values.serve)
+*/}}
+{{- define "dsync.podMetadata" -}}
+{{- $annotations := merge (dict) (.values.podAnnotations | default dict) (.root.Values.podAnnotations | default dict) }}
+{{- with $annotations }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+labels:
+  {{- include "dsync.selectorLabels" (dict "root" .root "component" .component) | nindent 2 }}
+  {{- with .root.Values.commonLabels }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+  {{- with merge (dict) (.values.podLabels | default dict) (.root.Values.podLabels | default dict) }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+{{- end -}}
+
+{{- define "dsync.podSpecCommon" -}}
+{{- $pullSecrets := list }}
+{{- /* global.imagePullSecrets may name Secrets as plain strings, the way many charts take them */}}
+{{- range concat (.root.Values.global.imagePullSecrets | default list) (.root.Values.imagePullSecrets | default list) }}
+{{- $pullSecrets = append $pullSecrets (ternary (dict "name" .) . (kindIs "string" .)) }}
+{{- end }}
+{{- with $pullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with (.values.priorityClassName | default .root.Values.priorityClassName) }}
+priorityClassName: {{ . }}
+{{- end }}
+securityContext:
+  {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
+{{- with .values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if .values.affinity }}
+affinity:
+  {{- toYaml .values.affinity | nindent 2 }}
+{{- else if .values.podAntiAffinityPreset }}
+{{- /* replicas of one component on different nodes: preferred (soft) or required (hard) */}}
+{{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "dsync.selectorLabels" . | fromYaml)) }}
+affinity:
+  podAntiAffinity:
+    {{- if eq .values.podAntiAffinityPreset "hard" }}
+    requiredDuringSchedulingIgnoredDuringExecution:
+      {{- toYaml (list $term) | nindent 6 }}
+    {{- else }}
+    preferredDuringSchedulingIgnoredDuringExecution:
+      {{- toYaml (list (dict "weight" 100 "podAffinityTerm" $term)) | nindent 6 }}
+    {{- end }}
+{{- end }}
+{{- with .values.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- tpl (toYaml .) $.root | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{/* Environment every dsync process shares (read by src/config.ts). */}}
@@ -51,6 +154,27 @@ app.kubernetes.io/component: {{ .component }}
   value: {{ .Values.logLevel | quote }}
 {{- end -}}
 
+{{/* Webhook delivery settings and serve.env: `dsync serve` and the process-events CronJob deliver alike. */}}
+{{- define "dsync.deliveryEnv" -}}
+{{- $d := .Values.delivery }}
+{{- if gt (int $d.batchSize) 0 }}
+- name: DSYNC_WEBHOOK_BATCH_SIZE
+  value: {{ $d.batchSize | quote }}
+{{- end }}
+- name: DSYNC_WEBHOOK_ALLOW_PRIVATE
+  value: {{ $d.allowPrivate | quote }}
+{{- range $name, $key := dict "DSYNC_WEBHOOK_RETRY_SCHEDULE" "retrySchedule" "DSYNC_WEBHOOK_TIMEOUT" "timeout" "DSYNC_EVENT_RETENTION" "eventRetention" "DSYNC_WEBHOOK_LOG_RETENTION" "logRetention" "DSYNC_DELIVERY_LEASE" "lease" }}
+{{- with index $d $key }}
+- name: {{ $name }}
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- range $name, $value := .Values.serve.env }}
+- name: {{ $name }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end -}}
+
 {{- define "dsync.metricsEnv" -}}
 - name: METRICS_PORT
   value: {{ .Values.metrics.port | quote }}
@@ -64,8 +188,31 @@ app.kubernetes.io/component: {{ .component }}
       key: {{ .Values.apiKeys.existingSecretKey }}
 {{- end -}}
 
+{{/* The user's additions, last so they can override: (dict "root" $ "values" .Values.serve). */}}
+{{- define "dsync.extraEnv" -}}
+{{- with concat (.root.Values.extraEnv | default list) (.values.extraEnv | default list) }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "dsync.extraEnvFrom" -}}
+{{- with .Values.extraEnvFrom }}
+envFrom:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
 {{/* A writable /tmp on a read-only root filesystem. */}}
 {{- define "dsync.tmpVolume" -}}
 - name: tmp
   emptyDir: {}
+{{- end -}}
+
+{{/* Namespaces the operator watches; empty = all. */}}
+{{- define "dsync.watchNamespaces" -}}
+{{- join "," (.Values.operator.watchNamespaces | default list | uniq) -}}
+{{- end -}}
+
+{{- define "dsync.metricsServiceEnabled" -}}
+{{- if or .Values.metrics.service.enabled .Values.metrics.serviceMonitor.enabled }}true{{ end -}}
 {{- end -}}

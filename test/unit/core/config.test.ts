@@ -27,6 +27,11 @@ describe('config', () => {
     expect(c.webhook.allowPrivate).to.equal(false);
   });
 
+  it('needs no API keys with Redis for a process that serves no API (the cron jobs)', () => {
+    const c = loadConfig({ REDIS_URL: 'redis://x:6379' }, key, { servesApi: false });
+    expect(c.redisUrl).to.equal('redis://x:6379');
+  });
+
   it('names the variable in errors', () => {
     expect(() => loadConfig({ PORT: 'eighty' }, key)).to.throw(ConfigError, /PORT/);
     expect(() => loadConfig({ DSYNC_WEBHOOK_BATCH_SIZE: '0' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_BATCH_SIZE/);

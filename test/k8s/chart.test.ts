@@ -1,0 +1,253 @@
+// The Helm chart against a real kube-apiserver, with every Helm major helm.sh built: lint, schema, a matrix of
+// renders applied with `kubectl apply --dry-run=server`, and installs the way README.md tells a user to.
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { parse } from 'yaml';
+import { CRD_FILE } from '../../src/operator/generate-crd.js';
+import { startCluster, type Cluster } from './cluster.js';
+import { EXPECTED_METRIC_FAMILIES, PENDING_METRIC_FAMILIES } from './metric-families.js';
+import { CHART_DIR, REPO_DIR, find, type K8sObject, helms, kubectl, ok, parseObjects, promqlCheck, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';
+
+const MONITORING_CRDS = new URL('./fixtures/monitoring.coreos.com-crds.yaml', import.meta.url).pathname;
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const DASHBOARD = readFileSync(new URL('../../charts/dsync/dashboards/dsync.json', import.meta.url), 'utf8');
+
+/** Metric families a PromQL expression reads (histogram series mapped to their family). */
+function familiesIn(expr: string): string[] {
+  const names = expr.match(/\b(?:dsync|webhook|http|controller_runtime|workqueue|leader_election|rest_client)_[a-z_]+\b/g) ?? [];
+  return names.map((n) => n.replace(/_(bucket|count|sum)$/, ''));
+}
+
+/** The values of each render the issue names; each must be accepted by the API server as rendered. */
+const MATRIX: Record<string, Record<string, unknown>> = {
+  defaults: {},
+  'batch mode': { 'delivery.batchSize': 100, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '10s' },
+  ingress: { 'ingress.enabled': true, 'ingress.className': 'nginx', 'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }] },
+  'ServiceMonitor + PrometheusRule': {
+    'metrics.serviceMonitor.enabled': true,
+    'metrics.prometheusRule.enabled': true,
+    'metrics.podMonitor.enabled': true,
+    'metrics.dashboard.enabled': true,
+  },
+  'PDB + HPA, hard anti-affinity': {
+    'serve.podDisruptionBudget.enabled': true,
+    'operator.podDisruptionBudget.enabled': true,
+    'serve.autoscaling.enabled': true,
+    'operator.podAntiAffinityPreset': 'hard',
+  },
+  NetworkPolicy: { 'networkPolicy.enabled': true, 'networkPolicy.metricsFrom': [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
+  'several watched namespaces': { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] },
+  'external Redis from a Secret, extension points': {
+    'redis.existingSecret': 'external-redis',
+    'redis.existingSecretKey': 'uri',
+    'global.imageRegistry': 'mirror.internal:5000',
+    'global.imagePullSecrets': ['mirror-pull'],
+    imagePullSecrets: [{ name: 'registry-pull' }],
+    fullnameOverride: 'sync',
+    podAnnotations: { 'example.com/owner': 'platform' },
+    'serve.podLabels': { team: 'identity' },
+    extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }],
+    extraEnvFrom: [{ configMapRef: { name: 'dsync-extra' } }],
+    priorityClassName: 'high',
+    'serve.topologySpreadConstraints': [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'serve' } } }],
+    'operator.affinity': { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator' } } } }] } },
+  },
+  'Helm-managed CRD': { 'crds.enabled': true },
+  'serve only, no ServiceAccount created': { 'operator.enabled': false, 'serviceAccount.create': false },
+};
+
+/** A command of README.md's "Install with Helm" section, by how it starts; continuation lines joined. */
+function readmeCommand(startsWith: string): string[] {
+  const start = README.indexOf('## Install with Helm');
+  const section = README.slice(start, README.indexOf('\n## ', start + 1));
+  const lines = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1]!.replace(/\\\n\s*/g, ' ').split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim());
+  const line = lines.find((l) => l.startsWith(startsWith));
+  if (!line) throw new Error(`README.md's "Install with Helm" has no command starting with "${startsWith}"`);
+  return line.split(/\s+/);
+}
+
+describe('Helm chart (helm lint, template, install against a real kube-apiserver)', function () {
+  this.timeout(300_000);
+  let cluster: Cluster;
+  let env: NodeJS.ProcessEnv;
+  const k = (args: string[], input?: string) => ok(kubectl(), args, { env, ...(input !== undefined && { input }) });
+
+  before(async function () {
+    this.timeout(180_000);
+    cluster = await startCluster();
+    env = { KUBECONFIG: cluster.kubeconfigPath, HELM_CACHE_HOME: `${cluster.dir}/helm-cache`, HELM_CONFIG_HOME: `${cluster.dir}/helm-config`, HELM_DATA_HOME: `${cluster.dir}/helm-data` };
+    await k(['apply', '-f', MONITORING_CRDS]);
+    for (const ns of ['dsync-system', 'tenant-a', 'tenant-b']) await k(['create', 'namespace', ns]);
+    await k(['create', 'priorityclass', 'high', '--value=1000']);
+    await k(['wait', '--for=condition=Established', '--timeout=60s', 'crd/servicemonitors.monitoring.coreos.com', 'crd/podmonitors.monitoring.coreos.com', 'crd/prometheusrules.monitoring.coreos.com']);
+  });
+
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  for (const { name: helmName, bin: helm } of helms()) {
+    describe(helmName, () => {
+      it('passes helm lint --strict, with the defaults and with every option of the matrix on', async () => {
+        const everything = Object.assign({}, ...Object.values(MATRIX)) as Record<string, unknown>;
+        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }]) {
+          const out = await ok(helm, ['lint', '--strict', CHART_DIR, ...setArgs(values)]);
+          expect(out).to.match(/0 chart\(s\) failed/);
+        }
+      });
+
+      it('renders without --kube-version, and refuses a cluster older than kubeVersion', async () => {
+        expect(parseObjects(await template(helm)).length).to.be.above(5);
+        const old = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs(REQUIRED_VALUES), '--kube-version', 'v1.26.0']);
+        expect(old.code).to.not.equal(0);
+        expect(old.stderr).to.match(/kubeVersion|incompatible/i);
+      });
+
+      for (const [name, values] of Object.entries(MATRIX)) {
+        it(`renders "${name}" and the API server accepts it (apply --dry-run=server)`, async () => {
+          const objects = parseObjects(await template(helm, values));
+          // Like `helm install`: objects without a namespace go to the release's; kubectl wants one -n per call.
+          const byNamespace = new Map<string, K8sObject[]>();
+          for (const o of objects) {
+            const namespace = o.metadata.namespace ?? 'dsync-system';
+            byNamespace.set(namespace, [...(byNamespace.get(namespace) ?? []), o]);
+          }
+          let applied = 0;
+          for (const [namespace, group] of byNamespace) {
+            const out = await k(['apply', '--dry-run=server', '-n', namespace, '-f', '-'], group.map((o) => JSON.stringify(o)).join('\n'));
+            applied += out.trim().split('\n').filter((l) => l.endsWith('(server dry run)')).length;
+          }
+          expect(applied).to.equal(objects.length);
+        });
+      }
+
+      it('rejects values of the wrong type or outside an enum, naming them; allows keys it does not know', async () => {
+        const cases: Array<[Record<string, unknown>, RegExp]> = [
+          [{ logLevel: 'loud' }, /logLevel/],
+          [{ 'serve.replicas': 'two' }, /replicas/],
+          [{ 'image.pullPolicy': 'Sometimes' }, /pullPolicy/],
+          [{ 'operator.watchNamespaces': ['Not_A_Namespace'] }, /watchNamespaces/],
+          [{ 'delivery.timeout': 'soon' }, /timeout/],
+          [{ 'serve.service.type': 'Ingress' }, /type/],
+          [{ 'image.repository': '' }, /repository/],
+          [{ externalUrl: 'dsync.example.com' }, /externalUrl/],
+        ];
+        for (const [values, message] of cases) {
+          const r = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, ...values })]);
+          expect(r.code, JSON.stringify(values)).to.not.equal(0);
+          expect(r.stderr, JSON.stringify(values)).to.match(/schema/i).and.to.match(message);
+        }
+        const extended = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, 'myTeam.owner': 'x', 'serve.sidecar': 'y' })]);
+        expect(extended.code, extended.stderr).to.equal(0);
+      });
+
+      it('tells what is missing: externalUrl, Redis, API keys; batch delivery without batch mode', async () => {
+        const missing = await run(helm, ['template', 'dsync', CHART_DIR]);
+        expect(missing.code).to.not.equal(0);
+        expect(missing.stderr).to.match(/externalUrl is required/);
+        const cron = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, 'cron.processEvents.enabled': true })]);
+        expect(cron.stderr).to.match(/delivery.batchSize/);
+      });
+    });
+  }
+
+  it('the dashboard and the alerts query only known metric families, and the ConfigMap ships the dashboard', async () => {
+    const [first] = helms();
+    const objects = parseObjects(await template(first!.bin, { 'metrics.prometheusRule.enabled': true, 'metrics.dashboard.enabled': true }));
+    const rule = find(objects, 'PrometheusRule', 'dsync') as unknown as { spec: { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> } };
+    const alerts = rule.spec.groups.flatMap((g) => g.rules);
+    const dashboard = JSON.parse(DASHBOARD) as { panels: Array<{ type: string; title: string; targets?: Array<{ expr: string }> }> };
+    const queries = [...alerts.map((a) => a.expr), ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr))];
+    const known = new Set<string>([...Object.values(EXPECTED_METRIC_FAMILIES).flat(), ...PENDING_METRIC_FAMILIES]);
+    for (const q of queries) for (const family of familiesIn(q)) expect(known, `${family} in ${q}`).to.include(family);
+    // Prometheus' own parser (Grafana's variables replaced by what Grafana would put there).
+    const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
+    const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
+    expect(parsed.code, parsed.stdout).to.equal(0);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled']);
+    for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
+    expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
+    const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
+    expect(configMap.metadata.labels['grafana_dashboard']).to.equal('1');
+    expect(JSON.parse(configMap.data['dsync.json']!)).to.deep.equal(JSON.parse(DASHBOARD));
+  });
+
+  it('the chart CRD (crds.enabled) is the crds/ file, so CRD changes flow through', async () => {
+    const [first] = helms();
+    const rendered = find(parseObjects(await template(first!.bin, { 'crds.enabled': true })), 'CustomResourceDefinition', 'directoryconnections.dsync.io');
+    const committed = parse(readFileSync(CRD_FILE, 'utf8')) as { metadata: object };
+    const { labels, annotations, ...metadata } = rendered.metadata;
+    expect(labels?.['app.kubernetes.io/managed-by']).to.equal('Helm');
+    expect(annotations?.['helm.sh/resource-policy']).to.equal('keep');
+    expect({ ...rendered, metadata }).to.deep.equal(committed);
+  });
+
+  it('cron gets serve\'s delivery settings and no API keys; cluster objects are named per release and namespace', async () => {
+    const [first] = helms();
+    const objects = parseObjects(
+      await template(first!.bin, { 'delivery.batchSize': 50, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '9s' }),
+    );
+    type Container = { env: Array<{ name: string; value?: string }> };
+    const envOf = (c: Container) => Object.fromEntries(c.env.map((e) => [e.name, e.value ?? 'valueFrom']));
+    const cronJob = find(objects, 'CronJob', 'dsync-process-events') as unknown as { spec: { jobTemplate: { spec: { template: { spec: { containers: Container[] } } } } } };
+    const serve = find(objects, 'Deployment', 'dsync-serve') as unknown as { spec: { template: { spec: { containers: Container[] } } } };
+    const cronEnv = envOf(cronJob.spec.jobTemplate.spec.template.spec.containers[0]!);
+    const serveEnv = envOf(serve.spec.template.spec.containers[0]!);
+    for (const name of ['REDIS_URL', 'DSYNC_EXTERNAL_URL', 'DSYNC_WEBHOOK_BATCH_SIZE', 'DSYNC_WEBHOOK_RETRY_SCHEDULE', 'DSYNC_WEBHOOK_TIMEOUT', 'DSYNC_WEBHOOK_ALLOW_PRIVATE']) {
+      expect(cronEnv[name], name).to.equal(serveEnv[name]).and.to.not.equal(undefined);
+    }
+    expect(cronEnv).to.not.have.property('DSYNC_API_KEYS');
+    expect(objects.filter((o) => o.kind.startsWith('Cluster')).map((o) => o.metadata.name)).to.deep.equal([
+      'dsync-dsync-system-operator',
+      'dsync-dsync-system-operator',
+    ]);
+    const namespaced = parseObjects(await template(first!.bin, { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] }));
+    expect(namespaced.filter((o) => o.kind.startsWith('Cluster'))).to.deep.equal([]);
+    expect(namespaced.filter((o) => o.kind === 'Role' && o.metadata.name === 'dsync-operator').map((o) => o.metadata.namespace)).to.deep.equal(['tenant-a', 'tenant-b']);
+  });
+
+  it("installs the way README.md says: its CRD command, then helm install; a second release in another namespace; upgrade; uninstall", async () => {
+    const crdCommand = readmeCommand('kubectl apply');
+    expect(crdCommand.join(' ')).to.contain('crds/dsync.io_directoryconnections.yaml');
+    await ok(kubectl(), crdCommand.slice(1), { env, cwd: REPO_DIR });
+    const install = readmeCommand('helm install');
+    const namespaceAt = install.indexOf('-n') + 1;
+    expect(namespaceAt, 'README helm install names a namespace with -n').to.be.above(0);
+    for (const [i, { bin: helm }] of helms().entries()) {
+      for (const namespace of [`h${i}-dsync-system`, `h${i}-dsync-second`]) {
+        await k(['create', 'namespace', namespace]);
+        const args = install.slice(1).map((a, j) => (j + 1 === namespaceAt ? namespace : a));
+        const out = await ok(helm, args, { env, cwd: REPO_DIR });
+        expect(out).to.match(/STATUS: deployed/);
+        expect(out, "NOTES give the README's CRD command").to.contain(crdCommand.join(' '));
+        const deployments = await k(['get', 'deployments', '-n', namespace, '-o', 'name']);
+        expect(deployments.trim().split('\n').sort()).to.deep.equal(['deployment.apps/dsync-operator', 'deployment.apps/dsync-serve']);
+        await k(['get', 'clusterrole', `dsync-${namespace}-operator`]);
+      }
+      const second = `h${i}-dsync-second`;
+      const upgraded = await ok(helm, ['upgrade', 'dsync', CHART_DIR, '-n', second, '--reuse-values', '--set', 'serve.replicas=3'], { env });
+      expect(upgraded).to.match(/REVISION: 2/);
+      expect((await k(['get', 'deployment', 'dsync-serve', '-n', second, '-o', 'jsonpath={.spec.replicas}'])).trim()).to.equal('3');
+      await ok(helm, ['uninstall', 'dsync', '-n', second], { env });
+      expect((await run(kubectl(), ['get', 'clusterrole', `dsync-${second}-operator`], { env })).code).to.not.equal(0);
+    }
+    // The CRD applied by kubectl stays untouched by every release.
+    const crd = JSON.parse(await k(['get', 'crd', 'directoryconnections.dsync.io', '-o', 'json'])) as { metadata: { labels?: Record<string, string> } };
+    expect(crd.metadata.labels?.['app.kubernetes.io/managed-by']).to.not.equal('Helm');
+  });
+
+  it('adopts the kubectl-applied CRD into a release with crds.enabled after the README adoption commands', async () => {
+    const [first] = helms();
+    await k(['create', 'namespace', 'adopt']);
+    const args = ['install', 'dsync', CHART_DIR, '-n', 'adopt', ...setArgs({ ...REQUIRED_VALUES, 'crds.enabled': true })];
+    const refused = await run(first!.bin, args, { env });
+    expect(refused.code).to.not.equal(0);
+    expect(refused.stderr).to.match(/invalid ownership metadata|exists and cannot be imported/);
+    for (const command of [readmeCommand('kubectl label crd'), readmeCommand('kubectl annotate crd')]) {
+      await ok(kubectl(), command.slice(1).map((a) => a.replace('=dsync-system', '=adopt')), { env });
+    }
+    expect(await ok(first!.bin, args, { env })).to.match(/STATUS: deployed/);
+  });
+});
