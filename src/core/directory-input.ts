@@ -1,6 +1,7 @@
 /** zod schemas for directory input (management API, library, operator): the one place its rules live. */
 import { z } from 'zod';
 import { DIRECTORY_TYPES } from './model.js';
+import { hasCredentials } from './urls.js';
 
 const noColon = (field: string) =>
   z
@@ -19,7 +20,8 @@ const flag = z.preprocess(
 
 export const webhookUrl = z
   .url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' })
-  .max(2048, 'webhook_url must be at most 2048 characters');
+  .max(2048, 'webhook_url must be at most 2048 characters')
+  .refine((v) => !hasCredentials(v), 'webhook_url must not contain credentials (user:password@); authenticate with the signature');
 const webhookSecret = z
   .string()
   .min(1, 'webhook_secret must not be empty')

@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Directory } from '../core/model.js';
+import { redactCredentials } from '../core/urls.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
 import type { RetryPolicy, Verdict } from './retry-policy.js';
@@ -242,7 +243,7 @@ export class DeliveryEngine {
         directory_id: directory.id,
         webhook_id: result.id,
         event_ids: eventIds,
-        endpoint: directory.webhook.endpoint,
+        endpoint: redactCredentials(directory.webhook.endpoint),
         status_code: result.status ?? null,
         error: result.error ?? null,
         latency_ms: Math.round(result.latencyMs * 10) / 10,

@@ -3,6 +3,7 @@
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { challenge } from '../core/auth-challenge.js';
 import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { Store } from '../store/port.js';
@@ -43,6 +44,21 @@ const SCIM_JSON = 'application/scim+json';
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 const sameSecret = (a: string, b: string): boolean => a.length > 0 && timingSafeEqual(digest(a), digest(b));
 
+/**
+ * RFC 6750 §3: a 401 names the scheme and realm; `invalid_token` only when a token was presented. The detail
+ * says which credential is expected, since IdP admins paste the wrong one (the API key) more often than not.
+ */
+function unauthorized(presented: string): ScimResult {
+  const missing = presented === '';
+  const err = new ScimError(
+    401,
+    missing
+      ? "Missing bearer token: send Authorization: Bearer <scim.secret> (the directory's scim.secret)"
+      : "Invalid bearer token for this directory: the token is the directory's scim.secret",
+  );
+  return { ...errorResult(err), headers: { 'Content-Type': SCIM_JSON, 'WWW-Authenticate': challenge('Bearer', !missing) } };
+}
+
 function errorResult(err: ScimError): ScimResult {
   return { status: err.status, data: err.toJSON(), headers: { 'Content-Type': SCIM_JSON } };
 }
@@ -64,9 +80,7 @@ export class ScimHandler {
     try {
       const directory = await this.store.getDirectory(req.directoryId);
       if (!directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
-      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) {
-        throw new ScimError(401, 'Invalid or missing bearer token for this directory');
-      }
+      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) return unauthorized(req.apiSecret ?? '');
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
