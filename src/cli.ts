@@ -21,7 +21,7 @@ Commands:
 Configuration is read from environment variables; see README.md.`;
 
 function openStore(config: Config, logger: Logger): Store {
-  if (config.redisUrl) return new RedisStore(config.redisUrl);
+  if (config.redisUrl) return new RedisStore(config.redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
   logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();
 }

@@ -18,6 +18,17 @@ const jsonBody: express.RequestHandler = (req, res, next) => {
   parseJson(req, res, next);
 };
 
+/** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
+const READY_DEADLINE_MS = 500;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export interface AppOptions {
   dsync: Dsync;
   apiKeys: string[];
@@ -60,13 +71,18 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Logged when readiness changes, not at every probe of an outage.
+  let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await dsync.store.ping();
+      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS);
+      if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
+      ready = true;
       res.json({ status: 'ready', store: dsync.store.kind });
     } catch (err) {
-      logger.warn({ err }, 'store not reachable');
-      res.status(503).json({ status: 'unavailable', store: dsync.store.kind });
+      if (ready) logger.warn({ err, store: dsync.store.kind }, 'store not reachable: not ready');
+      ready = false;
+      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.store.kind });
     }
   });
 

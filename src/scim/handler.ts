@@ -96,7 +96,12 @@ export class ScimHandler {
       return await this.route(ctx, req);
     } catch (err) {
       if (err instanceof ScimError) return errorResult(err);
-      if (err instanceof DsyncError) return errorResult(new ScimError(err.status, err.message));
+      if (err instanceof DsyncError) {
+        const result = errorResult(new ScimError(err.status, err.message));
+        // 503s that pass by themselves (store outage, contention) tell the IdP when to come back.
+        if (err.retryAfter !== undefined) result.headers = { ...result.headers, 'Retry-After': String(err.retryAfter) };
+        return result;
+      }
       this.onError(err, req);
       return errorResult(new ScimError(500, 'Internal server error'));
     } finally {
