@@ -1,5 +1,6 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
+import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
@@ -9,7 +10,7 @@ import { managementRoutes } from './management-routes.js';
 import { scimRoutes } from './scim-routes.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
-const parseJson = express.json({ limit: '1mb', type: JSON_TYPES });
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
 
 /** A body in another format is refused plainly rather than read as "no body" (and a confusing 400). */
 const jsonBody: express.RequestHandler = (req, res, next) => {

@@ -8,10 +8,12 @@ import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { Store } from '../store/port.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
+import { checkRequestBounds } from './bounds.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
 import { ScimError } from './errors.js';
 import * as groups from './groups.js';
 import { listResponse, paging } from './render.js';
+import { parseSearchRequest } from './search-request.js';
 import * as users from './users.js';
 import { assertSafeJson } from './values.js';
 
@@ -85,6 +87,7 @@ export class ScimHandler {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
       assertSafeJson(req.body);
+      checkRequestBounds(req.body);
       ctx = {
         directory,
         store: this.store,
@@ -122,7 +125,7 @@ export class ScimHandler {
       const api = type === 'users' ? userApi : groupApi;
       if (id === '.search') {
         if (method !== 'POST') throw notAllowed(method, req.resourceType);
-        return api.list(ctx, searchQuery(req.body));
+        return api.list(ctx, parseSearchRequest(req.body));
       }
       if (!id) {
         if (method === 'GET') return api.list(ctx, query);
@@ -144,7 +147,7 @@ export class ScimHandler {
     }
     if (type === '.search') {
       if (method !== 'POST') throw notAllowed(method, req.resourceType);
-      return searchAll(ctx, searchQuery(req.body));
+      return searchAll(ctx, parseSearchRequest(req.body));
     }
     if (method !== 'GET' && type !== 'bulk') throw notAllowed(method, req.resourceType);
     switch (type) {
@@ -189,22 +192,6 @@ function discoveryList(docs: Array<Record<string, unknown>>, id: string | undefi
   const doc = docs.find((d) => String(d.id ?? d.name) === id);
   if (!doc) throw ScimError.notFound(`${id} not found`);
   return scimJson(doc);
-}
-
-/** POST /.search (RFC 7644 §3.4.3): the query travels in a SearchRequest body. */
-function searchQuery(body: unknown): ScimQuery {
-  if (typeof body !== 'object' || body === null) throw ScimError.badRequest('SearchRequest body required', 'invalidSyntax');
-  const b = body as Record<string, unknown>;
-  const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
-  const q: ScimQuery = {};
-  if (typeof b.filter === 'string') q.filter = b.filter;
-  if (typeof b.startIndex === 'number') q.startIndex = b.startIndex;
-  if (typeof b.count === 'number') q.count = b.count;
-  const attributes = list(b.attributes);
-  const excluded = list(b.excludedAttributes);
-  if (attributes) q.attributes = attributes;
-  if (excluded) q.excludedAttributes = excluded;
-  return q;
 }
 
 interface ListData {
