@@ -3,16 +3,6 @@
  * definitions the filter, PATCH and projection code use, so what we advertise is what we do.
  * /Schemas and /ResourceTypes are returned as arrays; the caller wraps them in a ListResponse.
  */
-import {
-  MAX_BODY_BYTES,
-  MAX_FILTER_LENGTH,
-  MAX_IDENTIFIER_LENGTH,
-  MAX_MEMBERS_PER_REQUEST,
-  MAX_PATCH_OPERATIONS,
-  MAX_STRING_LENGTH,
-  MAX_VALUES_PER_ATTRIBUTE,
-  MAX_VALUES_PER_REQUEST,
-} from '../core/limits.js';
 import { type AttributeDef, ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, SCHEMA_DEFS, USER_SCHEMA } from './schemas.js';
 
 const SPC_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
@@ -24,23 +14,9 @@ export const MAX_FILTER_RESULTS = 1000;
 
 const trim = (baseUrl: string): string => baseUrl.replace(/\/+$/, '');
 
-/** dsync's bounds that SCIM has no ServiceProviderConfig field for (RFC 7643 §3.3 extension). */
-export const LIMITS_SCHEMA = 'urn:dsync:params:scim:schemas:extension:limits:1.0:ServiceProviderConfig';
-
-const limits = {
-  maxPayloadSize: MAX_BODY_BYTES,
-  maxMembersPerRequest: MAX_MEMBERS_PER_REQUEST,
-  maxPatchOperations: MAX_PATCH_OPERATIONS,
-  maxValuesPerAttribute: MAX_VALUES_PER_ATTRIBUTE,
-  maxValuesPerRequest: MAX_VALUES_PER_REQUEST,
-  maxIdentifierLength: MAX_IDENTIFIER_LENGTH,
-  maxStringLength: MAX_STRING_LENGTH,
-  maxFilterLength: MAX_FILTER_LENGTH,
-};
-
 export function serviceProviderConfig(baseUrl: string): Record<string, unknown> {
   return {
-    schemas: [SPC_SCHEMA, LIMITS_SCHEMA],
+    schemas: [SPC_SCHEMA],
     documentationUri: 'https://www.rfc-editor.org/rfc/rfc7644',
     patch: { supported: true },
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
@@ -58,7 +34,6 @@ export function serviceProviderConfig(baseUrl: string): Record<string, unknown> 
       },
     ],
     meta: { location: `${trim(baseUrl)}/ServiceProviderConfig`, resourceType: 'ServiceProviderConfig' },
-    [LIMITS_SCHEMA]: limits,
   };
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LIMITS_SCHEMA, resourceTypes, schemasDocs, serviceProviderConfig } from '../../../src/scim/discovery.js';
+import { resourceTypes, schemasDocs, serviceProviderConfig } from '../../../src/scim/discovery.js';
 import {
   ENTERPRISE_USER_SCHEMA,
   GROUP_SCHEMA,
@@ -82,7 +82,7 @@ describe('scim schemas', () => {
     it('describes the service provider', () => {
       const spc = serviceProviderConfig(base);
       expect(spc).to.deep.include({
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig', LIMITS_SCHEMA],
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
         patch: { supported: true },
         bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
         filter: { supported: true, maxResults: 1000 },
