@@ -30,28 +30,37 @@ const tooLong = (label: string, max: number): ScimError =>
 
 interface Node {
   value: unknown;
-  /** Where the value sits, for messages: `emails`, `name.givenName`, `Operations[2].path`. */
-  label: string;
   kind: 'attribute' | 'members' | 'operations' | 'operation';
+  /** Where the value sits; the label (`emails`, `name.givenName`, `Operations[2].path`) is built only for a message. */
+  parent?: Node;
+  key?: string | number;
 }
 
-/** Label of a child: attributes of the body (or of a path-less operation's value) are named plainly. */
-function childLabel(parent: Node, key: string, path: unknown): string {
-  if (parent.label === '') return key; // the body itself, or the value of an operation without a path
-  if (parent.kind === 'operation' && key.toLowerCase() === 'value') return typeof path === 'string' ? path.trim() : '';
-  return `${parent.label}.${key}`;
+/** Attributes of the body (or of a path-less operation's value) are named plainly; an operation's value by its path. */
+function labelOf(node: Node): string {
+  const { parent, key } = node;
+  if (!parent) return node.kind === 'operations' ? 'Operations' : '';
+  const base = labelOf(parent);
+  if (typeof key === 'number') return `${base}[${key}]`;
+  if (parent.kind === 'operation' && key!.toLowerCase() === 'value') {
+    const path = (parent.value as JsonObject)[findKey(parent.value as JsonObject, 'path') ?? 'path'];
+    return typeof path === 'string' ? path.trim() : '';
+  }
+  return base === '' ? key! : `${base}.${key}`;
 }
 
 export function checkRequestBounds(body: unknown): void {
   let values = 0;
   let members = 0;
   // A bare array body is a PATCH's Operations list (accepted as such).
-  const root: Node = { value: body, label: Array.isArray(body) ? 'Operations' : '', kind: Array.isArray(body) ? 'operations' : 'attribute' };
+  const root: Node = { value: body, kind: Array.isArray(body) ? 'operations' : 'attribute' };
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    const { value, label, kind } = node;
+    const { value, kind } = node;
     if (typeof value === 'string') {
+      // Only strings longer than an identifier may get here, so the label is rarely built.
+      const label = labelOf(node);
       const max = IDENTIFIER.test(label) ? MAX_IDENTIFIER_LENGTH : MAX_STRING_LENGTH;
       if (value.length > max) throw tooLong(label || 'the body', max);
       continue;
@@ -60,27 +69,35 @@ export function checkRequestBounds(body: unknown): void {
       if (kind === 'members') {
         members += value.length;
         if (members > MAX_MEMBERS_PER_REQUEST) {
-          throw tooMany(`A request may carry at most ${MAX_MEMBERS_PER_REQUEST} member values (${label} brings the total above it)`);
+          throw tooMany(`A request may carry at most ${MAX_MEMBERS_PER_REQUEST} member values (${labelOf(node)} brings the total above it)`);
         }
       } else if (kind === 'operations') {
         if (value.length > MAX_PATCH_OPERATIONS) throw tooMany(`A PATCH may carry at most ${MAX_PATCH_OPERATIONS} operations`);
       } else {
         if (value.length > MAX_VALUES_PER_ATTRIBUTE) {
-          throw tooMany(`${label || 'the body'} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
+          throw tooMany(`${labelOf(node) || 'the body'} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
         }
         values += value.length;
         if (values > MAX_VALUES_PER_REQUEST) throw tooMany(`A request may carry at most ${MAX_VALUES_PER_REQUEST} attribute values in all`);
       }
       const itemKind = kind === 'operations' ? 'operation' : 'attribute';
-      value.forEach((item, i) => stack.push({ value: item, label: `${label}[${i}]`, kind: itemKind }));
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        // Most items of big lists are bare strings (member ids): checked here, without a node each.
+        if (typeof item === 'string' && item.length <= MAX_IDENTIFIER_LENGTH) continue;
+        if (typeof item === 'object' || typeof item === 'string') stack.push({ value: item, kind: itemKind, parent: node, key: i });
+      }
       continue;
     }
     if (!isObject(value)) continue;
     const path = kind === 'operation' ? value[findKey(value, 'path') ?? 'path'] : undefined;
-    for (const [key, child] of Object.entries(value)) {
+    for (const key of Object.keys(value)) {
       if (key.length > MAX_ATTRIBUTE_NAME_LENGTH) {
         throw ScimError.badRequest(`Attribute name "${key.slice(0, 40)}…" is longer than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`, 'invalidValue');
       }
+      const child: unknown = value[key];
+      if (typeof child === 'string' && child.length <= MAX_IDENTIFIER_LENGTH) continue;
+      if (typeof child !== 'object' && typeof child !== 'string') continue;
       const isOperationValue = kind === 'operation' && key.toLowerCase() === 'value';
       const childKind: Node['kind'] =
         node === root && key.toLowerCase() === 'operations'
@@ -88,7 +105,7 @@ export function checkRequestBounds(body: unknown): void {
           : MEMBERS_KEY.test(key) || (isOperationValue && typeof path === 'string' && MEMBERS_PATH.test(path))
             ? 'members'
             : 'attribute';
-      stack.push({ value: child, label: childLabel(node, key, path), kind: childKind });
+      stack.push({ value: child, kind: childKind, parent: node, key });
     }
   }
 }
