@@ -87,8 +87,8 @@ export interface Config {
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;
   redisUrl?: string;
-  /** A Redis command not answered within this fails (503 with Retry-After) instead of holding the request. */
-  redisCommandTimeoutMs: number;
+  /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
+  redisCommandTimeoutMs?: number;
   webhook: {
     batchSize?: number;
     batchIntervalSeconds?: number;
@@ -183,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: ()
     apiKeys: keys.length > 0 ? keys : [generateKey()],
     apiKeyGenerated: keys.length === 0,
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
-    redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT ?? 500,
+    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
     webhook: {
       ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
       ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),

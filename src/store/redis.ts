@@ -75,8 +75,12 @@ const members = (list: MemberChange[]): string[] => [
  * unanswered, so a stalled Redis fails a request within twice the timeout: 500 ms keeps that near a second.
  * A timed-out write may still run later: each is one Lua script with its events, so it lands whole or not at all.
  */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 500;
-const FAIL_FAST: RedisOptions = { commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
+const FAIL_FAST: RedisOptions = { commandTimeout: 500, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
+
+export interface RedisStoreOptions extends RedisOptions {
+  /** Told about connection trouble (refused, TLS, DNS...), once per distinct error until connected again. */
+  onConnectionError?: (err: Error) => void;
+}
 
 const CASCADE_BATCH = 500;
 const DUE = 'dsync:due';
@@ -113,16 +117,21 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
 
-  constructor(url: string, options: RedisOptions = {}) {
+  constructor(url: string, { onConnectionError, ...options }: RedisStoreOptions = {}) {
     this.redis = new Redis(url, { enableAutoPipelining: true, ...FAIL_FAST, ...options });
     // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
     // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
-    // Connection errors surface as failed commands (StoreUnavailableError), logged where they are handled; the
-    // client's own 'error' events would only repeat them on stderr at every reconnect attempt.
-    this.redis.on('error', () => undefined);
+    // The client reports the same error at every reconnect attempt: pass each distinct one on once.
+    let lastError = '';
+    this.redis.on('ready', () => (lastError = ''));
+    this.redis.on('error', (err: Error) => {
+      if (err.message === lastError) return;
+      lastError = err.message;
+      onConnectionError?.(err);
+    });
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     this.redis.defineCommand('dsyncReleaseLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });

@@ -41,8 +41,8 @@ describe('config', () => {
     expect(c.eventRetentionMs).to.equal(86_400_000);
   });
 
-  it('reads the Redis command timeout (default 500 ms) and names it when it is bad', () => {
-    expect(loadConfig({}, key).redisCommandTimeoutMs).to.equal(500);
+  it('reads the Redis command timeout (unset: the store default) and names it when it is bad', () => {
+    expect(loadConfig({}, key).redisCommandTimeoutMs).to.equal(undefined);
     expect(loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: '2s' }, key).redisCommandTimeoutMs).to.equal(2000);
     expect(() => loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: 'soon' }, key)).to.throw(ConfigError, /DSYNC_REDIS_COMMAND_TIMEOUT/);
   });
