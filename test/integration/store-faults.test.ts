@@ -210,9 +210,10 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     const byPhase = (p: string) => outcomes.filter((o) => o.phase === p);
     const writes = outcomes.filter((o) => o.kind === 'create' || o.kind === 'patch');
     const slowest = Math.max(...outcomes.map((o) => o.ms));
+    const slowestReadyz = Math.max(...outcomes.filter((o) => o.kind === 'readyz').map((o) => o.ms));
     process.stdout.write(
       `      ${writes.length} writes (${writes.filter((o) => o.status < 300).length} 2xx, ${writes.filter((o) => o.status === 503).length} 503); ` +
-        `slowest response ${slowest.toFixed(0)} ms\n`,
+        `slowest response ${slowest.toFixed(0)} ms, slowest readyz ${slowestReadyz.toFixed(0)} ms\n`,
     );
 
     const late = outcomes.filter((o) => o.ms >= BOUND_MS || ![200, 201, 503].includes(o.status));
@@ -233,6 +234,9 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
       expect(byPhase(p).some((o) => o.kind === 'readyz' && o.status === 503), `readyz 503 while ${p}`).to.equal(true);
     }
     expect(outcomes.filter((o) => o.kind === 'healthz').every((o) => o.status === 200), 'healthz stays up').to.equal(true);
+    // A readiness probe's default timeout is 1 s: readyz answers well inside it, ready or not.
+    const slowReadyz = outcomes.filter((o) => o.kind === 'readyz' && o.ms >= 1000).map((o) => `${o.phase}/${o.status}/${o.ms.toFixed(0)}ms`);
+    expect(slowReadyz, 'readyz within a 1 s probe timeout').to.deep.equal([]);
     expect(byPhase('recovered').filter((o) => o.kind === 'create').every((o) => o.status === 201), 'writes work again after recovery').to.equal(true);
     expect(byPhase('recovered').some((o) => o.kind === 'create'), 'writes after recovery').to.equal(true);
 
