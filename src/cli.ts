@@ -21,7 +21,12 @@ Commands:
 Configuration is read from environment variables; see README.md.`;
 
 function openStore(config: Config, logger: Logger): Store {
-  if (config.redisUrl) return new RedisStore(config.redisUrl);
+  if (config.redisUrl) {
+    return new RedisStore(config.redisUrl, {
+      ...(config.redisCommandTimeoutMs !== undefined && { commandTimeout: config.redisCommandTimeoutMs }),
+      onConnectionError: (err) => logger.warn({ err }, 'Redis connection error (requests answer 503 until it is back)'),
+    });
+  }
   logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();
 }

@@ -54,6 +54,7 @@ const envSchema = z.object({
   DSYNC_EVENT_RETENTION: duration.optional(),
   DSYNC_WEBHOOK_LOG_RETENTION: duration.optional(),
   DSYNC_DELIVERY_LEASE: duration.optional(),
+  DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -86,6 +87,8 @@ export interface Config {
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;
   redisUrl?: string;
+  /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
+  redisCommandTimeoutMs?: number;
   webhook: {
     batchSize?: number;
     batchIntervalSeconds?: number;
@@ -188,6 +191,7 @@ export function loadConfig(
     apiKeys: keys.length > 0 ? keys : [generateKey()],
     apiKeyGenerated: keys.length === 0,
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
+    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
     webhook: {
       ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
       ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),

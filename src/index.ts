@@ -11,7 +11,7 @@
  */
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
 export { MemoryStore } from './store/memory.js';
-export { RedisStore } from './store/redis.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export type { Store } from './store/port.js';
 export type { ScimRequest, EventCallback } from './scim/handler.js';
 export type { ScimResult } from './scim/context.js';
@@ -25,5 +25,5 @@ export type {
   MembershipEventData,
 } from './core/model.js';
 export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
-export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError } from './core/errors.js';
+export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError, StoreUnavailableError } from './core/errors.js';
 export { ScimError } from './scim/errors.js';

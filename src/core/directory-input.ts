@@ -1,15 +1,32 @@
 /** zod schemas for directory input (management API, library, operator): the one place its rules live. */
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './limits.js';
 import { DIRECTORY_TYPES } from './model.js';
+import { hasCredentials } from './urls.js';
 
-const noColon = (field: string) =>
+/** "x is required" for a missing field, "x must be a string" for a wrong type: never both in one message. */
+const stringError = (field: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `${field} is required` : `${field} must be a string`;
+
+/**
+ * A management identifier or name: trimmed, 1..256 characters, no control characters (and, for tenant and
+ * product, no `:`). One pattern rather than refinements, so the generated CRD carries the same rule (RE2 reads
+ * the \x escapes too, and a CRD may not stack patterns in allOf with types).
+ */
+export const nameField = (field: string, options: { noColon?: boolean } = {}) =>
   z
-    .string({ error: `${field} is required and must be a string` })
+    .string({ error: stringError(field) })
     .trim()
     .min(1, `${field} must not be empty`)
-    .max(256, `${field} must be at most 256 characters`)
-    // A pattern rather than a refinement, so the generated CRD carries the same rule.
-    .regex(/^[^:]*$/, `${field} cannot contain the character :`);
+    .max(MAX_NAME_LENGTH, `${field} must be at most ${MAX_NAME_LENGTH} characters`)
+    .regex(new RegExp(`^[^${options.noColon ? ':' : ''}\\x00-\\x1f\\x7f]*$`), {
+      error: (issue) =>
+        options.noColon && typeof issue.input === 'string' && issue.input.includes(':')
+          ? `${field} cannot contain the character :`
+          : `${field} must not contain control characters`,
+    });
+
+const noColon = (field: string) => nameField(field, { noColon: true });
 
 /** Accepts real booleans and the strings "true"/"false" (clients built on the peer send strings). */
 const flag = z.preprocess(
@@ -19,20 +36,21 @@ const flag = z.preprocess(
 
 export const webhookUrl = z
   .url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' })
-  .max(2048, 'webhook_url must be at most 2048 characters');
+  .max(MAX_WEBHOOK_URL_LENGTH, `webhook_url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
+  .refine((v) => !hasCredentials(v), 'webhook_url must not contain credentials (user:password@); authenticate with the signature');
 const webhookSecret = z
   .string()
   .min(1, 'webhook_secret must not be empty')
-  .max(512)
+  .max(512, 'webhook_secret must be at most 512 characters')
   .refine(
     (v) => !v.startsWith('whsec_') || /^[A-Za-z0-9+/]+={0,2}$/.test(v.slice(6)),
     'webhook_secret: a whsec_ secret must be base64 after the prefix (Standard Webhooks)',
   );
-const googleField = z.string().max(4096);
+const googleField = z.string().max(4096, 'must be at most 4096 characters');
 
 export const createDirectoryInput = z.strictObject(
   {
-    name: z.string({ error: 'name is required and must be a string' }).trim().min(1, 'name must not be empty').max(256),
+    name: nameField('name'),
     tenant: noColon('tenant'),
     product: noColon('product'),
     type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }),
@@ -50,7 +68,7 @@ export type CreateDirectoryInput = z.infer<typeof createDirectoryInput>;
 
 export const updateDirectoryInput = z.strictObject(
   {
-    name: z.string().trim().min(1, 'name must not be empty').max(256).optional(),
+    name: nameField('name').optional(),
     webhook_url: z.union([webhookUrl, z.literal('')]).optional(),
     webhook_secret: webhookSecret.optional(),
     webhook: z.strictObject({ endpoint: z.union([webhookUrl, z.literal('')]).optional(), secret: webhookSecret.optional() }).optional(),

@@ -4,6 +4,8 @@
  */
 export class DsyncError extends Error {
   override name = 'DsyncError';
+  /** Seconds a client should wait before retrying (sent as `Retry-After`), for errors that pass by themselves. */
+  readonly retryAfter?: number;
   constructor(
     message: string,
     readonly code: string,
@@ -54,7 +56,23 @@ export class ForbiddenError extends DsyncError {
 /** A write lost an optimistic-concurrency race too many times in a row (clients may retry). */
 export class ContentionError extends DsyncError {
   override name = 'ContentionError';
+  override readonly retryAfter = 1;
   constructor(message = 'Too much concurrent modification of the same resource, retry') {
     super(message, 'DSYNC_CONTENTION', 503);
+  }
+}
+
+/**
+ * The store did not answer in time or cannot be reached (Redis stalled, restarting, failing over). Raised by the
+ * store adapter instead of a raw client error, so every HTTP layer answers 503 with `Retry-After` at once.
+ * A write that failed this way either committed whole, with its events, or not at all (one Lua script).
+ */
+export class StoreUnavailableError extends DsyncError {
+  static readonly code = 'STORE_UNAVAILABLE';
+  override name = 'StoreUnavailableError';
+  override readonly retryAfter = 1;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, 503);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

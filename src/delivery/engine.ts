@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Directory } from '../core/model.js';
+import { redactCredentials } from '../core/urls.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
 import type { RetryPolicy, Verdict } from './retry-policy.js';
@@ -63,6 +64,7 @@ export interface PassStats {
 const READ_CHUNK = 100;
 const SAVE_EVERY = 100;
 const SAVE_MS = 250;
+const MAX_POLL_BACKOFF_MS = 5_000;
 
 function pinnedSlice(events: LoggedEvent[], pinned: string | null, size: number): LoggedEvent[] {
   if (pinned) {
@@ -80,6 +82,7 @@ export class DeliveryEngine {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private pumping = false;
+  private pollBackoff = { failures: 0, resumeAt: 0 };
   private stats: PassStats = { directories: 0, delivered: 0, failed: 0 };
 
   constructor(options: EngineOptions) {
@@ -154,15 +157,21 @@ export class DeliveryEngine {
   }
 
   private async pump(): Promise<void> {
-    if (this.pumping || this.stopped) return;
+    if (this.pumping || this.stopped || Date.now() < this.pollBackoff.resumeAt) return;
     this.pumping = true;
     try {
       const free = this.o.concurrency - this.inFlight.size;
       if (free <= 0) return;
       const due = await this.o.store.dueDirectories(Date.now(), free);
+      if (this.pollBackoff.failures > 0) this.o.logger.info({ failures: this.pollBackoff.failures }, 'delivery poll works again');
+      this.pollBackoff = { failures: 0, resumeAt: 0 };
       for (const id of due) void this.drain(id);
     } catch (err) {
-      this.o.logger.error({ err }, 'delivery poll failed');
+      // A store outage must not flood the log at the poll rate: back off (up to 5 s), log the first failure
+      // and then every tenth.
+      const failures = this.pollBackoff.failures + 1;
+      this.pollBackoff = { failures, resumeAt: Date.now() + Math.min(this.o.pollIntervalMs * 2 ** failures, MAX_POLL_BACKOFF_MS) };
+      if (failures % 10 === 1) this.o.logger.error({ err, failures }, 'delivery poll failed; backing off');
     } finally {
       this.pumping = false;
     }
@@ -242,7 +251,7 @@ export class DeliveryEngine {
         directory_id: directory.id,
         webhook_id: result.id,
         event_ids: eventIds,
-        endpoint: directory.webhook.endpoint,
+        endpoint: redactCredentials(directory.webhook.endpoint),
         status_code: result.status ?? null,
         error: result.error ?? null,
         latency_ms: Math.round(result.latencyMs * 10) / 10,

@@ -1,5 +1,6 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
+import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
@@ -9,7 +10,7 @@ import { managementRoutes } from './management-routes.js';
 import { scimRoutes } from './scim-routes.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
-const parseJson = express.json({ limit: '1mb', type: JSON_TYPES });
+const parseJson = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
 
 /** A body in another format is refused plainly rather than read as "no body" (and a confusing 400). */
 const jsonBody: express.RequestHandler = (req, res, next) => {
@@ -17,6 +18,17 @@ const jsonBody: express.RequestHandler = (req, res, next) => {
   if (hasBody && !req.is(JSON_TYPES)) return fail(res, 415, 'Content-Type must be application/json');
   parseJson(req, res, next);
 };
+
+/** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
+const READY_DEADLINE_MS = 500;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
 
 export interface AppOptions {
   dsync: Dsync;
@@ -60,13 +72,18 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Logged when readiness changes, not at every probe of an outage.
+  let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await dsync.store.ping();
+      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS);
+      if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
+      ready = true;
       res.json({ status: 'ready', store: dsync.store.kind });
     } catch (err) {
-      logger.warn({ err }, 'store not reachable');
-      res.status(503).json({ status: 'unavailable', store: dsync.store.kind });
+      if (ready) logger.warn({ err, store: dsync.store.kind }, 'store not reachable: not ready');
+      ready = false;
+      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.store.kind });
     }
   });
 

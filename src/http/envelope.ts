@@ -20,7 +20,10 @@ interface HttpishError {
 
 export function envelopeErrors(logger: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
-    if (err instanceof DsyncError) return fail(res, err.status, err.message);
+    if (err instanceof DsyncError) {
+      if (err.retryAfter !== undefined) res.setHeader('Retry-After', String(err.retryAfter));
+      return fail(res, err.status, err.message);
+    }
     const e = err as HttpishError;
     if (e.type === 'entity.parse.failed') return fail(res, 400, 'Request body is not valid JSON');
     if (e.type === 'entity.too.large') return fail(res, 413, 'Request body is too large');

@@ -13,6 +13,7 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import { DeadLetterNotFound } from '../delivery/engine.js';
 import type { Dsync } from '../service.js';
 import { ok } from './envelope.js';
+import { idParam, parseScopeQuery } from './params.js';
 import { pageOf } from './management-routes.js';
 
 const MAX_EVENTS = 1000;
@@ -25,6 +26,8 @@ const replayInput = z.strictObject({
 export function eventRoutes(dsync: Dsync): Router {
   const r = Router();
   const { directories, store, delivery } = dsync;
+  r.param('id', idParam);
+  r.param('logId', idParam);
 
   r.get('/directory-sync/:id/events', async (req, res) => {
     const directory = await directories.get(req.params.id);
@@ -68,7 +71,7 @@ export function eventRoutes(dsync: Dsync): Router {
   });
 
   r.get('/dsync/events', async (req, res) => {
-    const directoryId = typeof req.query.directoryId === 'string' ? req.query.directoryId : '';
+    const { directoryId } = parseScopeQuery(req.query);
     if (!directoryId) throw new ValidationError('directoryId is required', 'directoryId');
     const directory = await directories.get(directoryId);
     const { offset, limit } = pageOf(req);

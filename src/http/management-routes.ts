@@ -1,18 +1,13 @@
 /** Management API (SPEC §4.1) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
 import { Router, type Request } from 'express';
-import { z } from 'zod';
 import { ValidationError } from '../core/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest, type Scope } from '../core/queries.js';
 import type { Dsync } from '../service.js';
 import { ok } from './envelope.js';
-
-const queryString = z.string().max(1024).optional();
-const scopeSchema = z.object({ directoryId: queryString, tenant: queryString, product: queryString });
+import { idParam, parseScopeQuery } from './params.js';
 
 function scopeOf(req: Request): Scope {
-  const parsed = scopeSchema.safeParse(req.query);
-  if (!parsed.success) throw new ValidationError('directoryId, tenant and product must be single strings');
-  const { directoryId, tenant, product } = parsed.data;
+  const { directoryId, tenant, product } = parseScopeQuery(req.query);
   return {
     ...(directoryId && { directoryId }),
     ...(tenant && { tenant }),
@@ -40,6 +35,7 @@ export function pageOf(req: Request): PageRequest {
 export function managementRoutes(dsync: Dsync): Router {
   const r = Router();
   const { directories, queries } = dsync;
+  r.param('id', idParam);
 
   r.post('/directory-sync', async (req, res) => ok(res, await directories.create(req.body), 201));
   r.get('/directory-sync', async (req, res) => {

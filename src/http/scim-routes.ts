@@ -4,11 +4,12 @@
  * `application/scim+json`, `application/json`, and worse).
  */
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { ScimResult } from '../scim/context.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
 
-const BODY_LIMIT = '1mb';
+const BODY_LIMIT = MAX_BODY_BYTES;
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
 
 function bearer(req: Request): string {
@@ -33,7 +34,7 @@ const scimErrors: ErrorRequestHandler = (err, _req, res, _next) => {
     e.type === 'entity.parse.failed'
       ? new ScimError(400, 'Request body is not valid JSON', 'invalidSyntax')
       : e.type === 'entity.too.large'
-        ? new ScimError(413, `Request body exceeds ${BODY_LIMIT}`)
+        ? new ScimError(413, `Request body exceeds ${BODY_LIMIT} bytes`)
         : new ScimError(typeof e.status === 'number' && e.status < 500 ? e.status : 500, e.message ?? 'error');
   send(res, { status: scim.status, data: scim.toJSON() });
 };

@@ -16,7 +16,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   }
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
-  const store = new RedisStore(config.redisUrl);
+  const store = new RedisStore(config.redisUrl, { onConnectionError: (err) => logger.warn({ err }, 'Redis connection error') });
   await store.ping();
   const metrics = new Metrics();
   const { operator: settings } = config;

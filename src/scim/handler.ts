@@ -3,14 +3,17 @@
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { challenge } from '../core/auth-challenge.js';
 import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { Store } from '../store/port.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
+import { checkRequestBounds } from './bounds.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
 import { ScimError } from './errors.js';
 import * as groups from './groups.js';
 import { listResponse, paging } from './render.js';
+import { parseSearchRequest } from './search-request.js';
 import * as users from './users.js';
 import { assertSafeJson } from './values.js';
 
@@ -43,6 +46,21 @@ const SCIM_JSON = 'application/scim+json';
 const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 const sameSecret = (a: string, b: string): boolean => a.length > 0 && timingSafeEqual(digest(a), digest(b));
 
+/**
+ * RFC 6750 §3: a 401 names the scheme and realm; `invalid_token` only when a token was presented. The detail
+ * says which credential is expected, since IdP admins paste the wrong one (the API key) more often than not.
+ */
+function unauthorized(presented: string): ScimResult {
+  const missing = presented === '';
+  const err = new ScimError(
+    401,
+    missing
+      ? "Missing bearer token: send Authorization: Bearer <scim.secret> (the directory's scim.secret)"
+      : "Invalid bearer token for this directory: the token is the directory's scim.secret",
+  );
+  return { ...errorResult(err), headers: { 'Content-Type': SCIM_JSON, 'WWW-Authenticate': challenge('Bearer', !missing) } };
+}
+
 function errorResult(err: ScimError): ScimResult {
   return { status: err.status, data: err.toJSON(), headers: { 'Content-Type': SCIM_JSON } };
 }
@@ -64,13 +82,12 @@ export class ScimHandler {
     try {
       const directory = await this.store.getDirectory(req.directoryId);
       if (!directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
-      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) {
-        throw new ScimError(401, 'Invalid or missing bearer token for this directory');
-      }
+      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) return unauthorized(req.apiSecret ?? '');
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
       assertSafeJson(req.body);
+      checkRequestBounds(req.body);
       ctx = {
         directory,
         store: this.store,
@@ -82,7 +99,12 @@ export class ScimHandler {
       return await this.route(ctx, req);
     } catch (err) {
       if (err instanceof ScimError) return errorResult(err);
-      if (err instanceof DsyncError) return errorResult(new ScimError(err.status, err.message));
+      if (err instanceof DsyncError) {
+        const result = errorResult(new ScimError(err.status, err.message));
+        // 503s that pass by themselves (store outage, contention) tell the IdP when to come back.
+        if (err.retryAfter !== undefined) result.headers = { ...result.headers, 'Retry-After': String(err.retryAfter) };
+        return result;
+      }
       this.onError(err, req);
       return errorResult(new ScimError(500, 'Internal server error'));
     } finally {
@@ -103,7 +125,7 @@ export class ScimHandler {
       const api = type === 'users' ? userApi : groupApi;
       if (id === '.search') {
         if (method !== 'POST') throw notAllowed(method, req.resourceType);
-        return api.list(ctx, searchQuery(req.body));
+        return api.list(ctx, parseSearchRequest(req.body));
       }
       if (!id) {
         if (method === 'GET') return api.list(ctx, query);
@@ -125,7 +147,7 @@ export class ScimHandler {
     }
     if (type === '.search') {
       if (method !== 'POST') throw notAllowed(method, req.resourceType);
-      return searchAll(ctx, searchQuery(req.body));
+      return searchAll(ctx, parseSearchRequest(req.body));
     }
     if (method !== 'GET' && type !== 'bulk') throw notAllowed(method, req.resourceType);
     switch (type) {
@@ -170,22 +192,6 @@ function discoveryList(docs: Array<Record<string, unknown>>, id: string | undefi
   const doc = docs.find((d) => String(d.id ?? d.name) === id);
   if (!doc) throw ScimError.notFound(`${id} not found`);
   return scimJson(doc);
-}
-
-/** POST /.search (RFC 7644 §3.4.3): the query travels in a SearchRequest body. */
-function searchQuery(body: unknown): ScimQuery {
-  if (typeof body !== 'object' || body === null) throw ScimError.badRequest('SearchRequest body required', 'invalidSyntax');
-  const b = body as Record<string, unknown>;
-  const list = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
-  const q: ScimQuery = {};
-  if (typeof b.filter === 'string') q.filter = b.filter;
-  if (typeof b.startIndex === 'number') q.startIndex = b.startIndex;
-  if (typeof b.count === 'number') q.count = b.count;
-  const attributes = list(b.attributes);
-  const excluded = list(b.excludedAttributes);
-  if (attributes) q.attributes = attributes;
-  if (excluded) q.excludedAttributes = excluded;
-  return q;
 }
 
 interface ListData {

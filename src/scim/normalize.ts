@@ -4,6 +4,7 @@
  * type is plainly wrong for a known attribute. PATCH reuses the value coercion so a patched
  * resource has the same shape as a created one.
  */
+import { checkResourceBounds } from './bounds.js';
 import { ScimError } from './errors.js';
 import {
   type AttributeDef,
@@ -56,6 +57,7 @@ export function normalizeResource(body: unknown, resourceType: ResourceType): Js
   // Kept even when empty: on a PUT, `members: []` empties the group while no `members` leaves it be.
   if (members) out.members = members;
   checkRequired(out, resourceType);
+  checkResourceBounds(out);
   syncSchemas(out, resourceType, body[findKey(body, 'schemas') ?? 'schemas']);
   const { schemas, ...rest } = out;
   return { schemas, ...rest };

@@ -7,6 +7,7 @@
  * Group `members` never change the resource: membership operations are folded into a
  * MemberDelta that the store applies to its membership set.
  */
+import { MAX_PATCH_OPERATIONS } from '../core/limits.js';
 import { ScimError } from './errors.js';
 import type { FilterNode } from './filter/ast.js';
 import { type MemberDelta, MemberDeltaBuilder, type MemberRef } from './members.js';
@@ -40,7 +41,7 @@ export interface PatchResult {
   members?: MemberDelta;
 }
 
-export const MAX_PATCH_OPERATIONS = 1000;
+export { MAX_PATCH_OPERATIONS } from '../core/limits.js';
 
 type OpName = 'add' | 'replace' | 'remove';
 

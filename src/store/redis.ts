@@ -30,6 +30,7 @@ import type {
   UserIndex,
   WriteResult,
 } from './port.js';
+import { failFast } from './fail-fast.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
 
 const prefix = (directoryId: string): string => `dsync:{${directoryId}}:`;
@@ -67,6 +68,20 @@ const members = (list: MemberChange[]): string[] => [
   ...list.flatMap((m) => [m.userId, String(m.userVersion), m.display ?? '', m.event.json]),
 ];
 
+/**
+ * Fail fast when Redis stalls or goes away (see store/fail-fast.ts): no command waits more than
+ * `commandTimeout` once sent, and a command caught by a dropped connection is not re-sent after reconnecting
+ * (the caller was already told it failed). Auto-pipelining holds a command back while the previous batch is
+ * unanswered, so a stalled Redis fails a request within twice the timeout: 500 ms keeps that near a second.
+ * A timed-out write may still run later: each is one Lua script with its events, so it lands whole or not at all.
+ */
+const FAIL_FAST: RedisOptions = { commandTimeout: 500, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
+
+export interface RedisStoreOptions extends RedisOptions {
+  /** Told about connection trouble (refused, TLS, DNS...), once per distinct error until connected again. */
+  onConnectionError?: (err: Error) => void;
+}
+
 const CASCADE_BATCH = 500;
 const DUE = 'dsync:due';
 
@@ -102,8 +117,21 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
 
-  constructor(url: string, options: RedisOptions = {}) {
-    this.redis = new Redis(url, { enableAutoPipelining: true, maxRetriesPerRequest: 3, ...options });
+  constructor(url: string, { onConnectionError, ...options }: RedisStoreOptions = {}) {
+    this.redis = new Redis(url, { enableAutoPipelining: true, ...FAIL_FAST, ...options });
+    // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
+    // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
+    this.redis.once('ready', () => {
+      this.redis.options.enableOfflineQueue = false;
+    });
+    // The client reports the same error at every reconnect attempt: pass each distinct one on once.
+    let lastError = '';
+    this.redis.on('ready', () => (lastError = ''));
+    this.redis.on('error', (err: Error) => {
+      if (err.message === lastError) return;
+      lastError = err.message;
+      onConnectionError?.(err);
+    });
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     this.redis.defineCommand('dsyncReleaseLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
@@ -480,3 +508,5 @@ export class RedisStore implements Store {
     return score === undefined ? null : Number(score);
   }
 }
+
+failFast(RedisStore.prototype);

@@ -28,8 +28,10 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
   });
 
   const invalid: Array<[string, string, SpecInput, string]> = [
-    ['a tenant with a colon', 'bad-tenant', { tenant: 'acme:eu' }, `spec.tenant: Invalid value: "acme:eu": spec.tenant in body should match '^[^:]*$'`],
-    ['a product with a colon', 'bad-product', { product: 'a:b' }, `spec.product in body should match '^[^:]*$'`],
+    ['a tenant with a colon', 'bad-tenant', { tenant: 'acme:eu' }, `spec.tenant: Invalid value: "acme:eu": spec.tenant in body should match '^[^:\\x00-\\x1f\\x7f]*$'`],
+    ['a product with a colon', 'bad-product', { product: 'a:b' }, `spec.product in body should match '^[^:\\x00-\\x1f\\x7f]*$'`],
+    ['a tenant with a newline', 'ctl-tenant', { tenant: 'acme\neu' }, `spec.tenant in body should match '^[^:\\x00-\\x1f\\x7f]*$'`],
+    ['a name with a control character', 'ctl-name', { name: 'Acme\u0007' }, `spec.name in body should match '^[^\\x00-\\x1f\\x7f]*$'`],
     ['an unknown type', 'bad-type', { type: 'ldap' }, 'spec.type: Unsupported value: "ldap": supported values: "azure-scim-v2", "okta-scim-v2"'],
     [
       'a non-http webhook url',

@@ -45,4 +45,10 @@ describe('config', () => {
     expect(c.webhook.retrySchedule).to.deep.equal([1000, 60_000]);
     expect(c.eventRetentionMs).to.equal(86_400_000);
   });
+
+  it('reads the Redis command timeout (unset: the store default) and names it when it is bad', () => {
+    expect(loadConfig({}, key).redisCommandTimeoutMs).to.equal(undefined);
+    expect(loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: '2s' }, key).redisCommandTimeoutMs).to.equal(2000);
+    expect(() => loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: 'soon' }, key)).to.throw(ConfigError, /DSYNC_REDIS_COMMAND_TIMEOUT/);
+  });
 });

@@ -1,15 +1,81 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isBlockedAddress } from '../../../src/delivery/ssrf.js';
+import { assertUrlAllowed, BlockedAddressError, isBlockedAddress } from '../../../src/delivery/ssrf.js';
 import { WebhookSender } from '../../../src/delivery/webhook-sender.js';
 
 describe('SSRF guard', () => {
-  it('refuses private, loopback, link-local, metadata and reserved addresses', () => {
-    for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.9', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '198.18.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not-an-ip']) {
-      expect(isBlockedAddress(a), a).to.equal(true);
+  // Table-driven: one row per IANA special-purpose range (or embedded form), each with a neighbour that is allowed.
+  const BLOCKED: Array<[string, string]> = [
+    ['0.0.0.0', 'this network 0/8'],
+    ['10.1.2.3', 'private 10/8'],
+    ['100.64.0.1', 'CGNAT 100.64/10'],
+    ['127.0.0.1', 'loopback 127/8'],
+    ['127.255.255.254', 'loopback 127/8'],
+    ['169.254.169.254', 'link-local / cloud metadata'],
+    ['172.16.0.9', 'private 172.16/12'],
+    ['172.31.255.255', 'private 172.16/12'],
+    ['192.0.0.8', 'IETF protocol assignments 192.0.0/24'],
+    ['192.0.2.10', 'TEST-NET-1'],
+    ['192.88.99.1', '6to4 relay anycast'],
+    ['192.168.1.1', 'private 192.168/16'],
+    ['198.18.0.1', 'benchmarking 198.18/15'],
+    ['198.19.255.1', 'benchmarking 198.18/15'],
+    ['198.51.100.7', 'TEST-NET-2'],
+    ['203.0.113.9', 'TEST-NET-3'],
+    ['224.0.0.1', 'multicast 224/4'],
+    ['240.0.0.1', 'reserved 240/4'],
+    ['255.255.255.255', 'broadcast'],
+    ['::', 'unspecified'],
+    ['::1', 'loopback'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::8.8.8.8', 'IPv4-compatible (deprecated ::/96)'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:7f00:1', 'IPv4-mapped loopback, hex'],
+    ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['64:ff9b::7f00:1', 'NAT64 of loopback'],
+    ['64:ff9b::169.254.169.254', 'NAT64 of metadata'],
+    ['64:ff9b:1::1', 'local-use NAT64 64:ff9b:1::/48'],
+    ['100::1', 'discard-only 100::/64'],
+    ['2001::1', 'Teredo (2001::/23)'],
+    ['2001:2::1', 'benchmarking (2001::/23)'],
+    ['2001:db8::1', 'documentation 2001:db8::/32'],
+    ['2002:7f00:1::', '6to4 of loopback'],
+    ['2002:a00:1::1', '6to4 of 10.0.0.1'],
+    ['3fff::1', 'documentation 3fff::/20'],
+    ['fc00::1', 'unique local'],
+    ['fd00::1', 'unique local'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local with zone id'],
+    ['fec0::1', 'site-local (deprecated)'],
+    ['ff02::1', 'multicast'],
+    ['not-an-ip', 'not an address'],
+  ];
+  const ALLOWED: Array<[string, string]> = [
+    ['93.184.216.34', 'public'],
+    ['1.1.1.1', 'public'],
+    ['192.0.3.1', 'next to TEST-NET-1'],
+    ['198.51.101.1', 'next to TEST-NET-2'],
+    ['203.0.114.1', 'next to TEST-NET-3'],
+    ['172.32.0.1', 'next to 172.16/12'],
+    ['2606:4700:4700::1111', 'public IPv6'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped public'],
+    ['64:ff9b::808:808', 'NAT64 of a public address'],
+    ['2002:808:808::1', '6to4 of a public address'],
+    ['2001:4860:4860::8888', 'public, outside 2001::/23'],
+  ];
+  for (const [address, what] of BLOCKED) {
+    it(`refuses ${address} (${what})`, () => expect(isBlockedAddress(address), address).to.equal(true));
+  }
+  for (const [address, what] of ALLOWED) {
+    it(`allows ${address} (${what})`, () => expect(isBlockedAddress(address), address).to.equal(false));
+  }
+
+  it('refuses the bracketed literal forms of issue 7 before connecting', () => {
+    for (const url of ['http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[fec0::1]/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/']) {
+      expect(() => assertUrlAllowed(new URL(url)), url).to.throw(BlockedAddressError);
     }
-    for (const a of ['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isBlockedAddress(a), a).to.equal(false);
+    expect(() => assertUrlAllowed(new URL('http://[2606:4700:4700::1111]/'))).not.to.throw();
   });
 
   describe('webhook sender', () => {

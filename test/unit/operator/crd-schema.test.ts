@@ -69,7 +69,8 @@ describe('DirectoryConnection CRD schema', () => {
     expect(spec.properties['tenant']!.maxLength).to.equal(core.tenant.maxLength);
     expect(spec.properties['product']!.maxLength).to.equal(core.product.maxLength);
     expect(spec.properties['webhook']!.properties['url']!.maxLength).to.equal(2048);
-    expect(spec.properties['tenant']!.pattern).to.equal('^[^:]*$');
+    expect(spec.properties['tenant']!.pattern).to.equal('^[^:\\x00-\\x1f\\x7f]*$');
+    expect(spec.properties['name']!.pattern).to.equal('^[^\\x00-\\x1f\\x7f]*$');
     expect(spec.properties['webhook']!.properties['url']!.pattern).to.equal('^https?://');
     expect(spec.required).to.deep.equal(['name', 'tenant', 'product', 'type']);
   });
@@ -81,6 +82,9 @@ describe('DirectoryConnection CRD schema', () => {
     ['every type', {}, true],
     ['a colon in tenant', { tenant: 'a:b' }, false],
     ['a colon in product', { product: 'a:b' }, false],
+    ['a control character in tenant', { tenant: 'a\u0000b' }, false],
+    ['a newline in name', { name: 'a\nb' }, false],
+    ['a webhook url with credentials', { webhook: { url: 'https://u:p@h.example/x', secretRef: { name: 'h', key: 'k' } } }, false],
     ['a 256-character tenant', { tenant: 't'.repeat(256) }, true],
     ['a 257-character tenant', { tenant: 't'.repeat(257) }, false],
     ['a 256-character name', { name: 'n'.repeat(256) }, true],

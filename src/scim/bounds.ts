@@ -1,0 +1,131 @@
+/**
+ * Bounds on SCIM input (the limits live in src/core/limits.ts), checked in two passes:
+ *
+ * - `checkRequestBounds` walks the raw body once, iteratively, before normalisation or the PATCH engine see
+ *   it: string and attribute-name lengths, values per list, attribute values and group member values per
+ *   request, operations per PATCH. Everything downstream then works on bounded input.
+ * - `checkResourceBounds` looks at the resource as it will be stored (a PATCH has merged its operations into
+ *   the stored values by then): identifier lengths and values per multi-valued attribute.
+ */
+import {
+  MAX_ATTRIBUTE_NAME_LENGTH,
+  MAX_IDENTIFIER_LENGTH,
+  MAX_MEMBERS_PER_REQUEST,
+  MAX_PATCH_OPERATIONS,
+  MAX_STRING_LENGTH,
+  MAX_VALUES_PER_ATTRIBUTE,
+  MAX_VALUES_PER_REQUEST,
+} from '../core/limits.js';
+import { ScimError } from './errors.js';
+import { type JsonObject, findKey, isObject } from './values.js';
+
+/** `members`, or its URN-qualified form: a member list, bounded per request rather than per attribute. */
+const MEMBERS_KEY = /(^|:)members$/i;
+/** A PATCH path addressing members (`members`, `members[value eq "x"]`, URN-qualified). */
+const MEMBERS_PATH = /^\s*(urn:\S*:)?members(\[|\.|\s*$)/i;
+
+const tooMany = (detail: string): ScimError => new ScimError(400, detail, 'tooMany');
+const tooLong = (label: string, max: number): ScimError =>
+  ScimError.badRequest(`${label} must be at most ${max} characters`, 'invalidValue');
+
+interface Node {
+  value: unknown;
+  kind: 'attribute' | 'members' | 'operations' | 'operation';
+  /** Where the value sits; the label (`emails`, `name.givenName`, `Operations[2].path`) is built only for a message. */
+  parent?: Node;
+  key?: string | number;
+}
+
+/** Attributes of the body (or of a path-less operation's value) are named plainly; an operation's value by its path. */
+function labelOf(node: Node): string {
+  const { parent, key } = node;
+  if (!parent) return node.kind === 'operations' ? 'Operations' : '';
+  const base = labelOf(parent);
+  if (typeof key === 'number') return `${base}[${key}]`;
+  if (parent.kind === 'operation' && key!.toLowerCase() === 'value') {
+    const path = (parent.value as JsonObject)[findKey(parent.value as JsonObject, 'path') ?? 'path'];
+    return typeof path === 'string' ? path.trim() : '';
+  }
+  return base === '' ? key! : `${base}.${key}`;
+}
+
+export function checkRequestBounds(body: unknown): void {
+  let values = 0;
+  let members = 0;
+  // A bare array body is a PATCH's Operations list (accepted as such).
+  const root: Node = { value: body, kind: Array.isArray(body) ? 'operations' : 'attribute' };
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const { value, kind } = node;
+    if (typeof value === 'string') {
+      // Only strings longer than an identifier may get here, so the label is rarely built.
+      const label = labelOf(node);
+      const max = IDENTIFIER.test(label) ? MAX_IDENTIFIER_LENGTH : MAX_STRING_LENGTH;
+      if (value.length > max) throw tooLong(label || 'the body', max);
+      continue;
+    }
+    if (Array.isArray(value)) {
+      if (kind === 'members') {
+        members += value.length;
+        if (members > MAX_MEMBERS_PER_REQUEST) {
+          throw tooMany(`A request may carry at most ${MAX_MEMBERS_PER_REQUEST} member values (${labelOf(node)} brings the total above it)`);
+        }
+      } else if (kind === 'operations') {
+        if (value.length > MAX_PATCH_OPERATIONS) throw tooMany(`A PATCH may carry at most ${MAX_PATCH_OPERATIONS} operations`);
+      } else {
+        if (value.length > MAX_VALUES_PER_ATTRIBUTE) {
+          throw tooMany(`${labelOf(node) || 'the body'} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
+        }
+        values += value.length;
+        if (values > MAX_VALUES_PER_REQUEST) throw tooMany(`A request may carry at most ${MAX_VALUES_PER_REQUEST} attribute values in all`);
+      }
+      const itemKind = kind === 'operations' ? 'operation' : 'attribute';
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        // Most items of big lists are bare strings (member ids): checked here, without a node each.
+        if (typeof item === 'string' && item.length <= MAX_IDENTIFIER_LENGTH) continue;
+        if (typeof item === 'object' || typeof item === 'string') stack.push({ value: item, kind: itemKind, parent: node, key: i });
+      }
+      continue;
+    }
+    if (!isObject(value)) continue;
+    const path = kind === 'operation' ? value[findKey(value, 'path') ?? 'path'] : undefined;
+    for (const key of Object.keys(value)) {
+      if (key.length > MAX_ATTRIBUTE_NAME_LENGTH) {
+        throw ScimError.badRequest(`Attribute name "${key.slice(0, 40)}…" is longer than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`, 'invalidValue');
+      }
+      const child: unknown = value[key];
+      if (typeof child === 'string' && child.length <= MAX_IDENTIFIER_LENGTH) continue;
+      if (typeof child !== 'object' && typeof child !== 'string') continue;
+      const isOperationValue = kind === 'operation' && key.toLowerCase() === 'value';
+      const childKind: Node['kind'] =
+        node === root && key.toLowerCase() === 'operations'
+          ? 'operations'
+          : MEMBERS_KEY.test(key) || (isOperationValue && typeof path === 'string' && MEMBERS_PATH.test(path))
+            ? 'members'
+            : 'attribute';
+      stack.push({ value: child, kind: childKind, parent: node, key });
+    }
+  }
+}
+
+/** Identifiers (indexed, or shown as a member's name) have their own, tighter length bound. */
+const IDENTIFIERS = ['userName', 'displayName', 'externalId'];
+const IDENTIFIER = /^(urn:\S*:)?(userName|displayName|externalId)$/i;
+
+export function checkResourceBounds(resource: JsonObject): void {
+  for (const name of IDENTIFIERS) {
+    const value = resource[name];
+    if (typeof value === 'string' && value.length > MAX_IDENTIFIER_LENGTH) throw tooLong(name, MAX_IDENTIFIER_LENGTH);
+  }
+  const check = (container: JsonObject, prefix: string) => {
+    for (const [key, value] of Object.entries(container)) {
+      if (Array.isArray(value) && value.length > MAX_VALUES_PER_ATTRIBUTE && !MEMBERS_KEY.test(key) && key !== 'schemas') {
+        throw tooMany(`${prefix}${key} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
+      }
+      if (prefix === '' && /^urn:/i.test(key) && isObject(value)) check(value, `${key}:`);
+    }
+  };
+  check(resource, '');
+}

@@ -1,0 +1,44 @@
+/**
+ * Fail-fast store errors: connection-level failures of the Redis client (a command timeout, a closed or
+ * reconnecting connection, a server loading or failing over) become `StoreUnavailableError`, so callers answer
+ * 503 at once instead of hanging or answering a bare 500. Reply errors that are our own bugs stay as they are.
+ */
+import { StoreUnavailableError } from '../core/errors.js';
+
+/** Messages and reply prefixes ioredis and Redis use for "not reachable right now". */
+const UNAVAILABLE = [
+  /^Command timed out/,
+  /^Stream isn't writeable/,
+  /^Connection is closed/,
+  /^Reached the max retries per request limit/,
+  /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/,
+  /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/,
+];
+
+export function asStoreError(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError || !(err instanceof Error)) return err;
+  const text = `${(err as Error & { code?: string }).code ?? ''} ${err.message}`.trim();
+  if (!UNAVAILABLE.some((re) => re.test(err.message) || re.test(text))) return err;
+  return new StoreUnavailableError(err.message.split('\n')[0]!.slice(0, 120), { cause: err });
+}
+
+const isThenable = (v: unknown): v is Promise<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * Wraps every method of a store class so that its rejections go through `asStoreError`; synchronous methods
+ * (`isSeq`, `compareSeq`) stay synchronous. Done once on the prototype, so no method can be forgotten.
+ */
+export function failFast(proto: object): void {
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+    if (name === 'constructor' || typeof descriptor?.value !== 'function') continue;
+    const original = descriptor.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(proto, name, {
+      ...descriptor,
+      value: function (this: unknown, ...args: unknown[]) {
+        const result = original.apply(this, args);
+        return isThenable(result) ? result.then(undefined, (err: unknown) => Promise.reject(asStoreError(err))) : result;
+      },
+    });
+  }
+}
