@@ -19,6 +19,8 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   const store = new RedisStore(config.redisUrl);
   await store.ping();
   const metrics = new Metrics();
+  // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
+  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   const { operator: settings } = config;
   const operator = runOperator({
     kubeConfig,
@@ -31,7 +33,6 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     resyncIntervalMs: settings.resyncIntervalMs,
     leaderElection: settings.leaderElection,
   });
-  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   logger.info(
     { cluster: kubeConfig.getCurrentCluster()?.server, namespace: settings.namespace ?? '(all)', identity: operator.identity },
     'dsync operator started',
