@@ -4,7 +4,7 @@
  * gracefully: in-flight requests finish, the store closes, the ports are free and the exit status is 0.
  */
 import { expect } from 'chai';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,7 @@ const storeEnv = (kind: StoreKind): Record<string, string> =>
   kind === 'memory' ? { DSYNC_API_KEYS: KEY } : { DSYNC_API_KEYS: KEY, REDIS_URL: `${redisUrl()}/9` };
 
 /** A kubeconfig naming a cluster nobody listens on: the operator must fail on its port before it gets that far. */
-async function unreachableKubeconfig(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'dsync-cli-'));
+async function unreachableKubeconfig(dir: string): Promise<string> {
   const file = join(dir, 'kubeconfig');
   await writeFile(
     file,
@@ -97,13 +96,18 @@ describe('dsync serve as a process (real CLI)', function () {
   it('names METRICS_PORT when the operator cannot bind it', async () => {
     const metrics = await freePort();
     holders.push(await occupy(metrics));
-    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'operator'], {
-      METRICS_PORT: String(metrics),
-      REDIS_URL: `${redisUrl()}/9`,
-      KUBECONFIG: await unreachableKubeconfig(),
-    });
-    expect(await proc.exited).to.equal(1);
-    expectPortError(proc.output(), 'METRICS_PORT', metrics);
+    const dir = await mkdtemp(join(tmpdir(), 'dsync-cli-'));
+    try {
+      const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'operator'], {
+        METRICS_PORT: String(metrics),
+        REDIS_URL: `${redisUrl()}/9`,
+        KUBECONFIG: await unreachableKubeconfig(dir),
+      });
+      expect(await proc.exited).to.equal(1);
+      expectPortError(proc.output(), 'METRICS_PORT', metrics);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('METRICS_PORT=0 runs without a metrics listener', async () => {

@@ -41,10 +41,18 @@ export interface Running {
   exited: Promise<number | string>;
 }
 
-/** Spawns `command args` in the repo with `env` added; the environment's own PORT/METRICS_PORT never leak in. */
-export function run(command: string, args: string[], env: Record<string, string>): Running {
+/**
+ * Spawns `command args` in the repo with `env` added; the environment's own PORT/METRICS_PORT never leak in.
+ * `detached` makes it lead its own process group (to stop a whole tree with `process.kill(-pid)`).
+ */
+export function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Running {
   const { PORT: _p, METRICS_PORT: _m, REDIS_URL: _r, DSYNC_API_KEYS: _k, ...base } = process.env;
-  const child = spawn(command, args, { cwd: repoRoot, env: { ...base, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...base, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
   let text = '';
   child.stdout!.on('data', (b: Buffer) => (text += b.toString()));
   child.stderr!.on('data', (b: Buffer) => (text += b.toString()));
