@@ -4,7 +4,7 @@
 #   bash test/setup.sh
 #
 # System packages (redis-server, openssl, curl, python3-venv) come from apt: installed when run as root,
-# otherwise the exact command to run is printed and the script exits 1. Everything else is cached under
+# otherwise (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1. Everything else is cached under
 # DSYNC_CACHE (default ~/.cache/dsync; locations in test/tools.sh): node dependencies (npm ci, into the
 # checkout), the PyPI conformance suites in a virtualenv, and tools built from source (list below). A cold run
 # takes about 5 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
@@ -36,7 +36,7 @@ need python3 python3
 command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
 if ((${#missing[@]} > 0)); then
   install=(apt-get install -y --no-install-recommends "${missing[@]}")
-  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+  if [[ $(id -u) == 0 && "${DSYNC_SETUP_APT:-auto}" != never ]] && command -v apt-get >/dev/null; then
     echo "installing ${missing[*]} (running as root)"
     DEBIAN_FRONTEND=noninteractive apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
