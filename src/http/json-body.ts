@@ -1,6 +1,6 @@
 /**
  * The one body rule of both APIs (management and SCIM): a body is JSON. Without a Content-Type it is parsed as
- * JSON (curl -d, hand-written clients); with an explicit non-JSON type it is refused with 415 rather than read
+ * JSON (clients that leave the header out); with an explicit non-JSON type it is refused with 415 rather than read
  * as "no body" (which would surface as a confusing 400). Each API's error mapper renders the 415 its own way.
  */
 import express, { type RequestHandler } from 'express';
