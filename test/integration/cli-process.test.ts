@@ -1,6 +1,6 @@
 /**
  * The `dsync serve` process as users start it: taken ports give one line naming the variable, METRICS_PORT=0
- * turns metrics off, and SIGTERM/SIGINT to the process that was started (npm, npx or node) stops the server
+ * turns metrics off, and SIGTERM/SIGINT to the process that was started (npm, npx, node) stops the server
  * gracefully: in-flight requests finish, the store closes, the ports are free and the exit status is 0.
  */
 import { expect } from 'chai';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { redisUrl } from '../support/services.js';
 import { STORE_KINDS, until, type StoreKind } from '../support/harness.js';
 import { freePort, occupy, portIsFree, run, waitHealthy, type Running } from '../support/cli.js';
+import { installPackedPackage } from '../support/packed.js';
 
 const KEY = 'cli-test-key';
 const storeEnv = (kind: StoreKind): Record<string, string> =>
@@ -137,6 +138,19 @@ describe('dsync serve as a process (real CLI)', function () {
       expect(await portIsFree(metrics), 'METRICS_PORT is free').to.equal(true);
     });
   }
+
+  it('SIGTERM to `node dist/cli.js serve` (the packed package) stops the server', async function () {
+    this.timeout(300_000); // builds the package once for the run
+    const { dir } = await installPackedPackage();
+    const [port, metrics] = [await freePort(), await freePort()];
+    const proc = spawnCli('node', [join(dir, 'dist/cli.js'), 'serve'], { PORT: String(port), METRICS_PORT: String(metrics), DSYNC_API_KEYS: KEY });
+    await waitHealthy(port, proc);
+    proc.child.kill('SIGTERM');
+    expect(await proc.exited, proc.output()).to.equal(0);
+    expect(proc.output()).to.contain('"msg":"stopped"');
+    expect(await portIsFree(port)).to.equal(true);
+    expect(await portIsFree(metrics)).to.equal(true);
+  });
 
   it('SIGTERM to `npx tsx src/cli.ts serve` stops the server too', async () => {
     const [port, metrics] = [await freePort(), await freePort()];

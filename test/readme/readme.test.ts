@@ -4,17 +4,17 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, repoRoot, run, waitHealthy, type Running } from '../support/cli.js';
 import { openStore, startService, until } from '../support/harness.js';
+import { installPackedPackage, packageName } from '../support/packed.js';
 import { blocksOf, readmeText } from './readme-blocks.js';
 
 const exec = promisify(execFile);
-const packageName = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string }).name;
 
 /** Runs a script with bash in its own process group, so the whole tree can be stopped. */
 function bash(script: string, env: Record<string, string>): Running & { stop(): void } {
@@ -78,35 +78,12 @@ describe('README: the first run, step by step (as written, on free ports)', func
 
 describe('README: Embedding (typechecked and run against the packed package)', function () {
   this.timeout(300_000);
-  let work: string;
-  before(async () => {
-    work = await mkdtemp(join(tmpdir(), 'dsync-embed-'));
-  });
-  after(() => rm(work, { recursive: true, force: true }));
 
   it('compiles in strict TypeScript and runs as written', async () => {
     const [example] = blocksOf('embedding');
     expect(example!.lang).to.equal('ts');
     expect(example!.code).to.contain(`from '${packageName}'`);
-
-    // `npm pack` in a copy of the checkout, as the README says (its prepack builds dist/): the tarball holds
-    // exactly what a user installs, so a file missing from "files" or "exports" fails here.
-    const checkout = join(work, 'checkout');
-    await mkdir(checkout);
-    for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'crds']) {
-      await cp(join(repoRoot, f), join(checkout, f), { recursive: true });
-    }
-    await symlink(join(repoRoot, 'node_modules'), join(checkout, 'node_modules'));
-    const { stdout: packed } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: checkout, maxBuffer: 16 * 1024 * 1024 });
-    const tarball = join(work, (JSON.parse(packed.slice(packed.indexOf('['))) as Array<{ filename: string }>)[0]!.filename);
-
-    // The application: the tarball unpacked where `npm install` puts it; its dependencies are the checkout's
-    // (npm would fetch the same versions from the registry).
-    const app = join(work, 'app');
-    const installed = join(app, 'node_modules', packageName);
-    await mkdir(installed, { recursive: true });
-    await exec('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-    await symlink(join(repoRoot, 'node_modules'), join(installed, 'node_modules'));
+    const { app } = await installPackedPackage();
     await writeFile(join(app, 'example.mts'), example!.code);
     await writeFile(
       join(app, 'tsconfig.json'),
