@@ -98,13 +98,19 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
-  const onSignal = (signal: string) =>
+  // Ctrl+C under `npm start` delivers SIGINT twice (from the terminal, and forwarded by npm): a repeated signal
+  // must not cut the graceful shutdown short; the 10 s bound above still applies.
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) return logger.info({ signal }, 'already shutting down');
+    stopping = true;
     shutdown(signal).catch((err) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
     });
-  process.once('SIGTERM', () => void onSignal('SIGTERM'));
-  process.once('SIGINT', () => void onSignal('SIGINT'));
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
 async function processEvents(config: Config, logger: Logger): Promise<void> {

@@ -68,8 +68,8 @@ describe('dsync serve as a process (real CLI)', function () {
     await Promise.all(started.splice(0).map((p) => p.exited));
     for (const h of holders.splice(0)) await new Promise<void>((r) => h.close(() => r()));
   });
-  const spawnCli = (command: string, args: string[], env: Record<string, string>) => {
-    const proc = run(command, args, env);
+  const spawnCli = (command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}) => {
+    const proc = run(command, args, env, options);
     started.push(proc);
     return proc;
   };
@@ -120,24 +120,32 @@ describe('dsync serve as a process (real CLI)', function () {
     expect(await proc.exited).to.equal(0);
   });
 
-  for (const kind of STORE_KINDS) {
-    it(`SIGTERM to the npm process finishes the in-flight request, closes the store and frees both ports (${kind} store)`, async () => {
-      const [port, metrics] = [await freePort(), await freePort()];
-      const proc = spawnCli('npm', ['start'], { PORT: String(port), METRICS_PORT: String(metrics), ...storeEnv(kind) });
-      await waitHealthy(port, proc);
-      const inflight = halfSentCreate(port);
-      await new Promise((r) => setTimeout(r, 300)); // let the server receive the headers
-      proc.child.kill('SIGTERM'); // the npm process only, as a supervisor or CI job does
-      await until(() => proc.output().includes('shutting down'), 'the server to receive SIGTERM', 20_000);
-      inflight.finish();
-      const res = await inflight.response;
-      expect(res.status, res.body).to.equal(201);
-      expect(await proc.exited, proc.output()).to.equal(0);
-      expect(proc.output()).to.contain('"msg":"stopped"');
-      expect(await portIsFree(port), 'PORT is free').to.equal(true);
-      expect(await portIsFree(metrics), 'METRICS_PORT is free').to.equal(true);
-    });
+  /** Starts `npm start`, sends half a request, stops it with `stop`, and checks the stop was graceful. */
+  async function stopsGracefully(kind: StoreKind, stop: (npm: Running) => void): Promise<void> {
+    const [port, metrics] = [await freePort(), await freePort()];
+    const proc = spawnCli('npm', ['start'], { PORT: String(port), METRICS_PORT: String(metrics), ...storeEnv(kind) }, { detached: true });
+    await waitHealthy(port, proc);
+    const inflight = halfSentCreate(port);
+    await new Promise((r) => setTimeout(r, 300)); // let the server receive the headers
+    stop(proc);
+    await until(() => proc.output().includes('shutting down'), () => `the server to receive the signal:\n${proc.output()}`, 20_000);
+    inflight.finish();
+    const res = await inflight.response;
+    expect(res.status, res.body).to.equal(201);
+    expect(await proc.exited, proc.output()).to.equal(0);
+    expect(proc.output()).to.contain('"msg":"stopped"');
+    expect(await portIsFree(port), 'PORT is free').to.equal(true);
+    expect(await portIsFree(metrics), 'METRICS_PORT is free').to.equal(true);
   }
+
+  for (const kind of STORE_KINDS) {
+    it(`SIGTERM to the npm process finishes the in-flight request, closes the store and frees both ports (${kind} store)`, () =>
+      // The npm process only, as a supervisor or CI job does.
+      stopsGracefully(kind, (npm) => npm.child.kill('SIGTERM')));
+  }
+
+  it('Ctrl+C (SIGINT to the whole `npm start` process group) is graceful too', () =>
+    stopsGracefully('memory', (npm) => process.kill(-npm.child.pid!, 'SIGINT')));
 
   it('SIGTERM to `node dist/cli.js serve` (the packed package) stops the server', async function () {
     this.timeout(300_000); // builds the package once for the run
