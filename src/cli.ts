@@ -7,6 +7,7 @@ import { createApp } from './http/app.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDsync, type Dsync } from './service.js';
+import { onStopSignal } from './signals.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/port.js';
 import { RedisStore } from './store/redis.js';
@@ -98,19 +99,12 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
-  // Ctrl+C under `npm start` delivers SIGINT twice (from the terminal, and forwarded by npm): a repeated signal
-  // must not cut the graceful shutdown short; the 10 s bound above still applies.
-  let stopping = false;
-  const onSignal = (signal: string) => {
-    if (stopping) return logger.info({ signal }, 'already shutting down');
-    stopping = true;
+  onStopSignal(logger, (signal) =>
     shutdown(signal).catch((err) => {
       logger.error({ err }, 'shutdown failed');
       process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
+    }),
+  );
 }
 
 async function processEvents(config: Config, logger: Logger): Promise<void> {

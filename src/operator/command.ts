@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { Metrics } from '../metrics.js';
+import { onStopSignal } from '../signals.js';
 import { RedisStore } from '../store/redis.js';
 import { runOperator } from './main.js';
 
@@ -46,12 +47,10 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     await store.close().catch(() => undefined);
     process.exit(code);
   };
-  const onSignal = (signal: string): void => {
+  onStopSignal(logger, (signal) => {
     logger.info({ signal }, 'shutting down');
     void exit(0);
-  };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  });
   operator.done.catch((err: unknown) => {
     logger.error({ err }, 'operator stopped');
     void exit(1);
