@@ -3,11 +3,12 @@
 #
 #   bash test/setup.sh
 #
-# System packages (redis-server, openssl, curl, python3-venv) come from apt: installed when run as root,
-# otherwise (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1. Everything else is cached under
-# DSYNC_CACHE (default ~/.cache/dsync; locations in test/tools.sh): node dependencies (npm ci, into the
-# checkout), the PyPI conformance suites in a virtualenv, and tools built from source (list below). A cold run
-# takes about 5 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
+# - system packages (redis-server, openssl, curl, python3-venv) from apt: installed when run as root; otherwise
+#   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
+# - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
+# - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): the PyPI conformance suites
+#   in a virtualenv, and the tools built from source listed below.
+# A cold run takes about 4 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/tools.sh
@@ -68,7 +69,7 @@ fi
 
 for build in "${TOOL_BUILDS[@]}"; do
   step "${build%%|*}"
-  eval "${build#*|}"
+  bash -c "${build#*|}"
 done
 
 step "ready in $((SECONDS - t0)) s (cache: $DSYNC_CACHE)"
