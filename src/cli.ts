@@ -4,8 +4,10 @@ import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './config.js';
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
+import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDsync, type Dsync } from './service.js';
+import { onStopSignal } from './signals.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/port.js';
 import { RedisStore } from './store/redis.js';
@@ -51,19 +53,26 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const dsync = build(config, logger);
   await dsync.store.ping();
-  dsync.start();
   const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger }));
-  const metricsServer = config.metricsPort > 0 ? await dsync.metrics.listen(config.metricsPort, config.host) : undefined;
   server.keepAliveTimeout = 65_000;
+  // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
+  await listen(server, config.port, config.host, 'PORT');
+  const metricsServer = config.metricsPort > 0 ? await dsync.metrics.listen(config.metricsPort, config.host) : undefined;
+  dsync.start();
   let batchTimer: NodeJS.Timeout | undefined;
   if (config.webhook.batchSize !== undefined && config.webhook.batchIntervalSeconds !== undefined) {
     batchTimer = setInterval(() => {
       dsync.processEvents().catch((err) => logger.error({ err }, 'scheduled event processing failed'));
     }, config.webhook.batchIntervalSeconds * 1000);
   }
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   logger.info(
-    { port: config.port, store: dsync.store.kind, externalUrl: config.externalUrl, batchSize: config.webhook.batchSize },
+    {
+      port: config.port,
+      metricsPort: config.metricsPort || 'off',
+      store: dsync.store.kind,
+      externalUrl: config.externalUrl,
+      batchSize: config.webhook.batchSize,
+    },
     'dsync is listening',
   );
   if (config.apiKeyGenerated) {
@@ -75,24 +84,32 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         `      -d '{"name":"Acme","tenant":"acme","product":"demo","type":"okta-scim-v2"}' ${config.externalUrl}/api/v1/directory-sync\n\n`,
     );
   }
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    if (batchTimer) clearInterval(batchTimer);
-    server.close();
-    server.closeIdleConnections();
-    metricsServer?.close();
-    const force = setTimeout(() => process.exit(1), 10_000);
+  // Graceful: stop accepting, let in-flight requests finish, then stop delivery and close the store.
+  const shutdown = async (signal: string): Promise<void> => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('shutdown took longer than 10 s; exiting anyway');
+      process.exit(1);
+    }, 10_000);
     force.unref();
-    dsync.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    if (batchTimer) clearInterval(batchTimer);
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A keep-alive connection turns idle once its in-flight response is sent; close it then, not 65 s later.
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
+    await drained;
+    clearInterval(closeIdle);
+    await dsync.close();
+    logger.info('stopped');
+    process.exit(0);
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  onStopSignal(logger, (signal) =>
+    shutdown(signal).catch((err) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }),
+  );
 }
 
 async function processEvents(config: Config, logger: Logger): Promise<void> {
@@ -129,6 +146,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof ConfigError) process.stderr.write(`dsync: configuration error: ${err.message}\n`);
+  else if (err instanceof PortError) process.stderr.write(`dsync: ${err.message}\n`);
   else process.stderr.write(`dsync: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(1);
 });

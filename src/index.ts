@@ -1,7 +1,7 @@
 /**
  * dsync as a library: create the service around a store and hand it SCIM requests.
  *
- *   import { createDsync, MemoryStore } from 'dsync';
+ *   import { createDsync, MemoryStore } from 'dsync-service';
  *   const dsync = createDsync({ store: new MemoryStore(), externalUrl: 'https://app.example.com' });
  *   const directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
  *   const { status, data } = await dsync.requests.handle(

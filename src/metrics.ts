@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { listen } from './listen.js';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -49,6 +50,7 @@ export class Metrics {
     return `${Math.floor(status / 100)}xx`;
   }
 
+  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
   listen(port: number, host = '0.0.0.0'): Promise<Server> {
     const server = createServer(async (req, res) => {
       if (req.url !== '/metrics') {
@@ -58,6 +60,6 @@ export class Metrics {
       res.setHeader('Content-Type', this.registry.contentType);
       res.end(await this.registry.metrics());
     });
-    return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+    return listen(server, port, host, 'METRICS_PORT').then(() => server);
   }
 }

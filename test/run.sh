@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The whole test suite: starts a real redis-server on a free port, runs every mocha suite (unit, integration
 # against Redis, conformance, Kubernetes against a real kube-apiserver) and ends with `N passed, N failed`.
+# `npm test` runs test/setup.sh first, which installs what is missing; run this alone for a part of the suite:
+#   bash test/run.sh 'test/integration/**/*.test.ts'
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source test/tools.sh # SCIM2_BIN, SCIM_SANITY_BIN, DSYNC_K8S_CACHE under DSYNC_CACHE
 
-command -v redis-server >/dev/null || { echo "redis-server is not installed (apt-get install -y redis-server)" >&2; exit 1; }
+command -v redis-server >/dev/null || { echo "redis-server is not installed: run bash test/setup.sh" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsync-test.XXXXXX")
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
@@ -19,11 +22,11 @@ for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sle
 export REDIS_TEST_URL="redis://127.0.0.1:$port"
 echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
-specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
+specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 # The operator tests run against a real kube-apiserver + etcd, built once from the Go module proxy and cached
-# in ~/.cache/dsync/k8s (about 4 minutes the first time, instant afterwards).
-# helm and kubectl for the chart tests are built the same way (test/k8s/helm.sh).
+# in $DSYNC_K8S_CACHE (about 4 minutes the first time, instant afterwards); helm 3/4, kubectl and promql-check
+# for the chart tests the same way (test/k8s/helm.sh, about 5 minutes cold).
 if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build; fi
 exec_status=0
 npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?

@@ -86,7 +86,10 @@ export const updateDirectoryInput = z.strictObject(
 );
 export type UpdateDirectoryInput = z.infer<typeof updateDirectoryInput>;
 
-/** Turns a zod failure into one message naming the field, e.g. `tenant: tenant cannot contain the character :`. */
+/**
+ * Turns a zod failure into one message naming the field: `tenant cannot contain the character :` as it is (it
+ * names its field first), `field: message` otherwise.
+ */
 export function describeIssues(error: z.ZodError): { message: string; field?: string } {
   const issue = error.issues[0];
   if (!issue) return { message: 'invalid input' };

@@ -6,18 +6,9 @@ import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { eventRoutes } from './event-routes.js';
+import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
 import { scimRoutes } from './scim-routes.js';
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
-const parseJson = express.json({ limit: MAX_BODY_BYTES, type: JSON_TYPES });
-
-/** A body in another format is refused plainly rather than read as "no body" (and a confusing 400). */
-const jsonBody: express.RequestHandler = (req, res, next) => {
-  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (hasBody && !req.is(JSON_TYPES)) return fail(res, 415, 'Content-Type must be application/json');
-  parseJson(req, res, next);
-};
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
 const READY_DEADLINE_MS = 500;
@@ -89,7 +80,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
 
   app.use('/api/scim/v2.0', scimRoutes(dsync));
 
-  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody, eventRoutes(dsync), managementRoutes(dsync));
+  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors(logger));
 

@@ -1,13 +1,14 @@
 /**
  * SCIM 2.0 over HTTP: `/api/scim/v2.0/<directoryId>/<ResourceType>[/<id>]`. Translates HTTP into the
- * embeddable handler's request and back; every body is parsed as JSON whatever its content type (IdPs send
- * `application/scim+json`, `application/json`, and worse).
+ * embeddable handler's request and back; bodies follow the management API's rule (json-body.ts):
+ * `application/scim+json`, `application/json` or no Content-Type are JSON, another explicit type is a 415.
  */
-import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { ScimResult } from '../scim/context.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
+import { jsonBody } from './json-body.js';
 
 const BODY_LIMIT = MAX_BODY_BYTES;
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
@@ -41,7 +42,7 @@ const scimErrors: ErrorRequestHandler = (err, _req, res, _next) => {
 
 export function scimRoutes(dsync: Dsync): Router {
   const r = Router();
-  r.use(express.json({ type: () => true, limit: BODY_LIMIT, strict: false }));
+  r.use(jsonBody({ limit: BODY_LIMIT, strict: false }));
   const handle = async (req: Request, res: Response) => {
     const params = req.params as { directoryId: string; resourceType: string; resourceId?: string };
     const q = req.query as Record<string, unknown>;

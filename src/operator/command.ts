@@ -7,6 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { Metrics } from '../metrics.js';
+import { onStopSignal } from '../signals.js';
 import { RedisStore } from '../store/redis.js';
 import { runOperator } from './main.js';
 
@@ -19,6 +20,8 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   const store = new RedisStore(config.redisUrl, { onConnectionError: (err) => logger.warn({ err }, 'Redis connection error') });
   await store.ping();
   const metrics = new Metrics();
+  // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
+  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   const { operator: settings } = config;
   const operator = runOperator({
     kubeConfig,
@@ -31,7 +34,6 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     resyncIntervalMs: settings.resyncIntervalMs,
     leaderElection: settings.leaderElection,
   });
-  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   logger.info(
     { cluster: kubeConfig.getCurrentCluster()?.server, namespace: settings.namespace ?? '(all)', identity: operator.identity },
     'dsync operator started',
@@ -45,12 +47,10 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     await store.close().catch(() => undefined);
     process.exit(code);
   };
-  const onSignal = (signal: string): void => {
+  onStopSignal(logger, (signal) => {
     logger.info({ signal }, 'shutting down');
     void exit(0);
-  };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  });
   operator.done.catch((err: unknown) => {
     logger.error({ err }, 'operator stopped');
     void exit(1);

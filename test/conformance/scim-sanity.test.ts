@@ -6,10 +6,8 @@
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
+import { toolBinary } from '../support/tools.js';
 
 interface Result {
   name: string;
@@ -19,17 +17,10 @@ interface Result {
 
 const DEVIATIONS = ['PATCH /Groups/{id}', 'PATCH /Groups/{id} add member', 'PATCH /Groups/{id} remove members'];
 
-function binary(): string {
-  const candidates = [process.env.SCIM_SANITY_BIN, join(homedir(), '.cache/dsync/venv/bin/scim-sanity')].filter(Boolean) as string[];
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error('scim-sanity is not installed: run `bash .ci/run` once, or `pip install scim-sanity` and set SCIM_SANITY_BIN');
-  return found;
-}
-
 function probe(endpoint: string, token: string): Promise<{ results: Result[]; summary: Record<string, number> }> {
   return new Promise((resolve, reject) => {
     execFile(
-      binary(),
+      toolBinary('SCIM_SANITY_BIN'),
       ['probe', endpoint, '--token', token, '--json-output', '--i-accept-side-effects'],
       { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
       (_err, stdout, stderr) => {

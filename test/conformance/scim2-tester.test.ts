@@ -1,21 +1,12 @@
 /**
  * External conformance: the PyPI `scim2-tester` suite (through `scim2-cli`), which none of us wrote, run
- * against the real server over HTTP on both stores. `.ci/run` installs it into ~/.cache/dsync/venv; set
- * SCIM2_BIN to use another install.
+ * against the real server over HTTP on both stores. `test/setup.sh` installs it (location: SCIM2_BIN in
+ * test/tools.sh).
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
-
-function scim2Binary(): string {
-  const candidates = [process.env.SCIM2_BIN, join(homedir(), '.cache/dsync/venv/bin/scim2')].filter(Boolean) as string[];
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error('scim2-cli is not installed: run `bash .ci/run` once, or `pip install scim2-cli` and set SCIM2_BIN');
-  return found;
-}
+import { toolBinary } from '../support/tools.js';
 
 interface Run {
   code: number;
@@ -25,7 +16,7 @@ interface Run {
 function runScim2(endpoint: string, token: string): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
-      scim2Binary(),
+      toolBinary('SCIM2_BIN'),
       ['--url', endpoint, 'test'],
       { env: { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${token}`, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),

@@ -10,7 +10,7 @@
 #   test/k8s/apiserver.sh bin-dir                   print the binary dir; exit 1 if not built yet
 #
 # Environment:
-#   DSYNC_K8S_CACHE     cache root (default ~/.cache/dsync/k8s); holds <version>/ plus the Go module/build caches
+#   DSYNC_K8S_CACHE     cache root (default $DSYNC_CACHE/k8s, DSYNC_CACHE defaulting to ~/.cache/dsync); holds <version>/ plus the Go module/build caches
 #   DSYNC_K8S_VERSION   Kubernetes version (default v1.35.8)
 #   DSYNC_ETCD_VERSION  etcd version (default v3.6.16)
 #   DSYNC_K8S_BIN_DIR   use kube-apiserver + etcd from this dir instead of the cache (start only)
@@ -22,7 +22,9 @@ set -euo pipefail
 
 K8S_VERSION="${DSYNC_K8S_VERSION:-v1.35.8}"
 ETCD_VERSION="${DSYNC_ETCD_VERSION:-v3.6.16}"
-CACHE_ROOT="${DSYNC_K8S_CACHE:-${HOME:-/root}/.cache/dsync/k8s}"
+# shellcheck source=../tools.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tools.sh" # DSYNC_K8S_CACHE, under DSYNC_CACHE
+CACHE_ROOT="$DSYNC_K8S_CACHE"
 VERSION_KEY="${K8S_VERSION}-etcd-${ETCD_VERSION}"
 BIN_DIR="${DSYNC_K8S_BIN_DIR:-$CACHE_ROOT/$VERSION_KEY}"
 READY_TIMEOUT="${DSYNC_K8S_READY_TIMEOUT:-60}"

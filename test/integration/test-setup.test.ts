@@ -1,0 +1,59 @@
+/**
+ * The test set-up itself: every tool location follows DSYNC_CACHE (`.ci/run` with DSYNC_CACHE elsewhere used
+ * to look for scim-sanity in ~/.cache/dsync), and a missing system package is named with the command to run.
+ */
+import { expect } from 'chai';
+import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { run } from '../support/cli.js';
+
+/** The environment without any tool location of its own, so only DSYNC_CACHE can decide. */
+function envWith(extra: Record<string, string>): Record<string, string> {
+  return { SCIM2_BIN: '', SCIM_SANITY_BIN: '', DSYNC_K8S_CACHE: '', DSYNC_VENV: '', ...extra };
+}
+
+describe('test set-up scripts', function () {
+  this.timeout(60_000);
+  let scratch: string;
+  before(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'dsync-setup-'));
+  });
+  after(() => rm(scratch, { recursive: true, force: true }));
+
+  it('test/tools.sh puts every tool under DSYNC_CACHE, and apiserver.sh follows it', async () => {
+    const cache = join(scratch, 'cache');
+    // Empty values count as unset for the script's ${VAR:-default}, like a clean CI environment.
+    const tools = run('bash', ['-c', 'source test/tools.sh; echo "$SCIM2_BIN|$SCIM_SANITY_BIN|$DSYNC_K8S_CACHE"'], envWith({ DSYNC_CACHE: cache }));
+    expect(await tools.exited).to.equal(0);
+    expect(tools.output().trim()).to.equal(`${cache}/venv/bin/scim2|${cache}/venv/bin/scim-sanity|${cache}/k8s`);
+
+    const binDir = run('bash', ['test/k8s/apiserver.sh', 'bin-dir'], envWith({ DSYNC_CACHE: cache }));
+    expect(await binDir.exited).to.equal(1); // nothing built in an empty cache
+    expect(binDir.output()).to.match(new RegExp(`^${cache}/k8s/v[0-9.]+-etcd-v[0-9.]+ \\(not built\\)`));
+  });
+
+  it('test/setup.sh names the apt command for a missing system package and stops', async () => {
+    // A PATH holding every command of this machine except redis-*.
+    const bin = join(scratch, 'bin');
+    await symlinkFarm(bin, (name) => !name.startsWith('redis-'));
+    const setup = run('bash', ['test/setup.sh'], envWith({ PATH: bin, DSYNC_CACHE: join(scratch, 'cache'), DSYNC_SETUP_APT: 'never' }));
+    expect(await setup.exited).to.equal(1);
+    expect(setup.output()).to.contain('sudo apt-get update && sudo apt-get install -y --no-install-recommends redis-server redis-tools');
+    expect(setup.output()).not.to.contain('== node dependencies');
+  });
+});
+
+async function symlinkFarm(dir: string, keep: (name: string) => boolean): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const seen = new Set<string>();
+  for (const from of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const names = await readdir(from).catch(() => [] as string[]);
+    for (const name of names) {
+      if (seen.has(name) || !keep(name)) continue;
+      seen.add(name);
+      await symlink(join(from, name), join(dir, name));
+    }
+  }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Installs or builds everything the test suite needs; idempotent, and quick once done (`npm test` runs it first).
+#
+#   bash test/setup.sh
+#
+# - system packages (redis-server, openssl, curl, python3-venv) from apt: installed when run as root; otherwise
+#   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
+# - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
+# - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): the PyPI conformance suites
+#   in a virtualenv, and the tools built from source listed below.
+# A cold run takes about 4 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source test/tools.sh
+
+# PyPI conformance suites, pinned (a new release must not change the suite's verdict by surprise).
+PYPI_TOOLS=(scim2-cli==0.6.0 scim-sanity==0.7.4)
+
+# Tools built from source into DSYNC_CACHE, one line each: "<what>|<idempotent command>".
+TOOL_BUILDS=(
+  "kube-apiserver and etcd (Go, ~4 min cold)|bash test/k8s/apiserver.sh build"
+  "helm 3 and 4, kubectl, promql-check (Go, ~5 min cold)|bash test/k8s/helm.sh build"
+)
+
+t0=$SECONDS
+step() { printf '== %s\n' "$*"; }
+die() { printf 'test/setup.sh: %s\n' "$*" >&2; exit 1; }
+
+step "system packages"
+missing=()
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need redis-server redis-server
+need redis-cli redis-tools
+need openssl openssl
+need curl curl
+need flock util-linux
+need python3 python3
+command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
+if ((${#missing[@]} > 0)); then
+  install=(apt-get install -y --no-install-recommends "${missing[@]}")
+  if [[ $(id -u) == 0 && "${DSYNC_SETUP_APT:-auto}" != never ]] && command -v apt-get >/dev/null; then
+    echo "installing ${missing[*]} (running as root)"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
+  else
+    die "missing system packages; run this once, then run the tests again:
+    sudo apt-get update && sudo ${install[*]}"
+  fi
+fi
+node -e 'const [a, b, c] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && (b > 18 || (b === 18 && c >= 1))) ? 0 : 1)' ||
+  die "Node.js >= 20.18.1 is needed (found $(node --version))"
+command -v go >/dev/null 2>&1 ||
+  die "Go >= 1.25 is needed to build kube-apiserver and etcd for the operator tests (Debian's golang package is too old): https://go.dev/dl"
+
+step "node dependencies"
+if npm ls --depth=0 >/dev/null 2>&1; then
+  echo "up to date (npm ls finds every dependency)"
+else
+  npm ci --no-audit --no-fund
+fi
+
+step "conformance suites from PyPI (${PYPI_TOOLS[*]}) in $DSYNC_VENV"
+if [[ -x "$SCIM2_BIN" && -x "$SCIM_SANITY_BIN" && "$(cat "$DSYNC_VENV/.dsync-tools" 2>/dev/null)" == "${PYPI_TOOLS[*]}" ]]; then
+  echo "cached"
+else
+  python3 -m venv "$DSYNC_VENV"
+  "$DSYNC_VENV/bin/pip" install -q --disable-pip-version-check "${PYPI_TOOLS[@]}"
+  echo "${PYPI_TOOLS[*]}" >"$DSYNC_VENV/.dsync-tools"
+fi
+
+for build in "${TOOL_BUILDS[@]}"; do
+  step "${build%%|*}"
+  bash -c "${build#*|}"
+done
+
+step "ready in $((SECONDS - t0)) s (cache: $DSYNC_CACHE)"

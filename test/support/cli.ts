@@ -1,0 +1,78 @@
+/** The real `dsync` command for tests: spawned the way users start it, on free ports, with its output kept. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { until } from './harness.js';
+
+export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A port that was free a moment ago (the OS picks it; the listener is closed again). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Holds a port the way another program would. */
+export async function occupy(port: number): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+  return server;
+}
+
+/** True if nothing listens on the port any more (binding it succeeds). */
+export async function portIsFree(port: number): Promise<boolean> {
+  try {
+    const server = await occupy(port);
+    await new Promise((resolve) => server.close(resolve));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Running {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Spawns `command args` in the repo with `env` added; the environment's own PORT/METRICS_PORT never leak in.
+ * `detached` makes it lead its own process group (to stop a whole tree with `process.kill(-pid)`).
+ */
+export function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Running {
+  const { PORT: _p, METRICS_PORT: _m, REDIS_URL: _r, DSYNC_API_KEYS: _k, ...base } = process.env;
+  const child = spawn(command, args, {
+    cwd: repoRoot,
+    env: { ...base, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+  let text = '';
+  child.stdout!.on('data', (b: Buffer) => (text += b.toString()));
+  child.stderr!.on('data', (b: Buffer) => (text += b.toString()));
+  const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
+  return { child, output: () => text, exited };
+}
+
+/** Waits until the service answers /healthz on `port`. */
+export async function waitHealthy(port: number, proc: Running, timeoutMs = 60_000): Promise<void> {
+  let exitedEarly = false;
+  void proc.exited.then(() => (exitedEarly = true));
+  await until(
+    async () => {
+      if (exitedEarly) throw new Error(`dsync exited before it was healthy:\n${proc.output()}`);
+      return fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    () => `dsync on port ${port}; output so far:\n${proc.output()}`,
+    timeoutMs,
+  );
+}

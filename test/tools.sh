@@ -1,0 +1,8 @@
+# Where the test suite's tools live; the one place that says so. Sourced by test/setup.sh (which installs or
+# builds them) and test/run.sh (whose tests read these variables). Everything sits under DSYNC_CACHE
+# (default ~/.cache/dsync), outside the checkout; a variable that is already set wins.
+export DSYNC_CACHE="${DSYNC_CACHE:-${HOME:-/root}/.cache/dsync}"
+export DSYNC_VENV="${DSYNC_VENV:-$DSYNC_CACHE/venv}"            # PyPI conformance suites
+export SCIM2_BIN="${SCIM2_BIN:-$DSYNC_VENV/bin/scim2}"
+export SCIM_SANITY_BIN="${SCIM_SANITY_BIN:-$DSYNC_VENV/bin/scim-sanity}"
+export DSYNC_K8S_CACHE="${DSYNC_K8S_CACHE:-$DSYNC_CACHE/k8s}"  # kube-apiserver + etcd (test/k8s/apiserver.sh)
