@@ -96,7 +96,10 @@ async function main(): Promise<void> {
     const ids = (await redis.zrange(`dsync:{${big.id}}:uo`, 0, 4999)) as string[];
     results.push(
       await phase('PUT user', 2000, CONCURRENCY, async (i, timed) => {
-        const res = await timed(() => bigScim.request('PUT', `${big.scim.path}/Users/${ids[i]}`, { ...oktaUser('b', i), displayName: `Renamed ${i}` }));
+        // Creation ran concurrently, so the i-th id is not user i: PUT the user's own identity back (untimed read).
+        const current = await bigScim.request('GET', `${big.scim.path}/Users/${ids[i]}`);
+        const n = Number(/user(\d+)@/.exec((current.body as { userName: string }).userName)?.[1]);
+        const res = await timed(() => bigScim.request('PUT', `${big.scim.path}/Users/${ids[i]}`, { ...oktaUser('b', n), displayName: `Renamed ${n}` }));
         check(res.status, [200], 'PUT');
       }),
     );
