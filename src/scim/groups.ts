@@ -2,7 +2,7 @@
  * SCIM /Groups. Members are kept as a membership set in the store, never inside the group body: PATCHes turn
  * into add/remove deltas (no read-modify-write of a whole group), and membership events fire only on real change.
  */
-import { mapChunked } from '../core/chunks.js';
+import { mapChunked, yieldToLoop } from '../core/chunks.js';
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
 import { newId } from '../core/ids.js';
 import { sameResource } from '../core/json.js';
@@ -51,6 +51,8 @@ const wantsMembers = (query: ScimQuery): boolean => {
 async function allMemberIds(ctx: ScimContext, groupId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let offset = 0; ; offset += MEMBER_PAGE) {
+    // The memory store answers without I/O: without a turn here, 200 pages would be one long block.
+    if (offset > 0) await yieldToLoop();
     const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, MEMBER_PAGE);
     for (const id of page.items) ids.push(id);
     if (page.items.length < MEMBER_PAGE) return ids;
