@@ -7,6 +7,7 @@
  * half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
 import { forEachChunked } from '../core/chunks.js';
+import { EventLog } from './memory-event-log.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type {
   DeadLetter,
@@ -67,7 +68,7 @@ class DirectoryData {
   readonly members = new Map<string, Set<string>>();
   readonly displays = new Map<string, Map<string, string>>();
   readonly userGroups = new Map<string, Set<string>>();
-  readonly events: Array<LoggedEvent & { at: number }> = [];
+  readonly events = new EventLog();
   delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
   replayFrom: number | undefined;
   readonly deliveryLogs: Array<DeliveryLogRecord & { at: number }> = [];
@@ -77,7 +78,6 @@ class DirectoryData {
     return String(this.nextRecord++).padStart(16, '0');
   }
   lease: { owner: string; expires: number } | undefined;
-  private nextSeq = 1;
   /** Membership changes of a group still being applied chunk by chunk. */
   private readonly applying = new Map<string, Promise<unknown>>();
 
@@ -85,7 +85,7 @@ class DirectoryData {
     for (const e of events) this.appendOne(e);
   }
   appendOne(event: PendingEvent): void {
-    this.events.push({ seq: String(this.nextSeq++).padStart(16, '0'), json: event.json, at: Date.now() });
+    this.events.append(event.json, Date.now());
   }
 
   /** Marks `groupId`'s memberships as being changed until `work` settles. */
@@ -487,17 +487,7 @@ export class MemoryStore implements Store {
   // Events ----------------------------------------------------------------------------------------------
 
   async readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]> {
-    const events = this.data.get(directoryId)?.events ?? [];
-    let lo = 0;
-    if (afterSeq !== null) {
-      let hi = events.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (events[mid]!.seq <= afterSeq) lo = mid + 1;
-        else hi = mid;
-      }
-    }
-    return events.slice(lo, lo + limit).map(({ seq, json }) => ({ seq, json }));
+    return this.data.get(directoryId)?.events.read(afterSeq, limit) ?? [];
   }
   compareSeq(a: string, b: string): number {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -506,14 +496,10 @@ export class MemoryStore implements Store {
     return /^\d{16}$/.test(text);
   }
   async lastEventSeq(directoryId: string): Promise<string | null> {
-    return this.data.get(directoryId)?.events.at(-1)?.seq ?? null;
+    return this.data.get(directoryId)?.events.last() ?? null;
   }
   async trimEvents(directoryId: string, uptoSeq: string, olderThan: number): Promise<void> {
-    const events = this.data.get(directoryId)?.events;
-    if (!events) return;
-    let n = 0;
-    while (n < events.length && events[n]!.seq <= uptoSeq && events[n]!.at < olderThan) n++;
-    events.splice(0, n);
+    this.data.get(directoryId)?.events.trim(uptoSeq, olderThan);
   }
 
   // Delivery --------------------------------------------------------------------------------------------
@@ -609,13 +595,7 @@ export class MemoryStore implements Store {
     return true;
   }
   async seqBefore(directoryId: string, time: number): Promise<string | null> {
-    const events = this.data.get(directoryId)?.events ?? [];
-    let found: string | null = null;
-    for (const e of events) {
-      if (e.at >= time) break;
-      found = e.seq;
-    }
-    return found;
+    return this.data.get(directoryId)?.events.seqBefore(time) ?? null;
   }
   async requestReplay(directoryId: string, since: number): Promise<void> {
     const d = this.data.get(directoryId);
