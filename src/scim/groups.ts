@@ -2,7 +2,7 @@
  * SCIM /Groups. Members are kept as a membership set in the store, never inside the group body: PATCHes turn
  * into add/remove deltas (no read-modify-write of a whole group), and membership events fire only on real change.
  */
-import { mapChunked, yieldToLoop } from '../core/chunks.js';
+import { mapChunked } from '../core/chunks.js';
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
 import { newId } from '../core/ids.js';
 import { sameResource } from '../core/json.js';
@@ -14,10 +14,9 @@ import { ScimError } from './errors.js';
 import { assertPrintable, normalizeResource } from './normalize.js';
 import { applyPatch, type MemberDelta, type MemberRef } from './patch.js';
 import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
-import { search } from './search.js';
+import { memberIdsOf, search } from './search.js';
 
 const SCIM_JSON = 'application/scim+json';
-const MEMBER_PAGE = 1000;
 
 
 export function groupKeys(body: ScimBody): GroupKeys {
@@ -48,20 +47,9 @@ const wantsMembers = (query: ScimQuery): boolean => {
   return !has(query.excludedAttributes) && (!query.attributes || has(query.attributes));
 };
 
-async function allMemberIds(ctx: ScimContext, groupId: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += MEMBER_PAGE) {
-    // The memory store answers without I/O: without a turn here, 200 pages would be one long block.
-    if (offset > 0) await yieldToLoop();
-    const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, MEMBER_PAGE);
-    for (const id of page.items) ids.push(id);
-    if (page.items.length < MEMBER_PAGE) return ids;
-  }
-}
-
 /** Members as SCIM renders them: `display` is what the client sent, else the user's displayName or userName. */
 async function renderMembers(ctx: ScimContext, groupId: string) {
-  const ids = await allMemberIds(ctx, groupId);
+  const ids = await memberIdsOf(ctx, groupId);
   return mapChunked(ids, async (chunk) => {
     const [users, displays] = await Promise.all([
       ctx.store.getUsers(ctx.directory.id, chunk),
@@ -181,7 +169,7 @@ async function commitGroup(
 ): Promise<StoredResource | typeof STALE> {
   let { add, remove } = plan;
   if (plan.target) {
-    const existing = await allMemberIds(ctx, current.id);
+    const existing = await memberIdsOf(ctx, current.id);
     const desired = new Set(plan.target.map((r) => r.value));
     const have = new Set(existing);
     remove = existing.filter((id) => !desired.has(id));
