@@ -68,14 +68,40 @@ const userKeyArgs = (keys: UserKeys): string[] => [
   keys.emails.map((e) => e.toLowerCase()).join(LIST_SEP),
 ];
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
-/** Membership entries, encoded as redis-scripts.ts describes: removals, additions, then displays. */
-function memberEntries(remove: MemberChange[], add: MemberChange[], displays: Array<{ userId: string; display: string }> = []): string[] {
-  const out: string[] = [];
-  const SEP = FIELD_SEP;
-  for (const m of remove) out.push(`-${m.userId}${SEP}${m.userVersion}${SEP}${m.event.json}${SEP}`);
-  for (const m of add) out.push(`+${m.userId}${SEP}${m.userVersion}${SEP}${m.event.json}${SEP}${m.display ?? ''}`);
-  for (const d of displays) out.push(`=${d.userId}${SEP}${SEP}${SEP}${d.display}`);
-  return out;
+/**
+ * Membership entries as redis-scripts.ts describes them (removals, additions, then displays), encoded a slice at
+ * a time: the encoded copy of a 200,000-member change never sits in memory whole.
+ */
+class MemberEntries {
+  readonly count: number;
+  constructor(
+    private readonly remove: MemberChange[],
+    private readonly add: MemberChange[],
+    private readonly displays: Array<{ userId: string; display: string }> = [],
+  ) {
+    this.count = remove.length + add.length + displays.length;
+  }
+
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = from; i < Math.min(to, this.count); i++) out.push(this.encode(i));
+    return out;
+  }
+
+  private encode(i: number): string {
+    const S = FIELD_SEP;
+    if (i < this.remove.length) {
+      const m = this.remove[i]!;
+      return `-${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}`;
+    }
+    i -= this.remove.length;
+    if (i < this.add.length) {
+      const m = this.add[i]!;
+      return `+${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}${m.display ?? ''}`;
+    }
+    const d = this.displays[i - this.add.length]!;
+    return `=${d.userId}${S}${S}${S}${d.display}`;
+  }
 }
 
 /** A staging list outlives any sane write but not a crashed one. */
@@ -175,9 +201,11 @@ export class RedisStore implements Store {
     directoryId: string,
     groupId: string,
     head: string[],
-    entries: string[],
+    entries: MemberEntries,
   ): Promise<WriteResult> {
-    if (entries.length <= CHUNK_SIZE) return this.script(name, directoryId, [...head, 'i', String(entries.length), ...entries], groupId);
+    if (entries.count <= CHUNK_SIZE) {
+      return this.script(name, directoryId, [...head, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+    }
     for (;;) {
       const staged = await this.stage(directoryId, groupId, entries);
       if (typeof staged === 'string') return { status: staged };
@@ -199,13 +227,13 @@ export class RedisStore implements Store {
   private async stage(
     directoryId: string,
     groupId: string,
-    entries: string[],
+    entries: MemberEntries,
   ): Promise<{ key: string; token: string; stamp: string } | 'stale' | 'missing'> {
     const token = randomUUID();
     const key = `${prefix(directoryId)}gs:${groupId}:${token}`;
     let stamp: string | undefined;
-    for (const chunk of chunksOf(entries)) {
-      const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...chunk]);
+    for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
+      const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
       if (status !== 'ok') {
         await this.redis.del(key);
         return status as 'stale' | 'missing';
@@ -416,7 +444,7 @@ export class RedisStore implements Store {
       JSON.stringify(group.body),
       ...events(evs),
     ];
-    return this.groupWrite('dsyncCreateGroup', directoryId, group.id, head, memberEntries([], memberList));
+    return this.groupWrite('dsyncCreateGroup', directoryId, group.id, head, new MemberEntries([], memberList));
   }
   updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
     const hasBody = update.body !== undefined && update.keys !== undefined;
@@ -431,7 +459,7 @@ export class RedisStore implements Store {
       update.expectedBody ?? '',
       ...events(update.events),
     ];
-    return this.groupWrite('dsyncUpdateGroup', directoryId, id, head, memberEntries(update.remove, update.add, update.displays));
+    return this.groupWrite('dsyncUpdateGroup', directoryId, id, head, new MemberEntries(update.remove, update.add, update.displays));
   }
   async deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
     const result = await this.script('dsyncDeleteGroup', directoryId, [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)], id);
