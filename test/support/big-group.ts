@@ -3,7 +3,6 @@
  * creates would take minutes and prove nothing here), a /healthz poller that measures how long the event loop
  * makes a request wait, and event counts read back from the directory's log.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Store } from '../../src/store/port.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -31,13 +30,11 @@ export class StallProbe {
   polls = 0;
   private running: Promise<void> | undefined;
   private stopping = false;
-  private readonly loop = monitorEventLoopDelay({ resolution: 5 });
 
   constructor(private readonly url: string) {}
 
   start(): void {
     this.stopping = false;
-    this.loop.enable();
     this.running = (async () => {
       // A poll is due 10 ms after the previous one ended; its wait runs from then, so an event-loop block that
       // delays the timer counts too (an outside poller would have sent its request into that block).
@@ -57,12 +54,6 @@ export class StallProbe {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.running;
-    this.loop.disable();
-  }
-
-  /** Longest event-loop block seen while running (ms), from perf_hooks. */
-  get maxLoopDelayMs(): number {
-    return this.loop.max / 1e6;
   }
 }
 
