@@ -17,7 +17,8 @@
  * call (dsyncDrain). Until it is drained the group, and every user of the directory (`gpend`), answer `busy` to
  * writes and the adapter drains before reading memberships: nobody sees half a change, a crash after the commit
  * is finished by the next reader or writer, a crash before it leaves only a staging list that expires.
- * `uw` counts user writes: a commit refuses (stale) when a user changed while its entries were being staged.
+ * `uw` counts user writes: when users were written while entries were being staged, the commit answers `restamp`
+ * and the adapter re-checks the staged versions (dsyncVerify, a chunk per call) before committing again.
  */
 
 const PRELUDE = `
@@ -218,8 +219,8 @@ local function applyEntries(gid, list)
   return table.concat(flags)
 end
 -- The membership part of a write, from ARGV[i]: 'i', n, entries… (inline) or 's', stageKey, token, stamp
--- (staged). Returns a function that applies it (inline: the flags; staged: journals it, no flags yet), or nil
--- when the write is stale.
+-- (staged). Returns a function that applies it (inline: the flags; staged: journals it, no flags yet), nil
+-- when the write is stale, false when users were written since the stamp (the staged versions need a re-check).
 local function memberInput(gid, i)
   if ARGV[i] == 'i' then
     local list = {}
@@ -228,7 +229,8 @@ local function memberInput(gid, i)
     return function() return applyEntries(gid, list) end
   end
   local stage, token, stamp = ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
-  if (redis.call('GET', p .. 'uw') or '0') ~= stamp or redis.call('EXISTS', stage) == 0 then return nil end
+  if redis.call('EXISTS', stage) == 0 then return nil end
+  if (redis.call('GET', p .. 'uw') or '0') ~= stamp then return false end
   return function()
     redis.call('RENAME', stage, p .. 'gj:' .. gid)
     redis.call('PERSIST', p .. 'gj:' .. gid)
@@ -243,7 +245,7 @@ end
 const createGroup = `
 local id, dn, ext = ARGV[2], ARGV[3], ARGV[4]
 local apply = memberInput(id, 9 + tonumber(ARGV[8]))
-if not apply then return {'stale'} end
+if apply == false then return {'restamp'} elseif not apply then return {'stale'} end
 if redis.call('HSETNX', p .. 'gn', dn, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[5], ARGV[6], dn, ext, ''}
 redis.call('SET', p .. 'g:' .. id, encode(h, ARGV[7]))
@@ -267,7 +269,7 @@ local h, body = parse(rec)
 if ARGV[3] ~= '' and h[1] ~= ARGV[3] then return {'stale'} end
 if ARGV[9] ~= '' and body ~= ARGV[9] then return {'stale'} end
 local apply = memberInput(id, 11 + tonumber(ARGV[10]))
-if not apply then return {'stale'} end
+if apply == false then return {'restamp'} elseif not apply then return {'stale'} end
 local changed = false
 if ARGV[4] == '1' then
   local dn, ext = ARGV[5], ARGV[6]
@@ -308,6 +310,13 @@ for i = 1, #gone, 2 do redis.call('SREM', p .. 'ug:' .. gone[i], gid) end
 if #gone > 0 and redis.call('EXISTS', p .. 'gx:' .. gid) == 1 then return 'more' end
 redis.call('SREM', p .. 'gpend', gid)
 return 'done'
+`;
+
+/** ARGV: prefix, stageKey, from, count. Re-checks the user versions of staged entries; answers the user-write count. */
+const verify = `
+local stamp = redis.call('GET', p .. 'uw') or '0'
+if staleEntries(redis.call('LRANGE', ARGV[2], ARGV[3], tonumber(ARGV[3]) + tonumber(ARGV[4]) - 1)) then return {'stale'} end
+return {'ok', stamp}
 `;
 
 /** ARGV: prefix, stageKey, ttl ms, entries… Appends a chunk to a staging list; answers the user-write count. */
@@ -357,6 +366,7 @@ export const SCRIPTS = {
   dsyncDeleteGroup: PRELUDE + deleteGroup,
   dsyncDrain: PRELUDE + MEMBERS + drain,
   dsyncStage: PRELUDE + MEMBERS + stage,
+  dsyncVerify: PRELUDE + MEMBERS + verify,
 } as const;
 export type ScriptName = keyof typeof SCRIPTS;
 

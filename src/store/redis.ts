@@ -106,6 +106,8 @@ class MemberEntries {
 
 /** A staging list outlives any sane write but not a crashed one. */
 const STAGE_TTL_MS = 15 * 60_000;
+/** Re-checks of a staged change while users keep being written, before the write re-runs from a fresh read. */
+const MAX_RESTAMPS = 5;
 
 const CASCADE_BATCH = 500;
 const DUE = 'dsync:due';
@@ -209,7 +211,14 @@ export class RedisStore implements Store {
     for (;;) {
       const staged = await this.stage(directoryId, groupId, entries);
       if (typeof staged === 'string') return { status: staged };
-      const reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+      let reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+      // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
+      for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
+        const stamp = await this.verify(directoryId, staged.key, entries.count);
+        if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
+        else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+      }
+      if (reply[0] === 'restamp') reply = ['stale'];
       if (reply[0] !== 'ok') await this.redis.del(staged.key);
       if (reply[0] === 'busy') {
         await this.drain(directoryId, groupId);
@@ -221,6 +230,17 @@ export class RedisStore implements Store {
       const flags = await this.redis.getdel(`${prefix(directoryId)}gf:${staged.token}`);
       return { ...result, applied: flagsOf(flags ?? '') };
     }
+  }
+
+  /** Re-checks the user versions of a staged list a chunk per call; the stamp to commit with, or why not. */
+  private async verify(directoryId: string, key: string, count: number): Promise<string | 'stale' | 'missing'> {
+    let stamp: string | undefined;
+    for (let i = 0; i < count; i += CHUNK_SIZE) {
+      const [status, uw] = await this.raw('dsyncVerify', directoryId, [key, String(i), String(CHUNK_SIZE)]);
+      if (status !== 'ok') return status as 'stale' | 'missing';
+      stamp ??= uw!;
+    }
+    return stamp!;
   }
 
   /** Stages entries a chunk per call into an expiring list; `stamp` is the user-write count the commit checks. */

@@ -110,6 +110,51 @@ describe('big membership changes survive a crash (redis store)', function () {
     expect(await other.redis.exists(`dsync:{${dir}}:gj:g1`, `dsync:{${dir}}:gt:g1`)).to.equal(0);
   });
 
+  /** Runs `before` just ahead of the first commit of a staged group write, and counts the script calls. */
+  function intercept(store: RedisStore, before: () => Promise<unknown>) {
+    const calls: Record<string, number> = {};
+    const raw = (store as unknown as { raw: (name: string, ...rest: unknown[]) => Promise<unknown> }).raw.bind(store);
+    let pending: (() => Promise<unknown>) | undefined = before;
+    (store as unknown as { raw: typeof raw }).raw = async (name, ...rest) => {
+      calls[name] = (calls[name] ?? 0) + 1;
+      if (name === 'dsyncUpdateGroup' && pending) {
+        const run = pending;
+        pending = undefined;
+        await run();
+      }
+      return raw(name, ...rest);
+    };
+    return calls;
+  }
+  const touchUser = async (store: Store, dir: string, id: string) => {
+    const u = (await store.getUser(dir, id))!;
+    const result = await store.updateUser(dir, id, u.version, { ...u.body, title: 'x' }, { userName: String(u.body.userName), emails: [] }, [event('user.updated')], Date.now());
+    expect(result.status).to.equal('ok');
+  };
+
+  it('a user written while a change is staged: commits after re-checking the staged versions, without re-staging', async () => {
+    const store = await open();
+    const { dir, users } = await setup(store);
+    const now = Date.now();
+    const other = { id: 'other', body: { userName: 'other@acme.io' }, created: now, lastModified: now, version: 1 };
+    await store.createUser(dir, other, { userName: 'other@acme.io', emails: [] }, []);
+    const calls = intercept(store, () => touchUser(store, dir, 'other'));
+    const result = await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
+    expect(result.status === 'ok' && result.applied.filter(Boolean).length).to.equal(N);
+    expect(calls).to.include({ dsyncStage: N / 1000, dsyncVerify: N / 1000, dsyncUpdateGroup: 2 });
+    expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(N);
+  });
+
+  it('a user of the change written while it is staged: the write answers stale (re-read) and stages nothing', async () => {
+    const store = await open();
+    const { dir, users } = await setup(store);
+    intercept(store, () => touchUser(store, dir, users[4321]!));
+    const result = await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
+    expect(result.status).to.equal('stale');
+    expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(0);
+    expect(await store.redis.keys(`dsync:{${dir}}:gs:*`)).to.deep.equal([]);
+  });
+
   it('a write that dies while staging leaves no member, no event, and a staging list that expires', async () => {
     const store = await open();
     const { dir, users } = await setup(store);
