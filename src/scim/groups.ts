@@ -38,7 +38,10 @@ function splitMembers(body: ScimBody): { body: ScimBody; members: MemberRef[] | 
 /** One ref per member id; the last display given wins. */
 function uniqueRefs(refs: MemberRef[]): MemberRef[] {
   const byId = new Map<string, MemberRef>();
-  for (const ref of refs) byId.set(ref.value, { ...byId.get(ref.value), ...ref });
+  for (const ref of refs) {
+    const seen = byId.get(ref.value);
+    byId.set(ref.value, seen ? { ...seen, ...ref } : ref);
+  }
   return [...byId.values()];
 }
 

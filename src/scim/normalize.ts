@@ -215,16 +215,20 @@ export function normalizeMembers(value: unknown): Member[] {
   const seen = new Set<string>();
   for (const item of items) {
     if (item === null) continue;
-    const obj: JsonObject = typeof item === 'string' ? { value: item } : isObject(item) ? item : {};
-    const id = getAttr(obj, 'value');
+    const obj: JsonObject = isObject(item) ? item : {};
+    const id = typeof item === 'string' ? item : getAttr(obj, 'value');
     if (typeof id !== 'string' || id === '') throw ScimError.badRequest('Each member must have a string "value"');
+    if (seen.has(id)) continue;
+    seen.add(id);
     const member: Member = { value: id };
+    if (obj !== item) {
+      members.push(member);
+      continue;
+    }
     for (const name of ['display', 'type', '$ref'] as const) {
       const v = getAttr(obj, name);
       if (typeof v === 'string') member[name] = v;
     }
-    if (seen.has(id)) continue;
-    seen.add(id);
     members.push(member);
   }
   return members;
