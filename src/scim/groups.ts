@@ -2,6 +2,7 @@
  * SCIM /Groups. Members are kept as a membership set in the store, never inside the group body: PATCHes turn
  * into add/remove deltas (no read-modify-write of a whole group), and membership events fire only on real change.
  */
+import { mapChunked } from '../core/chunks.js';
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from '../core/events.js';
 import { newId } from '../core/ids.js';
 import { sameResource } from '../core/json.js';
@@ -13,10 +14,9 @@ import { ScimError } from './errors.js';
 import { assertPrintable, normalizeResource } from './normalize.js';
 import { applyPatch, type MemberDelta, type MemberRef } from './patch.js';
 import { checkIfMatch, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
-import { search } from './search.js';
+import { memberIdsOf, search } from './search.js';
 
 const SCIM_JSON = 'application/scim+json';
-const MEMBER_PAGE = 1000;
 
 
 export function groupKeys(body: ScimBody): GroupKeys {
@@ -38,7 +38,10 @@ function splitMembers(body: ScimBody): { body: ScimBody; members: MemberRef[] | 
 /** One ref per member id; the last display given wins. */
 function uniqueRefs(refs: MemberRef[]): MemberRef[] {
   const byId = new Map<string, MemberRef>();
-  for (const ref of refs) byId.set(ref.value, { ...byId.get(ref.value), ...ref });
+  for (const ref of refs) {
+    const seen = byId.get(ref.value);
+    byId.set(ref.value, seen ? { ...seen, ...ref } : ref);
+  }
   return [...byId.values()];
 }
 
@@ -47,27 +50,20 @@ const wantsMembers = (query: ScimQuery): boolean => {
   return !has(query.excludedAttributes) && (!query.attributes || has(query.attributes));
 };
 
-async function allMemberIds(ctx: ScimContext, groupId: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += MEMBER_PAGE) {
-    const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, MEMBER_PAGE);
-    ids.push(...page.items);
-    if (page.items.length < MEMBER_PAGE) return ids;
-  }
-}
-
 /** Members as SCIM renders them: `display` is what the client sent, else the user's displayName or userName. */
 async function renderMembers(ctx: ScimContext, groupId: string) {
-  const ids = await allMemberIds(ctx, groupId);
-  const [users, displays] = await Promise.all([
-    ctx.store.getUsers(ctx.directory.id, ids),
-    ctx.store.memberDisplays(ctx.directory.id, groupId, ids),
-  ]);
-  return users.flatMap((u, i) =>
-    u === null
-      ? []
-      : [{ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' }],
-  );
+  const ids = await memberIdsOf(ctx, groupId);
+  return mapChunked(ids, async (chunk) => {
+    const [users, displays] = await Promise.all([
+      ctx.store.getUsers(ctx.directory.id, chunk),
+      ctx.store.memberDisplays(ctx.directory.id, groupId, chunk),
+    ]);
+    return users.flatMap((u, i) =>
+      u === null
+        ? []
+        : [{ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' }],
+    );
+  });
 }
 
 async function groupResult(ctx: ScimContext, group: StoredResource, status: number, query: ScimQuery = {}): Promise<ScimResult> {
@@ -86,7 +82,10 @@ async function load(ctx: ScimContext, id: string): Promise<StoredResource> {
 const duplicate = (keys: GroupKeys): string =>
   `Group with displayName "${keys.displayName}" already exists in this directory`;
 
-/** One candidate membership event per user that exists; users unknown to the directory are skipped. */
+/**
+ * One candidate membership event per user that exists; users unknown to the directory are skipped. Built a
+ * chunk at a time (building 200,000 events takes seconds of CPU).
+ */
 async function memberChanges(
   ctx: ScimContext,
   type: 'group.user_added' | 'group.user_removed',
@@ -95,21 +94,27 @@ async function memberChanges(
   groupId: string,
   now: number,
 ): Promise<MemberChange[]> {
-  const users = await ctx.store.getUsers(ctx.directory.id, refs.map((r) => r.value));
   const g = groupData(groupId, group);
-  return users.flatMap((u, i) => {
-    if (u === null) return [];
-    const event = buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
-    const display = refs[i]!.display;
-    return [{ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) }];
+  return mapChunked(refs, async (chunk) => {
+    const users = await ctx.store.getUsers(ctx.directory.id, chunk.map((r) => r.value));
+    return users.flatMap((u, i) => {
+      if (u === null) return [];
+      const event = buildEvent(ctx.directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
+      const display = chunk[i]!.display;
+      return [{ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) }];
+    });
   });
 }
 
 const displaysOf = (refs: MemberRef[]) =>
   refs.flatMap((r) => (r.display === undefined ? [] : [{ userId: r.value, display: r.display }]));
 
-const appliedEvents = (changes: MemberChange[], applied: boolean[]): PendingEvent[] =>
-  changes.filter((_, i) => applied[i]).map((c) => c.event);
+/** Records the events a write committed (`applied[i]` for change i of `changes`, in order), for the callback. */
+function recordCommitted(ctx: ScimContext, events: PendingEvent[], changes: MemberChange[][], applied: boolean[]): void {
+  for (const e of events) ctx.committed.push(e);
+  let i = 0;
+  for (const list of changes) for (const change of list) if (applied[i++]) ctx.committed.push(change.event);
+}
 
 export async function createGroup(ctx: ScimContext, input: unknown): Promise<ScimResult> {
   const { body, members } = splitMembers(normalizeResource(input, 'Group'));
@@ -124,7 +129,7 @@ export async function createGroup(ctx: ScimContext, input: unknown): Promise<Sci
     duplicate(keys),
   );
   if (result === STALE) throw new Error('createGroup cannot be stale');
-  ctx.committed.push(created, ...appliedEvents(adds, result.applied));
+  recordCommitted(ctx, [created], [adds], result.applied);
   return groupResult(ctx, group, 201);
 }
 
@@ -167,7 +172,7 @@ async function commitGroup(
 ): Promise<StoredResource | typeof STALE> {
   let { add, remove } = plan;
   if (plan.target) {
-    const existing = await allMemberIds(ctx, current.id);
+    const existing = await memberIdsOf(ctx, current.id);
     const desired = new Set(plan.target.map((r) => r.value));
     const have = new Set(existing);
     remove = existing.filter((id) => !desired.has(id));
@@ -203,7 +208,7 @@ async function commitGroup(
     duplicate(groupKeys(next)),
   );
   if (result === STALE) return STALE;
-  ctx.committed.push(...events, ...appliedEvents([...removes, ...adds], result.applied));
+  recordCommitted(ctx, events, [removes, adds], result.applied);
   return { ...current, body: next, version: result.version, lastModified: result.lastModified };
 }
 

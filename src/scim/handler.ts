@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { challenge } from '../core/auth-challenge.js';
+import { CHUNK_SIZE, yieldToLoop } from '../core/chunks.js';
 import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { Store } from '../store/port.js';
@@ -212,5 +213,9 @@ async function searchAll(ctx: ScimContext, query: ScimQuery): Promise<ScimResult
 }
 
 async function deliverToCallback(events: PendingEvent[], callback: EventCallback): Promise<void> {
-  for (const e of events) await callback(JSON.parse(e.json) as DirectorySyncEvent);
+  for (let i = 0; i < events.length; i++) {
+    // A 200,000-member write has as many events: let the loop breathe between chunks.
+    if (i > 0 && i % CHUNK_SIZE === 0) await yieldToLoop();
+    await callback(JSON.parse(events[i]!.json) as DirectorySyncEvent);
+  }
 }

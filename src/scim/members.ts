@@ -6,6 +6,7 @@
  * The store applies it as: start from `replace` if set, else from nothing if `removeAll`, else
  * from the current members; remove `remove`; add `add`. The builder keeps `add` and `remove`
  * disjoint and folds later changes into `replace`, so operation order is already accounted for.
+ * Every step is a Map/Set operation: a PATCH naming 100,000 members costs 100,000 steps, not their square.
  */
 export interface MemberRef {
   value: string;
@@ -21,36 +22,54 @@ export interface MemberDelta {
 }
 
 export class MemberDeltaBuilder {
-  private delta: MemberDelta = { add: [], remove: [] };
+  /** Keyed by member id; insertion order is the order members were first named. */
+  private replacing: Map<string, MemberRef> | undefined;
+  private added = new Map<string, MemberRef>();
+  private removed = new Set<string>();
+  private removingAll = false;
 
   add(refs: readonly MemberRef[]): void {
+    const target = this.replacing ?? this.added;
     for (const ref of refs) {
-      this.delta.remove = this.delta.remove.filter((id) => id !== ref.value);
-      const list = this.delta.replace ?? this.delta.add;
-      if (!list.some((m) => m.value === ref.value)) list.push(ref);
+      this.removed.delete(ref.value);
+      if (!target.has(ref.value)) target.set(ref.value, ref);
     }
   }
 
   remove(ids: readonly string[]): void {
     for (const id of ids) {
-      this.delta.add = this.delta.add.filter((m) => m.value !== id);
-      if (this.delta.replace) this.delta.replace = this.delta.replace.filter((m) => m.value !== id);
-      else if (!this.delta.removeAll && !this.delta.remove.includes(id)) this.delta.remove.push(id);
+      this.added.delete(id);
+      if (this.replacing) this.replacing.delete(id);
+      else if (!this.removingAll) this.removed.add(id);
     }
   }
 
   replace(refs: readonly MemberRef[]): void {
-    this.delta = { replace: [], add: [], remove: [] };
+    this.reset();
+    this.replacing = new Map();
     this.add(refs);
   }
 
   removeAll(): void {
-    this.delta = { add: [], remove: [], removeAll: true };
+    this.reset();
+    this.removingAll = true;
+  }
+
+  private reset(): void {
+    this.replacing = undefined;
+    this.added = new Map();
+    this.removed = new Set();
+    this.removingAll = false;
   }
 
   /** The net delta, or undefined when the operations change nothing about membership. */
   result(): MemberDelta | undefined {
-    const { replace, add, remove, removeAll } = this.delta;
-    return replace || removeAll || add.length > 0 || remove.length > 0 ? this.delta : undefined;
+    if (!this.replacing && !this.removingAll && this.added.size === 0 && this.removed.size === 0) return undefined;
+    return {
+      ...(this.replacing && { replace: [...this.replacing.values()] }),
+      add: [...this.added.values()],
+      remove: [...this.removed],
+      ...(this.removingAll && { removeAll: true }),
+    };
   }
 }

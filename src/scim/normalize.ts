@@ -207,23 +207,31 @@ export function dropNulls(value: unknown): unknown {
 }
 
 /**
- * Group members reduced to `{value, display?, type?, $ref?}`. A bare string is taken as the
- * member id; an item without a value cannot be resolved to a member and is rejected.
+ * Group members reduced to `{value, display?, type?, $ref?}`, first occurrence of an id kept (a set, so
+ * 100,000 members cost linear time). A bare string is taken as the member id; an item without a value cannot
+ * be resolved to a member and is rejected.
  */
 export function normalizeMembers(value: unknown): Member[] {
   const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
   const members: Member[] = [];
+  const seen = new Set<string>();
   for (const item of items) {
     if (item === null) continue;
-    const obj: JsonObject = typeof item === 'string' ? { value: item } : isObject(item) ? item : {};
-    const id = getAttr(obj, 'value');
+    const obj: JsonObject = isObject(item) ? item : {};
+    const id = typeof item === 'string' ? item : getAttr(obj, 'value');
     if (typeof id !== 'string' || id === '') throw ScimError.badRequest('Each member must have a string "value"');
+    if (seen.has(id)) continue;
+    seen.add(id);
     const member: Member = { value: id };
+    if (obj !== item) {
+      members.push(member);
+      continue;
+    }
     for (const name of ['display', 'type', '$ref'] as const) {
       const v = getAttr(obj, name);
       if (typeof v === 'string') member[name] = v;
     }
-    if (!members.some((m) => m.value === id)) members.push(member);
+    members.push(member);
   }
   return members;
 }

@@ -10,6 +10,7 @@
 import { MAX_PATCH_OPERATIONS } from '../core/limits.js';
 import { ScimError } from './errors.js';
 import type { FilterNode } from './filter/ast.js';
+import { removeMatching } from './filtered-removal.js';
 import { type MemberDelta, MemberDeltaBuilder, type MemberRef } from './members.js';
 import {
   checkRequired,
@@ -29,7 +30,7 @@ import {
   coreSchema,
   unknownAttribute,
 } from './schemas.js';
-import { type JsonObject, deepEqual, findKey, getAttr, isObject } from './values.js';
+import { type JsonObject, appendUnique, canonicalJson, deepEqual, findKey, getAttr, isObject } from './values.js';
 
 export type { MemberDelta, MemberRef } from './members.js';
 
@@ -56,6 +57,8 @@ interface Session {
   resourceType: ResourceType;
   id: unknown;
   members: MemberDeltaBuilder;
+  /** Consecutive filtered removals from one list, applied together (see filtered-removal.ts). */
+  removals?: { container: JsonObject; key: string; filters: ValueFilter[] };
 }
 
 /**
@@ -79,6 +82,7 @@ export function applyPatch(resource: Record<string, unknown>, body: unknown, res
       throw new ScimError(err.status, `Operation ${i + 1} (${where}): ${err.detail}`, err.scimType);
     }
   });
+  flushRemovals(session);
   const { doc } = session;
   pruneEmpty(doc);
   const changed = !deepEqual(resource, doc);
@@ -149,6 +153,8 @@ function valueKeyPath(resourceType: ResourceType, key: string, urn: string | und
 }
 
 function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): void {
+  // Queued filtered removals must land before any other operation reads or writes the resource.
+  if (!(op === 'remove' && path.kind === 'attribute' && path.filter && path.attr.sub === undefined)) flushRemovals(s);
   if (path.kind === 'extension') {
     if (op === 'remove' || (op === 'replace' && value === null)) return setKey(s.doc, path.schema, undefined);
     if (value === null) return;
@@ -182,8 +188,7 @@ function write(s: Session, op: 'add' | 'replace', path: AttributePath, value: un
   if (attr.def.multiValued) {
     // add appends what is not there yet; replace without a filter replaces the whole list.
     const items = (coerced ?? []) as unknown[];
-    const next = op === 'add' ? [...asArray(container[key])] : [];
-    for (const item of items) if (!next.some((e) => deepEqual(e, item))) next.push(item);
+    const next = appendUnique(op === 'add' ? asArray(container[key]) : [], items);
     container[key] = singlePrimary(next, items);
   } else if (isObject(value) && isObject(container[key]) && getAttr(value, 'value') === undefined) {
     // RFC 7644 §3.5.2.1/3: sub-attributes given replace theirs (null removes), the others stay.
@@ -275,7 +280,7 @@ function writeUnknown(container: JsonObject, key: string, op: 'add' | 'replace',
   const incoming = dropNulls(value);
   const current = container[key];
   if (op === 'add' && Array.isArray(current)) {
-    for (const item of asArray(incoming)) if (!current.some((e) => deepEqual(e, item))) current.push(item);
+    appendUnique(current, asArray(incoming));
   } else if (op === 'add' && isObject(current) && isObject(incoming)) {
     Object.assign(current, incoming);
   } else {
@@ -292,8 +297,8 @@ function remove(s: Session, path: AttributePath, value: unknown): void {
   if (filter) {
     // No match is not an error for remove: the desired state already holds.
     if (!Array.isArray(current)) return;
-    if (attr.sub === undefined) container[key] = current.filter((el) => !(isObject(el) && filter.test(el)));
-    else for (const el of current) if (isObject(el) && filter.test(el)) setKey(el, attr.sub, undefined);
+    if (attr.sub === undefined) return queueRemoval(s, container, key, filter);
+    for (const el of current) if (isObject(el) && filter.test(el)) setKey(el, attr.sub, undefined);
     return;
   }
   if (attr.sub !== undefined) {
@@ -305,18 +310,40 @@ function remove(s: Session, path: AttributePath, value: unknown): void {
   }
   if (Array.isArray(current) && value !== undefined && value !== null) {
     // Entra removes single values by listing them: {"op":"Remove","path":"emails","value":[{...}]}.
-    const doomed = asArray(value);
-    container[key] = current.filter((el) => !doomed.some((d) => sameItem(el, d)));
+    container[key] = withoutListed(current, asArray(value));
     return;
   }
   delete container[key];
 }
 
-function sameItem(item: unknown, target: unknown): boolean {
-  if (isObject(item) && isObject(target) && getAttr(target, 'value') !== undefined) {
-    return getAttr(item, 'value') === getAttr(target, 'value');
+/**
+ * `current` minus the listed values, in linear time: a listed object with a `value` removes the objects with
+ * that `value`; any other listed value removes its structural equals.
+ */
+function withoutListed(current: unknown[], doomed: unknown[]): unknown[] {
+  const byValue = new Set<unknown>();
+  const byShape = new Set<string>();
+  for (const d of doomed) {
+    const id = isObject(d) ? getAttr(d, 'value') : undefined;
+    if (id !== undefined) byValue.add(id);
+    else byShape.add(canonicalJson(d));
   }
-  return deepEqual(item, target);
+  return current.filter(
+    (el) => !((isObject(el) && byValue.has(getAttr(el, 'value'))) || byShape.has(canonicalJson(el))),
+  );
+}
+
+function queueRemoval(s: Session, container: JsonObject, key: string, filter: ValueFilter): void {
+  if (s.removals && (s.removals.container !== container || s.removals.key !== key)) flushRemovals(s);
+  s.removals ??= { container, key, filters: [] };
+  s.removals.filters.push(filter);
+}
+
+function flushRemovals(s: Session): void {
+  if (!s.removals) return;
+  const { container, key, filters } = s.removals;
+  s.removals = undefined;
+  container[key] = removeMatching(asArray(container[key]), filters);
 }
 
 function patchMembers(s: Session, op: OpName, path: AttributePath, value: unknown): void {

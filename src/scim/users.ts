@@ -131,7 +131,7 @@ export async function deleteUser(ctx: ScimContext, id: string): Promise<ScimResu
       '',
     );
     if (result === STALE) return STALE;
-    ctx.committed.push(...events);
+    for (const e of events) ctx.committed.push(e);
     return result;
   });
   return { status: 204, data: undefined };

@@ -67,3 +67,22 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
+
+/** A string equal for exactly the values `deepEqual` calls equal (object keys sorted): a Set/Map key. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+  );
+}
+
+/** Appends the items `list` does not hold yet (deepEqual), in linear time. */
+export function appendUnique(list: unknown[], items: Iterable<unknown>): unknown[] {
+  const seen = new Set(list.map(canonicalJson));
+  for (const item of items) {
+    const key = canonicalJson(item);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    list.push(item);
+  }
+  return list;
+}

@@ -1,8 +1,13 @@
 /**
  * In-memory store: the embedded default of `dsync serve` without REDIS_URL. Single-threaded JS makes each
- * method atomic as long as it does not await in the middle, which none does. Records are kept as JSON so
- * readers always get fresh objects, exactly as from Redis.
+ * method atomic as long as it does not await in the middle. The one exception is a membership write larger
+ * than a chunk: its checks, record and first chunk commit in one synchronous step, the remaining chunks are
+ * applied with event-loop turns in between, and everything that reads or depends on those memberships (member
+ * reads, a user's groups, writes to the group or to users) waits until they are all applied, so no reader sees
+ * half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
+import { forEachChunked } from '../core/chunks.js';
+import { EventLog } from './memory-event-log.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type {
   DeadLetter,
@@ -63,7 +68,7 @@ class DirectoryData {
   readonly members = new Map<string, Set<string>>();
   readonly displays = new Map<string, Map<string, string>>();
   readonly userGroups = new Map<string, Set<string>>();
-  readonly events: Array<LoggedEvent & { at: number }> = [];
+  readonly events = new EventLog();
   delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
   replayFrom: number | undefined;
   readonly deliveryLogs: Array<DeliveryLogRecord & { at: number }> = [];
@@ -73,11 +78,63 @@ class DirectoryData {
     return String(this.nextRecord++).padStart(16, '0');
   }
   lease: { owner: string; expires: number } | undefined;
-  private nextSeq = 1;
+  /** Membership changes of a group still being applied chunk by chunk. */
+  private readonly applying = new Map<string, Promise<unknown>>();
 
   append(events: PendingEvent[]): void {
-    const at = Date.now();
-    for (const e of events) this.events.push({ seq: String(this.nextSeq++).padStart(16, '0'), json: e.json, at });
+    for (const e of events) this.appendOne(e);
+  }
+  appendOne(event: PendingEvent): void {
+    this.events.append(event.json, Date.now());
+  }
+
+  /** Marks `groupId`'s memberships as being changed until `work` settles. */
+  track(groupId: string, work: Promise<unknown>): void {
+    const done: Promise<void> = work.then(
+      () => this.untrack(groupId, done),
+      () => this.untrack(groupId, done),
+    );
+    this.applying.set(groupId, done);
+  }
+
+  private untrack(groupId: string, done: Promise<void>): void {
+    if (this.applying.get(groupId) === done) this.applying.delete(groupId);
+  }
+
+  /** Whether membership changes of `groupId` (of any group when absent) are being applied. */
+  busy(groupId?: string): boolean {
+    return groupId === undefined ? this.applying.size > 0 : this.applying.has(groupId);
+  }
+  /**
+   * Settles when the changes `busy` saw are applied. Callers loop `while (busy) await idle()` and then act
+   * without awaiting: the last check and their write are one synchronous step.
+   */
+  idle(groupId?: string): Promise<unknown> {
+    return Promise.allSettled(groupId === undefined ? [...this.applying.values()] : [this.applying.get(groupId)]);
+  }
+
+  /**
+   * Applies removals, then additions (events for real changes only), then displays; `applied[i]` for change i.
+   * The first chunk runs synchronously with the caller's checks; see the file comment for the rest.
+   */
+  async applyMembers(
+    groupId: string,
+    remove: MemberChange[],
+    add: MemberChange[],
+    displays: Array<{ userId: string; display: string }>,
+  ): Promise<boolean[]> {
+    const applied: boolean[] = [];
+    const apply = (m: MemberChange, changed: boolean) => {
+      applied.push(changed);
+      if (changed) this.appendOne(m.event);
+    };
+    await forEachChunked(remove, (m) => apply(m, this.removeMember(groupId, m.userId)));
+    await forEachChunked(add, (m) => {
+      apply(m, this.addMember(groupId, m.userId));
+      this.setDisplay(groupId, m.userId, m.display);
+    });
+    await forEachChunked(displays, (m) => this.setDisplay(groupId, m.userId, m.display));
+    return applied;
   }
 
   indexUser(id: string, keys: UserKeys): void {
@@ -276,6 +333,7 @@ export class MemoryStore implements Store {
     events: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
+    while (this.data.get(directoryId)?.busy()) await this.data.get(directoryId)!.idle();
     const d = this.data.get(directoryId);
     const row = d?.users.get(id);
     if (!d || !row) return { status: 'missing' };
@@ -296,6 +354,7 @@ export class MemoryStore implements Store {
     events: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
+    while (this.data.get(directoryId)?.busy()) await this.data.get(directoryId)!.idle();
     const d = this.data.get(directoryId);
     const row = d?.users.get(id);
     if (!d || !row) return { status: 'missing' };
@@ -314,6 +373,7 @@ export class MemoryStore implements Store {
     return ok(row);
   }
   async userGroupIds(directoryId: string, userId: string): Promise<string[]> {
+    while (this.data.get(directoryId)?.busy()) await this.data.get(directoryId)!.idle();
     return [...(this.data.get(directoryId)?.userGroups.get(userId) ?? [])];
   }
 
@@ -359,12 +419,12 @@ export class MemoryStore implements Store {
     d.groups.set(group.id, row);
     d.indexGroup(group.id, keys);
     d.append(events);
-    const applied = members.map((m) => d.addMember(group.id, m.userId));
-    for (const m of members) d.setDisplay(group.id, m.userId, m.display);
-    d.append(members.filter((_, i) => applied[i]).map((m) => m.event));
-    return ok(row, applied);
+    const work = d.applyMembers(group.id, [], members, []);
+    d.track(group.id, work);
+    return ok(row, await work);
   }
   async updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
+    while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
     const d = this.data.get(directoryId);
     const row = d?.groups.get(id);
     if (!d || !row) return { status: 'missing' };
@@ -384,35 +444,41 @@ export class MemoryStore implements Store {
       changed = true;
     }
     d.append(update.events);
-    const changes = [...update.remove, ...update.add];
-    const applied = [
-      ...update.remove.map((m) => d.removeMember(id, m.userId)),
-      ...update.add.map((m) => d.addMember(id, m.userId)),
-    ];
-    d.append(changes.filter((_, i) => applied[i]).map((m) => m.event));
-    for (const m of update.add) d.setDisplay(id, m.userId, m.display);
-    for (const m of update.displays ?? []) d.setDisplay(id, m.userId, m.display);
-    if (changed || applied.includes(true)) this.touch(row, update.now);
+    // The version moves with the commit (a reader of the new body sees the new version); member-only writes
+    // that change nothing leave it be.
+    if (changed) this.touch(row, update.now);
+    const work = d.applyMembers(id, update.remove, update.add, update.displays ?? []);
+    d.track(id, work);
+    const applied = await work;
+    if (!changed && applied.includes(true)) this.touch(row, update.now);
     return ok(row, applied);
   }
   async deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult> {
+    while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
     const d = this.data.get(directoryId);
     const row = d?.groups.get(id);
     if (!d || !row) return { status: 'missing' };
     if (row.version !== expectedVersion) return { status: 'stale' };
-    for (const userId of d.members.get(id) ?? []) d.removeMember(id, userId);
-    d.members.delete(id);
-    d.displays.delete(id);
     d.unindexGroup(id, row.keys);
     d.groups.delete(id);
     d.append(events);
+    // The group is gone for every reader now; its users' group sets are cleaned in chunks (tracked).
+    const members = [...(d.members.get(id) ?? [])];
+    const work = forEachChunked(members, (userId) => d.removeMember(id, userId)).then(() => {
+      d.members.delete(id);
+      d.displays.delete(id);
+    });
+    d.track(id, work);
+    await work;
     return ok(row);
   }
   async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {
+    while (this.data.get(directoryId)?.busy(groupId)) await this.data.get(directoryId)!.idle(groupId);
     const map = this.data.get(directoryId)?.displays.get(groupId);
     return userIds.map((id) => map?.get(id) ?? null);
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
+    while (this.data.get(directoryId)?.busy(groupId)) await this.data.get(directoryId)!.idle(groupId);
     const set = this.data.get(directoryId)?.members.get(groupId);
     if (!set) return { total: 0, items: [] };
     return { total: set.size, items: page(set, set.size, offset, limit) };
@@ -421,17 +487,7 @@ export class MemoryStore implements Store {
   // Events ----------------------------------------------------------------------------------------------
 
   async readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]> {
-    const events = this.data.get(directoryId)?.events ?? [];
-    let lo = 0;
-    if (afterSeq !== null) {
-      let hi = events.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (events[mid]!.seq <= afterSeq) lo = mid + 1;
-        else hi = mid;
-      }
-    }
-    return events.slice(lo, lo + limit).map(({ seq, json }) => ({ seq, json }));
+    return this.data.get(directoryId)?.events.read(afterSeq, limit) ?? [];
   }
   compareSeq(a: string, b: string): number {
     return a < b ? -1 : a > b ? 1 : 0;
@@ -440,14 +496,10 @@ export class MemoryStore implements Store {
     return /^\d{16}$/.test(text);
   }
   async lastEventSeq(directoryId: string): Promise<string | null> {
-    return this.data.get(directoryId)?.events.at(-1)?.seq ?? null;
+    return this.data.get(directoryId)?.events.last() ?? null;
   }
   async trimEvents(directoryId: string, uptoSeq: string, olderThan: number): Promise<void> {
-    const events = this.data.get(directoryId)?.events;
-    if (!events) return;
-    let n = 0;
-    while (n < events.length && events[n]!.seq <= uptoSeq && events[n]!.at < olderThan) n++;
-    events.splice(0, n);
+    this.data.get(directoryId)?.events.trim(uptoSeq, olderThan);
   }
 
   // Delivery --------------------------------------------------------------------------------------------
@@ -543,13 +595,7 @@ export class MemoryStore implements Store {
     return true;
   }
   async seqBefore(directoryId: string, time: number): Promise<string | null> {
-    const events = this.data.get(directoryId)?.events ?? [];
-    let found: string | null = null;
-    for (const e of events) {
-      if (e.at >= time) break;
-      found = e.seq;
-    }
-    return found;
+    return this.data.get(directoryId)?.events.seqBefore(time) ?? null;
   }
   async requestReplay(directoryId: string, since: number): Promise<void> {
     const d = this.data.get(directoryId);

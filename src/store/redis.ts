@@ -9,13 +9,18 @@
  *   dsync:{d}:md:<gid>     the `display` a client sent for a member (HASH)
  *   dsync:{d}:seq          insertion counter giving the ZSET scores
  *   dsync:{d}:ug:<uid>     groups of a user (SET)
+ *   dsync:{d}:gs:<gid>:<token>, gj:<gid>, gt:<gid>, gf:<token>, gx:<gid>, gpend, uw   big membership changes:
+ *                          staging list, journal, its token and applied flags, members of a deleted group still
+ *                          to unlink, groups with such work, user-write counter (see redis-scripts.ts)
  *   dsync:{d}:ev           the directory's event log (STREAM)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
  *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
+import { randomUUID } from 'node:crypto';
 import { Redis, type RedisOptions } from 'ioredis';
+import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type {
   DeadLetter,
@@ -49,11 +54,12 @@ function decode(id: string, rec: string): StoredResource {
   };
 }
 
-function toWriteResult(reply: unknown): WriteResult {
-  const [status, version, modified, flags] = reply as [string, string?, string?, string?];
-  if (status === 'ok') {
-    return { status, version: Number(version), lastModified: Number(modified), applied: [...(flags ?? '')].map((f) => f === '1') };
-  }
+type Reply = [string, string?, string?, string?];
+const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
+
+function toWriteResult(reply: Reply): WriteResult {
+  const [status, version, modified, flags] = reply;
+  if (status === 'ok') return { status, version: Number(version), lastModified: Number(modified), applied: flagsOf(flags ?? '') };
   return { status: status as 'conflict' | 'stale' | 'missing' };
 }
 
@@ -63,10 +69,46 @@ const userKeyArgs = (keys: UserKeys): string[] => [
   keys.emails.map((e) => e.toLowerCase()).join(LIST_SEP),
 ];
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
-const members = (list: MemberChange[]): string[] => [
-  String(list.length),
-  ...list.flatMap((m) => [m.userId, String(m.userVersion), m.display ?? '', m.event.json]),
-];
+/**
+ * Membership entries as redis-scripts.ts describes them (removals, additions, then displays), encoded a slice at
+ * a time: the encoded copy of a 200,000-member change never sits in memory whole.
+ */
+class MemberEntries {
+  readonly count: number;
+  constructor(
+    private readonly remove: MemberChange[],
+    private readonly add: MemberChange[],
+    private readonly displays: Array<{ userId: string; display: string }> = [],
+  ) {
+    this.count = remove.length + add.length + displays.length;
+  }
+
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = from; i < Math.min(to, this.count); i++) out.push(this.encode(i));
+    return out;
+  }
+
+  private encode(i: number): string {
+    const S = FIELD_SEP;
+    if (i < this.remove.length) {
+      const m = this.remove[i]!;
+      return `-${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}`;
+    }
+    i -= this.remove.length;
+    if (i < this.add.length) {
+      const m = this.add[i]!;
+      return `+${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}${m.display ?? ''}`;
+    }
+    const d = this.displays[i - this.add.length]!;
+    return `=${d.userId}${S}${S}${S}${d.display}`;
+  }
+}
+
+/** A staging list outlives any sane write but not a crashed one. */
+const STAGE_TTL_MS = 15 * 60_000;
+/** Re-checks of a staged change while users keep being written, before the write re-runs from a fresh read. */
+const MAX_RESTAMPS = 5;
 
 /**
  * Fail fast when Redis stalls or goes away (see store/fail-fast.ts): no command waits more than
@@ -151,16 +193,112 @@ export class RedisStore implements Store {
     await this.redis.quit();
   }
 
-  private script(name: ScriptName, directoryId: string, args: string[]): Promise<WriteResult> {
-    const fn = (this.redis as unknown as Record<ScriptName, (...a: string[]) => Promise<unknown>>)[name];
-    return fn.call(this.redis, `${prefix(directoryId)}dir`, prefix(directoryId), ...args).then(toWriteResult);
+  /** One script call; `args` stay bounded (a chunk of entries at most), so spreading them is safe. */
+  private raw(name: ScriptName, directoryId: string, args: string[]): Promise<Reply> {
+    const fn = (this.redis as unknown as Record<ScriptName, (...a: string[]) => Promise<Reply>>)[name];
+    return fn.call(this.redis, `${prefix(directoryId)}dir`, prefix(directoryId), ...args);
+  }
+
+  /** A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains first. */
+  private async script(name: ScriptName, directoryId: string, args: string[], groupId?: string): Promise<WriteResult> {
+    for (;;) {
+      const reply = await this.raw(name, directoryId, args);
+      if (reply[0] !== 'busy') return toWriteResult(reply);
+      await this.settle(directoryId, groupId);
+    }
+  }
+
+  /** Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call. */
+  private async drain(directoryId: string, groupId: string): Promise<void> {
+    // Each call is one bounded, atomic chunk; other clients' commands run in between.
+    let reply: unknown;
+    do reply = await this.raw('dsyncDrain', directoryId, [groupId, String(CHUNK_SIZE)]);
+    while (reply === 'more');
+  }
+
+  /** Finishes pending membership work of one group, or of every group of the directory. */
+  private async settle(directoryId: string, groupId?: string): Promise<void> {
+    const groups = groupId === undefined ? await this.redis.smembers(`${prefix(directoryId)}gpend`) : [groupId];
+    for (const gid of groups) await this.drain(directoryId, gid);
+  }
+
+  /**
+   * A group write with membership entries: inline when they fit one chunk, otherwise staged in chunks, committed
+   * atomically as a journal and drained (see redis-scripts.ts). `head` is the script's ARGV before the members.
+   */
+  private async groupWrite(
+    name: 'dsyncCreateGroup' | 'dsyncUpdateGroup',
+    directoryId: string,
+    groupId: string,
+    head: string[],
+    entries: MemberEntries,
+  ): Promise<WriteResult> {
+    if (entries.count <= CHUNK_SIZE) {
+      return this.script(name, directoryId, [...head, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+    }
+    for (;;) {
+      const staged = await this.stage(directoryId, groupId, entries);
+      if (typeof staged === 'string') return { status: staged };
+      let reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+      // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
+      for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
+        const stamp = await this.verify(directoryId, staged.key, entries.count);
+        if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
+        else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+      }
+      if (reply[0] === 'restamp') reply = ['stale'];
+      if (reply[0] !== 'ok') await this.redis.del(staged.key);
+      if (reply[0] === 'busy') {
+        await this.drain(directoryId, groupId);
+        continue;
+      }
+      const result = toWriteResult(reply);
+      if (result.status !== 'ok') return result;
+      await this.drain(directoryId, groupId);
+      const flags = await this.redis.getdel(`${prefix(directoryId)}gf:${staged.token}`);
+      return { ...result, applied: flagsOf(flags ?? '') };
+    }
+  }
+
+  /** Re-checks the user versions of a staged list a chunk per call; the stamp to commit with, or why not. */
+  private async verify(directoryId: string, key: string, count: number): Promise<string | 'stale' | 'missing'> {
+    let stamp: string | undefined;
+    for (let i = 0; i < count; i += CHUNK_SIZE) {
+      const [status, uw] = await this.raw('dsyncVerify', directoryId, [key, String(i), String(CHUNK_SIZE)]);
+      if (status !== 'ok') return status as 'stale' | 'missing';
+      stamp ??= uw!;
+    }
+    return stamp!;
+  }
+
+  /** Stages entries a chunk per call into an expiring list; `stamp` is the user-write count the commit checks. */
+  private async stage(
+    directoryId: string,
+    groupId: string,
+    entries: MemberEntries,
+  ): Promise<{ key: string; token: string; stamp: string } | 'stale' | 'missing'> {
+    const token = randomUUID();
+    const key = `${prefix(directoryId)}gs:${groupId}:${token}`;
+    let stamp: string | undefined;
+    for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
+      const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
+      if (status !== 'ok') {
+        await this.redis.del(key);
+        return status as 'stale' | 'missing';
+      }
+      stamp ??= count!;
+    }
+    return { key, token, stamp: stamp! };
   }
 
   private async records(directoryId: string, kind: 'u' | 'g', ids: string[]): Promise<Array<StoredResource | null>> {
-    if (ids.length === 0) return [];
     const p = prefix(directoryId);
-    const recs = await this.redis.mget(ids.map((id) => `${p}${kind}:${id}`));
-    return recs.map((rec, i) => (rec === null ? null : decode(ids[i]!, rec)));
+    const out: Array<StoredResource | null> = [];
+    for (const chunk of chunksOf(ids)) {
+      const recs = await this.redis.mget(chunk.map((id) => `${p}${kind}:${id}`));
+      recs.forEach((rec, i) => out.push(rec === null ? null : decode(chunk[i]!, rec)));
+    }
+    return out;
   }
 
   private async ordered(directoryId: string, kind: 'u' | 'g', offset: number, limit: number): Promise<Page<StoredResource>> {
@@ -232,7 +370,7 @@ export class RedisStore implements Store {
     if (directory) await this.redis.zrem(tenantProductKey(directory.tenant, directory.product), id);
     for (const [order, keysOf] of [
       ['uo', (uid: string) => [`${p}u:${uid}`, `${p}ug:${uid}`]],
-      ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`, `${p}md:${gid}`]],
+      ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`, `${p}md:${gid}`, `${p}gj:${gid}`, `${p}gt:${gid}`, `${p}gx:${gid}`]],
     ] as const) {
       for (;;) {
         const ids = await this.redis.zrange(`${p}${order}`, 0, CASCADE_BATCH - 1);
@@ -244,7 +382,7 @@ export class RedisStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`);
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -314,7 +452,8 @@ export class RedisStore implements Store {
       ...events(evs),
     ]);
   }
-  userGroupIds(directoryId: string, userId: string): Promise<string[]> {
+  async userGroupIds(directoryId: string, userId: string): Promise<string[]> {
+    await this.settle(directoryId);
     return this.redis.smembers(`${prefix(directoryId)}ug:${userId}`);
   }
 
@@ -344,7 +483,7 @@ export class RedisStore implements Store {
     memberList: MemberChange[],
     evs: PendingEvent[],
   ): Promise<WriteResult> {
-    return this.script('dsyncCreateGroup', directoryId, [
+    const head = [
       group.id,
       keys.displayName.toLowerCase(),
       keys.externalId ?? '',
@@ -352,12 +491,12 @@ export class RedisStore implements Store {
       String(group.lastModified),
       JSON.stringify(group.body),
       ...events(evs),
-      ...members(memberList),
-    ]);
+    ];
+    return this.groupWrite('dsyncCreateGroup', directoryId, group.id, head, new MemberEntries([], memberList));
   }
   updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
     const hasBody = update.body !== undefined && update.keys !== undefined;
-    return this.script('dsyncUpdateGroup', directoryId, [
+    const head = [
       id,
       update.expectedVersion === undefined ? '' : String(update.expectedVersion),
       hasBody ? '1' : '',
@@ -367,20 +506,23 @@ export class RedisStore implements Store {
       hasBody ? JSON.stringify(update.body) : '',
       update.expectedBody ?? '',
       ...events(update.events),
-      ...members(update.remove),
-      ...members(update.add),
-      String(update.displays?.length ?? 0),
-      ...(update.displays ?? []).flatMap((d) => [d.userId, d.display]),
-    ]);
+    ];
+    return this.groupWrite('dsyncUpdateGroup', directoryId, id, head, new MemberEntries(update.remove, update.add, update.displays));
   }
-  deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
-    return this.script('dsyncDeleteGroup', directoryId, [id, String(expectedVersion), ...events(evs)]);
+  async deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
+    const result = await this.script('dsyncDeleteGroup', directoryId, [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)], id);
+    // A big group's user links are unlinked after the commit; finish that before answering.
+    if (result.status === 'ok') await this.drain(directoryId, id);
+    return result;
   }
   async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {
-    if (userIds.length === 0) return [];
-    return this.redis.hmget(`${prefix(directoryId)}md:${groupId}`, ...userIds);
+    await this.drain(directoryId, groupId);
+    const out: Array<string | null> = [];
+    for (const chunk of chunksOf(userIds)) for (const d of await this.redis.hmget(`${prefix(directoryId)}md:${groupId}`, ...chunk)) out.push(d);
+    return out;
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
+    await this.drain(directoryId, groupId);
     const key = `${prefix(directoryId)}m:${groupId}`;
     const [total, items] = await Promise.all([
       this.redis.zcard(key),

@@ -1,0 +1,149 @@
+/**
+ * Issue 7 (points 1 and 2): membership writes of any size, over real HTTP SCIM on both stores. A 200,000-member
+ * group is built with a POST and PATCHes of 20,000 members, emptied by PATCH and by PUT, refilled and deleted,
+ * with the events of every real change, while a /healthz poller checks that no step holds the event loop. Before
+ * the fix a 20,000-member POST on Redis crashed the process (RangeError in RedisStore.script, then an uncaught
+ * TypeError from ioredis auto-pipelining), and member de-duplication was quadratic.
+ */
+import { expect } from 'chai';
+import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
+import { countEvents, memberCount, seedUsers, StallProbe } from '../support/big-group.js';
+import type { Store } from '../../src/store/port.js';
+
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });
+const TOTAL = 200_000;
+const BATCH = 20_000;
+/** The issue's bound is 100 ms; the margin is for a loaded 2-core machine. */
+const STALL_BOUND_MS = 250;
+
+for (const kind of STORE_KINDS) {
+  describe(`big groups (${kind} store)`, function () {
+    this.timeout(900_000);
+    let store: Store;
+    let svc: Service;
+    let dir: any;
+    let users: string[];
+    let cursor: string | null;
+    let probe: StallProbe;
+
+    before(async () => {
+      store = await openStore(kind);
+      svc = await startService(store);
+      dir = await svc.createDirectory();
+      users = await seedUsers(store, dir.id, TOTAL);
+      probe = new StallProbe(svc.url);
+    });
+    after(async () => {
+      await svc.close();
+      // The hooks keep this closure alive for the whole run: let the next suite start with a small heap.
+      store = svc = users = undefined as never;
+    });
+
+    /** Runs one write step with the poller on; answers the step's events by type. */
+    async function step<T>(what: string, run: () => Promise<T>): Promise<{ result: T; events: Record<string, number> }> {
+      probe.start();
+      const t0 = Date.now();
+      const result = await run();
+      await probe.stop();
+      console.log(`      ${kind}: ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s, /healthz max wait so far ${probe.maxMs.toFixed(0)} ms`);
+      const { counts, last } = await countEvents(store, dir.id, cursor);
+      cursor = last;
+      return { result, events: counts };
+    }
+
+    async function patchAdd(groupId: string, from: number, to: number) {
+      for (let i = from; i < to; i += BATCH) {
+        const res = await svc.scim(dir, 'PATCH', `/Groups/${groupId}`, ops({ op: 'add', path: 'members', value: users.slice(i, i + BATCH).map((value) => ({ value })) }));
+        expect(res.status, JSON.stringify(res.body)).to.equal(204);
+      }
+    }
+
+    it('answers 201 to a 20,000-member POST and keeps serving; empties it by PATCH and by PUT (the old crash)', async () => {
+      cursor = await store.lastEventSeq(dir.id);
+      const members = users.slice(0, BATCH).map((value) => ({ value }));
+      const created = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Crash', members });
+      expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
+      expect(created.body.members).to.have.length(BATCH);
+      const id = created.body.id;
+      expect((await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }))).status).to.equal(204);
+      expect(await memberCount(store, dir.id, id)).to.equal(0);
+      await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: members }));
+      const put = await svc.scim(dir, 'PUT', `/Groups/${id}`, { displayName: 'Crash', members: [] });
+      expect(put.status).to.equal(200);
+      expect(put.body.members ?? []).to.deep.equal([]);
+      expect((await svc.scim(dir, 'DELETE', `/Groups/${id}`)).status).to.equal(204);
+      expect((await fetch(`${svc.url}/healthz`)).status).to.equal(200);
+      const { counts, last } = await countEvents(store, dir.id, cursor);
+      cursor = last;
+      expect(counts).to.deep.equal({ 'group.created': 1, 'group.user_added': 2 * BATCH, 'group.user_removed': 2 * BATCH, 'group.deleted': 1 });
+    });
+
+    it('builds a 200,000-member group, empties it by PATCH and by PUT, refills and deletes it, without stalling', async () => {
+      cursor = await store.lastEventSeq(dir.id);
+      const build = await step('POST + 9 PATCHes to 200,000 members', async () => {
+        const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', {
+          displayName: 'All employees',
+          members: users.slice(0, BATCH).map((value) => ({ value })),
+        });
+        expect(res.status).to.equal(201);
+        await patchAdd(res.body.id, BATCH, TOTAL);
+        return res.body.id as string;
+      });
+      const id = build.result;
+      expect(build.events).to.deep.equal({ 'group.created': 1, 'group.user_added': TOTAL });
+      expect(await memberCount(store, dir.id, id)).to.equal(TOTAL);
+      expect(await store.userGroupIds(dir.id, users[TOTAL - 1]!)).to.deep.equal([id]);
+
+      const emptied = await step('PATCH remove members (200,000 removals)', async () => {
+        const res = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }));
+        expect(res.status).to.equal(204);
+      });
+      expect(emptied.events).to.deep.equal({ 'group.user_removed': TOTAL });
+      expect(await memberCount(store, dir.id, id)).to.equal(0);
+      expect(await store.userGroupIds(dir.id, users[0]!)).to.deep.equal([]);
+
+      const refilled = await step('refill by 10 PATCHes', () => patchAdd(id, 0, TOTAL));
+      expect(refilled.events).to.deep.equal({ 'group.user_added': TOTAL });
+
+      const put = await step('PUT "members": [] (200,000 removals)', async () => {
+        const res = await svc.scim(dir, 'PUT', `/Groups/${id}`, { displayName: 'All employees', members: [] });
+        expect(res.status).to.equal(200);
+        expect(res.body.members ?? []).to.deep.equal([]);
+      });
+      expect(put.events).to.deep.equal({ 'group.user_removed': TOTAL });
+      expect(await memberCount(store, dir.id, id)).to.equal(0);
+
+      const again = await step('refill by 10 PATCHes', () => patchAdd(id, 0, TOTAL));
+      expect(again.events).to.deep.equal({ 'group.user_added': TOTAL });
+      const got = await svc.scim(dir, 'GET', `/Groups/${id}?excludedAttributes=members`);
+      expect(got.body.displayName).to.equal('All employees');
+
+      const deleted = await step('DELETE the 200,000-member group', async () => {
+        expect((await svc.scim(dir, 'DELETE', `/Groups/${id}`)).status).to.equal(204);
+      });
+      expect(deleted.events).to.deep.equal({ 'group.deleted': 1 });
+      expect((await svc.scim(dir, 'GET', `/Groups/${id}`)).status).to.equal(404);
+      expect(await store.userGroupIds(dir.id, users[123_456]!)).to.deep.equal([]);
+      expect(await memberCount(store, dir.id, id)).to.equal(0);
+
+      console.log(`      ${kind}: /healthz max wait ${probe.maxMs.toFixed(0)} ms over ${probe.polls} polls`);
+      expect(probe.maxMs, 'longest /healthz wait (ms)').to.be.below(STALL_BOUND_MS);
+    });
+
+    it('takes 100,000 bare-string member values (the per-request cap, duplicates included) in a POST and a PATCH without stalling (linear de-duplication)', async () => {
+      // Unknown ids are skipped (no member, no event): what is measured is the parsing and de-duplication.
+      const bare = Array.from({ length: 99_990 }, (_, i) => `x${i.toString(36)}`);
+      probe.maxMs = 0;
+      const { result } = await step('POST + PATCH of 100,000 bare-string members', async () => {
+        const created = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Bare', members: [...bare, ...bare.slice(0, 10)] });
+        expect(created.status).to.equal(201);
+        const patched = await svc.scim(dir, 'PATCH', `/Groups/${created.body.id}`, ops({ op: 'add', path: 'members', value: bare }));
+        expect(patched.status).to.equal(204);
+        return created.body.id as string;
+      });
+      expect(await memberCount(store, dir.id, result)).to.equal(0);
+      expect(probe.maxMs, 'longest /healthz wait (ms)').to.be.below(STALL_BOUND_MS);
+    });
+  });
+}

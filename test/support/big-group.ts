@@ -1,0 +1,82 @@
+/**
+ * Shared by the big-group regression test and benchmark: users seeded straight into the store (200,000 SCIM
+ * creates would take minutes and prove nothing here), a /healthz poller that measures how long the event loop
+ * makes a request wait, and event counts read back from the directory's log.
+ */
+import type { Store } from '../../src/store/port.js';
+
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+
+/** Creates `n` users with ids `u<i>` (short, so 20,000 of them fit one 1 MB request), no events. */
+export async function seedUsers(store: Store, directoryId: string, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => `u${i.toString(36)}`);
+  const now = Date.now();
+  for (let i = 0; i < n; i += 1000) {
+    await Promise.all(
+      ids.slice(i, i + 1000).map(async (id) => {
+        const userName = `${id}@acme.io`;
+        const body = { schemas: [USER_SCHEMA], userName, active: true };
+        const result = await store.createUser(directoryId, { id, body, created: now, lastModified: now, version: 1 }, { userName, emails: [] }, []);
+        if (result.status !== 'ok') throw new Error(`seeding user ${id}: ${result.status}`);
+      }),
+    );
+  }
+  return ids;
+}
+
+/** Polls `GET /healthz` every ~10 ms while running; `maxMs` is the longest a poll waited for its answer. */
+export class StallProbe {
+  maxMs = 0;
+  polls = 0;
+  private running: Promise<void> | undefined;
+  private stopping = false;
+
+  constructor(private readonly url: string) {}
+
+  start(): void {
+    this.stopping = false;
+    this.running = (async () => {
+      // A poll is due 10 ms after the previous one ended; its wait runs from then, so an event-loop block that
+      // delays the timer counts too (an outside poller would have sent its request into that block).
+      let due = performance.now();
+      while (!this.stopping) {
+        const res = await fetch(`${this.url}/healthz`);
+        await res.arrayBuffer();
+        const end = performance.now();
+        this.maxMs = Math.max(this.maxMs, end - due);
+        this.polls++;
+        due = end + 10;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+  }
+}
+
+/** Counts the events logged after `after` by type; returns the counts and the new cursor. */
+export async function countEvents(
+  store: Store,
+  directoryId: string,
+  after: string | null,
+): Promise<{ counts: Record<string, number>; last: string | null }> {
+  const counts: Record<string, number> = {};
+  let last = after;
+  for (;;) {
+    const page = await store.readEvents(directoryId, last, 5000);
+    for (const e of page) {
+      const type = /"event":"([^"]+)"/.exec(e.json)![1]!;
+      counts[type] = (counts[type] ?? 0) + 1;
+    }
+    if (page.length === 0) return { counts, last };
+    last = page.at(-1)!.seq;
+  }
+}
+
+/** Every member id of a group, through the store's paging. */
+export async function memberCount(store: Store, directoryId: string, groupId: string): Promise<number> {
+  return (await store.groupMemberIds(directoryId, groupId, 0, 0)).total;
+}
