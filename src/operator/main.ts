@@ -115,6 +115,7 @@ export function runOperator(options: OperatorOptions): Operator {
       metrics,
       logger,
       requeueAfterMs: o.requeueAfterMs,
+      storeTimeoutMs: o.storeTimeoutMs,
       newToken: o.newToken,
       fence,
     }),

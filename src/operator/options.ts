@@ -47,6 +47,8 @@ export interface OperatorOptions {
   watchdogMs?: number;
   /** How soon a resource waiting for its webhook Secret is looked at again. Default 60 s. */
   requeueAfterMs?: number;
+  /** Longest wait for one directory-store call in a reconcile before it reports StoreUnavailable. Default 10 s. */
+  storeTimeoutMs?: number;
   /** Retry backoff after a failed reconcile: doubles per failure from base to max. Default 5 ms → 5 min. */
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   leaderElection?: LeaderElectionOptions;
@@ -80,6 +82,7 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
     resyncIntervalMs: options.resyncIntervalMs ?? 600_000,
     watchdogMs: options.watchdogMs ?? 150_000,
     requeueAfterMs: options.requeueAfterMs ?? 60_000,
+    storeTimeoutMs: options.storeTimeoutMs ?? 10_000,
     retry: { baseDelayMs: 5, maxDelayMs: 300_000, ...options.retry },
     newToken: options.newToken ?? (() => newSecret(24)),
     leaderElection: {
@@ -96,6 +99,7 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
+  check(resolved.storeTimeoutMs > 0, 'storeTimeoutMs', 'must be > 0');
   checkLeaderElectionTimings(resolved.leaderElection, 'leaderElection.');
   return resolved;
 }
