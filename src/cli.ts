@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './conf
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
+import { Metrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/port.js';
@@ -20,15 +21,21 @@ Commands:
 
 Configuration is read from environment variables; see README.md.`;
 
-function openStore(config: Config, logger: Logger): Store {
-  if (config.redisUrl) return new RedisStore(config.redisUrl);
+function openStore(config: Config, logger: Logger, metrics: Metrics): Store {
+  if (config.redisUrl) {
+    const store = new RedisStore(config.redisUrl);
+    store.observeCommands(metrics.observeStore);
+    return store;
+  }
   logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();
 }
 
 function build(config: Config, logger: Logger): Dsync {
+  const metrics = new Metrics();
   return createDsync({
-    store: openStore(config, logger),
+    store: openStore(config, logger, metrics),
+    metrics,
     externalUrl: config.externalUrl,
     logger,
     webhook: {
@@ -90,13 +97,22 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
 }
 
+/**
+ * One pass over the queued events. Exits non-zero only when the job could not run (bad configuration, store
+ * unreachable): a receiver that is down is one tenant's problem, reported in the summary line and retried on
+ * the schedule, so it must not fail the CronJob (and page whoever watches KubeJobFailed).
+ */
 async function processEvents(config: Config, logger: Logger): Promise<void> {
   if (!config.redisUrl) throw new ConfigError('cron process-events needs REDIS_URL: the in-memory store has no queue to process');
   const dsync = build(config, logger);
   try {
+    await dsync.store.ping();
     const stats = await dsync.processEvents();
     logger.info(stats, 'processed queued events');
-    if (stats.failed > 0) process.exitCode = 1;
+    process.stdout.write(
+      `process-events: ${stats.directories} directories, ${stats.delivered} events delivered, ${stats.failed} deliveries failed` +
+        `${stats.failed > 0 ? ' (receivers down or refusing; retried on the schedule)' : ''}\n`,
+    );
   } finally {
     await dsync.close();
   }

@@ -6,7 +6,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { Metrics } from '../metrics.js';
+import { ProcessMetrics } from '../metrics.js';
 import { RedisStore } from '../store/redis.js';
 import { runOperator } from './main.js';
 
@@ -16,15 +16,16 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   }
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
+  const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
   const store = new RedisStore(config.redisUrl);
+  store.observeCommands(metrics.observeStore);
   await store.ping();
-  const metrics = new Metrics();
   const { operator: settings } = config;
   const operator = runOperator({
     kubeConfig,
     store,
     externalUrl: config.externalUrl,
-    ...(settings.namespace !== undefined && { namespace: settings.namespace }),
+    ...(settings.namespaces !== undefined && { namespaces: settings.namespaces }),
     logger,
     registry: metrics.registry,
     workers: settings.workers,
@@ -33,7 +34,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   });
   const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   logger.info(
-    { cluster: kubeConfig.getCurrentCluster()?.server, namespace: settings.namespace ?? '(all)', identity: operator.identity },
+    { cluster: kubeConfig.getCurrentCluster()?.server, namespaces: settings.namespaces ?? '(all)', identity: operator.identity },
     'dsync operator started',
   );
 

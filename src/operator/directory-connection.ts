@@ -43,7 +43,7 @@ import {
   type Reason,
 } from './conditions.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
-import type { Informer } from './controller/informer.js';
+import type { ObjectCache } from './controller/namespaced-informers.js';
 import {
   DIRECTORY_CONNECTIONS,
   directoryConnectionSpec,
@@ -76,11 +76,11 @@ export const managedBy = (cr: DirectoryConnection): string =>
 
 export interface DirectoryConnectionReconcilerOptions {
   client: KubeClient;
-  connections: Informer<DirectoryConnection>;
+  connections: ObjectCache<DirectoryConnection>;
   /** The Secrets the operator owns (label `app.kubernetes.io/managed-by: dsync-operator`), data included. */
-  secrets: Informer<Secret>;
+  secrets: ObjectCache<Secret>;
   /** Metadata (name, owner references) of every other Secret: finds a `<name>-scim` Secret that is not labelled. */
-  otherSecrets: Informer<KubeObject>;
+  otherSecrets: ObjectCache<KubeObject>;
   directories: DirectoryService;
   /** Base URL of `dsync serve` as identity providers reach it. */
   externalUrl: string;

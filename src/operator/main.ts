@@ -14,7 +14,8 @@
  */
 import { DirectoryService } from '../core/directories.js';
 import { Controller } from './controller/controller.js';
-import { Informer, type InformerEventType } from './controller/informer.js';
+import type { InformerEventType } from './controller/informer.js';
+import { cacheFor } from './controller/namespaced-informers.js';
 import { LeaderElector } from './controller/leader-election.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
@@ -81,15 +82,15 @@ export function runOperator(options: OperatorOptions): Operator {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
   const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, beforeWrite: fence });
-  const informer = { client, namespace: o.namespace, logger, watchdogMs: o.watchdogMs };
-  const connections = new Informer<DirectoryConnection>({
+  const informer = { client, logger, watchdogMs: o.watchdogMs };
+  const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
     resource: DIRECTORY_CONNECTIONS,
     resyncIntervalMs: o.resyncIntervalMs,
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
-  const secrets = new Informer<Secret>({ ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
-  const otherSecrets = new Informer<KubeObject>({
+  const secrets = cacheFor<Secret>(o.namespaces, { ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
+  const otherSecrets = cacheFor<KubeObject>(o.namespaces, {
     ...informer,
     resource: SECRETS,
     resyncIntervalMs: 0,
@@ -152,7 +153,7 @@ export function runOperator(options: OperatorOptions): Operator {
     if (outcome === 'stop' || !outcome[1]) return;
     if (!elector || elector.isLeader()) {
       metrics.leader.set({ name: le.leaseName }, 1);
-      logger.info({ namespace: o.namespace ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
+      logger.info({ namespaces: o.namespaces ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
       controller.start();
       for (const cr of connections.list()) controller.enqueue(objectKey(cr));
     }

@@ -34,7 +34,12 @@ export interface OperatorOptions {
   store: DirectoryStore;
   /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
   externalUrl: string;
-  /** Watch DirectoryConnections and Secrets in this namespace only. Default: all namespaces. */
+  /**
+   * Watch DirectoryConnections and Secrets in these namespaces only, with one list+watch per namespace (so
+   * namespaced Roles suffice). Default: all namespaces (cluster-wide list+watch).
+   */
+  namespaces?: string[];
+  /** One namespace: the same as `namespaces: [namespace]`. */
   namespace?: string;
   logger?: Logger;
   /** Registry the metrics go to (the CLI serves it on METRICS_PORT). Default: a private one. */
@@ -56,8 +61,9 @@ export interface OperatorOptions {
   newToken?: () => string;
 }
 
-export type ResolvedOptions = Required<Omit<OperatorOptions, 'namespace' | 'leaderElection'>> & {
-  namespace: string | undefined;
+export type ResolvedOptions = Required<Omit<OperatorOptions, 'namespace' | 'namespaces' | 'leaderElection'>> & {
+  /** undefined = all namespaces. */
+  namespaces: string[] | undefined;
   leaderElection: Required<LeaderElectionOptions>;
 };
 
@@ -75,7 +81,7 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
     kubeConfig: options.kubeConfig,
     store: options.store,
     externalUrl: options.externalUrl.replace(/\/+$/, ''),
-    namespace: options.namespace,
+    namespaces: options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : undefined),
     logger: options.logger ?? pino({ level: 'silent' }),
     registry: options.registry ?? new Registry(),
     workers: options.workers ?? 4,
@@ -99,6 +105,8 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
+  check(options.namespace === undefined || options.namespaces === undefined, 'namespace', 'and namespaces are exclusive; set one');
+  check(resolved.namespaces === undefined || (resolved.namespaces.length > 0 && resolved.namespaces.every((n) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))), 'namespaces', 'must be a non-empty list of namespace names');
   check(resolved.storeTimeoutMs > 0, 'storeTimeoutMs', 'must be > 0');
   checkLeaderElectionTimings(resolved.leaderElection, 'leaderElection.');
   return resolved;

@@ -30,6 +30,7 @@ import type {
   UserIndex,
   WriteResult,
 } from './port.js';
+import type { CommandObserver } from './command-observer.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
 
 const prefix = (directoryId: string): string => `dsync:{${directoryId}}:`;
@@ -109,6 +110,25 @@ export class RedisStore implements Store {
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.redis.defineCommand('dsyncDisableWebhook', { numberOfKeys: 1, lua: DISABLE_WEBHOOK });
     this.redis.defineCommand('dsyncSaveState', { numberOfKeys: 2, lua: SAVE_STATE });
+  }
+
+  /**
+   * Reports every command (scripts as `evalsha`, pipelined ones included) to `observer` when it settles: the
+   * one seam for store metrics (latency, errors), at ioredis' sendCommand.
+   */
+  observeCommands(observer: CommandObserver): void {
+    type Sent = { name: string; promise: Promise<unknown> };
+    const redis = this.redis as unknown as { sendCommand(command: Sent, ...rest: unknown[]): unknown };
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = (command: Sent, ...rest: unknown[]) => {
+      const started = performance.now();
+      const seconds = (): number => (performance.now() - started) / 1000;
+      command.promise.then(
+        () => observer(command.name, seconds(), false),
+        () => observer(command.name, seconds(), true),
+      );
+      return send(command, ...rest);
+    };
   }
 
   private command(name: string, ...args: Array<string | number>): Promise<unknown> {

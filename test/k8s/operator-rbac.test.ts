@@ -3,35 +3,25 @@
 // permission, a reconcile step fails and the resource never gets Ready. Also checks the deploy/samples.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { KubeClient, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
+import { KubeClient, SECRETS, type KubeObject } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
+import {
+  chartRules,
+  CLUSTER_ROLE_BINDINGS,
+  CLUSTER_ROLES,
+  grantInNamespace,
+  NAMESPACES,
+  roleRef,
+  SERVICE_ACCOUNTS,
+  serviceAccountKubeConfig,
+} from './rbac-harness.js';
 
-const RBAC_TEMPLATE = fileURLToPath(new URL('../../charts/dsync/templates/operator-rbac.yaml', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
-const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
-const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
-const ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles' };
-const ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings' };
-const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
-const SERVICE_ACCOUNTS: Resource = { group: '', version: 'v1', plural: 'serviceaccounts' };
-
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
-
-/** The `rules` of the chart's two roles (the operator's, then leader election's); their text is not templated. */
-function chartRules(): Rule[][] {
-  const text = readFileSync(RBAC_TEMPLATE, 'utf8')
-    .split('\n')
-    .filter((line) => !line.includes('{{'))
-    .join('\n');
-  return parseAllDocuments(text)
-    .map((doc) => doc.toJS() as { rules?: Rule[] } | null)
-    .flatMap((doc) => (doc?.rules ? [doc.rules] : []));
-}
 
 const load = (file: string): KubeObject => parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
 
@@ -49,27 +39,10 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
     for (const name of ['dsync-system', 'tenant-a']) await env.kube.create(NAMESPACES, { metadata: { name } });
     await env.kube.create(SERVICE_ACCOUNTS, { metadata: { name: 'dsync', namespace: 'dsync-system' } });
     const subjects = [{ kind: 'ServiceAccount', name: 'dsync', namespace: 'dsync-system' }];
-    const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
     await env.kube.create(CLUSTER_ROLES, { metadata: { name: 'dsync-operator' }, rules: operatorRules } as KubeObject);
     await env.kube.create(CLUSTER_ROLE_BINDINGS, { metadata: { name: 'dsync-operator' }, roleRef: roleRef('ClusterRole', 'dsync-operator'), subjects } as KubeObject);
-    await env.kube.create(ROLES, { metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' }, rules: leaseRules } as KubeObject);
-    await env.kube.create(ROLE_BINDINGS, {
-      metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' },
-      roleRef: roleRef('Role', 'dsync-leader-election'),
-      subjects,
-    } as KubeObject);
-    // A token for the ServiceAccount (TokenRequest is served by kube-apiserver itself; no controller needed).
-    const { status } = await env.kube.request<{ status: { token: string } }>('POST', '/api/v1/namespaces/dsync-system/serviceaccounts/dsync/token', {
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-    });
-    const cluster = env.kubeConfig.getCurrentCluster()!;
-    asServiceAccount = new KubeConfig();
-    asServiceAccount.loadFromOptions({
-      clusters: [cluster],
-      users: [{ name: 'dsync', token: status.token }],
-      contexts: [{ name: 'dsync', cluster: cluster.name, user: 'dsync', namespace: 'dsync-system' }],
-      currentContext: 'dsync',
-    });
+    await grantInNamespace(env, 'dsync-system', 'dsync-leader-election', leaseRules!, subjects);
+    asServiceAccount = await serviceAccountKubeConfig(env, 'dsync-system', 'dsync');
   });
 
   after(async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, parseDuration } from '../../../src/config.js';
+import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, loadOperatorConfig, parseDuration } from '../../../src/config.js';
 
 const key = () => 'generated';
 
@@ -39,5 +39,22 @@ describe('config', () => {
     expect(c.webhook).to.include({ batchSize: 50, batchIntervalSeconds: 10 });
     expect(c.webhook.retrySchedule).to.deep.equal([1000, 60_000]);
     expect(c.eventRetentionMs).to.equal(86_400_000);
+  });
+});
+
+describe('operator namespaces (DSYNC_OPERATOR_NAMESPACES)', () => {
+  it('parses a comma-separated list, trimming blanks', () => {
+    expect(loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: 'tenant-a, tenant-b,' }).operator.namespaces).to.deep.equal(['tenant-a', 'tenant-b']);
+  });
+
+  it('keeps DSYNC_OPERATOR_NAMESPACE as a one-namespace list; unset means all namespaces', () => {
+    expect(loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACE: 'team' }).operator.namespaces).to.deep.equal(['team']);
+    expect(loadOperatorConfig({}).operator.namespaces).to.equal(undefined);
+  });
+
+  it('refuses both variables at once, and names that are not namespaces', async () => {
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACE: 'a', DSYNC_OPERATOR_NAMESPACES: 'b' })).to.throw('not both');
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: 'Tenant_A' })).to.throw('each entry must be a namespace name');
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: ' , ' })).to.throw('at least one namespace');
   });
 });
