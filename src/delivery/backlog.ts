@@ -23,10 +23,12 @@ export async function measureBacklog(store: Store, now = Date.now()): Promise<Ba
   await mapLimit(ids, 8, async (id) => {
     const directory = await store.getDirectory(id);
     if (!directory) return; // deleted meanwhile
-    if (directory.webhook_disabled_at) backlog.webhooksDisabled++;
-    backlog.deadLetters += (await store.listDeadLetters(id)).length;
+    // Read first, add after: `total += await x` would add to the total as it was before the await.
+    const letters = await store.listDeadLetters(id);
     const { cursor } = await store.deliveryState(id);
     const pending = await store.readEvents(id, cursor, PENDING_CAP);
+    if (directory.webhook_disabled_at) backlog.webhooksDisabled++;
+    backlog.deadLetters += letters.length;
     backlog.pendingEvents += pending.length;
     const oldest = pending[0] && Date.parse((JSON.parse(pending[0].json) as { created_at: string }).created_at);
     if (oldest) backlog.oldestPendingAgeSeconds = Math.max(backlog.oldestPendingAgeSeconds, Math.max(0, (now - oldest) / 1000));

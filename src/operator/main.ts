@@ -62,8 +62,9 @@ export function runOperator(options: OperatorOptions): Operator {
   const metrics = new OperatorMetrics(o.registry);
   const le = o.leaderElection;
   const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
+  const onResponse = (method: string, code: string, host: string): void => metrics.restRequests.inc({ code, method, host });
   // Its own connection pool, so renewals never queue behind reconciles; the elector bounds each request itself.
-  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite });
+  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse });
   const elector = le.enabled
     ? new LeaderElector({
         client: leaseClient,
@@ -81,7 +82,7 @@ export function runOperator(options: OperatorOptions): Operator {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, beforeWrite: fence });
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence });
   const informer = { client, logger, watchdogMs: o.watchdogMs };
   const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
@@ -99,6 +100,7 @@ export function runOperator(options: OperatorOptions): Operator {
     transform: secretIdentity,
   });
   const informers = [connections, secrets, otherSecrets];
+  metrics.trackConnections(() => connections.list());
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -144,6 +146,8 @@ export function runOperator(options: OperatorOptions): Operator {
   const stopRequested = new Promise<'stop'>((resolve) => (signalStop = () => resolve('stop')));
 
   async function lifecycle(): Promise<void> {
+    // Standbys report 0 (not nothing), so "no leader" is visible as max(leader_election_master_status) == 0.
+    metrics.leader.set({ name: le.leaseName }, 0);
     for (const i of informers) i.start();
     const acquired = elector ? elector.acquire() : Promise.resolve(true);
     // The renew deadline runs from the acquisition: renewing must not wait for the caches.

@@ -123,9 +123,10 @@ export class RedisStore implements Store {
     redis.sendCommand = (command: Sent, ...rest: unknown[]) => {
       const started = performance.now();
       const seconds = (): number => (performance.now() - started) / 1000;
+      const name = command.name.toLowerCase(); // `call('GET')` and `get()` are one command
       command.promise.then(
-        () => observer(command.name, seconds(), false),
-        () => observer(command.name, seconds(), true),
+        () => observer(name, seconds(), false),
+        () => observer(name, seconds(), true),
       );
       return send(command, ...rest);
     };
