@@ -130,10 +130,11 @@ async function main(argv: string[]): Promise<void> {
     const { operatorCommand } = await import('./operator/command.js');
     return operatorCommand(operatorConfig, createLogger(operatorConfig.logLevel));
   }
-  const config = loadConfig(process.env, () => newSecret(24));
+  const cron = command === 'cron';
+  const config = loadConfig(process.env, () => newSecret(24), { servesApi: !cron }); // a cron job serves no API
   const logger = createLogger(config.logLevel);
   if (command === 'serve') return serve(config, logger);
-  if (command === 'cron' && sub === 'process-events') return processEvents(config, logger);
+  if (cron && sub === 'process-events') return processEvents(config, logger);
   process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
   process.exitCode = 2;
 }

@@ -177,13 +177,14 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string): Config {
+/** `servesApi: false` (the cron jobs): no management API, so no API keys are needed with Redis. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, generateKey: () => string, { servesApi = true } = {}): Config {
   const e = parseEnv(env);
   const keys = (e.DSYNC_API_KEYS ?? '')
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
-  if (keys.length === 0 && e.REDIS_URL) {
+  if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
   return {
