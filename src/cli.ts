@@ -10,6 +10,7 @@ import { createDsync, type Dsync } from './service.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/port.js';
 import { RedisStore } from './store/redis.js';
+import { logRedisConnection } from './store/redis-events.js';
 
 const USAGE = `Usage: dsync <command>
 
@@ -25,6 +26,7 @@ function openStore(config: Config, logger: Logger, metrics: Metrics): Store {
   if (config.redisUrl) {
     const store = new RedisStore(config.redisUrl);
     store.observeCommands(metrics.observeStore);
+    logRedisConnection(store, logger);
     return store;
   }
   logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');

@@ -8,6 +8,7 @@ import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ProcessMetrics } from '../metrics.js';
 import { RedisStore } from '../store/redis.js';
+import { logRedisConnection } from '../store/redis-events.js';
 import { runOperator } from './main.js';
 
 export async function operatorCommand(config: OperatorConfig, logger: Logger): Promise<void> {
@@ -19,6 +20,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
   const store = new RedisStore(config.redisUrl);
   store.observeCommands(metrics.observeStore);
+  logRedisConnection(store, logger);
   await store.ping();
   const { operator: settings } = config;
   const operator = runOperator({
