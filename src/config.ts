@@ -62,6 +62,15 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
   DSYNC_OPERATOR_NAMESPACE: z.string().min(1).optional(),
+  DSYNC_OPERATOR_NAMESPACES: z
+    .string()
+    .transform((text) => text.split(',').map((n) => n.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'DSYNC_OPERATOR_NAMESPACES: each entry must be a namespace name'))
+        .min(1, 'DSYNC_OPERATOR_NAMESPACES must list at least one namespace'),
+    )
+    .optional(),
   DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(4),
   DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
   DSYNC_LEADER_ELECTION: bool.default(true),
@@ -115,8 +124,8 @@ export interface OperatorConfig {
   host: string;
   logLevel: string;
   operator: {
-    /** Watch one namespace; unset = all namespaces. */
-    namespace?: string;
+    /** Watch these namespaces only (DSYNC_OPERATOR_NAMESPACES, or DSYNC_OPERATOR_NAMESPACE); unset = all namespaces. */
+    namespaces?: string[];
     workers: number;
     resyncIntervalMs: number;
     leaderElection: {
@@ -146,6 +155,10 @@ function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
 
 export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
   const e = parseEnv(env);
+  if (e.DSYNC_OPERATOR_NAMESPACE !== undefined && e.DSYNC_OPERATOR_NAMESPACES !== undefined) {
+    throw new ConfigError('set DSYNC_OPERATOR_NAMESPACES or DSYNC_OPERATOR_NAMESPACE, not both');
+  }
+  const namespaces = e.DSYNC_OPERATOR_NAMESPACES ?? (e.DSYNC_OPERATOR_NAMESPACE !== undefined ? [e.DSYNC_OPERATOR_NAMESPACE] : undefined);
   return {
     externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
@@ -153,7 +166,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     operator: {
-      ...(e.DSYNC_OPERATOR_NAMESPACE !== undefined && { namespace: e.DSYNC_OPERATOR_NAMESPACE }),
+      ...(namespaces !== undefined && { namespaces }),
       workers: e.DSYNC_OPERATOR_WORKERS,
       resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,
       leaderElection: {

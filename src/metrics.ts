@@ -1,13 +1,75 @@
 /**
  * Prometheus metrics on their own listener (METRICS_PORT), never routed by the Ingress. Label values are
- * bounded (route templates, outcomes): no tenant or directory labels.
+ * bounded (route templates, outcomes, command names): no tenant or directory labels.
+ *
+ * ProcessMetrics is what every dsync process exports (build info, store commands, Node's defaults); Metrics
+ * adds `dsync serve`'s families (HTTP, delivery, backlog, cron runs), so the operator, which builds only a
+ * ProcessMetrics, does not export delivery families stuck at zero.
  */
 import { createServer, type Server } from 'node:http';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Backlog } from './delivery/backlog.js';
 import { listen } from './listen.js';
+import type { CommandObserver } from './store/command-observer.js';
 
-export class Metrics {
+const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+export class ProcessMetrics {
   readonly registry = new Registry();
+  readonly storeErrors = new Counter({
+    name: 'dsync_store_errors_total',
+    help: 'Store (Redis) commands that failed, by command name',
+    labelNames: ['command'] as const,
+    registers: [this.registry],
+  });
+  readonly storeDuration = new Histogram({
+    name: 'dsync_store_command_duration_seconds',
+    help: 'Duration of store (Redis) commands, by command name',
+    labelNames: ['command'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    new Gauge({
+      name: 'dsync_build_info',
+      help: 'Always 1; the labels say which dsync and Node.js run',
+      labelNames: ['version', 'node_version'] as const,
+      registers: [this.registry],
+    }).set({ version: VERSION, node_version: process.version }, 1);
+  }
+
+  /** Give to `RedisStore.observeCommands`. */
+  readonly observeStore: CommandObserver = (command, seconds, failed) => {
+    this.storeDuration.observe({ command }, seconds);
+    if (failed) this.storeErrors.inc({ command });
+  };
+
+  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
+  listen(port: number, host = '0.0.0.0'): Promise<Server> {
+    const server = createServer(async (req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end();
+        return;
+      }
+      try {
+        const body = await this.registry.metrics();
+        res.setHeader('Content-Type', this.registry.contentType);
+        res.end(body);
+      } catch (err) {
+        res.writeHead(500).end(`metrics collection failed: ${(err as Error).message}\n`);
+      }
+    });
+    return listen(server, port, host, 'METRICS_PORT').then(() => server);
+  }
+}
+
+/** A backlog measurement is reused for this long, so several gauges and scrapers share one store walk. */
+const BACKLOG_TTL_MS = 5_000;
+
+export class Metrics extends ProcessMetrics {
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route template, method and status code',
@@ -38,9 +100,53 @@ export class Metrics {
     help: 'Events given up on after the last retry (or a 410)',
     registers: [this.registry],
   });
+  readonly cronRuns = new Counter({
+    name: 'dsync_cron_runs_total',
+    help: 'Runs of a cron job (process-events): success, partial (some receivers failed; retried later) or error (could not run)',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  private backlogSource: { mode: string; measure: () => Promise<Backlog> } | undefined;
+  private backlogCache: { at: number; value: Promise<Backlog> } | undefined;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    super();
+    const gauge = (name: string, help: string, pick: (b: Backlog) => number, withMode: boolean): void => {
+      const metrics = this; // prom-client calls collect with the gauge as `this`
+      new Gauge({
+        name,
+        help,
+        labelNames: withMode ? ['mode'] : [],
+        registers: [this.registry],
+        async collect() {
+          const source = metrics.backlogSource;
+          if (!source) return;
+          const value = pick(await metrics.backlog());
+          if (withMode) this.set({ mode: source.mode }, value);
+          else this.set(value);
+        },
+      });
+    };
+    gauge('dsync_webhook_backlog_events', 'Events committed but not yet delivered (counted up to 1000 per directory)', (b) => b.pendingEvents, true);
+    gauge('dsync_webhook_backlog_oldest_age_seconds', 'Age of the oldest event not yet delivered; 0 when none', (b) => b.oldestPendingAgeSeconds, true);
+    gauge('dsync_dead_letters_pending', 'Dead letters (given-up deliveries) not yet replayed', (b) => b.deadLetters, false);
+    gauge('dsync_webhooks_disabled', 'Directories whose webhook a 410 Gone disabled', (b) => b.webhooksDisabled, false);
+  }
+
+  /** Where the backlog gauges read from, and the delivery mode (`realtime` or `batch`) they are labelled with. */
+  trackBacklog(mode: string, measure: () => Promise<Backlog>): void {
+    this.backlogSource = { mode, measure };
+  }
+
+  private backlog(): Promise<Backlog> {
+    const now = Date.now();
+    if (!this.backlogCache || now - this.backlogCache.at > BACKLOG_TTL_MS) {
+      const value = this.backlogSource!.measure();
+      value.catch(() => (this.backlogCache = undefined)); // a failed walk is not cached
+      this.backlogCache = { at: now, value };
+    }
+    return this.backlogCache.value;
   }
 
   /** Outcome label of an attempt: 2xx, 4xx, 410, 429, 5xx, or error (network, timeout, blocked). */
@@ -48,18 +154,5 @@ export class Metrics {
     if (status === undefined) return 'error';
     if (status === 410 || status === 429) return String(status);
     return `${Math.floor(status / 100)}xx`;
-  }
-
-  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
-  listen(port: number, host = '0.0.0.0'): Promise<Server> {
-    const server = createServer(async (req, res) => {
-      if (req.url !== '/metrics') {
-        res.writeHead(404).end();
-        return;
-      }
-      res.setHeader('Content-Type', this.registry.contentType);
-      res.end(await this.registry.metrics());
-    });
-    return listen(server, port, host, 'METRICS_PORT').then(() => server);
   }
 }

@@ -7,6 +7,7 @@ import { DEFAULT_RETRY_SCHEDULE } from './config.js';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
 import { DirectoryQueries } from './core/queries.js';
+import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
 import { RetryPolicy } from './delivery/retry-policy.js';
 import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
@@ -74,6 +75,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   const batchSize = options.eventCallback ? undefined : webhook.batchSize;
   const metrics = options.metrics ?? new Metrics();
   const mode = batchSize === undefined ? 'realtime' : 'batch';
+  metrics.trackBacklog(mode, () => measureBacklog(store));
   const observe = (attempt: AttemptRecord) => {
     const outcome = attempt.result.error ? 'error' : Metrics.outcome(attempt.result.status);
     metrics.deliveryAttempts.inc({ mode, outcome });
@@ -105,7 +107,18 @@ export function createDsync(options: DsyncOptions): Dsync {
     delivery,
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
-    processEvents: () => delivery.processDue(),
+    async processEvents() {
+      // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the
+      // job itself could not run (the store failed).
+      try {
+        const stats = await delivery.processDue();
+        metrics.cronRuns.inc({ job: 'process-events', outcome: stats.failed > 0 ? 'partial' : 'success' });
+        return stats;
+      } catch (err) {
+        metrics.cronRuns.inc({ job: 'process-events', outcome: 'error' });
+        throw err;
+      }
+    },
     start: () => delivery.start(),
     async close() {
       await delivery.stop();

@@ -26,8 +26,8 @@ specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 # The operator tests run against a real kube-apiserver + etcd, built once from the Go module proxy and cached
 # in $DSYNC_K8S_CACHE (about 4 minutes the first time, instant afterwards); helm 3/4, kubectl and promql-check
-# for the chart tests the same way (test/k8s/helm.sh, about 5 minutes cold).
-if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build; fi
+# for the chart tests and kstatus for the GitOps health tests the same way (helm.sh, kstatus.sh).
+if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build && bash test/k8s/kstatus.sh build; fi
 exec_status=0
 npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?
 exit $exec_status

@@ -20,6 +20,7 @@ PYPI_TOOLS=(scim2-cli==0.6.0 scim-sanity==0.7.4)
 TOOL_BUILDS=(
   "kube-apiserver and etcd (Go, ~4 min cold)|bash test/k8s/apiserver.sh build"
   "helm 3 and 4, kubectl, promql-check (Go, ~5 min cold)|bash test/k8s/helm.sh build"
+  "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
 )
 
 t0=$SECONDS

@@ -337,6 +337,10 @@ export class DeliveryEngine {
         const result = await sink.deliver({ directory, events, batch });
         const attempt = state.attempts + 1;
         const verdict = policy.judge(result, attempt);
+        this.o.logger.debug(
+          { directoryId, webhookId: result.id, events: events.length, status: result.status, errorCode: errorCode(result.error), attempt, verdict: verdict.kind },
+          'delivery attempt',
+        );
         this.o.onAttempt?.({ directoryId, result, verdict: verdict.kind, eventIds: events.map((e) => e.seq), attempt, at: Date.now() });
         if (directory.log_webhook_events) {
           await this.record(directory, result, verdict.kind, attempt, events.map((e) => eventIdOf(e.json)));
@@ -344,6 +348,12 @@ export class DeliveryEngine {
         if (verdict.kind === 'retry') {
           this.stats.failed++;
           const retryAt = Date.now() + verdict.delayMs;
+          // One line per failed attempt, for the operator of the service: never the URL (it may carry
+          // credentials) nor the secret; the error's code only (its message can quote the URL).
+          this.o.logger.warn(
+            { directoryId, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempt, nextRetryAt: new Date(retryAt).toISOString() },
+            'webhook delivery failed; retrying',
+          );
           await store.markDue(directoryId, retryAt);
           state = { ...state, attempts: attempt, pinned: last, retryAt };
           await save(state);
@@ -361,7 +371,7 @@ export class DeliveryEngine {
         else {
           this.stats.failed++;
           this.o.logger.warn(
-            { directoryId, webhookId: result.id, status: result.status, error: result.error, attempts: attempt },
+            { directoryId, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempts: attempt },
             'webhook delivery dead-lettered after the last retry',
           );
           await store.addDeadLetter(directoryId, {
@@ -386,6 +396,12 @@ export class DeliveryEngine {
     }
     if (state.cursor) await store.trimEvents(directoryId, state.cursor, Date.now() - this.o.retentionMs);
   }
+}
+
+/** The code of a sender error (`ECONNREFUSED: connect ...` → `ECONNREFUSED`); `error` when it has none. */
+export function errorCode(error: string | undefined): string | undefined {
+  if (error === undefined) return undefined;
+  return /^([A-Z][A-Z0-9_]+):/.exec(error)?.[1] ?? 'error';
 }
 
 /** Runs `fn` over `items` with at most `limit` at once. */

@@ -6,9 +6,10 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { Metrics } from '../metrics.js';
+import { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
 import { RedisStore } from '../store/redis.js';
+import { logRedisConnection } from '../store/redis-events.js';
 import { runOperator } from './main.js';
 
 export async function operatorCommand(config: OperatorConfig, logger: Logger): Promise<void> {
@@ -17,9 +18,11 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   }
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
-  const store = new RedisStore(config.redisUrl, { onConnectionError: (err) => logger.warn({ err }, 'Redis connection error') });
+  const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
+  const store = new RedisStore(config.redisUrl);
+  store.observeCommands(metrics.observeStore);
+  logRedisConnection(store, logger);
   await store.ping();
-  const metrics = new Metrics();
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
   const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
   const { operator: settings } = config;
@@ -27,7 +30,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     kubeConfig,
     store,
     externalUrl: config.externalUrl,
-    ...(settings.namespace !== undefined && { namespace: settings.namespace }),
+    ...(settings.namespaces !== undefined && { namespaces: settings.namespaces }),
     logger,
     registry: metrics.registry,
     workers: settings.workers,
@@ -35,7 +38,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
     leaderElection: settings.leaderElection,
   });
   logger.info(
-    { cluster: kubeConfig.getCurrentCluster()?.server, namespace: settings.namespace ?? '(all)', identity: operator.identity },
+    { cluster: kubeConfig.getCurrentCluster()?.server, namespaces: settings.namespaces ?? '(all)', identity: operator.identity },
     'dsync operator started',
   );
 

@@ -1,13 +1,20 @@
 /**
- * metav1.Condition handling: the summary `Ready` condition and the reasons it reports, and `WebhookDisabled`,
- * which says that webhook delivery is stopped (the receiver answered 410 Gone) while the directory itself works.
+ * metav1.Condition handling: the summary `Ready` condition and the reasons it reports; kstatus' `Reconciling`
+ * (True while the operator works towards the spec) and `Stalled` (True when it cannot get there without a change
+ * of the spec or a Secret), so Flux, `helm --wait=watcher` and Argo CD see InProgress, Current or Failed; and
+ * `WebhookDisabled`, which says that webhook delivery is stopped (the receiver answered 410 Gone) while the
+ * directory itself works.
  */
 import type { Condition } from './crd-schema.js';
 
 export const READY = 'Ready';
+export const RECONCILING = 'Reconciling';
+export const STALLED = 'Stalled';
 
 export const REASONS = {
   Reconciled: 'Reconciled',
+  /** First sight: the operator has not finished a reconcile of this resource yet (Ready Unknown). */
+  Progressing: 'Progressing',
   /** The webhook Secret (spec.webhook.secretRef) or its key is missing. */
   SecretNotFound: 'SecretNotFound',
   /** The webhook Secret could not be read (e.g. RBAC): the API server's message says why. */
@@ -28,6 +35,17 @@ export const REASONS = {
   DeletionBlocked: 'DeletionBlocked',
 } as const;
 export type Reason = (typeof REASONS)[keyof typeof REASONS];
+
+/**
+ * Reasons that retrying cannot fix: they need a change of the spec or of a Secret (Stalled=True, kstatus
+ * Failed). The others are transient (store down, a write refused for now): Reconciling stays True.
+ */
+export const TERMINAL_REASONS: ReadonlySet<Reason> = new Set([
+  REASONS.InvalidSpec,
+  REASONS.SecretConflict,
+  REASONS.SecretNotFound,
+  REASONS.DirectoryConflict,
+]);
 
 /** True while the receiver's 410 Gone keeps webhook delivery stopped (events are kept, not lost). */
 export const WEBHOOK_DISABLED = 'WebhookDisabled';

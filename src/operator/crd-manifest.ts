@@ -58,7 +58,9 @@ function openApiSchema(): JsonSchema {
         },
       },
       spec,
-      status,
+      // Defaulted (the API server applies it when reading an object without a status): before the operator's
+      // first status write, observedGeneration 0 < generation makes kstatus say InProgress, not Current.
+      status: { ...status, default: { observedGeneration: 0 } },
     },
   };
 }

@@ -24,6 +24,10 @@ const immutable = <T extends z.ZodType>(schema: T, field: string): T =>
     ],
   });
 
+/** CEL rules the API server checks on create and update, so `kubectl apply` fails instead of the reconcile. */
+const celRules = <T extends z.ZodType>(schema: T, rules: Array<{ rule: string; message: string; fieldPath?: string; reason?: string }>): T =>
+  schema.meta({ 'x-kubernetes-validations': rules });
+
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const secretKeySelector = z
@@ -33,17 +37,23 @@ export const secretKeySelector = z
   })
   .describe('A key of a Secret in the namespace of the DirectoryConnection');
 
+const GOOGLE_REQUIRED = 'spec.google is required when type is google';
+const GOOGLE_FORBIDDEN = 'spec.google is only allowed when type is google';
+
 export const directoryConnectionSpec = z
   .strictObject({
-    name: core.name.describe('Display name of the directory'),
+    name: celRules(core.name, [{ rule: "self.matches('\\\\S')", message: 'name must not be blank' }]).describe('Display name of the directory'),
     tenant: immutable(core.tenant, 'tenant').describe('Tenant the directory belongs to'),
     product: immutable(core.product, 'product').describe('Product the directory belongs to'),
     type: immutable(core.type, 'type').describe('Identity provider of the directory'),
     webhook: z
       .strictObject({
-        url: webhookUrl.regex(/^https?:\/\//, 'webhook url must start with http:// or https://').describe(
-          'Where directory-sync events are POSTed',
-        ),
+        url: celRules(webhookUrl.regex(/^https?:\/\//, 'webhook url must start with http:// or https://'), [
+          {
+            rule: "isURL(self) && url(self).getHostname() != '' && !self.matches('\\\\s')",
+            message: 'url must be an absolute http(s) URL with a host and no spaces',
+          },
+        ]).describe('Where directory-sync events are POSTed'),
         secretRef: secretKeySelector.describe('Standard Webhooks signing secret (whsec_...)'),
       })
       .optional()
@@ -54,6 +64,15 @@ export const directoryConnectionSpec = z
       .strictObject({ domain: core.google_domain.unwrap().min(1).describe('Google Workspace domain') })
       .optional()
       .describe('Google Workspace settings (type google)'),
+  })
+  // Refinements for the operator, CEL for the API server: the same two rules.
+  .refine((spec) => spec.type !== 'google' || spec.google !== undefined, { message: GOOGLE_REQUIRED, path: ['google'] })
+  .refine((spec) => spec.google === undefined || spec.type === 'google', { message: GOOGLE_FORBIDDEN, path: ['google'] })
+  .meta({
+    'x-kubernetes-validations': [
+      { rule: "self.type != 'google' || has(self.google)", message: GOOGLE_REQUIRED, fieldPath: '.google', reason: 'FieldValueRequired' },
+      { rule: "!has(self.google) || self.type == 'google'", message: GOOGLE_FORBIDDEN, fieldPath: '.google', reason: 'FieldValueForbidden' },
+    ],
   })
   .describe('Desired state of a directory connection');
 

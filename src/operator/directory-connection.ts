@@ -4,9 +4,15 @@
  *
  *   1. get the resource from the cache (gone → done: the finalizer already cleaned up)
  *   2. being deleted → reconcileDelete: delete the stored directory, then drop the finalizer
- *   3. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
+ *   3. first sight (no Ready condition yet): write Ready=Unknown, Reconciling=True at once, so a GitOps wait
+ *      (kstatus) sees InProgress, not a status-less "Current", while the steps run
+ *   4. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
  *      acknowledge a webhook re-enable; a step that cannot proceed halts the rest with a reason
- *   4. write the status once (observedGeneration only when every step passed), Event on a condition transition
+ *   5. write the status once: observedGeneration on every outcome (kstatus reads a stale one as InProgress),
+ *      Ready, and Stalled (a terminal reason) or Reconciling (a transient one); Event on a condition transition
+ *
+ * Store calls are bounded (`storeTimeoutMs`): a stalled Redis yields Ready=False StoreUnavailable and a retry
+ * with backoff, never a worker that hangs.
  *
  * A write the API server refuses (quota, admission, RBAC, a terminating namespace) halts with its message, so
  * the status says so; only a 409 Conflict (a stale cache, retried at once) and transport errors (the status
@@ -24,9 +30,20 @@ import { describeIssues } from '../core/directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
-import { READY, REASONS, WEBHOOK_DISABLED, WEBHOOK_REASONS, findCondition, setCondition, type Reason } from './conditions.js';
+import {
+  READY,
+  REASONS,
+  RECONCILING,
+  STALLED,
+  TERMINAL_REASONS,
+  WEBHOOK_DISABLED,
+  WEBHOOK_REASONS,
+  findCondition,
+  setCondition,
+  type Reason,
+} from './conditions.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
-import type { Informer } from './controller/informer.js';
+import type { ObjectCache } from './controller/namespaced-informers.js';
 import {
   DIRECTORY_CONNECTIONS,
   directoryConnectionSpec,
@@ -35,8 +52,9 @@ import {
   type DirectoryConnectionSpec,
   type DirectoryConnectionStatus,
 } from './crd-schema.js';
+import { withDeadline } from './deadline.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
-import { KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
+import { DeadlineExceededError, KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
 import type { EventRecorder } from './events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -58,11 +76,11 @@ export const managedBy = (cr: DirectoryConnection): string =>
 
 export interface DirectoryConnectionReconcilerOptions {
   client: KubeClient;
-  connections: Informer<DirectoryConnection>;
+  connections: ObjectCache<DirectoryConnection>;
   /** The Secrets the operator owns (label `app.kubernetes.io/managed-by: dsync-operator`), data included. */
-  secrets: Informer<Secret>;
+  secrets: ObjectCache<Secret>;
   /** Metadata (name, owner references) of every other Secret: finds a `<name>-scim` Secret that is not labelled. */
-  otherSecrets: Informer<KubeObject>;
+  otherSecrets: ObjectCache<KubeObject>;
   directories: DirectoryService;
   /** Base URL of `dsync serve` as identity providers reach it. */
   externalUrl: string;
@@ -72,6 +90,8 @@ export interface DirectoryConnectionReconcilerOptions {
   /** When to look again for a missing webhook Secret (its creation also triggers a reconcile). */
   requeueAfterMs: number;
   newToken: () => string;
+  /** Longest wait for one store call before the reconcile reports StoreUnavailable and retries. */
+  storeTimeoutMs: number;
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
 }
@@ -101,7 +121,8 @@ interface Halt {
   cause?: unknown;
 }
 
-type Step = (scope: Scope) => Promise<Halt | undefined>;
+/** A named step (the name goes to the debug log). */
+type Step = [name: string, run: (scope: Scope) => Promise<Halt | undefined>];
 
 /**
  * A Kubernetes request the API server refused, as a Halt carrying its message. Rethrown: a 409 Conflict or a
@@ -116,12 +137,12 @@ function refused(err: unknown, reason: Reason, what: string, create = false): Ha
 export class DirectoryConnectionReconciler implements Reconciler {
   private readonly o: DirectoryConnectionReconcilerOptions;
   private readonly steps: Step[] = [
-    (s) => this.ensureFinalizer(s),
-    (s) => this.ensureValidSpec(s),
-    (s) => this.ensureWebhookSecret(s),
-    (s) => this.ensureScimSecret(s),
-    (s) => this.ensureDirectory(s),
-    (s) => this.acknowledgeWebhookReenable(s),
+    ['finalizer', (s) => this.ensureFinalizer(s)],
+    ['spec', (s) => this.ensureValidSpec(s)],
+    ['webhookSecret', (s) => this.ensureWebhookSecret(s)],
+    ['scimSecret', (s) => this.ensureScimSecret(s)],
+    ['directory', (s) => this.ensureDirectory(s)],
+    ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -133,13 +154,29 @@ export class DirectoryConnectionReconciler implements Reconciler {
     if (!cached) return {};
     if (cached.metadata.deletionTimestamp) return this.reconcileDelete(cached);
     const scope: Scope = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
+    await this.markProgressing(scope);
     let halt: Halt | undefined;
-    for (const step of this.steps) {
-      halt = await step(scope);
+    for (const [name, run] of this.steps) {
+      const started = performance.now();
+      halt = await run(scope);
+      scope.log.debug({ step: name, ms: Math.round(performance.now() - started), halt: halt?.reason }, 'reconcile step');
       if (halt) break;
     }
     await this.writeStatus(scope, halt);
     return outcome(halt, this.o.requeueAfterMs);
+  }
+
+  /** First sight: say at once that the operator is on it (kstatus InProgress) before any slow step runs. */
+  private async markProgressing(scope: Scope): Promise<void> {
+    const previous = scope.cr.status ?? {};
+    if (findCondition(previous.conditions, READY)) return;
+    const generation = scope.cr.metadata.generation ?? 0;
+    const now = new Date();
+    const message = 'The operator is reconciling this resource for the first time';
+    let conditions = setCondition(previous.conditions, { type: READY, status: 'Unknown', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
+    conditions = setCondition(conditions, { type: RECONCILING, status: 'True', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
+    scope.cr = await this.patchStatus(scope.cr, { ...previous, observedGeneration: generation, conditions });
+    scope.log.debug('first sight: status Reconciling');
   }
 
   /** Without the finalizer the stored directory would outlive the resource: nothing else happens before it. */
@@ -162,7 +199,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
     let halt: Halt | undefined;
     try {
       this.o.fence?.();
-      await this.o.directories.delete(cr.metadata.uid!, { managedBy: managedBy(cr) });
+      await this.store('delete', () => this.o.directories.delete(cr.metadata.uid!, { managedBy: managedBy(cr) }));
       this.countStoreWrite('delete');
       scope.log.info('deleted the stored directory and its data');
     } catch (err) {
@@ -276,7 +313,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
     const reenable = pendingWebhookReenable(cr, scope.scimSecret);
     let stored: Directory | null;
     try {
-      const current = await this.o.directories.get(id).catch((err: unknown) => {
+      const current = await this.store('get', () => this.o.directories.get(id)).catch((err: unknown) => {
         if (err instanceof NotFoundError) return null;
         throw err;
       });
@@ -287,13 +324,13 @@ export class DirectoryConnectionReconciler implements Reconciler {
       stored = current;
       if (plan.action === 'create') {
         this.o.fence?.();
-        await this.o.directories.create(input, actor, { id, scimSecret: scim.secret });
+        await this.store('create', () => this.o.directories.create(input, actor, { id, scimSecret: scim.secret }));
         this.countStoreWrite('create');
         scope.log.info('created the stored directory');
         stored = null;
       } else if (plan.action === 'update') {
         this.o.fence?.();
-        await this.o.directories.put(plan.next, actor);
+        await this.store('update', () => this.o.directories.put(plan.next, actor));
         this.countStoreWrite('update');
         scope.log.info('updated the stored directory');
         if (current?.webhook_disabled_at && !plan.next.webhook_disabled_at) {
@@ -305,7 +342,8 @@ export class DirectoryConnectionReconciler implements Reconciler {
       if (err instanceof NotLeaderError) throw err;
       if (err instanceof ForbiddenError) return { reason: REASONS.DirectoryConflict, message: err.message, retry: 'on-change' };
       if (err instanceof ValidationError) return invalidSpec(err.message);
-      return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
+      const message = err instanceof DeadlineExceededError ? `the directory store could not be reached: ${err.message}` : 'the directory store could not be reached';
+      return { reason: REASONS.StoreUnavailable, message, retry: 'backoff', cause: err };
     }
     scope.scimEndpoint = scim.endpoint;
     scope.webhookDisabledAt = stored?.webhook_disabled_at ?? null;
@@ -351,21 +389,20 @@ export class DirectoryConnectionReconciler implements Reconciler {
           message: `The directory is in sync; the SCIM endpoint and token are in Secret ${scope.secretName}`,
         };
     let conditions = setCondition(previous.conditions, { type: READY, ...ready, observedGeneration: generation }, now);
+    for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
     const webhook = webhookCondition(scope.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
     if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
     const status: DirectoryConnectionStatus = dropUndefined({
       directoryId: cr.metadata.uid,
       scimEndpoint: scope.scimEndpoint ?? previous.scimEndpoint,
       secretName: scope.secretName ?? previous.secretName,
-      observedGeneration: halt ? previous.observedGeneration : generation,
+      // Every outcome: kstatus reads a status older than the spec as InProgress, so a terminal failure must
+      // record the generation it judged to be seen as Failed.
+      observedGeneration: generation,
       conditions,
     });
     if (isDeepStrictEqual(dropUndefined(previous), status)) return;
-    const removed = Object.fromEntries(Object.keys(previous).filter((k) => !(k in status)).map((k) => [k, null]));
-    const patch = { metadata: { resourceVersion: cr.metadata.resourceVersion }, status: { ...removed, ...status } };
-    const { namespace, name } = cr.metadata;
-    const written = await this.o.client.mergePatch<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace!, name, patch, 'status');
-    this.o.connections.recordWrite(written, cr.metadata.resourceVersion);
+    const written = await this.patchStatus(cr, status);
     const before = findCondition(previous.conditions, READY);
     if (before?.status !== ready.status || before.reason !== ready.reason) {
       if (halt) scope.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
@@ -376,6 +413,22 @@ export class DirectoryConnectionReconciler implements Reconciler {
       if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
     }
+  }
+
+  /** Merge patch of the status subresource (fields gone from `status` are removed), conditional on the resourceVersion. */
+  private async patchStatus(cr: DirectoryConnection, status: DirectoryConnectionStatus): Promise<DirectoryConnection> {
+    const previous = cr.status ?? {};
+    const removed = Object.fromEntries(Object.keys(previous).filter((k) => !(k in status)).map((k) => [k, null]));
+    const patch = { metadata: { resourceVersion: cr.metadata.resourceVersion }, status: { ...removed, ...status } };
+    const { namespace, name } = cr.metadata;
+    const written = await this.o.client.mergePatch<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace!, name, patch, 'status');
+    this.o.connections.recordWrite(written, cr.metadata.resourceVersion);
+    return written;
+  }
+
+  /** One store call, bounded: a stalled store fails it with DeadlineExceededError instead of hanging the worker. */
+  private store<T>(call: string, work: () => Promise<T>): Promise<T> {
+    return withDeadline(`directory store (${call})`, this.o.storeTimeoutMs, work);
   }
 
   /** Merge patch of metadata, conditional on the resourceVersion the decision was based on. */
@@ -428,6 +481,25 @@ function webhookCondition(
   if (!previous) return undefined;
   const message = 'Webhook delivery is no longer stopped by a 410 Gone (spec.webhook changed or re-enabled)';
   return { type: WEBHOOK_DISABLED, status: 'False', reason: WEBHOOK_REASONS.Reenabled, message };
+}
+
+/**
+ * kstatus' abnormal-true conditions: Stalled=True for a terminal reason (Failed: a spec or Secret change is
+ * needed), Reconciling=True for a transient one (InProgress: retried with backoff), both False once Ready.
+ */
+function progressConditions(halt: Halt | undefined): Array<Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>> {
+  if (!halt) {
+    const message = 'The directory is in sync';
+    return [
+      { type: RECONCILING, status: 'False', reason: REASONS.Reconciled, message },
+      { type: STALLED, status: 'False', reason: REASONS.Reconciled, message },
+    ];
+  }
+  const terminal = TERMINAL_REASONS.has(halt.reason);
+  return [
+    { type: RECONCILING, status: terminal ? 'False' : 'True', reason: halt.reason, message: terminal ? 'Waiting for a change of the spec or of a Secret' : `Retrying: ${halt.message}` },
+    { type: STALLED, status: terminal ? 'True' : 'False', reason: halt.reason, message: terminal ? halt.message : 'Retrying with backoff' },
+  ];
 }
 
 const invalidSpec = (message: string): Halt => ({ reason: REASONS.InvalidSpec, message, retry: 'on-change' });

@@ -79,3 +79,11 @@ export class WatchExpiredError extends OperatorError {
     super(message, 'DSYNC_WATCH_EXPIRED');
   }
 }
+
+/** A call did not answer within its deadline (a stalled directory store); the reconcile reports it and retries. */
+export class DeadlineExceededError extends OperatorError {
+  override name = 'DeadlineExceededError';
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${ms} ms`, 'DSYNC_DEADLINE_EXCEEDED');
+  }
+}

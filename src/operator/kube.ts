@@ -91,6 +91,8 @@ export interface KubeClientOptions {
    * operator fences its writes with it: a replica that is no longer the leader writes nothing.
    */
   beforeWrite?: () => void;
+  /** Called once per request with its outcome: the HTTP status code, or `<error>` when none came (client-go's labels). */
+  onResponse?: (method: string, code: string, host: string) => void;
   /** Per-request timeout, from sending to the end of the response (not used by watches, which stream). Default 30 s. */
   timeoutMs?: number;
   userAgent?: string;
@@ -117,6 +119,7 @@ export class KubeClient {
   private readonly server: URL;
   private readonly onWrite: (resource: string, verb: WriteVerb) => void;
   private readonly beforeWrite: () => void;
+  private readonly onResponse: (method: string, code: string, host: string) => void;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private agent: HttpAgent | undefined;
@@ -128,6 +131,7 @@ export class KubeClient {
     this.server = new URL(cluster.server);
     this.onWrite = options.onWrite ?? (() => undefined);
     this.beforeWrite = options.beforeWrite ?? (() => undefined);
+    this.onResponse = options.onResponse ?? (() => undefined);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.userAgent = options.userAgent ?? 'dsync-operator';
   }
@@ -193,6 +197,7 @@ export class KubeClient {
       const timer = setTimeout(() => req.destroy(new Error(`${method} ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
       const fail = (err: unknown): void => {
         clearTimeout(timer);
+        this.onResponse(method, '<error>', this.server.host);
         reject(err);
       };
       const req = send(url, { method, headers, agent }, (res) => {
@@ -203,6 +208,7 @@ export class KubeClient {
           clearTimeout(timer);
           const text = Buffer.concat(chunks).toString('utf8');
           const status = res.statusCode ?? 0;
+          this.onResponse(method, String(status), this.server.host);
           if (status >= 200 && status < 300) {
             try {
               resolve((text ? JSON.parse(text) : undefined) as T);

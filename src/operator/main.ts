@@ -14,7 +14,8 @@
  */
 import { DirectoryService } from '../core/directories.js';
 import { Controller } from './controller/controller.js';
-import { Informer, type InformerEventType } from './controller/informer.js';
+import type { InformerEventType } from './controller/informer.js';
+import { cacheFor } from './controller/namespaced-informers.js';
 import { LeaderElector } from './controller/leader-election.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
@@ -61,8 +62,9 @@ export function runOperator(options: OperatorOptions): Operator {
   const metrics = new OperatorMetrics(o.registry);
   const le = o.leaderElection;
   const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
+  const onResponse = (method: string, code: string, host: string): void => metrics.restRequests.inc({ code, method, host });
   // Its own connection pool, so renewals never queue behind reconciles; the elector bounds each request itself.
-  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite });
+  const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse });
   const elector = le.enabled
     ? new LeaderElector({
         client: leaseClient,
@@ -80,16 +82,16 @@ export function runOperator(options: OperatorOptions): Operator {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, beforeWrite: fence });
-  const informer = { client, namespace: o.namespace, logger, watchdogMs: o.watchdogMs };
-  const connections = new Informer<DirectoryConnection>({
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence });
+  const informer = { client, logger, watchdogMs: o.watchdogMs };
+  const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
     resource: DIRECTORY_CONNECTIONS,
     resyncIntervalMs: o.resyncIntervalMs,
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
-  const secrets = new Informer<Secret>({ ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
-  const otherSecrets = new Informer<KubeObject>({
+  const secrets = cacheFor<Secret>(o.namespaces, { ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
+  const otherSecrets = cacheFor<KubeObject>(o.namespaces, {
     ...informer,
     resource: SECRETS,
     resyncIntervalMs: 0,
@@ -98,6 +100,7 @@ export function runOperator(options: OperatorOptions): Operator {
     transform: secretIdentity,
   });
   const informers = [connections, secrets, otherSecrets];
+  metrics.trackConnections(() => connections.list());
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -115,6 +118,7 @@ export function runOperator(options: OperatorOptions): Operator {
       metrics,
       logger,
       requeueAfterMs: o.requeueAfterMs,
+      storeTimeoutMs: o.storeTimeoutMs,
       newToken: o.newToken,
       fence,
     }),
@@ -142,6 +146,8 @@ export function runOperator(options: OperatorOptions): Operator {
   const stopRequested = new Promise<'stop'>((resolve) => (signalStop = () => resolve('stop')));
 
   async function lifecycle(): Promise<void> {
+    // Standbys report 0 (not nothing), so "no leader" is visible as max(leader_election_master_status) == 0.
+    metrics.leader.set({ name: le.leaseName }, 0);
     for (const i of informers) i.start();
     const acquired = elector ? elector.acquire() : Promise.resolve(true);
     // The renew deadline runs from the acquisition: renewing must not wait for the caches.
@@ -151,7 +157,7 @@ export function runOperator(options: OperatorOptions): Operator {
     if (outcome === 'stop' || !outcome[1]) return;
     if (!elector || elector.isLeader()) {
       metrics.leader.set({ name: le.leaseName }, 1);
-      logger.info({ namespace: o.namespace ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
+      logger.info({ namespaces: o.namespaces ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
       controller.start();
       for (const cr of connections.list()) controller.enqueue(objectKey(cr));
     }

@@ -3,6 +3,8 @@
  * Labels are bounded (controller, result, resource, verb): never a namespace, tenant or object name.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { findCondition, READY } from './conditions.js';
+import type { DirectoryConnection } from './crd-schema.js';
 import type { WorkQueueHooks } from './controller/work-queue.js';
 
 export type ReconcileResult = 'success' | 'error' | 'requeue_after';
@@ -18,9 +20,39 @@ export class OperatorMetrics {
   readonly leader: Gauge<'name'>;
   /** Write requests sent to the API server (`target="kubernetes"`) and writes made to the store: 0 when nothing changed. */
   readonly writes: Counter<'target' | 'resource' | 'verb'>;
+  /** Requests to the API server (watches excluded: they stream), by client-go's labels. */
+  readonly restRequests: Counter<'code' | 'method' | 'host'>;
+  private connections: (() => Iterable<DirectoryConnection>) | undefined;
 
   constructor(registry: Registry) {
     const registers = [registry];
+    this.restRequests = new Counter({
+      name: 'rest_client_requests_total',
+      help: 'Number of HTTP requests to the API server, partitioned by status code, method, and host',
+      labelNames: ['code', 'method', 'host'],
+      registers,
+    });
+    const metrics = this;
+    new Gauge({
+      name: 'dsync_directoryconnections',
+      help: 'DirectoryConnections in the watched namespaces by Ready status and reason (every replica reports its cache)',
+      labelNames: ['ready', 'reason'],
+      registers,
+      collect() {
+        if (!metrics.connections) return;
+        this.reset();
+        const counts = new Map<string, { ready: string; reason: string; n: number }>();
+        for (const cr of metrics.connections()) {
+          const ready = findCondition(cr.status?.conditions, READY);
+          const labels = { ready: ready?.status ?? 'Unknown', reason: ready?.reason ?? 'Pending' };
+          const key = `${labels.ready}/${labels.reason}`;
+          const entry = counts.get(key) ?? { ...labels, n: 0 };
+          entry.n++;
+          counts.set(key, entry);
+        }
+        for (const { ready, reason, n } of counts.values()) this.set({ ready, reason }, n);
+      },
+    });
     this.reconcileTotal = new Counter({
       name: 'controller_runtime_reconcile_total',
       help: 'Total number of reconciliations per controller and result',
@@ -71,6 +103,11 @@ export class OperatorMetrics {
       labelNames: ['target', 'resource', 'verb'],
       registers,
     });
+  }
+
+  /** The cache the DirectoryConnection gauge counts at each scrape. */
+  trackConnections(list: () => Iterable<DirectoryConnection>): void {
+    this.connections = list;
   }
 
   queueHooks(name: string): WorkQueueHooks {

@@ -34,7 +34,12 @@ export interface OperatorOptions {
   store: DirectoryStore;
   /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
   externalUrl: string;
-  /** Watch DirectoryConnections and Secrets in this namespace only. Default: all namespaces. */
+  /**
+   * Watch DirectoryConnections and Secrets in these namespaces only, with one list+watch per namespace (so
+   * namespaced Roles suffice). Default: all namespaces (cluster-wide list+watch).
+   */
+  namespaces?: string[];
+  /** One namespace: the same as `namespaces: [namespace]`. */
   namespace?: string;
   logger?: Logger;
   /** Registry the metrics go to (the CLI serves it on METRICS_PORT). Default: a private one. */
@@ -47,6 +52,8 @@ export interface OperatorOptions {
   watchdogMs?: number;
   /** How soon a resource waiting for its webhook Secret is looked at again. Default 60 s. */
   requeueAfterMs?: number;
+  /** Longest wait for one directory-store call in a reconcile before it reports StoreUnavailable. Default 10 s. */
+  storeTimeoutMs?: number;
   /** Retry backoff after a failed reconcile: doubles per failure from base to max. Default 5 ms → 5 min. */
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   leaderElection?: LeaderElectionOptions;
@@ -54,8 +61,9 @@ export interface OperatorOptions {
   newToken?: () => string;
 }
 
-export type ResolvedOptions = Required<Omit<OperatorOptions, 'namespace' | 'leaderElection'>> & {
-  namespace: string | undefined;
+export type ResolvedOptions = Required<Omit<OperatorOptions, 'namespace' | 'namespaces' | 'leaderElection'>> & {
+  /** undefined = all namespaces. */
+  namespaces: string[] | undefined;
   leaderElection: Required<LeaderElectionOptions>;
 };
 
@@ -73,13 +81,14 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
     kubeConfig: options.kubeConfig,
     store: options.store,
     externalUrl: options.externalUrl.replace(/\/+$/, ''),
-    namespace: options.namespace,
+    namespaces: options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : undefined),
     logger: options.logger ?? pino({ level: 'silent' }),
     registry: options.registry ?? new Registry(),
     workers: options.workers ?? 4,
     resyncIntervalMs: options.resyncIntervalMs ?? 600_000,
     watchdogMs: options.watchdogMs ?? 150_000,
     requeueAfterMs: options.requeueAfterMs ?? 60_000,
+    storeTimeoutMs: options.storeTimeoutMs ?? 10_000,
     retry: { baseDelayMs: 5, maxDelayMs: 300_000, ...options.retry },
     newToken: options.newToken ?? (() => newSecret(24)),
     leaderElection: {
@@ -96,6 +105,9 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
+  check(options.namespace === undefined || options.namespaces === undefined, 'namespace', 'and namespaces are exclusive; set one');
+  check(resolved.namespaces === undefined || (resolved.namespaces.length > 0 && resolved.namespaces.every((n) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))), 'namespaces', 'must be a non-empty list of namespace names');
+  check(resolved.storeTimeoutMs > 0, 'storeTimeoutMs', 'must be > 0');
   checkLeaderElectionTimings(resolved.leaderElection, 'leaderElection.');
   return resolved;
 }

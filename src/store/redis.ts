@@ -35,6 +35,7 @@ import type {
   UserIndex,
   WriteResult,
 } from './port.js';
+import type { CommandObserver } from './command-observer.js';
 import { failFast } from './fail-fast.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
 
@@ -119,10 +120,8 @@ const MAX_RESTAMPS = 5;
  */
 const FAIL_FAST: RedisOptions = { commandTimeout: 500, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
 
-export interface RedisStoreOptions extends RedisOptions {
-  /** Told about connection trouble (refused, TLS, DNS...), once per distinct error until connected again. */
-  onConnectionError?: (err: Error) => void;
-}
+/** ioredis' own options (e.g. `commandTimeout`), over the fail-fast defaults above. */
+export type RedisStoreOptions = RedisOptions;
 
 const CASCADE_BATCH = 500;
 const DUE = 'dsync:due';
@@ -159,26 +158,39 @@ export class RedisStore implements Store {
   readonly kind = 'redis' as const;
   readonly redis: Redis;
 
-  constructor(url: string, { onConnectionError, ...options }: RedisStoreOptions = {}) {
+  /** Connection events are logged by `logRedisConnection` (redis-events.ts). */
+  constructor(url: string, options: RedisStoreOptions = {}) {
     this.redis = new Redis(url, { enableAutoPipelining: true, ...FAIL_FAST, ...options });
     // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
     // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
-    // The client reports the same error at every reconnect attempt: pass each distinct one on once.
-    let lastError = '';
-    this.redis.on('ready', () => (lastError = ''));
-    this.redis.on('error', (err: Error) => {
-      if (err.message === lastError) return;
-      lastError = err.message;
-      onConnectionError?.(err);
-    });
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     this.redis.defineCommand('dsyncReleaseLease', { numberOfKeys: 1, lua: RELEASE_LEASE });
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.redis.defineCommand('dsyncDisableWebhook', { numberOfKeys: 1, lua: DISABLE_WEBHOOK });
     this.redis.defineCommand('dsyncSaveState', { numberOfKeys: 2, lua: SAVE_STATE });
+  }
+
+  /**
+   * Reports every command (scripts as `evalsha`, pipelined ones included) to `observer` when it settles: the
+   * one seam for store metrics (latency, errors), at ioredis' sendCommand.
+   */
+  observeCommands(observer: CommandObserver): void {
+    type Sent = { name: string; promise: Promise<unknown> };
+    const redis = this.redis as unknown as { sendCommand(command: Sent, ...rest: unknown[]): unknown };
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = (command: Sent, ...rest: unknown[]) => {
+      const started = performance.now();
+      const seconds = (): number => (performance.now() - started) / 1000;
+      const name = command.name.toLowerCase(); // `call('GET')` and `get()` are one command
+      command.promise.then(
+        () => observer(name, seconds(), false),
+        () => observer(name, seconds(), true),
+      );
+      return send(command, ...rest);
+    };
   }
 
   private command(name: string, ...args: Array<string | number>): Promise<unknown> {

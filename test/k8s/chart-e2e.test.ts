@@ -15,7 +15,7 @@ import { startReceiver, until, type Receiver } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { find, helms, kubectl, ok, parseObjects, REPO_DIR, template, type K8sObject } from './helm-tools.js';
-import { EXPECTED_METRIC_FAMILIES } from './metric-families.js';
+import { EXPECTED_METRIC_FAMILIES, SERVE_ONLY_FAMILIES } from './metric-families.js';
 
 const NAMESPACE = 'dsync-system';
 const REDIS_DB = 13;
@@ -185,7 +185,9 @@ describe('the chart end to end, minus the kubelet (helm template → dsync opera
 
     await until(async () => (await metricFamilies(serveMetrics)).includes('webhook_events_delivered_total'), 'serve metrics', 10_000);
     expect(await metricFamilies(serveMetrics)).to.include.members([...EXPECTED_METRIC_FAMILIES.serve]);
-    expect(await metricFamilies(operatorMetrics)).to.include.members([...EXPECTED_METRIC_FAMILIES.operator]);
+    const operatorFamilies = await metricFamilies(operatorMetrics);
+    expect(operatorFamilies).to.include.members([...EXPECTED_METRIC_FAMILIES.operator]);
+    expect(operatorFamilies.filter((f) => (SERVE_ONLY_FAMILIES as readonly string[]).includes(f)), 'serve-only families on the operator').to.deep.equal([]);
   });
 
   it("helm test's pod script, run against serve, passes (and fails when nothing answers)", async () => {

@@ -44,6 +44,27 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
     ['an empty tenant', 'empty-tenant', { tenant: '' }, 'spec.tenant: Invalid value: "": spec.tenant in body should be at least 1 chars long'],
     ['a webhook without secretRef', 'no-ref', { webhook: { url: 'https://x.example' } as never }, 'spec.webhook.secretRef: Required value'],
     ['a missing tenant', 'no-tenant', { tenant: undefined }, 'spec.tenant: Required value'],
+    ['an empty name', 'empty-name', { name: '' }, 'spec.name: Invalid value: "": spec.name in body should be at least 1 chars long'],
+    ['a blank name', 'blank-name', { name: '   ' }, 'spec.name: Invalid value: "   ": name must not be blank'],
+    [
+      'a webhook url without a host',
+      'url-no-host',
+      { webhook: { url: 'https://', secretRef: { name: 'hook', key: 'secret' } } },
+      'spec.webhook.url: Invalid value: "https://": url must be an absolute http(s) URL with a host and no spaces',
+    ],
+    [
+      'a webhook url with a space',
+      'url-space',
+      { webhook: { url: 'https://hooks.example.com/a b', secretRef: { name: 'hook', key: 'secret' } } },
+      'spec.webhook.url: Invalid value: "https://hooks.example.com/a b": url must be an absolute http(s) URL with a host and no spaces',
+    ],
+    ['type google without spec.google', 'google-bare', { type: 'google' }, 'spec.google: Required value: spec.google is required when type is google'],
+    [
+      'spec.google on a SCIM type',
+      'google-on-scim',
+      { google: { domain: 'acme.com' } },
+      'spec.google: Forbidden: spec.google is only allowed when type is google',
+    ],
   ];
 
   for (const [what, name, spec, message] of invalid) {
@@ -54,9 +75,15 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
       expect(err.status).to.equal(422);
       expect(err.reason).to.equal('Invalid');
       expect(err.message).to.contain(`DirectoryConnection.dsync.io "${name}" is invalid: `);
-      expect(err.message).to.contain(message);
+      expect(err.message, err.message).to.contain(message);
     });
   }
+
+  it('accepts type google with spec.google, and a URL with a port, path and query', async () => {
+    await createConnection(env, connection('google-ok', { type: 'google', google: { domain: 'acme.com' } }));
+    const webhook = { url: 'https://hooks.example.com:8443/in?x=1', secretRef: { name: 'hook', key: 'secret' } };
+    await createConnection(env, connection('url-ok', { webhook }));
+  });
 
   it('rejects a resource name too long for its <name>-scim Secret', async () => {
     const err = await rejection(createConnection(env, connection('n'.repeat(249), { name: 'Long' })));

@@ -3,32 +3,17 @@
 // fails and the resource never gets Ready. Also checks the deploy/samples.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { KubeClient, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
+import { KubeClient, SECRETS, type KubeObject } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { find, helms, parseObjects, template } from './helm-tools.js';
 import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
+import { applyChartRbac, NAMESPACES, serviceAccountKubeConfig } from './rbac-harness.js';
 
 const SAMPLES = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
-const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
-const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
-const ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles' };
-const ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings' };
-const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
-const SERVICE_ACCOUNTS: Resource = { group: '', version: 'v1', plural: 'serviceaccounts' };
-
-type Rule = { apiGroups: string[]; resources: string[]; verbs: string[] };
-
-/** The `rules` of the chart's two roles as `helm template` renders them: the operator's, then leader election's. */
-async function chartRules(): Promise<Rule[][]> {
-  const objects = parseObjects(await template(helms()[0]!.bin));
-  return [find(objects, 'ClusterRole', 'dsync-dsync-system-operator'), find(objects, 'Role', 'dsync-leader-election')].map(
-    (o) => (o as unknown as { rules: Rule[] }).rules,
-  );
-}
 
 const load = (file: string): KubeObject => parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
 
@@ -40,33 +25,13 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
 
   before(async () => {
     env = await startEnv();
-    const [operatorRules, leaseRules] = await chartRules();
-    expect(operatorRules, 'operator rules').to.have.length.above(3);
-    expect(leaseRules, 'leader election rules').to.have.length(1);
     for (const name of ['dsync-system', 'tenant-a']) await env.kube.create(NAMESPACES, { metadata: { name } });
-    await env.kube.create(SERVICE_ACCOUNTS, { metadata: { name: 'dsync', namespace: 'dsync-system' } });
-    const subjects = [{ kind: 'ServiceAccount', name: 'dsync', namespace: 'dsync-system' }];
-    const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
-    await env.kube.create(CLUSTER_ROLES, { metadata: { name: 'dsync-operator' }, rules: operatorRules } as KubeObject);
-    await env.kube.create(CLUSTER_ROLE_BINDINGS, { metadata: { name: 'dsync-operator' }, roleRef: roleRef('ClusterRole', 'dsync-operator'), subjects } as KubeObject);
-    await env.kube.create(ROLES, { metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' }, rules: leaseRules } as KubeObject);
-    await env.kube.create(ROLE_BINDINGS, {
-      metadata: { name: 'dsync-leader-election', namespace: 'dsync-system' },
-      roleRef: roleRef('Role', 'dsync-leader-election'),
-      subjects,
-    } as KubeObject);
-    // A token for the ServiceAccount (TokenRequest is served by kube-apiserver itself; no controller needed).
-    const { status } = await env.kube.request<{ status: { token: string } }>('POST', '/api/v1/namespaces/dsync-system/serviceaccounts/dsync/token', {
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-    });
-    const cluster = env.kubeConfig.getCurrentCluster()!;
-    asServiceAccount = new KubeConfig();
-    asServiceAccount.loadFromOptions({
-      clusters: [cluster],
-      users: [{ name: 'dsync', token: status.token }],
-      contexts: [{ name: 'dsync', cluster: cluster.name, user: 'dsync', namespace: 'dsync-system' }],
-      currentContext: 'dsync',
-    });
+    const rbac = await applyChartRbac(env);
+    const operatorRole = rbac.find((o) => o.kind === 'ClusterRole');
+    const leaseRole = rbac.find((o) => o.kind === 'Role' && o.metadata.name === 'dsync-leader-election');
+    expect(operatorRole?.rules, 'operator rules').to.have.length.above(3);
+    expect(leaseRole?.rules, 'leader election rules').to.have.length(1);
+    asServiceAccount = await serviceAccountKubeConfig(env, 'dsync-system', 'dsync');
   });
 
   after(async () => {

@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { ForbiddenError } from '../../src/core/errors.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { FINALIZER } from '../../src/operator/directory-connection.js';
+import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { ROTATE_ANNOTATION } from '../../src/operator/scim-secret.js';
@@ -111,7 +112,9 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const created = await createConnection(env, connection('globex', { tenant: 'globex', webhook: hook('globex-hook') }));
     const waiting = await waitForReady(env, 'globex', 'False', 'SecretNotFound');
     expect(readyOf(waiting)?.message).to.equal('Secret globex-hook not found (spec.webhook.secretRef)');
-    expect(waiting.status?.observedGeneration).to.equal(undefined);
+    // Terminal until the Secret appears: the generation is recorded and Stalled says so (kstatus: Failed).
+    expect(waiting.status?.observedGeneration).to.equal(1);
+    expect(findCondition(waiting.status?.conditions, STALLED)).to.include({ status: 'True', reason: 'SecretNotFound' });
     expect(await env.store.getDirectory(created.metadata.uid!)).to.equal(null);
 
     await env.kube.create(SECRETS, webhookSecret('globex-hook', 'whsec_globex'));
@@ -165,12 +168,14 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await waitFor('the store to use the new token', async () => (await env.directories.get(uid)).scim.secret === token);
   });
 
-  it('reports InvalidSpec for what the CRD lets through but the core refuses (a blank name)', async () => {
-    await createConnection(env, connection('blank', { name: '   ' }));
+  it('reports InvalidSpec for what the CRD cannot see but the core refuses (a malformed webhook secret value)', async () => {
+    await env.kube.create(SECRETS, webhookSecret('blank-hook', 'whsec_not base64!'));
+    await createConnection(env, connection('blank', { tenant: 'blank', webhook: hook('blank-hook') }));
     const cr = await waitForReady(env, 'blank', 'False', 'InvalidSpec');
-    expect(readyOf(cr)?.message).to.equal('name must not be empty');
-    await patchConnection(env, 'blank', { spec: { name: 'Fixed' } });
-    expect((await waitForReady(env, 'blank')).status?.observedGeneration).to.equal(2);
+    expect(readyOf(cr)?.message).to.contain('a whsec_ secret must be base64 after the prefix');
+    expect(cr.status?.observedGeneration).to.equal(1);
+    await env.kube.replace(SECRETS, { ...(await getSecret(env, 'blank-hook')), data: { secret: Buffer.from('whsec_Zml4ZWQ=').toString('base64') } });
+    expect((await waitForReady(env, 'blank')).status?.observedGeneration).to.equal(1);
   });
 
   it('CR delete → the finalizer deletes the stored directory, then the resource goes', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, parseDuration } from '../../../src/config.js';
+import { ConfigError, DEFAULT_RETRY_SCHEDULE, loadConfig, loadOperatorConfig, parseDuration } from '../../../src/config.js';
 
 const key = () => 'generated';
 
@@ -50,5 +50,22 @@ describe('config', () => {
     expect(loadConfig({}, key).redisCommandTimeoutMs).to.equal(undefined);
     expect(loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: '2s' }, key).redisCommandTimeoutMs).to.equal(2000);
     expect(() => loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: 'soon' }, key)).to.throw(ConfigError, /DSYNC_REDIS_COMMAND_TIMEOUT/);
+  });
+});
+
+describe('operator namespaces (DSYNC_OPERATOR_NAMESPACES)', () => {
+  it('parses a comma-separated list, trimming blanks', () => {
+    expect(loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: 'tenant-a, tenant-b,' }).operator.namespaces).to.deep.equal(['tenant-a', 'tenant-b']);
+  });
+
+  it('keeps DSYNC_OPERATOR_NAMESPACE as a one-namespace list; unset means all namespaces', () => {
+    expect(loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACE: 'team' }).operator.namespaces).to.deep.equal(['team']);
+    expect(loadOperatorConfig({}).operator.namespaces).to.equal(undefined);
+  });
+
+  it('refuses both variables at once, and names that are not namespaces', async () => {
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACE: 'a', DSYNC_OPERATOR_NAMESPACES: 'b' })).to.throw('not both');
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: 'Tenant_A' })).to.throw('each entry must be a namespace name');
+    expect(() => loadOperatorConfig({ DSYNC_OPERATOR_NAMESPACES: ' , ' })).to.throw('at least one namespace');
   });
 });

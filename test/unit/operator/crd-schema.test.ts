@@ -102,7 +102,9 @@ describe('DirectoryConnection CRD schema', () => {
     it(`agrees with the core on ${what} (${valid ? 'valid' : 'invalid'})`, () => {
       const types = what === 'every type' ? DIRECTORY_TYPES : [overrides['type'] ?? base.type];
       for (const type of types) {
-        const spec: Record<string, unknown> = { ...base, ...overrides, type };
+        // type google needs spec.google (a CRD rule the core's flat input has no counterpart of)
+        const google = type === 'google' && !overrides['google'] ? { google: { domain: 'example.com' } } : {};
+        const spec: Record<string, unknown> = { ...base, ...overrides, type, ...google };
         const crd = directoryConnectionSpec.safeParse(spec);
         expect(crd.success, `CRD on ${type}`).to.equal(valid);
         const core = createDirectoryInput.safeParse({
@@ -118,10 +120,19 @@ describe('DirectoryConnection CRD schema', () => {
     });
   }
 
-  it('refuses a name blank once trimmed, which the API server lets through (reported as InvalidSpec)', () => {
-    expect(specSchema().properties['name']).to.deep.include({ minLength: 1 }); // JSON Schema cannot trim
+  it('refuses a name blank once trimmed, in the operator and (CEL) in the API server', () => {
+    expect(specSchema().properties['name']).to.deep.include({ minLength: 1 });
+    const rules = (specSchema().properties['name'] as unknown as { 'x-kubernetes-validations': Array<{ rule: string }> })['x-kubernetes-validations'];
+    expect(rules[0]!.rule).to.equal(String.raw`self.matches('\\S')`);
     const crd = directoryConnectionSpec.safeParse({ ...base, name: '   ' });
     expect(crd.error?.issues[0]?.message).to.equal('name must not be empty');
     expect(createDirectoryInput.safeParse({ ...base, name: '   ' }).success).to.equal(false);
+  });
+
+  it('the operator applies the CRD rules on spec.google too (an old CRD without them cannot slip one through)', () => {
+    const bare = directoryConnectionSpec.safeParse({ ...base, type: 'google' });
+    expect(bare.error?.issues[0]).to.include({ message: 'spec.google is required when type is google' });
+    const misplaced = directoryConnectionSpec.safeParse({ ...base, google: { domain: 'acme.com' } });
+    expect(misplaced.error?.issues[0]).to.include({ message: 'spec.google is only allowed when type is google' });
   });
 });

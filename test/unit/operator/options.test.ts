@@ -21,17 +21,25 @@ const base = (): OperatorOptions => ({ kubeConfig: kubeConfig('dsync-system'), s
 describe('operator options', () => {
   it('applies the documented defaults', () => {
     const o = resolveOptions(base());
-    expect(o).to.deep.include({ externalUrl: 'https://dsync.example.com', namespace: undefined, workers: 4, resyncIntervalMs: 600_000, watchdogMs: 150_000, requeueAfterMs: 60_000 });
+    expect(o).to.deep.include({ externalUrl: 'https://dsync.example.com', namespaces: undefined, workers: 4, resyncIntervalMs: 600_000, watchdogMs: 150_000, requeueAfterMs: 60_000, storeTimeoutMs: 10_000 });
     expect(o.retry).to.deep.equal({ baseDelayMs: 5, maxDelayMs: 300_000 });
     expect(o.leaderElection).to.deep.include({ enabled: true, namespace: 'dsync-system', leaseName: 'dsync-operator', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     expect(o.leaderElection.identity).to.match(/^.+_[0-9a-f]{8}$/);
     expect(resolveOptions({ ...base(), kubeConfig: kubeConfig() }).leaderElection.namespace).to.equal('default');
   });
 
+  it('takes one namespace as a one-entry list', () => {
+    expect(resolveOptions({ ...base(), namespace: 'team' }).namespaces).to.deep.equal(['team']);
+    expect(resolveOptions({ ...base(), namespaces: ['a', 'b'] }).namespaces).to.deep.equal(['a', 'b']);
+  });
+
   const bad: Array<[string, Partial<OperatorOptions>, string]> = [
     ['externalUrl', { externalUrl: 'dsync.example.com' }, 'externalUrl must be an http(s) URL'],
     ['workers', { workers: 0 }, 'workers must be an integer from 1 to 64'],
     ['watchdogMs', { watchdogMs: 0 }, 'watchdogMs must be > 0'],
+    ['storeTimeoutMs', { storeTimeoutMs: 0 }, 'storeTimeoutMs must be > 0'],
+    ['namespaces', { namespaces: ['Tenant_A'] }, 'namespaces must be a non-empty list of namespace names'],
+    ['namespace', { namespace: 'a', namespaces: ['b'] }, 'namespace and namespaces are exclusive; set one'],
     ['renewDeadlineMs', { leaderElection: { renewDeadlineMs: 20_000 } }, 'leaderElection.leaseDurationMs must be greater than leaderElection.renewDeadlineMs + leaderElection.retryPeriodMs (15000 <= 20000 + 2000)'],
     ['retryPeriodMs', { leaderElection: { retryPeriodMs: 10_000 } }, 'leaderElection.renewDeadlineMs must be greater than leaderElection.retryPeriodMs'],
     // A standby may take the Lease a lease duration after the last renewal; the leader must be gone before.
@@ -58,7 +66,7 @@ describe('operator options', () => {
     });
     expect(config).to.deep.include({ redisUrl: 'redis://redis:6379', externalUrl: 'https://dsync.example.com' });
     expect(config.operator).to.deep.equal({
-      namespace: 'tenants',
+      namespaces: ['tenants'],
       workers: 8,
       resyncIntervalMs: 1_800_000,
       leaderElection: { enabled: false, namespace: 'dsync-system', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 5_000 },
