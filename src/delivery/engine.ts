@@ -131,10 +131,14 @@ export class DeliveryEngine {
     };
   }
 
-  /** Re-marks directories whose log is ahead of their cursor (without moving a scheduled retry earlier). */
+  /**
+   * Finishes committed big membership changes a writer left half-applied, then re-marks directories whose log is
+   * ahead of their cursor (without moving a scheduled retry earlier).
+   */
   async sweep(): Promise<void> {
     try {
       for (const id of await this.o.store.listDirectoryIds()) {
+        await this.o.store.finishPendingWrites(id);
         const [last, state] = await Promise.all([this.o.store.lastEventSeq(id), this.o.store.deliveryState(id)]);
         if (last === null || last === state.cursor) continue;
         // A retrying directory is due at its retry time (a crash mid-retry must not strand it).

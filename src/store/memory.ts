@@ -271,6 +271,8 @@ export class MemoryStore implements Store {
   async listDirectoryIds(): Promise<string[]> {
     return [...this.directories.keys()];
   }
+  /** Nothing to do: an in-process change is applied by the write that made it, which cannot time out. */
+  async finishPendingWrites(): Promise<void> {}
   async updateDirectory(directory: Directory): Promise<void> {
     if (this.directories.has(directory.id)) this.directories.set(directory.id, JSON.stringify(directory));
   }

@@ -72,6 +72,11 @@ export interface DirectoryStore {
   listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]>;
   /** Every directory id, oldest first (operator, delivery sweeps, pull sync). */
   listDirectoryIds(): Promise<string[]>;
+  /**
+   * Finishes big membership changes that were committed but not fully applied (a writer timed out or died
+   * after its commit); the delivery sweep calls it, so such a change completes without any further request.
+   */
+  finishPendingWrites(directoryId: string): Promise<void>;
   /** Replaces the record; tenant, product and type are immutable and not re-indexed. */
   updateDirectory(directory: Directory): Promise<void>;
   /**

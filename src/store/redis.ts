@@ -251,15 +251,22 @@ export class RedisStore implements Store {
     for (;;) {
       const staged = await this.stage(directoryId, groupId, entries);
       if (typeof staged === 'string') return { status: staged };
-      let reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
-      // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
-      for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
-        const stamp = await this.verify(directoryId, staged.key, entries.count);
-        if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
-        else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+      let reply: Reply = ['unknown'];
+      try {
+        reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+        // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
+        for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
+          const stamp = await this.verify(directoryId, staged.key, entries.count);
+          if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
+          else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+        }
+        if (reply[0] === 'restamp') reply = ['stale'];
+      } finally {
+        // Not committed (or unknown, when a command failed): drop the staged list now rather than let a retrying
+        // IdP pile up lists until they expire. Commands on one connection run in order, so after a commit that
+        // the reply was lost for, the list was already renamed away and this deletes nothing.
+        if (reply[0] !== 'ok') await this.redis.del(staged.key).catch(() => undefined);
       }
-      if (reply[0] === 'restamp') reply = ['stale'];
-      if (reply[0] !== 'ok') await this.redis.del(staged.key);
       if (reply[0] === 'busy') {
         await this.drain(directoryId, groupId);
         continue;
@@ -292,13 +299,18 @@ export class RedisStore implements Store {
     const token = randomUUID();
     const key = `${prefix(directoryId)}gs:${groupId}:${token}`;
     let stamp: string | undefined;
-    for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
-      const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
-      if (status !== 'ok') {
-        await this.redis.del(key);
-        return status as 'stale' | 'missing';
+    try {
+      for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
+        const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
+        if (status !== 'ok') {
+          await this.redis.del(key);
+          return status as 'stale' | 'missing';
+        }
+        stamp ??= count!;
       }
-      stamp ??= count!;
+    } catch (err) {
+      await this.redis.del(key).catch(() => undefined); // a half-staged list is never committed: drop it now
+      throw err;
     }
     return { key, token, stamp: stamp! };
   }
@@ -360,6 +372,10 @@ export class RedisStore implements Store {
 
   async listDirectoryIds(): Promise<string[]> {
     return this.redis.zrange(DIRS, 0, -1);
+  }
+
+  async finishPendingWrites(directoryId: string): Promise<void> {
+    await this.settle(directoryId);
   }
 
   async updateDirectory(directory: Directory): Promise<void> {

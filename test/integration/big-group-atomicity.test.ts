@@ -155,21 +155,43 @@ describe('big membership changes survive a crash (redis store)', function () {
     expect(await store.redis.keys(`dsync:{${dir}}:gs:*`)).to.deep.equal([]);
   });
 
-  it('a write that dies while staging leaves no member, no event, and a staging list that expires', async () => {
+  it('a write that fails before its commit leaves no member, no event, and drops its staging list (which expires anyway)', async () => {
     const store = await open();
     const { dir, users } = await setup(store);
     const raw = (store as unknown as { raw: (name: string, ...rest: unknown[]) => Promise<unknown> }).raw.bind(store);
-    (store as unknown as { raw: typeof raw }).raw = (name, ...rest) =>
-      name === 'dsyncUpdateGroup' ? Promise.reject(new Error('process died')) : raw(name, ...rest);
+    let ttls: number[] = [];
+    (store as unknown as { raw: typeof raw }).raw = async (name, ...rest) => {
+      if (name !== 'dsyncUpdateGroup') return raw(name, ...rest);
+      // A process dying here would leave the list: it must expire on its own.
+      ttls = await Promise.all((await store.redis.keys(`dsync:{${dir}}:gs:*`)).map((k) => store.redis.pttl(k)));
+      throw new Error('Command timed out');
+    };
     const before = await labels(store, dir);
     let failed: unknown;
     await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() }).catch((err) => (failed = err));
-    expect(String(failed)).to.contain('process died');
+    expect(String(failed)).to.contain('timed out');
+    expect(ttls).to.have.length(1);
+    expect(ttls[0]).to.be.above(0).and.at.most(15 * 60_000);
     expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(0);
     expect(await labels(store, dir)).to.deep.equal(before);
-    const staged = await store.redis.keys(`dsync:{${dir}}:gs:*`);
-    expect(staged).to.have.length(1);
-    const ttl = await store.redis.pttl(staged[0]!);
-    expect(ttl).to.be.above(0).and.at.most(15 * 60_000);
+    expect(await store.redis.keys(`dsync:{${dir}}:gs:*`), 'staging lists left behind').to.deep.equal([]);
+  });
+
+  it('a change whose writer timed out after the commit is completed by finishPendingWrites (the delivery sweep), with no other request', async () => {
+    const writer = await open();
+    const { dir, users } = await setup(writer);
+    (writer as unknown as { drain: () => Promise<void> }).drain = async () => {
+      throw new Error('Command timed out'); // the IdP gets a 503; the change is committed
+    };
+    const failed = await writer.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() }).catch((err: unknown) => err);
+    expect(String(failed)).to.contain('timed out');
+    expect(await writer.redis.zcard(`dsync:{${dir}}:m:g1`)).to.be.below(N);
+
+    const sweeper = new RedisStore(`${redisUrl()}/3`);
+    stores.push(sweeper);
+    await sweeper.finishPendingWrites(dir);
+    expect(await sweeper.redis.zcard(`dsync:{${dir}}:m:g1`)).to.equal(N);
+    expect((await labels(sweeper, dir)).filter((l) => l.startsWith('group.user_added'))).to.have.length(N);
+    expect(await sweeper.redis.smembers(`dsync:{${dir}}:gpend`)).to.deep.equal([]);
   });
 });

@@ -82,7 +82,7 @@ for (const kind of STORE_KINDS) {
 
     it('counts pending events and their age, then a partial cron run and a log line per failed attempt', async () => {
       receiver.respond = () => 503;
-      const url = `${receiver.url.replace('http://', 'http://user:pa55word@')}?token=s3cr3t`;
+      const url = `${receiver.url}?token=s3cr3t`; // (credentials in the URL itself are refused at create)
       const dir = await service.createDirectory({ tenant: 'down', webhook_url: url, webhook_secret: receiver.secret });
       for (const name of ['a@x.com', 'b@x.com']) expect((await addUser(dir, name)).status).to.equal(201);
       await new Promise((r) => setTimeout(r, 1_100));
@@ -100,7 +100,7 @@ for (const kind of STORE_KINDS) {
       expect(failed[0]!['webhookId']).to.be.a('string').and.not.equal('');
       expect(Date.parse(String(failed[0]!['nextRetryAt']))).to.be.above(Date.now() - 5_000);
       const all = JSON.stringify(logLines);
-      for (const secret of ['pa55word', 's3cr3t', receiver.secret]) expect(all).to.not.contain(secret);
+      for (const secret of ['s3cr3t', receiver.secret]) expect(all).to.not.contain(secret);
       expect(logLines.some((l) => l['msg'] === 'delivery attempt' && l['level'] === 20), 'debug line per attempt').to.equal(true);
     });
 
