@@ -11,8 +11,7 @@ import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { MemoryStore } from './store/memory.js';
 import type { Store } from './store/port.js';
-import { RedisStore } from './store/redis.js';
-import { logRedisConnection } from './store/redis-events.js';
+import { openRedisStore } from './store/open-redis.js';
 
 const USAGE = `Usage: dsync <command>
 
@@ -26,12 +25,7 @@ Configuration is read from environment variables; see README.md.`;
 
 function openStore(config: Config, logger: Logger, metrics: Metrics): Store {
   if (config.redisUrl) {
-    const store = new RedisStore(config.redisUrl, {
-      ...(config.redisCommandTimeoutMs !== undefined && { commandTimeout: config.redisCommandTimeoutMs }),
-    });
-    store.observeCommands(metrics.observeStore);
-    logRedisConnection(store, logger);
-    return store;
+    return openRedisStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore });
   }
   logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();

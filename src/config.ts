@@ -120,6 +120,7 @@ export interface Config {
 export interface OperatorConfig {
   externalUrl: string;
   redisUrl?: string;
+  redisCommandTimeoutMs?: number;
   metricsPort: number;
   host: string;
   logLevel: string;
@@ -162,6 +163,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   return {
     externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
+    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
     metricsPort: e.METRICS_PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,

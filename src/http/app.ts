@@ -1,5 +1,6 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
+import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import type { Dsync } from '../service.js';
@@ -12,14 +13,6 @@ import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
 const READY_DEADLINE_MS = 500;
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 export interface AppOptions {
   dsync: Dsync;
@@ -67,7 +60,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS);
+      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
       if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
       ready = true;
       res.json({ status: 'ready', store: dsync.store.kind });

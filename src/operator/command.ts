@@ -8,8 +8,7 @@ import { ConfigError, type OperatorConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
-import { RedisStore } from '../store/redis.js';
-import { logRedisConnection } from '../store/redis-events.js';
+import { openRedisStore } from '../store/open-redis.js';
 import { runOperator } from './main.js';
 
 export async function operatorCommand(config: OperatorConfig, logger: Logger): Promise<void> {
@@ -19,9 +18,7 @@ export async function operatorCommand(config: OperatorConfig, logger: Logger): P
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
   const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
-  const store = new RedisStore(config.redisUrl);
-  store.observeCommands(metrics.observeStore);
-  logRedisConnection(store, logger);
+  const store = openRedisStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore });
   await store.ping();
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
   const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;

@@ -52,8 +52,8 @@ import {
   type DirectoryConnectionSpec,
   type DirectoryConnectionStatus,
 } from './crd-schema.js';
-import { withDeadline } from './deadline.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
+import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
 import type { EventRecorder } from './events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
@@ -428,7 +428,8 @@ export class DirectoryConnectionReconciler implements Reconciler {
 
   /** One store call, bounded: a stalled store fails it with DeadlineExceededError instead of hanging the worker. */
   private store<T>(call: string, work: () => Promise<T>): Promise<T> {
-    return withDeadline(`directory store (${call})`, this.o.storeTimeoutMs, work);
+    const ms = this.o.storeTimeoutMs;
+    return withDeadline(work(), ms, () => new DeadlineExceededError(`directory store (${call})`, ms));
   }
 
   /** Merge patch of metadata, conditional on the resourceVersion the decision was based on. */
