@@ -10,7 +10,7 @@ import { Metrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { MemoryStore } from './store/memory.js';
-import type { Store } from './store/port.js';
+import type { Store } from './core/store-port.js';
 import { openRedisStore } from './store/open-redis.js';
 
 const USAGE = `Usage: dsync <command>

@@ -12,7 +12,7 @@
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
-export type { Store } from './store/port.js';
+export type { Store } from './core/store-port.js';
 export type { ScimRequest, EventCallback } from './scim/handler.js';
 export type { ScimResult } from './scim/context.js';
 export type {

@@ -16,7 +16,7 @@ import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
-import type { Store } from './store/port.js';
+import type { Store } from './core/store-port.js';
 
 export interface DsyncOptions {
   store: Store;

@@ -1,6 +1,6 @@
 /** Directory connections: create, read, list, update, delete. Depends only on the store port. */
 import type { z } from 'zod';
-import type { DirectoryStore } from '../store/port.js';
+import type { DirectoryStore } from './store-port.js';
 import {
   createDirectoryInput,
   describeIssues,

@@ -1,17 +1,23 @@
 /**
- * Coded domain errors (undici-style): callers branch on `code`, never on `message`. The HTTP layer maps
- * `status` onto the response; anything that is not a DsyncError is a 500.
+ * The one error base of the product (undici-style coded errors): callers branch on `code`, never on `message`.
+ * `status` is the HTTP status a protocol mapper answers with (500 for faults of our own); `id` is this
+ * occurrence's instance id, logged with the error and sent in 5xx bodies so an operator can find the log line.
+ * Every module declares its errors in its own `errors.ts` on this base.
  */
+import { randomUUID } from 'node:crypto';
+
 export class DsyncError extends Error {
   override name = 'DsyncError';
   /** Seconds a client should wait before retrying (sent as `Retry-After`), for errors that pass by themselves. */
   readonly retryAfter?: number;
+  readonly id: string = randomUUID();
   constructor(
     message: string,
     readonly code: string,
-    readonly status: number,
+    readonly status: number = 500,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -72,7 +78,6 @@ export class StoreUnavailableError extends DsyncError {
   override name = 'StoreUnavailableError';
   override readonly retryAfter = 1;
   constructor(reason: string, options?: { cause?: unknown }) {
-    super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, 503);
-    if (options?.cause !== undefined) this.cause = options.cause;
+    super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, 503, options);
   }
 }

@@ -2,7 +2,7 @@
  * Read side of the management API: users, groups and members of a directory, or of every directory of a
  * tenant and product (concatenated in directory creation order).
  */
-import type { Store } from '../store/port.js';
+import type { Store } from './store-port.js';
 import type { DirectoryService } from './directories.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { groupData, userData } from './events.js';

@@ -4,7 +4,7 @@
  * only (any replica can measure it); pending events are counted up to PENDING_CAP per directory, so one huge
  * backlog costs a bounded read.
  */
-import type { Store } from '../store/port.js';
+import type { Store } from '../core/store-port.js';
 import { mapLimit } from './engine.js';
 
 export const PENDING_CAP = 1_000;

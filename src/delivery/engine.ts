@@ -15,7 +15,7 @@ import { yieldToLoop } from '../core/chunks.js';
 import type { Directory } from '../core/model.js';
 import { redactCredentials } from '../core/urls.js';
 import type { Logger } from '../logger.js';
-import type { DeliveryState, LoggedEvent, Store } from '../store/port.js';
+import type { DeliveryState, LoggedEvent, Store } from '../core/store-port.js';
 import type { RetryPolicy, Verdict } from './retry-policy.js';
 import { eventIdOf, type Sink, type SinkResult } from './sinks.js';
 

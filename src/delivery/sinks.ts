@@ -1,6 +1,6 @@
 /** Where a directory's events go: its signed webhook, or the embedding application's callback. */
 import type { Directory, DirectorySyncEvent } from '../core/model.js';
-import type { LoggedEvent } from '../store/port.js';
+import type { LoggedEvent } from '../core/store-port.js';
 import type { AttemptOutcome } from './retry-policy.js';
 import type { WebhookSender } from './webhook-sender.js';
 

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
 import type { Logger } from '../logger.js';
-import type { DirectoryStore } from '../store/port.js';
+import type { DirectoryStore } from '../core/store-port.js';
 import { checkLeaderElectionTimings } from './controller/leader-election.js';
 import { InvalidOptionError } from './errors.js';
 

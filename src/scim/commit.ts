@@ -1,6 +1,6 @@
 /** Optimistic concurrency: re-run read-compute-commit while the store answers `stale`. */
 import { ContentionError } from '../core/errors.js';
-import type { WriteResult } from '../store/port.js';
+import type { WriteResult } from '../core/store-port.js';
 import { ScimError } from './errors.js';
 
 export const STALE = Symbol('stale');

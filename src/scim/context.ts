@@ -1,6 +1,6 @@
 /** Per-request state of one SCIM call: never module-level (the peer's cross-tenant bug). */
 import type { Directory, PendingEvent } from '../core/model.js';
-import type { Store } from '../store/port.js';
+import type { Store } from '../core/store-port.js';
 
 export interface ScimContext {
   directory: Directory;

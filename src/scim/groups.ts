@@ -7,7 +7,7 @@ import { buildEvent, groupData, membershipData, previousAttributes, userData } f
 import { newId } from '../core/ids.js';
 import { sameResource } from '../core/json.js';
 import type { GroupKeys, PendingEvent, ScimBody, StoredResource } from '../core/model.js';
-import type { MemberChange } from '../store/port.js';
+import type { MemberChange } from '../core/store-port.js';
 import { retrying, settle, STALE } from './commit.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { ScimError } from './errors.js';

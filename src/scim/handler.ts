@@ -7,7 +7,7 @@ import { challenge } from '../core/auth-challenge.js';
 import { CHUNK_SIZE, yieldToLoop } from '../core/chunks.js';
 import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
-import type { Store } from '../store/port.js';
+import type { Store } from '../core/store-port.js';
 import type { ScimContext, ScimQuery, ScimResult } from './context.js';
 import { checkRequestBounds } from './bounds.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';

@@ -5,7 +5,7 @@
  */
 import { yieldToLoop } from '../core/chunks.js';
 import type { StoredResource } from '../core/model.js';
-import type { Page } from '../store/port.js';
+import type { Page } from '../core/store-port.js';
 import type { ScimContext } from './context.js';
 import { matches, parseFilter, planFilter, type FilterNode } from './filter/index.js';
 import { toScim, type ScimResourceType } from './render.js';

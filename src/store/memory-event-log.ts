@@ -4,7 +4,7 @@
  * events (a few refills of a 200,000-member group) is then about a thousand heap objects instead of millions of
  * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms.
  */
-import type { LoggedEvent } from './port.js';
+import type { LoggedEvent } from '../core/store-port.js';
 
 const BLOCK = 1024;
 const format = (seq: number): string => String(seq).padStart(16, '0');

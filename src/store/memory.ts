@@ -21,7 +21,7 @@ import type {
   Store,
   UserIndex,
   WriteResult,
-} from './port.js';
+} from '../core/store-port.js';
 
 interface Row {
   body: string;

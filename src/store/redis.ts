@@ -34,7 +34,7 @@ import type {
   Store,
   UserIndex,
   WriteResult,
-} from './port.js';
+} from '../core/store-port.js';
 import type { CommandObserver } from './command-observer.js';
 import { failFast } from './fail-fast.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';

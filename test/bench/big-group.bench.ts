@@ -6,7 +6,7 @@
  *
  *   npx tsx test/bench/big-group.bench.ts            # BENCH_GROUP=200000
  */
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { countEvents, seedUsers, StallProbe } from '../support/big-group.js';

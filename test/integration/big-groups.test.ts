@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 import { countEvents, memberCount, seedUsers, StallProbe } from '../support/big-group.js';
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });

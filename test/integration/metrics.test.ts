@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Metrics } from '../../src/metrics.js';
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { openStore, startReceiver, startService, STORE_KINDS, until, type Receiver, type Service } from '../support/harness.js';
 

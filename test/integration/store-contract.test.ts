@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
 import { MemoryStore } from '../../src/store/memory.js';
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 import { freshRedisStore } from '../support/services.js';
 
 let n = 0;

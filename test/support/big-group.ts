@@ -3,7 +3,7 @@
  * creates would take minutes and prove nothing here), a /healthz poller that measures how long the event loop
  * makes a request wait, and event counts read back from the directory's log.
  */
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { createApp } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
 import { freshRedisStore } from './services.js';
 

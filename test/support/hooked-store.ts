@@ -2,7 +2,7 @@
  * Deterministic races: a proxy over a store that runs `fn` once, just before the first call of method `name`,
  * so a "concurrent" request lands exactly between another request's read and its commit.
  */
-import type { Store } from '../../src/store/port.js';
+import type { Store } from '../../src/core/store-port.js';
 
 export function hooked(store: Store): { store: Store; before(name: keyof Store, fn: () => Promise<void>): void } {
   const hooks = new Map<string, () => Promise<void>>();

@@ -14,7 +14,7 @@ import type {
   PendingEvent,
   StoredResource,
   UserKeys,
-} from '../core/model.js';
+} from './model.js';
 
 export type UserIndex = 'userName' | 'externalId' | 'email';
 export type GroupIndex = 'displayName' | 'externalId';
