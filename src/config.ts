@@ -3,6 +3,7 @@
  * process with a message naming the variable. Modules receive the slice they need, never the environment.
  */
 import { z } from 'zod';
+import { DsyncError } from './core/errors.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -140,8 +141,12 @@ export interface OperatorConfig {
   };
 }
 
-export class ConfigError extends Error {
+/** A bad environment: the CLI prints the message alone (it names the variable) and exits non-zero. */
+export class ConfigError extends DsyncError {
   override name = 'ConfigError';
+  constructor(message: string) {
+    super(message, 'DSYNC_CONFIG');
+  }
 }
 
 function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {

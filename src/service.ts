@@ -9,6 +9,7 @@ import type { DirectorySyncEvent } from './core/model.js';
 import { DirectoryQueries } from './core/queries.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
+import { DeliveryReads } from './delivery/reads.js';
 import { RetryPolicy } from './delivery/retry-policy.js';
 import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -54,6 +55,8 @@ export interface Dsync {
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
   readonly delivery: DeliveryEngine;
+  /** The event log, dead letters and delivery attempt logs, as the Events API and delivery routes read them. */
+  readonly deliveryReads: DeliveryReads;
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
@@ -105,6 +108,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     directories,
     queries,
     delivery,
+    deliveryReads: new DeliveryReads(store),
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
     async processEvents() {

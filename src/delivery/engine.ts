@@ -16,15 +16,9 @@ import type { Directory } from '../core/model.js';
 import { redactCredentials } from '../core/urls.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryState, LoggedEvent, Store } from '../core/store-port.js';
+import { DeadLetterNotFound } from './errors.js';
 import type { RetryPolicy, Verdict } from './retry-policy.js';
 import { eventIdOf, type Sink, type SinkResult } from './sinks.js';
-
-export class DeadLetterNotFound extends Error {
-  readonly code = 'DSYNC_DEAD_LETTER_NOT_FOUND';
-  constructor(id: string) {
-    super(`Dead letter ${id} not found`);
-  }
-}
 
 export interface EngineOptions {
   store: Store;

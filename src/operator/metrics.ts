@@ -7,8 +7,6 @@ import { findCondition, READY } from './conditions.js';
 import type { DirectoryConnection } from './crd-schema.js';
 import type { WorkQueueHooks } from './controller/work-queue.js';
 
-export type ReconcileResult = 'success' | 'error' | 'requeue_after';
-
 export class OperatorMetrics {
   readonly reconcileTotal: Counter<'controller' | 'result'>;
   readonly reconcileErrors: Counter<'controller'>;
