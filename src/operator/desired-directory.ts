@@ -15,7 +15,7 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     product: spec.product,
     type: spec.type,
     ...(spec.webhook && { webhook_url: spec.webhook.url }),
-    ...(webhookSecret !== undefined && { webhook_secret: webhookSecret }),
+    ...(spec.webhook && webhookSecret !== undefined && { webhook_secret: webhookSecret }),
     log_webhook_events: spec.logWebhookEvents,
     deactivated: spec.deactivated,
     ...(spec.google && { google_domain: spec.google.domain }),
