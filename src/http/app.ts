@@ -9,6 +9,7 @@ import { envelopeErrors, fail } from './envelope.js';
 import { eventRoutes } from './event-routes.js';
 import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
+import { requestIds } from './request-id.js';
 import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -37,6 +38,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(requestIds(logger));
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
@@ -47,7 +49,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
         );
       } catch (err) {
         // A metrics failure must never take the process down with it.
-        logger.warn({ err }, 'could not record request metrics');
+        res.locals.log.warn({ err }, 'could not record request metrics');
       }
     });
     next();
@@ -75,7 +77,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
 
   app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
-  app.use('/api/v1', envelopeErrors(logger));
+  app.use('/api/v1', envelopeErrors());
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });
