@@ -47,7 +47,8 @@ describe('request ids', () => {
 
   it('generates a fresh id when none is given or the given one is malformed, on every route', async () => {
     const ids = new Set<string>();
-    for (const headers of [{}, { 'x-request-id': 'has spaces and ; semicolons' }, { 'x-request-id': 'x'.repeat(200) }]) {
+    const variants: Array<Record<string, string>> = [{}, { 'x-request-id': 'has spaces and ; semicolons' }, { 'x-request-id': 'x'.repeat(200) }];
+    for (const headers of variants) {
       const res = await list(headers);
       const id = res.headers.get('x-request-id');
       expect(id, JSON.stringify(headers)).to.match(/^[0-9a-f-]{36}$/);
