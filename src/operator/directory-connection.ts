@@ -55,7 +55,7 @@ import {
 import { directoryInput, planDirectory } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
-import type { EventRecorder } from './events.js';
+import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
 import {
