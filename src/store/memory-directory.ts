@@ -174,6 +174,15 @@ export class DirectoryData {
   }
 }
 
+/** The row of a resource just created (version 1). */
+export const newRow = <K>(resource: StoredResource, keys: K): Row & { keys: K } => ({
+  body: JSON.stringify(resource.body),
+  created: resource.created,
+  lastModified: resource.lastModified,
+  version: 1,
+  keys,
+});
+
 const toResource = (id: string, row: Row): StoredResource => ({
   id,
   body: JSON.parse(row.body) as StoredResource['body'],

@@ -10,7 +10,7 @@ import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryDeliveryStore } from './memory-delivery.js';
-import { DirectoryData, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
+import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
 export class MemoryStore extends MemoryDeliveryStore implements Store {
   readonly kind = 'memory' as const;
@@ -18,6 +18,11 @@ export class MemoryStore extends MemoryDeliveryStore implements Store {
 
   async ping(): Promise<void> {}
   async close(): Promise<void> {}
+
+  private records(directoryId: string, kind: 'users' | 'groups', ids: string[]): Array<StoredResource | null> {
+    const rows = this.data.get(directoryId)?.[kind];
+    return ids.map((id) => read(rows, id));
+  }
 
   /** The directory's data, or undefined once the directory is deleted (writes then answer `missing`). */
   private dir(id: string): DirectoryData | undefined {
@@ -65,11 +70,10 @@ export class MemoryStore extends MemoryDeliveryStore implements Store {
   // Users -----------------------------------------------------------------------------------------------
 
   async getUser(directoryId: string, id: string): Promise<StoredResource | null> {
-    return read(this.data.get(directoryId)?.users, id);
+    return this.records(directoryId, 'users', [id])[0]!;
   }
   async getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    const users = this.data.get(directoryId)?.users;
-    return ids.map((id) => read(users, id));
+    return this.records(directoryId, 'users', ids);
   }
   async findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
@@ -88,13 +92,7 @@ export class MemoryStore extends MemoryDeliveryStore implements Store {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
     if (d.userNames.has(keys.userName.toLowerCase())) return { status: 'conflict' };
-    const row: UserRow = {
-      body: JSON.stringify(user.body),
-      created: user.created,
-      lastModified: user.lastModified,
-      version: 1,
-      keys,
-    };
+    const row: UserRow = newRow(user, keys);
     d.users.set(user.id, row);
     d.indexUser(user.id, keys);
     d.append(events);
@@ -156,11 +154,10 @@ export class MemoryStore extends MemoryDeliveryStore implements Store {
   // Groups ----------------------------------------------------------------------------------------------
 
   async getGroup(directoryId: string, id: string): Promise<StoredResource | null> {
-    return read(this.data.get(directoryId)?.groups, id);
+    return this.records(directoryId, 'groups', [id])[0]!;
   }
   async getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    const groups = this.data.get(directoryId)?.groups;
-    return ids.map((id) => read(groups, id));
+    return this.records(directoryId, 'groups', ids);
   }
   async findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
@@ -185,13 +182,7 @@ export class MemoryStore extends MemoryDeliveryStore implements Store {
     if (!d) return { status: 'missing' };
     if (d.staleMembers(members)) return { status: 'stale' };
     if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
-    const row: GroupRow = {
-      body: JSON.stringify(group.body),
-      created: group.created,
-      lastModified: group.lastModified,
-      version: 1,
-      keys,
-    };
+    const row: GroupRow = newRow(group, keys);
     d.groups.set(group.id, row);
     d.indexGroup(group.id, keys);
     d.append(events);
