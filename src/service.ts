@@ -48,6 +48,8 @@ export interface Dsync {
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  /** Readiness: resolves when the store answers (the `store` is named by its kind). */
+  readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -99,6 +101,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     deliveryReads: new DeliveryReads(store),
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
+    health: { store: store.kind, ping: () => store.ping() },
     async processEvents() {
       // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the
       // job itself could not run (the store failed).

@@ -62,14 +62,14 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
-      if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
+      await withDeadline(dsync.health.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
+      if (!ready) logger.info({ store: dsync.health.store }, 'store reachable again: ready');
       ready = true;
-      res.json({ status: 'ready', store: dsync.store.kind });
+      res.json({ status: 'ready', store: dsync.health.store });
     } catch (err) {
-      if (ready) logger.warn({ err, store: dsync.store.kind }, 'store not reachable: not ready');
+      if (ready) logger.warn({ err, store: dsync.health.store }, 'store not reachable: not ready');
       ready = false;
-      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.store.kind });
+      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.health.store });
     }
   });
 
