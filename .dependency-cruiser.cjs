@@ -15,8 +15,8 @@ module.exports = {
     {
       name: 'no-store-adapters-outside-composition',
       severity: 'error',
-      comment: 'scim, http, operator and providers use the store port (src/core/store-port.ts), never an adapter',
-      from: { path: '^src/(scim|http|operator|providers)/' },
+      comment: 'scim, http, operator, providers and delivery use the store port (src/core/store-port.ts), never an adapter',
+      from: { path: '^src/(scim|http|operator|providers|delivery)/' },
       to: { path: '^src/store/' },
     },
     {
