@@ -103,7 +103,7 @@ export class Metrics extends ProcessMetrics {
   readonly cronRuns = new Counter({
     name: 'dsync_cron_runs_total',
     help: 'Runs of a cron job (process-events): success, partial (some receivers failed; retried later) or error (could not run)',
-    labelNames: ['job', 'outcome'] as const,
+    labelNames: ['task', 'outcome'] as const,
     registers: [this.registry],
   });
 
