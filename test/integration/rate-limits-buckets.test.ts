@@ -3,6 +3,15 @@ import { API_KEY, sleep } from '../support/harness.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { burstOf, startLimited, type LimitedService, type LimitOptions } from '../support/rate-limits.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
+import { blocksOf } from '../readme/readme-blocks.js';
+
+/** README's example 429: status line, headers, blank line, body. */
+function readmeExample(): { status: number; headers: Record<string, string>; body: unknown } {
+  const [head, body] = blocksOf('rate-limit-429')[0]!.code.split('\n\n');
+  const [statusLine, ...headerLines] = head!.split('\n');
+  const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body!) };
+}
 
 const DB = 7;
 
@@ -57,7 +66,14 @@ describe('rate limits: project buckets on Redis (SPEC §8.2)', function () {
 
   it('Production: scim trips at the 11th request in a second, default at the 41st', async () => {
     await start({ plan: 'production' });
-    expect(await burstOf(12, () => listUsers())).to.deep.equal({ 200: 10, 429: 2 });
+    expect(await burstOf(10, () => listUsers())).to.deep.equal({ 200: 10 });
+    const eleventh = await listUsers();
+    // Exactly what README.md shows an IdP receiving.
+    const example = readmeExample();
+    expect(eleventh.status).to.equal(example.status);
+    for (const [name, value] of Object.entries(example.headers)) expect(eleventh.headers.get(name), name).to.equal(value);
+    expect(eleventh.body).to.deep.equal(example.body);
+    expect((await listUsers()).status).to.equal(429);
     expect(await burstOf(42, listDirectories)).to.deep.equal({ 200: 40, 429: 2 });
     expect(await svc.decisions('default', 'burst', 'limited')).to.equal(2);
   });
