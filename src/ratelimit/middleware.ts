@@ -9,6 +9,7 @@ import type { BucketLimiter } from './bucket-limiter.js';
 import { setRateLimitHeaders } from './decision-headers.js';
 import type { InflightLocks } from './inflight-locks.js';
 import { matchInflight, type InflightRule } from './inflight-rules.js';
+import { ReportThrottle } from './report-log.js';
 import type { Bucket } from './presets.js';
 
 export type DecisionKind = 'burst' | 'sustained' | 'inflight';
@@ -33,6 +34,7 @@ export interface BucketMiddlewareOptions {
 }
 
 export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
+  const reports = new ReportThrottle();
   return async (req, res, next) => {
     const project = o.keyOf(req);
     if (project === undefined) return next();
@@ -55,7 +57,13 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
       }
       if (match.rule.action === 'report-only') {
         o.record(o.bucket, 'inflight', 'report_only');
-        o.logger.warn({ rule: match.rule.name, bucket: o.bucket, method: req.method, path: fullPath }, 'concurrent request to one resource (report-only inflight rule)');
+        const suppressed = reports.take(`${match.rule.name} ${project}`);
+        if (suppressed !== undefined) {
+          o.logger.warn(
+            { rule: match.rule.name, bucket: o.bucket, method: req.method, path: fullPath, suppressed },
+            'concurrent request to one resource (report-only inflight rule)',
+          );
+        }
         return next();
       }
       o.record(o.bucket, 'inflight', 'limited');

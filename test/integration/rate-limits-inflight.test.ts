@@ -57,16 +57,19 @@ for (const kind of STORE_KINDS) {
       expect((await first.finish()).status).to.equal(204);
     });
 
-    it('report-only: two concurrent user creates both pass, with a log line and a metric', async () => {
+    it('report-only: concurrent user creates all pass, with a log line and a metric', async () => {
       const user = (name: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: name, active: true });
       const first = await holding('POST', '/Users', user('a@acme.test'), inflightAllowed);
       const second = await svc.scim(dir, 'POST', '/Users', user('b@acme.test'));
       expect(second.status).to.equal(201);
+      expect((await svc.scim(dir, 'POST', '/Users', user('c@acme.test'))).status).to.equal(201);
       expect((await first.finish()).status).to.equal(201);
-      expect(await svc.decisions('scim', 'inflight', 'report_only')).to.equal(1);
+      expect(await svc.decisions('scim', 'inflight', 'report_only')).to.equal(2);
       expect(await svc.decisions('scim', 'inflight', 'limited')).to.equal(0);
-      const line = svc.logs.find((l) => l.msg === 'concurrent request to one resource (report-only inflight rule)');
-      expect(line).to.include({ rule: 'scim-create', bucket: 'scim', method: 'POST', path: `/api/scim/v2.0/${dir.id}/Users` });
+      // Every violation is counted; the log gets one line per rule and directory a window (an import is parallel).
+      const lines = svc.logs.filter((l) => l.msg === 'concurrent request to one resource (report-only inflight rule)');
+      expect(lines).to.have.length(1);
+      expect(lines[0]).to.include({ rule: 'scim-create', bucket: 'scim', method: 'POST', path: `/api/scim/v2.0/${dir.id}/Users`, suppressed: 0 });
     });
 
     it('GET, HEAD and OPTIONS are never held up by a write in progress', async () => {

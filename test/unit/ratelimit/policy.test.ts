@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from '../../../src/config.js';
 import { bindingWindow } from '../../../src/ratelimit/decision-headers.js';
 import { DEFAULT_INFLIGHT_RULES, matchInflight } from '../../../src/ratelimit/inflight-rules.js';
 import { PRESETS, presetFor } from '../../../src/ratelimit/presets.js';
+import { ReportThrottle } from '../../../src/ratelimit/report-log.js';
 
 const key = () => 'generated';
 const limits = (env: Record<string, string>) => loadConfig(env, key).rateLimits;
@@ -94,5 +95,25 @@ describe('rate limits: headers', () => {
     expect(bindingWindow({ allowed: true, windows: [burst, sustained], refusedBy: [] })).to.equal(sustained);
     expect(bindingWindow({ allowed: false, windows: [{ ...burst, remaining: 0 }, sustained], refusedBy: ['burst'] }).kind).to.equal('burst');
     expect(bindingWindow({ allowed: false, windows: [burst, sustained], refusedBy: ['burst', 'sustained'] }).kind).to.equal('sustained');
+  });
+});
+
+describe('rate limits: report-only log throttle', () => {
+  it('logs the first violation of a key, then one a window with the count of those it skipped', () => {
+    const t = new ReportThrottle(10_000, 3);
+    expect(t.take('scim-create d1', 0)).to.equal(0);
+    expect(t.take('scim-create d1', 1)).to.equal(undefined);
+    expect(t.take('scim-create d1', 2)).to.equal(undefined);
+    expect(t.take('scim-create d2', 3), 'another directory is logged on its own').to.equal(0);
+    expect(t.take('scim-create d1', 10_000)).to.equal(2);
+    expect(t.take('scim-create d1', 10_001)).to.equal(undefined);
+  });
+
+  it('stays bounded: past maxKeys it forgets and starts over', () => {
+    const t = new ReportThrottle(10_000, 2);
+    t.take('a', 0);
+    t.take('b', 0);
+    expect(t.take('c', 1)).to.equal(0);
+    expect(t.take('a', 2), 'forgotten, so logged again').to.equal(0);
   });
 });
