@@ -8,7 +8,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Bucket, BucketLimits } from './presets.js';
 
 export type LimitKind = 'burst' | 'sustained';
-const WINDOW_SECONDS: Record<LimitKind, number> = { burst: 1, sustained: 60 };
+export const WINDOW_SECONDS: Record<LimitKind, number> = { burst: 1, sustained: 60 };
 const KINDS: LimitKind[] = ['burst', 'sustained'];
 
 /** The window that binds a response's RateLimit-* headers: the refusing one, or the one with the least left. */

@@ -4,9 +4,7 @@
  * `Retry-After` in whole seconds (RFC 9110), at least 1: Okta and Entra wait that long before retrying.
  */
 import type { Response } from 'express';
-import type { BucketDecision, WindowState } from './bucket-limiter.js';
-
-const WINDOW_SECONDS = { burst: 1, sustained: 60 } as const;
+import { WINDOW_SECONDS, type BucketDecision, type WindowState } from './bucket-limiter.js';
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
@@ -19,11 +17,14 @@ export function bindingWindow(decision: BucketDecision): WindowState {
   });
 }
 
-export function setRateLimitHeaders(res: Response, decision: BucketDecision): void {
+/** Sets the headers; returns the `Retry-After` seconds of a refusal (undefined when allowed). */
+export function setRateLimitHeaders(res: Response, decision: BucketDecision): number | undefined {
   const w = bindingWindow(decision);
   res.setHeader('RateLimit-Policy', decision.windows.map((x) => `"${x.kind}";q=${x.limit};w=${WINDOW_SECONDS[x.kind]}`).join(', '));
   res.setHeader('RateLimit-Limit', String(w.limit));
   res.setHeader('RateLimit-Remaining', String(w.remaining));
   res.setHeader('RateLimit-Reset', String(seconds(w.resetMs)));
-  if (!decision.allowed) res.setHeader('Retry-After', String(seconds(w.resetMs)));
+  if (decision.allowed) return undefined;
+  res.setHeader('Retry-After', String(seconds(w.resetMs)));
+  return seconds(w.resetMs);
 }

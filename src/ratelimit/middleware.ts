@@ -41,10 +41,10 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
     try {
       const decision = await o.limiter.consume(o.bucket, project);
       for (const w of decision.windows) o.record(o.bucket, w.kind, decision.refusedBy.includes(w.kind) ? 'limited' : 'allowed');
-      setRateLimitHeaders(res, decision);
-      if (!decision.allowed) {
+      const retryAfter = setRateLimitHeaders(res, decision);
+      if (retryAfter !== undefined) {
         const { burst, sustained } = o.limiter.limitsOf(o.bucket);
-        return o.refuse(res, `Rate limit exceeded (${o.bucket}: ${burst} requests per second, ${sustained} per minute); retry after ${res.getHeader('Retry-After')} s`);
+        return o.refuse(res, `Rate limit exceeded (${o.bucket}: ${burst} requests per second, ${sustained} per minute); retry after ${retryAfter} s`);
       }
       const fullPath = req.originalUrl.split('?', 1)[0]!;
       const match = matchInflight(o.rules, req.method, fullPath, project);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MemoryStore } from '../../src/store/memory.js';
 import { API_KEY, sleep } from '../support/harness.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { burstOf, startLimited, type LimitedService, type LimitOptions } from '../support/rate-limits.js';
@@ -121,6 +122,19 @@ describe('rate limits: project buckets on Redis (SPEC §8.2)', function () {
   });
 });
 
+describe('rate limits: the embedded memory store', () => {
+  it('counts in the process: Developer scim trips at the 2nd request, default at the 6th', async () => {
+    const svc = await startLimited(new MemoryStore(), { plan: 'developer' });
+    try {
+      const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
+      expect(await burstOf(3, () => svc.scim(dir, 'GET', '/Users'))).to.deep.equal({ 200: 1, 429: 2 });
+      expect(await burstOf(6, () => svc.api('GET', '/api/v1/directory-sync?tenant=acme&product=app'))).to.deep.equal({ 200: 5, 429: 1 });
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
 describe('rate limits: two server processes share one limit', function () {
   this.timeout(90_000);
   const procs: Running[] = [];
@@ -150,5 +164,11 @@ describe('rate limits: two server processes share one limit', function () {
     expect(replies.filter((r) => r.status === 200)).to.have.length(5);
     expect(replies.filter((r) => r.status === 429)).to.have.length(3);
     // Each process alone would have let all eight through (four each, under its own limit of five).
+  });
+
+  it('refuses to start on a bad plan, naming the variable', async () => {
+    const proc = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(await freePort()), METRICS_PORT: '0', DSYNC_RATE_LIMIT_PLAN: 'free' });
+    expect(await proc.exited).to.not.equal(0);
+    expect(proc.output()).to.match(/DSYNC_RATE_LIMIT_PLAN must be one of developer, production, growth, enterprise, essential, scale/);
   });
 });
