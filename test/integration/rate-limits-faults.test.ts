@@ -43,7 +43,7 @@ describe('rate limits: a lock of a killed process expires', function () {
     expect((await svc.scim(dir, 'PATCH', `/Groups/${group.body.id}`, rename('Blocked'))).status).to.equal(429);
     // ... until its expiry, not a moment later than that.
     await until(async () => (await svc!.scim(dir, 'PATCH', `/Groups/${group.body.id}`, rename('Free'))).status === 204, 'the dead lock to expire', 5_000);
-    expect(Date.now() - killedAt).to.be.below(LOCK_TTL_MS + 1_000);
+    expect(Date.now() - killedAt, "the holder's 1.5 s expiry, not the 30 s default").to.be.below(LOCK_TTL_MS + 3_000);
     expect((await svc.scim(dir, 'GET', `/Groups/${group.body.id}`)).body.displayName).to.equal('Free');
   });
 });
