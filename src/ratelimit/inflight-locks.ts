@@ -1,7 +1,8 @@
 /**
  * Locks behind the inflight rules: one holder per key, with an expiry so the lock of a process that died
- * (killed mid-request) frees itself. Only the holder releases (token compare), so a lock that expired and was
- * taken by another request is never released by the first one.
+ * (killed mid-request) frees itself; a live holder renews it (a long write, such as a 200,000-member group,
+ * keeps its lock). Only the holder releases or renews (token compare), so a lock that expired and was taken by
+ * another request is never touched by the first one.
  */
 import { createHash, randomUUID } from 'node:crypto';
 
@@ -9,12 +10,15 @@ export interface InflightLocks {
   /** The holder's token, or undefined when the key is held. */
   acquire(key: string, ttlMs: number): Promise<string | undefined>;
   release(key: string, token: string): Promise<void>;
+  /** Pushes the expiry of a lock still held by `token` to `ttlMs` from now. */
+  renew(key: string, token: string, ttlMs: number): Promise<void>;
 }
 
 /** Keys are hashed: the path is client-chosen and may be long; the hash bounds the Redis key. */
 const redisKey = (key: string): string => `dsync:inflight:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 
 interface LockRedis {
   set(key: string, value: string, px: 'PX', ttl: number, nx: 'NX'): Promise<string | null>;
@@ -38,6 +42,10 @@ export class RedisInflightLocks implements InflightLocks {
   async release(key: string, token: string): Promise<void> {
     await this.client.eval(RELEASE, 1, redisKey(key), token);
   }
+
+  async renew(key: string, token: string, ttlMs: number): Promise<void> {
+    await this.client.eval(RENEW, 1, redisKey(key), token, String(ttlMs));
+  }
 }
 
 /** The same in this process: for the embedded memory store, and while Redis is unreachable. */
@@ -55,6 +63,11 @@ export class MemoryInflightLocks implements InflightLocks {
 
   async release(key: string, token: string): Promise<void> {
     if (this.held.get(key)?.token === token) this.held.delete(key);
+  }
+
+  async renew(key: string, token: string, ttlMs: number): Promise<void> {
+    const current = this.held.get(key);
+    if (current?.token === token) current.expiresAt = Date.now() + ttlMs;
   }
 }
 
@@ -87,5 +100,11 @@ export class InsuredInflightLocks implements InflightLocks {
     if (this.localTokens.delete(token)) return this.local.release(key, token);
     // A failed release leaves the lock to its expiry, which is what expiry is for.
     await this.redis.release(key, token).catch(() => undefined);
+  }
+
+  async renew(key: string, token: string, ttlMs: number): Promise<void> {
+    if (this.localTokens.has(token)) return this.local.renew(key, token, ttlMs);
+    // A failed renewal lets the lock expire: advisory, like every lock on one Redis.
+    await this.redis.renew(key, token, ttlMs).catch(() => undefined);
   }
 }

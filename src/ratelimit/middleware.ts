@@ -51,7 +51,13 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
       if (!match) return next();
       const token = await o.locks.acquire(match.key, o.lockTtlMs);
       if (token) {
-        res.once('close', () => void o.locks.release(match.key, token));
+        // Renewed while the request runs, so only a dead holder's lock expires.
+        const renewal = setInterval(() => void o.locks.renew(match.key, token, o.lockTtlMs), o.lockTtlMs * 0.8);
+        renewal.unref();
+        res.once('close', () => {
+          clearInterval(renewal);
+          void o.locks.release(match.key, token);
+        });
         o.record(o.bucket, 'inflight', 'allowed');
         return next();
       }

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, until } from '../support/harness.js';
+import { STORE_KINDS, openStore, sleep, until } from '../support/harness.js';
 import { slowRequest, startLimited, type LimitedService } from '../support/rate-limits.js';
 
 const DB = 8;
+const LOCK_TTL_MS = 300;
 
 for (const kind of STORE_KINDS) {
   describe(`rate limits: inflight rules (SPEC §8.3), ${kind} store`, function () {
@@ -12,8 +13,9 @@ for (const kind of STORE_KINDS) {
     let groupId: string;
 
     beforeEach(async () => {
-      // Enterprise, so the project limits never interfere with what these tests count.
-      svc = await startLimited(await openStore(kind, DB), { plan: 'enterprise' });
+      // Enterprise, so the project limits never interfere with what these tests count; a short lock expiry, so
+      // the renewal of a live holder's lock is exercised.
+      svc = await startLimited(await openStore(kind, DB), { plan: 'enterprise', lockTtlMs: LOCK_TTL_MS });
       dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
       const group = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng' });
       groupId = group.body.id;
@@ -92,6 +94,14 @@ for (const kind of STORE_KINDS) {
       expect(second.status).to.equal(429);
       expect(second.body).to.deep.equal({ data: null, error: { message: 'Another PATCH request to this resource is in progress; retry after 1 s', code: 429 } });
       expect((await slow.finish()).status).to.equal(200);
+    });
+
+    it('a live holder keeps its lock past the expiry (renewed while the request runs)', async () => {
+      const first = await holding('PATCH', `/Groups/${groupId}`, rename('Long'), inflightAllowed);
+      await sleep(LOCK_TTL_MS * 4);
+      expect((await svc.scim(dir, 'PATCH', `/Groups/${groupId}`, rename('Meanwhile'))).status).to.equal(429);
+      expect((await first.finish()).status).to.equal(204);
+      expect((await svc.scim(dir, 'GET', `/Groups/${groupId}`)).body.displayName).to.equal('Long');
     });
 
     it('a client that drops its connection mid-request releases the lock', async () => {
