@@ -33,6 +33,28 @@ export interface BucketMiddlewareOptions {
   logger: Logger;
 }
 
+/** A handler stuck this long stops renewing its lock, so one hung request cannot block a resource for good. */
+const MAX_HOLD_MS = 5 * 60_000;
+
+/**
+ * Renews a lock while the response is open (so only a dead holder's lock expires) and releases it when the
+ * response closes: finished, or the client gone, also when it went before this was called.
+ */
+function holdWhileOpen(res: Response, renew: () => Promise<void>, release: () => Promise<void>, ttlMs: number): void {
+  const started = Date.now();
+  const renewal = setInterval(() => {
+    if (Date.now() - started > MAX_HOLD_MS) clearInterval(renewal);
+    else void renew();
+  }, ttlMs * 0.8);
+  renewal.unref();
+  const done = () => {
+    clearInterval(renewal);
+    void release();
+  };
+  if (res.closed) done();
+  else res.once('close', done);
+}
+
 export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
   const reports = new ReportThrottle();
   return async (req, res, next) => {
@@ -51,13 +73,8 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
       if (!match) return next();
       const token = await o.locks.acquire(match.key, o.lockTtlMs);
       if (token) {
-        // Renewed while the request runs, so only a dead holder's lock expires.
-        const renewal = setInterval(() => void o.locks.renew(match.key, token, o.lockTtlMs), o.lockTtlMs * 0.8);
-        renewal.unref();
-        res.once('close', () => {
-          clearInterval(renewal);
-          void o.locks.release(match.key, token);
-        });
+        holdWhileOpen(res, () => o.locks.renew(match.key, token, o.lockTtlMs), () => o.locks.release(match.key, token), o.lockTtlMs);
+        if (res.closed) return; // the client left while the lock was being taken: nothing to serve
         o.record(o.bucket, 'inflight', 'allowed');
         return next();
       }
