@@ -3,6 +3,7 @@
  * process with a message naming the variable. Modules receive the slice they need, never the environment.
  */
 import { z } from 'zod';
+import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -55,6 +56,9 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_LOG_RETENTION: duration.optional(),
   DSYNC_DELIVERY_LEASE: duration.optional(),
   DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
+  DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
+  DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
+  DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -112,6 +116,8 @@ export interface Config {
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
   google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
+  /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
+  rateLimits?: RateLimitPolicy;
   metricsPort: number;
   logLevel: string;
 }
@@ -199,6 +205,9 @@ export function loadConfig(
   if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
+  if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
+    throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -222,6 +231,9 @@ export function loadConfig(
       ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
       ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
     },
+    ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
+      rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
+    }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };
