@@ -9,7 +9,8 @@ import { createLogger, type Logger } from './logger.js';
 import { Metrics, ProcessMetrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
-import { openRedisStore, openStore } from './store/open-store.js';
+import { openRedisStore, openStore, redisClientOf } from './store/open-store.js';
+import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
 
@@ -38,12 +39,26 @@ function build(config: Config, logger: Logger): Dsync {
   });
 }
 
+/** Rate limits on the store's Redis (shared by replicas), or in this process with the memory store. */
+function openRateLimits(config: Config, dsync: Dsync, logger: Logger): RateLimits | undefined {
+  if (!config.rateLimits) return undefined;
+  const redis = redisClientOf(dsync.store);
+  logger.info({ ...config.rateLimits, shared: redis !== undefined }, 'rate limits on');
+  return createRateLimits({
+    policy: config.rateLimits,
+    ...(redis && { redis }),
+    logger,
+    record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
+  });
+}
+
 async function serve(config: Config, logger: Logger): Promise<void> {
   // A stray rejected promise must not take every tenant's endpoint down with it: log it loudly, keep serving.
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const dsync = build(config, logger);
   await dsync.store.ping();
-  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger }));
+  const rateLimits = openRateLimits(config, dsync, logger);
+  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, ...(rateLimits && { rateLimits }) }));
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
+import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -60,6 +61,9 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_LOG_RETENTION: positiveDuration.optional(),
   DSYNC_DELIVERY_LEASE: positiveDuration.optional(),
   DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
+  DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
+  DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
+  DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -111,6 +115,8 @@ export interface Config {
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
   google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
+  /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
+  rateLimits?: RateLimitPolicy;
   metricsPort: number;
   logLevel: string;
 }
@@ -202,6 +208,9 @@ export function loadConfig(
   if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
+  if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
+    throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -225,6 +234,9 @@ export function loadConfig(
       ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
       ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
     },
+    ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
+      rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
+    }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };

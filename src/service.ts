@@ -107,10 +107,10 @@ export function createDsync(options: DsyncOptions): Dsync {
       // job itself could not run (the store failed).
       try {
         const stats = await delivery.processDue();
-        metrics.cronRuns.inc({ job: 'process-events', outcome: stats.failed > 0 ? 'partial' : 'success' });
+        metrics.cronRuns.inc({ task: 'process-events', outcome: stats.failed > 0 ? 'partial' : 'success' });
         return stats;
       } catch (err) {
-        metrics.cronRuns.inc({ job: 'process-events', outcome: 'error' });
+        metrics.cronRuns.inc({ task: 'process-events', outcome: 'error' });
         throw err;
       }
     },

@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
+import type { RateLimits } from '../ratelimit/rate-limits.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
@@ -19,6 +20,8 @@ export interface AppOptions {
   dsync: Dsync;
   apiKeys: string[];
   logger: Logger;
+  /** Project and inflight limits (SPEC §8); unset = off. */
+  rateLimits?: RateLimits;
 }
 
 const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
@@ -33,7 +36,7 @@ function routeLabel(req: express.Request): string {
   return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
 }
 
-export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -73,9 +76,10 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
     }
   });
 
-  app.use('/api/scim/v2.0', scimRoutes(dsync));
+  const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
+  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync));
 
-  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
+  app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

@@ -29,3 +29,8 @@ export function openStore(redisUrl: string | undefined, o: OpenStoreOptions): St
   o.logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();
 }
+
+/** The Redis client a store runs on, for what shares it (rate-limit counters, inflight locks); undefined = memory. */
+export function redisClientOf(store: Store): RedisStore['redis'] | undefined {
+  return store instanceof RedisStore ? store.redis : undefined;
+}
