@@ -6,12 +6,10 @@ import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
-import { Metrics } from './metrics.js';
+import { Metrics, ProcessMetrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
-import { MemoryStore } from './store/memory.js';
-import type { Store } from './core/store-port.js';
-import { openRedisStore, redisClientOf } from './store/open-redis.js';
+import { openRedisStore, openStore, redisClientOf } from './store/open-store.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
@@ -24,18 +22,10 @@ Commands:
 
 Configuration is read from environment variables; see README.md.`;
 
-function openStore(config: Config, logger: Logger, metrics: Metrics): Store {
-  if (config.redisUrl) {
-    return openRedisStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore });
-  }
-  logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
-  return new MemoryStore();
-}
-
 function build(config: Config, logger: Logger): Dsync {
   const metrics = new Metrics();
   return createDsync({
-    store: openStore(config, logger, metrics),
+    store: openStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore }),
     metrics,
     externalUrl: config.externalUrl,
     logger,
@@ -156,9 +146,19 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'operator') {
     const operatorConfig = loadOperatorConfig(process.env); // needs no API keys: it serves no API
+    if (!operatorConfig.redisUrl) {
+      throw new ConfigError('dsync operator needs REDIS_URL: it writes the directories that dsync serve reads');
+    }
+    const logger = createLogger(operatorConfig.logLevel);
+    const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
+    const store = openRedisStore(operatorConfig.redisUrl, {
+      commandTimeoutMs: operatorConfig.redisCommandTimeoutMs,
+      logger,
+      observe: metrics.observeStore,
+    });
     // Loaded on demand: `serve` and the cron jobs never pay for @kubernetes/client-node.
     const { operatorCommand } = await import('./operator/command.js');
-    return operatorCommand(operatorConfig, createLogger(operatorConfig.logLevel));
+    return operatorCommand(operatorConfig, logger, { store, metrics });
   }
   const cron = command === 'cron';
   const config = loadConfig(process.env, () => newSecret(24), { servesApi: !cron }); // a cron job serves no API

@@ -27,3 +27,5 @@ export type {
 export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
 export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError, StoreUnavailableError } from './core/errors.js';
 export { ScimError } from './scim/errors.js';
+export { DeadLetterNotFound, InvalidDeliveryOptionError } from './delivery/errors.js';
+export type { EngineTuning, WebhookOptions } from './delivery/options.js';

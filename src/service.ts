@@ -3,12 +3,13 @@
  * and the delivery engine. Adapters are chosen by the caller (cli.ts, or the embedding application).
  */
 import { pino } from 'pino';
-import { DEFAULT_RETRY_SCHEDULE } from './config.js';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
 import { DirectoryQueries } from './core/queries.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
+import { DeliveryReads } from './delivery/reads.js';
+import { resolveWebhookOptions, type EngineTuning, type WebhookOptions } from './delivery/options.js';
 import { RetryPolicy } from './delivery/retry-policy.js';
 import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -28,22 +29,10 @@ export interface DsyncOptions {
    * (retried on a throw); webhooks are not called.
    */
   eventCallback?: (event: DirectorySyncEvent) => unknown;
-  webhook?: {
-    /** Batch mode: up to N events per POST, delivered when `processEvents()` runs. */
-    batchSize?: number;
-    allowPrivate?: boolean;
-    retrySchedule?: number[];
-    timeoutMs?: number;
-  };
-  /** Engine tuning (tests, benchmarks). */
-  delivery?: {
-    pollIntervalMs?: number;
-    sweepIntervalMs?: number;
-    retentionMs?: number;
-    logRetentionMs?: number;
-    concurrency?: number;
-    leaseMs?: number;
-  };
+  /** The webhook sender and retry schedule (delivery/options.ts documents each option and its default). */
+  webhook?: WebhookOptions;
+  /** Engine tuning (tests, benchmarks); see delivery/options.ts. */
+  delivery?: EngineTuning;
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
   metrics?: Metrics;
@@ -54,9 +43,13 @@ export interface Dsync {
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
   readonly delivery: DeliveryEngine;
+  /** The event log, dead letters and delivery attempt logs, as the Events API and delivery routes read them. */
+  readonly deliveryReads: DeliveryReads;
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  /** Readiness: resolves when the store answers (the `store` is named by its kind). */
+  readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -69,8 +62,8 @@ export function createDsync(options: DsyncOptions): Dsync {
   const { store } = options;
   const directories = new DirectoryService({ store, externalUrl: options.externalUrl });
   const queries = new DirectoryQueries(store, directories);
-  const webhook = options.webhook ?? {};
-  const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate ?? true, timeoutMs: webhook.timeoutMs ?? 15_000 });
+  const webhook = resolveWebhookOptions(options.webhook);
+  const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate, timeoutMs: webhook.timeoutMs });
   const sink: Sink = options.eventCallback ? new CallbackSink(options.eventCallback) : new WebhookSink(sender);
   const batchSize = options.eventCallback ? undefined : webhook.batchSize;
   const metrics = options.metrics ?? new Metrics();
@@ -87,7 +80,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   const delivery = new DeliveryEngine({
     store,
     sink,
-    policy: new RetryPolicy(webhook.retrySchedule ?? DEFAULT_RETRY_SCHEDULE),
+    policy: new RetryPolicy(webhook.retrySchedule),
     logger: logger.child({ unit: 'delivery' }),
     ...(batchSize !== undefined && { batchSize }),
     realtime: batchSize === undefined,
@@ -105,8 +98,10 @@ export function createDsync(options: DsyncOptions): Dsync {
     directories,
     queries,
     delivery,
+    deliveryReads: new DeliveryReads(store),
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
+    health: { store: store.kind, ping: () => store.ping() },
     async processEvents() {
       // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the
       // job itself could not run (the store failed).

@@ -10,6 +10,7 @@ import { envelopeErrors, fail } from './envelope.js';
 import { eventRoutes } from './event-routes.js';
 import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
+import { requestIds } from './request-id.js';
 import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -40,6 +41,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(requestIds(logger));
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
@@ -50,7 +52,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
         );
       } catch (err) {
         // A metrics failure must never take the process down with it.
-        logger.warn({ err }, 'could not record request metrics');
+        res.locals.log.warn({ err }, 'could not record request metrics');
       }
     });
     next();
@@ -63,14 +65,14 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
-      if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
+      await withDeadline(dsync.health.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
+      if (!ready) logger.info({ store: dsync.health.store }, 'store reachable again: ready');
       ready = true;
-      res.json({ status: 'ready', store: dsync.store.kind });
+      res.json({ status: 'ready', store: dsync.health.store });
     } catch (err) {
-      if (ready) logger.warn({ err, store: dsync.store.kind }, 'store not reachable: not ready');
+      if (ready) logger.warn({ err, store: dsync.health.store }, 'store not reachable: not ready');
       ready = false;
-      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.store.kind });
+      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.health.store });
     }
   });
 
@@ -79,7 +81,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
 
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
-  app.use('/api/v1', envelopeErrors(logger));
+  app.use('/api/v1', envelopeErrors());
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });
