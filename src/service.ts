@@ -6,7 +6,9 @@ import { pino } from 'pino';
 import { DEFAULT_RETRY_SCHEDULE } from './config.js';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
+import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
+import { UserWriter } from './core/users.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
 import { RetryPolicy } from './delivery/retry-policy.js';
@@ -53,6 +55,9 @@ export interface Dsync {
   readonly store: Store;
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
+  /** The user and group write use cases, for every writer besides SCIM (the pull sync, an embedding app). */
+  readonly users: UserWriter;
+  readonly groups: GroupWriter;
   readonly delivery: DeliveryEngine;
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
@@ -94,16 +99,26 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...options.delivery,
     onAttempt: observe,
   });
+  // Every writer tells delivery about the events it committed (SCIM today, the pull sync next).
+  const committed = (directoryId: string) => delivery.notify(directoryId);
+  const users = new UserWriter({ store, committed });
+  const groups = new GroupWriter({ store, committed });
   const scim = new ScimHandler({
-    store,
-    onCommitted: (directoryId) => delivery.notify(directoryId),
+    reads: store,
+    users,
+    groups,
     onError: (err, req) =>
-      logger.error({ err, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType }, 'SCIM request failed'),
+      logger.error(
+        { err, requestId: req.requestId, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType },
+        'SCIM request failed',
+      ),
   });
   return {
     store,
     directories,
     queries,
+    users,
+    groups,
     delivery,
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },

@@ -8,10 +8,9 @@
  * disjoint and folds later changes into `replace`, so operation order is already accounted for.
  * Every step is a Map/Set operation: a PATCH naming 100,000 members costs 100,000 steps, not their square.
  */
-export interface MemberRef {
-  value: string;
-  display?: string;
-}
+import type { MemberRef } from '../core/memberships.js';
+
+export type { MemberRef };
 
 export interface MemberDelta {
   replace?: MemberRef[];

@@ -81,3 +81,10 @@ export function paging(query: { startIndex?: number | string; count?: number | s
   const count = Math.min(MAX_COUNT, Math.max(0, int(query.count, 'count') ?? DEFAULT_COUNT));
   return { startIndex, count };
 }
+
+/** If-None-Match (RFC 7644 §3.14): a 304 when one of the listed ETags is current, else undefined. */
+export function notModified(ifNoneMatch: string | undefined, version: number): { status: 304; data: undefined; headers: Record<string, string> } | undefined {
+  const current = etagOf(version);
+  if (!ifNoneMatch || !ifNoneMatch.split(',').map((t) => t.trim()).includes(current)) return undefined;
+  return { status: 304, data: undefined, headers: { ETag: current } };
+}
