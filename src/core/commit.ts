@@ -3,7 +3,7 @@
  * read; the store answers `stale` when another write got there first, and the attempt runs again on a new read.
  */
 import { ConflictError, ContentionError, NotFoundError } from './errors.js';
-import type { PendingEvent, StoredResource } from './model.js';
+import type { PendingEvent, ScimBody, StoredResource } from './model.js';
 import type { WriteResult } from './store-port.js';
 
 export const STALE = Symbol('stale');
@@ -41,6 +41,15 @@ export function outcomeOf<T extends WriteResult>(
   }
 }
 
+/** A resource as its create commits it: version 1, created and last modified now. */
+export const freshResource = (id: string, body: ScimBody, now: number): StoredResource => ({
+  id,
+  body,
+  created: now,
+  lastModified: now,
+  version: 1,
+});
+
 /** Told about every commit, with the events it appended in log order (service.ts wakes delivery up with it). */
 export type CommitListener = (directoryId: string, events: PendingEvent[]) => void;
 
@@ -53,6 +62,24 @@ export interface WriteOptions {
   precondition?: (current: StoredResource) => void;
   /** Told the events this call committed, in log order (e.g. a per-request collector), after the listener. */
   onCommitted?: (events: PendingEvent[]) => void;
+}
+
+/**
+ * The loop of every update and delete: read the resource (NotFoundError naming `what` if it is gone), check the
+ * call's precondition, run `attempt` on it; again on a fresh read while `attempt` answers STALE.
+ */
+export function retryingOn<T>(
+  read: () => Promise<StoredResource | null>,
+  what: string,
+  opts: WriteOptions,
+  attempt: (current: StoredResource) => Promise<T | typeof STALE>,
+): Promise<T> {
+  return retrying(async () => {
+    const current = await read();
+    if (!current) throw new NotFoundError(`${what} not found`);
+    opts.precondition?.(current);
+    return attempt(current);
+  });
 }
 
 /** Reports one commit to the writer's listener and to the call's own. */

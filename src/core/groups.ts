@@ -3,8 +3,7 @@
  * group body: changes are add/remove deltas (no read-modify-write of a whole group), membership events fire only
  * on real change, and big lists are handled a chunk at a time (core/memberships.ts).
  */
-import { type CommitListener, outcomeOf, report, retrying, STALE, type WriteOptions } from './commit.js';
-import { NotFoundError } from './errors.js';
+import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
 import { buildEvent, groupData, previousAttributes } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
@@ -59,7 +58,7 @@ export class GroupWriter {
     const refs = uniqueRefs(members);
     return retrying(async () => {
       const now = Date.now();
-      const group: StoredResource = { id, body, created: now, lastModified: now, version: 1 };
+      const group = freshResource(id, body, now);
       const created = buildEvent(dir, 'group.created', groupData(id, body), undefined, now);
       const adds = await memberChanges(this.store, dir, 'group.user_added', refs, group, now);
       const result = outcomeOf(
@@ -83,9 +82,7 @@ export class GroupWriter {
     change: (current: StoredResource) => GroupChange | undefined,
     opts: WriteOptions = {},
   ): Promise<StoredResource> {
-    return retrying(async () => {
-      const current = await this.load(dir, id);
-      opts.precondition?.(current);
+    return retryingOn(this.reader(dir, id), `Group ${id}`, opts, async (current) => {
       const wanted = change(current);
       return wanted ? this.commit(dir, current, wanted, opts) : current;
     });
@@ -102,9 +99,7 @@ export class GroupWriter {
   }
 
   async delete(dir: Directory, id: string, opts: WriteOptions = {}): Promise<void> {
-    await retrying(async () => {
-      const current = await this.load(dir, id);
-      opts.precondition?.(current);
+    await retryingOn(this.reader(dir, id), `Group ${id}`, opts, async (current) => {
       const event = buildEvent(dir, 'group.deleted', groupData(id, current.body));
       const result = outcomeOf(await this.store.deleteGroup(dir.id, id, current.version, [event]), `Group ${id}`, '');
       if (result === STALE) return STALE;
@@ -161,9 +156,7 @@ export class GroupWriter {
     return { ...current, body: next, version: result.version, lastModified: result.lastModified };
   }
 
-  private async load(dir: Directory, id: string): Promise<StoredResource> {
-    const group = await this.store.getGroup(dir.id, id);
-    if (!group) throw new NotFoundError(`Group ${id} not found`);
-    return group;
+  private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {
+    return () => this.store.getGroup(dir.id, id);
   }
 }

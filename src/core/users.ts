@@ -2,8 +2,7 @@
  * The user write use cases, for every writer (SCIM, the Google pull sync, …): read, build the events, commit
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
-import { type CommitListener, outcomeOf, report, retrying, STALE, type WriteOptions } from './commit.js';
-import { NotFoundError } from './errors.js';
+import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
 import { buildEvent, groupData, membershipData, previousAttributes, userData } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
@@ -14,6 +13,9 @@ import type { GroupStore, UserStore } from './store-port.js';
 /** The store role the user writer needs. */
 export type UserWriteStore = Pick<UserStore, 'getUser' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds'> &
   Pick<GroupStore, 'getGroups'>;
+
+/** The new body computed from the current user; undefined when there is nothing to change. */
+export type UserChange = (current: StoredResource) => ScimBody | undefined;
 
 const duplicate = (keys: UserKeys): string => `User with userName "${keys.userName}" already exists in this directory`;
 
@@ -32,7 +34,7 @@ export class UserWriter {
     const id = opts.id ?? newId();
     return retrying(async () => {
       const now = Date.now();
-      const user: StoredResource = { id, body, created: now, lastModified: now, version: 1 };
+      const user = freshResource(id, body, now);
       const event = buildEvent(dir, 'user.created', userData(id, body), undefined, now);
       const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event]), `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
@@ -45,15 +47,8 @@ export class UserWriter {
    * Replaces the body with what `change` computes from the current user (undefined: nothing to change). `change`
    * runs again on a fresh read when another write got there first. Returns the user as stored after the call.
    */
-  async update(
-    dir: Directory,
-    id: string,
-    change: (current: StoredResource) => ScimBody | undefined,
-    opts: WriteOptions = {},
-  ): Promise<StoredResource> {
-    return retrying(async () => {
-      const current = await this.load(dir, id);
-      opts.precondition?.(current);
+  async update(dir: Directory, id: string, change: UserChange, opts: WriteOptions = {}): Promise<StoredResource> {
+    return retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
       const next = change(current);
       if (next === undefined || sameResource(current.body, next)) return current;
       const keys = userKeys(next);
@@ -74,9 +69,7 @@ export class UserWriter {
 
   /** Deletes the user: a `group.user_removed` event for each of its groups, then `user.deleted`. */
   async delete(dir: Directory, id: string, opts: WriteOptions = {}): Promise<void> {
-    await retrying(async () => {
-      const current = await this.load(dir, id);
-      opts.precondition?.(current);
+    await retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
       const groupIds = await this.store.userGroupIds(dir.id, id);
       const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
       if (groups.length !== groupIds.length) return STALE;
@@ -94,9 +87,7 @@ export class UserWriter {
     });
   }
 
-  private async load(dir: Directory, id: string): Promise<StoredResource> {
-    const user = await this.store.getUser(dir.id, id);
-    if (!user) throw new NotFoundError(`User ${id} not found`);
-    return user;
+  private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {
+    return () => this.store.getUser(dir.id, id);
   }
 }

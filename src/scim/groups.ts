@@ -3,7 +3,6 @@
  * (the store keeps a membership set) and PATCH member operations become add/remove deltas.
  */
 import { mapChunked } from '../core/chunks.js';
-import { NotFoundError } from '../core/errors.js';
 import type { GroupChange } from '../core/groups.js';
 import { memberIdsOf, type MemberRef, uniqueRefs } from '../core/memberships.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
@@ -11,7 +10,7 @@ import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult, writeOpti
 import type { MemberDelta } from './members.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
-import { etagOf, listResponse, locationOf, notModified, paging, toScim, view } from './render.js';
+import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
 /** Splits `members` off a normalised body: the body is stored, the members become a membership set. */
@@ -56,9 +55,8 @@ export async function createGroup(ctx: ScimContext, input: unknown): Promise<Sci
 }
 
 export async function getGroup(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {
-  const group = await ctx.reads.getGroup(ctx.directory.id, id);
-  if (!group) throw new NotFoundError(`Group ${id} not found`);
-  return notModified(ctx.ifNoneMatch, group.version) ?? groupResult(ctx, group, 200, query);
+  const found = await ctx.reads.getGroup(ctx.directory.id, id);
+  return conditionalGet(ctx.ifNoneMatch, found, `Group ${id}`, (group) => groupResult(ctx, group, 200, query));
 }
 
 export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {

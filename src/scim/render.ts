@@ -1,5 +1,7 @@
 /** Turns stored resources into SCIM representations (meta, location, ETag) and ListResponses. */
+import { NotFoundError } from '../core/errors.js';
 import type { StoredResource } from '../core/model.js';
+import type { ScimResult } from './context.js';
 import { ScimError } from './errors.js';
 import { project } from './projection.js';
 import { LIST_RESPONSE_SCHEMA } from './schemas.js';
@@ -82,9 +84,20 @@ export function paging(query: { startIndex?: number | string; count?: number | s
   return { startIndex, count };
 }
 
-/** If-None-Match (RFC 7644 §3.14): a 304 when one of the listed ETags is current, else undefined. */
-export function notModified(ifNoneMatch: string | undefined, version: number): { status: 304; data: undefined; headers: Record<string, string> } | undefined {
-  const current = etagOf(version);
-  if (!ifNoneMatch || !ifNoneMatch.split(',').map((t) => t.trim()).includes(current)) return undefined;
-  return { status: 304, data: undefined, headers: { ETag: current } };
+/**
+ * GET of one resource: 404 when it does not exist, 304 when If-None-Match (RFC 7644 §3.14) names its current
+ * ETag, else what `render` makes of it.
+ */
+export async function conditionalGet(
+  ifNoneMatch: string | undefined,
+  found: StoredResource | null,
+  what: string,
+  render: (resource: StoredResource) => ScimResult | Promise<ScimResult>,
+): Promise<ScimResult> {
+  if (!found) throw new NotFoundError(`${what} not found`);
+  const current = etagOf(found.version);
+  if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(current)) {
+    return { status: 304, data: undefined, headers: { ETag: current } };
+  }
+  return render(found);
 }

@@ -1,10 +1,9 @@
 /** SCIM /Users (RFC 7644 §3): protocol work around core's user use cases (core/users.ts). */
-import { NotFoundError } from '../core/errors.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult, writeOptions } from './context.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
-import { etagOf, listResponse, locationOf, notModified, paging, toScim, view } from './render.js';
+import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
 const withoutId = (resource: Record<string, unknown>): ScimBody => {
@@ -24,9 +23,8 @@ export async function createUser(ctx: ScimContext, input: unknown): Promise<Scim
 }
 
 export async function getUser(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {
-  const user = await ctx.reads.getUser(ctx.directory.id, id);
-  if (!user) throw new NotFoundError(`User ${id} not found`);
-  return notModified(ctx.ifNoneMatch, user.version) ?? userResult(ctx, user, 200, query);
+  const found = await ctx.reads.getUser(ctx.directory.id, id);
+  return conditionalGet(ctx.ifNoneMatch, found, `User ${id}`, (user) => userResult(ctx, user, 200, query));
 }
 
 export async function listUsers(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {
