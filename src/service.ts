@@ -107,11 +107,10 @@ export function createDsync(options: DsyncOptions): Dsync {
     reads: store,
     users,
     groups,
-    onError: (err, req) =>
-      logger.error(
-        { err, requestId: req.requestId, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType },
-        'SCIM request failed',
-      ),
+    onError: (err, req, errorId) => {
+      const { requestId, directoryId, method, resourceType } = req;
+      logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
+    },
   });
   return {
     store,

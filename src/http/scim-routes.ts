@@ -38,7 +38,7 @@ const requestIdOf = (res: Response): string | undefined =>
 function scimErrors(logger: Logger | undefined): ErrorRequestHandler {
   return (err, _req, res, _next) => {
     const requestId = requestIdOf(res);
-    const log = (e: unknown, id: string | undefined) => logger?.error({ err: e, requestId: id }, 'SCIM request failed');
+    const log = (e: unknown, errorId: string) => logger?.error({ err: e, errorId, requestId }, 'SCIM request failed');
     send(res, scimErrorResult(err, { ...(requestId !== undefined && { requestId }), log }));
   };
 }

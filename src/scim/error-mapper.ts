@@ -11,8 +11,8 @@ import { ScimError, type ScimType } from './errors.js';
 
 export interface ErrorContext {
   requestId?: string;
-  /** Told about every 5xx, with the error (its `id` is the one in the body). */
-  log?: (err: DsyncError, requestId: string | undefined) => void;
+  /** Told about every 5xx: the error as thrown and the instance id the body names. */
+  log?: (err: unknown, errorId: string) => void;
 }
 
 /** Body-parser failures carry `status`/`type`; they are the client's fault and say so. */
@@ -45,7 +45,7 @@ export function scimErrorResult(err: unknown, context: ErrorContext = {}): ScimR
   if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
   let detail = error.message;
   if (error.status >= 500) {
-    context.log?.(error, context.requestId);
+    context.log?.(err, error.id);
     detail += ` (error id ${error.id}${context.requestId ? `, request id ${context.requestId}` : ''})`;
   }
   const scimType = error instanceof ScimError ? error.scimType : scimTypeOf(error);

@@ -36,8 +36,8 @@ export interface ScimRequest {
 export type EventCallback = (event: DirectorySyncEvent) => unknown;
 
 export interface ScimHandlerOptions extends ScimDeps {
-  /** Logs 5xx failures (the error's `id` is the one in the response body). */
-  onError?: (err: unknown, req: ScimRequest) => void;
+  /** Logs failures: 5xx answers (with the error id their body names) and throwing per-request callbacks. */
+  onError?: (err: unknown, req: ScimRequest, errorId?: string) => void;
 }
 
 /**
@@ -58,7 +58,7 @@ function unauthorized(presented: string): ScimResult {
 
 export class ScimHandler {
   private readonly deps: ScimDeps;
-  private readonly onError: (err: unknown, req: ScimRequest) => void;
+  private readonly onError: NonNullable<ScimHandlerOptions['onError']>;
 
   constructor({ onError, ...deps }: ScimHandlerOptions) {
     this.deps = deps;
@@ -87,7 +87,8 @@ export class ScimHandler {
       };
       return await this.route(ctx, req);
     } catch (err) {
-      return scimErrorResult(err, { ...(req.requestId !== undefined && { requestId: req.requestId }), log: (e) => this.onError(e, req) });
+      const log = (e: unknown, errorId: string) => this.onError(e, req, errorId);
+      return scimErrorResult(err, { ...(req.requestId !== undefined && { requestId: req.requestId }), log });
     } finally {
       // Delivery was told by the writers at each commit; the embedded callback sees this request's events.
       if (ctx && ctx.committed.length > 0 && callback) {
