@@ -6,7 +6,8 @@ import { GroupWriter } from '../../src/core/groups.js';
 import type { Directory, DirectorySyncEvent, PendingEvent } from '../../src/core/model.js';
 import type { Store } from '../../src/core/store-port.js';
 import { UserWriter } from '../../src/core/users.js';
-import { STORE_KINDS, openStore } from '../support/harness.js';
+import { createDsync } from '../../src/service.js';
+import { STORE_KINDS, openStore, until } from '../support/harness.js';
 import { hooked } from '../support/hooked-store.js';
 
 const SCHEMA_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -186,3 +187,26 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+describe('core writers wired by the service', () => {
+  it('delivers what dsync.users and dsync.groups commit, like a SCIM write (the listener wakes delivery)', async () => {
+    const delivered: string[] = [];
+    const dsync = createDsync({
+      store: await openStore('memory'),
+      externalUrl: 'https://dsync.example',
+      eventCallback: (event) => void delivered.push(event.event),
+      delivery: { pollIntervalMs: 60_000, sweepIntervalMs: 60_000 },
+    });
+    try {
+      dsync.start();
+      const dir = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'google' });
+      const user = await dsync.users.create(dir, person('ada@acme.io'));
+      await dsync.groups.create(dir, team('Eng'), [{ value: user.id }]);
+      // Long poll and sweep intervals: only the writers' listener can have woken delivery this soon.
+      await until(() => delivered.length === 3, () => `3 events, got ${JSON.stringify(delivered)}`, 3000);
+      expect(delivered).to.deep.equal(['user.created', 'group.created', 'group.user_added']);
+    } finally {
+      await dsync.close();
+    }
+  });
+});
