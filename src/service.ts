@@ -5,7 +5,9 @@
 import { pino } from 'pino';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
+import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
+import { UserWriter } from './core/users.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
 import { DeliveryReads } from './delivery/reads.js';
@@ -42,6 +44,9 @@ export interface Dsync {
   readonly store: Store;
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
+  /** The user and group write use cases, for every writer besides SCIM (the pull sync, an embedding app). */
+  readonly users: UserWriter;
+  readonly groups: GroupWriter;
   readonly delivery: DeliveryEngine;
   /** The event log, dead letters and delivery attempt logs, as the Events API and delivery routes read them. */
   readonly deliveryReads: DeliveryReads;
@@ -87,16 +92,25 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...options.delivery,
     onAttempt: observe,
   });
+  // Every writer tells delivery about the events it committed (SCIM today, the pull sync next).
+  const committed = (directoryId: string) => delivery.notify(directoryId);
+  const users = new UserWriter({ store, committed });
+  const groups = new GroupWriter({ store, committed });
   const scim = new ScimHandler({
-    store,
-    onCommitted: (directoryId) => delivery.notify(directoryId),
-    onError: (err, req) =>
-      logger.error({ err, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType }, 'SCIM request failed'),
+    reads: store,
+    users,
+    groups,
+    onError: (err, req, errorId) => {
+      const { requestId, directoryId, method, resourceType } = req;
+      logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
+    },
   });
   return {
     store,
     directories,
     queries,
+    users,
+    groups,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,

@@ -77,7 +77,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   });
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
-  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync));
+  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
 
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
