@@ -19,6 +19,7 @@ import type {
   MemberChange,
   Page,
   Store,
+  SyncRecordName,
   UserIndex,
   WriteResult,
 } from '../core/store-port.js';
@@ -57,6 +58,12 @@ class MultiIndex {
   }
 }
 
+interface Lease {
+  owner: string;
+  expires: number;
+}
+type LeaseSlot = 'lease' | 'syncLease';
+
 class DirectoryData {
   readonly users = new Map<string, UserRow>();
   readonly userNames = new Map<string, string>();
@@ -77,7 +84,10 @@ class DirectoryData {
   recordId(): string {
     return String(this.nextRecord++).padStart(16, '0');
   }
-  lease: { owner: string; expires: number } | undefined;
+  lease: Lease | undefined;
+  /** The pull sync's lease and records (PullSyncStore). */
+  syncLease: Lease | undefined;
+  readonly syncRecords = new Map<SyncRecordName, string>();
   /** Membership changes of a group still being applied chunk by chunk. */
   private readonly applying = new Map<string, Promise<unknown>>();
 
@@ -521,22 +531,32 @@ export class MemoryStore implements Store {
     this.due.delete(directoryId);
   }
   async acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.takeLease('lease', directoryId, owner, ttlMs);
+  }
+  async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.extendLease('lease', directoryId, owner, ttlMs);
+  }
+  async releaseLease(directoryId: string, owner: string): Promise<void> {
+    this.dropLease('lease', directoryId, owner);
+  }
+  private takeLease(slot: LeaseSlot, directoryId: string, owner: string, ttlMs: number): boolean {
     const d = this.data.get(directoryId);
     if (!d) return false;
     const now = Date.now();
-    if (d.lease && d.lease.owner !== owner && d.lease.expires > now) return false;
-    d.lease = { owner, expires: now + ttlMs };
+    const lease = d[slot];
+    if (lease && lease.owner !== owner && lease.expires > now) return false;
+    d[slot] = { owner, expires: now + ttlMs };
     return true;
   }
-  async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const lease = this.data.get(directoryId)?.lease;
+  private extendLease(slot: LeaseSlot, directoryId: string, owner: string, ttlMs: number): boolean {
+    const lease = this.data.get(directoryId)?.[slot];
     if (!lease || lease.owner !== owner || lease.expires <= Date.now()) return false;
     lease.expires = Date.now() + ttlMs;
     return true;
   }
-  async releaseLease(directoryId: string, owner: string): Promise<void> {
+  private dropLease(slot: LeaseSlot, directoryId: string, owner: string): void {
     const d = this.data.get(directoryId);
-    if (d?.lease?.owner === owner) d.lease = undefined;
+    if (d?.[slot]?.owner === owner) d[slot] = undefined;
   }
   async deliveryState(directoryId: string): Promise<DeliveryState> {
     return { ...(this.data.get(directoryId)?.delivery ?? { cursor: null, attempts: 0, pinned: null }) };
@@ -553,6 +573,28 @@ export class MemoryStore implements Store {
     if (!row) return;
     row.version += 1;
     row.lastModified = Math.max(now, row.lastModified);
+  }
+
+  // Pull sync ------------------------------------------------------------------------------------------
+
+  async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
+    return this.dir(directoryId)?.syncRecords.get(name) ?? null;
+  }
+  async putSyncRecord(directoryId: string, name: SyncRecordName, json: string | null): Promise<boolean> {
+    const d = this.dir(directoryId);
+    if (!d) return false;
+    if (json === null) d.syncRecords.delete(name);
+    else d.syncRecords.set(name, json);
+    return true;
+  }
+  async acquireSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.takeLease('syncLease', directoryId, owner, ttlMs);
+  }
+  async renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.extendLease('syncLease', directoryId, owner, ttlMs);
+  }
+  async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
+    this.dropLease('syncLease', directoryId, owner);
   }
 
   // Delivery logs and dead letters ----------------------------------------------------------------------

@@ -15,6 +15,7 @@
  *   dsync:{d}:ev           the directory's event log (STREAM)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
+ *   dsync:{d}:slease, sr:<name>   the pull sync's lease and its small records (status, service-account key)
  *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
@@ -32,6 +33,7 @@ import type {
   MemberChange,
   Page,
   Store,
+  SyncRecordName,
   UserIndex,
   WriteResult,
 } from '../core/store-port.js';
@@ -137,6 +139,11 @@ if type(d.webhook) ~= 'table' or d.webhook.endpoint ~= ARGV[1] then return 0 end
 d.webhook_disabled_at = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(d))
 return 1`;
+/** Sets (or, with an empty value, deletes) KEYS[2] only while the directory record KEYS[1] exists. */
+const PUT_SYNC_RECORD = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[1]) end
+return 1`;
 const RENEW_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -171,6 +178,7 @@ export class RedisStore implements Store {
     this.redis.defineCommand('dsyncRenewLease', { numberOfKeys: 1, lua: RENEW_LEASE });
     this.redis.defineCommand('dsyncDisableWebhook', { numberOfKeys: 1, lua: DISABLE_WEBHOOK });
     this.redis.defineCommand('dsyncSaveState', { numberOfKeys: 2, lua: SAVE_STATE });
+    this.redis.defineCommand('dsyncPutSyncRecord', { numberOfKeys: 2, lua: PUT_SYNC_RECORD });
   }
 
   /**
@@ -410,7 +418,7 @@ export class RedisStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, `${p}slease`, `${p}sr:google-sync-status`, `${p}sr:google-service-account`);
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -605,10 +613,7 @@ export class RedisStore implements Store {
     await this.redis.zrem(DUE, directoryId);
   }
   async acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const key = `${prefix(directoryId)}lease`;
-    if ((await this.redis.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK') return true;
-    // Re-entrant for the holder: extend our own lease.
-    return this.renewLease(directoryId, owner, ttlMs);
+    return this.takeLease(`${prefix(directoryId)}lease`, owner, ttlMs);
   }
   async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
     return (await this.command('dsyncRenewLease', `${prefix(directoryId)}lease`, owner, ttlMs)) === 1;
@@ -616,6 +621,33 @@ export class RedisStore implements Store {
   async releaseLease(directoryId: string, owner: string): Promise<void> {
     await this.command('dsyncReleaseLease', `${prefix(directoryId)}lease`, owner);
   }
+  private async takeLease(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    if ((await this.redis.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK') return true;
+    // Re-entrant for the holder: extend our own lease.
+    return (await this.command('dsyncRenewLease', key, owner, ttlMs)) === 1;
+  }
+
+  // Pull sync ------------------------------------------------------------------------------------------
+
+  async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
+    return this.redis.get(`${prefix(directoryId)}sr:${name}`);
+  }
+  async putSyncRecord(directoryId: string, name: SyncRecordName, json: string | null): Promise<boolean> {
+    const p = prefix(directoryId);
+    // Only beside a live directory record, so a deleted directory's cascade never leaves a record behind.
+    return (await this.command('dsyncPutSyncRecord', `${p}dir`, `${p}sr:${name}`, json ?? '')) === 1;
+  }
+  async acquireSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    if ((await this.redis.exists(`${prefix(directoryId)}dir`)) === 0) return false;
+    return this.takeLease(`${prefix(directoryId)}slease`, owner, ttlMs);
+  }
+  async renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.command('dsyncRenewLease', `${prefix(directoryId)}slease`, owner, ttlMs)) === 1;
+  }
+  async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
+    await this.command('dsyncReleaseLease', `${prefix(directoryId)}slease`, owner);
+  }
+
   async deliveryState(directoryId: string): Promise<DeliveryState> {
     const h = await this.redis.hgetall(`${prefix(directoryId)}dstate`);
     return { cursor: h.cursor || null, attempts: Number(h.attempts ?? 0), pinned: h.pinned || null, ...(h.retryAt ? { retryAt: Number(h.retryAt) } : {}) };
