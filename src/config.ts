@@ -3,6 +3,7 @@
  * process with a message naming the variable. Modules receive the slice they need, never the environment.
  */
 import { z } from 'zod';
+import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -58,6 +59,21 @@ const envSchema = z.object({
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
+  DSYNC_GOOGLE_API_URL: z.url({ error: 'DSYNC_GOOGLE_API_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_TOKEN_URL: z.url({ error: 'DSYNC_GOOGLE_TOKEN_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_AUTH_URL: z.url({ error: 'DSYNC_GOOGLE_AUTH_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_SYNC_INTERVAL: positiveInt('DSYNC_GOOGLE_SYNC_INTERVAL').optional(),
+  DSYNC_GOOGLE_QUERIES_PER_MINUTE: z.coerce
+    .number({ error: 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be a number' })
+    .int('DSYNC_GOOGLE_QUERIES_PER_MINUTE must be an integer')
+    .min(0, 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be >= 0 (0 = not paced)')
+    .optional(),
+  DSYNC_GOOGLE_MAX_DELETE_SHARE: z
+    .string()
+    .regex(/^\d+(\.\d+)?%?$/, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be a share such as 20% or 0.2')
+    .transform((v) => (v.endsWith('%') ? Number(v.slice(0, -1)) / 100 : Number(v)))
+    .pipe(z.number().max(1, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be at most 100%'))
+    .optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
@@ -111,7 +127,7 @@ export interface Config {
   webhookLogRetentionMs: number;
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
-  google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
+  google: GoogleOptions;
   metricsPort: number;
   logLevel: string;
 }
@@ -199,10 +215,14 @@ export function loadConfig(
   if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
+  const externalUrl = (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
+    throw new ConfigError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
-    externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    externalUrl,
     apiKeys: keys.length > 0 ? keys : [generateKey()],
     apiKeyGenerated: keys.length === 0,
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
@@ -217,11 +237,17 @@ export function loadConfig(
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? 7 * 86_400_000,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? 7 * 86_400_000,
     deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? 30_000,
-    google: {
-      ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
-      ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
-      ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
-    },
+    google: googleOptions(externalUrl, {
+      clientId: e.DSYNC_GOOGLE_CLIENT_ID,
+      clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET,
+      redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL,
+      apiUrl: e.DSYNC_GOOGLE_API_URL,
+      tokenUrl: e.DSYNC_GOOGLE_TOKEN_URL,
+      authUrl: e.DSYNC_GOOGLE_AUTH_URL,
+      syncIntervalSeconds: e.DSYNC_GOOGLE_SYNC_INTERVAL,
+      queriesPerMinute: e.DSYNC_GOOGLE_QUERIES_PER_MINUTE,
+      maxDeleteShare: e.DSYNC_GOOGLE_MAX_DELETE_SHARE,
+    }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };
