@@ -53,6 +53,8 @@ import {
   type DirectoryConnectionStatus,
 } from './crd-schema.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
+import { GOOGLE_SYNC, GoogleAccess, googleSyncCondition } from './google-access.js';
+import type { SyncStatus } from '../providers/google/sync-status.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
 import type { EventRecorder } from './events.js';
@@ -94,6 +96,7 @@ export interface DirectoryConnectionReconcilerOptions {
   storeTimeoutMs: number;
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
+  google: GoogleAccess;
 }
 
 /** What the steps found out; the status is computed from it at the end. */
@@ -111,6 +114,8 @@ interface Scope {
   reenabled?: string;
   /** The stored directory's webhook_disabled_at once the directory step ran (null: delivery is on). */
   webhookDisabledAt?: string | null;
+  /** Type google: the last pull sync's status. */
+  googleSync?: SyncStatus;
 }
 
 /** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */
@@ -143,6 +148,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
     ['scimSecret', (s) => this.ensureScimSecret(s)],
     ['directory', (s) => this.ensureDirectory(s)],
     ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
+    ['google', (s) => this.ensureGoogle(s)],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -230,23 +236,53 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return undefined;
   }
 
-  /** Read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
   private async ensureWebhookSecret(scope: Scope): Promise<Halt | undefined> {
     const ref = scope.spec!.webhook?.secretRef;
     if (!ref) return undefined;
+    const read = await this.secretValue(scope, ref, 'spec.webhook.secretRef');
+    if (typeof read !== 'string') return read;
+    scope.webhookSecret = read;
+    return undefined;
+  }
+
+  /** A Secret's value, read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
+  private async secretValue(scope: Scope, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
     let secret: Secret | undefined;
     try {
       secret = await this.readSecret(scope.cr.metadata.namespace!, ref.name);
     } catch (err) {
-      const message = `could not read Secret ${ref.name} (spec.webhook.secretRef)`;
-      return refused(err, REASONS.SecretReadFailed, message, true);
+      return refused(err, REASONS.SecretReadFailed, `could not read Secret ${ref.name} (${field})`, true);
     }
     const value = secret?.data?.[ref.key];
     if (value === undefined) {
       const message = secret ? `Secret ${ref.name} has no key ${ref.key}` : `Secret ${ref.name} not found`;
-      return { reason: REASONS.SecretNotFound, message: `${message} (spec.webhook.secretRef)`, retry: 'after-delay' };
+      return { reason: REASONS.SecretNotFound, message: `${message} (${field})`, retry: 'after-delay' };
     }
-    scope.webhookSecret = Buffer.from(value, 'base64').toString('utf8');
+    return Buffer.from(value, 'base64').toString('utf8');
+  }
+
+  /** Type google: the service account of spec.google to the store, and the last sync's status for the condition. */
+  private async ensureGoogle(scope: Scope): Promise<Halt | undefined> {
+    const ref = scope.spec!.google?.serviceAccount?.secretRef;
+    if (!scope.spec!.google) return undefined;
+    const read = ref ? await this.secretValue(scope, ref, 'spec.google.serviceAccount.secretRef') : undefined;
+    if (read !== undefined && typeof read !== 'string') return read;
+    let account;
+    try {
+      account = GoogleAccess.serviceAccountOf(scope.spec!, read);
+    } catch (err) {
+      if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.google.serviceAccount.secretRef)`);
+      throw err;
+    }
+    const id = scope.cr.metadata.uid!;
+    try {
+      this.o.fence?.();
+      if (await this.store('google', () => this.o.google.apply(id, account))) scope.log.info('updated the directory\'s Google service account');
+      scope.googleSync = await this.store('google', () => this.o.google.status(id));
+    } catch (err) {
+      if (err instanceof NotLeaderError) throw err;
+      return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
+    }
     return undefined;
   }
 
@@ -392,6 +428,8 @@ export class DirectoryConnectionReconciler implements Reconciler {
     for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
     const webhook = webhookCondition(scope.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
     if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
+    const google = scope.googleSync && googleSyncCondition(scope.googleSync);
+    if (google) conditions = setCondition(conditions, { ...google, observedGeneration: generation }, now);
     const status: DirectoryConnectionStatus = dropUndefined({
       directoryId: cr.metadata.uid,
       scimEndpoint: scope.scimEndpoint ?? previous.scimEndpoint,
@@ -412,6 +450,10 @@ export class DirectoryConnectionReconciler implements Reconciler {
     if (webhook && webhookBefore?.status !== webhook.status) {
       if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
+    }
+    const googleBefore = findCondition(previous.conditions, GOOGLE_SYNC);
+    if (google && google.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
+      await this.o.events.record(written, 'Warning', google.reason, google.message);
     }
   }
 
