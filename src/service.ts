@@ -14,6 +14,9 @@ import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { createGoogleProvider, type GoogleProvider } from './providers/google/google.js';
+import type { RetryOptions } from './providers/google/google-retry.js';
+import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -47,6 +50,8 @@ export interface DsyncOptions {
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
   metrics?: Metrics;
+  /** Google Workspace pull sync (DSYNC_GOOGLE_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
+  google?: Partial<GoogleOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
 
 export interface Dsync {
@@ -57,6 +62,8 @@ export interface Dsync {
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
+  readonly google: GoogleProvider;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -100,10 +107,23 @@ export function createDsync(options: DsyncOptions): Dsync {
     onError: (err, req) =>
       logger.error({ err, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType }, 'SCIM request failed'),
   });
+  const { retry, leaseMs, ...googleGiven } = options.google ?? {};
+  const google = createGoogleProvider({
+    store,
+    directories,
+    // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
+    writers: { users, groups },
+    options: googleOptions(options.externalUrl, googleGiven),
+    logger,
+    observer: metrics.googleObserver,
+    ...(retry && { retry }),
+    ...(leaseMs !== undefined && { leaseMs }),
+  });
   return {
     store,
     directories,
     queries,
+    google,
     delivery,
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
