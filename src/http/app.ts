@@ -7,6 +7,7 @@ import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { eventRoutes } from './event-routes.js';
+import { googleCallbackRoute, googleRoutes } from './google-routes.js';
 import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
 import { scimRoutes } from './scim-routes.js';
@@ -73,7 +74,16 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
 
   app.use('/api/scim/v2.0', scimRoutes(dsync));
 
-  app.use('/api/v1', apiKeyAuth(apiKeys), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
+  // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
+  app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
+  app.use(
+    '/api/v1',
+    apiKeyAuth(apiKeys),
+    jsonBody({ limit: MAX_BODY_BYTES, strict: true }),
+    eventRoutes(dsync),
+    googleRoutes(dsync.google),
+    managementRoutes(dsync),
+  );
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors(logger));
 
