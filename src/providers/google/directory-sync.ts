@@ -106,16 +106,16 @@ export class DirectorySync {
       for (const g of listed) this.seenGroups.add(g.id);
       this.listed.groups += listed.length;
       const stored = await this.deps.store.getGroups(this.dir.id, listed.map((g) => g.id));
-      await forEachLimited(
-        listed.map((g, i) => ({ g, current: stored[i] ?? null })),
-        GROUP_CONCURRENCY,
-        ({ g, current }) => this.syncGroup(g, current),
-      );
+      // Members are listed concurrently, and applied group by group in listing order (a readable event order).
+      const members: Array<Set<string>> = new Array(listed.length);
+      await forEachLimited([...listed.keys()], GROUP_CONCURRENCY, async (i) => {
+        members[i] = await this.listedMembers(listed[i]!.id);
+      });
+      for (const [i, g] of listed.entries()) await this.syncGroup(g, stored[i] ?? null, members[i]!);
     }
   }
 
-  private async syncGroup(g: Upsert, current: StoredResource | null): Promise<void> {
-    const members = await this.listedMembers(g.id);
+  private async syncGroup(g: Upsert, current: StoredResource | null, members: Set<string>): Promise<void> {
     const { groups } = this.deps.writers;
     if (!current) {
       await groups.create(this.dir, g.body, [...members].map((value) => ({ value })), { id: g.id });
