@@ -82,6 +82,8 @@ export class FakeGoogle {
   readonly members = new Map<string, Map<string, GMember>>();
   readonly calls: Record<Route, number> = { users: 0, groups: 0, members: 0, token: 0 };
   private faults: Array<Fault & { skip: number; times: number }> = [];
+  /** Added to every Directory API answer (to make two runs overlap). */
+  delayMs = 0;
   private server: Server | undefined;
   private base = '';
   private nextId = 1;
@@ -197,6 +199,7 @@ export class FakeGoogle {
       if (!this.oauth.validAccess(req.headers.authorization)) {
         return json(res, 401, googleError(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
       }
+      if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
       if (this.fault(route, res)) return;
       this.list(route, m[2] && decodeURIComponent(m[2]), url.searchParams, res);
     } catch (err) {
