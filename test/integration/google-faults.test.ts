@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import type { GUser } from '../support/fake-google.js';
 import { labels, startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
-import { freshRedisStore } from '../support/services.js';
+import { RedisStore } from '../../src/store/redis.js';
+import { redisUrl } from '../support/services.js';
 import { googleOptionsFor } from '../support/google-harness.js';
 
 async function metric(t: GoogleTest, name: string): Promise<string> {
@@ -64,7 +65,7 @@ for (const kind of STORE_KINDS) {
     });
 
     for (const [what, fault] of [
-      ['a members page cut off mid-body, every time', { route: 'members', kind: 'truncate', skip: 1, times: Infinity }],
+      ['a members page cut off mid-body, every time', { route: 'members', kind: 'truncate', times: Infinity }],
       ['the groups listing failing half-way (500 after retries)', { route: 'groups', kind: 'status', status: 500, times: Infinity }],
       ['a users listing that comes back empty', { route: 'users', kind: 'empty', times: Infinity }],
     ] as const) {
@@ -110,10 +111,12 @@ for (const kind of STORE_KINDS) {
 
     it('concurrent runs on one directory do the work once', async () => {
       t.fake.delayMs = 5;
-      const second = kind === 'redis' ? await startService(await freshRedisStore(7).then((s) => s), { google: googleOptionsFor(t.fake) }) : t.service;
+      // Redis: a second replica on the same store; memory: a second caller in the same process.
+      const second = kind === 'redis' ? await startService(new RedisStore(`${redisUrl()}/7`), { google: googleOptionsFor(t.fake) }) : t.service;
       try {
         const [a, b, c] = await Promise.all([t.sync(), second.api('POST', '/api/v1/dsync/cron/sync-google').then((r) => r.body.data), t.service.dsync.google.sync()]);
         const states = [a, b, c].map((r) => r.directories[0].state).sort();
+        expect(states, JSON.stringify([a, b, c])).to.have.length(3);
         expect(states.filter((s) => s === 'succeeded').length + states.filter((s) => s === 'skipped').length).to.equal(3);
         const skipped = [a, b, c].flatMap((r) => r.directories).filter((d) => d.state === 'skipped');
         expect(skipped.length).to.be.at.least(1);

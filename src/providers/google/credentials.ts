@@ -12,6 +12,13 @@ import type { ServiceAccount, ServiceAccounts } from './service-account.js';
 
 export type GoogleAuthClient = OAuth2Client;
 
+/**
+ * The expiry a stored access token is given (we do not store Google's): long enough not to refresh a token that
+ * works, and a 401 refreshes it anyway (`expireToken`). Without an expiry, the client would refresh on every 403
+ * too, rate limits included.
+ */
+const ASSUMED_VALID_MS = 30 * 60_000;
+
 /** The OAuth client of this server, pointed at the configured endpoints (a fake Google in tests). */
 export function oauthClient(options: GoogleOptions): OAuth2Client {
   return new OAuth2Client({
@@ -19,9 +26,12 @@ export function oauthClient(options: GoogleOptions): OAuth2Client {
     ...(options.clientSecret !== undefined && { clientSecret: options.clientSecret }),
     redirectUri: options.redirectUrl,
     endpoints: { oauth2TokenUrl: options.tokenUrl, oauth2AuthBaseUrl: options.authUrl },
-    // We do not store the expiry, so the client learns of an expired access token from a 401: refresh then.
-    forceRefreshOnFailure: true,
   });
+}
+
+/** Marks the client's access token expired: its next request refreshes it first (and emits `tokens`). */
+export function expireToken(client: GoogleAuthClient): void {
+  client.credentials = { ...client.credentials, expiry_date: 1 };
 }
 
 /** A JWT (service-account) client; its token URL is Google's own unless DSYNC_GOOGLE_TOKEN_URL says otherwise. */
@@ -66,6 +76,7 @@ export class CredentialSource {
     client.setCredentials({
       ...(directory.google_access_token && { access_token: directory.google_access_token }),
       ...(directory.google_refresh_token && { refresh_token: directory.google_refresh_token }),
+      expiry_date: Date.now() + ASSUMED_VALID_MS,
     });
     let pending: Promise<void> = Promise.resolve();
     client.on('tokens', (tokens) => {

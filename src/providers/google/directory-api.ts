@@ -6,7 +6,7 @@
  */
 import { admin_directory_v1 } from '@googleapis/admin';
 import { z } from 'zod';
-import type { GoogleAuthClient } from './credentials.js';
+import { expireToken, type GoogleAuthClient } from './credentials.js';
 import { IncompleteListingError } from './errors.js';
 import { withRetries, type Failure, type RetryOptions } from './google-retry.js';
 import type { Pacer } from './pacer.js';
@@ -92,6 +92,19 @@ export class DirectoryApi {
     return { rootUrl: this.rootUrl, retry: false, timeout: 60_000 };
   }
 
+  /** One request; on a 401 the access token is refreshed and the request made once more. */
+  private async authorized<R>(request: () => Promise<R>): Promise<R> {
+    this.options.onRequest?.();
+    try {
+      return await request();
+    } catch (err) {
+      if ((err as { response?: { status?: number } }).response?.status !== 401) throw err;
+      expireToken(this.options.auth);
+      this.options.onRequest?.();
+      return request();
+    }
+  }
+
   private async *pages<T>(
     what: string,
     key: string,
@@ -104,8 +117,7 @@ export class DirectoryApi {
     for (;;) {
       const page = await withRetries(
         async () => {
-          this.options.onRequest?.();
-          const { data } = await fetch(pageToken);
+          const { data } = await this.authorized(() => fetch(pageToken));
           const parsed = schema.safeParse(data);
           if (!parsed.success) throw new MalformedPage(`malformed page of ${what}`);
           return parsed.data as { nextPageToken?: string } & Record<string, T[] | undefined>;
