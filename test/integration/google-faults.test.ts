@@ -38,10 +38,11 @@ for (const kind of STORE_KINDS) {
     it("retries Google's 403 rate-limit reasons, 429 and 5xx, and completes", async () => {
       t.fake.inject({ route: 'users', kind: 'status', status: 403, reason: 'userRateLimitExceeded', times: 2 });
       t.fake.inject({ route: 'groups', kind: 'status', status: 429, reason: 'rateLimitExceeded' });
+      // Each members request meets the next of these, in order.
       t.fake.inject({ route: 'members', kind: 'status', status: 403, reason: 'quotaExceeded' });
-      t.fake.inject({ route: 'members', kind: 'status', status: 503, skip: 1 });
-      t.fake.inject({ route: 'members', kind: 'status', status: 500, skip: 1 });
-      t.fake.inject({ route: 'members', kind: 'truncate', skip: 1 });
+      t.fake.inject({ route: 'members', kind: 'status', status: 503 });
+      t.fake.inject({ route: 'members', kind: 'status', status: 500 });
+      t.fake.inject({ route: 'members', kind: 'truncate' });
       const report = await t.sync();
       expect(report.directories[0]).to.deep.include({ state: 'succeeded', error: null });
       expect(report.created).to.equal(32);

@@ -20,7 +20,7 @@ export interface GoogleTest {
 }
 
 /** Fast retries, no pacing: the tests inject failures and want the retries now. */
-export const TEST_RETRY = { attempts: 5, baseMs: 2, maxMs: 10 };
+export const TEST_RETRY = { attempts: 6, baseMs: 2, maxMs: 10 };
 
 export function googleOptionsFor(fake: FakeGoogle): NonNullable<DsyncOptions['google']> {
   return {

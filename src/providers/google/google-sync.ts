@@ -79,7 +79,7 @@ export class GoogleSync {
   readonly statuses: SyncStatuses;
   private readonly credentials: CredentialSource;
   private readonly pacer: Pacer;
-  private readonly owner = `${hostname()}/${process.pid}/${randomUUID()}`;
+  private readonly process = `${hostname()}/${process.pid}`;
   private readonly leaseMs: number;
 
   constructor(private readonly deps: GoogleSyncDeps) {
@@ -123,13 +123,15 @@ export class GoogleSync {
   private async syncDirectory(directory: Directory): Promise<DirectoryReport> {
     const base = { id: directory.id, name: directory.name, tenant: directory.tenant, product: directory.product };
     const { store } = this.deps;
-    if (!(await store.acquireSyncLease(directory.id, this.owner, this.leaseMs))) {
+    // One owner per run, not per process: two runs in one process must not share (re-enter) the lease.
+    const owner = `${this.process}/${randomUUID()}`;
+    if (!(await store.acquireSyncLease(directory.id, owner, this.leaseMs))) {
       const busy = new SyncBusyError(directory.id);
       return { ...base, state: 'skipped', counts: zeroCounts(), error: { code: busy.code, message: busy.message } };
     }
     let lost = false;
     const renew = setInterval(() => {
-      store.renewSyncLease(directory.id, this.owner, this.leaseMs).then(
+      store.renewSyncLease(directory.id, owner, this.leaseMs).then(
         (held) => (lost ||= !held),
         () => (lost = true),
       );
@@ -141,7 +143,7 @@ export class GoogleSync {
       return { ...base, state: status.state, counts: status.counts, error: status.error };
     } finally {
       clearInterval(renew);
-      await store.releaseSyncLease(directory.id, this.owner).catch(() => undefined);
+      await store.releaseSyncLease(directory.id, owner).catch(() => undefined);
     }
   }
 
