@@ -48,7 +48,7 @@ for (const kind of STORE_KINDS) {
       expect(report.created).to.equal(32);
       expect(labels(await t.newEvents(dir.id)).filter((l) => l.startsWith('group.user_added'))).to.have.length(10);
       const retries = await metric(t, 'dsync_google_api_retries_total');
-      for (const reason of ['userRateLimitExceeded', 'rateLimitExceeded', 'quotaExceeded', '503', '500', 'network']) {
+      for (const reason of ['userRateLimitExceeded', '429', 'quotaExceeded', '503', '500', 'network']) {
         expect(retries, reason).to.match(new RegExp(`reason="${reason}"} [1-9]`));
       }
     });

@@ -79,7 +79,7 @@ export class GoogleSync {
   readonly statuses: SyncStatuses;
   private readonly credentials: CredentialSource;
   private readonly pacer: Pacer;
-  private readonly process = `${hostname()}/${process.pid}`;
+  private readonly processId = `${hostname()}/${process.pid}`;
   private readonly leaseMs: number;
 
   constructor(private readonly deps: GoogleSyncDeps) {
@@ -124,7 +124,7 @@ export class GoogleSync {
     const base = { id: directory.id, name: directory.name, tenant: directory.tenant, product: directory.product };
     const { store } = this.deps;
     // One owner per run, not per process: two runs in one process must not share (re-enter) the lease.
-    const owner = `${this.process}/${randomUUID()}`;
+    const owner = `${this.processId}/${randomUUID()}`;
     if (!(await store.acquireSyncLease(directory.id, owner, this.leaseMs))) {
       const busy = new SyncBusyError(directory.id);
       return { ...base, state: 'skipped', counts: zeroCounts(), error: { code: busy.code, message: busy.message } };
@@ -169,7 +169,8 @@ export class GoogleSync {
           requests++;
           this.deps.observer?.request();
         },
-        onRetry: (f) => this.deps.observer?.retry(f.reason ?? (f.status ? String(f.status) : 'network')),
+        // A 403's reason says which limit; other statuses are their code.
+        onRetry: (f) => this.deps.observer?.retry(f.status === 403 ? (f.reason ?? '403') : f.status ? String(f.status) : 'network'),
       });
       run = new DirectorySync(directory, { store: this.deps.store, writers: this.deps.writers, api, maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint }, counts);
       await run.run();
