@@ -60,8 +60,10 @@ describe('dsync cron sync-google (spawned CLI, real Redis, fake Google)', functi
     const bad = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-google'], { ...env, DSYNC_GOOGLE_MAX_DELETE_SHARE: 'lots' });
     expect(await bad.exited).to.equal(1);
     expect(bad.output()).to.contain('DSYNC_GOOGLE_MAX_DELETE_SHARE');
-    const half = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-google'], { ...env, DSYNC_GOOGLE_CLIENT_SECRET: '' , DSYNC_GOOGLE_CLIENT_ID: 'x' });
+    const { DSYNC_GOOGLE_CLIENT_SECRET: _secret, ...noSecret } = env;
+    const half = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-google'], noSecret);
     expect(await half.exited).to.equal(1);
+    expect(half.output()).to.contain('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET');
   });
 
   it('dsync serve with DSYNC_GOOGLE_SYNC_INTERVAL syncs in-process', async () => {
