@@ -149,6 +149,8 @@ export class Metrics extends ProcessMetrics {
     retry: (reason) => this.googleApiRetries.inc({ reason }),
   };
 
+  private googleStates: (() => Promise<Record<string, number>>) | undefined;
+
   private backlogSource: { mode: string; measure: () => Promise<Backlog> } | undefined;
   private backlogCache: { at: number; value: Promise<Backlog> } | undefined;
 
@@ -174,6 +176,25 @@ export class Metrics extends ProcessMetrics {
     gauge('dsync_webhook_backlog_oldest_age_seconds', 'Age of the oldest event not yet delivered; 0 when none', (b) => b.oldestPendingAgeSeconds, true);
     gauge('dsync_dead_letters_pending', 'Dead letters (given-up deliveries) not yet replayed', (b) => b.deadLetters, false);
     gauge('dsync_webhooks_disabled', 'Directories whose webhook a 410 Gone disabled', (b) => b.webhooksDisabled, false);
+    const metrics = this; // prom-client calls collect with the gauge as `this`
+    new Gauge({
+      name: 'dsync_google_directories',
+      help: 'Active Google directories by the state of their last sync (invalid_credentials: authorize again; guarded: the mass-deletion guard stopped deletions)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      // Read from the stored statuses at scrape time: a sync run by the one-shot CronJob (never scraped) shows too.
+      async collect() {
+        if (!metrics.googleStates) return;
+        const states = await metrics.googleStates();
+        this.reset();
+        for (const [state, n] of Object.entries(states)) this.set({ state }, n);
+      },
+    });
+  }
+
+  /** Where `dsync_google_directories` reads from (counts of directories by sync state). */
+  trackGoogleStates(measure: () => Promise<Record<string, number>>): void {
+    this.googleStates = measure;
   }
 
   /** Where the backlog gauges read from, and the delivery mode (`realtime` or `batch`) they are labelled with. */

@@ -121,6 +121,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(retry && { retry }),
     ...(leaseMs !== undefined && { leaseMs }),
   });
+  metrics.trackGoogleStates(() => google.directoryStates());
   return {
     store,
     directories,

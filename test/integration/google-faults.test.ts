@@ -159,6 +159,9 @@ for (const kind of STORE_KINDS) {
       expect(status.error.message).to.match(/authorize again/);
       expect(JSON.stringify(status)).to.not.contain(dir.google_refresh_token);
       expect(await metric(t, 'dsync_google_sync_runs_total')).to.match(/outcome="invalid_credentials"} 1/);
+      const gauge = await metric(t, 'dsync_google_directories');
+      expect(gauge).to.match(/state="invalid_credentials"} 1/);
+      expect(gauge).to.match(/state="succeeded"} 1/);
 
       const fresh = t.fake.oauth.issueTokens();
       const put = await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, fresh);

@@ -104,6 +104,16 @@ export class GoogleSync {
     return report;
   }
 
+  /** How many active Google directories are in each state (the metrics gauge). */
+  async directoryStates(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const d of await this.googleDirectories()) {
+      const { state } = await this.statuses.get(d.id);
+      counts[state] = (counts[state] ?? 0) + 1;
+    }
+    return counts;
+  }
+
   private async googleDirectory(id: string): Promise<Directory> {
     const directory = await this.deps.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);

@@ -31,6 +31,8 @@ export interface GoogleProvider {
   /** Syncs every active Google directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
   syncStatus(directoryId: string): Promise<SyncStatus>;
+  /** Active Google directories by the state of their last sync. */
+  directoryStates(): Promise<Record<string, number>>;
 }
 
 export interface GoogleProviderDeps {
@@ -70,6 +72,7 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
       return saved;
     },
     sync: (filter) => sync.run(filter),
+    directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await deps.directories.get(directoryId);
       if (directory.type !== 'google') throw new NotGoogleDirectoryError(directoryId);
