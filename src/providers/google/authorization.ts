@@ -67,7 +67,7 @@ export class GoogleAuthorization {
     } catch (err) {
       const mapped = toGoogleError(err, 'exchanging the authorization code');
       throw mapped instanceof GoogleCredentialsError
-        ? new GoogleCredentialsError('Google refused the authorization code (invalid, expired or already used): start again', { cause: err })
+        ? new GoogleCredentialsError('Google refused the authorization code (invalid, expired or already used): start again', { cause: mapped.cause })
         : mapped;
     }
     if (!tokens.access_token || !tokens.refresh_token) {

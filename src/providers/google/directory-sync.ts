@@ -156,11 +156,15 @@ export class DirectorySync {
     }
   }
 
-  private async storedIds(list: (dirId: string, offset: number, limit: number) => Promise<{ items: StoredResource[] }>): Promise<string[]> {
+  /** Stored ids the (complete) listing did not mention, page by page: only the deletions are held. */
+  private async unseenIds(
+    list: (dirId: string, offset: number, limit: number) => Promise<{ items: StoredResource[] }>,
+    seen: ReadonlySet<string>,
+  ): Promise<string[]> {
     const ids: string[] = [];
     for (let offset = 0; ; offset += READ_PAGE) {
       const page = await list(this.dir.id, offset, READ_PAGE);
-      ids.push(...page.items.map((r) => r.id));
+      ids.push(...unseen(page.items.map((r) => r.id), seen));
       if (page.items.length < READ_PAGE) return ids;
     }
   }
@@ -168,8 +172,8 @@ export class DirectorySync {
   /** Deletions happen only here: every listing completed, and the guard allows them. */
   private async deleteUnseen(storedTotal: number): Promise<void> {
     const { store, writers, maxDeleteShare } = this.deps;
-    const users = unseen(await this.storedIds((d, o, l) => store.listUsers(d, o, l)), this.seenUsers);
-    const groups = unseen(await this.storedIds((d, o, l) => store.listGroups(d, o, l)), this.seenGroups);
+    const users = await this.unseenIds((d, o, l) => store.listUsers(d, o, l), this.seenUsers);
+    const groups = await this.unseenIds((d, o, l) => store.listGroups(d, o, l), this.seenGroups);
     if (exceedsDeleteShare(users.length + groups.length, storedTotal, maxDeleteShare)) {
       throw new MassDeletionError('users and groups', users.length + groups.length, storedTotal, maxDeleteShare);
     }

@@ -52,16 +52,18 @@ export function classify(err: unknown): Failure {
   return { retry, status, ...(reason !== undefined && { reason }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
 }
 
-/** Turns a final failure into the provider's coded error. */
+/**
+ * Turns a final failure into the provider's coded error. The client's error is not kept as the cause: it holds
+ * the request (an Authorization header, a token request's refresh token and client secret), and errors get logged.
+ */
 export function toGoogleError(err: unknown, what: string): Error {
   const f = classify(err);
+  const cause = { status: f.status, reason: f.reason, message: String((err as Error)?.message ?? err).slice(0, 300) };
   if ((f.reason && CREDENTIAL_ERRORS.has(f.reason)) || f.status === 401) {
-    return new GoogleCredentialsError(`Google refused the directory's credentials (${f.reason ?? f.status}) while ${what}: authorize again`, {
-      cause: err,
-    });
+    return new GoogleCredentialsError(`Google refused the directory's credentials (${f.reason ?? f.status}) while ${what}: authorize again`, { cause });
   }
-  const detail = f.status === undefined ? (err as Error).message : `HTTP ${f.status}${f.reason ? ` ${f.reason}` : ''}`;
-  return new GoogleApiError(`Google Directory API failed while ${what}: ${detail}`, f.status, f.reason, { cause: err });
+  const detail = f.status === undefined ? cause.message : `HTTP ${f.status}${f.reason ? ` ${f.reason}` : ''}`;
+  return new GoogleApiError(`Google Directory API failed while ${what}: ${detail}`, f.status, f.reason, { cause });
 }
 
 export function backoffMs(attempt: number, options: RetryOptions, retryAfterMs?: number): number {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DsyncError, NotFoundError, StoreUnavailableError } from '../../core/errors.js';
+import { ConflictError, DsyncError, NotFoundError, StoreUnavailableError } from '../../core/errors.js';
 import type { Directory } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
@@ -118,6 +118,7 @@ export class GoogleSync {
     const directory = await this.deps.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);
     if (directory.type !== 'google') throw new NotGoogleDirectoryError(id);
+    if (directory.deactivated) throw new ConflictError(`Directory ${id} is deactivated: it is not synced`);
     return directory;
   }
 
