@@ -57,11 +57,11 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
     expect((await env.directories.get(id)).google_nested_groups).to.equal(true);
     expect((await condition('gws', 'Unknown', 'Pending')).message).to.match(/Waiting for the first sync/);
 
-    expect((await serve.dsync.google.sync({ directoryId: id })).directories[0].state).to.equal('succeeded');
+    expect((await serve.dsync.google.sync({ directoryId: id })).directories[0]!.state).to.equal('succeeded');
     expect((await condition('gws', 'True', 'Synced')).message).to.match(/1 users and 0 groups/);
 
     fake.oauth.addServiceAccount(email, publicKey.export({ type: 'spki', format: 'pem' }) as string, []); // delegation withdrawn
-    expect((await serve.dsync.google.sync({ directoryId: id })).directories[0].state).to.equal('invalid_credentials');
+    expect((await serve.dsync.google.sync({ directoryId: id })).directories[0]!.state).to.equal('invalid_credentials');
     await condition('gws', 'False', 'InvalidCredentials');
     const events = await env.kube.list<{ reason?: string; message?: string }>(EVENTS, 'default', {});
     expect(events.items.some((e) => e.reason === 'InvalidCredentials')).to.equal(true);
@@ -76,6 +76,6 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
     await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad-sa', namespace: 'default' }, data: { 'key.json': b64('{"type":"authorized_user"}') } });
     await createConnection(env, connection('gws-bad', { ...sa('bad-sa'), tenant: 'bad' }));
     const bad = await waitForReady(env, 'gws-bad', 'False', 'InvalidSpec');
-    expect(findCondition(bad.status?.conditions, 'Ready')!.message).to.match(/service_account.*spec\.google\.serviceAccount\.secretRef/);
+    expect(findCondition(bad.status?.conditions, 'Ready')!.message).to.match(/key.type must be "service_account".*spec\.google\.serviceAccount\.secretRef/);
   });
 });

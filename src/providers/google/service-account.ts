@@ -22,21 +22,16 @@ const keyFile = z.looseObject({
 
 export const serviceAccountInput = z.strictObject({
   /** The key file as an object, or as its JSON text (what a Kubernetes Secret holds). */
-  key: z.union([
-    keyFile,
-    z
-      .string()
-      .max(16_384)
-      .transform((text, ctx) => {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'key is not valid JSON' });
-          return z.NEVER;
-        }
-      })
-      .pipe(keyFile),
-  ]),
+  key: z.preprocess((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    try {
+      if (value.length > 16_384) throw new Error('too long');
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'key must be a service-account JSON key (not valid JSON, or over 16 KB)' });
+      return z.NEVER;
+    }
+  }, keyFile),
   admin_email: z.email({ error: 'admin_email must be the email of a Workspace admin to act as' }).max(320),
 });
 
