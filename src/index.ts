@@ -27,3 +27,7 @@ export type {
 export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
 export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError, StoreUnavailableError } from './core/errors.js';
 export { ScimError } from './scim/errors.js';
+export type { GoogleProvider } from './providers/google/google.js';
+export type { GoogleDirectoryView, TokenSet } from './providers/google/authorization.js';
+export type { DirectoryReport, SyncReport } from './providers/google/google-sync.js';
+export type { SyncStatus, SyncState, SyncCounts } from './providers/google/sync-status.js';
