@@ -75,6 +75,21 @@ describe('Google authorization flow', function () {
     }
   });
 
+  it('sync routes: the status of an unknown directory is 404, of a SCIM one 400; a sync of one deactivated or unknown directory is refused', async () => {
+    const scim = await t.service.createDirectory({ type: 'okta-scim-v2' });
+    expect((await t.service.api('GET', '/api/v1/directory-sync/nope/google/sync')).status).to.equal(404);
+    expect((await t.service.api('GET', `/api/v1/directory-sync/${scim.id}/google/sync`)).status).to.equal(400);
+    expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/sync`)).body.data).to.deep.include({ state: 'pending', started_at: null });
+    expect((await t.service.api('POST', '/api/v1/dsync/cron/sync-google?directoryId=nope')).status).to.equal(404);
+    expect((await t.service.api('POST', `/api/v1/dsync/cron/sync-google?directoryId=${scim.id}`)).status).to.equal(400);
+    expect((await t.service.api('POST', '/api/v1/dsync/cron/sync-google?directoryId=a&directoryId=b')).status).to.equal(400);
+    const off = await t.service.createDirectory({ type: 'google', deactivated: true, name: 'Off' });
+    expect((await t.service.api('POST', `/api/v1/dsync/cron/sync-google?directoryId=${off.id}`)).status).to.equal(409);
+    // Not authorized yet: reported, not thrown; the deactivated one is not synced at all.
+    const all = await t.sync();
+    expect(all.directories.map((d: any) => [d.id, d.state])).to.deep.equal([[dir.id, 'not_authorized']]);
+  });
+
   it('the browser callback exchanges the code, sets the tokens and ends on a page; the directory then syncs', async () => {
     const back = await consent(await authorizationUrl());
     expect(`${back.origin}${back.pathname}`).to.equal(`${t.service.url}/api/v1/dsync/google/callback`);

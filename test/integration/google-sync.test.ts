@@ -139,6 +139,19 @@ for (const kind of STORE_KINDS) {
       });
     });
 
+    it('paces its requests under DSYNC_GOOGLE_QUERIES_PER_MINUTE', async () => {
+      await t.close();
+      t = await startGoogleTest(await openStore(kind, 6), { queriesPerMinute: 1200 }); // one request per 50 ms
+      t.fake.addUser();
+      for (let i = 0; i < 4; i++) t.fake.addGroup();
+      dir = await t.directory();
+      const started = Date.now();
+      const report = await t.sync();
+      expect(report.directories[0].state).to.equal('succeeded');
+      expect(t.fake.totalCalls).to.equal(6);
+      expect(Date.now() - started).to.be.at.least(5 * 50);
+    });
+
     it('two groups with one name both sync (Google names are not unique; the email is)', async () => {
       const twin = t.fake.addGroup({ name: 'Eng', email: 'eng-emea@example.com' });
       t.fake.addMember(twin.id, users[9]!.id);
