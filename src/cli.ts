@@ -6,12 +6,11 @@ import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
-import { Metrics } from './metrics.js';
+import { Metrics, ProcessMetrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
-import { MemoryStore } from './store/memory.js';
-import type { Store } from './core/store-port.js';
-import { openRedisStore } from './store/open-redis.js';
+import { openRedisStore, openStore, redisClientOf } from './store/open-store.js';
+import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
 
@@ -24,18 +23,10 @@ Commands:
 
 Configuration is read from environment variables; see README.md.`;
 
-function openStore(config: Config, logger: Logger, metrics: Metrics): Store {
-  if (config.redisUrl) {
-    return openRedisStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore });
-  }
-  logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
-  return new MemoryStore();
-}
-
 function build(config: Config, logger: Logger): Dsync {
   const metrics = new Metrics();
   return createDsync({
-    store: openStore(config, logger, metrics),
+    store: openStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore }),
     metrics,
     externalUrl: config.externalUrl,
     logger,
@@ -50,12 +41,26 @@ function build(config: Config, logger: Logger): Dsync {
   });
 }
 
+/** Rate limits on the store's Redis (shared by replicas), or in this process with the memory store. */
+function openRateLimits(config: Config, dsync: Dsync, logger: Logger): RateLimits | undefined {
+  if (!config.rateLimits) return undefined;
+  const redis = redisClientOf(dsync.store);
+  logger.info({ ...config.rateLimits, shared: redis !== undefined }, 'rate limits on');
+  return createRateLimits({
+    policy: config.rateLimits,
+    ...(redis && { redis }),
+    logger,
+    record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
+  });
+}
+
 async function serve(config: Config, logger: Logger): Promise<void> {
   // A stray rejected promise must not take every tenant's endpoint down with it: log it loudly, keep serving.
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const dsync = build(config, logger);
   await dsync.store.ping();
-  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger }));
+  const rateLimits = openRateLimits(config, dsync, logger);
+  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, ...(rateLimits && { rateLimits }) }));
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');
@@ -184,9 +189,19 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'operator') {
     const operatorConfig = loadOperatorConfig(process.env); // needs no API keys: it serves no API
+    if (!operatorConfig.redisUrl) {
+      throw new ConfigError('dsync operator needs REDIS_URL: it writes the directories that dsync serve reads');
+    }
+    const logger = createLogger(operatorConfig.logLevel);
+    const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
+    const store = openRedisStore(operatorConfig.redisUrl, {
+      commandTimeoutMs: operatorConfig.redisCommandTimeoutMs,
+      logger,
+      observe: metrics.observeStore,
+    });
     // Loaded on demand: `serve` and the cron jobs never pay for @kubernetes/client-node.
     const { operatorCommand } = await import('./operator/command.js');
-    return operatorCommand(operatorConfig, createLogger(operatorConfig.logLevel));
+    return operatorCommand(operatorConfig, logger, { store, metrics });
   }
   const cron = command === 'cron';
   const config = loadConfig(process.env, () => newSecret(24), { servesApi: !cron }); // a cron job serves no API

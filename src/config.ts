@@ -3,6 +3,9 @@
  * process with a message naming the variable. Modules receive the slice they need, never the environment.
  */
 import { z } from 'zod';
+import { DsyncError } from './core/errors.js';
+import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
+import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -41,21 +44,27 @@ const duration = z.string().transform((text, ctx) => {
   }
 });
 
+/** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
+const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
+
 const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
   DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),
   DSYNC_API_KEYS: z.string().optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
-  DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(1000).optional(),
+  DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(MAX_BATCH_SIZE).optional(),
   DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
   DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
-  DSYNC_WEBHOOK_TIMEOUT: duration.optional(),
-  DSYNC_EVENT_RETENTION: duration.optional(),
-  DSYNC_WEBHOOK_LOG_RETENTION: duration.optional(),
-  DSYNC_DELIVERY_LEASE: duration.optional(),
+  DSYNC_WEBHOOK_TIMEOUT: positiveDuration.optional(),
+  DSYNC_EVENT_RETENTION: positiveDuration.optional(),
+  DSYNC_WEBHOOK_LOG_RETENTION: positiveDuration.optional(),
+  DSYNC_DELIVERY_LEASE: positiveDuration.optional(),
   DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
+  DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
+  DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
+  DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -96,13 +105,7 @@ const envSchema = z.object({
   DSYNC_LEADER_ELECTION_RETRY_PERIOD: z.string().default('2s').pipe(duration),
 });
 
-/**
- * Default retry schedule: 12 attempts spread over about three days (WorkOS/Stripe-like), exponential with
- * jitter applied by the delivery engine.
- */
-export const DEFAULT_RETRY_SCHEDULE = ['5s', '30s', '2m', '10m', '30m', '1h', '2h', '4h', '8h', '12h', '18h', '24h'].map(
-  parseDuration,
-);
+export { DEFAULT_RETRY_SCHEDULE };
 
 export interface Config {
   port: number;
@@ -128,6 +131,8 @@ export interface Config {
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
   google: GoogleOptions;
+  /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
+  rateLimits?: RateLimitPolicy;
   metricsPort: number;
   logLevel: string;
 }
@@ -156,8 +161,12 @@ export interface OperatorConfig {
   };
 }
 
-export class ConfigError extends Error {
+/** A bad environment: the CLI prints the message alone (it names the variable) and exits non-zero. */
+export class ConfigError extends DsyncError {
   override name = 'ConfigError';
+  constructor(message: string) {
+    super(message, 'DSYNC_CONFIG');
+  }
 }
 
 function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
@@ -215,6 +224,9 @@ export function loadConfig(
   if (keys.length === 0 && e.REDIS_URL && servesApi) {
     throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
   }
+  if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
+    throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
+  }
   const externalUrl = (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
     throw new ConfigError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
@@ -231,12 +243,12 @@ export function loadConfig(
       ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
       ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),
       allowPrivate: e.DSYNC_WEBHOOK_ALLOW_PRIVATE ?? e.REDIS_URL === undefined,
-      retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_RETRY_SCHEDULE,
-      timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? 15_000,
+      retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? [...DEFAULT_RETRY_SCHEDULE],
+      timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? DELIVERY_DEFAULTS.timeoutMs,
     },
-    eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? 7 * 86_400_000,
-    webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? 7 * 86_400_000,
-    deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? 30_000,
+    eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? DELIVERY_DEFAULTS.retentionMs,
+    webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? DELIVERY_DEFAULTS.logRetentionMs,
+    deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? DELIVERY_DEFAULTS.leaseMs,
     google: googleOptions(externalUrl, {
       clientId: e.DSYNC_GOOGLE_CLIENT_ID,
       clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET,
@@ -247,6 +259,9 @@ export function loadConfig(
       syncIntervalSeconds: e.DSYNC_GOOGLE_SYNC_INTERVAL,
       queriesPerMinute: e.DSYNC_GOOGLE_QUERIES_PER_MINUTE,
       maxDeleteShare: e.DSYNC_GOOGLE_MAX_DELETE_SHARE,
+    }),
+    ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
+      rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,

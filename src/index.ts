@@ -13,6 +13,10 @@ export { createDsync, type Dsync, type DsyncOptions } from './service.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export type { Store } from './core/store-port.js';
+export type { UserWriter, UserChange, UserWriteStore } from './core/users.js';
+export type { GroupWriter, GroupChange, GroupWriteStore } from './core/groups.js';
+export type { MemberRef } from './core/memberships.js';
+export type { CommitListener, WriteOptions } from './core/commit.js';
 export type { ScimRequest, EventCallback } from './scim/handler.js';
 export type { ScimResult } from './scim/context.js';
 export type {
@@ -25,8 +29,18 @@ export type {
   MembershipEventData,
 } from './core/model.js';
 export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
-export { DsyncError, ValidationError, NotFoundError, ConflictError, ForbiddenError, StoreUnavailableError } from './core/errors.js';
+export {
+  DsyncError,
+  ValidationError,
+  NotFoundError,
+  ConflictError,
+  ContentionError,
+  ForbiddenError,
+  StoreUnavailableError,
+} from './core/errors.js';
 export { ScimError } from './scim/errors.js';
+export { DeadLetterNotFound, InvalidDeliveryOptionError } from './delivery/errors.js';
+export type { EngineTuning, WebhookOptions } from './delivery/options.js';
 export type { GoogleProvider } from './providers/google/google.js';
 export type { GoogleDirectoryView, TokenSet } from './providers/google/authorization.js';
 export type { DirectoryReport, SyncReport } from './providers/google/google-sync.js';

@@ -3,18 +3,22 @@
  * (`PORT=5225 is already in use ...`) instead of a raw EADDRINUSE stack trace.
  */
 import type { Server } from 'node:net';
+import { DsyncError } from './core/errors.js';
 
 /** A port the process could not bind; the CLI prints its message alone and exits non-zero. */
-export class PortError extends Error {
+export class PortError extends DsyncError {
   override name = 'PortError';
+  constructor(message: string, cause: unknown) {
+    super(message, 'DSYNC_PORT_UNAVAILABLE', 500, { cause });
+  }
 }
 
 function explain(err: NodeJS.ErrnoException, variable: string, port: number): Error {
   if (err.code === 'EADDRINUSE') {
-    return new PortError(`${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`);
+    return new PortError(`${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`, err);
   }
   if (err.code === 'EACCES') {
-    return new PortError(`${variable}=${port} needs privileges this process lacks; set ${variable} to a port above 1023`);
+    return new PortError(`${variable}=${port} needs privileges this process lacks; set ${variable} to a port above 1023`, err);
   }
   return err;
 }

@@ -101,10 +101,16 @@ export class Metrics extends ProcessMetrics {
     help: 'Events given up on after the last retry (or a 410)',
     registers: [this.registry],
   });
+  readonly rateLimitDecisions = new Counter({
+    name: 'dsync_ratelimit_decisions_total',
+    help: 'Rate-limit decisions by bucket (scim, default), kind (burst, sustained, inflight) and outcome (allowed, limited, report_only)',
+    labelNames: ['bucket', 'kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly cronRuns = new Counter({
     name: 'dsync_cron_runs_total',
     help: 'Runs of a cron job (process-events): success, partial (some receivers failed; retried later) or error (could not run)',
-    labelNames: ['job', 'outcome'] as const,
+    labelNames: ['task', 'outcome'] as const,
     registers: [this.registry],
   });
 

@@ -3,12 +3,15 @@
  * and the delivery engine. Adapters are chosen by the caller (cli.ts, or the embedding application).
  */
 import { pino } from 'pino';
-import { DEFAULT_RETRY_SCHEDULE } from './config.js';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
+import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
+import { UserWriter } from './core/users.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
+import { DeliveryReads } from './delivery/reads.js';
+import { resolveWebhookOptions, type EngineTuning, type WebhookOptions } from './delivery/options.js';
 import { RetryPolicy } from './delivery/retry-policy.js';
 import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -32,22 +35,10 @@ export interface DsyncOptions {
    * (retried on a throw); webhooks are not called.
    */
   eventCallback?: (event: DirectorySyncEvent) => unknown;
-  webhook?: {
-    /** Batch mode: up to N events per POST, delivered when `processEvents()` runs. */
-    batchSize?: number;
-    allowPrivate?: boolean;
-    retrySchedule?: number[];
-    timeoutMs?: number;
-  };
-  /** Engine tuning (tests, benchmarks). */
-  delivery?: {
-    pollIntervalMs?: number;
-    sweepIntervalMs?: number;
-    retentionMs?: number;
-    logRetentionMs?: number;
-    concurrency?: number;
-    leaseMs?: number;
-  };
+  /** The webhook sender and retry schedule (delivery/options.ts documents each option and its default). */
+  webhook?: WebhookOptions;
+  /** Engine tuning (tests, benchmarks); see delivery/options.ts. */
+  delivery?: EngineTuning;
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
   metrics?: Metrics;
@@ -59,10 +50,17 @@ export interface Dsync {
   readonly store: Store;
   readonly directories: DirectoryService;
   readonly queries: DirectoryQueries;
+  /** The user and group write use cases, for every writer besides SCIM (the pull sync, an embedding app). */
+  readonly users: UserWriter;
+  readonly groups: GroupWriter;
   readonly delivery: DeliveryEngine;
+  /** The event log, dead letters and delivery attempt logs, as the Events API and delivery routes read them. */
+  readonly deliveryReads: DeliveryReads;
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
   readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  /** Readiness: resolves when the store answers (the `store` is named by its kind). */
+  readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
   readonly google: GoogleProvider;
   /** Delivers queued events now (batch mode's cron). */
@@ -77,8 +75,8 @@ export function createDsync(options: DsyncOptions): Dsync {
   const { store } = options;
   const directories = new DirectoryService({ store, externalUrl: options.externalUrl });
   const queries = new DirectoryQueries(store, directories);
-  const webhook = options.webhook ?? {};
-  const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate ?? true, timeoutMs: webhook.timeoutMs ?? 15_000 });
+  const webhook = resolveWebhookOptions(options.webhook);
+  const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate, timeoutMs: webhook.timeoutMs });
   const sink: Sink = options.eventCallback ? new CallbackSink(options.eventCallback) : new WebhookSink(sender);
   const batchSize = options.eventCallback ? undefined : webhook.batchSize;
   const metrics = options.metrics ?? new Metrics();
@@ -95,18 +93,25 @@ export function createDsync(options: DsyncOptions): Dsync {
   const delivery = new DeliveryEngine({
     store,
     sink,
-    policy: new RetryPolicy(webhook.retrySchedule ?? DEFAULT_RETRY_SCHEDULE),
+    policy: new RetryPolicy(webhook.retrySchedule),
     logger: logger.child({ unit: 'delivery' }),
     ...(batchSize !== undefined && { batchSize }),
     realtime: batchSize === undefined,
     ...options.delivery,
     onAttempt: observe,
   });
+  // Every writer tells delivery about the events it committed (SCIM today, the pull sync next).
+  const committed = (directoryId: string) => delivery.notify(directoryId);
+  const users = new UserWriter({ store, committed });
+  const groups = new GroupWriter({ store, committed });
   const scim = new ScimHandler({
-    store,
-    onCommitted: (directoryId) => delivery.notify(directoryId),
-    onError: (err, req) =>
-      logger.error({ err, directoryId: req.directoryId, method: req.method, resourceType: req.resourceType }, 'SCIM request failed'),
+    reads: store,
+    users,
+    groups,
+    onError: (err, req, errorId) => {
+      const { requestId, directoryId, method, resourceType } = req;
+      logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
+    },
   });
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
   const google = createGoogleProvider({
@@ -126,19 +131,23 @@ export function createDsync(options: DsyncOptions): Dsync {
     store,
     directories,
     queries,
+    users,
+    groups,
     google,
     delivery,
+    deliveryReads: new DeliveryReads(store),
     metrics,
     requests: { handle: (request, callback) => scim.handle(request, callback) },
+    health: { store: store.kind, ping: () => store.ping() },
     async processEvents() {
       // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the
       // job itself could not run (the store failed).
       try {
         const stats = await delivery.processDue();
-        metrics.cronRuns.inc({ job: 'process-events', outcome: stats.failed > 0 ? 'partial' : 'success' });
+        metrics.cronRuns.inc({ task: 'process-events', outcome: stats.failed > 0 ? 'partial' : 'success' });
         return stats;
       } catch (err) {
-        metrics.cronRuns.inc({ job: 'process-events', outcome: 'error' });
+        metrics.cronRuns.inc({ task: 'process-events', outcome: 'error' });
         throw err;
       }
     },

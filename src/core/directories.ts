@@ -37,6 +37,37 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   throw new ValidationError(message, field);
 }
 
+/** A directory's create input, checked (the management API's create and the operator's spec both use this). */
+export function parseCreateInput(input: unknown): CreateDirectoryInput {
+  const data = parseInput(createDirectoryInput, input);
+  if (data.webhook_secret && !data.webhook_url) {
+    throw new ValidationError('webhook_secret given without webhook_url', 'webhook_url');
+  }
+  return data;
+}
+
+export const IMMUTABLE_FIELDS = ['tenant', 'product', 'type'] as const;
+export type ImmutableField = (typeof IMMUTABLE_FIELDS)[number];
+
+/** The first of tenant, product, type that `input` would change (they name the directory's scope for good). */
+export function changedImmutableField(current: Directory, input: Partial<Record<ImmutableField, string>>): ImmutableField | undefined {
+  return IMMUTABLE_FIELDS.find((field) => input[field] !== undefined && input[field] !== current[field]);
+}
+
+/**
+ * A webhook a 410 Gone disabled stays disabled through a change unless the change sets it again: a different
+ * endpoint or secret is a new webhook, and `reenable` (the API: any webhook field given; the operator: a new
+ * re-enable annotation) resumes the same one.
+ */
+export function staysDisabled(current: Directory, webhook: Directory['webhook'], reenable: boolean): boolean {
+  return (
+    current.webhook_disabled_at !== undefined &&
+    !reenable &&
+    webhook.endpoint === current.webhook.endpoint &&
+    webhook.secret === current.webhook.secret
+  );
+}
+
 export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
 
 export class DirectoryService {
@@ -49,10 +80,7 @@ export class DirectoryService {
   }
 
   async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<Directory> {
-    const data: CreateDirectoryInput = parseInput(createDirectoryInput, input);
-    if (data.webhook_secret && !data.webhook_url) {
-      throw new ValidationError('webhook_secret given without webhook_url', 'webhook_url');
-    }
+    const data = parseCreateInput(input);
     const id = fixed.id ?? newId();
     const now = new Date().toISOString();
     const path = scimPath(id);
@@ -95,19 +123,17 @@ export class DirectoryService {
     const data = parseInput(updateDirectoryInput, input);
     const current = await this.get(id);
     this.assertMayChange(current, actor);
-    for (const field of ['tenant', 'product', 'type'] as const) {
-      if (data[field] !== undefined && data[field] !== current[field]) {
-        throw new ValidationError(`${field} cannot be changed`, field);
-      }
-    }
+    const immutable = changedImmutableField(current, data);
+    if (immutable) throw new ValidationError(`${immutable} cannot be changed`, immutable);
     const endpoint = data.webhook_url ?? data.webhook?.endpoint ?? current.webhook.endpoint;
     const secret = data.webhook_secret ?? data.webhook?.secret ?? current.webhook.secret;
+    const webhook = { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' };
     // Setting the webhook again re-enables a webhook that a 410 disabled.
     const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
     const { webhook_disabled_at: disabledAt, ...rest } = current;
     const next: Directory = {
       ...rest,
-      ...(disabledAt !== undefined && !webhookGiven && { webhook_disabled_at: disabledAt }),
+      ...(staysDisabled(current, webhook, webhookGiven) && { webhook_disabled_at: disabledAt }),
       ...(data.name !== undefined && { name: data.name }),
       ...(data.log_webhook_events !== undefined && { log_webhook_events: data.log_webhook_events }),
       ...(data.deactivated !== undefined && { deactivated: data.deactivated }),
@@ -115,18 +141,9 @@ export class DirectoryService {
       ...(data.google_access_token !== undefined && { google_access_token: data.google_access_token }),
       ...(data.google_refresh_token !== undefined && { google_refresh_token: data.google_refresh_token }),
       ...(data.google_nested_groups !== undefined && { google_nested_groups: data.google_nested_groups }),
-      webhook: { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' },
+      webhook,
       updated_at: new Date().toISOString(),
     };
-    await this.store.updateDirectory(next);
-    return next;
-  }
-
-  /** Issues a new SCIM bearer token (the old one stops working at once). */
-  async rotateScimSecret(id: string, actor: Actor = {}): Promise<Directory> {
-    const current = await this.get(id);
-    this.assertMayChange(current, actor);
-    const next = { ...current, scim: { ...current.scim, secret: newSecret() }, updated_at: new Date().toISOString() };
     await this.store.updateDirectory(next);
     return next;
   }

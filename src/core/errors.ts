@@ -45,13 +45,6 @@ export class ConflictError extends DsyncError {
   }
 }
 
-export class UnauthorizedError extends DsyncError {
-  override name = 'UnauthorizedError';
-  constructor(message = 'Unauthorized') {
-    super(message, 'DSYNC_UNAUTHORIZED', 401);
-  }
-}
-
 export class ForbiddenError extends DsyncError {
   override name = 'ForbiddenError';
   constructor(message: string) {

@@ -2,13 +2,13 @@
  * Read side of the management API: users, groups and members of a directory, or of every directory of a
  * tenant and product (concatenated in directory creation order).
  */
-import type { Store } from './store-port.js';
+import type { GroupStore, UserStore } from './store-port.js';
 import type { DirectoryService } from './directories.js';
 import { NotFoundError, ValidationError } from './errors.js';
 import { groupData, userData } from './events.js';
 import type { Directory, GroupEventData, StoredResource, UserEventData } from './model.js';
 
-export interface Scope {
+export interface DirectoryScope {
   directoryId?: string;
   tenant?: string;
   product?: string;
@@ -28,12 +28,12 @@ type Kind = 'users' | 'groups';
 
 export class DirectoryQueries {
   constructor(
-    private readonly store: Store,
+    private readonly store: UserStore & GroupStore,
     private readonly directories: DirectoryService,
   ) {}
 
   /** The directories a scope names; a directoryId wins, and must agree with tenant/product when both are given. */
-  async resolve(scope: Scope): Promise<Directory[]> {
+  async resolve(scope: DirectoryScope): Promise<Directory[]> {
     if (scope.directoryId) {
       const d = await this.directories.get(scope.directoryId);
       if ((scope.tenant && scope.tenant !== d.tenant) || (scope.product && scope.product !== d.product)) {
@@ -47,17 +47,17 @@ export class DirectoryQueries {
     return this.directories.list({ tenant: scope.tenant, product: scope.product });
   }
 
-  async listUsers(scope: Scope, page: PageRequest): Promise<UserEventData[]> {
+  async listUsers(scope: DirectoryScope, page: PageRequest): Promise<UserEventData[]> {
     const items = await this.pageAcross(await this.resolve(scope), 'users', page);
     return items.map((u) => userData(u.id, u.body));
   }
 
-  async listGroups(scope: Scope, page: PageRequest): Promise<GroupEventData[]> {
+  async listGroups(scope: DirectoryScope, page: PageRequest): Promise<GroupEventData[]> {
     const items = await this.pageAcross(await this.resolve(scope), 'groups', page);
     return items.map((g) => groupData(g.id, g.body));
   }
 
-  async getUser(scope: Scope, id: string): Promise<UserEventData> {
+  async getUser(scope: DirectoryScope, id: string): Promise<UserEventData> {
     for (const d of await this.resolve(scope)) {
       const u = await this.store.getUser(d.id, id);
       if (u) return userData(u.id, u.body);
@@ -65,7 +65,7 @@ export class DirectoryQueries {
     throw new NotFoundError(`User ${id} not found`);
   }
 
-  async getGroup(scope: Scope, id: string): Promise<GroupWithMembers> {
+  async getGroup(scope: DirectoryScope, id: string): Promise<GroupWithMembers> {
     const found = await this.findGroup(scope, id);
     const members: GroupWithMembers['members'] = [];
     for (let offset = 0; ; offset += MAX_PAGE_LIMIT) {
@@ -76,13 +76,13 @@ export class DirectoryQueries {
     return { ...groupData(found.group.id, found.group.body), members };
   }
 
-  async groupMembers(scope: Scope, id: string, page: PageRequest): Promise<Array<{ user_id: string }>> {
+  async groupMembers(scope: DirectoryScope, id: string, page: PageRequest): Promise<Array<{ user_id: string }>> {
     const found = await this.findGroup(scope, id);
     const { items } = await this.store.groupMemberIds(found.directory.id, id, page.offset, page.limit);
     return items.map((userId) => ({ user_id: userId }));
   }
 
-  private async findGroup(scope: Scope, id: string): Promise<{ directory: Directory; group: StoredResource }> {
+  private async findGroup(scope: DirectoryScope, id: string): Promise<{ directory: Directory; group: StoredResource }> {
     for (const directory of await this.resolve(scope)) {
       const group = await this.store.getGroup(directory.id, id);
       if (group) return { directory, group };

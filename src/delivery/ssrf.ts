@@ -10,6 +10,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockedAddressError } from './errors.js';
 
 /** IANA IPv4 Special-Purpose Address Registry (plus multicast and the old class E space). */
 export const BLOCKED_IPV4: ReadonlyArray<readonly [string, number]> = [
@@ -88,15 +89,6 @@ export function isBlockedAddress(address: string): boolean {
   const inner = embeddedIpv4(groups);
   if (inner !== undefined) return blocked.check(inner, 'ipv4');
   return blocked.check(groups.map((x) => x.toString(16)).join(':'), 'ipv6');
-}
-
-export class BlockedAddressError extends Error {
-  static readonly code = 'DSYNC_SSRF_BLOCKED';
-  override name = 'BlockedAddressError';
-  readonly code = BlockedAddressError.code;
-  constructor(host: string, address: string) {
-    super(`webhook host ${host} resolves to ${address}, a private/loopback/link-local/reserved address (set DSYNC_WEBHOOK_ALLOW_PRIVATE=true to allow)`);
-  }
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

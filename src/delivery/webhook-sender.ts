@@ -4,7 +4,8 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { sign } from './signer.js';
-import { assertUrlAllowed, BlockedAddressError, guardedLookup } from './ssrf.js';
+import { BlockedAddressError } from './errors.js';
+import { assertUrlAllowed, guardedLookup } from './ssrf.js';
 
 const BLOCKED = BlockedAddressError.code;
 

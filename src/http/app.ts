@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
+import type { RateLimits } from '../ratelimit/rate-limits.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
@@ -10,6 +11,7 @@ import { eventRoutes } from './event-routes.js';
 import { googleCallbackRoute, googleRoutes } from './google-routes.js';
 import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
+import { requestIds } from './request-id.js';
 import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -19,6 +21,8 @@ export interface AppOptions {
   dsync: Dsync;
   apiKeys: string[];
   logger: Logger;
+  /** Project and inflight limits (SPEC §8); unset = off. */
+  rateLimits?: RateLimits;
 }
 
 const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
@@ -33,11 +37,12 @@ function routeLabel(req: express.Request): string {
   return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
 }
 
-export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(requestIds(logger));
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
@@ -48,7 +53,7 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
         );
       } catch (err) {
         // A metrics failure must never take the process down with it.
-        logger.warn({ err }, 'could not record request metrics');
+        res.locals.log.warn({ err }, 'could not record request metrics');
       }
     });
     next();
@@ -61,31 +66,33 @@ export function createApp({ dsync, apiKeys, logger }: AppOptions): Express {
   let ready = true;
   app.get('/readyz', async (_req, res) => {
     try {
-      await withDeadline(dsync.store.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
-      if (!ready) logger.info({ store: dsync.store.kind }, 'store reachable again: ready');
+      await withDeadline(dsync.health.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
+      if (!ready) logger.info({ store: dsync.health.store }, 'store reachable again: ready');
       ready = true;
-      res.json({ status: 'ready', store: dsync.store.kind });
+      res.json({ status: 'ready', store: dsync.health.store });
     } catch (err) {
-      if (ready) logger.warn({ err, store: dsync.store.kind }, 'store not reachable: not ready');
+      if (ready) logger.warn({ err, store: dsync.health.store }, 'store not reachable: not ready');
       ready = false;
-      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.store.kind });
+      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.health.store });
     }
   });
 
-  app.use('/api/scim/v2.0', scimRoutes(dsync));
+  const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
+  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
 
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
   app.use(
     '/api/v1',
     apiKeyAuth(apiKeys),
+    ...limit((r) => r.management),
     jsonBody({ limit: MAX_BODY_BYTES, strict: true }),
     eventRoutes(dsync),
     googleRoutes(dsync.google),
     managementRoutes(dsync),
   );
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
-  app.use('/api/v1', envelopeErrors(logger));
+  app.use('/api/v1', envelopeErrors());
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });

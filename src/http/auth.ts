@@ -1,13 +1,10 @@
 /** `Authorization: Api-Key <key>` for the management API and the cron routes. */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { challenge } from '../core/auth-challenge.js';
+import { sameSecret } from '../core/secrets.js';
 import { fail } from './envelope.js';
 
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-
 export function apiKeyAuth(keys: string[]): RequestHandler {
-  const digests = keys.map(digest);
   return (req, res, next) => {
     const header = req.get('authorization') ?? '';
     const match = /^Api-Key\s+(\S+)\s*$/i.exec(header);
@@ -15,10 +12,9 @@ export function apiKeyAuth(keys: string[]): RequestHandler {
       res.setHeader('WWW-Authenticate', challenge('Api-Key', header !== ''));
       return fail(res, 401, 'Missing Authorization: Api-Key <key> header');
     }
-    const presented = digest(match[1]!);
     // Compare against every key so timing does not tell which one (or whether any) matched.
     let valid = false;
-    for (const d of digests) valid = timingSafeEqual(d, presented) || valid;
+    for (const key of keys) valid = sameSecret(match[1]!, key) || valid;
     if (!valid) {
       res.setHeader('WWW-Authenticate', challenge('Api-Key', true));
       return fail(res, 401, 'Invalid API key');

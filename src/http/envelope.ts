@@ -1,7 +1,6 @@
 /** The management API's `{data, error}` envelope and its one error mapper. */
 import type { ErrorRequestHandler, Response } from 'express';
 import { DsyncError } from '../core/errors.js';
-import type { Logger } from '../logger.js';
 
 export const ok = (res: Response, data: unknown, status = 200): void => {
   res.status(status).json({ data, error: null });
@@ -18,17 +17,25 @@ interface HttpishError {
   message: string;
 }
 
-export function envelopeErrors(logger: Logger): ErrorRequestHandler {
+/**
+ * Client errors answer with their message; a fault of our own (status 500) is logged with its instance id and
+ * the request id, and both are in the body, so a report quoting either finds the log line.
+ */
+export function envelopeErrors(): ErrorRequestHandler {
   return (err: unknown, _req, res, _next) => {
-    if (err instanceof DsyncError) {
+    if (err instanceof DsyncError && err.status !== 500) {
       if (err.retryAfter !== undefined) res.setHeader('Retry-After', String(err.retryAfter));
       return fail(res, err.status, err.message);
     }
     const e = err as HttpishError;
     if (e.type === 'entity.parse.failed') return fail(res, 400, 'Request body is not valid JSON');
     if (e.type === 'entity.too.large') return fail(res, 413, 'Request body is too large');
-    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return fail(res, e.status, e.message);
-    logger.error({ err }, 'management request failed');
-    fail(res, 500, 'Internal server error');
+    if (!(err instanceof DsyncError) && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      return fail(res, e.status, e.message);
+    }
+    const fault = err instanceof DsyncError ? err : new DsyncError('Internal server error', 'DSYNC_INTERNAL', 500, { cause: err });
+    const { requestId, log } = res.locals;
+    log.error({ err, errorId: fault.id }, 'management request failed'); // the child logger carries requestId
+    res.status(500).json({ data: null, error: { message: 'Internal server error', code: 500, id: fault.id, requestId } });
   };
 }

@@ -9,12 +9,11 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { parseInput } from '../core/directories.js';
-import { NotFoundError, ValidationError } from '../core/errors.js';
-import { DeadLetterNotFound } from '../delivery/engine.js';
+import { ValidationError } from '../core/errors.js';
 import type { Dsync } from '../service.js';
 import { ok } from './envelope.js';
+import { pageOf } from './paging.js';
 import { idParam, parseScopeQuery } from './params.js';
-import { pageOf } from './management-routes.js';
 
 const MAX_EVENTS = 1000;
 
@@ -25,7 +24,7 @@ const replayInput = z.strictObject({
 
 export function eventRoutes(dsync: Dsync): Router {
   const r = Router();
-  const { directories, store, delivery } = dsync;
+  const { directories, delivery, deliveryReads } = dsync;
   r.param('id', idParam);
   r.param('logId', idParam);
 
@@ -37,12 +36,7 @@ export function eventRoutes(dsync: Dsync): Router {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS) {
       throw new ValidationError(`limit must be an integer between 1 and ${MAX_EVENTS}`, 'limit');
     }
-    if (after !== null && !store.isSeq(after)) throw new ValidationError('after is not a cursor returned by this API', 'after');
-    const logged = await store.readEvents(directory.id, after, limit);
-    ok(res, {
-      events: logged.map((e) => JSON.parse(e.json)),
-      next_cursor: logged.at(-1)?.seq ?? after,
-    });
+    ok(res, await deliveryReads.events(directory.id, after, limit));
   });
 
   r.post('/directory-sync/:id/events/replay', async (req, res) => {
@@ -52,12 +46,8 @@ export function eventRoutes(dsync: Dsync): Router {
       throw new ValidationError('Give exactly one of since (ISO time or epoch ms) and dead_letter_id', 'since');
     }
     if (input.dead_letter_id !== undefined) {
-      try {
-        ok(res, await delivery.redeliver(directory.id, input.dead_letter_id));
-      } catch (err) {
-        if (err instanceof DeadLetterNotFound) throw new NotFoundError(err.message);
-        throw err;
-      }
+      // An unknown dead letter is a DeadLetterNotFound (404).
+      ok(res, await delivery.redeliver(directory.id, input.dead_letter_id));
       return;
     }
     const since = typeof input.since === 'number' ? input.since : Date.parse(input.since!);
@@ -67,23 +57,18 @@ export function eventRoutes(dsync: Dsync): Router {
 
   r.get('/directory-sync/:id/dead-letters', async (req, res) => {
     const directory = await directories.get(req.params.id);
-    ok(res, await store.listDeadLetters(directory.id));
+    ok(res, await deliveryReads.deadLetters(directory.id));
   });
 
   r.get('/dsync/events', async (req, res) => {
     const { directoryId } = parseScopeQuery(req.query);
     if (!directoryId) throw new ValidationError('directoryId is required', 'directoryId');
     const directory = await directories.get(directoryId);
-    const { offset, limit } = pageOf(req);
-    ok(res, await store.listDeliveryLogs(directory.id, offset, limit));
+    ok(res, await deliveryReads.attemptLogs(directory.id, pageOf(req)));
   });
 
   r.get('/dsync/events/:logId', async (req, res) => {
-    const { logId } = req.params;
-    const directoryId = logId.slice(0, Math.max(0, logId.lastIndexOf('_')));
-    const record = directoryId ? await store.getDeliveryLog(directoryId, logId) : null;
-    if (!record) throw new NotFoundError(`Delivery log ${logId} not found`);
-    ok(res, record);
+    ok(res, await deliveryReads.attemptLog(req.params.logId));
   });
   return r;
 }

@@ -1,34 +1,18 @@
 /** Management API (SPEC §4.1) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
 import { Router, type Request } from 'express';
 import { ValidationError } from '../core/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT, type PageRequest, type Scope } from '../core/queries.js';
+import type { DirectoryScope } from '../core/queries.js';
 import type { Dsync } from '../service.js';
 import { ok } from './envelope.js';
+import { pageOf } from './paging.js';
 import { idParam, parseScopeQuery } from './params.js';
 
-function scopeOf(req: Request): Scope {
+function scopeOf(req: Request): DirectoryScope {
   const { directoryId, tenant, product } = parseScopeQuery(req.query);
   return {
     ...(directoryId && { directoryId }),
     ...(tenant && { tenant }),
     ...(product && { product }),
-  };
-}
-
-/** pageOffset (default 0) and pageLimit (default 100, at most 1000); `offset`/`limit` accepted as aliases. */
-export function pageOf(req: Request): PageRequest {
-  const q = req.query as Record<string, unknown>;
-  const int = (name: string, value: unknown, fallback: number, min: number, max: number): number => {
-    if (value === undefined || value === '') return fallback;
-    const n = Number(value);
-    if (typeof value !== 'string' || !Number.isInteger(n) || n < min || n > max) {
-      throw new ValidationError(`${name} must be an integer between ${min} and ${max}`, name);
-    }
-    return n;
-  };
-  return {
-    offset: int('pageOffset', q.pageOffset ?? q.offset, 0, 0, Number.MAX_SAFE_INTEGER),
-    limit: int('pageLimit', q.pageLimit ?? q.limit, DEFAULT_PAGE_LIMIT, 1, MAX_PAGE_LIMIT),
   };
 }
 

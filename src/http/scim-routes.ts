@@ -5,12 +5,13 @@
  */
 import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { MAX_BODY_BYTES } from '../core/limits.js';
-import type { ScimResult } from '../scim/context.js';
+import type { Logger } from '../logger.js';
+import { SCIM_JSON, type ScimResult } from '../scim/context.js';
+import { scimErrorResult } from '../scim/error-mapper.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
 import { jsonBody } from './json-body.js';
 
-const BODY_LIMIT = MAX_BODY_BYTES;
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
 
 function bearer(req: Request): string {
@@ -25,34 +26,34 @@ function send(res: Response, result: ScimResult): void {
     res.end();
     return;
   }
-  res.setHeader('Content-Type', 'application/scim+json; charset=utf-8');
+  res.setHeader('Content-Type', `${SCIM_JSON}; charset=utf-8`);
   res.end(JSON.stringify(result.data));
 }
 
-const scimErrors: ErrorRequestHandler = (err, _req, res, _next) => {
-  const e = err as { type?: string; status?: number; message?: string };
-  const scim =
-    e.type === 'entity.parse.failed'
-      ? new ScimError(400, 'Request body is not valid JSON', 'invalidSyntax')
-      : e.type === 'entity.too.large'
-        ? new ScimError(413, `Request body exceeds ${BODY_LIMIT} bytes`)
-        : new ScimError(typeof e.status === 'number' && e.status < 500 ? e.status : 500, e.message ?? 'error');
-  send(res, { status: scim.status, data: scim.toJSON() });
-};
+/** The request id of http's request-id middleware, when it ran. */
+const requestIdOf = (res: Response): string | undefined =>
+  typeof res.locals.requestId === 'string' ? res.locals.requestId : undefined;
 
-export function scimRoutes(dsync: Dsync): Router {
+/** Failures before the handler (body parsing, unknown paths): the one SCIM error mapper renders them too. */
+function scimErrors(logger: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const requestId = requestIdOf(res);
+    const log = (e: unknown, errorId: string) => logger.error({ err: e, errorId, requestId }, 'SCIM request failed');
+    send(res, scimErrorResult(err, { ...(requestId !== undefined && { requestId }), log }));
+  };
+}
+
+export function scimRoutes(dsync: Dsync, logger: Logger): Router {
   const r = Router();
-  r.use(jsonBody({ limit: BODY_LIMIT, strict: false }));
+  r.use(jsonBody({ limit: MAX_BODY_BYTES, strict: false }));
   const handle = async (req: Request, res: Response) => {
     const params = req.params as { directoryId: string; resourceType: string; resourceId?: string };
     const q = req.query as Record<string, unknown>;
     // A repeated parameter must not be dropped: an ignored `filter` would answer with the whole directory.
     const repeated = QUERY_PARAMS.find((name) => Array.isArray(q[name]));
-    if (repeated) {
-      send(res, { status: 400, data: ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue').toJSON() });
-      return;
-    }
+    if (repeated) throw ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue');
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+    const requestId = requestIdOf(res);
     const result = await dsync.requests.handle({
       method: req.method,
       body: req.body,
@@ -60,6 +61,7 @@ export function scimRoutes(dsync: Dsync): Router {
       resourceType: params.resourceType,
       ...(params.resourceId !== undefined && { resourceId: params.resourceId }),
       apiSecret: bearer(req),
+      ...(requestId !== undefined && { requestId }),
       query: {
         ...(str(q.filter) !== undefined && { filter: str(q.filter)! }),
         ...(str(q.startIndex) !== undefined && { startIndex: str(q.startIndex)! }),
@@ -77,7 +79,7 @@ export function scimRoutes(dsync: Dsync): Router {
   r.all('/:directoryId/:resourceType{/:resourceId}', handle);
   r.all('/:directoryId/:resourceType/:resourceId/', handle);
   r.all('/:directoryId/:resourceType/', handle);
-  r.use((_req, res) => send(res, { status: 404, data: ScimError.notFound('Unknown SCIM path').toJSON() }));
-  r.use(scimErrors);
+  r.use((_req, _res, next) => next(ScimError.notFound('Unknown SCIM path')));
+  r.use(scimErrors(logger));
   return r;
 }

@@ -4,21 +4,21 @@
  * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
  */
 import { KubeConfig } from '@kubernetes/client-node';
-import { ConfigError, type OperatorConfig } from '../config.js';
+import type { OperatorConfig } from '../config.js';
+import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
-import { ProcessMetrics } from '../metrics.js';
+import type { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
-import { openRedisStore } from '../store/open-redis.js';
 import { runOperator } from './main.js';
 
-export async function operatorCommand(config: OperatorConfig, logger: Logger): Promise<void> {
-  if (!config.redisUrl) {
-    throw new ConfigError('dsync operator needs REDIS_URL: it writes the directories that dsync serve reads');
-  }
+/** `store` and `metrics` are built by the caller (the CLI: adapters are built in one place); closed here on exit. */
+export async function operatorCommand(
+  config: OperatorConfig,
+  logger: Logger,
+  { store, metrics }: { store: Store; metrics: ProcessMetrics },
+): Promise<void> {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
-  const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
-  const store = openRedisStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore });
   await store.ping();
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
   const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;

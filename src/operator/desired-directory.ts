@@ -2,20 +2,20 @@
  * The stored directory a DirectoryConnection asks for, and what (if anything) must change to get there. Pure;
  * validation is the core's own (`createDirectoryInput`), so the operator accepts exactly what the API does.
  */
-import { parseInput } from '../core/directories.js';
-import { createDirectoryInput, type CreateDirectoryInput } from '../core/directory-input.js';
+import { changedImmutableField, parseCreateInput, staysDisabled, type ImmutableField } from '../core/directories.js';
+import type { CreateDirectoryInput } from '../core/directory-input.js';
 import type { Directory } from '../core/model.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
 
 /** The management API's create input for a spec; throws the core's ValidationError when it is invalid. */
 export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: string): CreateDirectoryInput {
-  return parseInput(createDirectoryInput, {
+  return parseCreateInput({
     name: spec.name,
     tenant: spec.tenant,
     product: spec.product,
     type: spec.type,
     ...(spec.webhook && { webhook_url: spec.webhook.url }),
-    ...(webhookSecret !== undefined && { webhook_secret: webhookSecret }),
+    ...(spec.webhook && webhookSecret !== undefined && { webhook_secret: webhookSecret }),
     log_webhook_events: spec.logWebhookEvents,
     deactivated: spec.deactivated,
     ...(spec.google && { google_domain: spec.google.domain }),
@@ -37,26 +37,18 @@ export type DirectoryPlan =
   | { action: 'none' }
   | { action: 'update'; next: Directory }
   /** tenant, product and type are immutable in the store; the CRD's CEL rules normally stop this earlier. */
-  | { action: 'immutable'; field: 'tenant' | 'product' | 'type'; stored: string };
+  | { action: 'immutable'; field: ImmutableField; stored: string };
 
 export function planDirectory(current: Directory | null, desired: DesiredDirectory, now = new Date()): DirectoryPlan {
   if (!current) return { action: 'create' };
   const { input } = desired;
-  for (const field of ['tenant', 'product', 'type'] as const) {
-    if (current[field] !== input[field]) return { action: 'immutable', field, stored: current[field] };
-  }
+  const immutable = changedImmutableField(current, input);
+  if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
   const { google_domain: _domain, google_nested_groups: _nested, webhook_disabled_at: disabledAt, ...rest } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
-  // A 410 Gone stopped delivery to this webhook; a different endpoint or secret is a new webhook (as with the
-  // management API's update), and the re-enable annotation resumes the same one.
-  const keepDisabled =
-    disabledAt !== undefined &&
-    !desired.reenableWebhook &&
-    webhook.endpoint === current.webhook.endpoint &&
-    webhook.secret === current.webhook.secret;
   const next: Directory = {
     ...rest,
-    ...(keepDisabled && { webhook_disabled_at: disabledAt }),
+    ...(staysDisabled(current, webhook, desired.reenableWebhook ?? false) && { webhook_disabled_at: disabledAt }),
     name: input.name,
     log_webhook_events: input.log_webhook_events ?? false,
     deactivated: input.deactivated ?? false,

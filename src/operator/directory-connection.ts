@@ -24,42 +24,24 @@
  *
  * The stored directory's id is the resource's uid, so a lost status write never creates a second directory.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { scimPath, type DirectoryService } from '../core/directories.js';
 import { describeIssues } from '../core/directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
-import {
-  READY,
-  REASONS,
-  RECONCILING,
-  STALLED,
-  TERMINAL_REASONS,
-  WEBHOOK_DISABLED,
-  WEBHOOK_REASONS,
-  findCondition,
-  setCondition,
-  type Reason,
-} from './conditions.js';
+import { READY, REASONS, WEBHOOK_DISABLED, findCondition } from './conditions.js';
+import { computeStatus, firstSightStatus } from './connection-status.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { ObjectCache } from './controller/namespaced-informers.js';
-import {
-  DIRECTORY_CONNECTIONS,
-  directoryConnectionSpec,
-  type Condition,
-  type DirectoryConnection,
-  type DirectoryConnectionSpec,
-  type DirectoryConnectionStatus,
-} from './crd-schema.js';
+import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnection, type DirectoryConnectionStatus } from './crd-schema.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
-import { GOOGLE_SYNC, GoogleAccess, googleSyncCondition } from './google-access.js';
-import type { SyncStatus } from '../providers/google/sync-status.js';
 import { withDeadline } from '../core/deadline.js';
-import { DeadlineExceededError, KubeApiError, NotLeaderError, OperatorError, TerminalError, isNotFound } from './errors.js';
-import type { EventRecorder } from './events.js';
+import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
+import { ensureGoogle, GOOGLE_SYNC, type GoogleAccess } from './google-access.js';
+import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
+import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
   REENABLE_WEBHOOK_ANNOTATION,
   isControlledBy,
@@ -99,45 +81,8 @@ export interface DirectoryConnectionReconcilerOptions {
   google: GoogleAccess;
 }
 
-/** What the steps found out; the status is computed from it at the end. */
-interface Scope {
-  cr: DirectoryConnection;
-  log: Logger;
-  spec?: DirectoryConnectionSpec;
-  webhookSecret?: string;
-  token?: string;
-  secretName?: string;
-  /** The SCIM Secret as last read or written. */
-  scimSecret?: Secret;
-  scimEndpoint?: string;
-  /** The reenable-webhook value handled by this reconcile's store write, to record on the Secret. */
-  reenabled?: string;
-  /** The stored directory's webhook_disabled_at once the directory step ran (null: delivery is on). */
-  webhookDisabledAt?: string | null;
-  /** Type google: the last pull sync's status. */
-  googleSync?: SyncStatus;
-}
-
-/** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */
-interface Halt {
-  reason: Reason;
-  message: string;
-  retry: 'on-change' | 'after-delay' | 'backoff';
-  cause?: unknown;
-}
-
 /** A named step (the name goes to the debug log). */
-type Step = [name: string, run: (scope: Scope) => Promise<Halt | undefined>];
-
-/**
- * A Kubernetes request the API server refused, as a Halt carrying its message. Rethrown: a 409 Conflict or a
- * 404 on an update (the cache was stale: retried at once, with backoff) and anything that is not the API
- * server's answer (transport errors, a write fenced off after losing leadership).
- */
-function refused(err: unknown, reason: Reason, what: string, create = false): Halt {
-  if (!(err instanceof KubeApiError) || err.status === 409 || (err.status === 404 && !create)) throw err;
-  return { reason, message: `${what}: ${err.serverMessage}`.slice(0, 1024), retry: 'backoff', cause: err };
-}
+type Step = [name: string, run: (state: ReconcileState) => Promise<Halt | undefined>];
 
 export class DirectoryConnectionReconciler implements Reconciler {
   private readonly o: DirectoryConnectionReconcilerOptions;
@@ -148,7 +93,16 @@ export class DirectoryConnectionReconciler implements Reconciler {
     ['scimSecret', (s) => this.ensureScimSecret(s)],
     ['directory', (s) => this.ensureDirectory(s)],
     ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
-    ['google', (s) => this.ensureGoogle(s)],
+    [
+      'google',
+      (s) =>
+        ensureGoogle(s, {
+          google: this.o.google,
+          secretValue: (ref, field) => this.secretValue(s, ref, field),
+          store: (call, work) => this.store(call, work),
+          ...(this.o.fence && { fence: this.o.fence }),
+        }),
+    ],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -159,38 +113,32 @@ export class DirectoryConnectionReconciler implements Reconciler {
     const cached = this.o.connections.get(key);
     if (!cached) return {};
     if (cached.metadata.deletionTimestamp) return this.reconcileDelete(cached);
-    const scope: Scope = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
-    await this.markProgressing(scope);
+    const state: ReconcileState = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
+    await this.markProgressing(state);
     let halt: Halt | undefined;
     for (const [name, run] of this.steps) {
       const started = performance.now();
-      halt = await run(scope);
-      scope.log.debug({ step: name, ms: Math.round(performance.now() - started), halt: halt?.reason }, 'reconcile step');
+      halt = await run(state);
+      state.log.debug({ step: name, ms: Math.round(performance.now() - started), halt: halt?.reason }, 'reconcile step');
       if (halt) break;
     }
-    await this.writeStatus(scope, halt);
+    await this.writeStatus(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
   }
 
   /** First sight: say at once that the operator is on it (kstatus InProgress) before any slow step runs. */
-  private async markProgressing(scope: Scope): Promise<void> {
-    const previous = scope.cr.status ?? {};
-    if (findCondition(previous.conditions, READY)) return;
-    const generation = scope.cr.metadata.generation ?? 0;
-    const now = new Date();
-    const message = 'The operator is reconciling this resource for the first time';
-    let conditions = setCondition(previous.conditions, { type: READY, status: 'Unknown', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-    conditions = setCondition(conditions, { type: RECONCILING, status: 'True', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-    scope.cr = await this.patchStatus(scope.cr, { ...previous, observedGeneration: generation, conditions });
-    scope.log.debug('first sight: status Reconciling');
+  private async markProgressing(state: ReconcileState): Promise<void> {
+    if (findCondition(state.cr.status?.conditions, READY)) return;
+    state.cr = await this.patchStatus(state.cr, firstSightStatus(state.cr, new Date()));
+    state.log.debug('first sight: status Reconciling');
   }
 
   /** Without the finalizer the stored directory would outlive the resource: nothing else happens before it. */
-  private async ensureFinalizer(scope: Scope): Promise<Halt | undefined> {
-    const finalizers = scope.cr.metadata.finalizers ?? [];
+  private async ensureFinalizer(state: ReconcileState): Promise<Halt | undefined> {
+    const finalizers = state.cr.metadata.finalizers ?? [];
     if (finalizers.includes(FINALIZER)) return undefined;
     try {
-      scope.cr = await this.patchMetadata(scope.cr, { finalizers: [...finalizers, FINALIZER] });
+      state.cr = await this.patchMetadata(state.cr, { finalizers: [...finalizers, FINALIZER] });
     } catch (err) {
       return refused(err, REASONS.FinalizerWriteFailed, `could not add the finalizer ${FINALIZER}`);
     }
@@ -201,16 +149,16 @@ export class DirectoryConnectionReconciler implements Reconciler {
     const finalizers = cr.metadata.finalizers ?? [];
     if (!finalizers.includes(FINALIZER)) return {};
     const key = `${cr.metadata.namespace}/${cr.metadata.name}`;
-    const scope: Scope = { cr, log: this.o.logger.child({ key, directoryId: cr.metadata.uid }) };
+    const state: ReconcileState = { cr, log: this.o.logger.child({ key, directoryId: cr.metadata.uid }) };
     let halt: Halt | undefined;
     try {
       this.o.fence?.();
       await this.store('delete', () => this.o.directories.delete(cr.metadata.uid!, { managedBy: managedBy(cr) }));
       this.countStoreWrite('delete');
-      scope.log.info('deleted the stored directory and its data');
+      state.log.info('deleted the stored directory and its data');
     } catch (err) {
       if (err instanceof NotLeaderError) throw err;
-      if (err instanceof ForbiddenError) scope.log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
+      if (err instanceof ForbiddenError) state.log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
       else if (!(err instanceof NotFoundError)) {
         const message = 'the stored directory could not be deleted: the directory store could not be reached; the finalizer keeps the resource until it is';
         halt = { reason: REASONS.DeletionBlocked, message, retry: 'backoff', cause: err };
@@ -224,32 +172,32 @@ export class DirectoryConnectionReconciler implements Reconciler {
         halt = refused(err, REASONS.DeletionBlocked, `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed`);
       }
     }
-    await this.writeStatus(scope, halt);
+    await this.writeStatus(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
   }
 
-  private async ensureValidSpec(scope: Scope): Promise<Halt | undefined> {
+  private async ensureValidSpec(state: ReconcileState): Promise<Halt | undefined> {
     // The same field rules as the core's, including those JSON Schema cannot carry (a name blank once trimmed).
-    const parsed = directoryConnectionSpec.safeParse(scope.cr.spec);
+    const parsed = directoryConnectionSpec.safeParse(state.cr.spec);
     if (!parsed.success) return invalidSpec(describeIssues(parsed.error).message);
-    scope.spec = parsed.data;
+    state.spec = parsed.data;
     return undefined;
   }
 
-  private async ensureWebhookSecret(scope: Scope): Promise<Halt | undefined> {
-    const ref = scope.spec!.webhook?.secretRef;
+  private async ensureWebhookSecret(state: ReconcileState): Promise<Halt | undefined> {
+    const ref = state.spec!.webhook?.secretRef;
     if (!ref) return undefined;
-    const read = await this.secretValue(scope, ref, 'spec.webhook.secretRef');
+    const read = await this.secretValue(state, ref, 'spec.webhook.secretRef');
     if (typeof read !== 'string') return read;
-    scope.webhookSecret = read;
+    state.webhookSecret = read;
     return undefined;
   }
 
   /** A Secret's value, read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
-  private async secretValue(scope: Scope, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
+  private async secretValue(state: ReconcileState, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
     let secret: Secret | undefined;
     try {
-      secret = await this.readSecret(scope.cr.metadata.namespace!, ref.name);
+      secret = await this.readSecret(state.cr.metadata.namespace!, ref.name);
     } catch (err) {
       return refused(err, REASONS.SecretReadFailed, `could not read Secret ${ref.name} (${field})`, true);
     }
@@ -261,33 +209,8 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return Buffer.from(value, 'base64').toString('utf8');
   }
 
-  /** Type google: the service account of spec.google to the store, and the last sync's status for the condition. */
-  private async ensureGoogle(scope: Scope): Promise<Halt | undefined> {
-    const ref = scope.spec!.google?.serviceAccount?.secretRef;
-    if (!scope.spec!.google) return undefined;
-    const read = ref ? await this.secretValue(scope, ref, 'spec.google.serviceAccount.secretRef') : undefined;
-    if (read !== undefined && typeof read !== 'string') return read;
-    let account;
-    try {
-      account = GoogleAccess.serviceAccountOf(scope.spec!, read);
-    } catch (err) {
-      if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.google.serviceAccount.secretRef)`);
-      throw err;
-    }
-    const id = scope.cr.metadata.uid!;
-    try {
-      this.o.fence?.();
-      if (await this.store('google', () => this.o.google.apply(id, account))) scope.log.info('updated the directory\'s Google service account');
-      scope.googleSync = await this.store('google', () => this.o.google.status(id));
-    } catch (err) {
-      if (err instanceof NotLeaderError) throw err;
-      return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
-    }
-    return undefined;
-  }
-
-  private async ensureScimSecret(scope: Scope): Promise<Halt | undefined> {
-    const { cr } = scope;
+  private async ensureScimSecret(state: ReconcileState): Promise<Halt | undefined> {
+    const { cr } = state;
     const namespace = cr.metadata.namespace!;
     const name = scimSecretName(cr.metadata.name);
     const cached = this.o.secrets.get(`${namespace}/${name}`);
@@ -308,45 +231,45 @@ export class DirectoryConnectionReconciler implements Reconciler {
     }
     const plan = planScimSecret({ owner: cr, existing, endpoint: this.endpoint(cr), newToken: this.o.newToken });
     if (plan.action === 'conflict') return { reason: REASONS.SecretConflict, message: plan.message, retry: 'on-change' };
-    scope.scimSecret = existing;
+    state.scimSecret = existing;
     if (plan.action === 'create') {
       try {
-        scope.scimSecret = await this.o.client.create(SECRETS, plan.secret);
+        state.scimSecret = await this.o.client.create(SECRETS, plan.secret);
       } catch (err) {
         return refused(err, REASONS.SecretWriteFailed, `could not create Secret ${name}`, true);
       }
-      this.o.secrets.recordWrite(scope.scimSecret, undefined);
-      scope.log.info({ secret: name }, 'created the SCIM Secret');
+      this.o.secrets.recordWrite(state.scimSecret, undefined);
+      state.log.info({ secret: name }, 'created the SCIM Secret');
     } else if (plan.action === 'update') {
       try {
-        scope.scimSecret = await this.o.client.replace(SECRETS, plan.secret);
+        state.scimSecret = await this.o.client.replace(SECRETS, plan.secret);
       } catch (err) {
         return refused(err, REASONS.SecretWriteFailed, `could not update Secret ${name}`);
       }
-      this.o.secrets.recordWrite(scope.scimSecret, cached?.metadata.resourceVersion);
-      scope.log.info({ secret: name, rotated: plan.rotated, relabelled: !cached }, 'updated the SCIM Secret');
+      this.o.secrets.recordWrite(state.scimSecret, cached?.metadata.resourceVersion);
+      state.log.info({ secret: name, rotated: plan.rotated, relabelled: !cached }, 'updated the SCIM Secret');
       if (plan.rotated) {
         await this.o.events.record(cr, 'Normal', 'TokenRotated', `Issued a new SCIM token in Secret ${name}; update the identity provider`);
       }
     }
-    scope.token = plan.token;
-    scope.secretName = name;
+    state.token = plan.token;
+    state.secretName = name;
     return undefined;
   }
 
-  private async ensureDirectory(scope: Scope): Promise<Halt | undefined> {
-    const { cr } = scope;
+  private async ensureDirectory(state: ReconcileState): Promise<Halt | undefined> {
+    const { cr } = state;
     const id = cr.metadata.uid!;
     const actor = { managedBy: managedBy(cr) };
     let input;
     try {
-      input = directoryInput(scope.spec!, scope.webhookSecret);
+      input = directoryInput(state.spec!, state.webhookSecret);
     } catch (err) {
       if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.webhook.secretRef)`);
       throw err;
     }
-    const scim = { secret: scope.token!, endpoint: this.endpoint(cr) };
-    const reenable = pendingWebhookReenable(cr, scope.scimSecret);
+    const scim = { secret: state.token!, endpoint: this.endpoint(cr) };
+    const reenable = pendingWebhookReenable(cr, state.scimSecret);
     let stored: Directory | null;
     try {
       const current = await this.store('get', () => this.o.directories.get(id)).catch((err: unknown) => {
@@ -362,15 +285,15 @@ export class DirectoryConnectionReconciler implements Reconciler {
         this.o.fence?.();
         await this.store('create', () => this.o.directories.create(input, actor, { id, scimSecret: scim.secret }));
         this.countStoreWrite('create');
-        scope.log.info('created the stored directory');
+        state.log.info('created the stored directory');
         stored = null;
       } else if (plan.action === 'update') {
         this.o.fence?.();
         await this.store('update', () => this.o.directories.put(plan.next, actor));
         this.countStoreWrite('update');
-        scope.log.info('updated the stored directory');
+        state.log.info('updated the stored directory');
         if (current?.webhook_disabled_at && !plan.next.webhook_disabled_at) {
-          scope.log.info({ disabledAt: current.webhook_disabled_at }, 'webhook delivery re-enabled');
+          state.log.info({ disabledAt: current.webhook_disabled_at }, 'webhook delivery re-enabled');
         }
         stored = plan.next;
       }
@@ -381,20 +304,20 @@ export class DirectoryConnectionReconciler implements Reconciler {
       const message = err instanceof DeadlineExceededError ? `the directory store could not be reached: ${err.message}` : 'the directory store could not be reached';
       return { reason: REASONS.StoreUnavailable, message, retry: 'backoff', cause: err };
     }
-    scope.scimEndpoint = scim.endpoint;
-    scope.webhookDisabledAt = stored?.webhook_disabled_at ?? null;
-    scope.reenabled = reenable;
+    state.scimEndpoint = scim.endpoint;
+    state.webhookDisabledAt = stored?.webhook_disabled_at ?? null;
+    state.reenabled = reenable;
     return undefined;
   }
 
   /** Records the reenable-webhook value on the Secret, after the store has it: a value re-enables once. */
-  private async acknowledgeWebhookReenable(scope: Scope): Promise<Halt | undefined> {
-    const secret = scope.scimSecret;
-    if (scope.reenabled === undefined || !secret) return undefined;
+  private async acknowledgeWebhookReenable(state: ReconcileState): Promise<Halt | undefined> {
+    const secret = state.scimSecret;
+    if (state.reenabled === undefined || !secret) return undefined;
     try {
-      const written = await this.o.client.replace(SECRETS, withWebhookReenabled(secret, scope.reenabled));
+      const written = await this.o.client.replace(SECRETS, withWebhookReenabled(secret, state.reenabled));
       this.o.secrets.recordWrite(written, secret.metadata.resourceVersion);
-      scope.scimSecret = written;
+      state.scimSecret = written;
     } catch (err) {
       return refused(err, REASONS.SecretWriteFailed, `could not record ${REENABLE_WEBHOOK_ANNOTATION} on Secret ${secret.metadata.name}`);
     }
@@ -412,38 +335,15 @@ export class DirectoryConnectionReconciler implements Reconciler {
   }
 
   /** The one status write of a reconcile; skipped when nothing changed. Events on condition transitions. */
-  private async writeStatus(scope: Scope, halt: Halt | undefined): Promise<void> {
-    const { cr } = scope;
+  private async writeStatus(state: ReconcileState, halt: Halt | undefined): Promise<void> {
+    const { cr } = state;
     const previous = cr.status ?? {};
-    const generation = cr.metadata.generation ?? 0;
-    const now = new Date();
-    const ready = halt
-      ? { status: 'False' as const, reason: halt.reason, message: halt.message }
-      : {
-          status: 'True' as const,
-          reason: REASONS.Reconciled,
-          message: `The directory is in sync; the SCIM endpoint and token are in Secret ${scope.secretName}`,
-        };
-    let conditions = setCondition(previous.conditions, { type: READY, ...ready, observedGeneration: generation }, now);
-    for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
-    const webhook = webhookCondition(scope.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
-    if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
-    const google = scope.googleSync && googleSyncCondition(scope.googleSync);
-    if (google) conditions = setCondition(conditions, { ...google, observedGeneration: generation }, now);
-    const status: DirectoryConnectionStatus = dropUndefined({
-      directoryId: cr.metadata.uid,
-      scimEndpoint: scope.scimEndpoint ?? previous.scimEndpoint,
-      secretName: scope.secretName ?? previous.secretName,
-      // Every outcome: kstatus reads a status older than the spec as InProgress, so a terminal failure must
-      // record the generation it judged to be seen as Failed.
-      observedGeneration: generation,
-      conditions,
-    });
-    if (isDeepStrictEqual(dropUndefined(previous), status)) return;
+    const { status, ready, webhook, google, changed } = computeStatus(state, halt, new Date());
+    if (!changed) return;
     const written = await this.patchStatus(cr, status);
     const before = findCondition(previous.conditions, READY);
     if (before?.status !== ready.status || before.reason !== ready.reason) {
-      if (halt) scope.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
+      if (halt) state.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
       await this.o.events.record(written, halt ? 'Warning' : 'Normal', ready.reason, ready.message);
     }
     const webhookBefore = findCondition(previous.conditions, WEBHOOK_DISABLED);
@@ -452,7 +352,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
     }
     const googleBefore = findCondition(previous.conditions, GOOGLE_SYNC);
-    if (google && google.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
+    if (google?.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
       await this.o.events.record(written, 'Warning', google.reason, google.message);
     }
   }
@@ -494,59 +394,4 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private countStoreWrite(verb: 'create' | 'update' | 'delete'): void {
     this.o.metrics.writes.inc({ target: 'store', resource: 'directories', verb });
   }
-}
-
-/** How a reconcile ends for the controller: done, look again later, wait for a change, or retry with backoff. */
-function outcome(halt: Halt | undefined, requeueAfterMs: number): ReconcileOutcome {
-  if (!halt) return {};
-  if (halt.retry === 'after-delay') return { requeueAfterMs };
-  if (halt.retry === 'on-change') throw new TerminalError(`${halt.reason}: ${halt.message}`);
-  throw new OperatorError(`${halt.reason}: ${halt.message}`, 'DSYNC_OPERATOR_RETRY', { cause: halt.cause });
-}
-
-/**
- * The WebhookDisabled condition once the directory step ran (`disabledAt` undefined: it did not, keep what is
- * there). It appears when a 410 Gone stopped delivery and turns False when delivery resumes; a directory whose
- * webhook was never disabled does not carry it.
- */
-function webhookCondition(
-  disabledAt: string | null | undefined,
-  previous: Condition | undefined,
-): Omit<Condition, 'lastTransitionTime' | 'observedGeneration'> | undefined {
-  if (disabledAt === undefined) return undefined;
-  if (disabledAt) {
-    const message =
-      `The webhook receiver answered 410 Gone (${disabledAt}): webhook delivery is stopped; events are kept and ` +
-      `sent once it resumes. Point spec.webhook at a receiver that accepts them, or set the annotation ` +
-      `${REENABLE_WEBHOOK_ANNOTATION} to a new value to resume with the same one`;
-    return { type: WEBHOOK_DISABLED, status: 'True', reason: WEBHOOK_REASONS.ReceiverGone, message };
-  }
-  if (!previous) return undefined;
-  const message = 'Webhook delivery is no longer stopped by a 410 Gone (spec.webhook changed or re-enabled)';
-  return { type: WEBHOOK_DISABLED, status: 'False', reason: WEBHOOK_REASONS.Reenabled, message };
-}
-
-/**
- * kstatus' abnormal-true conditions: Stalled=True for a terminal reason (Failed: a spec or Secret change is
- * needed), Reconciling=True for a transient one (InProgress: retried with backoff), both False once Ready.
- */
-function progressConditions(halt: Halt | undefined): Array<Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>> {
-  if (!halt) {
-    const message = 'The directory is in sync';
-    return [
-      { type: RECONCILING, status: 'False', reason: REASONS.Reconciled, message },
-      { type: STALLED, status: 'False', reason: REASONS.Reconciled, message },
-    ];
-  }
-  const terminal = TERMINAL_REASONS.has(halt.reason);
-  return [
-    { type: RECONCILING, status: terminal ? 'False' : 'True', reason: halt.reason, message: terminal ? 'Waiting for a change of the spec or of a Secret' : `Retrying: ${halt.message}` },
-    { type: STALLED, status: terminal ? 'True' : 'False', reason: halt.reason, message: terminal ? halt.message : 'Retrying with backoff' },
-  ];
-}
-
-const invalidSpec = (message: string): Halt => ({ reason: REASONS.InvalidSpec, message, retry: 'on-change' });
-
-function dropUndefined<T extends object>(obj: T): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }

@@ -1,13 +1,10 @@
-/** Coded operator errors (undici-style): callers branch on `code` or the class, never on `message`. */
+/** Coded operator errors, on the one base (core/errors.ts): callers branch on `code` or the class, never on `message`. */
+import { DsyncError } from '../core/errors.js';
 
-export class OperatorError extends Error {
+export class OperatorError extends DsyncError {
   override name = 'OperatorError';
-  constructor(
-    message: string,
-    readonly code: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  constructor(message: string, code: string, options?: { cause?: unknown }) {
+    super(message, code, 500, options);
   }
 }
 
@@ -30,7 +27,8 @@ export class KubeApiError extends OperatorError {
   override name = 'KubeApiError';
   constructor(
     message: string,
-    readonly status: number,
+    /** The API server's HTTP status (409, 404...). */
+    override readonly status: number,
     readonly reason: string,
     readonly serverMessage: string = message,
   ) {
@@ -51,7 +49,6 @@ export class KubeApiError extends OperatorError {
 
 export const isNotFound = (err: unknown): boolean => err instanceof KubeApiError && err.status === 404;
 export const isConflict = (err: unknown): boolean => err instanceof KubeApiError && err.status === 409;
-export const isGone = (err: unknown): boolean => err instanceof KubeApiError && err.status === 410;
 
 /**
  * A reconcile outcome that retrying cannot fix (an invalid spec, a Secret owned by someone else): the

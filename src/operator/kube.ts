@@ -75,11 +75,6 @@ export function resourcePath(r: Resource, namespace?: string, name?: string, sub
 export const objectKey = (obj: KubeObject): string =>
   obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name;
 
-export function splitKey(key: string): { namespace: string; name: string } {
-  const slash = key.indexOf('/');
-  return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
-}
-
 export type WriteVerb = 'create' | 'update' | 'patch' | 'delete';
 
 export interface KubeClientOptions {

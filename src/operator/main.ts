@@ -17,11 +17,12 @@ import { Controller } from './controller/controller.js';
 import type { InformerEventType } from './controller/informer.js';
 import { cacheFor } from './controller/namespaced-informers.js';
 import { LeaderElector } from './controller/leader-election.js';
+import type { Logger } from '../logger.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
 import { GoogleAccess } from './google-access.js';
 import { NotLeaderError, OperatorError } from './errors.js';
-import { EventRecorder } from './events.js';
+import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
 import { OperatorMetrics } from './metrics.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
@@ -59,14 +60,14 @@ function secretIdentity(obj: KubeObject): KubeObject {
   return { metadata: { name, namespace, uid, resourceVersion, ...(ownerReferences && { ownerReferences }) } };
 }
 
-export function runOperator(options: OperatorOptions): Operator {
-  const o = resolveOptions(options);
-  const logger = o.logger.child({ component: 'operator' });
-  const metrics = new OperatorMetrics(o.registry);
+type Resolved = ReturnType<typeof resolveOptions>;
+
+/** The API clients: the Lease's own (renewals never queue behind reconciles) and the reconciler's, fenced. */
+function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const le = o.leaderElection;
   const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
   const onResponse = (method: string, code: string, host: string): void => metrics.restRequests.inc({ code, method, host });
-  // Its own connection pool, so renewals never queue behind reconciles; the elector bounds each request itself.
+  // The elector bounds each of its requests itself.
   const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse });
   const elector = le.enabled
     ? new LeaderElector({
@@ -86,6 +87,11 @@ export function runOperator(options: OperatorOptions): Operator {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
   const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence });
+  return { leaseClient, client, elector, fence };
+}
+
+/** The watched caches: DirectoryConnections, the operator's own Secrets, and the identity of every other Secret. */
+function buildCaches(o: Resolved, client: KubeClient, logger: Logger) {
   const informer = { client, logger, watchdogMs: o.watchdogMs };
   const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
@@ -102,8 +108,77 @@ export function runOperator(options: OperatorOptions): Operator {
     metadataOnly: true,
     transform: secretIdentity,
   });
-  const informers = [connections, secrets, otherSecrets];
-  metrics.trackConnections(() => connections.list());
+  return { connections, secrets, otherSecrets, all: [connections, secrets, otherSecrets] };
+}
+
+type Caches = ReturnType<typeof buildCaches>;
+
+/**
+ * Changes that queue a reconcile: a DirectoryConnection's own, and a Secret's for the resources referencing it
+ * as their webhook Secret, for its owner, and (conflict detection) for the resource whose `<name>-scim` name it
+ * takes. The two Secret informers split the Secrets by label, so each change arrives once.
+ */
+function enqueueOnChange(caches: Caches, controller: Controller): void {
+  const { connections } = caches;
+  connections.on((_type, cr) => controller.enqueue(objectKey(cr)));
+  const onSecret = (_type: InformerEventType, secret: KubeObject): void => {
+    const { namespace, name } = secret.metadata;
+    const keys = new Set(connections.keysByIndex(SECRET_INDEX, `${namespace}/${name}`));
+    for (const ref of secret.metadata.ownerReferences ?? []) {
+      if (ref.controller && ref.kind === KIND && ref.apiVersion.startsWith(`${GROUP}/`)) keys.add(`${namespace}/${ref.name}`);
+    }
+    const owner = name.endsWith(SCIM_SECRET_SUFFIX) && `${namespace}/${name.slice(0, -SCIM_SECRET_SUFFIX.length)}`;
+    if (owner && connections.get(owner)) keys.add(owner);
+    for (const key of keys) controller.enqueue(key);
+  };
+  caches.secrets.on(onSecret);
+  caches.otherSecrets.on(onSecret);
+}
+
+interface Lifecycle {
+  o: Resolved;
+  logger: Logger;
+  metrics: OperatorMetrics;
+  caches: Caches;
+  controller: Controller;
+  elector: LeaderElector | undefined;
+  stopRequested: Promise<'stop'>;
+  stopping: () => boolean;
+}
+
+/** Starts the caches, waits for them and the Lease, reconciles while leading; rejects when leadership is lost. */
+async function lead({ o, logger, metrics, caches, controller, elector, stopRequested, stopping }: Lifecycle): Promise<void> {
+  const le = o.leaderElection;
+  // Standbys report 0 (not nothing), so "no leader" is visible as max(leader_election_master_status) == 0.
+  metrics.leader.set({ name: le.leaseName }, 0);
+  for (const i of caches.all) i.start();
+  const acquired = elector ? elector.acquire() : Promise.resolve(true);
+  // The renew deadline runs from the acquisition: renewing must not wait for the caches.
+  const renewing = acquired.then((ok) => (ok && elector ? elector.renew() : true));
+  const ready = Promise.all([Promise.all(caches.all.map((i) => i.synced)), acquired]);
+  const outcome = await Promise.race([ready, stopRequested]);
+  if (outcome === 'stop' || !outcome[1]) return;
+  if (!elector || elector.isLeader()) {
+    metrics.leader.set({ name: le.leaseName }, 1);
+    logger.info({ namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity }, 'reconciling');
+    controller.start();
+    for (const cr of caches.connections.list()) controller.enqueue(objectKey(cr));
+  }
+  if ((await renewing) || stopping()) return;
+  // Lost: no reconcile starts from here on, and the writes of those in flight are fenced off.
+  metrics.leader.set({ name: le.leaseName }, 0);
+  await controller.stop();
+  throw new OperatorError('leader election lost: stopped reconciling', 'DSYNC_LEADER_ELECTION_LOST');
+}
+
+export function runOperator(options: OperatorOptions): Operator {
+  const o = resolveOptions(options);
+  const logger = o.logger.child({ component: 'operator' });
+  const metrics = new OperatorMetrics(o.registry);
+  const le = o.leaderElection;
+  const { leaseClient, client, elector, fence } = buildClients(o, metrics, logger);
+  const caches = buildCaches(o, client, logger);
+  metrics.trackConnections(() => caches.connections.list());
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -112,9 +187,9 @@ export function runOperator(options: OperatorOptions): Operator {
     retry: o.retry,
     reconciler: new DirectoryConnectionReconciler({
       client,
-      connections,
-      secrets,
-      otherSecrets,
+      connections: caches.connections,
+      secrets: caches.secrets,
+      otherSecrets: caches.otherSecrets,
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
       events: new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger }),
@@ -127,59 +202,19 @@ export function runOperator(options: OperatorOptions): Operator {
       google: new GoogleAccess(o.store),
     }),
   });
-
-  connections.on((_type, cr) => controller.enqueue(objectKey(cr)));
-  // A Secret matters to the resources referencing it as their webhook Secret, to its owner, and (conflict
-  // detection) to the resource whose `<name>-scim` name it takes. The two Secret informers split the Secrets by
-  // label, so each change arrives once.
-  const onSecret = (_type: InformerEventType, secret: KubeObject): void => {
-    const { namespace, name } = secret.metadata;
-    const keys = new Set(connections.keysByIndex(SECRET_INDEX, `${namespace}/${name}`));
-    for (const ref of secret.metadata.ownerReferences ?? []) {
-      if (ref.controller && ref.kind === KIND && ref.apiVersion.startsWith(`${GROUP}/`)) keys.add(`${namespace}/${ref.name}`);
-    }
-    const owner = name.endsWith(SCIM_SECRET_SUFFIX) && `${namespace}/${name.slice(0, -SCIM_SECRET_SUFFIX.length)}`;
-    if (owner && connections.get(owner)) keys.add(owner);
-    for (const key of keys) controller.enqueue(key);
-  };
-  secrets.on(onSecret);
-  otherSecrets.on(onSecret);
+  enqueueOnChange(caches, controller);
 
   let stopping = false;
   let signalStop!: () => void;
   const stopRequested = new Promise<'stop'>((resolve) => (signalStop = () => resolve('stop')));
-
-  async function lifecycle(): Promise<void> {
-    // Standbys report 0 (not nothing), so "no leader" is visible as max(leader_election_master_status) == 0.
-    metrics.leader.set({ name: le.leaseName }, 0);
-    for (const i of informers) i.start();
-    const acquired = elector ? elector.acquire() : Promise.resolve(true);
-    // The renew deadline runs from the acquisition: renewing must not wait for the caches.
-    const renewing = acquired.then((ok) => (ok && elector ? elector.renew() : true));
-    const ready = Promise.all([Promise.all(informers.map((i) => i.synced)), acquired]);
-    const outcome = await Promise.race([ready, stopRequested]);
-    if (outcome === 'stop' || !outcome[1]) return;
-    if (!elector || elector.isLeader()) {
-      metrics.leader.set({ name: le.leaseName }, 1);
-      logger.info({ namespaces: o.namespaces ?? '(all)', objects: connections.size, identity: le.identity }, 'reconciling');
-      controller.start();
-      for (const cr of connections.list()) controller.enqueue(objectKey(cr));
-    }
-    if ((await renewing) || stopping) return;
-    // Lost: no reconcile starts from here on, and the writes of those in flight are fenced off.
-    metrics.leader.set({ name: le.leaseName }, 0);
-    await controller.stop();
-    throw new OperatorError('leader election lost: stopped reconciling', 'DSYNC_LEADER_ELECTION_LOST');
-  }
-
-  const done = lifecycle();
+  const done = lead({ o, logger, metrics, caches, controller, elector, stopRequested, stopping: () => stopping });
   done.catch(() => undefined); // observed by the caller through `done`; not an unhandled rejection here
 
   return {
     identity: le.identity,
     metrics,
     isLeader: () => controller.isRunning(),
-    resync: () => connections.resync(),
+    resync: () => caches.connections.resync(),
     idle: () => controller.queue.idle(),
     done,
     async stop(): Promise<void> {
@@ -189,7 +224,7 @@ export function runOperator(options: OperatorOptions): Operator {
       await controller.stop();
       await elector?.stop();
       metrics.leader.set({ name: le.leaseName }, 0);
-      await Promise.all(informers.map((i) => i.stop()));
+      await Promise.all(caches.all.map((i) => i.stop()));
       client.close();
       leaseClient.close();
       await done.catch(() => undefined);

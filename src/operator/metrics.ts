@@ -7,8 +7,6 @@ import { findCondition, READY } from './conditions.js';
 import type { DirectoryConnection } from './crd-schema.js';
 import type { WorkQueueHooks } from './controller/work-queue.js';
 
-export type ReconcileResult = 'success' | 'error' | 'requeue_after';
-
 export class OperatorMetrics {
   readonly reconcileTotal: Counter<'controller' | 'result'>;
   readonly reconcileErrors: Counter<'controller'>;
@@ -26,12 +24,9 @@ export class OperatorMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.restRequests = new Counter({
-      name: 'rest_client_requests_total',
-      help: 'Number of HTTP requests to the API server, partitioned by status code, method, and host',
-      labelNames: ['code', 'method', 'host'],
-      registers,
-    });
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) => new Counter<L>({ name, help, labelNames, registers });
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name, help, labelNames, registers });
+    this.restRequests = counter('rest_client_requests_total', 'Number of HTTP requests to the API server, partitioned by status code, method, and host', ['code', 'method', 'host']);
     const metrics = this;
     new Gauge({
       name: 'dsync_directoryconnections',
@@ -53,24 +48,9 @@ export class OperatorMetrics {
         for (const { ready, reason, n } of counts.values()) this.set({ ready, reason }, n);
       },
     });
-    this.reconcileTotal = new Counter({
-      name: 'controller_runtime_reconcile_total',
-      help: 'Total number of reconciliations per controller and result',
-      labelNames: ['controller', 'result'],
-      registers,
-    });
-    this.reconcileErrors = new Counter({
-      name: 'controller_runtime_reconcile_errors_total',
-      help: 'Total number of reconciliation errors per controller',
-      labelNames: ['controller'],
-      registers,
-    });
-    this.terminalReconcileErrors = new Counter({
-      name: 'controller_runtime_terminal_reconcile_errors_total',
-      help: 'Total number of terminal reconciliation errors (not retried) per controller',
-      labelNames: ['controller'],
-      registers,
-    });
+    this.reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller and result', ['controller', 'result']);
+    this.reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller', ['controller']);
+    this.terminalReconcileErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors (not retried) per controller', ['controller']);
     this.reconcileTime = new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',
       help: 'Length of time per reconciliation per controller',
@@ -78,31 +58,11 @@ export class OperatorMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     });
-    this.queueDepth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of the work queue', labelNames: ['name'], registers });
-    this.queueAdds = new Counter({
-      name: 'workqueue_adds_total',
-      help: 'Total number of adds handled by the work queue',
-      labelNames: ['name'],
-      registers,
-    });
-    this.queueRetries = new Counter({
-      name: 'workqueue_retries_total',
-      help: 'Total number of retries handled by the work queue',
-      labelNames: ['name'],
-      registers,
-    });
-    this.leader = new Gauge({
-      name: 'leader_election_master_status',
-      help: '1 while this replica is the leader, 0 otherwise',
-      labelNames: ['name'],
-      registers,
-    });
-    this.writes = new Counter({
-      name: 'dsync_operator_writes_total',
-      help: 'Write requests issued by the operator, to the API server or the directory store',
-      labelNames: ['target', 'resource', 'verb'],
-      registers,
-    });
+    this.queueDepth = gauge('workqueue_depth', 'Current depth of the work queue', ['name']);
+    this.queueAdds = counter('workqueue_adds_total', 'Total number of adds handled by the work queue', ['name']);
+    this.queueRetries = counter('workqueue_retries_total', 'Total number of retries handled by the work queue', ['name']);
+    this.leader = gauge('leader_election_master_status', '1 while this replica is the leader, 0 otherwise', ['name']);
+    this.writes = counter('dsync_operator_writes_total', 'Write requests issued by the operator, to the API server or the directory store', ['target', 'resource', 'verb']);
   }
 
   /** The cache the DirectoryConnection gauge counts at each scrape. */

@@ -1,10 +1,27 @@
 /** Per-request state of one SCIM call: never module-level (the peer's cross-tenant bug). */
+import type { WriteOptions } from '../core/commit.js';
+import type { GroupWriter } from '../core/groups.js';
 import type { Directory, PendingEvent } from '../core/model.js';
-import type { Store } from '../core/store-port.js';
+import type { DirectoryStore, GroupStore, UserStore } from '../core/store-port.js';
+import type { UserWriter } from '../core/users.js';
+import { checkIfMatch } from './render.js';
 
-export interface ScimContext {
+export const SCIM_JSON = 'application/scim+json';
+
+/** What SCIM reads straight from the store (lookups, listings, rendering); every write goes through a writer. */
+export type ScimReads = Pick<DirectoryStore, 'getDirectory'> &
+  Pick<UserStore, 'getUser' | 'getUsers' | 'findUserIds' | 'listUsers' | 'userGroupIds'> &
+  Pick<GroupStore, 'getGroup' | 'getGroups' | 'findGroupIds' | 'listGroups' | 'memberDisplays' | 'groupMemberIds'>;
+
+/** The core use cases and the read role the SCIM handler works with (built once, in service.ts). */
+export interface ScimDeps {
+  reads: ScimReads;
+  users: UserWriter;
+  groups: GroupWriter;
+}
+
+export interface ScimContext extends ScimDeps {
   directory: Directory;
-  store: Store;
   /** `scim.endpoint` of the directory: base of every `Location`/`meta.location`. */
   base: string;
   /** Events committed by this request, in log order (fed to the embedded per-request callback). */
@@ -12,6 +29,17 @@ export interface ScimContext {
   /** Conditional request headers (RFC 7644 §3.14). */
   ifMatch?: string;
   ifNoneMatch?: string;
+}
+
+/** The write options of this request: If-Match as the precondition, committed events collected. */
+export function writeOptions(ctx: ScimContext): WriteOptions {
+  const { ifMatch } = ctx;
+  return {
+    ...(ifMatch && { precondition: (current) => checkIfMatch(ifMatch, current.version) }),
+    onCommitted: (events) => {
+      for (const e of events) ctx.committed.push(e);
+    },
+  };
 }
 
 export type ScimQuery = {

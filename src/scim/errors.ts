@@ -2,6 +2,8 @@
  * SCIM protocol errors (RFC 7644 §3.12). Thrown anywhere under src/scim and rendered once by the
  * SCIM error mapper as `{schemas:[Error], status, scimType?, detail}` with the matching HTTP status.
  */
+import { DsyncError } from '../core/errors.js';
+
 export type ScimType =
   | 'invalidFilter'
   | 'tooMany'
@@ -16,14 +18,18 @@ export type ScimType =
 
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
-export class ScimError extends Error {
-  override readonly name = 'ScimError';
+/** `invalidFilter` → `DSYNC_SCIM_INVALID_FILTER`; without a scimType, the status: `DSYNC_SCIM_405`. */
+const codeOf = (status: number, scimType?: ScimType): string =>
+  `DSYNC_SCIM_${scimType ? scimType.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase() : status}`;
+
+export class ScimError extends DsyncError {
+  override name = 'ScimError';
   constructor(
-    readonly status: number,
+    status: number,
     detail: string,
     readonly scimType?: ScimType,
   ) {
-    super(detail);
+    super(detail, codeOf(status, scimType), status);
   }
 
   get detail(): string {
@@ -45,9 +51,5 @@ export class ScimError extends Error {
 
   static notFound(detail: string): ScimError {
     return new ScimError(404, detail);
-  }
-
-  static conflict(detail: string): ScimError {
-    return new ScimError(409, detail, 'uniqueness');
   }
 }

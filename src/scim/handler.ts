@@ -2,15 +2,14 @@
  * The embeddable SCIM request handler (SPEC §4.3): `{method, body, directoryId, resourceType, resourceId,
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { challenge } from '../core/auth-challenge.js';
 import { CHUNK_SIZE, yieldToLoop } from '../core/chunks.js';
-import { DsyncError } from '../core/errors.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
-import type { Store } from '../core/store-port.js';
-import type { ScimContext, ScimQuery, ScimResult } from './context.js';
+import { sameSecret } from '../core/secrets.js';
 import { checkRequestBounds } from './bounds.js';
+import { SCIM_JSON, type ScimContext, type ScimDeps, type ScimQuery, type ScimResult } from './context.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
+import { scimErrorResult } from './error-mapper.js';
 import { ScimError } from './errors.js';
 import * as groups from './groups.js';
 import { listResponse, paging } from './render.js';
@@ -30,22 +29,16 @@ export interface ScimRequest {
   query?: ScimQuery;
   /** Conditional request headers, when the transport has them. */
   headers?: { 'if-match'?: string; 'if-none-match'?: string };
+  /** The transport's request id, named in 5xx bodies and logs. */
+  requestId?: string;
 }
 
 export type EventCallback = (event: DirectorySyncEvent) => unknown;
 
-export interface ScimHandlerOptions {
-  store: Store;
-  /** Told after every committed write (the delivery engine wakes up for that directory). */
-  onCommitted?: (directoryId: string) => void;
-  /** Logs unexpected errors (a 500 is returned to the client). */
-  onError?: (err: unknown, req: ScimRequest) => void;
+export interface ScimHandlerOptions extends ScimDeps {
+  /** Logs failures: 5xx answers (with the error id their body names) and throwing per-request callbacks. */
+  onError?: (err: unknown, req: ScimRequest, errorId?: string) => void;
 }
-
-const SCIM_JSON = 'application/scim+json';
-
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-const sameSecret = (a: string, b: string): boolean => a.length > 0 && timingSafeEqual(digest(a), digest(b));
 
 /**
  * RFC 6750 §3: a 401 names the scheme and realm; `invalid_token` only when a token was presented. The detail
@@ -59,29 +52,24 @@ function unauthorized(presented: string): ScimResult {
       ? "Missing bearer token: send Authorization: Bearer <scim.secret> (the directory's scim.secret)"
       : "Invalid bearer token for this directory: the token is the directory's scim.secret",
   );
-  return { ...errorResult(err), headers: { 'Content-Type': SCIM_JSON, 'WWW-Authenticate': challenge('Bearer', !missing) } };
-}
-
-function errorResult(err: ScimError): ScimResult {
-  return { status: err.status, data: err.toJSON(), headers: { 'Content-Type': SCIM_JSON } };
+  const result = scimErrorResult(err);
+  return { ...result, headers: { ...result.headers, 'WWW-Authenticate': challenge('Bearer', !missing) } };
 }
 
 export class ScimHandler {
-  private readonly store: Store;
-  private readonly onCommitted: (directoryId: string) => void;
-  private readonly onError: (err: unknown, req: ScimRequest) => void;
+  private readonly deps: ScimDeps;
+  private readonly onError: NonNullable<ScimHandlerOptions['onError']>;
 
-  constructor(options: ScimHandlerOptions) {
-    this.store = options.store;
-    this.onCommitted = options.onCommitted ?? (() => {});
-    this.onError = options.onError ?? (() => {});
+  constructor({ onError, ...deps }: ScimHandlerOptions) {
+    this.deps = deps;
+    this.onError = onError ?? (() => {});
   }
 
   /** Never throws: every failure becomes a SCIM Error response. The callback sees this request's events, in order. */
   async handle(req: ScimRequest, callback?: EventCallback): Promise<ScimResult> {
     let ctx: ScimContext | undefined;
     try {
-      const directory = await this.store.getDirectory(req.directoryId);
+      const directory = await this.deps.reads.getDirectory(req.directoryId);
       if (!directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
       if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) return unauthorized(req.apiSecret ?? '');
       if (directory.deactivated) {
@@ -90,8 +78,8 @@ export class ScimHandler {
       assertSafeJson(req.body);
       checkRequestBounds(req.body);
       ctx = {
+        ...this.deps,
         directory,
-        store: this.store,
         base: directory.scim.endpoint,
         committed: [],
         ...(req.headers?.['if-match'] !== undefined && { ifMatch: req.headers['if-match'] }),
@@ -99,19 +87,12 @@ export class ScimHandler {
       };
       return await this.route(ctx, req);
     } catch (err) {
-      if (err instanceof ScimError) return errorResult(err);
-      if (err instanceof DsyncError) {
-        const result = errorResult(new ScimError(err.status, err.message));
-        // 503s that pass by themselves (store outage, contention) tell the IdP when to come back.
-        if (err.retryAfter !== undefined) result.headers = { ...result.headers, 'Retry-After': String(err.retryAfter) };
-        return result;
-      }
-      this.onError(err, req);
-      return errorResult(new ScimError(500, 'Internal server error'));
+      const log = (e: unknown, errorId: string) => this.onError(e, req, errorId);
+      return scimErrorResult(err, { ...(req.requestId !== undefined && { requestId: req.requestId }), log });
     } finally {
-      if (ctx && ctx.committed.length > 0) {
-        this.onCommitted(ctx.directory.id);
-        if (callback) await deliverToCallback(ctx.committed, callback).catch((err) => this.onError(err, req));
+      // Delivery was told by the writers at each commit; the embedded callback sees this request's events.
+      if (ctx && ctx.committed.length > 0 && callback) {
+        await deliverToCallback(ctx.committed, callback).catch((err) => this.onError(err, req));
       }
     }
   }

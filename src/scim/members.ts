@@ -8,10 +8,13 @@
  * disjoint and folds later changes into `replace`, so operation order is already accounted for.
  * Every step is a Map/Set operation: a PATCH naming 100,000 members costs 100,000 steps, not their square.
  */
-export interface MemberRef {
-  value: string;
-  display?: string;
-}
+import type { MemberRef } from '../core/memberships.js';
+import { ScimError } from './errors.js';
+import type { FilterNode } from './filter/ast.js';
+import { normalizeMembers } from './normalize.js';
+import type { AttributePath } from './path.js';
+
+export type { MemberRef };
 
 export interface MemberDelta {
   replace?: MemberRef[];
@@ -72,4 +75,48 @@ export class MemberDeltaBuilder {
       ...(this.removingAll && { removeAll: true }),
     };
   }
+}
+
+/** Folds one PATCH operation on a group's `members` into `members`. */
+export function patchMembers(members: MemberDeltaBuilder, op: 'add' | 'replace' | 'remove', path: AttributePath, value: unknown): void {
+  if (path.attr.sub !== undefined) {
+    throw ScimError.badRequest('Member sub-attributes cannot be patched; add or remove the member', 'invalidPath');
+  }
+  if (path.filter) {
+    if (op !== 'remove') throw ScimError.badRequest(`"${op}" cannot target members[...]; use path "members"`, 'invalidPath');
+    const ids = memberIds(path.filter.node);
+    if (!ids) {
+      throw ScimError.badRequest('members[...] supports only value eq "<id>", optionally joined with or', 'invalidFilter');
+    }
+    return members.remove(ids);
+  }
+  if (op === 'remove') {
+    // A value lists the members to remove (Entra's default dialect); only no value removes all.
+    if (value === undefined || value === null) return members.removeAll();
+    return members.remove(memberRefs(value).map((m) => m.value));
+  }
+  if (value === undefined) throw ScimError.badRequest(`"${op}" needs a "value"`);
+  if (op === 'add') members.add(memberRefs(value));
+  else members.replace(memberRefs(value));
+}
+
+function memberRefs(value: unknown): MemberRef[] {
+  return normalizeMembers(value).map(({ value: id, display }) =>
+    display === undefined ? { value: id } : { value: id, display },
+  );
+}
+
+/** Ids named by `value eq "a"` or `value eq "a" or value eq "b"`; undefined for anything else. */
+function memberIds(node: FilterNode): string[] | undefined {
+  if (node.kind === 'or') {
+    const parts = node.children.map(memberIds);
+    return parts.every((p) => p !== undefined) ? parts.flat() : undefined;
+  }
+  const isValueEq =
+    node.kind === 'compare' &&
+    node.op === 'eq' &&
+    typeof node.value === 'string' &&
+    node.path.name.toLowerCase() === 'value' &&
+    node.path.sub === undefined;
+  return isValueEq ? [node.value as string] : undefined;
 }

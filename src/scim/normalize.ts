@@ -259,15 +259,3 @@ export function syncSchemas(resource: JsonObject, resourceType: ResourceType, se
   const schemasKey = findKey(resource, 'schemas') ?? 'schemas';
   resource[schemasKey] = urns;
 }
-
-/**
- * Identifiers that are indexed (userName, displayName, externalId, emails) may not contain control characters:
- * no IdP sends them, and they would only make lookups and logs lie.
- */
-export function assertPrintable(values: Record<string, string | undefined>): void {
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && /[\u0000-\u001f\u007f]/.test(value)) {
-      throw ScimError.badRequest(`${name} must not contain control characters`, 'invalidValue');
-    }
-  }
-}

@@ -11,14 +11,13 @@ import { MAX_PATCH_OPERATIONS } from '../core/limits.js';
 import { ScimError } from './errors.js';
 import type { FilterNode } from './filter/ast.js';
 import { removeMatching } from './filtered-removal.js';
-import { type MemberDelta, MemberDeltaBuilder, type MemberRef } from './members.js';
+import { type MemberDelta, MemberDeltaBuilder, patchMembers } from './members.js';
 import {
   checkRequired,
   coerceValue,
   dropNulls,
   isContainer,
   isMembers,
-  normalizeMembers,
   pruneEmpty,
   syncSchemas,
 } from './normalize.js';
@@ -162,7 +161,7 @@ function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): v
     return applyValueObject(s, op, value, path.schema);
   }
   const { attr } = path;
-  if (isMembers(s.resourceType, attr)) return patchMembers(s, op, path, value);
+  if (isMembers(s.resourceType, attr)) return patchMembers(s.members, op, path, value);
   if (attr.known && attr.def.returned === 'never') return; // password: accepted, never stored
   if (attr.known && attr.def.mutability === 'readOnly') {
     // Okta's group rename repeats the group's own id next to the new displayName.
@@ -344,49 +343,6 @@ function flushRemovals(s: Session): void {
   const { container, key, filters } = s.removals;
   s.removals = undefined;
   container[key] = removeMatching(asArray(container[key]), filters);
-}
-
-function patchMembers(s: Session, op: OpName, path: AttributePath, value: unknown): void {
-  if (path.attr.sub !== undefined) {
-    throw ScimError.badRequest('Member sub-attributes cannot be patched; add or remove the member', 'invalidPath');
-  }
-  if (path.filter) {
-    if (op !== 'remove') throw ScimError.badRequest(`"${op}" cannot target members[...]; use path "members"`, 'invalidPath');
-    const ids = memberIds(path.filter.node);
-    if (!ids) {
-      throw ScimError.badRequest('members[...] supports only value eq "<id>", optionally joined with or', 'invalidFilter');
-    }
-    return s.members.remove(ids);
-  }
-  if (op === 'remove') {
-    // A value lists the members to remove (Entra's default dialect); only no value removes all.
-    if (value === undefined || value === null) return s.members.removeAll();
-    return s.members.remove(memberRefs(value).map((m) => m.value));
-  }
-  if (value === undefined) throw ScimError.badRequest(`"${op}" needs a "value"`);
-  if (op === 'add') s.members.add(memberRefs(value));
-  else s.members.replace(memberRefs(value));
-}
-
-function memberRefs(value: unknown): MemberRef[] {
-  return normalizeMembers(value).map(({ value: id, display }) =>
-    display === undefined ? { value: id } : { value: id, display },
-  );
-}
-
-/** Ids named by `value eq "a"` or `value eq "a" or value eq "b"`; undefined for anything else. */
-function memberIds(node: FilterNode): string[] | undefined {
-  if (node.kind === 'or') {
-    const parts = node.children.map(memberIds);
-    return parts.every((p) => p !== undefined) ? parts.flat() : undefined;
-  }
-  const isValueEq =
-    node.kind === 'compare' &&
-    node.op === 'eq' &&
-    typeof node.value === 'string' &&
-    node.path.name.toLowerCase() === 'value' &&
-    node.path.sub === undefined;
-  return isValueEq ? [node.value as string] : undefined;
 }
 
 function containerFor(doc: JsonObject, attr: ResolvedAttribute, create: boolean): JsonObject | undefined {

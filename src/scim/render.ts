@@ -1,5 +1,7 @@
 /** Turns stored resources into SCIM representations (meta, location, ETag) and ListResponses. */
+import { NotFoundError } from '../core/errors.js';
 import type { StoredResource } from '../core/model.js';
+import type { ScimResult } from './context.js';
 import { ScimError } from './errors.js';
 import { project } from './projection.js';
 import { LIST_RESPONSE_SCHEMA } from './schemas.js';
@@ -80,4 +82,22 @@ export function paging(query: { startIndex?: number | string; count?: number | s
   const startIndex = Math.min(MAX_START_INDEX, Math.max(1, int(query.startIndex, 'startIndex') ?? 1));
   const count = Math.min(MAX_COUNT, Math.max(0, int(query.count, 'count') ?? DEFAULT_COUNT));
   return { startIndex, count };
+}
+
+/**
+ * GET of one resource: 404 when it does not exist, 304 when If-None-Match (RFC 7644 §3.14) names its current
+ * ETag, else what `render` makes of it.
+ */
+export async function conditionalGet(
+  ifNoneMatch: string | undefined,
+  found: StoredResource | null,
+  what: string,
+  render: (resource: StoredResource) => ScimResult | Promise<ScimResult>,
+): Promise<ScimResult> {
+  if (!found) throw new NotFoundError(`${what} not found`);
+  const current = etagOf(found.version);
+  if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(current)) {
+    return { status: 304, data: undefined, headers: { ETag: current } };
+  }
+  return render(found);
 }

@@ -3,7 +3,7 @@
  * displayName, id) are served from the store's indexes; anything else scans the directory in creation order.
  * Candidates are always re-checked with the full filter, so an index plan only has to be a superset.
  */
-import { yieldToLoop } from '../core/chunks.js';
+import { memberIdsOf } from '../core/memberships.js';
 import type { StoredResource } from '../core/model.js';
 import type { Page } from '../core/store-port.js';
 import type { ScimContext } from './context.js';
@@ -19,7 +19,7 @@ export interface Finder {
 }
 
 export function finderFor(ctx: ScimContext, type: ScimResourceType): Finder {
-  const { store, directory } = ctx;
+  const { reads: store, directory } = ctx;
   const dir = directory.id;
   if (type === 'User') {
     return {
@@ -55,7 +55,7 @@ export async function search(
   // Group members are not part of the stored body: a filter that mentions them gets them added.
   const withMembers = type === 'Group' && mentions(ast, 'members');
   const test = async (r: StoredResource): Promise<boolean> => {
-    const members = withMembers ? (await memberIdsOf(ctx, r.id)).map((value) => ({ value })) : undefined;
+    const members = withMembers ? (await memberIdsOf(ctx.reads, ctx.directory.id, r.id)).map((value) => ({ value })) : undefined;
     return matches(ast, toScim(ctx.base, type, r, members ? { members } : {}), type);
   };
   const matched = await candidates(finder, ast, type, test);
@@ -76,18 +76,6 @@ function mentions(node: FilterNode, name: string): boolean {
       return node.children.some((c) => mentions(c, name));
     case 'not':
       return mentions(node.child, name);
-  }
-}
-
-/** Every member id of a group, in the order added, read page by page. */
-export async function memberIdsOf(ctx: ScimContext, groupId: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += SCAN_BATCH) {
-    // The memory store answers without I/O: without a turn here, 200 pages would be one long block.
-    if (offset > 0) await yieldToLoop();
-    const page = await ctx.store.groupMemberIds(ctx.directory.id, groupId, offset, SCAN_BATCH);
-    for (const id of page.items) ids.push(id);
-    if (page.items.length < SCAN_BATCH) return ids;
   }
 }
 

@@ -7,253 +7,22 @@
  * half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
 import { forEachChunked } from '../core/chunks.js';
-import { EventLog } from './memory-event-log.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type {
-  DeadLetter,
-  DeliveryLogRecord,
-  DeliveryState,
-  GroupIndex,
-  GroupUpdate,
-  LoggedEvent,
-  MemberChange,
-  Page,
-  Store,
-  SyncRecordName,
-  UserIndex,
-  WriteResult,
-} from '../core/store-port.js';
+import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import { MemoryPullSyncStore } from './memory-pull-sync.js';
+import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
-interface Row {
-  body: string;
-  created: number;
-  lastModified: number;
-  version: number;
-}
-interface UserRow extends Row {
-  keys: UserKeys;
-}
-interface GroupRow extends Row {
-  keys: GroupKeys;
-}
-
-/** A non-unique index: value → ids. */
-class MultiIndex {
-  private readonly map = new Map<string, Set<string>>();
-  add(value: string | undefined, id: string): void {
-    if (value === undefined) return;
-    let ids = this.map.get(value);
-    if (!ids) this.map.set(value, (ids = new Set()));
-    ids.add(id);
-  }
-  delete(value: string | undefined, id: string): void {
-    if (value === undefined) return;
-    const ids = this.map.get(value);
-    if (!ids) return;
-    ids.delete(id);
-    if (ids.size === 0) this.map.delete(value);
-  }
-  get(value: string): string[] {
-    return [...(this.map.get(value) ?? [])];
-  }
-}
-
-interface Lease {
-  owner: string;
-  expires: number;
-}
-type LeaseSlot = 'lease' | 'syncLease';
-
-class DirectoryData {
-  readonly users = new Map<string, UserRow>();
-  readonly userNames = new Map<string, string>();
-  readonly userExternalIds = new MultiIndex();
-  readonly emails = new MultiIndex();
-  readonly groups = new Map<string, GroupRow>();
-  readonly displayNames = new Map<string, string>();
-  readonly groupExternalIds = new MultiIndex();
-  readonly members = new Map<string, Set<string>>();
-  readonly displays = new Map<string, Map<string, string>>();
-  readonly userGroups = new Map<string, Set<string>>();
-  readonly events = new EventLog();
-  delivery: DeliveryState = { cursor: null, attempts: 0, pinned: null };
-  replayFrom: number | undefined;
-  readonly deliveryLogs: Array<DeliveryLogRecord & { at: number }> = [];
-  readonly deadLetters: DeadLetter[] = [];
-  private nextRecord = 1;
-  recordId(): string {
-    return String(this.nextRecord++).padStart(16, '0');
-  }
-  lease: Lease | undefined;
-  /** The pull sync's lease and records (PullSyncStore). */
-  syncLease: Lease | undefined;
-  readonly syncRecords = new Map<SyncRecordName, string>();
-  /** Membership changes of a group still being applied chunk by chunk. */
-  private readonly applying = new Map<string, Promise<unknown>>();
-
-  append(events: PendingEvent[]): void {
-    for (const e of events) this.appendOne(e);
-  }
-  appendOne(event: PendingEvent): void {
-    this.events.append(event.json, Date.now());
-  }
-
-  /** Marks `groupId`'s memberships as being changed until `work` settles. */
-  track(groupId: string, work: Promise<unknown>): void {
-    const done: Promise<void> = work.then(
-      () => this.untrack(groupId, done),
-      () => this.untrack(groupId, done),
-    );
-    this.applying.set(groupId, done);
-  }
-
-  private untrack(groupId: string, done: Promise<void>): void {
-    if (this.applying.get(groupId) === done) this.applying.delete(groupId);
-  }
-
-  /** Whether membership changes of `groupId` (of any group when absent) are being applied. */
-  busy(groupId?: string): boolean {
-    return groupId === undefined ? this.applying.size > 0 : this.applying.has(groupId);
-  }
-  /**
-   * Settles when the changes `busy` saw are applied. Callers loop `while (busy) await idle()` and then act
-   * without awaiting: the last check and their write are one synchronous step.
-   */
-  idle(groupId?: string): Promise<unknown> {
-    return Promise.allSettled(groupId === undefined ? [...this.applying.values()] : [this.applying.get(groupId)]);
-  }
-
-  /**
-   * Applies removals, then additions (events for real changes only), then displays; `applied[i]` for change i.
-   * The first chunk runs synchronously with the caller's checks; see the file comment for the rest.
-   */
-  async applyMembers(
-    groupId: string,
-    remove: MemberChange[],
-    add: MemberChange[],
-    displays: Array<{ userId: string; display: string }>,
-  ): Promise<boolean[]> {
-    const applied: boolean[] = [];
-    const apply = (m: MemberChange, changed: boolean) => {
-      applied.push(changed);
-      if (changed) this.appendOne(m.event);
-    };
-    await forEachChunked(remove, (m) => apply(m, this.removeMember(groupId, m.userId)));
-    await forEachChunked(add, (m) => {
-      apply(m, this.addMember(groupId, m.userId));
-      this.setDisplay(groupId, m.userId, m.display);
-    });
-    await forEachChunked(displays, (m) => this.setDisplay(groupId, m.userId, m.display));
-    return applied;
-  }
-
-  indexUser(id: string, keys: UserKeys): void {
-    this.userNames.set(keys.userName.toLowerCase(), id);
-    this.userExternalIds.add(keys.externalId, id);
-    for (const email of keys.emails) this.emails.add(email.toLowerCase(), id);
-  }
-  unindexUser(id: string, keys: UserKeys): void {
-    this.userNames.delete(keys.userName.toLowerCase());
-    this.userExternalIds.delete(keys.externalId, id);
-    for (const email of keys.emails) this.emails.delete(email.toLowerCase(), id);
-  }
-  indexGroup(id: string, keys: GroupKeys): void {
-    this.displayNames.set(keys.displayName.toLowerCase(), id);
-    this.groupExternalIds.add(keys.externalId, id);
-  }
-  unindexGroup(id: string, keys: GroupKeys): void {
-    this.displayNames.delete(keys.displayName.toLowerCase());
-    this.groupExternalIds.delete(keys.externalId, id);
-  }
-
-  /** A member change whose event was built from another version of an existing user. */
-  staleMembers(changes: MemberChange[]): boolean {
-    return changes.some((m) => {
-      const user = this.users.get(m.userId);
-      return user !== undefined && user.version !== m.userVersion;
-    });
-  }
-
-  setDisplay(groupId: string, userId: string, display: string | undefined): void {
-    if (display === undefined || !this.members.get(groupId)?.has(userId)) return;
-    let map = this.displays.get(groupId);
-    if (!map) this.displays.set(groupId, (map = new Map()));
-    map.set(userId, display);
-  }
-
-  addMember(groupId: string, userId: string): boolean {
-    if (!this.users.has(userId)) return false;
-    let set = this.members.get(groupId);
-    if (!set) this.members.set(groupId, (set = new Set()));
-    if (set.has(userId)) return false;
-    set.add(userId);
-    let groups = this.userGroups.get(userId);
-    if (!groups) this.userGroups.set(userId, (groups = new Set()));
-    groups.add(groupId);
-    return true;
-  }
-  removeMember(groupId: string, userId: string): boolean {
-    const set = this.members.get(groupId);
-    if (!set?.delete(userId)) return false;
-    this.displays.get(groupId)?.delete(userId);
-    const groups = this.userGroups.get(userId);
-    groups?.delete(groupId);
-    if (groups?.size === 0) this.userGroups.delete(userId);
-    return true;
-  }
-}
-
-const toResource = (id: string, row: Row): StoredResource => ({
-  id,
-  body: JSON.parse(row.body) as StoredResource['body'],
-  created: row.created,
-  lastModified: row.lastModified,
-  version: row.version,
-});
-
-const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
-  status: 'ok',
-  version: row.version,
-  lastModified: row.lastModified,
-  applied,
-});
-
-const read = (rows: Map<string, Row> | undefined, id: string): StoredResource | null => {
-  const row = rows?.get(id);
-  return row ? toResource(id, row) : null;
-};
-
-function pageRows(rows: Map<string, Row> | undefined, offset: number, limit: number): Page<StoredResource> {
-  if (!rows) return { total: 0, items: [] };
-  return { total: rows.size, items: page(rows, rows.size, offset, limit).map(([id, row]) => toResource(id, row)) };
-}
-
-/** A unique, case-insensitive index answers zero or one id. */
-function unique(index: Map<string, string>, value: string): string[] {
-  const id = index.get(value.toLowerCase());
-  return id ? [id] : [];
-}
-
-function page<T>(items: Iterable<T>, total: number, offset: number, limit: number): T[] {
-  const out: T[] = [];
-  if (limit <= 0 || offset >= total) return out;
-  let i = 0;
-  for (const item of items) {
-    if (i++ < offset) continue;
-    out.push(item);
-    if (out.length >= limit) break;
-  }
-  return out;
-}
-
-export class MemoryStore implements Store {
+export class MemoryStore extends MemoryPullSyncStore implements Store {
   readonly kind = 'memory' as const;
   private readonly directories = new Map<string, string>();
-  private readonly data = new Map<string, DirectoryData>();
-  private readonly due = new Map<string, number>();
 
   async ping(): Promise<void> {}
   async close(): Promise<void> {}
+
+  private records(directoryId: string, kind: 'users' | 'groups', ids: string[]): Array<StoredResource | null> {
+    const rows = this.data.get(directoryId)?.[kind];
+    return ids.map((id) => read(rows, id));
+  }
 
   /** The directory's data, or undefined once the directory is deleted (writes then answer `missing`). */
   private dir(id: string): DirectoryData | undefined {
@@ -301,11 +70,10 @@ export class MemoryStore implements Store {
   // Users -----------------------------------------------------------------------------------------------
 
   async getUser(directoryId: string, id: string): Promise<StoredResource | null> {
-    return read(this.data.get(directoryId)?.users, id);
+    return this.records(directoryId, 'users', [id])[0]!;
   }
   async getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    const users = this.data.get(directoryId)?.users;
-    return ids.map((id) => read(users, id));
+    return this.records(directoryId, 'users', ids);
   }
   async findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
@@ -324,13 +92,7 @@ export class MemoryStore implements Store {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
     if (d.userNames.has(keys.userName.toLowerCase())) return { status: 'conflict' };
-    const row: UserRow = {
-      body: JSON.stringify(user.body),
-      created: user.created,
-      lastModified: user.lastModified,
-      version: 1,
-      keys,
-    };
+    const row: UserRow = newRow(user, keys);
     d.users.set(user.id, row);
     d.indexUser(user.id, keys);
     d.append(events);
@@ -392,11 +154,10 @@ export class MemoryStore implements Store {
   // Groups ----------------------------------------------------------------------------------------------
 
   async getGroup(directoryId: string, id: string): Promise<StoredResource | null> {
-    return read(this.data.get(directoryId)?.groups, id);
+    return this.records(directoryId, 'groups', [id])[0]!;
   }
   async getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    const groups = this.data.get(directoryId)?.groups;
-    return ids.map((id) => read(groups, id));
+    return this.records(directoryId, 'groups', ids);
   }
   async findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);
@@ -421,13 +182,7 @@ export class MemoryStore implements Store {
     if (!d) return { status: 'missing' };
     if (d.staleMembers(members)) return { status: 'stale' };
     if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
-    const row: GroupRow = {
-      body: JSON.stringify(group.body),
-      created: group.created,
-      lastModified: group.lastModified,
-      version: 1,
-      keys,
-    };
+    const row: GroupRow = newRow(group, keys);
     d.groups.set(group.id, row);
     d.indexGroup(group.id, keys);
     d.append(events);
@@ -496,159 +251,9 @@ export class MemoryStore implements Store {
     return { total: set.size, items: page(set, set.size, offset, limit) };
   }
 
-  // Events ----------------------------------------------------------------------------------------------
-
-  async readEvents(directoryId: string, afterSeq: string | null, limit: number): Promise<LoggedEvent[]> {
-    return this.data.get(directoryId)?.events.read(afterSeq, limit) ?? [];
-  }
-  compareSeq(a: string, b: string): number {
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  isSeq(text: string): boolean {
-    return /^\d{16}$/.test(text);
-  }
-  async lastEventSeq(directoryId: string): Promise<string | null> {
-    return this.data.get(directoryId)?.events.last() ?? null;
-  }
-  async trimEvents(directoryId: string, uptoSeq: string, olderThan: number): Promise<void> {
-    this.data.get(directoryId)?.events.trim(uptoSeq, olderThan);
-  }
-
-  // Delivery --------------------------------------------------------------------------------------------
-
-  async markDue(directoryId: string, at: number): Promise<void> {
-    const current = this.due.get(directoryId);
-    if (current === undefined || at < current) this.due.set(directoryId, at);
-  }
-  async dueDirectories(now: number, limit: number): Promise<string[]> {
-    return [...this.due]
-      .filter(([, at]) => at <= now)
-      .sort((a, b) => a[1] - b[1])
-      .slice(0, limit)
-      .map(([id]) => id);
-  }
-  async clearDue(directoryId: string): Promise<void> {
-    this.due.delete(directoryId);
-  }
-  async acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.takeLease('lease', directoryId, owner, ttlMs);
-  }
-  async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.extendLease('lease', directoryId, owner, ttlMs);
-  }
-  async releaseLease(directoryId: string, owner: string): Promise<void> {
-    this.dropLease('lease', directoryId, owner);
-  }
-  private takeLease(slot: LeaseSlot, directoryId: string, owner: string, ttlMs: number): boolean {
-    const d = this.data.get(directoryId);
-    if (!d) return false;
-    const now = Date.now();
-    const lease = d[slot];
-    if (lease && lease.owner !== owner && lease.expires > now) return false;
-    d[slot] = { owner, expires: now + ttlMs };
-    return true;
-  }
-  private extendLease(slot: LeaseSlot, directoryId: string, owner: string, ttlMs: number): boolean {
-    const lease = this.data.get(directoryId)?.[slot];
-    if (!lease || lease.owner !== owner || lease.expires <= Date.now()) return false;
-    lease.expires = Date.now() + ttlMs;
-    return true;
-  }
-  private dropLease(slot: LeaseSlot, directoryId: string, owner: string): void {
-    const d = this.data.get(directoryId);
-    if (d?.[slot]?.owner === owner) d[slot] = undefined;
-  }
-  async deliveryState(directoryId: string): Promise<DeliveryState> {
-    return { ...(this.data.get(directoryId)?.delivery ?? { cursor: null, attempts: 0, pinned: null }) };
-  }
-  async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean> {
-    const d = this.data.get(directoryId);
-    if (!d?.lease || d.lease.owner !== owner || d.lease.expires <= Date.now()) return false;
-    d.delivery = { ...state };
-    d.lease.expires = Date.now() + ttlMs;
-    return true;
-  }
-
   private touch(row: Row | undefined, now: number): void {
     if (!row) return;
     row.version += 1;
     row.lastModified = Math.max(now, row.lastModified);
-  }
-
-  // Pull sync ------------------------------------------------------------------------------------------
-
-  async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
-    return this.dir(directoryId)?.syncRecords.get(name) ?? null;
-  }
-  async putSyncRecord(directoryId: string, name: SyncRecordName, json: string | null): Promise<boolean> {
-    const d = this.dir(directoryId);
-    if (!d) return false;
-    if (json === null) d.syncRecords.delete(name);
-    else d.syncRecords.set(name, json);
-    return true;
-  }
-  async acquireSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.takeLease('syncLease', directoryId, owner, ttlMs);
-  }
-  async renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.extendLease('syncLease', directoryId, owner, ttlMs);
-  }
-  async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
-    this.dropLease('syncLease', directoryId, owner);
-  }
-
-  // Delivery logs and dead letters ----------------------------------------------------------------------
-
-  async appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string> {
-    const d = this.data.get(directoryId);
-    if (!d) return '';
-    const id = `${directoryId}_${d.recordId()}`;
-    d.deliveryLogs.push({ ...record, id, at: Date.now() });
-    while (d.deliveryLogs.length > 0 && d.deliveryLogs[0]!.at < olderThan) d.deliveryLogs.shift();
-    return id;
-  }
-  async listDeliveryLogs(directoryId: string, offset: number, limit: number): Promise<DeliveryLogRecord[]> {
-    const logs = this.data.get(directoryId)?.deliveryLogs ?? [];
-    return logs
-      .slice()
-      .reverse()
-      .slice(offset, offset + limit)
-      .map(({ at: _at, ...r }) => r);
-  }
-  async getDeliveryLog(directoryId: string, id: string): Promise<DeliveryLogRecord | null> {
-    const found = this.data.get(directoryId)?.deliveryLogs.find((r) => r.id === id);
-    if (!found) return null;
-    const { at: _at, ...record } = found;
-    return record;
-  }
-  async addDeadLetter(directoryId: string, letter: Omit<DeadLetter, 'id'>): Promise<string> {
-    const d = this.data.get(directoryId);
-    if (!d) return '';
-    const id = `${directoryId}_${d.recordId()}`;
-    d.deadLetters.push({ ...letter, id });
-    return id;
-  }
-  async listDeadLetters(directoryId: string): Promise<DeadLetter[]> {
-    return [...(this.data.get(directoryId)?.deadLetters ?? [])];
-  }
-  async removeDeadLetter(directoryId: string, id: string): Promise<boolean> {
-    const list = this.data.get(directoryId)?.deadLetters;
-    const i = list?.findIndex((l) => l.id === id) ?? -1;
-    if (!list || i < 0) return false;
-    list.splice(i, 1);
-    return true;
-  }
-  async seqBefore(directoryId: string, time: number): Promise<string | null> {
-    return this.data.get(directoryId)?.events.seqBefore(time) ?? null;
-  }
-  async requestReplay(directoryId: string, since: number): Promise<void> {
-    const d = this.data.get(directoryId);
-    if (d && (d.replayFrom === undefined || since < d.replayFrom)) d.replayFrom = since;
-  }
-  async takeReplayRequest(directoryId: string): Promise<number | null> {
-    const d = this.data.get(directoryId);
-    const since = d?.replayFrom ?? null;
-    if (d) d.replayFrom = undefined;
-    return since;
   }
 }

@@ -7,43 +7,15 @@
  *   npx tsx test/bench/scim-load.bench.ts            # BENCH_BIG=100000 BENCH_USERS=5000 BENCH_CONCURRENCY=32
  */
 import { Redis } from 'ioredis';
-import { client, CountingReceiver, percentile, phase, printPhases, startDsync, startRedis, type Client, type PhaseResult } from './lib.js';
+import { client, CountingReceiver, percentile, phase, printPhases, startDsync, startRedis, type PhaseResult } from './lib.js';
+import { check, createUsers, oktaUser } from './okta-workload.js';
 
 const BIG = Number(process.env.BENCH_BIG ?? 100_000);
 const USERS = Number(process.env.BENCH_USERS ?? 5_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const enc = encodeURIComponent;
-
-const oktaUser = (tag: string, i: number) => ({
-  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-  userName: `${tag}.user${i}@example.com`,
-  name: { givenName: `Given${i}`, familyName: `Family${i}` },
-  emails: [{ primary: true, value: `${tag}.user${i}@example.com`, type: 'work' }],
-  displayName: `Given${i} Family${i}`,
-  locale: 'en-US',
-  externalId: `00u${tag}${String(i).padStart(10, '0')}`,
-  groups: [],
-  active: true,
-});
-
 async function usedMemory(redis: Redis): Promise<number> {
   const info = await redis.info('memory');
   return Number(/used_memory:(\d+)/.exec(info)![1]);
-}
-
-function check(status: number, want: number[], what: string): void {
-  if (!want.includes(status)) throw new Error(`${what}: unexpected status ${status}`);
-}
-
-/** Okta's create: look the userName up (200, empty), then POST. Two requests per user. */
-function createUsers(scim: Client, base: string, tag: string, from: number) {
-  return async (i: number, timed: <T>(fn: () => Promise<T>) => Promise<T>) => {
-    const user = oktaUser(tag, from + i);
-    const found = await timed(() => scim.request('GET', `${base}/Users?filter=${enc(`userName eq "${user.userName}"`)}&startIndex=1&count=100`));
-    check(found.status, [200], 'lookup');
-    const created = await timed(() => scim.request('POST', `${base}/Users`, user));
-    check(created.status, [201], 'create');
-  };
 }
 
 async function main(): Promise<void> {

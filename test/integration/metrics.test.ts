@@ -93,7 +93,7 @@ for (const kind of STORE_KINDS) {
       const stats = await service.dsync.processEvents();
       expect(stats.failed).to.equal(1);
       s = await scrape(port);
-      expect(value(s, 'dsync_cron_runs_total{job="process-events",outcome="partial"}')).to.equal(1);
+      expect(value(s, 'dsync_cron_runs_total{task="process-events",outcome="partial"}')).to.equal(1);
       const failed = logLines.filter((l) => l['msg'] === 'webhook delivery failed; retrying');
       expect(failed).to.have.length(1);
       expect(failed[0]).to.include({ directoryId: dir.id, status: 503, attempt: 1 });

@@ -55,6 +55,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
   },
   'Helm-managed CRD': { 'crds.enabled': true },
   'serve only, no ServiceAccount created': { 'operator.enabled': false, 'serviceAccount.create': false },
+  'rate limits': { 'rateLimits.plan': 'growth', 'rateLimits.environment': 'staging', 'rateLimits.overrides': 'scim=20/600,default=800/18000' },
 };
 
 /** A command of README.md's "Install with Helm" section, by how it starts; continuation lines joined. */
@@ -134,6 +135,9 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
           [{ 'serve.service.type': 'Ingress' }, /type/],
           [{ 'image.repository': '' }, /repository/],
           [{ externalUrl: 'dsync.example.com' }, /externalUrl/],
+          [{ 'rateLimits.plan': 'free' }, /rateLimits\/plan/],
+          [{ 'rateLimits.environment': 'prod' }, /rateLimits\/environment/],
+          [{ 'rateLimits.plan': 'growth', 'rateLimits.overrides': 'users=1/10' }, /rateLimits\/overrides/],
         ];
         for (const [values, message] of cases) {
           const r = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, ...values })]);
@@ -150,6 +154,9 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
         expect(missing.stderr).to.match(/externalUrl is required/);
         const cron = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, 'cron.processEvents.enabled': true })]);
         expect(cron.stderr).to.match(/delivery.batchSize/);
+        const overrides = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, 'rateLimits.overrides': 'scim=20/600' })]);
+        expect(overrides.code).to.not.equal(0);
+        expect(overrides.stderr).to.match(/rateLimits.overrides needs rateLimits.plan/);
       });
     });
   }
@@ -201,6 +208,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
       expect(cronEnv[name], name).to.equal(serveEnv[name]).and.to.not.equal(undefined);
     }
     expect(cronEnv).to.not.have.property('DSYNC_API_KEYS');
+    expect(Object.keys(serveEnv).filter((n) => n.startsWith('DSYNC_RATE_LIMIT_')), 'rate limits are off by default').to.deep.equal([]);
     expect(objects.filter((o) => o.kind.startsWith('Cluster')).map((o) => o.metadata.name)).to.deep.equal([
       'dsync-dsync-system-operator',
       'dsync-dsync-system-operator',
@@ -229,6 +237,24 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(env).to.not.have.property('DSYNC_API_KEYS');
     const defaults = parseObjects(await template(first!.bin, {}));
     expect(defaults.filter((o) => o.kind === 'CronJob')).to.deep.equal([]);
+  });
+
+  it('passes the rate-limit values to serve alone (the operator and the CronJob need none)', async () => {
+    const [first] = helms();
+    const objects = parseObjects(
+      await template(first!.bin, { 'rateLimits.plan': 'scale', 'rateLimits.overrides': 'scim=20/600', 'delivery.batchSize': 50, 'cron.processEvents.enabled': true }),
+    );
+    type Container = { env: Array<{ name: string; value?: string }> };
+    const podOf = (o: K8sObject) => (o.kind === 'CronJob' ? (o as any).spec.jobTemplate.spec.template.spec : (o as any).spec.template.spec);
+    const limitsOf = (o: K8sObject) =>
+      Object.fromEntries((podOf(o).containers[0] as Container).env.filter((e) => e.name.startsWith('DSYNC_RATE_LIMIT_')).map((e) => [e.name, e.value]));
+    expect(limitsOf(find(objects, 'Deployment', 'dsync-serve'))).to.deep.equal({
+      DSYNC_RATE_LIMIT_PLAN: 'scale',
+      DSYNC_RATE_LIMIT_ENV: 'production',
+      DSYNC_RATE_LIMIT_OVERRIDES: 'scim=20/600',
+    });
+    expect(limitsOf(find(objects, 'Deployment', 'dsync-operator'))).to.deep.equal({});
+    expect(limitsOf(find(objects, 'CronJob', 'dsync-process-events'))).to.deep.equal({});
   });
 
   it("installs the way README.md says: its CRD command, then helm install; a second release in another namespace; upgrade; uninstall", async () => {

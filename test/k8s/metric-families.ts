@@ -14,6 +14,7 @@ export const EXPECTED_METRIC_FAMILIES = {
     'dsync_dead_letters_pending',
     'dsync_webhooks_disabled',
     'dsync_cron_runs_total',
+    'dsync_ratelimit_decisions_total',
     'dsync_google_directories',
     ...BOTH,
   ],

@@ -6,6 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { createApp } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
+import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
 import { freshRedisStore } from './services.js';
 
@@ -67,7 +68,12 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function startService(store: Store, options: Partial<DsyncOptions> = {}): Promise<Service> {
+/** `rateLimits` builds the app's limits once the service (its metrics) exists. */
+export async function startService(
+  store: Store,
+  options: Partial<DsyncOptions> = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits } = {},
+): Promise<Service> {
   const server = createServer();
   const url = await listen(server);
   const dsync = createDsync({
@@ -77,7 +83,8 @@ export async function startService(store: Store, options: Partial<DsyncOptions> 
     delivery: { pollIntervalMs: 20, ...options.delivery },
     ...options,
   });
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }) }));
+  const rateLimits = app.rateLimits?.(dsync);
+  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...(rateLimits && { rateLimits }) }));
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {

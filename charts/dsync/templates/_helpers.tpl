@@ -175,6 +175,24 @@ topologySpreadConstraints:
 {{- end }}
 {{- end -}}
 
+{{/* serve's project rate limits (DSYNC_RATE_LIMIT_*); nothing when no plan is set (limits off). */}}
+{{- define "dsync.rateLimitEnv" -}}
+{{- $r := .Values.rateLimits }}
+{{- if and $r.overrides (not $r.plan) }}
+{{- fail "rateLimits.overrides needs rateLimits.plan: the overrides change that plan's preset" }}
+{{- end }}
+{{- if $r.plan }}
+- name: DSYNC_RATE_LIMIT_PLAN
+  value: {{ $r.plan | quote }}
+- name: DSYNC_RATE_LIMIT_ENV
+  value: {{ $r.environment | quote }}
+{{- with $r.overrides }}
+- name: DSYNC_RATE_LIMIT_OVERRIDES
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
 {{- define "dsync.metricsEnv" -}}
 - name: METRICS_PORT
   value: {{ .Values.metrics.port | quote }}

@@ -23,8 +23,8 @@ import type { CompareOp, CompValue, FilterNode, FilterPath } from './ast.js';
 
 export type Predicate = (resource: JsonObject) => boolean;
 
-/** Inside `emails[...]`, names are sub-attributes of `emails`. */
-interface Scope {
+/** What attribute names resolve against: the resource type and, inside `emails[...]`, the parent `emails`. */
+interface Bindings {
   resourceType: ResourceType;
   parent?: AttrPathParts;
 }
@@ -46,37 +46,37 @@ export function matches(node: FilterNode, resource: Record<string, unknown>, res
   return compileFilter(node, resourceType)(resource);
 }
 
-function compile(node: FilterNode, scope: Scope): Predicate {
+function compile(node: FilterNode, bindings: Bindings): Predicate {
   switch (node.kind) {
     case 'and': {
-      const children = node.children.map((c) => compile(c, scope));
+      const children = node.children.map((c) => compile(c, bindings));
       return (r) => children.every((p) => p(r));
     }
     case 'or': {
-      const children = node.children.map((c) => compile(c, scope));
+      const children = node.children.map((c) => compile(c, bindings));
       return (r) => children.some((p) => p(r));
     }
     case 'not': {
-      const child = compile(node.child, scope);
+      const child = compile(node.child, bindings);
       return (r) => !child(r);
     }
     case 'valuePath': {
-      const select = selector({ ...node.path, filter: node.filter }, scope);
+      const select = selector({ ...node.path, filter: node.filter }, bindings);
       return (r) => select.values(r).length > 0;
     }
     case 'present': {
-      const select = selector(node.path, scope);
+      const select = selector(node.path, bindings);
       // `name pr` looks at the whole value; `name.middleName pr` at the sub-attribute.
       const read = node.path.sub === undefined ? select.values : select.leaves;
       return (r) => read(r).some((v) => !isEmpty(v));
     }
     case 'compare':
-      return compileCompare(node.path, node.op, node.value, scope);
+      return compileCompare(node.path, node.op, node.value, bindings);
   }
 }
 
-function compileCompare(path: FilterPath, op: CompareOp, literal: CompValue, scope: Scope): Predicate {
-  const select = selector(path, scope);
+function compileCompare(path: FilterPath, op: CompareOp, literal: CompValue, bindings: Bindings): Predicate {
+  const select = selector(path, bindings);
   if (literal === null) {
     // `title eq null` asks whether the attribute is unassigned (RFC 7643 §2.5).
     if (op === 'eq') return (r) => select.leaves(r).length === 0;
@@ -97,14 +97,14 @@ interface Selector {
   leaves(resource: JsonObject): unknown[];
 }
 
-function selector(path: FilterPath, scope: Scope): Selector {
-  const parts: AttrPathParts = scope.parent ? { ...scope.parent, sub: path.name } : path;
-  const located = locate(scope.resourceType, parts);
+function selector(path: FilterPath, bindings: Bindings): Selector {
+  const parts: AttrPathParts = bindings.parent ? { ...bindings.parent, sub: path.name } : path;
+  const located = locate(bindings.resourceType, parts);
   const attr = located[0]!;
   const label = labelOf(parts);
-  const inner = path.filter && compile(path.filter, { resourceType: scope.resourceType, parent: parentOf(attr) });
+  const inner = path.filter && compile(path.filter, { resourceType: bindings.resourceType, parent: parentOf(attr) });
   // Inside [...] the resource handed over is one element, and `path.name` its sub-attribute.
-  const read = scope.parent
+  const read = bindings.parent
     ? (r: JsonObject) => flatten(getAttr(r, path.name))
     : (r: JsonObject) =>
         located.flatMap((at) => {
@@ -115,12 +115,12 @@ function selector(path: FilterPath, scope: Scope): Selector {
     const all = read(r);
     return inner ? all.filter((v) => isObject(v) && inner(v)) : all;
   };
-  const sub = scope.parent ? undefined : path.sub;
+  const sub = bindings.parent ? undefined : path.sub;
   const leaves = (r: JsonObject): unknown[] =>
     values(r)
       .flatMap((v) => (isObject(v) ? flatten(getAttr(v, sub ?? 'value')) : sub === undefined ? [v] : []))
       .filter((v) => v !== null && v !== undefined);
-  return { label, leaf: leafOf(attr, scope.parent !== undefined || path.sub !== undefined), values, leaves };
+  return { label, leaf: leafOf(attr, bindings.parent !== undefined || path.sub !== undefined), values, leaves };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assertUrlAllowed, BlockedAddressError, isBlockedAddress } from '../../../src/delivery/ssrf.js';
+import { BlockedAddressError } from '../../../src/delivery/errors.js';
+import { assertUrlAllowed, isBlockedAddress } from '../../../src/delivery/ssrf.js';
 import { WebhookSender } from '../../../src/delivery/webhook-sender.js';
 
 describe('SSRF guard', () => {

@@ -1,0 +1,36 @@
+/**
+ * Import boundaries of src/ (checked by test/unit/import-boundaries.test.ts, so by the CI run):
+ * dependencies point inward — http, operator, providers and scim reach the store through the port in core,
+ * never through an adapter; core depends on nothing of ours outside core; no cycles.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-inward',
+      severity: 'error',
+      comment: 'src/core imports only src/core (node builtins and npm packages are fine)',
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'no-store-adapters-outside-composition',
+      severity: 'error',
+      comment: 'scim, http, operator, providers and delivery use the store port (src/core/store-port.ts), never an adapter',
+      from: { path: '^src/(scim|http|operator|providers|delivery)/' },
+      to: { path: '^src/store/' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'a cycle between modules (type-only imports included) means a missing seam',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,77 @@
+/**
+ * Group memberships as the store keeps them: a set of user ids per group (never inside the group body), changed
+ * by add/remove deltas. Big lists (an "all employees" group of 200,000) are read and turned into events a chunk
+ * at a time (core/chunks.ts), and every step is linear in the number of members.
+ */
+import { mapChunked, yieldToLoop } from './chunks.js';
+import { buildEvent, groupData, membershipData, userData } from './events.js';
+import type { Directory, ScimBody } from './model.js';
+import type { GroupStore, MemberChange, UserStore } from './store-port.js';
+
+/** A member as a writer names it: the user id and, optionally, the display the client sent. */
+export interface MemberRef {
+  value: string;
+  display?: string;
+}
+
+const PAGE = 1000;
+
+/** One ref per member id; the last display given wins. */
+export function uniqueRefs(refs: readonly MemberRef[]): MemberRef[] {
+  const byId = new Map<string, MemberRef>();
+  for (const ref of refs) {
+    const seen = byId.get(ref.value);
+    byId.set(ref.value, seen ? { ...seen, ...ref } : ref);
+  }
+  return [...byId.values()];
+}
+
+/** Every member id of a group, in the order added, read page by page. */
+export async function memberIdsOf(
+  store: Pick<GroupStore, 'groupMemberIds'>,
+  directoryId: string,
+  groupId: string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    // The memory store answers without I/O: without a turn here, 200 pages would be one long block.
+    if (offset > 0) await yieldToLoop();
+    const page = await store.groupMemberIds(directoryId, groupId, offset, PAGE);
+    for (const id of page.items) ids.push(id);
+    if (page.items.length < PAGE) return ids;
+  }
+}
+
+/**
+ * One candidate membership event per user that exists; users unknown to the directory are skipped. Built a
+ * chunk at a time (building 200,000 events takes seconds of CPU).
+ */
+export async function memberChanges(
+  store: Pick<UserStore, 'getUsers'>,
+  directory: Directory,
+  type: 'group.user_added' | 'group.user_removed',
+  refs: readonly MemberRef[],
+  group: { id: string; body: ScimBody },
+  now: number,
+): Promise<MemberChange[]> {
+  const g = groupData(group.id, group.body);
+  return mapChunked(refs, async (chunk) => {
+    const users = await store.getUsers(directory.id, chunk.map((r) => r.value));
+    return users.flatMap((u, i) => {
+      if (u === null) return [];
+      const event = buildEvent(directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
+      const display = chunk[i]!.display;
+      return [{ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) }];
+    });
+  });
+}
+
+export const displaysOf = (refs: readonly MemberRef[]): Array<{ userId: string; display: string }> =>
+  refs.flatMap((r) => (r.display === undefined ? [] : [{ userId: r.value, display: r.display }]));
+
+/** What a full member list means against the current members: the removals and additions, in linear time. */
+export function diffMembers(existing: readonly string[], target: readonly MemberRef[]): { add: MemberRef[]; remove: string[] } {
+  const desired = new Set(target.map((r) => r.value));
+  const have = new Set(existing);
+  return { remove: existing.filter((id) => !desired.has(id)), add: target.filter((r) => !have.has(r.value)) };
+}

@@ -1,0 +1,242 @@
+/**
+ * One delivery pass over one directory, run by the engine while it holds the directory's lease: pick up a
+ * replay request, read the next events, send them, and act on the retry policy's verdict (advance, retry later,
+ * dead-letter, or disable on 410), saving the cursor as it goes.
+ */
+import { yieldToLoop } from '../core/chunks.js';
+import type { Directory } from '../core/model.js';
+import type { DeliveryState, LoggedEvent, Store } from '../core/store-port.js';
+import type { Logger } from '../logger.js';
+import { errorCode, recordAttempt } from './attempt-log.js';
+import type { RetryPolicy, Verdict } from './retry-policy.js';
+import { eventIdOf, type Sink, type SinkResult } from './sinks.js';
+
+export interface AttemptRecord {
+  directoryId: string;
+  result: SinkResult;
+  verdict: Verdict['kind'];
+  eventIds: string[];
+  attempt: number;
+  at: number;
+}
+
+export interface PassStats {
+  directories: number;
+  delivered: number;
+  failed: number;
+}
+
+/** What a pass needs from its engine. */
+export interface PassContext {
+  store: Store;
+  sink: Sink;
+  policy: RetryPolicy;
+  logger: Logger;
+  /** The lease owner (the engine's id). */
+  owner: string;
+  batchSize: number | undefined;
+  leaseMs: number;
+  retentionMs: number;
+  logRetentionMs: number;
+  onAttempt: ((attempt: AttemptRecord) => void) | undefined;
+  /** Counters of the engine, added to by every pass. */
+  stats: PassStats;
+  stopped(): boolean;
+}
+
+const READ_CHUNK = 100;
+const YIELD_EVERY = 200;
+const SAVE_EVERY = 100;
+const SAVE_MS = 250;
+
+/** `continue` the loop; `drained` the log (trim it); `halt` (a retry is scheduled, or the lease is lost). */
+type Step = 'continue' | 'drained' | 'halt';
+
+function pinnedSlice(events: LoggedEvent[], pinned: string | null, size: number): LoggedEvent[] {
+  if (pinned) {
+    const end = events.findIndex((e) => e.seq === pinned);
+    if (end >= 0) return events.slice(0, end + 1);
+  }
+  return events.slice(0, size);
+}
+
+/**
+ * Applies a pending replay request: the cursor moves back to before `since`, never forward. A replay also
+ * means "the receiver works now": a delivery waiting for its retry time is tried at once (same webhook-id).
+ */
+export async function applyReplay(c: PassContext, directoryId: string, state: DeliveryState): Promise<DeliveryState> {
+  const since = await c.store.takeReplayRequest(directoryId);
+  if (since === null) return state;
+  c.logger.info({ directoryId, since: new Date(since).toISOString() }, 'replaying events');
+  const from = await c.store.seqBefore(directoryId, since);
+  if (state.cursor === null || (from !== null && c.store.compareSeq(from, state.cursor) >= 0)) {
+    const { retryAt: _wait, ...now } = state;
+    return now;
+  }
+  return { cursor: from, attempts: 0, pinned: null };
+}
+
+/** Delivers what is pending for one directory while `lease.held`; a disabled webhook keeps its events. */
+export async function deliverPending(c: PassContext, directoryId: string, lease: { held: boolean }): Promise<void> {
+  const directory = await c.store.getDirectory(directoryId);
+  // A 410 disabled the webhook: keep the events (cursor unmoved) until the webhook is set again.
+  if (!directory || directory.webhook_disabled_at) return;
+  const loaded = await c.store.deliveryState(directoryId);
+  const state = await applyReplay(c, directoryId, loaded);
+  if (state.attempts > 0 && state.retryAt !== undefined && state.retryAt > Date.now()) {
+    await c.store.markDue(directoryId, state.retryAt);
+    return;
+  }
+  await new DirectoryPass(c, directory, state, state !== loaded).run(lease);
+}
+
+class DirectoryPass {
+  private readonly batch: boolean;
+  private readonly size: number;
+  private buffer: LoggedEvent[] = [];
+  // The cursor is saved every SAVE_EVERY deliveries or SAVE_MS, not after each one: a crash re-sends at most
+  // that many events (same webhook-ids: at-least-once), and the steady state costs one POST per delivery.
+  private unsaved: number;
+  private savedAt = Date.now();
+  private replayCheckedAt = Date.now();
+  private turns = 0;
+
+  constructor(
+    private readonly c: PassContext,
+    private readonly directory: Directory,
+    private state: DeliveryState,
+    replayed: boolean,
+  ) {
+    this.batch = c.batchSize !== undefined;
+    this.size = c.batchSize ?? 1;
+    this.unsaved = replayed ? 1 : 0;
+  }
+
+  async run(lease: { held: boolean }): Promise<void> {
+    this.c.stats.directories++;
+    let step: Step = 'continue';
+    try {
+      while (step === 'continue' && !this.c.stopped() && lease.held) step = await this.step();
+    } finally {
+      if (this.unsaved > 0) await this.save();
+    }
+    if (step !== 'halt' && this.state.cursor) {
+      await this.c.store.trimEvents(this.directory.id, this.state.cursor, Date.now() - this.c.retentionMs);
+    }
+  }
+
+  private async step(): Promise<Step> {
+    await this.pickUpReplay();
+    // A sink that answers without I/O (no webhook, an embedded callback) over a memory store would drain a
+    // 200,000-event backlog in one block: give the event loop a turn now and then.
+    if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
+    const events = await this.nextEvents();
+    if (events.length === 0) return 'drained';
+    const last = events.at(-1)!.seq;
+    // A short batch is pinned before it is sent, so its retries resend exactly these events.
+    if (this.batch && events.length < this.size && this.state.pinned !== last) {
+      this.state = { ...this.state, pinned: last };
+      if (!(await this.save())) return 'halt';
+    }
+    const attempt = this.state.attempts + 1;
+    const result = await this.c.sink.deliver({ directory: this.directory, events, batch: this.batch });
+    const verdict = this.c.policy.judge(result, attempt);
+    await this.observe(events, result, verdict, attempt);
+    if (verdict.kind === 'retry') return this.retryLater(result, attempt, last, verdict.delayMs);
+    if (verdict.kind === 'disable') return this.disableWebhook(result);
+    if (verdict.kind === 'delivered') this.c.stats.delivered += events.length;
+    else await this.deadLetter(events, result, attempt);
+    return this.advance(last, events.length);
+  }
+
+  /** A replay asked for while this pass runs is picked up here, not after the backlog is gone. */
+  private async pickUpReplay(): Promise<void> {
+    if (Date.now() - this.replayCheckedAt < SAVE_MS) return;
+    this.replayCheckedAt = Date.now();
+    const replayed = await applyReplay(this.c, this.directory.id, this.state);
+    if (replayed === this.state) return;
+    this.state = replayed;
+    this.buffer = [];
+    this.unsaved++;
+  }
+
+  private async nextEvents(): Promise<LoggedEvent[]> {
+    if (this.buffer.length < this.size) {
+      const from = this.buffer.at(-1)?.seq ?? this.state.cursor;
+      this.buffer = this.buffer.concat(await this.c.store.readEvents(this.directory.id, from, Math.max(READ_CHUNK, this.size)));
+    }
+    return pinnedSlice(this.buffer, this.state.pinned, this.size);
+  }
+
+  private async observe(events: LoggedEvent[], result: SinkResult, verdict: Verdict, attempt: number): Promise<void> {
+    const directoryId = this.directory.id;
+    this.c.logger.debug(
+      { directoryId, webhookId: result.id, events: events.length, status: result.status, errorCode: errorCode(result.error), attempt, verdict: verdict.kind },
+      'delivery attempt',
+    );
+    this.c.onAttempt?.({ directoryId, result, verdict: verdict.kind, eventIds: events.map((e) => e.seq), attempt, at: Date.now() });
+    if (this.directory.log_webhook_events) {
+      const eventIds = events.map((e) => eventIdOf(e.json));
+      await recordAttempt(this.c.store, this.c.logRetentionMs, { directory: this.directory, result, outcome: verdict.kind, attempt, eventIds });
+    }
+  }
+
+  private async retryLater(result: SinkResult, attempt: number, last: string, delayMs: number): Promise<Step> {
+    this.c.stats.failed++;
+    const retryAt = Date.now() + delayMs;
+    // One line per failed attempt, for the operator of the service: never the URL (it may carry credentials)
+    // nor the secret; the error's code only (its message can quote the URL).
+    this.c.logger.warn(
+      { directoryId: this.directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempt, nextRetryAt: new Date(retryAt).toISOString() },
+      'webhook delivery failed; retrying',
+    );
+    await this.c.store.markDue(this.directory.id, retryAt);
+    this.state = { ...this.state, attempts: attempt, pinned: last, retryAt };
+    await this.save();
+    return 'halt';
+  }
+
+  private async disableWebhook(result: SinkResult): Promise<Step> {
+    this.c.stats.failed++;
+    this.c.logger.warn({ directoryId: this.directory.id, webhookId: result.id }, 'receiver answered 410 Gone: webhook disabled until it is set again');
+    await this.c.store.disableWebhook(this.directory.id, this.directory.webhook.endpoint, new Date().toISOString());
+    this.state = { ...this.state, attempts: 0, pinned: null };
+    await this.save();
+    return 'halt';
+  }
+
+  private async deadLetter(events: LoggedEvent[], result: SinkResult, attempt: number): Promise<void> {
+    this.c.stats.failed++;
+    this.c.logger.warn(
+      { directoryId: this.directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempts: attempt },
+      'webhook delivery dead-lettered after the last retry',
+    );
+    await this.c.store.addDeadLetter(this.directory.id, {
+      directory_id: this.directory.id,
+      webhook_id: result.id,
+      events: events.map((e) => e.json),
+      batch: this.batch,
+      status_code: result.status ?? null,
+      error: result.error ?? null,
+      attempts: attempt,
+      created_at: new Date().toISOString(),
+    });
+  }
+
+  /** Moves the cursor past what was just delivered or dead-lettered; saved now and then (see `unsaved`). */
+  private async advance(last: string, count: number): Promise<Step> {
+    this.state = { cursor: last, attempts: 0, pinned: null };
+    this.buffer = this.buffer.slice(count);
+    if (++this.unsaved >= SAVE_EVERY || Date.now() - this.savedAt >= SAVE_MS) {
+      if (!(await this.save())) return 'halt';
+    }
+    return 'continue';
+  }
+
+  /** False when the lease was lost: another replica may own the directory now. */
+  private save(): Promise<boolean> {
+    this.unsaved = 0;
+    this.savedAt = Date.now();
+    return this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.state, this.c.leaseMs);
+  }
+}

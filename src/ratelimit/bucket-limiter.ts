@@ -1,0 +1,104 @@
+/**
+ * Project limits (SPEC.md §8.2): each bucket has a burst window (1 s) and a sustained window (60 s), and a
+ * request must fit both. Counters are rate-limiter-flexible's: on the store's Redis (shared by every replica;
+ * one key per window, so Redis-Cluster-safe) with an in-memory insurance limiter that keeps limiting locally
+ * while Redis is unreachable; in memory alone for the embedded store.
+ */
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Bucket, BucketLimits } from './presets.js';
+
+export type LimitKind = 'burst' | 'sustained';
+export const WINDOW_SECONDS: Record<LimitKind, number> = { burst: 1, sustained: 60 };
+const KINDS: LimitKind[] = ['burst', 'sustained'];
+
+/** The window that binds a response's RateLimit-* headers: the refusing one, or the one with the least left. */
+export interface WindowState {
+  kind: LimitKind;
+  limit: number;
+  remaining: number;
+  /** Milliseconds until this window starts over. */
+  resetMs: number;
+}
+
+export interface BucketDecision {
+  allowed: boolean;
+  /** Per window, in KINDS order (burst, sustained). */
+  windows: WindowState[];
+  /** The windows that refused (empty when allowed). */
+  refusedBy: LimitKind[];
+}
+
+/** Whatever ioredis client (standalone or cluster) the store was opened with. */
+export type RedisClient = object;
+
+/** A RateLimiterMemory that says when it is used: it only answers for the Redis limiter while Redis fails. */
+class LocalInsurance extends RateLimiterMemory {
+  constructor(
+    opts: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onUse: () => void,
+  ) {
+    super(opts);
+  }
+  override consume(...args: Parameters<RateLimiterMemory['consume']>): Promise<RateLimiterRes> {
+    this.onUse();
+    return super.consume(...args);
+  }
+}
+
+export interface BucketLimiterOptions {
+  limits: BucketLimits;
+  /** Counters on this Redis (shared by replicas); unset = in this process only (the embedded memory store). */
+  redis?: RedisClient;
+  /** Called when a decision was taken locally because Redis failed. */
+  onLocalFallback?: () => void;
+}
+
+export class BucketLimiter {
+  private readonly limiters: Record<Bucket, Record<LimitKind, RateLimiterAbstract>>;
+
+  constructor(private readonly options: BucketLimiterOptions) {
+    const make = (bucket: Bucket, kind: LimitKind): RateLimiterAbstract => {
+      const opts = { keyPrefix: `dsync:rl:${bucket}:${kind}`, points: options.limits[bucket][kind], duration: WINDOW_SECONDS[kind] };
+      if (!options.redis) return new RateLimiterMemory(opts);
+      return new RateLimiterRedis({
+        ...opts,
+        storeClient: options.redis,
+        // A client that is reconnecting answers from the insurance at once instead of queueing the request.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new LocalInsurance(opts, () => options.onLocalFallback?.()),
+      });
+    };
+    this.limiters = {
+      scim: { burst: make('scim', 'burst'), sustained: make('scim', 'sustained') },
+      default: { burst: make('default', 'burst'), sustained: make('default', 'sustained') },
+    };
+  }
+
+  limitsOf(bucket: Bucket) {
+    return this.options.limits[bucket];
+  }
+
+  /**
+   * Takes one point from both windows at once (one round trip each, in parallel). Every request counts in both,
+   * refused ones included, so a client that ignores 429s stays refused instead of being let through each second.
+   */
+  async consume(bucket: Bucket, key: string): Promise<BucketDecision> {
+    const results = await Promise.all(
+      KINDS.map(async (kind) => {
+        const limit = this.options.limits[bucket][kind];
+        try {
+          return { kind, limit, refused: false, res: await this.limiters[bucket][kind].consume(key) };
+        } catch (rejection) {
+          // With an insurance limiter a store error never reaches here; anything but a RateLimiterRes is a bug.
+          if (!(rejection instanceof RateLimiterRes)) throw rejection;
+          return { kind, limit, refused: true, res: rejection };
+        }
+      }),
+    );
+    return {
+      allowed: results.every((r) => !r.refused),
+      windows: results.map((r) => ({ kind: r.kind, limit: r.limit, remaining: r.res.remainingPoints, resetMs: r.res.msBeforeNext })),
+      refusedBy: results.filter((r) => r.refused).map((r) => r.kind),
+    };
+  }
+}

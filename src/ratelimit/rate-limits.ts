@@ -1,0 +1,70 @@
+/**
+ * Assembles the two buckets' middlewares from a policy: `scim` keyed by the directory of the path, `default`
+ * keyed by a short hash of the API key (a raw key is never a Redis key nor a log field). Counters and locks
+ * live on the store's Redis when there is one, in this process otherwise.
+ */
+import { createHash } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from '../logger.js';
+import { BucketLimiter, type RedisClient } from './bucket-limiter.js';
+import { InsuredInflightLocks, MemoryInflightLocks, RedisInflightLocks, type InflightLocks } from './inflight-locks.js';
+import { DEFAULT_INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
+import { bucketMiddleware, type RecordDecision } from './middleware.js';
+import { refuseManagement, refuseScim } from './refusals.js';
+import type { RateLimitPolicy } from './settings.js';
+
+export interface RateLimitsOptions {
+  policy: RateLimitPolicy;
+  redis?: RedisClient;
+  logger: Logger;
+  record: RecordDecision;
+  rules?: readonly InflightRule[];
+  /** Default 30 s. */
+  lockTtlMs?: number;
+}
+
+export interface RateLimits {
+  readonly policy: RateLimitPolicy;
+  /** Mount before the SCIM routes (`/api/scim/v2.0`). */
+  readonly scim: RequestHandler;
+  /** Mount after API-key authentication, before the management routes. */
+  readonly management: RequestHandler;
+}
+
+const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
+
+/** A directory id as the bucket key; an oversized path segment is hashed so it cannot bloat a Redis key. */
+function directoryOf(req: Request): string | undefined {
+  const segment = req.path.split('/')[1];
+  if (!segment) return undefined;
+  return segment.length <= 64 ? segment : shortHash(segment);
+}
+
+function apiKeyOf(req: Request): string | undefined {
+  const m = /^Api-Key\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+  return m ? `key-${shortHash(m[1]!)}` : undefined;
+}
+
+/** Logs the first fallback of an outage, then at most once a minute while it lasts. */
+function fallbackLogger(logger: Logger): (err?: unknown) => void {
+  let last = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - last < 60_000) return;
+    last = now;
+    logger.warn({ err }, 'rate-limit store (Redis) unreachable: limiting in this process only until it is back');
+  };
+}
+
+export function createRateLimits(o: RateLimitsOptions): RateLimits {
+  const logger = o.logger.child({ unit: 'ratelimit' });
+  const onLocalFallback = fallbackLogger(logger);
+  const limiter = new BucketLimiter({ limits: o.policy.buckets, ...(o.redis && { redis: o.redis }), onLocalFallback });
+  const locks: InflightLocks = o.redis ? new InsuredInflightLocks(new RedisInflightLocks(o.redis), onLocalFallback) : new MemoryInflightLocks();
+  const common = { limiter, locks, rules: o.rules ?? DEFAULT_INFLIGHT_RULES, lockTtlMs: o.lockTtlMs ?? 30_000, record: o.record, logger };
+  return {
+    policy: o.policy,
+    scim: bucketMiddleware({ ...common, bucket: 'scim', keyOf: directoryOf, refuse: refuseScim }),
+    management: bucketMiddleware({ ...common, bucket: 'default', keyOf: apiKeyOf, refuse: refuseManagement }),
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * Runs the Redis store's write scripts (redis-scripts.ts): a write that finds membership work of its directory
+ * still pending finishes it first, and a group write too big for one script call is staged in chunks, committed
+ * atomically as a journal and drained a chunk per call.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { CHUNK_SIZE } from '../core/chunks.js';
+import type { MemberChange, WriteResult } from '../core/store-port.js';
+import { prefix } from './redis-keys.js';
+import { FIELD_SEP, type ScriptName } from './redis-scripts.js';
+
+type Reply = [string, string?, string?, string?];
+const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
+
+function toWriteResult(reply: Reply): WriteResult {
+  const [status, version, modified, flags] = reply;
+  if (status === 'ok') return { status, version: Number(version), lastModified: Number(modified), applied: flagsOf(flags ?? '') };
+  return { status: status as 'conflict' | 'stale' | 'missing' };
+}
+
+/**
+ * Membership entries as redis-scripts.ts describes them (removals, additions, then displays), encoded a slice at
+ * a time: the encoded copy of a 200,000-member change never sits in memory whole.
+ */
+export class MemberEntries {
+  readonly count: number;
+  constructor(
+    private readonly remove: MemberChange[],
+    private readonly add: MemberChange[],
+    private readonly displays: Array<{ userId: string; display: string }> = [],
+  ) {
+    this.count = remove.length + add.length + displays.length;
+  }
+
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = from; i < Math.min(to, this.count); i++) out.push(this.encode(i));
+    return out;
+  }
+
+  private encode(i: number): string {
+    const S = FIELD_SEP;
+    if (i < this.remove.length) {
+      const m = this.remove[i]!;
+      return `-${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}`;
+    }
+    i -= this.remove.length;
+    if (i < this.add.length) {
+      const m = this.add[i]!;
+      return `+${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}${m.display ?? ''}`;
+    }
+    const d = this.displays[i - this.add.length]!;
+    return `=${d.userId}${S}${S}${S}${d.display}`;
+  }
+}
+
+/** A staging list outlives any sane write but not a crashed one. */
+const STAGE_TTL_MS = 15 * 60_000;
+/** Re-checks of a staged change while users keep being written, before the write re-runs from a fresh read. */
+const MAX_RESTAMPS = 5;
+
+export class RedisWriteScripts {
+  constructor(private readonly redis: Redis) {}
+
+  /** One script call; `args` stay bounded (a chunk of entries at most), so spreading them is safe. */
+  private raw(name: ScriptName, directoryId: string, args: string[]): Promise<Reply> {
+    const fn = (this.redis as unknown as Record<ScriptName, (...a: string[]) => Promise<Reply>>)[name];
+    return fn.call(this.redis, `${prefix(directoryId)}dir`, prefix(directoryId), ...args);
+  }
+
+  /** A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains first. */
+  async run(name: ScriptName, directoryId: string, args: string[], groupId?: string): Promise<WriteResult> {
+    for (;;) {
+      const reply = await this.raw(name, directoryId, args);
+      if (reply[0] !== 'busy') return toWriteResult(reply);
+      await this.finishMemberships(directoryId, groupId);
+    }
+  }
+
+  /** Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call. */
+  async drain(directoryId: string, groupId: string): Promise<void> {
+    // Each call is one bounded, atomic chunk; other clients' commands run in between.
+    let reply: unknown;
+    do reply = await this.raw('dsyncDrain', directoryId, [groupId, String(CHUNK_SIZE)]);
+    while (reply === 'more');
+  }
+
+  /** Finishes pending membership work of one group, or of every group of the directory. */
+  async finishMemberships(directoryId: string, groupId?: string): Promise<void> {
+    const groups = groupId === undefined ? await this.redis.smembers(`${prefix(directoryId)}gpend`) : [groupId];
+    for (const gid of groups) await this.drain(directoryId, gid);
+  }
+
+  /**
+   * A group write with membership entries: inline when they fit one chunk, otherwise staged in chunks, committed
+   * atomically as a journal and drained (see redis-scripts.ts). `head` is the script's ARGV before the members.
+   */
+  async groupWrite(
+    name: 'dsyncCreateGroup' | 'dsyncUpdateGroup',
+    directoryId: string,
+    groupId: string,
+    head: string[],
+    entries: MemberEntries,
+  ): Promise<WriteResult> {
+    if (entries.count <= CHUNK_SIZE) {
+      return this.run(name, directoryId, [...head, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+    }
+    for (;;) {
+      const staged = await this.stage(directoryId, groupId, entries);
+      if (typeof staged === 'string') return { status: staged };
+      let reply: Reply = ['unknown'];
+      try {
+        reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+        // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
+        for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
+          const stamp = await this.verify(directoryId, staged.key, entries.count);
+          if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
+          else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+        }
+        if (reply[0] === 'restamp') reply = ['stale'];
+      } finally {
+        // Not committed (or unknown, when a command failed): drop the staged list now rather than let a retrying
+        // IdP pile up lists until they expire. Commands on one connection run in order, so after a commit that
+        // the reply was lost for, the list was already renamed away and this deletes nothing.
+        if (reply[0] !== 'ok') await this.redis.del(staged.key).catch(() => undefined);
+      }
+      if (reply[0] === 'busy') {
+        await this.drain(directoryId, groupId);
+        continue;
+      }
+      const result = toWriteResult(reply);
+      if (result.status !== 'ok') return result;
+      await this.drain(directoryId, groupId);
+      const flags = await this.redis.getdel(`${prefix(directoryId)}gf:${staged.token}`);
+      return { ...result, applied: flagsOf(flags ?? '') };
+    }
+  }
+
+  /** Re-checks the user versions of a staged list a chunk per call; the stamp to commit with, or why not. */
+  private async verify(directoryId: string, key: string, count: number): Promise<string | 'stale' | 'missing'> {
+    let stamp: string | undefined;
+    for (let i = 0; i < count; i += CHUNK_SIZE) {
+      const [status, uw] = await this.raw('dsyncVerify', directoryId, [key, String(i), String(CHUNK_SIZE)]);
+      if (status !== 'ok') return status as 'stale' | 'missing';
+      stamp ??= uw!;
+    }
+    return stamp!;
+  }
+
+  /** Stages entries a chunk per call into an expiring list; `stamp` is the user-write count the commit checks. */
+  private async stage(
+    directoryId: string,
+    groupId: string,
+    entries: MemberEntries,
+  ): Promise<{ key: string; token: string; stamp: string } | 'stale' | 'missing'> {
+    const token = randomUUID();
+    const key = `${prefix(directoryId)}gs:${groupId}:${token}`;
+    let stamp: string | undefined;
+    try {
+      for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
+        const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
+        if (status !== 'ok') {
+          await this.redis.del(key);
+          return status as 'stale' | 'missing';
+        }
+        stamp ??= count!;
+      }
+    } catch (err) {
+      await this.redis.del(key).catch(() => undefined); // a half-staged list is never committed: drop it now
+      throw err;
+    }
+    return { key, token, stamp: stamp! };
+  }
+}
