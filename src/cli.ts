@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './config.js';
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
+import { bearer } from './http/scim-routes.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics, ProcessMetrics } from './metrics.js';
@@ -48,6 +49,7 @@ function openRateLimits(config: Config, dsync: Dsync, logger: Logger): RateLimit
   logger.info({ ...config.rateLimits, shared: redis !== undefined }, 'rate limits on');
   return createRateLimits({
     policy: config.rateLimits,
+    scimAuthenticated: (directoryId, req) => dsync.requests.authenticates(directoryId, bearer(req)),
     ...(redis && { redis }),
     logger,
     record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),

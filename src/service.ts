@@ -58,7 +58,11 @@ export interface Dsync {
   readonly deliveryReads: DeliveryReads;
   readonly metrics: Metrics;
   /** The embeddable SCIM request handler (SPEC §4.3). */
-  readonly requests: { handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult> };
+  readonly requests: {
+    handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult>;
+    /** Whether `apiSecret` is the SCIM secret of directory `directoryId`. */
+    authenticates(directoryId: string, apiSecret: string): Promise<boolean>;
+  };
   /** Readiness: resolves when the store answers (the `store` is named by its kind). */
   readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
@@ -137,7 +141,10 @@ export function createDsync(options: DsyncOptions): Dsync {
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,
-    requests: { handle: (request, callback) => scim.handle(request, callback) },
+    requests: {
+      handle: (request, callback) => scim.handle(request, callback),
+      authenticates: (directoryId, apiSecret) => scim.authenticates(directoryId, apiSecret),
+    },
     health: { store: store.kind, ping: () => store.ping() },
     async processEvents() {
       // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the

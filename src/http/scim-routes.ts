@@ -14,7 +14,8 @@ import { jsonBody } from './json-body.js';
 
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
 
-function bearer(req: Request): string {
+/** The bearer token of a SCIM request ('' when none). */
+export function bearer(req: Request): string {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
   return m ? m[1]! : '';
 }

@@ -22,7 +22,7 @@ export type Refuse = (res: Response, message: string) => void;
 export interface BucketMiddlewareOptions {
   bucket: Bucket;
   /** The bucket key (directory id, API key hash); undefined = not limited (nothing to key on). */
-  keyOf: (req: Request) => string | undefined;
+  keyOf: (req: Request) => string | undefined | Promise<string | undefined>;
   limiter: BucketLimiter;
   locks: InflightLocks;
   rules: readonly InflightRule[];
@@ -58,9 +58,9 @@ function holdWhileOpen(res: Response, renew: () => Promise<void>, release: () =>
 export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
   const reports = new ReportThrottle();
   return async (req, res, next) => {
-    const project = o.keyOf(req);
-    if (project === undefined) return next();
     try {
+      const project = await o.keyOf(req);
+      if (project === undefined) return next();
       const decision = await o.limiter.consume(o.bucket, project);
       for (const w of decision.windows) o.record(o.bucket, w.kind, decision.refusedBy.includes(w.kind) ? 'limited' : 'allowed');
       const retryAfter = setRateLimitHeaders(res, decision);

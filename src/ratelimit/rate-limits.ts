@@ -15,6 +15,12 @@ import type { RateLimitPolicy } from './settings.js';
 
 export interface RateLimitsOptions {
   policy: RateLimitPolicy;
+  /**
+   * Whether a SCIM request carries its directory's credential. Only those count against the directory's budget;
+   * the rest share a separate budget per directory, so whoever knows a directory id (it is in the IdP's URL)
+   * cannot use up the budget of its real IdP.
+   */
+  scimAuthenticated: (directoryId: string, req: Request) => Promise<boolean>;
   redis?: RedisClient;
   logger: Logger;
   record: RecordDecision;
@@ -33,11 +39,19 @@ export interface RateLimits {
 
 const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
-/** A directory id as the bucket key; an oversized path segment is hashed so it cannot bloat a Redis key. */
-function directoryOf(req: Request): string | undefined {
-  const segment = req.path.split('/')[1];
-  if (!segment) return undefined;
-  return segment.length <= 64 ? segment : shortHash(segment);
+/**
+ * The directory id as the bucket key when the request carries the directory's credential, else
+ * `unauthenticated:<id>`; an oversized path segment is hashed so it cannot bloat a Redis key. A store fault
+ * while checking counts as unauthenticated (the SCIM handler answers the request itself).
+ */
+function directoryKey(authenticated: RateLimitsOptions['scimAuthenticated']) {
+  return async (req: Request): Promise<string | undefined> => {
+    const segment = req.path.split('/')[1];
+    if (!segment) return undefined;
+    const key = segment.length <= 64 ? segment : shortHash(segment);
+    const ok = segment.length <= 64 && (await authenticated(segment, req).catch(() => false));
+    return ok ? key : `unauthenticated:${key}`;
+  };
 }
 
 function apiKeyOf(req: Request): string | undefined {
@@ -64,7 +78,7 @@ export function createRateLimits(o: RateLimitsOptions): RateLimits {
   const common = { limiter, locks, rules: o.rules ?? DEFAULT_INFLIGHT_RULES, lockTtlMs: o.lockTtlMs ?? 30_000, record: o.record, logger };
   return {
     policy: o.policy,
-    scim: bucketMiddleware({ ...common, bucket: 'scim', keyOf: directoryOf, refuse: refuseScim }),
+    scim: bucketMiddleware({ ...common, bucket: 'scim', keyOf: directoryKey(o.scimAuthenticated), refuse: refuseScim }),
     management: bucketMiddleware({ ...common, bucket: 'default', keyOf: apiKeyOf, refuse: refuseManagement }),
   };
 }

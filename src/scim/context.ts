@@ -1,10 +1,8 @@
 /** Per-request state of one SCIM call: never module-level (the peer's cross-tenant bug). */
-import type { WriteOptions } from '../core/commit.js';
 import type { GroupWriter } from '../core/groups.js';
 import type { Directory, PendingEvent } from '../core/model.js';
 import type { DirectoryStore, GroupStore, UserStore } from '../core/store-port.js';
 import type { UserWriter } from '../core/users.js';
-import { checkIfMatch } from './render.js';
 
 export const SCIM_JSON = 'application/scim+json';
 
@@ -29,17 +27,6 @@ export interface ScimContext extends ScimDeps {
   /** Conditional request headers (RFC 7644 §3.14). */
   ifMatch?: string;
   ifNoneMatch?: string;
-}
-
-/** The write options of this request: If-Match as the precondition, committed events collected. */
-export function writeOptions(ctx: ScimContext): WriteOptions {
-  const { ifMatch } = ctx;
-  return {
-    ...(ifMatch && { precondition: (current) => checkIfMatch(ifMatch, current.version) }),
-    onCommitted: (events) => {
-      for (const e of events) ctx.committed.push(e);
-    },
-  };
 }
 
 export type ScimQuery = {

@@ -65,6 +65,12 @@ export class ScimHandler {
     this.onError = onError ?? (() => {});
   }
 
+  /** Whether `apiSecret` is the SCIM secret of an existing directory (the rate limiter keys on it, see ratelimit/). */
+  async authenticates(directoryId: string, apiSecret: string): Promise<boolean> {
+    const directory = await this.deps.reads.getDirectory(directoryId);
+    return directory !== null && sameSecret(apiSecret, directory.scim.secret);
+  }
+
   /** Never throws: every failure becomes a SCIM Error response. The callback sees this request's events, in order. */
   async handle(req: ScimRequest, callback?: EventCallback): Promise<ScimResult> {
     let ctx: ScimContext | undefined;

@@ -1,6 +1,7 @@
 /** SCIM /Users (RFC 7644 §3): protocol work around core's user use cases (core/users.ts). */
 import type { ScimBody, StoredResource } from '../core/model.js';
-import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult, writeOptions } from './context.js';
+import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
+import { writeOptions } from './write-options.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
 import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';

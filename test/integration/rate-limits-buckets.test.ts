@@ -112,6 +112,17 @@ describe('rate limits: project buckets on Redis (SPEC §8.2)', function () {
     expect((await listUsers(other)).status).to.equal(429);
   });
 
+  it('a caller without the directory credential never uses up the budget of its real IdP', async () => {
+    await start({ plan: 'developer' });
+    const forged = () =>
+      fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Users`, { headers: { Authorization: 'Bearer not-the-scim-secret' } });
+    const attempts = await Promise.all(Array.from({ length: 5 }, forged));
+    // Its own budget (1 a second) is spent: one 401, then 429s.
+    expect(attempts.map((r) => r.status).sort()).to.deep.equal([401, 429, 429, 429, 429]);
+    expect((await listUsers()).status).to.equal(200);
+    expect((await listUsers()).status).to.equal(429);
+  });
+
   it('leaves health checks alone and sends no RateLimit headers there', async () => {
     await start({ plan: 'developer' });
     for (let i = 0; i < 10; i++) {

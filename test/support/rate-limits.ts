@@ -6,6 +6,7 @@ import { createRateLimits, type RateLimitsOptions } from '../../src/ratelimit/ra
 import { resolvePolicy } from '../../src/ratelimit/settings.js';
 import type { Environment, Plan, Bucket, Limits } from '../../src/ratelimit/presets.js';
 import type { Store } from '../../src/core/store-port.js';
+import { bearer } from '../../src/http/scim-routes.js';
 import { redisClientOf } from '../../src/store/open-store.js';
 import type { Dsync } from '../../src/service.js';
 import { startService, type Service } from './harness.js';
@@ -44,6 +45,7 @@ export async function startLimited(store: Store, o: LimitOptions): Promise<Limit
     rateLimits: (dsync) => {
       const options: RateLimitsOptions = {
         policy: resolvePolicy(o.plan, o.environment ?? 'production', o.overrides),
+        scimAuthenticated: (directoryId, req) => dsync.requests.authenticates(directoryId, bearer(req)),
         ...(redis && { redis }),
         logger: pino({ level: 'info' }, sink),
         record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
