@@ -170,6 +170,10 @@ describe('Google authorization flow', function () {
       google_access_token: access_token,
       google_refresh_token: refresh_token,
     });
+    // A directory the operator manages takes tokens too (they come from a consent, not from its spec).
+    const managed = await t.service.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'google' }, { managedBy: 'kubernetes:ns/m' });
+    expect((await t.service.api('PUT', `/api/v1/directory-sync/${managed.id}/google/token`, { access_token, refresh_token })).status).to.equal(200);
+    expect((await t.service.api('PATCH', `/api/v1/directory-sync/${managed.id}`, { name: 'X' })).status).to.equal(403);
     const missing = await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, { access_token });
     expect(missing.status).to.equal(400);
     expect(missing.body.error.message).to.match(/refresh_token is required/);

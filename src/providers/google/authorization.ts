@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseInput, type DirectoryService } from '../../core/directories.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import type { Directory } from '../../core/model.js';
+import type { DirectoryStore } from '../../core/store-port.js';
 import { oauthClient } from './credentials.js';
 import { GoogleCredentialsError, GoogleNotConfiguredError, NotGoogleDirectoryError } from './errors.js';
 import { toGoogleError } from './google-retry.js';
@@ -37,6 +38,7 @@ export class GoogleAuthorization {
     private readonly deps: {
       options: GoogleOptions;
       directories: DirectoryService;
+      store: Pick<DirectoryStore, 'updateDirectory'>;
       statuses: SyncStatuses;
       serviceAccounts: ServiceAccounts;
     },
@@ -82,11 +84,15 @@ export class GoogleAuthorization {
     };
   }
 
-  /** Step 3: the tokens the sync uses from now on (they clear a revoked-token error). */
+  /**
+   * Step 3: the tokens the sync uses from now on (they clear a revoked-token error). Also on a directory the
+   * operator manages: tokens come from an admin's consent, never from its spec.
+   */
   async setToken(directoryId: string, input: unknown): Promise<GoogleDirectoryView> {
-    await this.googleDirectory(directoryId);
+    const current = await this.googleDirectory(directoryId);
     const t = parseInput(tokenInput, input);
-    const d = await this.deps.directories.update(directoryId, { google_access_token: t.access_token, google_refresh_token: t.refresh_token });
+    const d: Directory = { ...current, google_access_token: t.access_token, google_refresh_token: t.refresh_token, updated_at: new Date().toISOString() };
+    await this.deps.store.updateDirectory(d);
     await this.deps.statuses.reauthorized(directoryId);
     return {
       id: d.id,

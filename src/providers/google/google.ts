@@ -57,7 +57,13 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
     ...(deps.retry && { retry: deps.retry }),
     ...(deps.leaseMs !== undefined && { leaseMs: deps.leaseMs }),
   });
-  const auth = new GoogleAuthorization({ options: deps.options, directories: deps.directories, statuses: sync.statuses, serviceAccounts });
+  const auth = new GoogleAuthorization({
+    options: deps.options,
+    directories: deps.directories,
+    store: deps.store,
+    statuses: sync.statuses,
+    serviceAccounts,
+  });
   return {
     authorizationUrl: ({ directoryId, redirectUrl }) => auth.authorizationUrl(directoryId, redirectUrl),
     exchangeCode: ({ directoryId, code }) => auth.exchangeCode(directoryId, { code }),
