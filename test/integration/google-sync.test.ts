@@ -115,6 +115,14 @@ for (const kind of STORE_KINDS) {
         expect(await changed()).to.deep.equal([`group.user_removed:Eng/${users[0]!.primaryEmail}`, `user.deleted:${users[0]!.primaryEmail}`]);
       });
 
+      it("a deleted user's email taken by a new user: the delete first, then the create (no clash)", async () => {
+        const email = users[4]!.primaryEmail;
+        t.fake.removeUser(users[4]!.id);
+        const successor = t.fake.addUser({ primaryEmail: email });
+        expect(await changed()).to.deep.equal([`user.deleted:${email}`, `user.created:${email}`]);
+        expect((await t.service.dsync.store.getUser(dir.id, successor.id))!.body.userName).to.equal(email);
+      });
+
       it('a new user', async () => {
         const added = t.fake.addUser();
         expect(await changed()).to.deep.equal([`user.created:${added.primaryEmail}`]);
