@@ -7,7 +7,11 @@ import { expect } from 'chai';
 import type { GUser } from '../support/fake-google.js';
 import { labels, startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
+import { createLogger } from '../../src/logger.js';
+import { createDsync } from '../../src/service.js';
+import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
+import { FAKE_CLIENT, FakeGoogle } from '../support/fake-google.js';
 import { redisUrl } from '../support/services.js';
 import { googleOptionsFor } from '../support/google-harness.js';
 
@@ -171,3 +175,28 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
+
+describe('Google pull sync logs', function () {
+  this.timeout(20_000);
+  it('log a failing directory with its error, never a token, the client secret or a key', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
+    const fake = await new FakeGoogle().start();
+    const store = new MemoryStore();
+    const dsync = createDsync({ store, externalUrl: 'http://localhost', logger, google: googleOptionsFor(fake) });
+    try {
+      fake.addUser();
+      const tokens = fake.oauth.issueTokens();
+      const dir = await dsync.directories.create({ name: 'A', tenant: 'a', product: 'p', type: 'google', google_access_token: tokens.access_token, google_refresh_token: tokens.refresh_token });
+      fake.oauth.expireAccessTokens();
+      fake.oauth.revoke(tokens.refresh_token);
+      expect((await dsync.google.sync()).directories[0]!.state).to.equal('invalid_credentials');
+      const text = lines.join('');
+      expect(text).to.contain('Google sync of a directory did not succeed').and.to.contain(dir.id);
+      for (const secret of [tokens.access_token, tokens.refresh_token, FAKE_CLIENT.secret]) expect(text).to.not.contain(secret);
+    } finally {
+      await dsync.close();
+      await fake.close();
+    }
+  });
+});
