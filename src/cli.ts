@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `dsync` command: `serve`, `operator`, `cron process-events` (and `cron sync-google` with its issue). */
+/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`. */
 import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './config.js';
 import { newSecret } from './core/ids.js';
@@ -19,6 +19,7 @@ Commands:
   serve                   Run the HTTP service (management API, SCIM endpoint, webhook delivery)
   operator                Run the Kubernetes operator (reconciles DirectoryConnection resources; see docs/operator.md)
   cron process-events     Deliver queued webhook events once (batch mode), then exit
+  cron sync-google        Pull every active Google Workspace directory once, then exit
   help                    Show this help
 
 Configuration is read from environment variables; see README.md.`;
@@ -37,6 +38,7 @@ function build(config: Config, logger: Logger): Dsync {
       timeoutMs: config.webhook.timeoutMs,
     },
     delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs, leaseMs: config.deliveryLeaseMs },
+    google: config.google,
   });
 }
 
@@ -72,6 +74,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       dsync.processEvents().catch((err) => logger.error({ err }, 'scheduled event processing failed'));
     }, config.webhook.batchIntervalSeconds * 1000);
   }
+  const googleTimer = startGoogleInterval(dsync, config, logger);
   logger.info(
     {
       port: config.port,
@@ -100,6 +103,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     }, 10_000);
     force.unref();
     if (batchTimer) clearInterval(batchTimer);
+    if (googleTimer) clearInterval(googleTimer);
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive connection turns idle once its in-flight response is sent; close it then, not 65 s later.
     const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
@@ -140,6 +144,45 @@ async function processEvents(config: Config, logger: Logger): Promise<void> {
   }
 }
 
+/** DSYNC_GOOGLE_SYNC_INTERVAL: the pull sync in-process; a run still going when the next is due is not doubled. */
+function startGoogleInterval(dsync: Dsync, config: Config, logger: Logger): NodeJS.Timeout | undefined {
+  const seconds = config.google.syncIntervalSeconds;
+  if (seconds === undefined) return undefined;
+  let running = false;
+  return setInterval(() => {
+    if (running) return;
+    running = true;
+    dsync.google
+      .sync()
+      .then((report) => logger.info({ directories: report.directories.length, failed: report.failed }, 'scheduled Google sync done'))
+      .catch((err) => logger.error({ err }, 'scheduled Google sync could not run'))
+      .finally(() => (running = false));
+  }, seconds * 1000);
+}
+
+/**
+ * One pull of every active Google directory. Exits non-zero only when the run could not work (bad configuration,
+ * store unreachable): one customer's revoked token or Google outage is reported in the output, its sync status
+ * and the metrics, so a failed Job means real trouble.
+ */
+async function syncGoogle(config: Config, logger: Logger): Promise<void> {
+  if (!config.redisUrl) throw new ConfigError('cron sync-google needs REDIS_URL: the in-memory store has no directories to sync');
+  const dsync = build(config, logger);
+  try {
+    await dsync.store.ping();
+    const report = await dsync.google.sync();
+    for (const d of report.directories) {
+      process.stdout.write(`sync-google: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`);
+    }
+    process.stdout.write(
+      `sync-google: ${report.directories.length} directories, ${report.created} created, ${report.updated} updated, ` +
+        `${report.deleted} deleted, ${report.failed} failed\n`,
+    );
+  } finally {
+    await dsync.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, sub] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -167,6 +210,7 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (command === 'serve') return serve(config, logger);
   if (cron && sub === 'process-events') return processEvents(config, logger);
+  if (cron && sub === 'sync-google') return syncGoogle(config, logger);
   process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
   process.exitCode = 2;
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
+import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -67,6 +68,21 @@ const envSchema = z.object({
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
+  DSYNC_GOOGLE_API_URL: z.url({ error: 'DSYNC_GOOGLE_API_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_TOKEN_URL: z.url({ error: 'DSYNC_GOOGLE_TOKEN_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_AUTH_URL: z.url({ error: 'DSYNC_GOOGLE_AUTH_URL must be a URL' }).optional(),
+  DSYNC_GOOGLE_SYNC_INTERVAL: positiveInt('DSYNC_GOOGLE_SYNC_INTERVAL').optional(),
+  DSYNC_GOOGLE_QUERIES_PER_MINUTE: z.coerce
+    .number({ error: 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be a number' })
+    .int('DSYNC_GOOGLE_QUERIES_PER_MINUTE must be an integer')
+    .min(0, 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be >= 0 (0 = not paced)')
+    .optional(),
+  DSYNC_GOOGLE_MAX_DELETE_SHARE: z
+    .string()
+    .regex(/^\d+(\.\d+)?%?$/, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be a share such as 20% or 0.2')
+    .transform((v) => (v.endsWith('%') ? Number(v.slice(0, -1)) / 100 : Number(v)))
+    .pipe(z.number().max(1, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be at most 100%'))
+    .optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
@@ -114,7 +130,7 @@ export interface Config {
   webhookLogRetentionMs: number;
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
-  google: { clientId?: string; clientSecret?: string; redirectUrl?: string };
+  google: GoogleOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
   metricsPort: number;
@@ -211,10 +227,14 @@ export function loadConfig(
   if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
     throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
   }
+  const externalUrl = (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
+    throw new ConfigError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
-    externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    externalUrl,
     apiKeys: keys.length > 0 ? keys : [generateKey()],
     apiKeyGenerated: keys.length === 0,
     ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
@@ -229,11 +249,17 @@ export function loadConfig(
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? DELIVERY_DEFAULTS.retentionMs,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? DELIVERY_DEFAULTS.logRetentionMs,
     deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? DELIVERY_DEFAULTS.leaseMs,
-    google: {
-      ...(e.DSYNC_GOOGLE_CLIENT_ID !== undefined && { clientId: e.DSYNC_GOOGLE_CLIENT_ID }),
-      ...(e.DSYNC_GOOGLE_CLIENT_SECRET !== undefined && { clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET }),
-      ...(e.DSYNC_GOOGLE_REDIRECT_URL !== undefined && { redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL }),
-    },
+    google: googleOptions(externalUrl, {
+      clientId: e.DSYNC_GOOGLE_CLIENT_ID,
+      clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET,
+      redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL,
+      apiUrl: e.DSYNC_GOOGLE_API_URL,
+      tokenUrl: e.DSYNC_GOOGLE_TOKEN_URL,
+      authUrl: e.DSYNC_GOOGLE_AUTH_URL,
+      syncIntervalSeconds: e.DSYNC_GOOGLE_SYNC_INTERVAL,
+      queriesPerMinute: e.DSYNC_GOOGLE_QUERIES_PER_MINUTE,
+      maxDeleteShare: e.DSYNC_GOOGLE_MAX_DELETE_SHARE,
+    }),
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),

@@ -41,3 +41,7 @@ export {
 export { ScimError } from './scim/errors.js';
 export { DeadLetterNotFound, InvalidDeliveryOptionError } from './delivery/errors.js';
 export type { EngineTuning, WebhookOptions } from './delivery/options.js';
+export type { GoogleProvider } from './providers/google/google.js';
+export type { GoogleDirectoryView, TokenSet } from './providers/google/authorization.js';
+export type { DirectoryReport, SyncReport } from './providers/google/google-sync.js';
+export type { SyncStatus, SyncState, SyncCounts } from './providers/google/sync-status.js';

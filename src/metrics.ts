@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Backlog } from './delivery/backlog.js';
 import { listen } from './listen.js';
+import type { SyncObserver } from './providers/google/google-sync.js';
 import type { CommandObserver } from './store/command-observer.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -113,6 +114,49 @@ export class Metrics extends ProcessMetrics {
     registers: [this.registry],
   });
 
+  readonly googleSyncRuns = new Counter({
+    name: 'dsync_google_sync_runs_total',
+    help: 'Google pull-sync runs of one directory, by outcome (succeeded, failed, guarded, invalid_credentials, not_authorized)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly googleSyncDuration = new Histogram({
+    name: 'dsync_google_sync_duration_seconds',
+    help: 'Duration of the Google pull sync of one directory',
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 900, 1800],
+    registers: [this.registry],
+  });
+  readonly googleSyncChanges = new Counter({
+    name: 'dsync_google_sync_changes_total',
+    help: 'Changes a Google pull sync applied, by kind (users_created, members_added, ...)',
+    labelNames: ['change'] as const,
+    registers: [this.registry],
+  });
+  readonly googleApiRequests = new Counter({
+    name: 'dsync_google_api_requests_total',
+    help: 'Google Directory API requests made (retries included)',
+    registers: [this.registry],
+  });
+  readonly googleApiRetries = new Counter({
+    name: 'dsync_google_api_retries_total',
+    help: 'Google Directory API requests retried, by reason (userRateLimitExceeded, 429, 503, network, ...)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  /** What the Google sync reports to (no directory labels: bounded series). */
+  readonly googleObserver: SyncObserver = {
+    directoryRun: (state, seconds, counts) => {
+      this.googleSyncRuns.inc({ outcome: state });
+      this.googleSyncDuration.observe(seconds);
+      for (const [change, n] of Object.entries(counts)) if (n > 0) this.googleSyncChanges.inc({ change }, n);
+    },
+    request: () => this.googleApiRequests.inc(),
+    retry: (reason) => this.googleApiRetries.inc({ reason }),
+  };
+
+  private googleStates: (() => Promise<Record<string, number>>) | undefined;
+
   private backlogSource: { mode: string; measure: () => Promise<Backlog> } | undefined;
   private backlogCache: { at: number; value: Promise<Backlog> } | undefined;
 
@@ -138,6 +182,25 @@ export class Metrics extends ProcessMetrics {
     gauge('dsync_webhook_backlog_oldest_age_seconds', 'Age of the oldest event not yet delivered; 0 when none', (b) => b.oldestPendingAgeSeconds, true);
     gauge('dsync_dead_letters_pending', 'Dead letters (given-up deliveries) not yet replayed', (b) => b.deadLetters, false);
     gauge('dsync_webhooks_disabled', 'Directories whose webhook a 410 Gone disabled', (b) => b.webhooksDisabled, false);
+    const metrics = this; // prom-client calls collect with the gauge as `this`
+    new Gauge({
+      name: 'dsync_google_directories',
+      help: 'Active Google directories by the state of their last sync (invalid_credentials: authorize again; guarded: the mass-deletion guard stopped deletions)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      // Read from the stored statuses at scrape time: a sync run by the one-shot CronJob (never scraped) shows too.
+      async collect() {
+        if (!metrics.googleStates) return;
+        const states = await metrics.googleStates();
+        this.reset();
+        for (const [state, n] of Object.entries(states)) this.set({ state }, n);
+      },
+    });
+  }
+
+  /** Where `dsync_google_directories` reads from (counts of directories by sync state). */
+  trackGoogleStates(measure: () => Promise<Record<string, number>>): void {
+    this.googleStates = measure;
   }
 
   /** Where the backlog gauges read from, and the delivery mode (`realtime` or `batch`) they are labelled with. */

@@ -17,6 +17,10 @@ import { CallbackSink, WebhookSink, type Sink } from './delivery/sinks.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
+import { createGoogleProvider, type GoogleProvider } from './providers/google/google.js';
+import type { RetryOptions } from './providers/google/google-retry.js';
+import { googleGroupKeys } from './providers/google/mapping.js';
+import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -38,6 +42,8 @@ export interface DsyncOptions {
   onAttempt?: (attempt: AttemptRecord) => void;
   /** Shared metrics registry (the CLI exposes it on METRICS_PORT). */
   metrics?: Metrics;
+  /** Google Workspace pull sync (DSYNC_GOOGLE_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
+  google?: Partial<GoogleOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
 
 export interface Dsync {
@@ -59,6 +65,8 @@ export interface Dsync {
   };
   /** Readiness: resolves when the store answers (the `store` is named by its kind). */
   readonly health: { store: Store['kind']; ping(): Promise<void> };
+  /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
+  readonly google: GoogleProvider;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -109,12 +117,27 @@ export function createDsync(options: DsyncOptions): Dsync {
       logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
     },
   });
+  const { retry, leaseMs, ...googleGiven } = options.google ?? {};
+  const google = createGoogleProvider({
+    store,
+    directories,
+    // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
+    // Groups keyed by their email, not their (non-unique) name.
+    writers: { users, groups: new GroupWriter({ store, committed, keys: googleGroupKeys }) },
+    options: googleOptions(options.externalUrl, googleGiven),
+    logger,
+    observer: metrics.googleObserver,
+    ...(retry && { retry }),
+    ...(leaseMs !== undefined && { leaseMs }),
+  });
+  metrics.trackGoogleStates(() => google.directoryStates());
   return {
     store,
     directories,
     queries,
     users,
     groups,
+    google,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,

@@ -61,6 +61,7 @@ export const createDirectoryInput = z.strictObject(
     google_domain: googleField.optional(),
     google_access_token: googleField.optional(),
     google_refresh_token: googleField.optional(),
+    google_nested_groups: flag.optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
 );
@@ -77,6 +78,7 @@ export const updateDirectoryInput = z.strictObject(
     google_domain: googleField.optional(),
     google_access_token: googleField.optional(),
     google_refresh_token: googleField.optional(),
+    google_nested_groups: flag.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional(),
     product: z.string().optional(),

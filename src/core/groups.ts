@@ -41,9 +41,16 @@ export class GroupWriter {
   private readonly store: GroupWriteStore;
   private readonly committed: CommitListener;
 
-  constructor(deps: { store: GroupWriteStore; committed: CommitListener }) {
+  private readonly keysOf: (body: ScimBody) => GroupKeys;
+
+  /**
+   * `keys`: what the store indexes of a group (default: its displayName, unique as SCIM requires). A writer whose
+   * source names groups otherwise passes its own (the Google sync: the group's email; Google names repeat).
+   */
+  constructor(deps: { store: GroupWriteStore; committed: CommitListener; keys?: (body: ScimBody) => GroupKeys }) {
     this.store = deps.store;
     this.committed = deps.committed;
+    this.keysOf = deps.keys ?? groupKeys;
   }
 
   /** Creates a group with these members (unknown users are skipped); ConflictError when the displayName is taken. */
@@ -53,7 +60,7 @@ export class GroupWriter {
     members: readonly MemberRef[],
     opts: WriteOptions & { id?: string } = {},
   ): Promise<StoredResource> {
-    const keys = groupKeys(body);
+    const keys = this.keysOf(body);
     const id = opts.id ?? newId();
     const refs = uniqueRefs(members);
     return retrying(async () => {
@@ -132,7 +139,7 @@ export class GroupWriter {
     const group = { id: current.id, body: next };
     const removes = await memberChanges(this.store, dir, 'group.user_removed', remove.map((value) => ({ value })), group, now);
     const adds = await memberChanges(this.store, dir, 'group.user_added', add, group, now);
-    const keys = groupKeys(next);
+    const keys = this.keysOf(next);
     const result = outcomeOf(
       await this.store.updateGroup(dir.id, current.id, {
         ...(bodyChanged && { body: next, keys }),

@@ -25,6 +25,8 @@ export interface Directory {
   google_domain?: string;
   google_access_token?: string;
   google_refresh_token?: string;
+  /** Pull sync: members of nested groups count as members of the outer group (Google's derived membership). */
+  google_nested_groups?: boolean;
   /** Set when the receiver answered 410 Gone: delivery stops (events are kept) until the webhook is set again. */
   webhook_disabled_at?: string;
   /** Set when a controller (the Kubernetes operator) owns this directory; the management API then refuses to mutate it. */

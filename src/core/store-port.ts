@@ -232,7 +232,29 @@ export interface DeliveryStore {
   saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean>;
 }
 
-export interface Store extends DirectoryStore, UserStore, GroupStore, EventLogStore, DeliveryStore, DeliveryRecordStore {
+/** Names of the small per-directory records a pull provider keeps (JSON; never listed with the directory). */
+export type SyncRecordName = 'google-sync-status' | 'google-service-account';
+
+export interface PullSyncStore {
+  /** The record's JSON, or null when none was saved. */
+  getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null>;
+  /** Saves (or, with null, deletes) the record; false when the directory does not exist. */
+  putSyncRecord(directoryId: string, name: SyncRecordName, json: string | null): Promise<boolean>;
+  /** An expiring lease on the directory's pull sync: one run per directory across processes (like delivery's). */
+  acquireSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends the lease only while `owner` still holds it; false = it was lost. */
+  renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
+  releaseSyncLease(directoryId: string, owner: string): Promise<void>;
+}
+
+export interface Store
+  extends DirectoryStore,
+    UserStore,
+    GroupStore,
+    EventLogStore,
+    DeliveryStore,
+    DeliveryRecordStore,
+    PullSyncStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;

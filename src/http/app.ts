@@ -8,6 +8,7 @@ import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { eventRoutes } from './event-routes.js';
+import { googleCallbackRoute, googleRoutes } from './google-routes.js';
 import { jsonBody } from './json-body.js';
 import { managementRoutes } from './management-routes.js';
 import { requestIds } from './request-id.js';
@@ -79,7 +80,17 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
   app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
 
-  app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), eventRoutes(dsync), managementRoutes(dsync));
+  // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
+  app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
+  app.use(
+    '/api/v1',
+    apiKeyAuth(apiKeys),
+    ...limit((r) => r.management),
+    jsonBody({ limit: MAX_BODY_BYTES, strict: true }),
+    eventRoutes(dsync),
+    googleRoutes(dsync.google),
+    managementRoutes(dsync),
+  );
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

@@ -61,7 +61,20 @@ export const directoryConnectionSpec = z
     logWebhookEvents: z.boolean().default(false).describe('Keep a log of webhook deliveries'),
     deactivated: z.boolean().default(false).describe('A deactivated directory refuses SCIM requests'),
     google: z
-      .strictObject({ domain: core.google_domain.unwrap().min(1).describe('Google Workspace domain') })
+      .strictObject({
+        domain: core.google_domain.unwrap().min(1).describe('Google Workspace domain'),
+        nestedGroups: z
+          .boolean()
+          .default(false)
+          .describe('Members of nested groups count as members of the outer group (Google derived membership)'),
+        serviceAccount: z
+          .strictObject({
+            secretRef: secretKeySelector.describe('The service account JSON key (as downloaded from Google Cloud)'),
+            adminEmail: z.email().max(320).describe('Workspace admin the service account acts as (domain-wide delegation)'),
+          })
+          .optional()
+          .describe('Service account with domain-wide delegation: the sync needs no OAuth consent'),
+      })
       .optional()
       .describe('Google Workspace settings (type google)'),
   })

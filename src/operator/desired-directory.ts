@@ -19,6 +19,8 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     log_webhook_events: spec.logWebhookEvents,
     deactivated: spec.deactivated,
     ...(spec.google && { google_domain: spec.google.domain }),
+    // Only when on: off is the default, and a directory stored before the setting existed stays unchanged.
+    ...(spec.google?.nestedGroups && { google_nested_groups: true }),
   });
 }
 
@@ -42,7 +44,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   const { input } = desired;
   const immutable = changedImmutableField(current, input);
   if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
-  const { google_domain: _dropped, webhook_disabled_at: disabledAt, ...rest } = current;
+  const { google_domain: _domain, google_nested_groups: _nested, webhook_disabled_at: disabledAt, ...rest } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
   const next: Directory = {
     ...rest,
@@ -53,6 +55,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     webhook,
     scim: { ...current.scim, secret: desired.scim.secret, endpoint: desired.scim.endpoint },
     ...(input.google_domain !== undefined && { google_domain: input.google_domain }),
+    ...(input.google_nested_groups !== undefined && { google_nested_groups: input.google_nested_groups }),
     managed_by: desired.managedBy,
   };
   const same =
@@ -65,6 +68,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.scim.secret === current.scim.secret &&
     next.scim.endpoint === current.scim.endpoint &&
     next.google_domain === current.google_domain &&
+    next.google_nested_groups === current.google_nested_groups &&
     next.managed_by === current.managed_by;
   return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
 }

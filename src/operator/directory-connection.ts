@@ -37,6 +37,7 @@ import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnectio
 import { directoryInput, planDirectory } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
+import { ensureGoogle, GOOGLE_SYNC, type GoogleAccess } from './google-access.js';
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -77,6 +78,7 @@ export interface DirectoryConnectionReconcilerOptions {
   storeTimeoutMs: number;
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
+  google: GoogleAccess;
 }
 
 /** A named step (the name goes to the debug log). */
@@ -91,6 +93,16 @@ export class DirectoryConnectionReconciler implements Reconciler {
     ['scimSecret', (s) => this.ensureScimSecret(s)],
     ['directory', (s) => this.ensureDirectory(s)],
     ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
+    [
+      'google',
+      (s) =>
+        ensureGoogle(s, {
+          google: this.o.google,
+          secretValue: (ref, field) => this.secretValue(s, ref, field),
+          store: (call, work) => this.store(call, work),
+          ...(this.o.fence && { fence: this.o.fence }),
+        }),
+    ],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -172,24 +184,29 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return undefined;
   }
 
-  /** Read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
   private async ensureWebhookSecret(state: ReconcileState): Promise<Halt | undefined> {
     const ref = state.spec!.webhook?.secretRef;
     if (!ref) return undefined;
+    const read = await this.secretValue(state, ref, 'spec.webhook.secretRef');
+    if (typeof read !== 'string') return read;
+    state.webhookSecret = read;
+    return undefined;
+  }
+
+  /** A Secret's value, read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
+  private async secretValue(state: ReconcileState, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
     let secret: Secret | undefined;
     try {
       secret = await this.readSecret(state.cr.metadata.namespace!, ref.name);
     } catch (err) {
-      const message = `could not read Secret ${ref.name} (spec.webhook.secretRef)`;
-      return refused(err, REASONS.SecretReadFailed, message, true);
+      return refused(err, REASONS.SecretReadFailed, `could not read Secret ${ref.name} (${field})`, true);
     }
     const value = secret?.data?.[ref.key];
     if (value === undefined) {
       const message = secret ? `Secret ${ref.name} has no key ${ref.key}` : `Secret ${ref.name} not found`;
-      return { reason: REASONS.SecretNotFound, message: `${message} (spec.webhook.secretRef)`, retry: 'after-delay' };
+      return { reason: REASONS.SecretNotFound, message: `${message} (${field})`, retry: 'after-delay' };
     }
-    state.webhookSecret = Buffer.from(value, 'base64').toString('utf8');
-    return undefined;
+    return Buffer.from(value, 'base64').toString('utf8');
   }
 
   private async ensureScimSecret(state: ReconcileState): Promise<Halt | undefined> {
@@ -321,7 +338,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private async writeStatus(state: ReconcileState, halt: Halt | undefined): Promise<void> {
     const { cr } = state;
     const previous = cr.status ?? {};
-    const { status, ready, webhook, changed } = computeStatus(state, halt, new Date());
+    const { status, ready, webhook, google, changed } = computeStatus(state, halt, new Date());
     if (!changed) return;
     const written = await this.patchStatus(cr, status);
     const before = findCondition(previous.conditions, READY);
@@ -333,6 +350,10 @@ export class DirectoryConnectionReconciler implements Reconciler {
     if (webhook && webhookBefore?.status !== webhook.status) {
       if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
+    }
+    const googleBefore = findCondition(previous.conditions, GOOGLE_SYNC);
+    if (google?.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
+      await this.o.events.record(written, 'Warning', google.reason, google.message);
     }
   }
 

@@ -20,6 +20,7 @@ import { LeaderElector } from './controller/leader-election.js';
 import type { Logger } from '../logger.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
+import { GoogleAccess } from './google-access.js';
 import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
@@ -45,10 +46,12 @@ export interface Operator {
 
 const SECRET_INDEX = 'webhookSecret';
 
-/** `namespace/secretName` of the webhook Secret a resource references, for the Secret → resource mapping. */
+/** `namespace/secretName` of the Secrets a resource references (webhook, Google service account), for the Secret → resource mapping. */
 function referencedSecret(cr: DirectoryConnection): string[] {
-  const name = (cr.spec as { webhook?: { secretRef?: { name?: unknown } } } | undefined)?.webhook?.secretRef?.name;
-  return typeof name === 'string' ? [`${cr.metadata.namespace}/${name}`] : [];
+  type Ref = { secretRef?: { name?: unknown } };
+  const spec = cr.spec as { webhook?: Ref; google?: { serviceAccount?: Ref } } | undefined;
+  const names = [spec?.webhook?.secretRef?.name, spec?.google?.serviceAccount?.secretRef?.name];
+  return [...new Set(names.filter((n): n is string => typeof n === 'string'))].map((n) => `${cr.metadata.namespace}/${n}`);
 }
 
 /** What is kept of a Secret that is not the operator's: enough to map it to resources, nothing else. */
@@ -196,6 +199,7 @@ export function runOperator(options: OperatorOptions): Operator {
       storeTimeoutMs: o.storeTimeoutMs,
       newToken: o.newToken,
       fence,
+      google: new GoogleAccess(o.store),
     }),
   });
   enqueueOnChange(caches, controller);

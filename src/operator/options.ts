@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
 import type { Logger } from '../logger.js';
-import type { DirectoryStore } from '../core/store-port.js';
+import type { DirectoryStore, PullSyncStore } from '../core/store-port.js';
 import { checkLeaderElectionTimings } from './controller/leader-election.js';
 import { InvalidOptionError } from './errors.js';
 
@@ -31,7 +31,7 @@ export interface OperatorOptions {
   /** Where the cluster is and how to authenticate (kubeconfig or in-cluster). */
   kubeConfig: KubeConfig;
   /** The directory store `dsync serve` reads (Redis). The caller opens and closes it. */
-  store: DirectoryStore;
+  store: DirectoryStore & Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>;
   /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
   externalUrl: string;
   /**

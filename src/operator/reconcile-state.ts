@@ -3,6 +3,7 @@
  * (`Halt`), and how that ends for the controller (`outcome`).
  */
 import type { Logger } from '../logger.js';
+import type { SyncStatus } from '../providers/google/sync-status.js';
 import { REASONS, type Reason } from './conditions.js';
 import type { ReconcileOutcome } from './controller/controller.js';
 import type { DirectoryConnection, DirectoryConnectionSpec } from './crd-schema.js';
@@ -24,6 +25,8 @@ export interface ReconcileState {
   reenabled?: string;
   /** The stored directory's webhook_disabled_at once the directory step ran (null: delivery is on). */
   webhookDisabledAt?: string | null;
+  /** Type google: the last pull sync's status (the GoogleSync condition). */
+  googleSync?: SyncStatus;
 }
 
 /** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */

@@ -1,6 +1,7 @@
 /** The memory store's event log and delivery side: due set, leases, cursor, delivery logs, dead letters, replays. */
 import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../core/store-port.js';
 import type { DirectoryData } from './memory-directory.js';
+import { extendLease, takeLease } from './memory-leases.js';
 
 export class MemoryDeliveryStore {
   /** Each directory's data, kept by the store (memory.ts) from its creation to its deletion. */
@@ -43,18 +44,10 @@ export class MemoryDeliveryStore {
     this.due.delete(directoryId);
   }
   async acquireLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const d = this.data.get(directoryId);
-    if (!d) return false;
-    const now = Date.now();
-    if (d.lease && d.lease.owner !== owner && d.lease.expires > now) return false;
-    d.lease = { owner, expires: now + ttlMs };
-    return true;
+    return takeLease(this.data.get(directoryId), 'lease', owner, ttlMs);
   }
   async renewLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
-    const lease = this.data.get(directoryId)?.lease;
-    if (!lease || lease.owner !== owner || lease.expires <= Date.now()) return false;
-    lease.expires = Date.now() + ttlMs;
-    return true;
+    return extendLease(this.data.get(directoryId)?.lease, owner, ttlMs);
   }
   async releaseLease(directoryId: string, owner: string): Promise<void> {
     const d = this.data.get(directoryId);

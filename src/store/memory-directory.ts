@@ -1,7 +1,7 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
 import { forEachChunked } from '../core/chunks.js';
 import type { GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { DeadLetter, DeliveryLogRecord, DeliveryState, MemberChange, Page, WriteResult } from '../core/store-port.js';
+import type { DeadLetter, DeliveryLogRecord, DeliveryState, MemberChange, Page, SyncRecordName, WriteResult } from '../core/store-port.js';
 import { EventLog } from './memory-event-log.js';
 
 export interface Row {
@@ -38,6 +38,11 @@ class MultiIndex {
   }
 }
 
+export interface Lease {
+  owner: string;
+  expires: number;
+}
+
 export class DirectoryData {
   readonly users = new Map<string, UserRow>();
   readonly userNames = new Map<string, string>();
@@ -58,7 +63,10 @@ export class DirectoryData {
   recordId(): string {
     return String(this.nextRecord++).padStart(16, '0');
   }
-  lease: { owner: string; expires: number } | undefined;
+  lease: Lease | undefined;
+  /** The pull sync's lease and its small records (PullSyncStore). */
+  syncLease: Lease | undefined;
+  readonly syncRecords = new Map<SyncRecordName, string>();
   /** Membership changes of a group still being applied chunk by chunk. */
   private readonly applying = new Map<string, Promise<unknown>>();
 

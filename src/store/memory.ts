@@ -9,10 +9,10 @@
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
-import { MemoryDeliveryStore } from './memory-delivery.js';
+import { MemoryPullSyncStore } from './memory-pull-sync.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
-export class MemoryStore extends MemoryDeliveryStore implements Store {
+export class MemoryStore extends MemoryPullSyncStore implements Store {
   readonly kind = 'memory' as const;
   private readonly directories = new Map<string, string>();
 

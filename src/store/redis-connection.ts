@@ -37,12 +37,19 @@ d.webhook_disabled_at = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(d))
 return 1`;
 
+/** Sets (or, with an empty value, deletes) KEYS[2] only while the directory record KEYS[1] exists. */
+const PUT_SYNC_RECORD = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[1] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[1]) end
+return 1`;
+
 /** The store's small commands beside the write scripts of redis-scripts.ts. */
 const COMMANDS = {
   dsyncReleaseLease: { keys: 1, lua: RELEASE_LEASE },
   dsyncRenewLease: { keys: 1, lua: RENEW_LEASE },
   dsyncDisableWebhook: { keys: 1, lua: DISABLE_WEBHOOK },
   dsyncSaveState: { keys: 2, lua: SAVE_STATE },
+  dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
 };
 
 export class RedisConnection {

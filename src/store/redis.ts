@@ -15,6 +15,7 @@
  *   dsync:{d}:ev           the directory's event log (STREAM)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
+ *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (redis-pull-sync.ts)
  *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
@@ -23,7 +24,7 @@ import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } fro
 import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
-import { RedisDeliveryStore } from './redis-delivery.js';
+import { RedisPullSyncStore, syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
 import { MemberEntries, RedisWriteScripts } from './redis-write-scripts.js';
@@ -51,7 +52,7 @@ const events = (list: PendingEvent[]): string[] => [String(list.length), ...list
 
 const CASCADE_BATCH = 500;
 
-export class RedisStore extends RedisDeliveryStore implements Store {
+export class RedisStore extends RedisPullSyncStore implements Store {
   readonly kind = 'redis' as const;
   private readonly writes: RedisWriteScripts;
 
@@ -155,7 +156,7 @@ export class RedisStore extends RedisDeliveryStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`);
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id));
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }

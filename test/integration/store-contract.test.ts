@@ -278,6 +278,35 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.acquireLease(D, 'a', 5_000)).to.equal(true);
     });
 
+    it('keeps pull-sync records per directory, deletes them with it, and refuses them for a missing directory', async () => {
+      expect(await store.getSyncRecord(D, 'google-sync-status')).to.equal(null);
+      expect(await store.putSyncRecord(D, 'google-sync-status', '{"state":"succeeded"}')).to.equal(true);
+      expect(await store.putSyncRecord(D, 'google-service-account', '{"k":1}')).to.equal(true);
+      expect(await store.getSyncRecord(D, 'google-sync-status')).to.equal('{"state":"succeeded"}');
+      expect(await store.putSyncRecord(D, 'google-service-account', null)).to.equal(true);
+      expect(await store.getSyncRecord(D, 'google-service-account')).to.equal(null);
+      expect(await store.putSyncRecord('nope', 'google-sync-status', '{}')).to.equal(false);
+      expect(await store.getSyncRecord('nope', 'google-sync-status')).to.equal(null);
+      await store.deleteDirectory(D);
+      expect(await store.getSyncRecord(D, 'google-sync-status')).to.equal(null);
+    });
+
+    it('grants one sync lease at a time, apart from the delivery lease', async () => {
+      expect(await store.acquireSyncLease(D, 'a', 5_000)).to.equal(true);
+      expect(await store.acquireLease(D, 'z', 5_000)).to.equal(true);
+      expect(await store.acquireSyncLease(D, 'b', 5_000)).to.equal(false);
+      expect(await store.renewSyncLease(D, 'b', 5_000)).to.equal(false);
+      expect(await store.renewSyncLease(D, 'a', 5_000)).to.equal(true);
+      await store.releaseSyncLease(D, 'b');
+      expect(await store.acquireSyncLease(D, 'b', 5_000)).to.equal(false);
+      await store.releaseSyncLease(D, 'a');
+      expect(await store.acquireSyncLease(D, 'b', 50)).to.equal(true);
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.renewSyncLease(D, 'b', 5_000)).to.equal(false);
+      expect(await store.acquireSyncLease(D, 'a', 5_000)).to.equal(true);
+      expect(await store.acquireSyncLease('nope', 'a', 5_000)).to.equal(false);
+    });
+
     it('keeps the earliest due mark and lists due directories', async () => {
       await store.markDue(D, 5_000);
       await store.markDue(D, 9_000);

@@ -22,6 +22,7 @@ function familiesIn(expr: string): string[] {
 const MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
   'batch mode': { 'delivery.batchSize': 100, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '10s' },
+  'Google sync CronJob': { 'cron.syncGoogle.enabled': true, extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }] },
   ingress: { 'ingress.enabled': true, 'ingress.className': 'nginx', 'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }] },
   'ServiceMonitor + PrometheusRule': {
     'metrics.serviceMonitor.enabled': true,
@@ -174,7 +175,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
     const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
     expect(parsed.code, parsed.stdout).to.equal(0);
-    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled']);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing']);
     for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
     expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
     const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
@@ -215,6 +216,27 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const namespaced = parseObjects(await template(first!.bin, { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] }));
     expect(namespaced.filter((o) => o.kind.startsWith('Cluster'))).to.deep.equal([]);
     expect(namespaced.filter((o) => o.kind === 'Role' && o.metadata.name === 'dsync-operator').map((o) => o.metadata.namespace)).to.deep.equal(['tenant-a', 'tenant-b']);
+  });
+
+  it('renders the Google sync CronJob: every 2 hours, Forbid, history limits, a deadline, serve\'s store and the Google env', async () => {
+    const [first] = helms();
+    const objects = parseObjects(
+      await template(first!.bin, { 'cron.syncGoogle.enabled': true, extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_ID', value: 'id.apps.googleusercontent.com' }] }),
+    );
+    type Container = { args: string[]; env: Array<{ name: string; value?: string }> };
+    const cronJob = find(objects, 'CronJob', 'dsync-sync-google') as unknown as {
+      spec: Record<string, unknown> & { jobTemplate: { spec: { activeDeadlineSeconds: number; template: { spec: { containers: Container[] } } } } };
+    };
+    expect(cronJob.spec).to.deep.include({ schedule: '0 */2 * * *', concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 3 });
+    expect(cronJob.spec.jobTemplate.spec.activeDeadlineSeconds).to.equal(5400);
+    const [container] = cronJob.spec.jobTemplate.spec.template.spec.containers;
+    expect(container!.args).to.deep.equal(['cron', 'sync-google']);
+    const env = Object.fromEntries(container!.env.map((e) => [e.name, e.value]));
+    expect(env).to.include({ DSYNC_GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', METRICS_PORT: '0' });
+    expect(env).to.have.property('REDIS_URL');
+    expect(env).to.not.have.property('DSYNC_API_KEYS');
+    const defaults = parseObjects(await template(first!.bin, {}));
+    expect(defaults.filter((o) => o.kind === 'CronJob')).to.deep.equal([]);
   });
 
   it('passes the rate-limit values to serve alone (the operator and the CronJob need none)', async () => {

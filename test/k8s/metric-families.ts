@@ -15,6 +15,9 @@ export const EXPECTED_METRIC_FAMILIES = {
     'dsync_webhooks_disabled',
     'dsync_cron_runs_total',
     'dsync_ratelimit_decisions_total',
+    'dsync_google_directories',
+    'dsync_google_api_requests_total',
+    'dsync_google_api_retries_total',
     ...BOTH,
   ],
   operator: [

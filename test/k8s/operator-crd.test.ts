@@ -123,7 +123,7 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
         google: { domain: 'example.com' },
       }),
     );
-    expect(created.spec).to.deep.include({ logWebhookEvents: false, deactivated: false, google: { domain: 'example.com' } });
+    expect(created.spec).to.deep.include({ logWebhookEvents: false, deactivated: false, google: { domain: 'example.com', nestedGroups: false } });
   });
 
   it('shows Ready, Type, Tenant, Product, Endpoint and Age in kubectl get', async () => {

@@ -12,7 +12,7 @@ const spec: DirectoryConnectionSpec = {
   webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } },
   logWebhookEvents: false,
   deactivated: false,
-  google: { domain: 'acme.com' },
+  google: { domain: 'acme.com', nestedGroups: false },
 };
 
 const desired = (overrides: Partial<DirectoryConnectionSpec> = {}, webhookSecret = 'whsec_1'): DesiredDirectory => ({

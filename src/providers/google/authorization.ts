@@ -1,0 +1,164 @@
+/**
+ * The three-step authorization of SPEC.md §4.2 (authorization URL, code exchange, set tokens), the browser
+ * callback that does steps 2 and 3, and the service-account alternative. The answers carry only what SPEC.md
+ * shows; a service account's key is never shown back.
+ */
+import { z } from 'zod';
+import { parseInput, type DirectoryService } from '../../core/directories.js';
+import { ForbiddenError, ValidationError } from '../../core/errors.js';
+import type { Directory } from '../../core/model.js';
+import type { DirectoryStore } from '../../core/store-port.js';
+import { oauthClient } from './credentials.js';
+import { GoogleCredentialsError, GoogleNotConfiguredError, NotGoogleDirectoryError } from './errors.js';
+import { toGoogleError } from './google-retry.js';
+import { StateSigner } from './oauth-state.js';
+import { GOOGLE_SCOPES, type GoogleOptions } from './options.js';
+import { describeServiceAccount, parseServiceAccount, type ServiceAccounts } from './service-account.js';
+import type { SyncStatuses } from './sync-status.js';
+
+/** SPEC.md §2.5. */
+export interface TokenSet {
+  access_token: string;
+  refresh_token: string;
+  scope: string;
+  token_type: string;
+  expiry_date: number;
+}
+
+/** What step 3 answers (SPEC.md §2.1: only these fields). */
+export type GoogleDirectoryView = Pick<Directory, 'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'>;
+
+const token = (field: string) => z.string({ error: `${field} is required` }).min(1, `${field} must not be empty`).max(4096);
+const codeInput = z.strictObject({ code: token('code') });
+const tokenInput = z.strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') });
+const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
+
+export class GoogleAuthorization {
+  constructor(
+    private readonly deps: {
+      options: GoogleOptions;
+      directories: DirectoryService;
+      store: Pick<DirectoryStore, 'updateDirectory'>;
+      statuses: SyncStatuses;
+      serviceAccounts: ServiceAccounts;
+    },
+  ) {}
+
+  /** Step 1: where to send the admin. `redirectUrl`: where the callback sends the browser afterwards. */
+  async authorizationUrl(directoryId: string, redirectUrl?: unknown): Promise<{ authorizationUrl: string }> {
+    const directory = await this.googleDirectory(directoryId);
+    const redirect = parseRedirect(redirectUrl);
+    const authorizationUrl = oauthClient(this.configured()).generateAuthUrl({
+      access_type: 'offline',
+      // Google sends a refresh token only on consent: ask for it every time, so re-authorizing always yields one.
+      prompt: 'consent',
+      scope: [...GOOGLE_SCOPES],
+      state: this.signer().sign(directory.id, redirect),
+      ...(directory.google_domain && { hd: directory.google_domain }),
+    });
+    return { authorizationUrl };
+  }
+
+  /** Step 2: the authorization code for the token set. */
+  async exchangeCode(directoryId: string, input: unknown): Promise<TokenSet> {
+    await this.googleDirectory(directoryId);
+    const { code } = parseInput(codeInput, input);
+    let tokens;
+    try {
+      ({ tokens } = await oauthClient(this.configured()).getToken(code));
+    } catch (err) {
+      const mapped = toGoogleError(err, 'exchanging the authorization code');
+      throw mapped instanceof GoogleCredentialsError
+        ? new GoogleCredentialsError('Google refused the authorization code (invalid, expired or already used): start again', { cause: mapped.cause })
+        : mapped;
+    }
+    if (!tokens.access_token || !tokens.refresh_token) {
+      throw new GoogleCredentialsError('Google returned no refresh token: authorize again (the consent screen must be shown)');
+    }
+    return {
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
+      scope: tokens.scope ?? GOOGLE_SCOPES.join(' '),
+      token_type: tokens.token_type ?? 'Bearer',
+      expiry_date: tokens.expiry_date ?? Date.now() + 3_600_000,
+    };
+  }
+
+  /**
+   * Step 3: the tokens the sync uses from now on (they clear a revoked-token error). Also on a directory the
+   * operator manages: tokens come from an admin's consent, never from its spec.
+   */
+  async setToken(directoryId: string, input: unknown): Promise<GoogleDirectoryView> {
+    const current = await this.googleDirectory(directoryId);
+    const t = parseInput(tokenInput, input);
+    const d: Directory = { ...current, google_access_token: t.access_token, google_refresh_token: t.refresh_token, updated_at: new Date().toISOString() };
+    await this.deps.store.updateDirectory(d);
+    await this.deps.statuses.reauthorized(directoryId);
+    return {
+      id: d.id,
+      name: d.name,
+      tenant: d.tenant,
+      product: d.product,
+      type: d.type,
+      ...(d.google_domain !== undefined && { google_domain: d.google_domain }),
+      google_access_token: t.access_token,
+      google_refresh_token: t.refresh_token,
+    };
+  }
+
+  /** The browser callback: checks the signed state, then steps 2 and 3. Returns where the browser goes next. */
+  async callback(query: { code?: unknown; state?: unknown; error?: unknown }): Promise<{ directoryId: string; redirectUrl?: string }> {
+    const state = this.signer().verify(query.state);
+    if (query.error !== undefined) {
+      throw new GoogleCredentialsError(`Google did not authorize the directory: ${String(query.error).slice(0, 100)}`);
+    }
+    const tokens = await this.exchangeCode(state.directoryId, { code: query.code });
+    await this.setToken(state.directoryId, { access_token: tokens.access_token, refresh_token: tokens.refresh_token });
+    return { directoryId: state.directoryId, ...(state.redirectUrl !== undefined && { redirectUrl: state.redirectUrl }) };
+  }
+
+  /** Where a callback with a valid state would send the browser (to report a failure there too). */
+  redirectOf(stateText: unknown): string | undefined {
+    try {
+      return this.signer().verify(stateText).redirectUrl;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The service-account alternative: a key and the admin to act as. Answers without the key. */
+  async setServiceAccount(directoryId: string, input: unknown) {
+    const directory = await this.googleDirectory(directoryId);
+    if (directory.managed_by) {
+      throw new ForbiddenError(
+        `Directory ${directoryId} is managed by ${directory.managed_by}; set spec.google.serviceAccountSecretRef of its DirectoryConnection instead`,
+      );
+    }
+    const account = parseServiceAccount(input);
+    await this.deps.serviceAccounts.put(directoryId, account);
+    await this.deps.statuses.reauthorized(directoryId);
+    return { id: directoryId, ...describeServiceAccount(account) };
+  }
+
+  private async googleDirectory(id: string): Promise<Directory> {
+    const directory = await this.deps.directories.get(id);
+    if (directory.type !== 'google') throw new NotGoogleDirectoryError(id);
+    return directory;
+  }
+
+  private configured(): GoogleOptions & { clientId: string; clientSecret: string } {
+    const { clientId, clientSecret } = this.deps.options;
+    if (!clientId || !clientSecret) throw new GoogleNotConfiguredError();
+    return { ...this.deps.options, clientId, clientSecret };
+  }
+
+  private signer(): StateSigner {
+    return new StateSigner(this.configured().clientSecret);
+  }
+}
+
+function parseRedirect(value: unknown): string | undefined {
+  const parsed = redirectInput.safeParse(value === '' ? undefined : value);
+  if (!parsed.success) throw new ValidationError('redirect_url must be an http(s) URL', 'redirect_url');
+  return parsed.data;
+}

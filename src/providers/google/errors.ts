@@ -1,0 +1,102 @@
+/** Coded errors of the Google Workspace provider, on the one base `DsyncError`. */
+import { DsyncError } from '../../core/errors.js';
+
+/** The OAuth client (DSYNC_GOOGLE_CLIENT_ID / _SECRET) is not configured on this server. */
+export class GoogleNotConfiguredError extends DsyncError {
+  override name = 'GoogleNotConfiguredError';
+  constructor() {
+    super(
+      'Google OAuth is not configured on this server (set DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET), or use a service account',
+      'DSYNC_GOOGLE_NOT_CONFIGURED',
+      501,
+    );
+  }
+}
+
+export class NotGoogleDirectoryError extends DsyncError {
+  override name = 'NotGoogleDirectoryError';
+  constructor(id: string) {
+    super(`Directory ${id} is not of type google`, 'DSYNC_GOOGLE_WRONG_TYPE', 400);
+  }
+}
+
+/** The `state` of the OAuth callback is forged, malformed, expired or bound to another directory. */
+export class InvalidStateError extends DsyncError {
+  override name = 'InvalidStateError';
+  constructor(reason: string) {
+    super(`Invalid OAuth state: ${reason}; start again from the authorization URL`, 'DSYNC_GOOGLE_INVALID_STATE', 400);
+  }
+}
+
+/**
+ * Google refused our credentials for good: a revoked or expired refresh token (`invalid_grant`), a code already
+ * used, a service account without domain-wide delegation. An admin must authorize again.
+ */
+export class GoogleCredentialsError extends DsyncError {
+  override name = 'GoogleCredentialsError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'DSYNC_GOOGLE_INVALID_CREDENTIALS', 400, options);
+  }
+}
+
+/** The directory has no usable credentials yet (no tokens, no service account). */
+export class NotAuthorizedError extends DsyncError {
+  override name = 'NotAuthorizedError';
+  constructor(id: string) {
+    super(
+      `Directory ${id} is not authorized with Google yet: run the OAuth flow or give it a service account`,
+      'DSYNC_GOOGLE_NOT_AUTHORIZED',
+      409,
+    );
+  }
+}
+
+/** A Directory API call failed after its retries (or at once, for errors that retrying cannot fix). */
+export class GoogleApiError extends DsyncError {
+  override name = 'GoogleApiError';
+  constructor(
+    message: string,
+    readonly httpStatus: number | undefined,
+    readonly reason: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, 'DSYNC_GOOGLE_API', 502, options);
+  }
+}
+
+/** A listing did not end the way a complete one does: nothing is deleted on its basis. */
+export class IncompleteListingError extends DsyncError {
+  override name = 'IncompleteListingError';
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`Incomplete Google listing (${what}): nothing was deleted`, 'DSYNC_GOOGLE_INCOMPLETE_LISTING', 502, options);
+  }
+}
+
+/** Another run holds this directory's sync lease. */
+export class SyncBusyError extends DsyncError {
+  override name = 'SyncBusyError';
+  constructor(id: string) {
+    super(`Directory ${id} is being synced by another run`, 'DSYNC_GOOGLE_SYNC_BUSY', 409);
+  }
+}
+
+/** The run would delete more than the allowed share of the directory: it deleted nothing and says so. */
+export class MassDeletionError extends DsyncError {
+  override name = 'MassDeletionError';
+  constructor(what: string, deletions: number, stored: number, maxShare: number) {
+    super(
+      `Mass-deletion guard: this run would delete ${deletions} of ${stored} ${what} (more than ${Math.round(maxShare * 100)}%); ` +
+        'nothing was deleted. Check the workspace; raise DSYNC_GOOGLE_MAX_DELETE_SHARE if the deletions are intended',
+      'DSYNC_GOOGLE_MASS_DELETION',
+      409,
+    );
+  }
+}
+
+/** The run lost its lease on the directory (it took too long, or the store failed): it stopped. */
+export class LeaseLostError extends DsyncError {
+  override name = 'LeaseLostError';
+  constructor(id: string) {
+    super(`The sync of directory ${id} lost its lease and stopped`, 'DSYNC_GOOGLE_LEASE_LOST', 503);
+  }
+}

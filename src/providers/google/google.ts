@@ -1,0 +1,88 @@
+/**
+ * `dsync.google`: the Google Workspace provider as the library exposes it (SPEC.md §4.2 steps, the sync and its
+ * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
+ */
+import type { DirectoryService } from '../../core/directories.js';
+import type { Logger } from '../../logger.js';
+import { GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
+import { NotGoogleDirectoryError } from './errors.js';
+import { GoogleSync, type SyncObserver, type SyncReport, type SyncStore } from './google-sync.js';
+import type { RetryOptions } from './google-retry.js';
+import type { GoogleOptions } from './options.js';
+import { ServiceAccounts, type ServiceAccount } from './service-account.js';
+import type { SyncStatus } from './sync-status.js';
+import type { SyncWriters } from './writers.js';
+
+export interface GoogleProvider {
+  /** Step 1: the consent URL for an admin of the workspace. `redirectUrl`: where the callback sends the browser. */
+  authorizationUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ authorizationUrl: string }>;
+  /** Step 2: an authorization code for the token set. */
+  exchangeCode(input: { directoryId: string; code: string }): Promise<TokenSet>;
+  /** Step 3: the tokens the sync uses. */
+  setToken(input: { directoryId: string; accessToken: string; refreshToken: string }): Promise<GoogleDirectoryView>;
+  /** The browser callback (steps 2 and 3 after checking the signed state). */
+  callback(query: { code?: unknown; state?: unknown; error?: unknown }): Promise<{ directoryId: string; redirectUrl?: string }>;
+  /** Where a callback's state would send the browser (to report a failure there), if the state is valid. */
+  redirectOf(state: unknown): string | undefined;
+  /** The service-account alternative (input: `{key, admin_email}`); answers without the key. */
+  setServiceAccount(directoryId: string, input: unknown): Promise<{ id: string; client_email: string; admin_email: string }>;
+  /** Saves a service account as a controller (the operator) does, past the managed-directory rule. */
+  putServiceAccount(directoryId: string, account: ServiceAccount | null): Promise<boolean>;
+  /** Syncs every active Google directory, or one. */
+  sync(filter?: { directoryId?: string }): Promise<SyncReport>;
+  syncStatus(directoryId: string): Promise<SyncStatus>;
+  /** Active Google directories by the state of their last sync. */
+  directoryStates(): Promise<Record<string, number>>;
+}
+
+export interface GoogleProviderDeps {
+  store: SyncStore;
+  directories: DirectoryService;
+  writers: SyncWriters;
+  options: GoogleOptions;
+  logger: Logger;
+  observer?: SyncObserver;
+  retry?: RetryOptions;
+  leaseMs?: number;
+}
+
+export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
+  const serviceAccounts = new ServiceAccounts(deps.store);
+  const sync = new GoogleSync({
+    store: deps.store,
+    writers: deps.writers,
+    options: deps.options,
+    logger: deps.logger.child({ unit: 'google-sync' }),
+    ...(deps.observer && { observer: deps.observer }),
+    ...(deps.retry && { retry: deps.retry }),
+    ...(deps.leaseMs !== undefined && { leaseMs: deps.leaseMs }),
+  });
+  const auth = new GoogleAuthorization({
+    options: deps.options,
+    directories: deps.directories,
+    store: deps.store,
+    statuses: sync.statuses,
+    serviceAccounts,
+  });
+  return {
+    authorizationUrl: ({ directoryId, redirectUrl }) => auth.authorizationUrl(directoryId, redirectUrl),
+    exchangeCode: ({ directoryId, code }) => auth.exchangeCode(directoryId, { code }),
+    setToken: ({ directoryId, accessToken, refreshToken }) =>
+      auth.setToken(directoryId, { access_token: accessToken, refresh_token: refreshToken }),
+    callback: (query) => auth.callback(query),
+    redirectOf: (state) => auth.redirectOf(state),
+    setServiceAccount: (directoryId, input) => auth.setServiceAccount(directoryId, input),
+    putServiceAccount: async (directoryId, account) => {
+      const saved = await serviceAccounts.put(directoryId, account);
+      if (saved && account) await sync.statuses.reauthorized(directoryId);
+      return saved;
+    },
+    sync: (filter) => sync.run(filter),
+    directoryStates: () => sync.directoryStates(),
+    syncStatus: async (directoryId) => {
+      const directory = await deps.directories.get(directoryId);
+      if (directory.type !== 'google') throw new NotGoogleDirectoryError(directoryId);
+      return sync.statuses.get(directoryId);
+    },
+  };
+}

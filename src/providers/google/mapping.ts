@@ -1,0 +1,57 @@
+/**
+ * Google Directory objects as the SCIM resources dsync stores, so a Google directory's events look exactly like
+ * a SCIM directory's. Only stable fields are mapped: volatile ones (lastLoginTime, etags, thumbnails) never
+ * reach the body, so they can never cause an update. Our ids are Google's ids: a primary-email change is an
+ * update of the same user, and a group is known by its id, never by its (non-unique) name.
+ */
+import type { GroupKeys, ScimBody } from '../../core/model.js';
+import type { GoogleGroup, GoogleMember, GoogleUser } from './directory-api.js';
+
+const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+
+export function userBody(user: GoogleUser): ScimBody {
+  const given = user.name?.givenName;
+  const family = user.name?.familyName;
+  const full = user.name?.fullName ?? ([given, family].filter(Boolean).join(' ') || undefined);
+  return {
+    schemas: [USER_SCHEMA],
+    userName: user.primaryEmail,
+    externalId: user.id,
+    name: {
+      ...(given !== undefined && { givenName: given }),
+      ...(family !== undefined && { familyName: family }),
+      ...(full !== undefined && { formatted: full }),
+    },
+    displayName: full ?? user.primaryEmail,
+    emails: [{ value: user.primaryEmail, primary: true, type: 'work' }],
+    // Suspended and archived users stay (with their memberships), inactive.
+    active: user.suspended !== true && user.archived !== true,
+  };
+}
+
+export function groupBody(group: GoogleGroup): ScimBody {
+  return {
+    schemas: [GROUP_SCHEMA],
+    displayName: group.name ?? group.email,
+    externalId: group.email,
+  };
+}
+
+/**
+ * What the store indexes of a Google group: its email as the unique name (Google's names repeat: two groups
+ * called "Eng" both sync), the email again as externalId.
+ */
+export function googleGroupKeys(body: ScimBody): GroupKeys {
+  const email = String(body.externalId);
+  return { displayName: email, externalId: email };
+}
+
+/**
+ * The member ids worth a membership: members of type USER that are users of this directory. Groups (expanded
+ * by Google when the directory asks for derived membership), CUSTOMER ("everyone") and external members are
+ * skipped.
+ */
+export function userMemberIds(members: GoogleMember[], isDirectoryUser: (id: string) => boolean): string[] {
+  return members.flatMap((m) => (m.type === 'USER' && m.id !== undefined && isDirectoryUser(m.id) ? [m.id] : []));
+}

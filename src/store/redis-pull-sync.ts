@@ -1,0 +1,39 @@
+/**
+ * The Redis store's pull-sync side (PullSyncStore): `dsync:{d}:slease`, the sync lease (like delivery's), and
+ * `dsync:{d}:sr:<name>`, the small records (status, service-account key), written only beside a live directory.
+ */
+import type { PullSyncStore, SyncRecordName } from '../core/store-port.js';
+import { failFast } from './fail-fast.js';
+import { RedisDeliveryStore } from './redis-delivery.js';
+import { prefix } from './redis-keys.js';
+
+/** Every record name, for the directory's cascade delete. */
+export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = ['google-sync-status', 'google-service-account'];
+export const syncKeys = (directoryId: string): string[] => [
+  `${prefix(directoryId)}slease`,
+  ...SYNC_RECORD_NAMES.map((name) => `${prefix(directoryId)}sr:${name}`),
+];
+
+export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncStore {
+  async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
+    return this.redis.get(`${prefix(directoryId)}sr:${name}`);
+  }
+  async putSyncRecord(directoryId: string, name: SyncRecordName, json: string | null): Promise<boolean> {
+    const p = prefix(directoryId);
+    return (await this.command('dsyncPutSyncRecord', `${p}dir`, `${p}sr:${name}`, json ?? '')) === 1;
+  }
+  async acquireSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const p = prefix(directoryId);
+    if ((await this.redis.exists(`${p}dir`)) === 0) return false;
+    if ((await this.redis.set(`${p}slease`, owner, 'PX', ttlMs, 'NX')) === 'OK') return true;
+    return this.renewSyncLease(directoryId, owner, ttlMs); // re-entrant for the holder
+  }
+  async renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return (await this.command('dsyncRenewLease', `${prefix(directoryId)}slease`, owner, ttlMs)) === 1;
+  }
+  async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
+    await this.command('dsyncReleaseLease', `${prefix(directoryId)}slease`, owner);
+  }
+}
+
+failFast(RedisPullSyncStore.prototype);

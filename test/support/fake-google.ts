@@ -1,0 +1,314 @@
+/**
+ * A fake Google for tests and the benchmark, over real HTTP: the Admin SDK Directory API's users, groups and
+ * members listings in Google's response shapes and paging (`nextPageToken`, `maxResults` bounds), Google's
+ * error bodies, and the OAuth endpoints (fake-google-oauth.ts). Faults can be injected per route: 403 rate-limit
+ * reasons, 429, 5xx, a page cut off mid-body, an empty page that ends a listing early. The product talks to it
+ * through the real googleapis / google-auth-library clients, pointed here by DSYNC_GOOGLE_*_URL.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeOAuth } from './fake-google-oauth.js';
+
+export { FAKE_CLIENT } from './fake-google-oauth.js';
+
+export interface GUser {
+  id: string;
+  primaryEmail: string;
+  name: { givenName: string; familyName: string; fullName: string };
+  suspended: boolean;
+  archived: boolean;
+  orgUnitPath: string;
+}
+export interface GGroup {
+  id: string;
+  email: string;
+  name: string;
+  description: string;
+}
+export interface GMember {
+  id: string;
+  email: string;
+  type: 'USER' | 'GROUP' | 'CUSTOMER' | 'EXTERNAL';
+  role: 'MEMBER' | 'MANAGER' | 'OWNER';
+  status: string;
+}
+
+export type Route = 'users' | 'groups' | 'members' | 'token';
+export interface Fault {
+  route: Route;
+  /** `status`: an error answer; `truncate`: a 200 whose JSON body is cut off; `empty`: a last page with no items. */
+  kind: 'status' | 'truncate' | 'empty';
+  status?: number;
+  reason?: string;
+  /** Matching requests let through before the fault starts. */
+  skip?: number;
+  /** How many requests it hits (Infinity: all). */
+  times?: number;
+}
+
+const MAX_RESULTS = { users: 500, groups: 200, members: 200 } as const;
+
+const STATUS_TEXT: Record<number, [string, string, string]> = {
+  400: ['INVALID_ARGUMENT', 'global', 'invalid'],
+  401: ['UNAUTHENTICATED', 'global', 'authError'],
+  403: ['PERMISSION_DENIED', 'usageLimits', 'userRateLimitExceeded'],
+  404: ['NOT_FOUND', 'global', 'notFound'],
+  429: ['RESOURCE_EXHAUSTED', 'usageLimits', 'rateLimitExceeded'],
+  500: ['INTERNAL', 'global', 'backendError'],
+  503: ['UNAVAILABLE', 'global', 'backendError'],
+};
+
+/** Google's JSON error body. */
+export function googleError(code: number, message: string, reason?: string) {
+  const [status, domain, defaultReason] = STATUS_TEXT[code] ?? ['UNKNOWN', 'global', 'unknown'];
+  return { error: { code, message, errors: [{ message, domain, reason: reason ?? defaultReason }], status } };
+}
+
+const pageToken = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+function offsetOf(token: string | null): number | undefined {
+  if (!token) return 0;
+  try {
+    const o = (JSON.parse(Buffer.from(token, 'base64url').toString()) as { o?: unknown }).o;
+    return typeof o === 'number' && Number.isInteger(o) && o >= 0 ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class FakeGoogle {
+  readonly oauth = new FakeOAuth();
+  readonly users = new Map<string, GUser>();
+  readonly groups = new Map<string, GGroup>();
+  readonly members = new Map<string, Map<string, GMember>>();
+  readonly calls: Record<Route, number> = { users: 0, groups: 0, members: 0, token: 0 };
+  private faults: Array<Fault & { skip: number; times: number }> = [];
+  /** Added to every Directory API answer (to make two runs overlap). */
+  delayMs = 0;
+  private server: Server | undefined;
+  private base = '';
+  private nextId = 1;
+
+  get apiUrl(): string {
+    return `${this.base}/`;
+  }
+  get tokenUrl(): string {
+    return `${this.base}/token`;
+  }
+  get authUrl(): string {
+    return `${this.base}/o/oauth2/v2/auth`;
+  }
+  get totalCalls(): number {
+    return this.calls.users + this.calls.groups + this.calls.members;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  inject(fault: Fault): void {
+    this.faults.push({ ...fault, skip: fault.skip ?? 0, times: fault.times ?? 1 });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  // Data ------------------------------------------------------------------------------------------------
+
+  addUser(given: Partial<Omit<GUser, 'name'>> & { givenName?: string; familyName?: string } = {}): GUser {
+    const n = this.nextId++;
+    const givenName = given.givenName ?? `Given${n}`;
+    const familyName = given.familyName ?? `Family${n}`;
+    const user: GUser = {
+      id: given.id ?? String(100_000_000_000_000_000_000n + BigInt(n)),
+      primaryEmail: given.primaryEmail ?? `user${n}@example.com`,
+      name: { givenName, familyName, fullName: `${givenName} ${familyName}` },
+      suspended: given.suspended ?? false,
+      archived: given.archived ?? false,
+      orgUnitPath: given.orgUnitPath ?? '/',
+    };
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  /** Deletes the user, and (as Google does) its memberships. */
+  removeUser(id: string): void {
+    this.users.delete(id);
+    for (const m of this.members.values()) m.delete(id);
+  }
+
+  addGroup(given: Partial<GGroup> = {}): GGroup {
+    const n = this.nextId++;
+    const group: GGroup = {
+      id: given.id ?? `03${n.toString(16).padStart(13, '0')}`,
+      email: given.email ?? `group${n}@example.com`,
+      name: given.name ?? `Group ${n}`,
+      description: given.description ?? '',
+    };
+    this.groups.set(group.id, group);
+    this.members.set(group.id, new Map());
+    return group;
+  }
+
+  removeGroup(id: string): void {
+    this.groups.delete(id);
+    this.members.delete(id);
+    for (const m of this.members.values()) m.delete(id);
+  }
+
+  addMember(groupId: string, memberId: string, type: GMember['type'] = 'USER'): void {
+    const email = this.users.get(memberId)?.primaryEmail ?? this.groups.get(memberId)?.email ?? `${memberId}@elsewhere.example`;
+    this.members.get(groupId)!.set(memberId, { id: memberId, email, type, role: 'MEMBER', status: 'ACTIVE' });
+  }
+
+  removeMember(groupId: string, memberId: string): void {
+    this.members.get(groupId)!.delete(memberId);
+  }
+
+  // HTTP ------------------------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.base);
+    const path = url.pathname;
+    try {
+      if (req.method === 'GET' && path === '/o/oauth2/v2/auth') {
+        const r = this.oauth.consent(url.searchParams);
+        res.writeHead(r.status, r.location ? { Location: r.location } : { 'Content-Type': 'text/plain' }).end(r.body ?? '');
+        return;
+      }
+      if (req.method === 'POST' && path === '/token') {
+        this.calls.token++;
+        const form = new URLSearchParams(await bodyOf(req));
+        if (this.fault('token', res)) return;
+        const r = this.oauth.tokenEndpoint(form, req.headers.authorization);
+        return json(res, r.status, r.body);
+      }
+      const m = /^\/admin\/directory\/v1\/(users|groups)(?:\/([^/]+)\/members)?$/.exec(path);
+      if (req.method !== 'GET' || !m) return json(res, 404, googleError(404, `Not found: ${path}`));
+      const route: Route = m[2] !== undefined ? 'members' : (m[1] as 'users' | 'groups');
+      if (route === 'members' && m[1] !== 'groups') return json(res, 404, googleError(404, `Not found: ${path}`));
+      this.calls[route]++;
+      if (!this.oauth.validAccess(req.headers.authorization)) {
+        return json(res, 401, googleError(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
+      }
+      if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+      if (this.fault(route, res)) return;
+      this.list(route, m[2] && decodeURIComponent(m[2]), url.searchParams, res);
+    } catch (err) {
+      json(res, 500, googleError(500, `fake google: ${(err as Error).message}`));
+    }
+  }
+
+  private list(route: 'users' | 'groups' | 'members', groupKey: string | undefined, q: URLSearchParams, res: ServerResponse): void {
+    if (route !== 'members' && q.get('customer') !== 'my_customer' && !q.get('domain')) {
+      return json(res, 400, googleError(400, 'Bad Request', 'badRequest'));
+    }
+    const max = Number(q.get('maxResults') ?? 100);
+    if (!Number.isInteger(max) || max < 1 || max > MAX_RESULTS[route]) {
+      return json(res, 400, googleError(400, `Invalid value '${q.get('maxResults')}'. Values must be within the range: [1, ${MAX_RESULTS[route]}]`, 'invalid'));
+    }
+    const offset = offsetOf(q.get('pageToken'));
+    if (offset === undefined) return json(res, 400, googleError(400, 'Invalid page token', 'invalid'));
+    let all: unknown[];
+    let render = (item: unknown) => item;
+    if (route === 'members') {
+      const group = this.groups.get(groupKey ?? '') ?? [...this.groups.values()].find((g) => g.email === groupKey);
+      if (!group) return json(res, 404, googleError(404, 'Resource Not Found: groupKey', 'notFound'));
+      all = this.memberList(group.id, q.get('includeDerivedMembership') === 'true');
+    } else if (route === 'users') {
+      all = [...this.users.values()];
+      render = (u) => userResource(u as GUser);
+    } else {
+      all = [...this.groups.values()];
+      render = (g) => this.groupResource(g as GGroup);
+    }
+    const items = all.slice(offset, offset + max).map(render);
+    const next = offset + max < all.length ? pageToken(offset + max) : undefined;
+    json(res, 200, {
+      kind: `admin#directory#${route}`,
+      etag: `"etag-${Date.now()}"`,
+      ...(items.length > 0 && { [route]: items }),
+      ...(next && { nextPageToken: next }),
+    });
+  }
+
+  /** Direct members; with derived membership, also the members of nested groups (recursively, once each). */
+  private memberList(groupId: string, derived: boolean): Array<GMember & { kind: string; etag: string }> {
+    const out = new Map<string, GMember>();
+    const visit = (id: string, seen: Set<string>) => {
+      for (const member of this.members.get(id)?.values() ?? []) {
+        if (!out.has(member.id)) out.set(member.id, member);
+        if (derived && member.type === 'GROUP' && !seen.has(member.id)) visit(member.id, new Set([...seen, member.id]));
+      }
+    };
+    visit(groupId, new Set([groupId]));
+    return [...out.values()].map((m) => ({ kind: 'admin#directory#member', etag: `"m-${m.id}"`, ...m }));
+  }
+
+  private groupResource(g: GGroup) {
+    return { kind: 'admin#directory#group', etag: `"g-${Date.now()}"`, directMembersCount: String(this.members.get(g.id)?.size ?? 0), adminCreated: true, ...g };
+  }
+
+  /** Applies the first matching injected fault; true when it answered. */
+  private fault(route: Route, res: ServerResponse): boolean {
+    const f = this.faults.find((x) => x.route === route && x.times > 0);
+    if (!f) return false;
+    if (f.skip > 0) {
+      f.skip--;
+      return false;
+    }
+    f.times--;
+    if (f.kind === 'empty') {
+      json(res, 200, { kind: `admin#directory#${route}`, etag: '"empty"' });
+    } else if (f.kind === 'truncate') {
+      const body = JSON.stringify({ kind: `admin#directory#${route}`, [route]: [{ id: 'cut', primaryEmail: 'cut@example.com' }], nextPageToken: 'x' });
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' }).end(body.slice(0, body.length >> 1));
+    } else {
+      const status = f.status ?? 500;
+      const headers: Record<string, string> = status === 429 ? { 'Retry-After': '0' } : {};
+      json(res, status, googleError(status, f.reason ? `Quota exceeded: ${f.reason}` : 'Injected failure', f.reason), headers);
+    }
+    return true;
+  }
+}
+
+function userResource(u: GUser) {
+  return {
+    kind: 'admin#directory#user',
+    etag: `"u-${Date.now()}"`,
+    ...u,
+    isAdmin: false,
+    isDelegatedAdmin: false,
+    // Volatile: changes at every listing, and must never cause an update.
+    lastLoginTime: new Date().toISOString(),
+    creationTime: '2024-01-01T00:00:00.000Z',
+    agreedToTerms: true,
+    changePasswordAtNextLogin: false,
+    ipWhitelisted: false,
+    emails: [{ address: u.primaryEmail, primary: true }],
+    customerId: 'C0fake',
+    isMailboxSetup: true,
+    includeInGlobalAddressList: true,
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
+}
+
+function bodyOf(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+    req.on('error', reject);
+  });
+}
