@@ -58,8 +58,8 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   DSYNC_WEBHOOK_TIMEOUT: positiveDuration.optional(),
-  DSYNC_EVENT_RETENTION: positiveDuration.optional(),
-  DSYNC_WEBHOOK_LOG_RETENTION: positiveDuration.optional(),
+  DSYNC_EVENT_RETENTION: duration.optional(), // 0 = delivered events are trimmed at once
+  DSYNC_WEBHOOK_LOG_RETENTION: duration.optional(),
   DSYNC_DELIVERY_LEASE: positiveDuration.optional(),
   DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),

@@ -19,6 +19,8 @@ export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
 ];
 
 const positiveMs = z.number().positive('must be > 0').finite();
+/** A retention of 0 keeps nothing once delivered (the log holds only what still waits). */
+const retentionMs = z.number().nonnegative('must be >= 0').finite();
 
 export const MAX_BATCH_SIZE = 1000;
 
@@ -45,9 +47,9 @@ const engineTuning = z.strictObject({
   /** How often directories whose log is ahead of their cursor are re-marked due (repairs lost wake-ups). */
   sweepIntervalMs: positiveMs.default(30 * SECOND),
   /** Delivered events older than this are trimmed from the log (the Events API window). */
-  retentionMs: positiveMs.default(7 * DAY),
+  retentionMs: retentionMs.default(7 * DAY),
   /** Delivery attempt logs (directories with log_webhook_events) older than this are dropped. */
-  logRetentionMs: positiveMs.default(7 * DAY),
+  logRetentionMs: retentionMs.default(7 * DAY),
 });
 
 export type WebhookOptions = z.input<typeof webhookOptions>;

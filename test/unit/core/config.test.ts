@@ -39,6 +39,10 @@ describe('config', () => {
     expect(() => loadConfig({ REDIS_URL: 'localhost:6379' }, key)).to.throw(ConfigError, /REDIS_URL/);
   });
 
+  it('accepts a retention of 0 (delivered events trimmed at once), as the benchmarks use it', () => {
+    expect(loadConfig({ DSYNC_EVENT_RETENTION: '0s', DSYNC_WEBHOOK_LOG_RETENTION: '0s' }, key)).to.include({ eventRetentionMs: 0, webhookLogRetentionMs: 0 });
+  });
+
   it('reads batch mode, schedule and retention', () => {
     const c = loadConfig({ DSYNC_WEBHOOK_BATCH_SIZE: '50', DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: '10', DSYNC_WEBHOOK_RETRY_SCHEDULE: '1s,1m', DSYNC_EVENT_RETENTION: '1d' }, key);
     expect(c.webhook).to.include({ batchSize: 50, batchIntervalSeconds: 10 });
