@@ -77,6 +77,10 @@ for (const kind of STORE_KINDS) {
   });
 }
 
+/** The store's script runner (redis-write-scripts.ts), whose calls these tests intercept. */
+type ScriptRunner = { raw: (name: string, ...rest: unknown[]) => Promise<unknown>; drain: () => Promise<void> };
+const scripts = (store: RedisStore): ScriptRunner => (store as unknown as { writes: ScriptRunner }).writes;
+
 describe('big membership changes survive a crash (redis store)', function () {
   this.timeout(60_000);
   const stores: RedisStore[] = [];
@@ -93,7 +97,7 @@ describe('big membership changes survive a crash (redis store)', function () {
     const writer = await open();
     const { dir, users } = await setup(writer);
     // The writer "dies" right after the commit: it never applies the journal.
-    (writer as unknown as { drain: () => Promise<void> }).drain = async () => {};
+    scripts(writer).drain = async () => {};
     expect((await writer.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() })).status).to.equal('ok');
     expect(await writer.redis.zcard(`dsync:{${dir}}:m:g1`)).to.be.below(N); // really half-applied underneath
 
@@ -113,9 +117,10 @@ describe('big membership changes survive a crash (redis store)', function () {
   /** Runs `before` just ahead of the first commit of a staged group write, and counts the script calls. */
   function intercept(store: RedisStore, before: () => Promise<unknown>) {
     const calls: Record<string, number> = {};
-    const raw = (store as unknown as { raw: (name: string, ...rest: unknown[]) => Promise<unknown> }).raw.bind(store);
+    const runner = scripts(store);
+    const raw = runner.raw.bind(runner);
     let pending: (() => Promise<unknown>) | undefined = before;
-    (store as unknown as { raw: typeof raw }).raw = async (name, ...rest) => {
+    runner.raw = async (name, ...rest) => {
       calls[name] = (calls[name] ?? 0) + 1;
       if (name === 'dsyncUpdateGroup' && pending) {
         const run = pending;
@@ -158,9 +163,10 @@ describe('big membership changes survive a crash (redis store)', function () {
   it('a write that fails before its commit leaves no member, no event, and drops its staging list (which expires anyway)', async () => {
     const store = await open();
     const { dir, users } = await setup(store);
-    const raw = (store as unknown as { raw: (name: string, ...rest: unknown[]) => Promise<unknown> }).raw.bind(store);
+    const runner = scripts(store);
+    const raw = runner.raw.bind(runner);
     let ttls: number[] = [];
-    (store as unknown as { raw: typeof raw }).raw = async (name, ...rest) => {
+    runner.raw = async (name, ...rest) => {
       if (name !== 'dsyncUpdateGroup') return raw(name, ...rest);
       // A process dying here would leave the list: it must expire on its own.
       ttls = await Promise.all((await store.redis.keys(`dsync:{${dir}}:gs:*`)).map((k) => store.redis.pttl(k)));
@@ -180,7 +186,7 @@ describe('big membership changes survive a crash (redis store)', function () {
   it('a change whose writer timed out after the commit is completed by finishPendingWrites (the delivery sweep), with no other request', async () => {
     const writer = await open();
     const { dir, users } = await setup(writer);
-    (writer as unknown as { drain: () => Promise<void> }).drain = async () => {
+    scripts(writer).drain = async () => {
       throw new Error('Command timed out'); // the IdP gets a 503; the change is committed
     };
     const failed = await writer.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() }).catch((err: unknown) => err);
