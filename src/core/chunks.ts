@@ -42,6 +42,15 @@ export class Slicer {
   }
 }
 
+/** Work written as a generator that yields at every point where it may pause. */
+export type Steps = Generator<void, void, undefined>;
+
+/** Runs `steps` to the end in time slices, with event-loop turns in between. */
+export async function runSliced(steps: Steps): Promise<void> {
+  const slicer = new Slicer();
+  for (const _ of steps) if (slicer.spent()) await slicer.yield();
+}
+
 /** Consecutive slices of at most `size` items. */
 export function* chunksOf<T>(items: readonly T[], size = CHUNK_SIZE): Generator<T[]> {
   for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);

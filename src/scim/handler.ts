@@ -82,11 +82,10 @@ export class ScimHandler {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
       if (req.body !== undefined) {
-        // A body of 1 MB was just parsed in this turn, and each check below walks all of it: a turn in between.
+        // A body of 1 MB was just parsed in this turn, and each check walks all of it: in slices, after a turn.
         await yieldToLoop();
-        assertSafeJson(req.body);
-        checkRequestBounds(req.body);
-        await yieldToLoop();
+        await assertSafeJson(req.body);
+        await checkRequestBounds(req.body);
       }
       ctx = {
         ...this.deps,
