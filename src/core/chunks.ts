@@ -35,11 +35,6 @@ export class Slicer {
     await yieldToLoop();
     this.start = performance.now();
   }
-
-  /** Gives the loop a turn when the budget is spent. */
-  async pause(): Promise<void> {
-    if (performance.now() - this.start >= SLICE_MS) await this.yield();
-  }
 }
 
 /** Work written as a generator that yields at every point where it may pause. */
