@@ -62,7 +62,7 @@ export class GroupWriter {
   ): Promise<StoredResource> {
     const keys = this.keysOf(body);
     const id = opts.id ?? newId();
-    const refs = uniqueRefs(members);
+    const refs = await uniqueRefs(members);
     return retrying(async () => {
       const now = Date.now();
       const group = freshResource(id, body, now);
@@ -96,8 +96,9 @@ export class GroupWriter {
   }
 
   /** Adds members (a delta: concurrent member changes commute; unknown users are skipped). */
-  addMembers(dir: Directory, id: string, refs: MemberRef[], opts: WriteOptions = {}): Promise<StoredResource> {
-    return this.update(dir, id, () => ({ add: uniqueRefs(refs) }), opts);
+  async addMembers(dir: Directory, id: string, refs: MemberRef[], opts: WriteOptions = {}): Promise<StoredResource> {
+    const add = await uniqueRefs(refs);
+    return this.update(dir, id, () => ({ add }), opts);
   }
 
   /** Removes members by user id (a delta, like addMembers). */
@@ -125,7 +126,7 @@ export class GroupWriter {
     const next = wanted.body ?? current.body;
     let add = wanted.add ?? [];
     let remove = wanted.remove ?? [];
-    if (wanted.target) ({ add, remove } = diffMembers(await memberIdsOf(this.store, dir.id, current.id), wanted.target));
+    if (wanted.target) ({ add, remove } = await diffMembers(await memberIdsOf(this.store, dir.id, current.id), wanted.target));
     const displays = wanted.target ? displaysOf(wanted.target) : [];
     const bodyChanged = !sameResource(current.body, next);
     if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return current;

@@ -3,7 +3,7 @@
  * by add/remove deltas. Big lists (an "all employees" group of 200,000) are read and turned into events a chunk
  * at a time (core/chunks.ts), and every step is linear in the number of members.
  */
-import { mapChunked, yieldToLoop } from './chunks.js';
+import { chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
 import { buildEvent, groupData, membershipData, userData } from './events.js';
 import type { Directory, ScimBody } from './model.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
@@ -16,13 +16,13 @@ export interface MemberRef {
 
 const PAGE = 1000;
 
-/** One ref per member id; the last display given wins. */
-export function uniqueRefs(refs: readonly MemberRef[]): MemberRef[] {
+/** One ref per member id; the last display given wins. In time slices (a list may hold 100,000). */
+export async function uniqueRefs(refs: readonly MemberRef[]): Promise<MemberRef[]> {
   const byId = new Map<string, MemberRef>();
-  for (const ref of refs) {
+  await forEachChunked(refs, (ref) => {
     const seen = byId.get(ref.value);
     byId.set(ref.value, seen ? { ...seen, ...ref } : ref);
-  }
+  });
   return [...byId.values()];
 }
 
@@ -43,8 +43,8 @@ export async function memberIdsOf(
 }
 
 /**
- * One candidate membership event per user that exists; users unknown to the directory are skipped. Built a
- * chunk at a time (building 200,000 events takes seconds of CPU).
+ * One candidate membership event per user that exists; users unknown to the directory are skipped. Users are
+ * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU).
  */
 export async function memberChanges(
   store: Pick<UserStore, 'getUsers'>,
@@ -55,23 +55,42 @@ export async function memberChanges(
   now: number,
 ): Promise<MemberChange[]> {
   const g = groupData(group.id, group.body);
-  return mapChunked(refs, async (chunk) => {
+  const out: MemberChange[] = [];
+  const slicer = new Slicer();
+  for (const chunk of chunksOf(refs)) {
     const users = await store.getUsers(directory.id, chunk.map((r) => r.value));
-    return users.flatMap((u, i) => {
-      if (u === null) return [];
+    for (let i = 0; i < users.length; i++) {
+      if (slicer.spent()) await slicer.yield();
+      const u = users[i];
+      if (!u) continue;
       const event = buildEvent(directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
       const display = chunk[i]!.display;
-      return [{ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) }];
-    });
-  });
+      out.push({ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) });
+    }
+  }
+  return out;
 }
 
 export const displaysOf = (refs: readonly MemberRef[]): Array<{ userId: string; display: string }> =>
   refs.flatMap((r) => (r.display === undefined ? [] : [{ userId: r.value, display: r.display }]));
 
-/** What a full member list means against the current members: the removals and additions, in linear time. */
-export function diffMembers(existing: readonly string[], target: readonly MemberRef[]): { add: MemberRef[]; remove: string[] } {
-  const desired = new Set(target.map((r) => r.value));
-  const have = new Set(existing);
-  return { remove: existing.filter((id) => !desired.has(id)), add: target.filter((r) => !have.has(r.value)) };
+/**
+ * What a full member list means against the current members: the removals and additions, in linear time and
+ * in time slices (a group may hold 200,000).
+ */
+export async function diffMembers(existing: readonly string[], target: readonly MemberRef[]): Promise<{ add: MemberRef[]; remove: string[] }> {
+  const slicer = new Slicer();
+  const desired = new Set<string>();
+  await forEachChunked(target, (r) => desired.add(r.value), slicer);
+  const have = new Set<string>();
+  await forEachChunked(existing, (id) => have.add(id), slicer);
+  const remove: string[] = [];
+  await forEachChunked(existing, (id) => {
+    if (!desired.has(id)) remove.push(id);
+  }, slicer);
+  const add: MemberRef[] = [];
+  await forEachChunked(target, (r) => {
+    if (!have.has(r.value)) add.push(r);
+  }, slicer);
+  return { add, remove };
 }

@@ -1,7 +1,7 @@
 /**
  * Bounds on SCIM input (the limits live in src/core/limits.ts), checked in two passes:
  *
- * - `checkRequestBounds` walks the raw body once, iteratively, before normalisation or the PATCH engine see
+ * - `checkRequestBounds` walks the raw body once, iteratively (in time slices), before normalisation or the PATCH engine see
  *   it: string and attribute-name lengths, values per list, attribute values and group member values per
  *   request, operations per PATCH. Everything downstream then works on bounded input.
  * - `checkResourceBounds` looks at the resource as it will be stored (a PATCH has merged its operations into
@@ -16,6 +16,7 @@ import {
   MAX_VALUES_PER_ATTRIBUTE,
   MAX_VALUES_PER_REQUEST,
 } from '../core/limits.js';
+import { runSliced, type Steps } from '../core/chunks.js';
 import { ScimError } from './errors.js';
 import { type JsonObject, findKey, isObject } from './values.js';
 
@@ -49,13 +50,19 @@ function labelOf(node: Node): string {
   return base === '' ? key! : `${base}.${key}`;
 }
 
-export function checkRequestBounds(body: unknown): void {
+export function checkRequestBounds(body: unknown): Promise<void> {
+  // In time slices: a body may hold 100,000 values.
+  return runSliced(requestBoundSteps(body));
+}
+
+function* requestBoundSteps(body: unknown): Steps {
   let values = 0;
   let members = 0;
   // A bare array body is a PATCH's Operations list (accepted as such).
   const root: Node = { value: body, kind: Array.isArray(body) ? 'operations' : 'attribute' };
   const stack = [root];
   while (stack.length > 0) {
+    yield;
     const node = stack.pop()!;
     const { value, kind } = node;
     if (typeof value === 'string') {
@@ -82,6 +89,7 @@ export function checkRequestBounds(body: unknown): void {
       }
       const itemKind = kind === 'operations' ? 'operation' : 'attribute';
       for (let i = 0; i < value.length; i++) {
+        yield;
         const item: unknown = value[i];
         // Most items of big lists are bare strings (member ids): checked here, without a node each.
         if (typeof item === 'string' && item.length <= MAX_IDENTIFIER_LENGTH) continue;

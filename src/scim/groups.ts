@@ -4,21 +4,24 @@
  */
 import { mapChunked } from '../core/chunks.js';
 import type { GroupChange } from '../core/groups.js';
-import { memberIdsOf, type MemberRef, uniqueRefs } from '../core/memberships.js';
+import { memberIdsOf, type MemberRef } from '../core/memberships.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
 import { writeOptions } from './write-options.js';
+import { withSlicedMemberOperations, withSlicedMembers } from './member-lists.js';
 import type { MemberDelta } from './members.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
 import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
-/** Splits `members` off a normalised body: the body is stored, the members become a membership set. */
+/**
+ * Splits `members` off a normalised body: the body is stored, the members (unique already: normalisation keeps
+ * the first of each id) become a membership set.
+ */
 function splitMembers(body: ScimBody): { body: ScimBody; members: MemberRef[] | undefined } {
   const { members, ...rest } = body;
-  if (members === undefined) return { body: rest, members: undefined };
-  return { body: rest, members: uniqueRefs(members as MemberRef[]) };
+  return { body: rest, members: members as MemberRef[] | undefined };
 }
 
 const wantsMembers = (query: ScimQuery): boolean => {
@@ -50,7 +53,7 @@ async function groupResult(ctx: ScimContext, group: StoredResource, status: numb
 }
 
 export async function createGroup(ctx: ScimContext, input: unknown): Promise<ScimResult> {
-  const { body, members } = splitMembers(normalizeResource(input, 'Group'));
+  const { body, members } = splitMembers(normalizeResource(await withSlicedMembers(input), 'Group'));
   const group = await ctx.groups.create(ctx.directory, body, members ?? [], writeOptions(ctx));
   return groupResult(ctx, group, 201);
 }
@@ -74,25 +77,26 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
 
 /** PUT replaces the body; it replaces the members too when `members` is present (absent = left as they are). */
 export async function replaceGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
-  const { body, members } = splitMembers(normalizeResource(input, 'Group'));
+  const { body, members } = splitMembers(normalizeResource(await withSlicedMembers(input), 'Group'));
   const group = await ctx.groups.update(ctx.directory, id, () => ({ body, ...(members && { target: members }) }), writeOptions(ctx));
   return groupResult(ctx, group, 200, query);
 }
 
-/** A PATCH's net member delta as a core change: a replace or remove-all becomes the full member list. */
+/**
+ * A PATCH's net member delta as a core change: a replace or remove-all becomes the full member list (the
+ * builder has folded later additions into `replace`, or into `add` after a remove-all, and removals out).
+ */
 function resolveDelta(delta: MemberDelta | undefined): GroupChange {
   if (!delta) return {};
-  if (delta.replace || delta.removeAll) {
-    const removed = new Set(delta.remove);
-    return { target: uniqueRefs([...(delta.replace ?? []), ...delta.add]).filter((r) => !removed.has(r.value)) };
-  }
+  if (delta.replace || delta.removeAll) return { target: delta.replace ?? delta.add };
   return { add: delta.add, remove: delta.remove };
 }
 
 /** PATCH answers 204 (Entra's preference, and no O(members) body) unless the client asks for attributes. */
 export async function patchGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
+  const operations = await withSlicedMemberOperations(input);
   const patch = (current: StoredResource): GroupChange => {
-    const patched = applyPatch({ ...current.body, id }, input, 'Group');
+    const patched = applyPatch({ ...current.body, id }, operations, 'Group');
     const { id: _id, meta: _meta, ...rest } = patched.resource;
     return {
       ...(patched.changed && { body: splitMembers(normalizeResource(rest, 'Group')).body }),

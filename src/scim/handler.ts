@@ -3,7 +3,7 @@
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
 import { challenge } from '../core/auth-challenge.js';
-import { CHUNK_SIZE, yieldToLoop } from '../core/chunks.js';
+import { Slicer, yieldToLoop } from '../core/chunks.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import { sameSecret } from '../core/secrets.js';
 import { checkRequestBounds } from './bounds.js';
@@ -81,8 +81,12 @@ export class ScimHandler {
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }
-      assertSafeJson(req.body);
-      checkRequestBounds(req.body);
+      if (req.body !== undefined) {
+        // A body of 1 MB was just parsed in this turn, and each check walks all of it: in slices, after a turn.
+        await yieldToLoop();
+        await assertSafeJson(req.body);
+        await checkRequestBounds(req.body);
+      }
       ctx = {
         ...this.deps,
         directory,
@@ -200,9 +204,10 @@ async function searchAll(ctx: ScimContext, query: ScimQuery): Promise<ScimResult
 }
 
 async function deliverToCallback(events: PendingEvent[], callback: EventCallback): Promise<void> {
-  for (let i = 0; i < events.length; i++) {
-    // A 200,000-member write has as many events: let the loop breathe between chunks.
-    if (i > 0 && i % CHUNK_SIZE === 0) await yieldToLoop();
-    await callback(JSON.parse(events[i]!.json) as DirectorySyncEvent);
+  // A 200,000-member write has as many events: let the loop breathe between slices.
+  const slicer = new Slicer();
+  for (const event of events) {
+    if (slicer.spent()) await slicer.yield();
+    await callback(JSON.parse(event.json) as DirectorySyncEvent);
   }
 }

@@ -4,6 +4,7 @@
  * type is plainly wrong for a known attribute. PATCH reuses the value coercion so a patched
  * resource has the same shape as a created one.
  */
+import { forEachChunked } from '../core/chunks.js';
 import { checkResourceBounds } from './bounds.js';
 import { ScimError } from './errors.js';
 import {
@@ -103,6 +104,12 @@ export function isContainer(resourceType: ResourceType, key: string, value: unkn
 /** Group membership is stored as a set beside the resource, so `members` gets its own handling. */
 export function isMembers(resourceType: ResourceType, attr: ResolvedAttribute): boolean {
   return resourceType === 'Group' && attr.known && !attr.extension && attr.name === 'members';
+}
+
+/** Whether the body key `key` names a group's `members` (read as `normalizeResource` reads it). */
+export function isMembersKey(resourceType: ResourceType, key: string): boolean {
+  const parts = splitAttrPath(key);
+  return parts !== undefined && isMembers(resourceType, resolveParts(resourceType, parts));
 }
 
 /** Read-only attributes are the server's to set and `password` is never kept (RFC 7644 §3.5.1). */
@@ -212,28 +219,49 @@ export function dropNulls(value: unknown): unknown {
  * be resolved to a member and is rejected.
  */
 export function normalizeMembers(value: unknown): Member[] {
-  const items = Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
-  const members: Member[] = [];
-  const seen = new Set<string>();
-  for (const item of items) {
-    if (item === null) continue;
+  if (Array.isArray(value) && normalized.has(value)) return value as Member[];
+  const list = new MemberList();
+  for (const item of itemsOf(value)) list.push(item);
+  return list.members;
+}
+
+/**
+ * `normalizeMembers` in time slices with event-loop turns in between (a 100,000-member list is tens of ms of
+ * CPU). The result is remembered as normalised, so the synchronous pass that later meets it (resource
+ * normalisation, the PATCH engine) takes it as it is instead of walking it again.
+ */
+export async function normalizeMembersSliced(value: unknown): Promise<Member[]> {
+  const list = new MemberList();
+  await forEachChunked(itemsOf(value), (item) => list.push(item));
+  normalized.add(list.members);
+  return list.members;
+}
+
+/** Member lists made by `normalizeMembersSliced`: already in normal form. */
+const normalized = new WeakSet<unknown[]>();
+
+const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]);
+
+class MemberList {
+  readonly members: Member[] = [];
+  private readonly seen = new Set<string>();
+
+  push(item: unknown): void {
+    if (item === null) return;
     const obj: JsonObject = isObject(item) ? item : {};
     const id = typeof item === 'string' ? item : getAttr(obj, 'value');
     if (typeof id !== 'string' || id === '') throw ScimError.badRequest('Each member must have a string "value"');
-    if (seen.has(id)) continue;
-    seen.add(id);
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
     const member: Member = { value: id };
-    if (obj !== item) {
-      members.push(member);
-      continue;
+    if (obj === item) {
+      for (const name of ['display', 'type', '$ref'] as const) {
+        const v = getAttr(obj, name);
+        if (typeof v === 'string') member[name] = v;
+      }
     }
-    for (const name of ['display', 'type', '$ref'] as const) {
-      const v = getAttr(obj, name);
-      if (typeof v === 'string') member[name] = v;
-    }
-    members.push(member);
+    this.members.push(member);
   }
-  return members;
 }
 
 /**

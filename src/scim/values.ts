@@ -3,6 +3,7 @@
  * (RFC 7643 §2.1), so reads go through `findKey` instead of plain property access.
  */
 
+import { runSliced, type Steps } from '../core/chunks.js';
 import { ScimError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -18,9 +19,15 @@ const MAX_DEPTH = 32;
  * Checks a request body once, before anything walks it: no prototype-polluting keys at any depth, no absurd
  * nesting. Iterative, so it cannot overflow the stack itself.
  */
-export function assertSafeJson(body: unknown): void {
+export function assertSafeJson(body: unknown): Promise<void> {
+  // In time slices: a body may hold 100,000 values.
+  return runSliced(safeJsonSteps(body));
+}
+
+function* safeJsonSteps(body: unknown): Steps {
   const stack: Array<[unknown, number]> = [[body, 0]];
   while (stack.length > 0) {
+    yield;
     const [value, depth] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_DEPTH) throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');

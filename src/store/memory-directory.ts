@@ -1,5 +1,5 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
-import { forEachChunked } from '../core/chunks.js';
+import { forEachChunked, Slicer } from '../core/chunks.js';
 import type { GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type { DeadLetter, DeliveryLogRecord, DeliveryState, MemberChange, Page, SyncRecordName, WriteResult } from '../core/store-port.js';
 import { EventLog } from './memory-event-log.js';
@@ -77,13 +77,14 @@ export class DirectoryData {
     this.events.append(event.json, Date.now());
   }
 
-  /** Marks `groupId`'s memberships as being changed until `work` settles. */
-  track(groupId: string, work: Promise<unknown>): void {
+  /** Marks `groupId`'s memberships as being changed until `work` settles; answers `work`. */
+  track<T>(groupId: string, work: Promise<T>): Promise<T> {
     const done: Promise<void> = work.then(
       () => this.untrack(groupId, done),
       () => this.untrack(groupId, done),
     );
     this.applying.set(groupId, done);
+    return work;
   }
 
   private untrack(groupId: string, done: Promise<void>): void {
@@ -104,7 +105,7 @@ export class DirectoryData {
 
   /**
    * Applies removals, then additions (events for real changes only), then displays; `applied[i]` for change i.
-   * The first chunk runs synchronously with the caller's checks; see the file comment for the rest.
+   * The first slice runs synchronously with the caller's commit; see memory.ts for the rest.
    */
   async applyMembers(
     groupId: string,
@@ -145,12 +146,18 @@ export class DirectoryData {
     this.groupExternalIds.delete(keys.externalId, id);
   }
 
-  /** A member change whose event was built from another version of an existing user. */
-  staleMembers(changes: MemberChange[]): boolean {
-    return changes.some((m) => {
+  /**
+   * Whether a member change's event was built from another version of an existing user. In time slices (a
+   * change may name 200,000 users): callers hold the group busy meanwhile, so user writes wait.
+   */
+  async staleMembers(changes: MemberChange[]): Promise<boolean> {
+    const slicer = new Slicer();
+    for (const m of changes) {
+      if (slicer.spent()) await slicer.yield();
       const user = this.users.get(m.userId);
-      return user !== undefined && user.version !== m.userVersion;
-    });
+      if (user !== undefined && user.version !== m.userVersion) return true;
+    }
+    return false;
   }
 
   setDisplay(groupId: string, userId: string, display: string | undefined): void {

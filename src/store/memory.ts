@@ -1,10 +1,10 @@
 /**
  * In-memory store: the embedded default of `dsync serve` without REDIS_URL. Single-threaded JS makes each
- * method atomic as long as it does not await in the middle. The one exception is a membership write larger
- * than a chunk: its checks, record and first chunk commit in one synchronous step, the remaining chunks are
- * applied with event-loop turns in between, and everything that reads or depends on those memberships (member
- * reads, a user's groups, writes to the group or to users) waits until they are all applied, so no reader sees
- * half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
+ * method atomic as long as it does not await in the middle. The one exception is a membership write bigger
+ * than one time slice (core/chunks.ts): from its first check on, the group is marked busy, its members' user
+ * versions are checked and its changes applied in slices with event-loop turns in between, and everything that
+ * reads or depends on those memberships (member reads, a user's groups, writes to the group or to users) waits
+ * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
@@ -180,15 +180,15 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
   ): Promise<WriteResult> {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
-    if (d.staleMembers(members)) return { status: 'stale' };
-    if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
-    const row: GroupRow = newRow(group, keys);
-    d.groups.set(group.id, row);
-    d.indexGroup(group.id, keys);
-    d.append(events);
-    const work = d.applyMembers(group.id, [], members, []);
-    d.track(group.id, work);
-    return ok(row, await work);
+    return d.track(group.id, (async (): Promise<WriteResult> => {
+      if (await d.staleMembers(members)) return { status: 'stale' };
+      if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
+      const row: GroupRow = newRow(group, keys);
+      d.groups.set(group.id, row);
+      d.indexGroup(group.id, keys);
+      d.append(events);
+      return ok(row, await d.applyMembers(group.id, [], members, []));
+    })());
   }
   async updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
     while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
@@ -197,28 +197,31 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
     if (!d || !row) return { status: 'missing' };
     if (update.expectedVersion !== undefined && row.version !== update.expectedVersion) return { status: 'stale' };
     if (update.expectedBody !== undefined && row.body !== update.expectedBody) return { status: 'stale' };
-    if (d.staleMembers(update.add) || d.staleMembers(update.remove)) return { status: 'stale' };
-    if (update.keys) {
-      const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
-      if (owner !== undefined && owner !== id) return { status: 'conflict' };
-    }
-    let changed = false;
-    if (update.body && update.keys) {
-      d.unindexGroup(id, row.keys);
-      d.indexGroup(id, update.keys);
-      row.body = JSON.stringify(update.body);
-      row.keys = update.keys;
-      changed = true;
-    }
-    d.append(update.events);
-    // The version moves with the commit (a reader of the new body sees the new version); member-only writes
-    // that change nothing leave it be.
-    if (changed) this.touch(row, update.now);
-    const work = d.applyMembers(id, update.remove, update.add, update.displays ?? []);
-    d.track(id, work);
-    const applied = await work;
-    if (!changed && applied.includes(true)) this.touch(row, update.now);
-    return ok(row, applied);
+    // From here the group is busy (writes to it and to users, and reads of its memberships, wait): its version
+    // and the users' stay as checked while the members are checked and applied in slices.
+    return d.track(id, (async (): Promise<WriteResult> => {
+      if ((await d.staleMembers(update.add)) || (await d.staleMembers(update.remove))) return { status: 'stale' };
+      // The name check and the commit are one synchronous step (another group may take the name meanwhile).
+      if (update.keys) {
+        const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
+        if (owner !== undefined && owner !== id) return { status: 'conflict' };
+      }
+      let changed = false;
+      if (update.body && update.keys) {
+        d.unindexGroup(id, row.keys);
+        d.indexGroup(id, update.keys);
+        row.body = JSON.stringify(update.body);
+        row.keys = update.keys;
+        changed = true;
+      }
+      d.append(update.events);
+      // The version moves with the commit (a reader of the new body sees the new version); member-only writes
+      // that change nothing leave it be.
+      if (changed) this.touch(row, update.now);
+      const applied = await d.applyMembers(id, update.remove, update.add, update.displays ?? []);
+      if (!changed && applied.includes(true)) this.touch(row, update.now);
+      return ok(row, applied);
+    })());
   }
   async deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult> {
     while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
@@ -231,12 +234,13 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
     d.append(events);
     // The group is gone for every reader now; its users' group sets are cleaned in chunks (tracked).
     const members = [...(d.members.get(id) ?? [])];
-    const work = forEachChunked(members, (userId) => d.removeMember(id, userId)).then(() => {
-      d.members.delete(id);
-      d.displays.delete(id);
-    });
-    d.track(id, work);
-    await work;
+    await d.track(
+      id,
+      forEachChunked(members, (userId) => d.removeMember(id, userId)).then(() => {
+        d.members.delete(id);
+        d.displays.delete(id);
+      }),
+    );
     return ok(row);
   }
   async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {

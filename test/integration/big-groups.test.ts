@@ -46,7 +46,7 @@ for (const kind of STORE_KINDS) {
       const t0 = Date.now();
       const result = await run();
       await probe.stop();
-      console.log(`      ${kind}: ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s, /healthz max wait so far ${probe.maxMs.toFixed(0)} ms`);
+      console.log(`      ${kind}: ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s, /healthz max wait so far ${probe.maxMs.toFixed(0)} ms (event loop: ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU)`);
       const { counts, last } = await countEvents(store, dir.id, cursor);
       cursor = last;
       return { result, events: counts };

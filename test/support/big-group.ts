@@ -3,6 +3,7 @@
  * creates would take minutes and prove nothing here), a /healthz poller that measures how long the event loop
  * makes a request wait, and event counts read back from the directory's log.
  */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Store } from '../../src/core/store-port.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -24,17 +25,42 @@ export async function seedUsers(store: Store, directoryId: string, n: number): P
   return ids;
 }
 
-/** Polls `GET /healthz` every ~10 ms while running; `maxMs` is the longest a poll waited for its answer. */
+/**
+ * Polls `GET /healthz` every ~10 ms while running; `maxMs` is the longest a poll waited for its answer.
+ * In-process, two more measures of the longest event-loop block:
+ * - `loopMaxMs`: perf_hooks' event-loop delay (the longest gap between ticks of a 1 ms timer, so at most ~1 ms
+ *   above the longest block). Wall time: on a machine loaded by other processes it includes the time this
+ *   process waited for a core.
+ * - `cpuMaxMs`: the same gaps measured in CPU time this process used during each (at most the gap): what its own
+ *   work blocked, whatever the machine's load. It counts every thread of the process (the garbage collector's
+ *   helpers run beside the main thread), so it can only overstate a block, never understate it.
+ */
 export class StallProbe {
   maxMs = 0;
+  loopMaxMs = 0;
+  cpuMaxMs = 0;
   polls = 0;
   private running: Promise<void> | undefined;
   private stopping = false;
+  private readonly loop: IntervalHistogram = monitorEventLoopDelay({ resolution: 1 });
+  private ticker: NodeJS.Timeout | undefined;
 
   constructor(private readonly url: string) {}
 
   start(): void {
     this.stopping = false;
+    // A reset also forgets the last tick before the pause: the time between two steps is no delay.
+    this.loop.reset();
+    this.loop.enable();
+    let wall = performance.now();
+    let cpu = process.cpuUsage();
+    this.ticker = setInterval(() => {
+      const used = process.cpuUsage(cpu);
+      const now = performance.now();
+      this.cpuMaxMs = Math.max(this.cpuMaxMs, Math.min(now - wall, (used.user + used.system) / 1000));
+      wall = now;
+      cpu = process.cpuUsage();
+    }, 1);
     this.running = (async () => {
       // A poll is due 10 ms after the previous one ended; its wait runs from then, so an event-loop block that
       // delays the timer counts too (an outside poller would have sent its request into that block).
@@ -54,6 +80,9 @@ export class StallProbe {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.running;
+    clearInterval(this.ticker);
+    this.loop.disable();
+    if (this.loop.count > 0) this.loopMaxMs = Math.max(this.loopMaxMs, this.loop.max / 1e6);
   }
 }
 

@@ -9,6 +9,15 @@ export function expectScimError(fn: () => unknown, scimType: ScimType, status = 
   } catch (err) {
     thrown = err;
   }
+  return checked(thrown, scimType, status);
+}
+
+/** `expectScimError` for a promise: asserts it rejects with such a ScimError, and returns it. */
+export async function expectScimRejection(promise: Promise<unknown>, scimType: ScimType, status = 400): Promise<ScimError> {
+  return checked(await promise.then(() => undefined, (err: unknown) => err), scimType, status);
+}
+
+function checked(thrown: unknown, scimType: ScimType, status: number): ScimError {
   expect(thrown, 'expected a ScimError to be thrown').to.be.instanceOf(ScimError);
   const error = thrown as ScimError;
   expect(error.status).to.equal(status);
