@@ -1,0 +1,99 @@
+/**
+ * The management API as a table: each route's method, path, zod schemas for its path parameters, query and body,
+ * its success answer and the error statuses it can give. The same table registers the express handlers (which
+ * validate through these schemas) and feeds the OpenAPI generator (src/http/openapi.ts), so the document cannot
+ * drift from what the routes accept. A route group (management, events, Google) is an `ApiRoute[]`; the app
+ * mounts each with `mountRoutes` and lists them in `API_ROUTES` for the document.
+ */
+import { Router, type Response } from 'express';
+import type { z } from 'zod';
+import { parseInput } from '../core/directories.js';
+import type { Dsync } from '../service.js';
+import { ok } from './envelope.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Error statuses a route documents beyond those the table derives (see `errorStatuses`). */
+export type ErrorStatus = 403 | 404 | 409;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+/** A success answer other than the route's default status (replay answers 200 or 202). */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+  ) {}
+}
+
+export interface ApiRoute<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+> {
+  method: HttpMethod;
+  /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** False for the routes a browser or an unauthenticated client calls (no Api-Key). */
+  auth?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success answers by status, each with the schema of its `data`; the first is the default. */
+  responses: Record<number, { description: string; data: z.ZodType }>;
+  /** 403/404/409 when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
+  errors?: ErrorStatus[];
+  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<unknown>;
+}
+
+/** Types a route's handler from its schemas, then widens it to sit in a table. */
+export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
+  r: ApiRoute<P, Q, B>,
+): ApiRoute {
+  return r as unknown as ApiRoute;
+}
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key,
+ * 429 under the rate limits (when configured), 503 when the store is unreachable.
+ */
+export function errorStatuses(r: ApiRoute): number[] {
+  const statuses = new Set<number>(r.errors ?? []);
+  if (r.params || r.query || r.body) statuses.add(400);
+  if (r.body) statuses.add(413).add(415);
+  if (r.auth !== false) statuses.add(401).add(429);
+  statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+export function successStatus(r: ApiRoute): number {
+  return Number(Object.keys(r.responses)[0]);
+}
+
+/** Registers the routes on a router: path, query and body checked by their schemas (400 naming the field). */
+export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
+  const router = Router();
+  for (const r of routes) {
+    router[r.method](r.path, async (req, res) => {
+      const input = {
+        params: r.params ? parseInput(r.params, req.params) : undefined,
+        query: r.query ? parseInput(r.query, req.query) : undefined,
+        body: r.body ? parseInput(r.body, req.body) : undefined,
+      };
+      const data = await r.handle(input, dsync, res);
+      if (data instanceof Answer) ok(res, data.data, data.status);
+      else ok(res, data, successStatus(r));
+    });
+  }
+  return router;
+}
