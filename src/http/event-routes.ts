@@ -57,6 +57,7 @@ export const eventRoutes: ApiRoute[] = [
     tag: TAG,
     params: idParams,
     body: replayInput,
+    status: 202,
     responses: {
       202: { description: 'Replay since the time requested (delivered in the background)', data: replayAcceptedSchema },
       200: { description: 'The dead letter was re-delivered (or failed again)', data: redeliverySchema },

@@ -29,6 +29,7 @@ export const managementRoutes: ApiRoute[] = [
     summary: 'Create a directory connection',
     tag: TAG,
     body: createDirectoryInput,
+    status: 201,
     responses: { 201: { description: 'The directory, with its SCIM endpoint and token', data: directorySchema } },
     handle: ({ body }, dsync) => dsync.directories.create(body),
   }),

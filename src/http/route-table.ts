@@ -47,8 +47,10 @@ export interface ApiRoute<
   params?: P;
   query?: Q;
   body?: B;
-  /** Success answers by status, each with the schema of its `data`; the first is the default. */
+  /** Success answers by status, each with the schema of its `data`. */
   responses: Record<number, { description: string; data: z.ZodType }>;
+  /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
+  status?: number;
   /** 403/404/409 when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
   handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<unknown>;
@@ -76,10 +78,6 @@ export function errorStatuses(r: ApiRoute): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-export function successStatus(r: ApiRoute): number {
-  return Number(Object.keys(r.responses)[0]);
-}
-
 /** Registers the routes on a router: path, query and body checked by their schemas (400 naming the field). */
 export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
   const router = Router();
@@ -92,7 +90,7 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
       };
       const data = await r.handle(input, dsync, res);
       if (data instanceof Answer) ok(res, data.data, data.status);
-      else ok(res, data, successStatus(r));
+      else ok(res, data, r.status ?? 200);
     });
   }
   return router;
