@@ -5,7 +5,7 @@ import { groupEventDataSchema, userEventDataSchema } from '../core/event-schema.
 import { MAX_NAME_LENGTH } from '../core/limits.js';
 import type { DirectoryScope } from '../core/queries.js';
 import { idParams, pageOf, pageQuery, requiredQueryValue, scopeQuery } from './params.js';
-import { deletedSchema, directorySchema, memberSchema, passStatsSchema } from './response-schemas.js';
+import { deletedSchema, directorySchema, groupWithMembersSchema, memberSchema, passStatsSchema } from './response-schemas.js';
 import { route, type ApiRoute } from './route-table.js';
 
 const TAG = 'Directories';
@@ -80,7 +80,7 @@ export const managementRoutes: ApiRoute[] = [
     tag: 'Users and groups',
     params: idParams,
     query: scopeQuery,
-    responses: { 200: { description: 'The group', data: groupEventDataSchema } },
+    responses: { 200: { description: 'The group with its members', data: groupWithMembersSchema } },
     errors: [404],
     handle: ({ params, query }, dsync) => dsync.queries.getGroup(scopeOf(query), params.id),
   }),

@@ -8,7 +8,8 @@ import type { DeadLetter, DeliveryLogRecord } from '../core/store-port.js';
 import { DIRECTORY_TYPES, type Directory } from '../core/model.js';
 import type { PassStats } from '../delivery/directory-pass.js';
 import type { EventPage } from '../delivery/reads.js';
-import { directorySyncEventSchema } from '../core/event-schema.js';
+import { directorySyncEventSchema, groupEventDataSchema } from '../core/event-schema.js';
+import type { GroupWithMembers } from '../core/queries.js';
 
 const timestamp = z.iso.datetime();
 
@@ -43,6 +44,11 @@ export const directorySchema = z
 export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
 export const memberSchema = z.object({ user_id: z.string() });
+
+/** GET /directory-sync/groups/:id: the group with every member (the members route pages them). */
+export const groupWithMembersSchema = groupEventDataSchema
+  .extend({ members: z.array(z.object({ group_id: z.string(), user_id: z.string() })) })
+  .meta({ id: 'GroupWithMembers' }) satisfies z.ZodType<GroupWithMembers>;
 
 export const eventPageSchema = z
   .object({
