@@ -131,7 +131,7 @@ export const managementRoutes: ApiRoute[] = [
     errors: [403, 404],
     handle: async ({ params }, dsync) => {
       await dsync.directories.delete(params.id);
-      return { id: params.id, deleted: true };
+      return { id: params.id, deleted: true as const };
     },
   }),
   route({

@@ -55,7 +55,7 @@ export const eventPageSchema = z
     events: z.array(directorySyncEventSchema).describe('The events as committed (the webhook payloads), oldest first'),
     next_cursor: z.string().nullable().describe('Pass as `after` to read on; the same cursor when nothing new was committed'),
   })
-  .meta({ id: 'EventPage' }) satisfies z.ZodType<Omit<EventPage, 'events'>>;
+  .meta({ id: 'EventPage' }) satisfies z.ZodType<EventPage>;
 
 export const deadLetterSchema = z
   .object({

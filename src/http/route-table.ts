@@ -32,10 +32,14 @@ export class Answer {
   ) {}
 }
 
+type Responses = Record<number, { description: string; data: z.ZodType }>;
+type DataOf<A> = A extends { data: infer D extends z.ZodType } ? z.output<D> : never;
+
 export interface ApiRoute<
   P extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends Responses = Responses,
 > {
   method: HttpMethod;
   /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
@@ -48,17 +52,18 @@ export interface ApiRoute<
   query?: Q;
   body?: B;
   /** Success answers by status, each with the schema of its `data`. */
-  responses: Record<number, { description: string; data: z.ZodType }>;
+  responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
   status?: number;
   /** 403/404/409 when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
-  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<unknown>;
+  /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
+  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
 }
 
 /** Types a route's handler from its schemas, then widens it to sit in a table. */
-export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
-  r: ApiRoute<P, Q, B>,
+export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses>(
+  r: ApiRoute<P, Q, B, R>,
 ): ApiRoute {
   return r as unknown as ApiRoute;
 }
