@@ -10,7 +10,7 @@ import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { jsonBody } from './json-body.js';
 import { requestIds } from './request-id.js';
-import { mountRoutes } from './route-table.js';
+import { methodNotAllowed, mountRoutes } from './route-table.js';
 import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -83,6 +83,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
+  app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());

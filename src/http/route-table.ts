@@ -5,11 +5,11 @@
  * drift from what the routes accept. A route group (management, events, Google) is an `ApiRoute[]`; the app
  * mounts each with `mountRoutes` and lists them in `API_ROUTES` for the document.
  */
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { parseInput } from '../core/directories.js';
 import type { Dsync } from '../service.js';
-import { ok } from './envelope.js';
+import { fail, ok } from './envelope.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -98,5 +98,27 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
       else ok(res, data, r.status ?? 200);
     });
   }
+  // A known path asked with another method is a 405 naming the methods it has (RFC 9110 §15.5.6), as on the
+  // SCIM endpoint, not an "unknown route". Registered after every route, in the table's order.
+  for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
   return router;
+}
+
+/** 405 with `Allow` for a path that exists under other methods (named: the route-walk test tells it from a route). */
+export function methodNotAllowed(methods: string[]): RequestHandler {
+  return function methodNotAllowed(_req, res) {
+    res.setHeader('Allow', methods.join(', '));
+    fail(res, 405, `Method not allowed here: use ${methods.join(', ')}`);
+  };
+}
+
+/** Each path of the table with the methods it answers (GET implies HEAD). */
+export function allowedMethods(routes: ApiRoute[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const r of routes) {
+    const methods = byPath.get(r.path) ?? [];
+    methods.push(...(r.method === 'get' ? ['GET', 'HEAD'] : [r.method.toUpperCase()]));
+    byPath.set(r.path, methods);
+  }
+  return byPath;
 }

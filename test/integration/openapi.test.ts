@@ -10,7 +10,7 @@ import { API_ROUTES } from '../../src/http/api-routes.js';
 import { createApp } from '../../src/http/app.js';
 import { OPENAPI_FILE, openApiText } from '../../src/http/generate-openapi.js';
 import { openApiPath } from '../../src/http/openapi.js';
-import { API_PREFIX, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
+import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { createDsync } from '../../src/service.js';
 import { API_KEY, startService, type Reply, type Service } from '../support/harness.js';
@@ -25,7 +25,9 @@ function expressRoutes(app: Express): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   const walk = (stack: any[], prefix: string) => {
     for (const layer of stack) {
-      if (layer.route) for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
+      // A route answering only 405 (methodNotAllowed) is the other methods of a known path, not a route of its own.
+      const only405 = layer.route?.stack.every((l: any) => l.name === 'methodNotAllowed');
+      if (layer.route && !only405) for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
       else if (layer.handle?.stack && `${prefix}${layer.rawPath ?? ''}` !== '/api/scim/v2.0') walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
     }
   };
@@ -131,6 +133,23 @@ describe('OpenAPI document', function () {
     for (const r of routes) {
       const res: Reply = await svc.api(r.method.toUpperCase(), urlOf(r, managed.id), VALID_BODY[r.method]);
       expect(res.status, `${r.method} ${r.path}`).to.equal(403);
+    }
+  });
+
+  it('a documented path asked with an undocumented method answers 405 with Allow listing the documented ones', async () => {
+    for (const [path, methods] of allowedMethods(API_ROUTES)) {
+      const documented = Object.keys(doc.paths[openApiPath(path)]!).map((m) => m.toUpperCase());
+      expect(methods.filter((m) => m !== 'HEAD')).to.have.members(documented);
+      const other = ['PUT', 'POST', 'PATCH', 'DELETE', 'GET'].find((m) => !methods.includes(m))!;
+      const res = await raw(other, urlOf({ path } as ApiRoute, UNKNOWN));
+      expect(res.status, `${other} ${path}`).to.equal(405);
+      expect(res.headers.get('allow')).to.equal(methods.join(', '));
+      expect(((await res.json()) as any).error.code).to.equal(405);
+    }
+    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json']) {
+      const res = await fetch(`${svc.url}${path}`, { method: 'DELETE' });
+      expect(res.status, path).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('GET, HEAD');
     }
   });
 
