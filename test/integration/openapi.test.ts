@@ -1,7 +1,8 @@
 /**
  * The OpenAPI document against the running app: committed file = generated one, served without a key, every
- * express route documented (walking the router stack), and every documented error status that a request can
- * provoke is provoked on every route that documents it (503 needs a failing store: test/integration/store-faults).
+ * express route documented (walking the router stack), and every documented error status is provoked on every
+ * route that documents it: 400, 401, 403, 404, 413, 415, 429 (under rate limits), 503 (Redis down), and 405 on
+ * every path for the methods it does not document.
  */
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { OPENAPI_FILE, openApiText } from '../../src/http/generate-openapi.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { RedisStore } from '../../src/store/redis.js';
+import { freePort } from '../support/cli.js';
 import { createDsync } from '../../src/service.js';
 import { API_KEY, startService, type Reply, type Service } from '../support/harness.js';
 import { startLimited, type LimitedService } from '../support/rate-limits.js';
@@ -50,7 +53,12 @@ function validQuery(r: ApiRoute): Record<string, string> {
   return Object.fromEntries(['tenant', 'product', 'directoryId'].filter((k) => k in shape).map((k) => [k, k === 'directoryId' ? UNKNOWN : 'nobody']));
 }
 
-const VALID_BODY: Record<string, unknown> = { patch: { name: 'Renamed' }, post: { since: 0 } };
+/** A body the route accepts (create, update, replay): what is left to answer is the store's or the id's. */
+function validBody(r: ApiRoute): unknown {
+  if (!r.body) return undefined;
+  if (r.method === 'patch') return { name: 'Renamed' };
+  return r.path === '/directory-sync' ? { name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' } : { since: 0 };
+}
 
 describe('OpenAPI document', function () {
   this.timeout(60_000);
@@ -105,7 +113,7 @@ describe('OpenAPI document', function () {
     const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(404));
     expect(routes.length).to.be.at.least(10);
     for (const r of routes) {
-      const body = r.body ? JSON.stringify(VALID_BODY[r.method]) : undefined;
+      const body = r.body ? JSON.stringify(validBody(r)) : undefined;
       const res = await raw(r.method.toUpperCase(), urlOf(r, UNKNOWN, { ...validQuery(r), directoryId: UNKNOWN }), {
         headers: { 'content-type': 'application/json' },
         ...(body && { body }),
@@ -131,7 +139,7 @@ describe('OpenAPI document', function () {
     const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
     expect(routes.map((r) => r.method).sort()).to.deep.equal(['delete', 'patch']);
     for (const r of routes) {
-      const res: Reply = await svc.api(r.method.toUpperCase(), urlOf(r, managed.id), VALID_BODY[r.method]);
+      const res: Reply = await svc.api(r.method.toUpperCase(), urlOf(r, managed.id), validBody(r));
       expect(res.status, `${r.method} ${r.path}`).to.equal(403);
     }
   });
@@ -153,6 +161,27 @@ describe('OpenAPI document', function () {
     }
   });
 
+  describe('with the store down', () => {
+    let down: Service;
+    before(async () => {
+      // A Redis store on a port nothing listens on: every command fails fast (refused, no offline queue).
+      const store = new RedisStore(`redis://127.0.0.1:${await freePort()}/0`);
+      store.redis.on('error', () => {}); // the refused connects are the point; ioredis would print each one
+      down = await startService(store, { delivery: { pollIntervalMs: 60_000 } });
+    });
+    // Closing a client that never connected fails too (QUIT cannot be sent): that is not what this tests.
+    after(() => down.close().catch(() => undefined));
+
+    it('every route documenting 503 answers it, with Retry-After', async () => {
+      for (const r of API_ROUTES.filter((x) => errorStatuses(x).includes(503))) {
+        // `<directory>_<stream entry>` is the shape of a Redis delivery log id: only such an id reaches the store.
+        const res = await down.api(r.method.toUpperCase(), urlOf(r, `${UNKNOWN}_1-0`, validQuery(r)), validBody(r));
+        expect(res.status, `${r.method} ${r.path}: ${JSON.stringify(res.body)}`).to.equal(503);
+        expect(res.headers.get('retry-after'), `${r.method} ${r.path}`).to.equal('1');
+      }
+    });
+  });
+
   describe('under rate limits', () => {
     let limited: LimitedService;
     before(async () => {
@@ -164,7 +193,7 @@ describe('OpenAPI document', function () {
       for (const r of API_ROUTES) {
         const statuses: number[] = [];
         for (let round = 0; round < 5 && !statuses.includes(429); round++) {
-          const replies = await Promise.all(Array.from({ length: 8 }, () => limited.api(r.method.toUpperCase(), urlOf(r, UNKNOWN, validQuery(r)), r.body ? VALID_BODY[r.method] : undefined)));
+          const replies = await Promise.all(Array.from({ length: 8 }, () => limited.api(r.method.toUpperCase(), urlOf(r, UNKNOWN, validQuery(r)), validBody(r))));
           statuses.push(...replies.map((x) => x.status));
           const refused = replies.find((x) => x.status === 429);
           if (refused) for (const h of ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(refused.headers.get(h), h).to.be.a('string');
