@@ -5,7 +5,7 @@
  * (create a directory, then read, update, replay, delete it) and checks every answer: no 5xx, no status the
  * document does not list, no body or header outside the documented schema. Bounded: a fixed number of examples
  * per operation, one worker (schemathesis' threads trip a CPython AST bug in hypothesis' lambda descriptions).
- * A seeded directory (a user, a group with the user, failed deliveries to a closed port: events, delivery logs,
+ * A seeded directory (users, groups, one event of every type, failed deliveries to a closed port: delivery logs,
  * dead letters) is pinned into the read operations' ids, so their answers carry data the schemas must describe.
  */
 import { expect } from 'chai';
@@ -13,6 +13,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { EVENT_TYPES } from '../../src/core/model.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { STORE_KINDS, until } from '../support/harness.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
@@ -41,15 +42,29 @@ async function seed(baseUrl: string): Promise<{ directory: string; user: string;
   const api = async (method: string, path: string, body: unknown, auth: string) => {
     const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`seeding: ${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as any;
+    return res.status === 204 ? undefined : ((await res.json()) as any);
   };
   const closed = await freePort(); // nothing listens: every delivery fails, is logged, and ends as a dead letter
   const { data: d } = await api('POST', '/api/v1/directory-sync', {
     name: 'Fuzz', tenant: 'fuzz', product: 'app', type: 'okta-scim-v2', webhook_url: `http://127.0.0.1:${closed}/hook`, log_webhook_events: true,
   }, `Api-Key ${KEY}`);
-  const scim = (path: string, body: unknown) => api('POST', `/api/scim/v2.0/${d.id}${path}`, body, `Bearer ${d.scim.secret}`);
-  const user = await scim('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'ada@example.com', name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: 'ada@example.com', primary: true }], active: true });
-  const group = await scim('/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineers', members: [{ value: user.id }] });
+  const scim = (method: string, path: string, body?: unknown) => api(method, `/api/scim/v2.0/${d.id}${path}`, body, `Bearer ${d.scim.secret}`);
+  const userBody = (userName: string, active = true) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: userName, primary: true }], active,
+  });
+  const groupBody = (displayName: string, members: string[]) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName, members: members.map((value) => ({ value })) });
+  // One event of every type in the log, so the Events API's answers are checked against each event's schema.
+  const user = await scim('POST', '/Users', userBody('ada@example.com'));
+  const leaver = await scim('POST', '/Users', userBody('bob@example.com'));
+  const group = await scim('POST', '/Groups', groupBody('Engineers', [user.id, leaver.id]));
+  await scim('PUT', `/Users/${leaver.id}`, userBody('bob@example.com', false));
+  await scim('PUT', `/Groups/${group.id}`, groupBody('Engineering', [user.id]));
+  await scim('DELETE', `/Users/${leaver.id}`);
+  const gone = await scim('POST', '/Groups', groupBody('Temporary', []));
+  await scim('DELETE', `/Groups/${gone.id}`);
+  const { data: log } = await api('GET', `/api/v1/directory-sync/${d.id}/events`, undefined, `Api-Key ${KEY}`);
+  expect([...new Set(log.events.map((e: { event: string }) => e.event))]).to.have.members([...EVENT_TYPES]);
   await until(async () => (await api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`, undefined, `Api-Key ${KEY}`)).data.length > 0, 'a dead letter', 20_000);
   return { directory: d.id, user: user.id, group: group.id };
 }
