@@ -28,15 +28,11 @@ export const queryValue = (name: string, max: number) => boundedString(name, max
 export const requiredQueryValue = (name: string, max: number, required: string) =>
   boundedString(name, max, (issue) => (issue.input === undefined ? required : `${name} must be given once, as a string`));
 
-export const directoryIdQuery = queryValue('directoryId', MAX_ID_LENGTH).describe('Directory id');
-export const tenantQuery = queryValue('tenant', MAX_NAME_LENGTH);
-export const productQuery = queryValue('product', MAX_NAME_LENGTH);
-
 /** Which directories a read covers: one directory by id, or every directory of a tenant and product. */
 export const scopeQuery = z.object({
-  directoryId: directoryIdQuery.optional(),
-  tenant: tenantQuery.optional(),
-  product: productQuery.optional(),
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('One directory, by id'),
+  tenant: queryValue('tenant', MAX_NAME_LENGTH).optional().describe('With product: every directory of the tenant and product'),
+  product: queryValue('product', MAX_NAME_LENGTH).optional(),
 });
 
 /** An integer query parameter in [min, max]; an empty value counts as absent. */
