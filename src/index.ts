@@ -27,7 +27,10 @@ export type {
   UserEventData,
   GroupEventData,
   MembershipEventData,
+  DirectorySyncEventOf,
 } from './core/model.js';
+// The same events as zod schemas (what the types and the OpenAPI document's webhooks are generated from).
+export { directorySyncEventSchema, eventSchemas } from './core/event-schema.js';
 export { DIRECTORY_TYPES, EVENT_TYPES } from './core/model.js';
 export {
   DsyncError,

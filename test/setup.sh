@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 source test/tools.sh
 
 # PyPI conformance suites, pinned (a new release must not change the suite's verdict by surprise).
-PYPI_TOOLS=(scim2-cli==0.6.0 scim-sanity==0.7.4)
+PYPI_TOOLS=(scim2-cli==0.6.0 scim-sanity==0.7.4 schemathesis==4.32.5)
 
 # Tools built from source into DSYNC_CACHE, one line each: "<what>|<idempotent command>".
 TOOL_BUILDS=(
@@ -61,7 +61,7 @@ else
 fi
 
 step "conformance suites from PyPI (${PYPI_TOOLS[*]}) in $DSYNC_VENV"
-if [[ -x "$SCIM2_BIN" && -x "$SCIM_SANITY_BIN" && "$(cat "$DSYNC_VENV/.dsync-tools" 2>/dev/null)" == "${PYPI_TOOLS[*]}" ]]; then
+if [[ -x "$SCIM2_BIN" && -x "$SCIM_SANITY_BIN" && -x "$SCHEMATHESIS_BIN" && "$(cat "$DSYNC_VENV/.dsync-tools" 2>/dev/null)" == "${PYPI_TOOLS[*]}" ]]; then
   echo "cached"
 else
   python3 -m venv "$DSYNC_VENV"

@@ -5,4 +5,5 @@ export DSYNC_CACHE="${DSYNC_CACHE:-${HOME:-/root}/.cache/dsync}"
 export DSYNC_VENV="${DSYNC_VENV:-$DSYNC_CACHE/venv}"            # PyPI conformance suites
 export SCIM2_BIN="${SCIM2_BIN:-$DSYNC_VENV/bin/scim2}"
 export SCIM_SANITY_BIN="${SCIM_SANITY_BIN:-$DSYNC_VENV/bin/scim-sanity}"
+export SCHEMATHESIS_BIN="${SCHEMATHESIS_BIN:-$DSYNC_VENV/bin/schemathesis}"  # OpenAPI fuzzing
 export DSYNC_K8S_CACHE="${DSYNC_K8S_CACHE:-$DSYNC_CACHE/k8s}"  # kube-apiserver + etcd (test/k8s/apiserver.sh)

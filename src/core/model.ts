@@ -1,4 +1,13 @@
 /** Domain model shared by every layer. Plain data: no behaviour, no I/O. */
+import type { z } from 'zod';
+import type {
+  EVENT_TYPES,
+  directorySyncEventSchema,
+  EventDataSchemas,
+  groupEventDataSchema,
+  membershipEventDataSchema,
+  userEventDataSchema,
+} from './event-schema.js';
 
 export const DIRECTORY_TYPES = [
   'azure-scim-v2',
@@ -63,45 +72,18 @@ export interface GroupKeys {
   externalId?: string;
 }
 
-export const EVENT_TYPES = [
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'group.created',
-  'group.updated',
-  'group.deleted',
-  'group.user_added',
-  'group.user_removed',
-] as const;
+// The event types come from their zod schemas (the OpenAPI document's webhooks are generated from the same).
+export { EVENT_TYPES } from './event-schema.js';
 export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface UserEventData {
-  id: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  active: boolean;
-  raw: ScimBody;
-}
-
-export interface GroupEventData {
-  id: string;
-  name: string;
-  raw: ScimBody;
-}
-
-export type MembershipEventData = UserEventData & { group: GroupEventData };
-
-export interface DirectorySyncEvent {
-  id: string;
-  event: EventType;
-  created_at: string;
-  directory_id: string;
-  tenant: string;
-  product: string;
-  data: UserEventData | GroupEventData | MembershipEventData;
-  previous_attributes?: Record<string, unknown>;
-}
+export type UserEventData = z.output<typeof userEventDataSchema>;
+export type GroupEventData = z.output<typeof groupEventDataSchema>;
+export type MembershipEventData = z.output<typeof membershipEventDataSchema>;
+export type DirectorySyncEvent = z.output<typeof directorySyncEventSchema>;
+/** The event of one type, with the data that type carries. */
+export type DirectorySyncEventOf<T extends EventType> = Omit<DirectorySyncEvent, 'event' | 'data'> & {
+  event: T;
+  data: z.output<EventDataSchemas[T]>;
+};
 
 /** An event ready to be committed with the write that caused it: the exact JSON bytes that will be delivered. */
 export interface PendingEvent {

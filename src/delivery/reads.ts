@@ -3,12 +3,13 @@
  * dead letters and its delivery attempt logs. The HTTP layer calls this, never the store.
  */
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import type { DirectorySyncEvent } from '../core/model.js';
 import type { PageRequest } from '../core/queries.js';
 import type { DeadLetter, DeliveryLogRecord, DeliveryRecordStore, EventLogStore } from '../core/store-port.js';
 
 export interface EventPage {
   /** The events as committed (the webhook payloads), oldest first. */
-  events: unknown[];
+  events: DirectorySyncEvent[];
   /** Pass as `after` to read on; the same cursor when nothing new was committed. */
   next_cursor: string | null;
 }
@@ -19,7 +20,7 @@ export class DeliveryReads {
   async events(directoryId: string, after: string | null, limit: number): Promise<EventPage> {
     if (after !== null && !this.store.isSeq(after)) throw new ValidationError('after is not a cursor returned by this API', 'after');
     const logged = await this.store.readEvents(directoryId, after, limit);
-    return { events: logged.map((e) => JSON.parse(e.json) as unknown), next_cursor: logged.at(-1)?.seq ?? after };
+    return { events: logged.map((e) => JSON.parse(e.json) as DirectorySyncEvent), next_cursor: logged.at(-1)?.seq ?? after };
   }
 
   deadLetters(directoryId: string): Promise<DeadLetter[]> {

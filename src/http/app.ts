@@ -7,11 +7,11 @@ import type { RateLimits } from '../ratelimit/rate-limits.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
-import { eventRoutes } from './event-routes.js';
-import { googleCallbackRoute, googleRoutes } from './google-routes.js';
+import { API_ROUTES, openApiDocument } from './api-routes.js';
+import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
-import { managementRoutes } from './management-routes.js';
 import { requestIds } from './request-id.js';
+import { methodNotAllowed, mountRoutes } from './route-table.js';
 import { scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -80,17 +80,14 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
   app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
 
+  // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument());
+  });
+  app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
-  app.use(
-    '/api/v1',
-    apiKeyAuth(apiKeys),
-    ...limit((r) => r.management),
-    jsonBody({ limit: MAX_BODY_BYTES, strict: true }),
-    eventRoutes(dsync),
-    googleRoutes(dsync.google),
-    managementRoutes(dsync),
-  );
+  app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

@@ -6,69 +6,106 @@
  *   GET  /api/v1/dsync/events?directoryId=                   delivery attempt logs (log_webhook_events)
  *   GET  /api/v1/dsync/events/<logId>
  */
-import { Router } from 'express';
 import { z } from 'zod';
-import { parseInput } from '../core/directories.js';
 import { ValidationError } from '../core/errors.js';
-import type { Dsync } from '../service.js';
-import { ok } from './envelope.js';
-import { pageOf } from './paging.js';
-import { idParam, parseScopeQuery } from './params.js';
+import { MAX_ID_LENGTH } from '../core/limits.js';
+import { idParam, idParams, intQuery, pageOf, pageQuery, queryValue, requiredQueryValue } from './params.js';
+import {
+  deadLetterSchema,
+  deliveryLogSchema,
+  eventPageSchema,
+  redeliverySchema,
+  replayAcceptedSchema,
+} from './response-schemas.js';
+import { Answer, route, type ApiRoute } from './route-table.js';
 
 const MAX_EVENTS = 1000;
+const TAG = 'Events and delivery';
 
-const replayInput = z.strictObject({
-  since: z.union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()]).optional(),
-  dead_letter_id: z.string().min(1).max(200).optional(),
+const eventsQuery = z.object({
+  after: queryValue('after', MAX_ID_LENGTH).optional().describe('The next_cursor of the previous page; absent = from the oldest kept event'),
+  limit: intQuery('limit', 1, MAX_EVENTS, { default: 100 }),
 });
 
-export function eventRoutes(dsync: Dsync): Router {
-  const r = Router();
-  const { directories, delivery, deliveryReads } = dsync;
-  r.param('id', idParam);
-  r.param('logId', idParam);
+const replayInput = z.strictObject({
+  since: z
+    .union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()])
+    .optional()
+    .describe('Re-deliver every event committed since this time (ISO 8601 or epoch ms)'),
+  dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
+});
 
-  r.get('/directory-sync/:id/events', async (req, res) => {
-    const directory = await directories.get(req.params.id);
-    const after = typeof req.query.after === 'string' && req.query.after !== '' ? req.query.after : null;
-    const limitText = req.query.limit;
-    const limit = limitText === undefined ? 100 : Number(limitText);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS) {
-      throw new ValidationError(`limit must be an integer between 1 and ${MAX_EVENTS}`, 'limit');
-    }
-    ok(res, await deliveryReads.events(directory.id, after, limit));
-  });
-
-  r.post('/directory-sync/:id/events/replay', async (req, res) => {
-    const directory = await directories.get(req.params.id);
-    const input = parseInput(replayInput, req.body);
-    if ((input.since === undefined) === (input.dead_letter_id === undefined)) {
-      throw new ValidationError('Give exactly one of since (ISO time or epoch ms) and dead_letter_id', 'since');
-    }
-    if (input.dead_letter_id !== undefined) {
+export const eventRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/directory-sync/:id/events',
+    summary: "Events API: read the directory's event log by cursor",
+    tag: TAG,
+    params: idParams,
+    query: eventsQuery,
+    responses: { 200: { description: 'The next events, oldest first', data: eventPageSchema } },
+    errors: [404],
+    handle: async ({ params, query }, dsync) => {
+      const directory = await dsync.directories.get(params.id);
+      return dsync.deliveryReads.events(directory.id, query.after || null, query.limit ?? 100);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/directory-sync/:id/events/replay',
+    summary: 'Re-deliver events since a time, or one dead letter (give exactly one of since and dead_letter_id)',
+    tag: TAG,
+    params: idParams,
+    body: replayInput,
+    status: 202,
+    responses: {
+      202: { description: 'Replay since the time requested (delivered in the background)', data: replayAcceptedSchema },
+      200: { description: 'The dead letter was re-delivered (or failed again)', data: redeliverySchema },
+    },
+    errors: [404],
+    handle: async ({ params, body }, dsync) => {
+      const directory = await dsync.directories.get(params.id);
+      if ((body.since === undefined) === (body.dead_letter_id === undefined)) {
+        throw new ValidationError('Give exactly one of since (ISO time or epoch ms) and dead_letter_id', 'since');
+      }
       // An unknown dead letter is a DeadLetterNotFound (404).
-      ok(res, await delivery.redeliver(directory.id, input.dead_letter_id));
-      return;
-    }
-    const since = typeof input.since === 'number' ? input.since : Date.parse(input.since!);
-    await delivery.replay(directory.id, since);
-    ok(res, { directory_id: directory.id, since: new Date(since).toISOString() }, 202);
-  });
-
-  r.get('/directory-sync/:id/dead-letters', async (req, res) => {
-    const directory = await directories.get(req.params.id);
-    ok(res, await deliveryReads.deadLetters(directory.id));
-  });
-
-  r.get('/dsync/events', async (req, res) => {
-    const { directoryId } = parseScopeQuery(req.query);
-    if (!directoryId) throw new ValidationError('directoryId is required', 'directoryId');
-    const directory = await directories.get(directoryId);
-    ok(res, await deliveryReads.attemptLogs(directory.id, pageOf(req)));
-  });
-
-  r.get('/dsync/events/:logId', async (req, res) => {
-    ok(res, await deliveryReads.attemptLog(req.params.logId));
-  });
-  return r;
-}
+      if (body.dead_letter_id !== undefined) return new Answer(200, await dsync.delivery.redeliver(directory.id, body.dead_letter_id));
+      const since = typeof body.since === 'number' ? body.since : Date.parse(body.since!);
+      await dsync.delivery.replay(directory.id, since);
+      return { directory_id: directory.id, since: new Date(since).toISOString() };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/directory-sync/:id/dead-letters',
+    summary: 'List the deliveries given up on',
+    tag: TAG,
+    params: idParams,
+    responses: { 200: { description: 'Oldest first', data: z.array(deadLetterSchema) } },
+    errors: [404],
+    handle: async ({ params }, dsync) => dsync.deliveryReads.deadLetters((await dsync.directories.get(params.id)).id),
+  }),
+  route({
+    method: 'get',
+    path: '/dsync/events',
+    summary: "List a directory's webhook delivery attempts (directories with log_webhook_events)",
+    tag: TAG,
+    query: z.object({ directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required') }).extend(pageQuery.shape),
+    responses: { 200: { description: 'Newest first', data: z.array(deliveryLogSchema) } },
+    errors: [404],
+    handle: async ({ query }, dsync) => {
+      const directory = await dsync.directories.get(query.directoryId);
+      return dsync.deliveryReads.attemptLogs(directory.id, pageOf(query));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/dsync/events/:logId',
+    summary: 'Get one delivery attempt',
+    tag: TAG,
+    params: z.object({ logId: idParam('logId') }),
+    responses: { 200: { description: 'The attempt', data: deliveryLogSchema } },
+    errors: [404],
+    handle: ({ params }, dsync) => dsync.deliveryReads.attemptLog(params.logId),
+  }),
+];

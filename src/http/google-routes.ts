@@ -10,43 +10,89 @@
  *   GET  /dsync/google/callback?code=&state=                             steps 2 and 3, then a page or a redirect
  */
 import { Router, type Response } from 'express';
-import { DsyncError, ValidationError } from '../core/errors.js';
+import { z } from 'zod';
+import { DsyncError } from '../core/errors.js';
+import { MAX_ID_LENGTH } from '../core/limits.js';
 import type { Logger } from '../logger.js';
+import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import type { GoogleProvider } from '../providers/google/google.js';
-import { ok } from './envelope.js';
-import { idParam, parseScopeQuery } from './params.js';
+import { serviceAccountInput } from '../providers/google/service-account.js';
+import { googleDirectoryViewSchema, serviceAccountViewSchema, syncReportSchema, syncStatusSchema, tokenSetSchema } from './google-schemas.js';
+import { idParams, queryValue } from './params.js';
+import { route, type ApiRoute } from './route-table.js';
 
-const single = (value: unknown, name: string): string | undefined => {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new ValidationError(`${name} must be given once, as a string`, name);
-  return value;
-};
+const TAG = 'Google Workspace';
+const redirectQuery = z.object({ redirect_url: queryValue('redirect_url', 2048).optional().describe('Where the callback sends the browser afterwards') });
+const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory') });
 
-export function googleRoutes(google: GoogleProvider): Router {
-  const r = Router();
-  r.param('id', idParam);
-
-  r.get('/directory-sync/:id/google/authorization-url', async (req, res) => {
-    const redirectUrl = single(req.query.redirect_url, 'redirect_url');
-    ok(res, await google.authorizationUrl({ directoryId: req.params.id, ...(redirectUrl && { redirectUrl }) }));
-  });
-  // The provider validates the fields (zod): a missing or non-string token is a 400 naming it.
-  r.post('/directory-sync/:id/google/token', async (req, res) => {
-    const body = (req.body ?? {}) as { code: string };
-    ok(res, await google.exchangeCode({ directoryId: req.params.id, code: body.code }));
-  });
-  r.put('/directory-sync/:id/google/token', async (req, res) => {
-    const body = (req.body ?? {}) as { access_token: string; refresh_token: string };
-    ok(res, await google.setToken({ directoryId: req.params.id, accessToken: body.access_token, refreshToken: body.refresh_token }));
-  });
-  r.put('/directory-sync/:id/google/service-account', async (req, res) => ok(res, await google.setServiceAccount(req.params.id, req.body)));
-  r.get('/directory-sync/:id/google/sync', async (req, res) => ok(res, await google.syncStatus(req.params.id)));
-  r.post('/dsync/cron/sync-google', async (req, res) => {
-    const { directoryId } = parseScopeQuery({ directoryId: req.query.directoryId });
-    ok(res, await google.sync(directoryId ? { directoryId } : {}));
-  });
-  return r;
-}
+export const googleRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/directory-sync/:id/google/authorization-url',
+    summary: 'Step 1: the Google consent URL for an admin of the workspace',
+    tag: TAG,
+    params: idParams,
+    query: redirectQuery,
+    responses: { 200: { description: 'Send the admin there', data: z.object({ authorizationUrl: z.string() }) } },
+    errors: [404, 501],
+    handle: ({ params, query }, dsync) =>
+      dsync.google.authorizationUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
+  }),
+  route({
+    method: 'post',
+    path: '/directory-sync/:id/google/token',
+    summary: 'Step 2: exchange an authorization code for the token set',
+    tag: TAG,
+    params: idParams,
+    body: codeInput,
+    responses: { 200: { description: 'The token set (SPEC §2.5)', data: tokenSetSchema } },
+    errors: [404, 501, 502],
+    handle: ({ params, body }, dsync) => dsync.google.exchangeCode({ directoryId: params.id, code: body.code }),
+  }),
+  route({
+    method: 'put',
+    path: '/directory-sync/:id/google/token',
+    summary: 'Step 3: set the tokens the sync uses',
+    tag: TAG,
+    params: idParams,
+    body: tokenInput,
+    responses: { 200: { description: 'The directory (id, name, tenant, product, type and its google_* fields)', data: googleDirectoryViewSchema } },
+    errors: [404],
+    handle: ({ params, body }, dsync) =>
+      dsync.google.setToken({ directoryId: params.id, accessToken: body.access_token, refreshToken: body.refresh_token }),
+  }),
+  route({
+    method: 'put',
+    path: '/directory-sync/:id/google/service-account',
+    summary: 'Use a service account with domain-wide delegation instead of the OAuth flow',
+    tag: TAG,
+    params: idParams,
+    body: serviceAccountInput,
+    responses: { 200: { description: 'The service account, without its key', data: serviceAccountViewSchema } },
+    errors: [403, 404],
+    handle: ({ params, body }, dsync) => dsync.google.setServiceAccount(params.id, body),
+  }),
+  route({
+    method: 'get',
+    path: '/directory-sync/:id/google/sync',
+    summary: "The directory's last sync: state, times, counts, error",
+    tag: TAG,
+    params: idParams,
+    responses: { 200: { description: 'The sync status', data: syncStatusSchema } },
+    errors: [404],
+    handle: ({ params }, dsync) => dsync.google.syncStatus(params.id),
+  }),
+  route({
+    method: 'post',
+    path: '/dsync/cron/sync-google',
+    summary: 'Sync every active Google directory (or one) now',
+    tag: TAG,
+    query: syncQuery,
+    responses: { 200: { description: 'What each directory did; a failing directory is reported, not an error', data: syncReportSchema } },
+    errors: [404],
+    handle: ({ query }, dsync) => dsync.google.sync(query.directoryId ? { directoryId: query.directoryId } : {}),
+  }),
+];
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

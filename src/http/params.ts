@@ -1,37 +1,58 @@
 /**
- * Identifiers in management paths and queries, validated before anything looks them up: a 2,000-character
- * tenant is "too long", not "not found", and control characters never reach the store or the logs.
+ * Identifiers and paging in management paths and queries, as zod schemas (the route table validates with them
+ * and documents them): a 2,000-character tenant is "too long", not "not found", and control characters never
+ * reach the store or the logs. Query values arrive as strings; a repeated parameter arrives as an array and is
+ * refused.
  */
-import type { RequestParamHandler } from 'express';
 import { z } from 'zod';
-import { describeIssues } from '../core/directory-input.js';
-import { ValidationError } from '../core/errors.js';
-import { CONTROL_CHARACTERS, MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../core/limits.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/queries.js';
 
-/** A query parameter given at most once, as a bounded string without control characters. */
-const queryValue = (name: string, max: number) =>
+/** A path segment or query value: a bounded string without control characters. */
+const boundedString = (name: string, max: number, typeError: string | ((issue: { input?: unknown }) => string)) =>
   z
-    .string({ error: `${name} must be given once, as a string` })
+    .string({ error: typeError })
     .max(max, `${name} must be at most ${max} characters`)
-    .refine((v) => !CONTROL_CHARACTERS.test(v), `${name} must not contain control characters`)
-    .optional();
+    .regex(/^[^\x00-\x1f\x7f]*$/, `${name} must not contain control characters`);
 
-const scopeQuery = z.object({
-  directoryId: queryValue('directoryId', MAX_ID_LENGTH),
-  tenant: queryValue('tenant', MAX_NAME_LENGTH),
-  product: queryValue('product', MAX_NAME_LENGTH),
+/** An `:id`-like path parameter. */
+export const idParam = (name: string) => boundedString(name, MAX_ID_LENGTH, `${name} must be a string`);
+
+/** Path parameters `{ id }`. */
+export const idParams = z.object({ id: idParam('id') });
+
+/** A query parameter given at most once. */
+export const queryValue = (name: string, max: number) => boundedString(name, max, `${name} must be given once, as a string`);
+
+/** A query parameter that must be there (`required` says what is missing, with the hint the client needs). */
+export const requiredQueryValue = (name: string, max: number, required: string) =>
+  boundedString(name, max, (issue) => (issue.input === undefined ? required : `${name} must be given once, as a string`));
+
+/** Which directories a read covers: one directory by id, or every directory of a tenant and product. */
+export const scopeQuery = z.object({
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('One directory, by id'),
+  tenant: queryValue('tenant', MAX_NAME_LENGTH).optional().describe('With product: every directory of the tenant and product'),
+  product: queryValue('product', MAX_NAME_LENGTH).optional(),
 });
 
-export function parseScopeQuery(query: unknown): z.infer<typeof scopeQuery> {
-  const parsed = scopeQuery.safeParse(query);
-  if (parsed.success) return parsed.data;
-  const { message, field } = describeIssues(parsed.error);
-  throw new ValidationError(message, field);
-}
-
-/** `router.param` check for `:id`-like path segments. */
-export const idParam: RequestParamHandler = (_req, _res, next, value: string, name: string) => {
-  if (value.length > MAX_ID_LENGTH) return next(new ValidationError(`${name} must be at most ${MAX_ID_LENGTH} characters`, name));
-  if (CONTROL_CHARACTERS.test(value)) return next(new ValidationError(`${name} must not contain control characters`, name));
-  next();
+/** An integer query parameter in [min, max]; an empty value counts as absent. */
+export const intQuery = (name: string, min: number, max: number, meta: { default?: number; description?: string; deprecated?: boolean } = {}) => {
+  const message = `${name} must be an integer between ${min} and ${max}`;
+  return z.preprocess(
+    (v) => (v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+    // The meta sits on the number: the document describes the parameter by what the preprocess leads to.
+    z.number({ error: message }).int(message).min(min, message).max(max, message).meta(meta).optional(),
+  );
 };
+
+/** pageOffset (default 0) and pageLimit (default 100, at most 1000); `offset`/`limit` are accepted as aliases. */
+export const pageQuery = z.object({
+  pageOffset: intQuery('pageOffset', 0, Number.MAX_SAFE_INTEGER, { default: 0 }),
+  pageLimit: intQuery('pageLimit', 1, MAX_PAGE_LIMIT, { default: DEFAULT_PAGE_LIMIT }),
+  offset: intQuery('offset', 0, Number.MAX_SAFE_INTEGER, { description: 'Alias of pageOffset', deprecated: true }),
+  limit: intQuery('limit', 1, MAX_PAGE_LIMIT, { description: 'Alias of pageLimit', deprecated: true }),
+});
+
+export function pageOf(q: z.output<typeof pageQuery>): { offset: number; limit: number } {
+  return { offset: q.pageOffset ?? q.offset ?? 0, limit: q.pageLimit ?? q.limit ?? DEFAULT_PAGE_LIMIT };
+}

@@ -1,0 +1,124 @@
+/**
+ * The management API as a table: each route's method, path, zod schemas for its path parameters, query and body,
+ * its success answer and the error statuses it can give. The same table registers the express handlers (which
+ * validate through these schemas) and feeds the OpenAPI generator (src/http/openapi.ts), so the document cannot
+ * drift from what the routes accept. A route group (management, events, Google) is an `ApiRoute[]`; the app
+ * mounts each with `mountRoutes` and lists them in `API_ROUTES` for the document.
+ */
+import { Router, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { parseInput } from '../core/directories.js';
+import type { Dsync } from '../service.js';
+import { fail, ok } from './envelope.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Error statuses a route documents beyond those the table derives (see `errorStatuses`). */
+export type ErrorStatus = 403 | 404 | 409 | 501 | 502;
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+/** A success answer other than the route's default status (replay answers 200 or 202). */
+export class Answer {
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+  ) {}
+}
+
+type Responses = Record<number, { description: string; data: z.ZodType }>;
+type DataOf<A> = A extends { data: infer D extends z.ZodType } ? z.output<D> : never;
+
+export interface ApiRoute<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends Responses = Responses,
+> {
+  method: HttpMethod;
+  /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** False for the routes a browser or an unauthenticated client calls (no Api-Key). */
+  auth?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success answers by status, each with the schema of its `data`. */
+  responses: R;
+  /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
+  status?: number;
+  /** 403/404/409 (501/502 for Google) when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
+  errors?: ErrorStatus[];
+  /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
+  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
+}
+
+/** Types a route's handler from its schemas, then widens it to sit in a table. */
+export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses>(
+  r: ApiRoute<P, Q, B, R>,
+): ApiRoute {
+  return r as unknown as ApiRoute;
+}
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key,
+ * 429 under the rate limits (when configured), 503 when the store is unreachable.
+ */
+export function errorStatuses(r: ApiRoute): number[] {
+  const statuses = new Set<number>(r.errors ?? []);
+  if (r.params || r.query || r.body) statuses.add(400);
+  if (r.body) statuses.add(413).add(415);
+  if (r.auth !== false) statuses.add(401).add(429);
+  statuses.add(503);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** Registers the routes on a router: path, query and body checked by their schemas (400 naming the field). */
+export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
+  const router = Router();
+  for (const r of routes) {
+    router[r.method](r.path, async (req, res) => {
+      const input = {
+        params: r.params ? parseInput(r.params, req.params) : undefined,
+        query: r.query ? parseInput(r.query, req.query) : undefined,
+        body: r.body ? parseInput(r.body, req.body) : undefined,
+      };
+      const data = await r.handle(input, dsync, res);
+      if (data instanceof Answer) ok(res, data.data, data.status);
+      else ok(res, data, r.status ?? 200);
+    });
+  }
+  // A known path asked with another method is a 405 naming the methods it has (RFC 9110 §15.5.6), as on the
+  // SCIM endpoint, not an "unknown route". Registered after every route, in the table's order.
+  for (const [path, methods] of allowedMethods(routes)) router.all(path, methodNotAllowed(methods));
+  return router;
+}
+
+/** 405 with `Allow` for a path that exists under other methods (named: the route-walk test tells it from a route). */
+export function methodNotAllowed(methods: string[]): RequestHandler {
+  return function methodNotAllowed(_req, res) {
+    res.setHeader('Allow', methods.join(', '));
+    fail(res, 405, `Method not allowed here: use ${methods.join(', ')}`);
+  };
+}
+
+/** Each path of the table with the methods it answers (GET implies HEAD). */
+export function allowedMethods(routes: ApiRoute[]): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  for (const r of routes) {
+    const methods = byPath.get(r.path) ?? [];
+    methods.push(...(r.method === 'get' ? ['GET', 'HEAD'] : [r.method.toUpperCase()]));
+    byPath.set(r.path, methods);
+  }
+  return byPath;
+}

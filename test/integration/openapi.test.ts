@@ -1,0 +1,220 @@
+/**
+ * The OpenAPI document against the running app: committed file = generated one, served without a key, every
+ * express route documented (walking the router stack), and every documented error status is provoked on every
+ * route that documents it: 400, 401, 403, 404, 413, 415, 429 (under rate limits), 503 (Redis down), and 405 on
+ * every path for the methods it does not document.
+ */
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import type { Express } from 'express';
+import { API_ROUTES } from '../../src/http/api-routes.js';
+import { createApp } from '../../src/http/app.js';
+import { OPENAPI_FILE, openApiText } from '../../src/http/generate-openapi.js';
+import { openApiPath } from '../../src/http/openapi.js';
+import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { RedisStore } from '../../src/store/redis.js';
+import { freePort } from '../support/cli.js';
+import { createDsync } from '../../src/service.js';
+import { API_KEY, startService, type Reply, type Service } from '../support/harness.js';
+import { startLimited, type LimitedService } from '../support/rate-limits.js';
+import { pino } from 'pino';
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
+const doc = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Doc;
+
+/** `[method, path]` of every route of the express app, with mount paths; SCIM (RFC 7644) has its own schemas. */
+function expressRoutes(app: Express): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  const walk = (stack: any[], prefix: string) => {
+    for (const layer of stack) {
+      // A route answering only 405 (methodNotAllowed) is the other methods of a known path, not a route of its own.
+      const only405 = layer.route?.stack.every((l: any) => l.name === 'methodNotAllowed');
+      if (layer.route && !only405) for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
+      else if (layer.handle?.stack && `${prefix}${layer.rawPath ?? ''}` !== '/api/scim/v2.0') walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
+    }
+  };
+  walk((app as any).router.stack, '');
+  return found;
+}
+
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** A request to `r` with every path parameter set to `id` and its required query filled. */
+function urlOf(r: ApiRoute, id: string, query: Record<string, string> = {}): string {
+  const path = r.path.replace(/:(\w+)/g, () => encodeURIComponent(id));
+  const q = new URLSearchParams(query).toString();
+  return `${API_PREFIX}${path}${q ? `?${q}` : ''}`;
+}
+
+/** Query values that pass validation (and name an unknown directory where a directory is named). */
+function validQuery(r: ApiRoute): Record<string, string> {
+  const shape = (r.query as any)?.shape ?? {};
+  return Object.fromEntries(['tenant', 'product', 'directoryId'].filter((k) => k in shape).map((k) => [k, k === 'directoryId' ? UNKNOWN : 'nobody']));
+}
+
+/** A body the route accepts (create, update, replay): what is left to answer is the store's or the id's. */
+function validBody(r: ApiRoute): unknown {
+  if (!r.body) return undefined;
+  if (r.method === 'patch') return { name: 'Renamed' };
+  const bodies: Record<string, unknown> = {
+    '/directory-sync': { name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' },
+    'post /directory-sync/:id/google/token': { code: 'an-authorization-code' },
+    'put /directory-sync/:id/google/token': { access_token: 'ya29.a', refresh_token: '1//r' },
+    '/directory-sync/:id/google/service-account': {
+      key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
+      admin_email: 'admin@acme.io',
+    },
+  };
+  return bodies[`${r.method} ${r.path}`] ?? bodies[r.path] ?? { since: 0 };
+}
+
+describe('OpenAPI document', function () {
+  this.timeout(60_000);
+  let svc: Service;
+  before(async () => {
+    svc = await startService(new MemoryStore());
+  });
+  after(() => svc.close());
+
+  const raw = (method: string, url: string, init: { headers?: Record<string, string>; body?: string } = {}) =>
+    fetch(`${svc.url}${url}`, { method, headers: { authorization: `Api-Key ${API_KEY}`, ...init.headers }, ...(init.body !== undefined && { body: init.body }) });
+
+  it('docs/openapi.json is the generated document (run `npm run openapi` after changing a route or schema)', () => {
+    expect(readFileSync(OPENAPI_FILE, 'utf8') === openApiText(), 'docs/openapi.json is stale: run npm run openapi').to.equal(true);
+  });
+
+  it('is served at GET /api/v1/openapi.json without an API key', async () => {
+    const res = await fetch(`${svc.url}/api/v1/openapi.json`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal(JSON.parse(openApiText()));
+  });
+
+  it('documents every route of the express app, and nothing the app does not route', () => {
+    const dsync = createDsync({ store: new MemoryStore(), externalUrl: 'http://localhost' });
+    const routes = expressRoutes(createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }) }));
+    const inApp = routes.map(([m, p]) => `${m} ${p.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const inDoc = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    expect(inApp).to.deep.equal(inDoc);
+    expect(inApp.length).to.be.at.least(API_ROUTES.length + 3);
+  });
+
+  it('every route answers 401 without the key, as documented', async () => {
+    for (const r of API_ROUTES) {
+      expect(doc.paths[openApiPath(r.path)]![r.method]!.responses).to.have.property('401');
+      const res = await fetch(`${svc.url}${urlOf(r, UNKNOWN, validQuery(r))}`, { method: r.method.toUpperCase() });
+      expect(res.status, `${r.method} ${r.path}`).to.equal(401);
+    }
+  });
+
+  it('every route with input answers 400 on a bad parameter or body, as documented', async () => {
+    for (const r of API_ROUTES.filter((x) => errorStatuses(x).includes(400))) {
+      // A control character in a path id, a repeated query parameter, an unknown body field: each a 400.
+      const url = r.params ? urlOf(r, 'bad\u0001id', validQuery(r)) : r.query ? `${urlOf(r, UNKNOWN)}?${Object.keys((r.query as any).shape)[0]}=1&${Object.keys((r.query as any).shape)[0]}=2` : urlOf(r, UNKNOWN);
+      const body = r.body && !r.params ? JSON.stringify({ no_such_field: 1 }) : undefined;
+      const res = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'application/json' }, ...(body && { body }) });
+      expect(res.status, `${r.method} ${r.path}`).to.equal(400);
+      expect(((await res.json()) as any).error.code).to.equal(400);
+    }
+  });
+
+  it('every route with an id or a directoryId answers 404 for an unknown one, as documented', async () => {
+    const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(404));
+    expect(routes.length).to.be.at.least(10);
+    for (const r of routes) {
+      const body = r.body ? JSON.stringify(validBody(r)) : undefined;
+      const res = await raw(r.method.toUpperCase(), urlOf(r, UNKNOWN, { ...validQuery(r), directoryId: UNKNOWN }), {
+        headers: { 'content-type': 'application/json' },
+        ...(body && { body }),
+      });
+      expect(res.status, `${r.method} ${r.path}`).to.equal(404);
+    }
+  });
+
+  it('every route with a body answers 413 on an oversized body and 415 on a non-JSON one, as documented', async () => {
+    const d = await svc.createDirectory();
+    for (const r of API_ROUTES.filter((x) => x.body)) {
+      expect(errorStatuses(r)).to.include.members([413, 415]);
+      const url = urlOf(r, d.id);
+      const big = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+      expect(big.status, `${r.method} ${r.path}`).to.equal(413);
+      const text = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      expect(text.status, `${r.method} ${r.path}`).to.equal(415);
+    }
+  });
+
+  it('routes documenting 403 refuse to change a directory the operator manages', async () => {
+    const managed = await svc.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }, { managedBy: 'operator' });
+    const managedGoogle = await svc.dsync.directories.create({ name: 'G', tenant: 'acme', product: 'app', type: 'google' }, { managedBy: 'operator' });
+    const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
+    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
+      'delete /directory-sync/:id',
+      'patch /directory-sync/:id',
+      'put /directory-sync/:id/google/service-account',
+    ]);
+    for (const r of routes) {
+      const target = r.path.includes('/google/') ? managedGoogle : managed;
+      const res: Reply = await svc.api(r.method.toUpperCase(), urlOf(r, target.id), validBody(r));
+      expect(res.status, `${r.method} ${r.path}`).to.equal(403);
+    }
+  });
+
+  it('a documented path asked with an undocumented method answers 405 with Allow listing the documented ones', async () => {
+    for (const [path, methods] of allowedMethods(API_ROUTES)) {
+      const documented = Object.keys(doc.paths[openApiPath(path)]!).map((m) => m.toUpperCase());
+      expect(methods.filter((m) => m !== 'HEAD')).to.have.members(documented);
+      const other = ['PUT', 'POST', 'PATCH', 'DELETE', 'GET'].find((m) => !methods.includes(m))!;
+      const res = await raw(other, urlOf({ path } as ApiRoute, UNKNOWN));
+      expect(res.status, `${other} ${path}`).to.equal(405);
+      expect(res.headers.get('allow')).to.equal(methods.join(', '));
+      expect(((await res.json()) as any).error.code).to.equal(405);
+    }
+    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json']) {
+      const res = await fetch(`${svc.url}${path}`, { method: 'DELETE' });
+      expect(res.status, path).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('GET, HEAD');
+    }
+  });
+
+  describe('with the store down', () => {
+    let down: Service;
+    before(async () => {
+      // A Redis store on a port nothing listens on: every command fails fast (refused, no offline queue).
+      const store = new RedisStore(`redis://127.0.0.1:${await freePort()}/0`);
+      store.redis.on('error', () => {}); // the refused connects are the point; ioredis would print each one
+      down = await startService(store, { delivery: { pollIntervalMs: 60_000 } });
+    });
+    // Closing a client that never connected fails too (QUIT cannot be sent): that is not what this tests.
+    after(() => down.close().catch(() => undefined));
+
+    it('every route documenting 503 answers it, with Retry-After', async () => {
+      for (const r of API_ROUTES.filter((x) => errorStatuses(x).includes(503))) {
+        // `<directory>_<stream entry>` is the shape of a Redis delivery log id: only such an id reaches the store.
+        const res = await down.api(r.method.toUpperCase(), urlOf(r, `${UNKNOWN}_1-0`, validQuery(r)), validBody(r));
+        expect(res.status, `${r.method} ${r.path}: ${JSON.stringify(res.body)}`).to.equal(503);
+        expect(res.headers.get('retry-after'), `${r.method} ${r.path}`).to.equal('1');
+      }
+    });
+  });
+
+  describe('under rate limits', () => {
+    let limited: LimitedService;
+    before(async () => {
+      limited = await startLimited(new MemoryStore(), { plan: 'developer' });
+    });
+    after(() => limited.close());
+
+    it('every route behind the key answers 429 with the documented headers once its bucket is spent', async () => {
+      for (const r of API_ROUTES) {
+        const statuses: number[] = [];
+        for (let round = 0; round < 5 && !statuses.includes(429); round++) {
+          const replies = await Promise.all(Array.from({ length: 8 }, () => limited.api(r.method.toUpperCase(), urlOf(r, UNKNOWN, validQuery(r)), validBody(r))));
+          statuses.push(...replies.map((x) => x.status));
+          const refused = replies.find((x) => x.status === 429);
+          if (refused) for (const h of ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(refused.headers.get(h), h).to.be.a('string');
+        }
+        expect(statuses, `${r.method} ${r.path}`).to.include(429);
+      }
+    });
+  });
+});
