@@ -34,7 +34,7 @@ export const googleRoutes: ApiRoute[] = [
     params: idParams,
     query: redirectQuery,
     responses: { 200: { description: 'Send the admin there', data: z.object({ authorizationUrl: z.string() }) } },
-    errors: [404, 501],
+    errors: [404, 409],
     handle: ({ params, query }, dsync) =>
       dsync.google.authorizationUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
   }),
@@ -46,7 +46,7 @@ export const googleRoutes: ApiRoute[] = [
     params: idParams,
     body: codeInput,
     responses: { 200: { description: 'The token set (SPEC §2.5)', data: tokenSetSchema } },
-    errors: [404, 501, 502],
+    errors: [404, 409, 502],
     handle: ({ params, body }, dsync) => dsync.google.exchangeCode({ directoryId: params.id, code: body.code }),
   }),
   route({

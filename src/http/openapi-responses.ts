@@ -24,9 +24,11 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   403: { name: 'Forbidden', description: 'The directory is managed by a controller (the Kubernetes operator): change its resource' },
   404: { name: 'NotFound', description: 'No such directory, user, group, dead letter or delivery log' },
-  409: { name: 'Conflict', description: 'The change conflicts with the current state' },
+  409: {
+    name: 'Conflict',
+    description: 'The change conflicts with the current state (Google routes: OAuth is not configured on this server, DSYNC_GOOGLE_CLIENT_ID/SECRET; a service account still works)',
+  },
   413: { name: 'PayloadTooLarge', description: 'The body is over 1 MiB' },
-  501: { name: 'NotImplemented', description: 'Google OAuth is not configured on this server (DSYNC_GOOGLE_CLIENT_ID/SECRET): use a service account' },
   502: { name: 'BadGateway', description: 'Google refused or failed the request (after retries)' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not JSON (send application/json, or no Content-Type)' },
   429: {

@@ -121,7 +121,7 @@ function fixedPaths(): Json {
             [303, 'Authorized or failed: back to the redirect_url given at step 1, with status (and error)'],
             [400, 'A forged, expired or missing state, or a refused code: a page saying why'],
             [404, 'The directory of the state is gone: a page saying so'],
-            [501, 'Google OAuth is not configured on this server: a page saying so'],
+            [409, 'Google OAuth is not configured on this server: a page saying so'],
             [502, 'Google failed the code exchange: a page saying so'],
             [503, 'The store does not answer: a page saying so'],
           ].map(([status, description]) => [

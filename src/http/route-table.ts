@@ -14,7 +14,7 @@ import { fail, ok } from './envelope.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses a route documents beyond those the table derives (see `errorStatuses`). */
-export type ErrorStatus = 403 | 404 | 409 | 501 | 502;
+export type ErrorStatus = 403 | 404 | 409 | 502;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -55,7 +55,7 @@ export interface ApiRoute<
   responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
   status?: number;
-  /** 403/404/409 (501/502 for Google) when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
+  /** 403/404/409 (502 for Google) when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
   /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
   handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;

@@ -56,7 +56,7 @@ describe('Google authorization flow', function () {
     expect(new StateSigner(FAKE_CLIENT.secret).verify(q.get('state'))).to.include({ directoryId: dir.id });
   });
 
-  it('step 1 refuses what it cannot do: unknown directory 404, a SCIM directory 400, a bad redirect_url 400, no OAuth client 501', async () => {
+  it('step 1 refuses what it cannot do: unknown directory 404, a SCIM directory 400, a bad redirect_url 400, no OAuth client 409', async () => {
     expect((await t.service.api('GET', '/api/v1/directory-sync/nope/google/authorization-url')).status).to.equal(404);
     const scim = await t.service.createDirectory({ type: 'okta-scim-v2' });
     const wrong = await t.service.api('GET', `/api/v1/directory-sync/${scim.id}/google/authorization-url`);
@@ -68,7 +68,7 @@ describe('Google authorization flow', function () {
     try {
       const d = await bare.createDirectory({ type: 'google' });
       const res = await bare.api('GET', `/api/v1/directory-sync/${d.id}/google/authorization-url`);
-      expect(res.status).to.equal(501);
+      expect(res.status).to.equal(409);
       expect(res.body.error.message).to.match(/DSYNC_GOOGLE_CLIENT_ID/);
     } finally {
       await bare.close();

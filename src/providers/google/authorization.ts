@@ -63,9 +63,10 @@ export class GoogleAuthorization {
   async exchangeCode(directoryId: string, input: unknown): Promise<TokenSet> {
     await this.googleDirectory(directoryId);
     const { code } = parseInput(codeInput, input);
+    const client = oauthClient(this.configured());
     let tokens;
     try {
-      ({ tokens } = await oauthClient(this.configured()).getToken(code));
+      ({ tokens } = await client.getToken(code));
     } catch (err) {
       const mapped = toGoogleError(err, 'exchanging the authorization code');
       throw mapped instanceof GoogleCredentialsError

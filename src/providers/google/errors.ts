@@ -8,7 +8,8 @@ export class GoogleNotConfiguredError extends DsyncError {
     super(
       'Google OAuth is not configured on this server (set DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET), or use a service account',
       'DSYNC_GOOGLE_NOT_CONFIGURED',
-      501,
+      // A 409, not a 5xx: the request cannot work in this server's state, and nothing is failing or retried.
+      409,
     );
   }
 }
