@@ -3,15 +3,11 @@
  * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
  */
 import type { DirectoryService } from '../../core/directories.js';
-import type { Logger } from '../../logger.js';
 import { GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
 import { NotGoogleDirectoryError } from './errors.js';
-import { GoogleSync, type SyncObserver, type SyncReport, type SyncStore } from './google-sync.js';
-import type { RetryOptions } from './google-retry.js';
-import type { GoogleOptions } from './options.js';
+import { GoogleSync, type GoogleSyncDeps, type SyncReport } from './google-sync.js';
 import { ServiceAccounts, type ServiceAccount } from './service-account.js';
 import type { SyncStatus } from './sync-status.js';
-import type { SyncWriters } from './writers.js';
 
 export interface GoogleProvider {
   /** Step 1: the consent URL for an admin of the workspace. `redirectUrl`: where the callback sends the browser. */
@@ -35,28 +31,15 @@ export interface GoogleProvider {
   directoryStates(): Promise<Record<string, number>>;
 }
 
-export interface GoogleProviderDeps {
-  store: SyncStore;
+/** The sync's own dependencies, plus the directory service the authorization steps read and update through. */
+export interface GoogleProviderDeps extends GoogleSyncDeps {
   directories: DirectoryService;
-  writers: SyncWriters;
-  options: GoogleOptions;
-  logger: Logger;
-  observer?: SyncObserver;
-  retry?: RetryOptions;
-  leaseMs?: number;
 }
 
 export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
   const serviceAccounts = new ServiceAccounts(deps.store);
-  const sync = new GoogleSync({
-    store: deps.store,
-    writers: deps.writers,
-    options: deps.options,
-    logger: deps.logger.child({ unit: 'google-sync' }),
-    ...(deps.observer && { observer: deps.observer }),
-    ...(deps.retry && { retry: deps.retry }),
-    ...(deps.leaseMs !== undefined && { leaseMs: deps.leaseMs }),
-  });
+  const { directories: _directories, ...syncDeps } = deps;
+  const sync = new GoogleSync({ ...syncDeps, logger: deps.logger.child({ unit: 'google-sync' }) });
   const auth = new GoogleAuthorization({
     options: deps.options,
     directories: deps.directories,
