@@ -2,7 +2,7 @@
  * The keys each write script (redis-scripts.ts, redis-group-scripts.ts) touches, as its caller declares them:
  * names after the directory prefix, besides the directory record (KEYS[1], always first). A script refuses a key
  * missing here (`undeclared key`), so the store's tests prove these lists complete. Keys that follow from stored
- * data the caller has not read (a group's members, a journal chunk's users) the script asks for (`keys`).
+ * data (a group's members, a journal chunk's users) the caller reads first or the script asks for (`keys`).
  */
 
 const USER_INDEXES = ['un', 'ue', 'um'] as const;
@@ -33,7 +33,7 @@ export const SCRIPT_KEYS = {
   inlineMembers: (groupId: string, userIds: string[]) => [`m:${groupId}`, `md:${groupId}`, 'seq', 'ev', ...userKeys(userIds, true)],
   /** The membership part of a group write staged as `token`: its commit. */
   stagedMembers: (groupId: string, token: string) => [stageKey(groupId, token), 'uw', `gj:${groupId}`, `gt:${groupId}`, 'gpend'],
-  /** Members of up to a chunk are unlinked by the script itself: it asks for their `ug:` keys. */
+  /** Members of up to a chunk are unlinked by the script itself: the caller adds their `ug:` keys (read first). */
   deleteGroup: (id: string) => [`g:${id}`, `gj:${id}`, `m:${id}`, `md:${id}`, `gx:${id}`, 'gn', 'ge', 'go', 'gpend', 'ev'],
   /** Each chunk's users and flags (`gf:<token>`) the script asks for. */
   drain: (groupId: string) => [`gj:${groupId}`, `gt:${groupId}`, `gx:${groupId}`, `m:${groupId}`, `md:${groupId}`, 'gpend', 'seq', 'ev'],

@@ -109,8 +109,12 @@ export class RedisWriteScripts {
   /**
    * Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call: each call
    * is one bounded, atomic chunk and names the keys of the next one; other clients' commands run in between.
+   * Every read of a group's members comes here first: with neither list (the group is pending exactly while one
+   * exists) one plain EXISTS answers, lighter than a script declaring the group's keys.
    */
   async drain(directoryId: string, groupId: string): Promise<void> {
+    const p = prefix(directoryId);
+    if ((await this.redis.exists(`${p}gj:${groupId}`, `${p}gx:${groupId}`)) === 0) return;
     await this.call('dsyncDrain', directoryId, SCRIPT_KEYS.drain(groupId), [groupId, String(CHUNK_SIZE)]);
   }
 

@@ -288,8 +288,11 @@ export class RedisStore extends RedisPullSyncStore implements Store {
     return this.writes.groupWrite('dsyncUpdateGroup', directoryId, id, head, new MemberEntries(update.remove, update.add, update.displays));
   }
   async deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
+    // Up to a chunk of members are unlinked by the script: it needs their keys, read here (it re-checks them).
+    const members = await this.redis.zrange(`${prefix(directoryId)}m:${id}`, 0, CHUNK_SIZE);
+    const keys = [...SCRIPT_KEYS.deleteGroup(id), ...(members.length > CHUNK_SIZE ? [] : members.map((uid) => `ug:${uid}`))];
     const args = [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)];
-    const result = await this.writes.run('dsyncDeleteGroup', directoryId, SCRIPT_KEYS.deleteGroup(id), args, id);
+    const result = await this.writes.run('dsyncDeleteGroup', directoryId, keys, args, id);
     // A big group's user links are unlinked after the commit; finish that before answering.
     if (result.status === 'ok') await this.writes.drain(directoryId, id);
     return result;

@@ -91,7 +91,7 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     const keys = [...SCRIPT_KEYS.deleteGroup('g1'), 'ug:u1', 'ug:u2'];
     expect((await script('dsyncDeleteGroup', keys, args) as string[])[0]).to.equal('ok');
     expect(await store.redis.exists(`${p}g:g1`, `${p}m:g1`, `${p}ug:u1`, `${p}ug:u2`)).to.equal(0);
-    // Through the store, the same asking happens underneath.
+    // Through the store, the members are read and declared first.
     await createGroup('g2', ['u3']);
     expect((await store.deleteGroup(DIR, 'g2', 1, [event('group.deleted')])).status).to.equal('ok');
     expect(await store.userGroupIds(DIR, 'u3')).to.deep.equal([]);
