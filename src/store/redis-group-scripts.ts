@@ -24,11 +24,12 @@ local function entry(e)
   local c = string.find(e, SEP, b + 1, true)
   return string.sub(e, 1, 1), string.sub(e, 2, a - 1), string.sub(e, a + 1, b - 1), string.sub(e, b + 1, c - 1), string.sub(e, c + 1)
 end
--- The keys of the users that entries add or remove: u:<uid>, and with links ug:<uid> too.
+-- The keys of the users that entries add or remove: u:<uid>, and with links ug:<uid> too (only the op and uid
+-- of each entry are read).
 local function entryKeys(list, links)
   local names = {}
   for _, e in ipairs(list) do
-    local op, uid = entry(e)
+    local op, uid = string.sub(e, 1, 1), string.sub(e, 2, string.find(e, SEP, 2, true) - 1)
     if op ~= '=' then
       names[#names + 1] = 'u:' .. uid
       if links then names[#names + 1] = 'ug:' .. uid end
@@ -151,12 +152,14 @@ return ok(h, flags)
 `;
 
 /**
- * ARGV: groupId, chunk size. Applies the next chunk of the group's journal, or unlinks the next chunk of a
- * deleted group's members (gx:<gid>), once the keys of that chunk are declared; answers `{'keys', …}` with the
- * keys of the chunk still to do, or `{'done'}` when nothing is left.
+ * ARGV: groupId, chunk size, peek ('1'|''). Applies the next chunk of the group's journal, or unlinks the next
+ * chunk of a deleted group's members (gx:<gid>), once the keys of that chunk are declared. Answers `{'done'}`
+ * when nothing is left, else `{'keys', …}` with the keys of the chunk to do next (when it could not apply this
+ * one, or with peek: a caller that does not know the journal's content), or `{'more'}` (the writer of the
+ * change, which declares each chunk from the entries it staged).
  */
 export const drain = `
-local gid, n = ARGV[1], tonumber(ARGV[2])
+local gid, n, peek = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
 local journal, gone = k('gj:' .. gid), k('gx:' .. gid)
 -- The next chunk: the keys it touches besides the group's own, and the function that does it; nil when none is left.
 local function nextChunk()
@@ -188,6 +191,7 @@ end
 local names, apply = nextChunk()
 if names and allDeclared(names) then
   apply()
+  if not peek and redis.call('EXISTS', journal, gone) > 0 then return {'more'} end
   names = nextChunk()
 end
 if names then return keysReply(names) end

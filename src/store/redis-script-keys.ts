@@ -35,8 +35,10 @@ export const SCRIPT_KEYS = {
   stagedMembers: (groupId: string, token: string) => [stageKey(groupId, token), 'uw', `gj:${groupId}`, `gt:${groupId}`, 'gpend'],
   /** Members of up to a chunk are unlinked by the script itself: the caller adds their `ug:` keys (read first). */
   deleteGroup: (id: string) => [`g:${id}`, `gj:${id}`, `m:${id}`, `md:${id}`, `gx:${id}`, 'gn', 'ge', 'go', 'gpend', 'ev'],
-  /** Each chunk's users and flags (`gf:<token>`) the script asks for. */
+  /** Besides each chunk's keys: see journalChunk, or those the script names. */
   drain: (groupId: string) => [`gj:${groupId}`, `gt:${groupId}`, `gx:${groupId}`, `m:${groupId}`, `md:${groupId}`, 'gpend', 'seq', 'ev'],
+  /** A chunk of the journal of the change staged as `token`: its flags and users (entries from the writer). */
+  journalChunk: (token: string, userIds: string[]) => [`gf:${token}`, ...userKeys(userIds, true)],
   /** Staging a chunk, or re-checking one (dsyncVerify): the list and the records of the chunk's users. */
   stage: (groupId: string, token: string, userIds: string[]) => [stageKey(groupId, token), 'uw', ...userKeys(userIds, false)],
 };

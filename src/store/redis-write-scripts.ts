@@ -108,14 +108,24 @@ export class RedisWriteScripts {
 
   /**
    * Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call: each call
-   * is one bounded, atomic chunk and names the keys of the next one; other clients' commands run in between.
-   * Every read of a group's members comes here first: with neither list (the group is pending exactly while one
-   * exists) one plain EXISTS answers, lighter than a script declaring the group's keys.
+   * is one bounded, atomic chunk; other clients' commands run in between. The writer of the change (`own`)
+   * declares each chunk's keys from its entries; anyone else (or the writer, once another drainer took a chunk)
+   * is told them by the previous call. Every read of a group's members comes here first: with neither list (the
+   * group is pending exactly while one exists) one plain EXISTS answers, lighter than the script.
    */
-  async drain(directoryId: string, groupId: string): Promise<void> {
+  async drain(directoryId: string, groupId: string, own?: { token: string; entries: MemberEntries }): Promise<void> {
     const p = prefix(directoryId);
-    if ((await this.redis.exists(`${p}gj:${groupId}`, `${p}gx:${groupId}`)) === 0) return;
-    await this.call('dsyncDrain', directoryId, SCRIPT_KEYS.drain(groupId), [groupId, String(CHUNK_SIZE)]);
+    if (!own && (await this.redis.exists(`${p}gj:${groupId}`, `${p}gx:${groupId}`)) === 0) return;
+    let found: string[] = [];
+    for (let i = 0; ; i += CHUNK_SIZE) {
+      const chunk = own ? SCRIPT_KEYS.journalChunk(own.token, own.entries.users(i, i + CHUNK_SIZE)) : found;
+      const reply = await this.raw('dsyncDrain', directoryId, [...SCRIPT_KEYS.drain(groupId), ...chunk], [groupId, String(CHUNK_SIZE), own ? '' : '1']);
+      if (reply[0] === 'done') return;
+      if (reply[0] === 'keys') {
+        own = undefined;
+        found = reply.slice(1);
+      }
+    }
   }
 
   /** Finishes pending membership work of one group, or of every group of the directory. */
@@ -170,7 +180,7 @@ export class RedisWriteScripts {
       }
       const result = toWriteResult(reply);
       if (result.status !== 'ok') return result;
-      await this.drain(directoryId, groupId);
+      await this.drain(directoryId, groupId, { token: staged.token, entries });
       const flags = await this.redis.getdel(`${prefix(directoryId)}gf:${staged.token}`);
       return { ...result, applied: flagsOf(flags ?? '') };
     }

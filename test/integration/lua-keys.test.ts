@@ -61,7 +61,7 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     ['dsyncCreateGroup', ['g9', 'g9', '', '1', '1', '{}', '0', 'i', '1', entry('+', 'u1')], 'u:u1'],
     ['dsyncUpdateGroup', ['g1', '', '', '', '', '1', '', '', '0', 'i', '0'], 'g:g1'],
     ['dsyncDeleteGroup', ['g1', '1', '1000', '0'], 'g:g1'],
-    ['dsyncDrain', ['g1', '1000'], 'gj:g1'],
+    ['dsyncDrain', ['g1', '1000', '1'], 'gj:g1'],
     ['dsyncStage', ['g1', 'tok', '60000', entry('+', 'u1')], 'gs:g1:tok'],
     ['dsyncVerify', ['g1', 'tok', '0', '1000'], 'uw'],
   ];
@@ -104,11 +104,15 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     await store.redis.set(`${p}gt:g1`, 'tok');
     await store.redis.sadd(`${p}gpend`, 'g1');
     const firstChunk = ['keys', 'u:u1', 'ug:u1', 'u:u2', 'ug:u2', 'gf:tok'];
-    expect(await script('dsyncDrain', SCRIPT_KEYS.drain('g1'), ['g1', '2'])).to.deep.equal(firstChunk);
+    expect(await script('dsyncDrain', SCRIPT_KEYS.drain('g1'), ['g1', '2', '1'])).to.deep.equal(firstChunk);
     expect(await store.redis.llen(`${p}gj:g1`)).to.equal(3);
-    // Declared, the chunk is applied and the answer names the next one.
-    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...firstChunk.slice(1)], ['g1', '2'])).to.deep.equal(['keys', 'u:u3', 'ug:u3', 'gf:tok']);
+    // Declared, the chunk is applied and the answer names the next one (peek)...
+    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...firstChunk.slice(1)], ['g1', '1', '1'])).to.deep.equal(['keys', 'u:u2', 'ug:u2', 'gf:tok']);
+    // ...or, for the writer that declares each chunk from its own entries, just says there is more.
+    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u2'])], ['g1', '1', ''])).to.deep.equal(['more']);
     expect(await store.redis.zrange(`${p}m:g1`, 0, -1)).to.deep.equal(['u1', 'u2']);
+    // A writer whose declaration is not the journal's head (another drainer went first) is told what it is.
+    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u9'])], ['g1', '1', ''])).to.deep.equal(['keys', 'u:u3', 'ug:u3', 'gf:tok']);
     // The store finishes it, asking as it goes.
     expect((await store.groupMemberIds(DIR, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u2', 'u3']);
     expect(await store.redis.smembers(`${p}gpend`)).to.deep.equal([]);
