@@ -7,9 +7,12 @@
  * `<prefix>dir` (the prefix is read from it), which lets every write refuse once the directory is gone; the
  * others are listed per script in redis-script-keys.ts. Inside Lua every key name goes through `k(name)`, which
  * raises `undeclared key <key>` for a key the caller did not declare: a missing declaration cannot pass
- * silently. Keys that follow from stored data (the members of a group being deleted, the users of a journal
- * chunk) are checked before anything is written: when one was not declared the script answers
- * `{'keys', name…}` (all it needs) and the adapter calls again with those declared too.
+ * silently (it stops the script where it stands, like any script error: a bug the store's tests catch, not a
+ * path at run time). Keys that follow from stored data are read by the adapter first (a user's groups, a
+ * group's members, a big change's own entries) and checked by the script before it writes anything: a user's
+ * groups that changed answer `stale` (the writer re-reads), other keys it finds undeclared (a member added
+ * meanwhile, the users of a journal chunk someone else's change left) `{'keys', name…}`, all it needs, and the
+ * adapter calls again with those declared too.
  *
  * Record encoding (a plain string, far smaller than a hash once the body exceeds listpack limits):
  *   <version>\x1f<created ms>\x1f<modified ms>\x1f<k1>\x1f<k2>\x1f<k3>\x1e<JSON body>
