@@ -12,7 +12,8 @@
  * `uw` counts user writes: when users were written while entries were being staged, the commit answers `restamp`
  * and the adapter re-checks the staged versions (dsyncVerify, a chunk per call) before committing again.
  * The keys of an entry are its user's record `u:<uid>` and groups `ug:<uid>`: the caller declares them from the
- * entries it sends; for the entries a script finds in a journal it answers `{'keys', …}` first.
+ * entries it sends or staged; entries it did not write (a journal another writer left) the script names first
+ * (`{'keys', …}`).
  */
 
 /** Membership entries: checking, applying, staging and committing them. */
