@@ -5,7 +5,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import type { CommandObserver } from './command-observer.js';
 import { failFast } from './fail-fast.js';
-import { SCRIPTS } from './redis-scripts.js';
 
 /**
  * Fail fast when Redis stalls or goes away (see store/fail-fast.ts): no command waits more than
@@ -63,8 +62,6 @@ export class RedisConnection {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
-    // The write scripts take a varying number of keys (each declares all it touches): the count comes first.
-    for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { lua });
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
 
