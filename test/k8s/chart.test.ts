@@ -18,6 +18,8 @@ function familiesIn(expr: string): string[] {
   return names.map((n) => n.replace(/_(bucket|count|sum)$/, ''));
 }
 
+const SENTINEL_CASE = 'Redis Sentinel with its own auth and TLS';
+
 /** The values of each render the issue names; each must be accepted by the API server as rendered. */
 const MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
@@ -66,7 +68,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
     'redis.waitTimeout': '500ms',
     'cron.syncGoogle.enabled': true,
   },
-  'Redis Sentinel with its own auth and TLS': {
+  [SENTINEL_CASE]: {
     'redis.existingSecret': '',
     'redis.sentinels': ['sentinel-0.sentinel:26379', 'sentinel-1.sentinel:26379', 'sentinel-2.sentinel:26379'],
     'redis.sentinelName': 'dsync',
@@ -111,8 +113,10 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
   for (const { name: helmName, bin: helm } of helms()) {
     describe(helmName, () => {
       it('passes helm lint --strict, with the defaults and with every option of the matrix on', async () => {
-        const everything = Object.assign({}, ...Object.values(MATRIX)) as Record<string, unknown>;
-        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }]) {
+        // One store at a time: the Sentinel case is the alternative to the Cluster one, linted on its own.
+        const { [SENTINEL_CASE]: sentinel, ...rest } = MATRIX;
+        const everything = Object.assign({}, ...Object.values(rest)) as Record<string, unknown>;
+        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }, { ...REQUIRED_VALUES, ...sentinel }]) {
           const out = await ok(helm, ['lint', '--strict', CHART_DIR, ...setArgs(values)]);
           expect(out).to.match(/0 chart\(s\) failed/);
         }
