@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Redis } from 'ioredis';
+import { Command, Redis } from 'ioredis';
 import { freePort } from '../bench/lib.js';
 import { until } from './harness.js';
 
@@ -40,9 +40,11 @@ export class OwnRedisCluster {
       await exec('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes']);
       for (const { port } of nodes) {
         await until(async () => /cluster_state:ok/.test(await cluster.info(port, 'cluster', 'info')), `cluster state ok on ${port}`, 20_000);
-        // A master's replica must be in sync before a test counts on WAIT.
-        const online = async () => /role:slave|slave0:.*state=online/.test(await cluster.info(port, 'info', 'replication'));
-        await until(online, `the replica of ${port} to be online`, 20_000);
+      }
+      // A replica reported online may not stream yet: wait until each master's replica confirms a write.
+      for (const slot of [0, 8192, 16383]) { // one slot of each master (redis-cli splits the slots in three)
+        const { master } = await cluster.shardOf(slot);
+        await until(() => cluster.replicates(master, slot), `the replica of ${master} to confirm writes`, 20_000);
       }
     } catch (err) {
       await cluster.stop();
@@ -61,6 +63,22 @@ export class OwnRedisCluster {
     try {
       await client.connect();
       return String(await client.call(command[0]!, ...command.slice(1)));
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  /** Whether a write to `slot` on its master `port` reaches a replica within 500 ms (WAIT 1). */
+  private async replicates(port: number, slot: number): Promise<boolean> {
+    let key = '';
+    for (let i = 0; new Command('get', [key]).getSlot() !== slot; i++) key = `probe-${i}`;
+    const client = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+    client.on('error', () => undefined);
+    try {
+      await client.set(key, '1');
+      return Number(await client.call('wait', 1, 500)) === 1;
+    } catch {
+      return false;
     } finally {
       client.disconnect();
     }

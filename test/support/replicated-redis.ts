@@ -47,11 +47,12 @@ export class ReplicatedRedis {
     return new Redis(this.replicaPort, '127.0.0.1');
   }
 
-  /** Until the master counts the replica as connected and online. */
+  /** Until the replica confirms a write (online is not enough: it may not stream yet). */
   async replicaInSync(): Promise<void> {
     const master = new Redis(this.masterPort, '127.0.0.1');
     try {
-      await until(async () => /slave0:.*state=online/.test(await master.info('replication')), 'the replica to be online', 15_000);
+      const confirmed = async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1);
+      await until(confirmed, 'the replica to confirm a write', 15_000);
     } finally {
       master.disconnect();
     }
