@@ -17,12 +17,14 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
   this.timeout(90_000);
   let cluster: OwnRedisCluster;
   let svc: Service;
-  const waits: string[] = [];
+  let store: RedisStore;
+  const commands: string[] = [];
+  const count = (name: string) => commands.filter((c) => c === name).length;
 
   before(async () => {
     cluster = await OwnRedisCluster.start();
-    const store = new RedisStore({ kind: 'cluster', nodes: cluster.startupNodes.slice(0, 2) }, { waitReplicas: 1, waitTimeoutMs: 300 });
-    store.observeCommands((name) => name === 'wait' && waits.push(name));
+    store = new RedisStore({ kind: 'cluster', nodes: cluster.startupNodes.slice(0, 2) }, { waitReplicas: 1, waitTimeoutMs: 300 });
+    store.observeCommands((name) => commands.push(name));
     svc = await startService(store);
   });
 
@@ -31,10 +33,17 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
     await cluster?.stop();
   });
 
+  it('reports each command once to the metrics, though the cluster routes it through a node connection', async () => {
+    const before = count('get');
+    await store.redis.get('dsync:{observed}:dir');
+    await store.redis.multi().get('dsync:{observed}:dir').exec();
+    expect(count('get') - before).to.equal(2);
+  });
+
   it('refuses as not durable exactly the writes whose shard has its replica paused, and recovers', async () => {
     const dirs: any[] = [];
     for (let i = 0; i < 12; i++) dirs.push(await svc.createDirectory({ tenant: `shard-${i}` }));
-    expect(waits.length, 'directory creates WAIT too').to.be.at.least(1);
+    expect(count('wait'), 'directory creates WAIT too (sent to a node directly, still observed)').to.be.at.least(1);
     const shards = await Promise.all(dirs.map((d) => cluster.shardOf(slotOf(d.id))));
     const paused = shards[0]!;
     const onPaused = shards.map((s) => s.master === paused.master);
