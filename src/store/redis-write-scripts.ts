@@ -5,9 +5,9 @@
  * and drained a chunk per call.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { CHUNK_SIZE } from '../core/chunks.js';
 import type { MemberChange, WriteResult } from '../core/store-port.js';
+import type { RedisClient } from './redis-client.js';
 import { prefix } from './redis-keys.js';
 import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
 import { FIELD_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
@@ -74,7 +74,7 @@ const STAGE_TTL_MS = 15 * 60_000;
 const MAX_RESTAMPS = 5;
 
 export class RedisWriteScripts {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /**
    * One script call, the directory record and `keys` (names after the directory prefix) declared; `keys` and
