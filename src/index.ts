@@ -39,6 +39,7 @@ export {
   ConflictError,
   ContentionError,
   ForbiddenError,
+  StoreNotDurableError,
   StoreUnavailableError,
 } from './core/errors.js';
 export { ScimError } from './scim/errors.js';

@@ -74,3 +74,22 @@ export class StoreUnavailableError extends DsyncError {
     super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, 503, options);
   }
 }
+
+/**
+ * A store write ran but fewer replicas than asked (DSYNC_REDIS_WAIT_REPLICAS) confirmed it in time: it may or may
+ * not survive a failover of its master, so it is not acknowledged. Retrying is safe, as after any lost answer:
+ * an update or delete re-applies, a create that did survive meets its own uniqueness index (409).
+ */
+export class StoreNotDurableError extends DsyncError {
+  static readonly code = 'STORE_NOT_DURABLE';
+  override name = 'StoreNotDurableError';
+  override readonly retryAfter = 1;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(
+      `The write was not confirmed by the store's replicas (${reason}); it may or may not survive a failover, and is safe to retry`,
+      StoreNotDurableError.code,
+      503,
+      options,
+    );
+  }
+}

@@ -1,2 +1,47 @@
+/** Store command metrics: one seam, at ioredis' sendCommand, for every command (scripts as `evalsha`, pipelined ones too). */
+import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from './redis-client.js';
+
 /** Told about every store command once it settles (metrics); the name is the command's, never its arguments. */
 export type CommandObserver = (command: string, seconds: number, failed: boolean) => void;
+
+type Sent = { name: string; promise: Promise<unknown> };
+
+/** Wraps one connection's sendCommand; a command seen before (re-sent after MOVED or a failover) is reported once. */
+function observeConnection(redis: RedisClient, observer: CommandObserver, seen: WeakSet<Sent>): void {
+  const conn = redis as unknown as { sendCommand(command: Sent, ...rest: unknown[]): unknown };
+  const send = conn.sendCommand.bind(conn);
+  conn.sendCommand = (command: Sent, ...rest: unknown[]) => {
+    if (!seen.has(command)) {
+      seen.add(command);
+      const started = performance.now();
+      const seconds = (): number => (performance.now() - started) / 1000;
+      const name = command.name.toLowerCase(); // `call('GET')` and `get()` are one command
+      command.promise.then(
+        () => observer(name, seconds(), false),
+        () => observer(name, seconds(), true),
+      );
+    }
+    return send(command, ...rest);
+  };
+}
+
+/**
+ * Reports every command of `client` to `observer` when it settles. A cluster routes a command to a node
+ * connection (again after MOVED or a failover): it is timed from the cluster's sendCommand, failures before any
+ * node took it included. Node connections are made and replaced as the topology changes: each is wrapped as it
+ * joins (`+node`), so commands sent to a node directly (WAIT, slot refreshes) are seen too.
+ */
+export function observeCommands(client: RedisClient, observer: CommandObserver): void {
+  const seen = new WeakSet<Sent>();
+  observeConnection(client, observer, seen);
+  if (!isCluster(client)) return;
+  const wrapped = new WeakSet<Redis>();
+  const join = (node: Redis): void => {
+    if (wrapped.has(node)) return;
+    wrapped.add(node);
+    observeConnection(node, observer, seen);
+  };
+  client.nodes().forEach(join);
+  client.on('+node', join);
+}

@@ -3,20 +3,31 @@
  * reconnecting connection, a server loading or failing over) become `StoreUnavailableError`, so callers answer
  * 503 at once instead of hanging or answering a bare 500. Reply errors that are our own bugs stay as they are.
  */
-import { StoreUnavailableError } from '../core/errors.js';
+import { DsyncError, StoreUnavailableError } from '../core/errors.js';
 
-/** Messages and reply prefixes ioredis and Redis use for "not reachable right now". */
+/**
+ * Messages and reply prefixes ioredis and Redis use for "not reachable right now": one server, a cluster
+ * re-sharding or failing over (redirections exhausted, slots unknown, a shard down, a write reaching a demoted
+ * master), a Sentinel-managed master being switched, or persistence refusing writes (MISCONF).
+ */
 const UNAVAILABLE = [
   /^Command timed out/,
   /^Stream isn't writeable/,
-  /^Connection is closed/,
+  /^Connection is (closed|aborted|discarded)/,
   /^Reached the max retries per request limit/,
-  /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/,
+  /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF|MOVED|ASK)\b/,
+  /^Too many Cluster redirections/,
+  /^Failed to refresh slots cache/,
+  /^None of startup nodes is available/,
+  /^Cluster (isn't ready|is ended|is disconnected|is disconnecting)/,
+  /^Node is disconnected/,
+  /^All sentinels are unreachable/,
   /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/,
 ];
 
 export function asStoreError(err: unknown): unknown {
-  if (err instanceof StoreUnavailableError || !(err instanceof Error)) return err;
+  // Coded errors (StoreUnavailableError, StoreNotDurableError) already say what they are.
+  if (err instanceof DsyncError || !(err instanceof Error)) return err;
   const text = `${(err as Error & { code?: string }).code ?? ''} ${err.message}`.trim();
   if (!UNAVAILABLE.some((re) => re.test(err.message) || re.test(text))) return err;
   return new StoreUnavailableError(err.message.split('\n')[0]!.slice(0, 120), { cause: err });

@@ -2,22 +2,16 @@
  * The Redis store's connection: fail-fast options, its Lua commands, command metrics, ping and close. The
  * store's parts (redis-delivery.ts, redis.ts) build on it.
  */
-import { Redis, type RedisOptions } from 'ioredis';
-import type { CommandObserver } from './command-observer.js';
+import type { RedisOptions } from 'ioredis';
+import { observeCommands, type CommandObserver } from './command-observer.js';
+import { Durability, type DurabilityOptions } from './durability.js';
 import { failFast } from './fail-fast.js';
+import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './redis-client.js';
 import { SCRIPTS } from './redis-scripts.js';
+import type { RedisTarget } from './redis-target.js';
 
-/**
- * Fail fast when Redis stalls or goes away (see store/fail-fast.ts): no command waits more than
- * `commandTimeout` once sent, and a command caught by a dropped connection is not re-sent after reconnecting
- * (the caller was already told it failed). Auto-pipelining holds a command back while the previous batch is
- * unanswered, so a stalled Redis fails a request within twice the timeout: 500 ms keeps that near a second.
- * A timed-out write may still run later: each is one Lua script with its events, so it lands whole or not at all.
- */
-const FAIL_FAST: RedisOptions = { commandTimeout: 500, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
-
-/** ioredis' own options (e.g. `commandTimeout`), over the fail-fast defaults above. */
-export type RedisStoreOptions = RedisOptions;
+/** ioredis' own options (e.g. `commandTimeout`) over the fail-fast defaults (redis-client.ts), and durability. */
+export type RedisStoreOptions = RedisOptions & DurabilityOptions;
 
 /** Compare-and-delete / compare-and-set under a lease (KEYS[1] = lease key). */
 const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -53,11 +47,14 @@ const COMMANDS = {
 };
 
 export class RedisConnection {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
+  /** WAIT after acknowledged writes (durability.ts); off unless `waitReplicas` > 0. */
+  protected readonly durability: Durability;
 
   /** Connection events are logged by `logRedisConnection` (redis-events.ts). */
-  constructor(url: string, options: RedisStoreOptions = {}) {
-    this.redis = new Redis(url, { enableAutoPipelining: true, ...FAIL_FAST, ...options });
+  constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
+    const { waitReplicas, waitTimeoutMs, onNotDurable, ...redisOptions } = options;
+    this.redis = createRedisClient(target, redisOptions);
     // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
     // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
     this.redis.once('ready', () => {
@@ -65,26 +62,17 @@ export class RedisConnection {
     });
     for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    this.durability = new Durability(this.redis, {
+      ...(waitReplicas !== undefined && { waitReplicas }),
+      ...(waitTimeoutMs !== undefined && { waitTimeoutMs }),
+      ...(onNotDurable && { onNotDurable }),
+      commandTimeoutMs: redisOptions.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
+    });
   }
 
-  /**
-   * Reports every command (scripts as `evalsha`, pipelined ones included) to `observer` when it settles: the
-   * one seam for store metrics (latency, errors), at ioredis' sendCommand.
-   */
+  /** Reports every command (scripts as `evalsha`, pipelined ones included) to `observer` when it settles. */
   observeCommands(observer: CommandObserver): void {
-    type Sent = { name: string; promise: Promise<unknown> };
-    const redis = this.redis as unknown as { sendCommand(command: Sent, ...rest: unknown[]): unknown };
-    const send = redis.sendCommand.bind(redis);
-    redis.sendCommand = (command: Sent, ...rest: unknown[]) => {
-      const started = performance.now();
-      const seconds = (): number => (performance.now() - started) / 1000;
-      const name = command.name.toLowerCase(); // `call('GET')` and `get()` are one command
-      command.promise.then(
-        () => observer(name, seconds(), false),
-        () => observer(name, seconds(), true),
-      );
-      return send(command, ...rest);
-    };
+    observeCommands(this.redis, observer);
   }
 
   protected command(name: string, ...args: Array<string | number>): Promise<unknown> {
@@ -92,8 +80,22 @@ export class RedisConnection {
     return fn.call(this.redis, ...args);
   }
 
+  /**
+   * Readiness: the server answers; on a cluster, every master answers and the cluster reports its slots all
+   * served (`cluster_state:ok`), so a lost shard shows as not ready rather than as some requests failing.
+   */
   async ping(): Promise<void> {
-    await this.redis.ping();
+    const client = this.redis;
+    if (!isCluster(client)) {
+      await client.ping();
+      return;
+    }
+    if (client.status !== 'ready') throw new Error(`Connection is closed (cluster ${client.status})`);
+    const masters = client.nodes('master');
+    if (masters.length === 0) throw new Error('Connection is closed (no cluster master known)');
+    await Promise.all(masters.map((node) => node.ping()));
+    const info = await masters[0]!.cluster('INFO');
+    if (!/^cluster_state:ok\b/m.test(info)) throw new Error('CLUSTERDOWN the cluster reports cluster_state:fail');
   }
   async close(): Promise<void> {
     await this.redis.quit();

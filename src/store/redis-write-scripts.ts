@@ -4,9 +4,9 @@
  * atomically as a journal and drained a chunk per call.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { CHUNK_SIZE } from '../core/chunks.js';
 import type { MemberChange, WriteResult } from '../core/store-port.js';
+import type { RedisClient } from './redis-client.js';
 import { prefix } from './redis-keys.js';
 import { FIELD_SEP, type ScriptName } from './redis-scripts.js';
 
@@ -61,7 +61,7 @@ const STAGE_TTL_MS = 15 * 60_000;
 const MAX_RESTAMPS = 5;
 
 export class RedisWriteScripts {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** One script call; `args` stay bounded (a chunk of entries at most), so spreading them is safe. */
   private raw(name: ScriptName, directoryId: string, args: string[]): Promise<Reply> {

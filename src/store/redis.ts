@@ -22,8 +22,10 @@
 import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
 import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
+import type { RedisTarget } from './redis-target.js';
 import { RedisPullSyncStore, syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
@@ -56,8 +58,9 @@ export class RedisStore extends RedisPullSyncStore implements Store {
   readonly kind = 'redis' as const;
   private readonly writes: RedisWriteScripts;
 
-  constructor(url: string, options: RedisStoreOptions = {}) {
-    super(url, options);
+  /** `target`: a `redis://` URL (one server) or any RedisTarget (cluster, sentinel). */
+  constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
+    super(target, options);
     this.writes = new RedisWriteScripts(this.redis);
   }
 
@@ -307,4 +310,22 @@ export class RedisStore extends RedisPullSyncStore implements Store {
 
 }
 
+const recordOf = (directoryId: string): string[] => [`${prefix(directoryId)}dir`];
+
+/**
+ * The writes a caller acknowledges, and the keys they touch (durability.ts: WAIT on their masters). A directory's
+ * keys share the slot of its record; a new directory's global indexes live elsewhere and are confirmed too. A
+ * delete needs only its record: leftover index entries of a deleted directory are skipped by every reader.
+ */
+const ACKNOWLEDGED: Record<string, WrittenKeys> = {
+  createDirectory: (d: Directory) => [...recordOf(d.id), DIRS, tenantProductKey(d.tenant, d.product)],
+  updateDirectory: (d: Directory) => recordOf(d.id),
+  ...Object.fromEntries(
+    ['disableWebhook', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup', 'putSyncRecord'].map(
+      (name) => [name, recordOf],
+    ),
+  ),
+};
+
+durableWrites(RedisStore.prototype, ACKNOWLEDGED);
 failFast(RedisStore.prototype);
