@@ -7,9 +7,10 @@
 #   bash test/redis-topology.sh stop     <dir>
 #
 # cluster: N masters (default 3) with R replicas each (default 1), `redis-cli --cluster create`, then waits until
-#   every node says cluster_state:ok and every replica's link to its master is up.
+#   every node says cluster_state:ok and every master's replicas confirm a write (WAIT).
 # sentinel: a master, a replica (replicaof) and 3 Sentinels monitoring it as `dsync` (quorum 2, down after 1 s,
-#   failover timeout 3 s); waits until every Sentinel sees the replica and the two other Sentinels.
+#   failover timeout 3 s); waits until the replica confirms a write and every Sentinel sees the replica and the
+#   two other Sentinels.
 # --tls: TLS only (`--port 0`, certificates made with openssl in <dir>/tls, replication and cluster bus on TLS;
 #   clients need the CA, no client certificate). --user: an ACL user with every right, the default user off
 #   (the Sentinels too, which then authenticate to each other and to the data nodes with it).
@@ -133,16 +134,22 @@ wait_for() {
 
 field() { tr -d '\r' | sed -n "s/^$1://p"; }
 
-replica_up() { [ "$(cli "$1" info replication 2>/dev/null | field master_link_status)" = up ]; }
+# A replica reported online may not stream yet: a master is in sync once its replicas confirm a write (a keyless
+# FLUSHALL of the still empty data set, then WAIT on the same connection).
+replicated() {
+  local port=$1 replicas=$2
+  [ "$replicas" = 0 ] && return 0
+  [ "$(printf 'FLUSHALL\nWAIT %s 500\n' "$replicas" | cli "$port" 2>/dev/null | tail -1)" -ge "$replicas" ] 2>/dev/null
+}
 
 cluster_ready() {
-  local port want=$1
-  shift
+  local port want=$1 replicas=$2
+  shift 2
   for port in "$@"; do
     local info
     info=$(cli "$port" cluster info 2>/dev/null) || return 1
     [ "$(field cluster_state <<<"$info")" = ok ] && [ "$(field cluster_known_nodes <<<"$info")" = "$want" ] || return 1
-    if [ "$(cli "$port" info replication 2>/dev/null | field role)" = slave ]; then replica_up "$port" || return 1; fi
+    if [ "$(cli "$port" info replication 2>/dev/null | field role)" = master ]; then replicated "$port" "$replicas" || return 1; fi
   done
 }
 
@@ -164,7 +171,7 @@ start_cluster() {
   for port in "${ports[@]}"; do addrs+=("$HOST:$port"); done
   cli "${ports[0]}" --cluster create "${addrs[@]}" --cluster-replicas "$replicas" --cluster-yes >"$DIR/create.log" 2>&1 ||
     die "redis-cli --cluster create failed: $(tail -5 "$DIR/create.log")"
-  wait_for "cluster_state:ok and replicas in sync on every node" cluster_ready "$count" "${ports[@]}"
+  wait_for "cluster_state:ok on every node and every master's replicas in sync" cluster_ready "$count" "$replicas" "${ports[@]}"
   NODES=$(IFS=,; echo "${addrs[*]}")
   describe KIND=cluster "NODES=$NODES"
   echo "$NODES"
@@ -185,7 +192,7 @@ start_sentinel() {
   master=$first replica=$((first + 1))
   start_server "$master" "$(data_conf)"
   start_server "$replica" "$(data_conf; printf 'replicaof %s %s\n' "$HOST" "$master")"
-  wait_for "the replica's link to its master" replica_up "$replica"
+  wait_for "the replica to confirm writes" replicated "$master" 1
   for ((port = first + 2; port < first + 5; port++)); do
     local conf
     conf=$(printf 'sentinel monitor %s %s %s 2\nsentinel down-after-milliseconds %s 1000\nsentinel failover-timeout %s 3000\n' \

@@ -96,6 +96,9 @@ export class RedisConnection {
   }
   async close(): Promise<void> {
     await this.redis.quit();
+    // quit() leaves the Sentinel failover detector's subscriptions open (ioredis #1362): they would keep the
+    // process alive; disconnect() closes them (a no-op on a connection already closed by QUIT).
+    this.redis.disconnect();
   }
 }
 
