@@ -19,7 +19,8 @@ function required(name: string, what: string): string {
 export const redisUrl = (): string => required('REDIS_TEST_URL', 'redis-server');
 
 /** The shared 3-master / 3-replica cluster. */
-export const clusterTarget = (): RedisTarget => ({ kind: 'cluster', nodes: required('REDIS_CLUSTER_TEST_NODES', 'a Redis Cluster').split(',') });
+export const clusterNodes = (): string[] => required('REDIS_CLUSTER_TEST_NODES', 'a Redis Cluster').split(',');
+export const clusterTarget = (): RedisTarget => ({ kind: 'cluster', nodes: clusterNodes() });
 
 /** The shared master + replica behind 3 Sentinels. */
 export const sentinelTarget = (): RedisTarget => ({
