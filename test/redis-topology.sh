@@ -3,14 +3,14 @@
 # (test/support/redis-topology.ts):
 #
 #   bash test/redis-topology.sh cluster  <dir> [first-port|auto] [--masters N] [--replicas N] [--tls] [--user NAME:PASS]
-#   bash test/redis-topology.sh sentinel <dir> [first-port|auto] [--tls] [--user NAME:PASS]
+#   bash test/redis-topology.sh sentinel <dir> [first-port|auto] [--replicas N] [--tls] [--user NAME:PASS]
 #   bash test/redis-topology.sh stop     <dir>
 #
 # cluster: N masters (default 3) with R replicas each (default 1), `redis-cli --cluster create`, then waits until
 #   every node says cluster_state:ok and every master's replicas confirm a write (WAIT).
-# sentinel: a master, a replica (replicaof) and 3 Sentinels monitoring it as `dsync` (quorum 2, down after 1 s,
-#   failover timeout 3 s); waits until the replica confirms a write and every Sentinel sees the replica and the
-#   two other Sentinels.
+# sentinel: a master, N replicas (replicaof; default 1) and 3 Sentinels monitoring it as `dsync` (quorum 2, down
+#   after 1 s, failover timeout 3 s); waits until the replicas confirm a write and every Sentinel sees them and
+#   the two other Sentinels.
 # --tls: TLS only (`--port 0`, certificates made with openssl in <dir>/tls, replication and cluster bus on TLS;
 #   clients need the CA, no client certificate). --user: an ACL user with every right, the default user off
 #   (the Sentinels too, which then authenticate to each other and to the data nodes with it).
@@ -18,7 +18,7 @@
 # Ports: consecutive from first-port ("auto": a free run picked in 20000-32767, below Linux's ephemeral range,
 # cluster bus ports at +10000). Every server is daemonized with its pidfile, log and files in <dir>/<port>/, so
 # none holds the caller's stdout/stderr. <dir>/topology.env describes what was started (KIND, NODES, MASTER,
-# REPLICA, SENTINELS, NAME, TLS_CA, USERNAME, PASSWORD); the last line printed is NODES (cluster) or SENTINELS.
+# REPLICAS, SENTINELS, NAME, TLS_CA, USERNAME, PASSWORD); the last line printed is NODES (cluster) or SENTINELS.
 # A start that fails stops what it had started; `stop` sends SIGCONT (a test may have SIGSTOPped one) then
 # SIGTERM to every server of <dir>, and SIGKILL to those still alive after 5 s.
 set -euo pipefail
@@ -178,22 +178,26 @@ start_cluster() {
 }
 
 sentinels_ready() {
-  local port info
+  local replicas=$1 port info
+  shift
   for port in "$@"; do
     info=$(cli "$port" sentinel master "$SENTINEL_NAME" 2>/dev/null | paste - -) || return 1
-    [ "$(awk '$1 == "num-slaves" { print $2 }' <<<"$info")" -ge 1 ] 2>/dev/null || return 1
+    [ "$(awk '$1 == "num-slaves" { print $2 }' <<<"$info")" -ge "$replicas" ] 2>/dev/null || return 1
     [ "$(awk '$1 == "num-other-sentinels" { print $2 }' <<<"$info")" = 2 ] || return 1
   done
 }
 
 start_sentinel() {
-  local first=$1 master replica sentinels=() port
-  [ "$first" = auto ] && first=$(pick_ports 5 0)
-  master=$first replica=$((first + 1))
+  local first=$1 replicas=$2 master replica_addrs=() sentinels=() sentinel_ports=() port
+  [ "$first" = auto ] && first=$(pick_ports $((replicas + 4)) 0)
+  master=$first
   start_server "$master" "$(data_conf)"
-  start_server "$replica" "$(data_conf; printf 'replicaof %s %s\n' "$HOST" "$master")"
-  wait_for "the replica to confirm writes" replicated "$master" 1
-  for ((port = first + 2; port < first + 5; port++)); do
+  for ((port = first + 1; port <= first + replicas; port++)); do
+    start_server "$port" "$(data_conf; printf 'replicaof %s %s\n' "$HOST" "$master")"
+    replica_addrs+=("$HOST:$port")
+  done
+  wait_for "the replicas to confirm writes" replicated "$master" "$replicas"
+  for ((port = first + replicas + 1; port <= first + replicas + 3; port++)); do
     local conf
     conf=$(printf 'sentinel monitor %s %s %s 2\nsentinel down-after-milliseconds %s 1000\nsentinel failover-timeout %s 3000\n' \
       "$SENTINEL_NAME" "$HOST" "$master" "$SENTINEL_NAME" "$SENTINEL_NAME")
@@ -203,11 +207,11 @@ start_sentinel() {
     fi
     start_server "$port" "$conf"$'\n' --sentinel
     sentinels+=("$HOST:$port")
+    sentinel_ports+=("$port")
   done
-  local sentinel_ports=($(seq $((first + 2)) $((first + 4))))
-  wait_for "every Sentinel to see the replica and the two other Sentinels" sentinels_ready "${sentinel_ports[@]}"
+  wait_for "every Sentinel to see the replicas and the two other Sentinels" sentinels_ready "$replicas" "${sentinel_ports[@]}"
   SENTINELS=$(IFS=,; echo "${sentinels[*]}")
-  describe KIND=sentinel "MASTER=$HOST:$master" "REPLICA=$HOST:$replica" "SENTINELS=$SENTINELS" "NAME=$SENTINEL_NAME"
+  describe KIND=sentinel "MASTER=$HOST:$master" "REPLICAS=$(IFS=,; echo "${replica_addrs[*]}")" "SENTINELS=$SENTINELS" "NAME=$SENTINEL_NAME"
   echo "$SENTINELS"
 }
 
@@ -243,6 +247,6 @@ if [ -n "$TLS" ]; then TLS="$DIR/tls"; make_certs "$TLS"; fi
 trap 'status=$?; [ "$status" = 0 ] || stop_all "$DIR"' EXIT
 case "$command" in
   cluster) start_cluster "$FIRST" "$MASTERS" "$REPLICAS" ;;
-  sentinel) start_sentinel "$FIRST" ;;
+  sentinel) start_sentinel "$FIRST" "$REPLICAS" ;;
   *) usage ;;
 esac

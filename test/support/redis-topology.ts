@@ -16,7 +16,7 @@ import { repoRoot } from './cli.js';
 const exec = promisify(execFile);
 
 export interface TopologyOptions {
-  /** Cluster only: masters (default 3) and replicas per master (default 1). */
+  /** Cluster: masters (default 3); replicas per master (default 1), on Sentinel too. */
   masters?: number;
   replicas?: number;
   /** TLS only, certificates made in the topology's directory (`caFile`). */
@@ -28,7 +28,7 @@ export interface TopologyOptions {
 export interface RedisTopology {
   kind: 'cluster' | 'sentinel';
   dir: string;
-  /** Cluster: every data node; sentinel: the first master and its replica. `host:port` each. */
+  /** Cluster: every data node; sentinel: the first master, then its replicas. `host:port` each. */
   nodes: string[];
   /** Sentinel only: the Sentinels and the master name they monitor. */
   sentinels: string[];
@@ -41,6 +41,10 @@ export interface RedisTopology {
   env(): Record<string, string>;
   /** pid of the redis-server listening on `node` (`host:port`), from its pidfile. */
   pid(node: string): Promise<number>;
+  /** Sends `signal` (SIGKILL a master, SIGSTOP / SIGCONT it) to the redis-server on `node`. */
+  signal(node: string, signal: NodeJS.Signals): Promise<void>;
+  /** The master serving `key` now: its slot's master on a cluster, the Sentinels' master otherwise. */
+  masterOf(key: string): Promise<string>;
   /** One plain connection to `node` (with the topology's TLS and user), for admin commands; close it after. */
   connect(node: string): Redis;
   /** `redis-cli` with the topology's TLS and user; resolves with its output. */
@@ -91,7 +95,7 @@ export function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<
   const topology: RedisTopology = {
     kind,
     dir,
-    nodes: kind === 'cluster' ? list(d['NODES']) : [d['MASTER']!, d['REPLICA']!],
+    nodes: kind === 'cluster' ? list(d['NODES']) : [d['MASTER']!, ...list(d['REPLICAS'])],
     sentinels: list(d['SENTINELS']),
     name: d['NAME'] ?? '',
     ...(caFile && { caFile }),
@@ -120,11 +124,36 @@ export function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<
     async pid(node) {
       return Number((await readFile(join(dir, String(portOf(node)), 'redis.pid'), 'utf8')).trim());
     },
+    async signal(node, signal) {
+      process.kill(await topology.pid(node), signal);
+    },
+    async masterOf(key) {
+      if (kind === 'sentinel') {
+        const [host, port] = (await topology.cli('-p', String(portOf(topology.sentinels[0]!)), 'sentinel', 'get-master-addr-by-name', topology.name)).trim().split('\n');
+        return `${host}:${port}`;
+      }
+      // Ask a node that is up: the test may have killed some.
+      for (const node of topology.nodes) {
+        const admin = topology.connect(node);
+        admin.on('error', () => undefined);
+        try {
+          const slot = Number(await admin.cluster('KEYSLOT', key));
+          const range = (await admin.cluster('SLOTS')).find(([from, to]) => slot >= from && slot <= to);
+          if (range?.[2]) return `${range[2][0]}:${range[2][1]}`;
+        } catch {
+          // this node is down: ask the next one
+        } finally {
+          admin.disconnect();
+        }
+      }
+      throw new Error(`no live node knows the master of ${key}`);
+    },
     connect(node) {
       return new Redis({
         host: node.split(':')[0],
         port: portOf(node),
-        maxRetriesPerRequest: 1,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
         ...(user && { username: user.username, password: user.password }),
         ...(caFile && { tls: { ca: [readFileSync(caFile)] } }),
       });
