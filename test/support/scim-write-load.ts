@@ -126,9 +126,17 @@ export class ScimWriteLoad {
     return this.answers.filter((a) => a.dir === dir && a.at >= from);
   }
 
-  /** When `dir` first answered a write with a 2xx that was sent at or after `from`; undefined = not yet. */
-  firstOk(dir: string, from: number): number | undefined {
-    return this.answersFor(dir, from).find((a) => a.status === 201 || a.status === 204)?.done;
+  /**
+   * When `dir` took writes again after `from`: the answer time of the first of `run` writes in a row (by send
+   * time, all answered) that answered 2xx; undefined = not yet.
+   */
+  recoveredAt(dir: string, from: number, run = 10): number | undefined {
+    const answers = this.answersFor(dir, from).filter((a) => a.done >= 0);
+    const ok = (a: Answer) => a.status === 201 || a.status === 204;
+    for (let i = 0; i + run <= answers.length; i++) {
+      if (answers.slice(i, i + run).every(ok)) return answers[i]!.done;
+    }
+    return undefined;
   }
 
   /** Counts by status, for logs and failure messages. */
