@@ -96,8 +96,8 @@ export class RedisConnection {
   }
   async close(): Promise<void> {
     await this.redis.quit();
-    // quit() leaves the Sentinel failover detector's subscriptions open (ioredis #1362): they would keep the
-    // process alive; disconnect() closes them (a no-op on a connection already closed by QUIT).
+    // QUIT ends the data connection only: behind Sentinel, the +switch-master subscriptions (failoverDetector)
+    // stay open, keep the process alive and reconnect forever. disconnect() tears the connector down too.
     this.redis.disconnect();
   }
 }
