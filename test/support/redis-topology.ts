@@ -45,6 +45,8 @@ export interface RedisTopology {
   signal(node: string, signal: NodeJS.Signals): Promise<void>;
   /** The master serving `key` now: its slot's master on a cluster, the Sentinels' master otherwise. */
   masterOf(key: string): Promise<string>;
+  /** The replicas of the master `node` now (`host:port` each). */
+  replicasOf(node: string): Promise<string[]>;
   /** One plain connection to `node` (with the topology's TLS and user), for admin commands; close it after. */
   connect(node: string): Redis;
   /** `redis-cli` with the topology's TLS and user; resolves with its output. */
@@ -147,6 +149,16 @@ export function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<
         }
       }
       throw new Error(`no live node knows the master of ${key}`);
+    },
+    async replicasOf(node) {
+      const admin = topology.connect(node);
+      try {
+        const lines = String(await admin.info('replication')).split('\r\n');
+        // slaveN:ip=127.0.0.1,port=6380,state=online,...
+        return lines.filter((l) => /^slave\d+:/.test(l)).map((l) => `${/ip=([^,]+)/.exec(l)![1]}:${/port=(\d+)/.exec(l)![1]}`);
+      } finally {
+        admin.disconnect();
+      }
     },
     connect(node) {
       return new Redis({
