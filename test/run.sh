@@ -36,8 +36,11 @@ if [[ " ${specs[*]} " == *"test/integration"* || " ${specs[*]} " == *"test/confo
   cluster_pid=$!
   bash test/redis-topology.sh sentinel "$work/sentinel" >"$work/sentinel.out" 2>&1 &
   sentinel_pid=$!
-  wait "$cluster_pid" || { cat "$work/cluster.out" >&2; exit 1; }
-  wait "$sentinel_pid" || { cat "$work/sentinel.out" >&2; exit 1; }
+  # Both finish (or stop what they started) before a failure ends the run: the exit trap must not race a start.
+  failed=0
+  wait "$cluster_pid" || failed=1
+  wait "$sentinel_pid" || failed=1
+  if [ "$failed" = 1 ]; then cat "$work/cluster.out" "$work/sentinel.out" >&2; exit 1; fi
   REDIS_CLUSTER_TEST_NODES=$(tail -1 "$work/cluster.out")
   REDIS_SENTINEL_TEST_NODES=$(tail -1 "$work/sentinel.out")
   export REDIS_CLUSTER_TEST_NODES REDIS_SENTINEL_TEST_NODES REDIS_SENTINEL_TEST_NAME=dsync

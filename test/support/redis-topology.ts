@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import type { RedisTarget } from '../../src/store/redis-target.js';
 import { repoRoot } from './cli.js';
 
 const exec = promisify(execFile);
@@ -35,8 +34,6 @@ export interface RedisTopology {
   name: string;
   caFile?: string;
   user?: { username: string; password: string };
-  /** The product's RedisTarget for this topology (the contract of src/store/redis-target.ts). */
-  target(): RedisTarget;
   /** The environment `dsync` reads to use this topology. */
   env(): Record<string, string>;
   /** pid of the redis-server listening on `node` (`host:port`), from its pidfile. */
@@ -86,14 +83,13 @@ export async function startTopology(kind: 'cluster' | 'sentinel', options: Topol
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  const d = await describe(dir);
-  return topologyOf(kind, dir, d, options.user);
+  return topologyOf(kind, dir, await describe(dir));
 }
 
-/** A topology from what test/redis-topology.sh wrote in `dir` (also the shared ones test/run.sh starts). */
-export function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string, string>, user?: TopologyOptions['user']): RedisTopology {
+/** The topology test/redis-topology.sh described in `dir`. */
+function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string, string>): RedisTopology {
   const caFile = d['TLS_CA'] || undefined;
-  const auth = { ...(user && { username: user.username, password: user.password }), ...(caFile && { tls: true, caFile }) };
+  const user = d['USERNAME'] ? { username: d['USERNAME'], password: d['PASSWORD'] ?? '' } : undefined;
   const topology: RedisTopology = {
     kind,
     dir,
@@ -102,17 +98,6 @@ export function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<
     name: d['NAME'] ?? '',
     ...(caFile && { caFile }),
     ...(user && { user }),
-    target() {
-      if (kind === 'cluster') return { kind, nodes: topology.nodes, ...auth };
-      return {
-        kind,
-        sentinels: topology.sentinels,
-        name: topology.name,
-        ...auth,
-        ...(user && { sentinelUsername: user.username, sentinelPassword: user.password }),
-        ...(caFile && { sentinelTls: true }),
-      };
-    },
     env() {
       const env: Record<string, string> =
         kind === 'cluster'
