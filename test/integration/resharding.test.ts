@@ -60,7 +60,8 @@ describe('resharding under SCIM writes: a directory slot moves to another master
     const victim = [...dirs].sort((a, b) => offset(a) - offset(b))[0]!;
     const from = map.of.get(victim.id)!.master;
     const to = [...map.ids.keys()].find((m) => m !== from)!;
-    const slots = offset(victim) + 1;
+    // At least 1000 slots, so the move lasts long enough (a second or more) for writes to land in the middle of it.
+    const slots = Math.max(offset(victim) + 1, 1000);
 
     const load = new ScimWriteLoad(proc, dirs, { writers: 4, pauseMs: 10 });
     load.start();
