@@ -3,14 +3,14 @@
 # (test/support/redis-topology.ts):
 #
 #   bash test/redis-topology.sh cluster  <dir> [first-port|auto] [--masters N] [--replicas N] [--tls] [--user NAME:PASS]
-#   bash test/redis-topology.sh sentinel <dir> [first-port|auto] [--replicas N] [--tls] [--user NAME:PASS]
+#   bash test/redis-topology.sh sentinel <dir> [first-port|auto] [--replicas N] [--sentinels N] [--tls] [--user NAME:PASS]
 #   bash test/redis-topology.sh stop     <dir>
 #
 # cluster: N masters (default 3) with R replicas each (default 1), `redis-cli --cluster create`, then waits until
 #   every node says cluster_state:ok and every master's replicas confirm a write (WAIT).
-# sentinel: a master, N replicas (replicaof; default 1) and 3 Sentinels monitoring it as `dsync` (quorum 2, down
-#   after 1 s, failover timeout 3 s); waits until the replicas confirm a write and every Sentinel sees them and
-#   the two other Sentinels.
+# sentinel: a master, N replicas (replicaof; default 1) and 3 Sentinels (--sentinels 0: none, a plain master and
+#   replicas) monitoring it as `dsync` (quorum 2, down after 1 s, failover timeout 3 s); waits until the replicas
+#   confirm a write and every Sentinel sees them and the other Sentinels.
 # --tls: TLS only (`--port 0`, certificates made with openssl in <dir>/tls, replication and cluster bus on TLS;
 #   clients need the CA, no client certificate). --user: an ACL user with every right, the default user off
 #   (the Sentinels too, which then authenticate to each other and to the data nodes with it).
@@ -27,7 +27,7 @@ HOST=127.0.0.1
 SENTINEL_NAME=dsync
 die() { printf 'redis-topology.sh: %s\n' "$*" >&2; exit 1; }
 
-usage() { die "usage: redis-topology.sh cluster|sentinel <dir> [first-port|auto] [--masters N] [--replicas N] [--tls] [--user NAME:PASS] | stop <dir>"; }
+usage() { die "usage: redis-topology.sh cluster|sentinel <dir> [first-port|auto] [--masters N] [--replicas N] [--sentinels N] [--tls] [--user NAME:PASS] | stop <dir>"; }
 
 # Every server this directory holds, by pidfile; a pid is signalled only while it is still a redis-server (a
 # SIGKILLed node leaves its pidfile behind and the pid may have been reused).
@@ -100,7 +100,8 @@ base_conf() {
 }
 
 data_conf() {
-  printf "save \"\"\nappendonly no\nshutdown-on-sigterm nosave now\n"
+  # No disk, and a replica's first sync starts at once (diskless sync waits 5 s for more replicas by default).
+  printf "save \"\"\nappendonly no\nshutdown-on-sigterm nosave now\nrepl-diskless-sync-delay 0\n"
   if [ -n "$USERNAME" ]; then printf 'masteruser %s\nmasterauth %s\n' "$USERNAME" "$PASSWORD"; fi
 }
 
@@ -178,18 +179,18 @@ start_cluster() {
 }
 
 sentinels_ready() {
-  local replicas=$1 port info
-  shift
+  local replicas=$1 others=$2 port info
+  shift 2
   for port in "$@"; do
     info=$(cli "$port" sentinel master "$SENTINEL_NAME" 2>/dev/null | paste - -) || return 1
     [ "$(awk '$1 == "num-slaves" { print $2 }' <<<"$info")" -ge "$replicas" ] 2>/dev/null || return 1
-    [ "$(awk '$1 == "num-other-sentinels" { print $2 }' <<<"$info")" = 2 ] || return 1
+    [ "$(awk '$1 == "num-other-sentinels" { print $2 }' <<<"$info")" = "$others" ] || return 1
   done
 }
 
 start_sentinel() {
-  local first=$1 replicas=$2 master replica_addrs=() sentinels=() sentinel_ports=() port
-  [ "$first" = auto ] && first=$(pick_ports $((replicas + 4)) 0)
+  local first=$1 replicas=$2 count=$3 master replica_addrs=() sentinels=() sentinel_ports=() port
+  [ "$first" = auto ] && first=$(pick_ports $((replicas + 1 + count)) 0)
   master=$first
   start_server "$master" "$(data_conf)"
   for ((port = first + 1; port <= first + replicas; port++)); do
@@ -197,7 +198,7 @@ start_sentinel() {
     replica_addrs+=("$HOST:$port")
   done
   wait_for "the replicas to confirm writes" replicated "$master" "$replicas"
-  for ((port = first + replicas + 1; port <= first + replicas + 3; port++)); do
+  for ((port = first + replicas + 1; port <= first + replicas + count; port++)); do
     local conf
     conf=$(printf 'sentinel monitor %s %s %s 2\nsentinel down-after-milliseconds %s 1000\nsentinel failover-timeout %s 3000\n' \
       "$SENTINEL_NAME" "$HOST" "$master" "$SENTINEL_NAME" "$SENTINEL_NAME")
@@ -209,7 +210,7 @@ start_sentinel() {
     sentinels+=("$HOST:$port")
     sentinel_ports+=("$port")
   done
-  wait_for "every Sentinel to see the replicas and the two other Sentinels" sentinels_ready "$replicas" "${sentinel_ports[@]}"
+  ((count == 0)) || wait_for "every Sentinel to see the replicas and the other Sentinels" sentinels_ready "$replicas" "$((count - 1))" "${sentinel_ports[@]}"
   SENTINELS=$(IFS=,; echo "${sentinels[*]}")
   describe KIND=sentinel "MASTER=$HOST:$master" "REPLICAS=$(IFS=,; echo "${replica_addrs[*]}")" "SENTINELS=$SENTINELS" "NAME=$SENTINEL_NAME"
   echo "$SENTINELS"
@@ -231,11 +232,12 @@ if [ "$command" = stop ]; then
 fi
 FIRST=auto
 if [ "$#" -gt 0 ] && [[ "$1" != --* ]]; then FIRST=$1; shift; fi
-MASTERS=3 REPLICAS=1 TLS='' USERNAME='' PASSWORD=''
+MASTERS=3 REPLICAS=1 SENTINEL_COUNT=3 TLS='' USERNAME='' PASSWORD=''
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --masters) MASTERS=$2; shift 2 ;;
     --replicas) REPLICAS=$2; shift 2 ;;
+    --sentinels) SENTINEL_COUNT=$2; shift 2 ;;
     --tls) TLS=tls; shift ;;
     --user) USERNAME=${2%%:*} PASSWORD=${2#*:}; shift 2 ;;
     *) usage ;;
@@ -247,6 +249,6 @@ if [ -n "$TLS" ]; then TLS="$DIR/tls"; make_certs "$TLS"; fi
 trap 'status=$?; [ "$status" = 0 ] || stop_all "$DIR"' EXIT
 case "$command" in
   cluster) start_cluster "$FIRST" "$MASTERS" "$REPLICAS" ;;
-  sentinel) start_sentinel "$FIRST" "$REPLICAS" ;;
+  sentinel) start_sentinel "$FIRST" "$REPLICAS" "$SENTINEL_COUNT" ;;
   *) usage ;;
 esac

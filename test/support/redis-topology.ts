@@ -18,6 +18,8 @@ export interface TopologyOptions {
   /** Cluster: masters (default 3); replicas per master (default 1), on Sentinel too. */
   masters?: number;
   replicas?: number;
+  /** Sentinel only: how many Sentinels (default 3; 0 = a plain master and its replicas). */
+  sentinels?: number;
   /** TLS only, certificates made in the topology's directory (`caFile`). */
   tls?: boolean;
   /** An ACL user with every right; the default user is then off (on the Sentinels too). */
@@ -58,6 +60,7 @@ function flags(o: TopologyOptions): string[] {
   return [
     ...(o.masters !== undefined ? ['--masters', String(o.masters)] : []),
     ...(o.replicas !== undefined ? ['--replicas', String(o.replicas)] : []),
+    ...(o.sentinels !== undefined ? ['--sentinels', String(o.sentinels)] : []),
     ...(o.tls ? ['--tls'] : []),
     ...(o.user ? ['--user', `${o.user.username}:${o.user.password}`] : []),
   ];
