@@ -149,9 +149,10 @@ export class ScimWriteLoad {
 
 /**
  * The load's acceptance: every answer a 2xx or a 503 with a SCIM Error body; every acknowledged user readable
- * and in its group, and its `user.created` / `group.user_added` events delivered.
+ * and in its group, and its `user.created` / `group.user_added` events delivered (`deliveredMs`: how long after
+ * the load the last of them arrived).
  */
-export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceiver, load: ScimWriteLoad, dirs: LoadDirectory[]): Promise<void> {
+export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceiver, load: ScimWriteLoad, dirs: LoadDirectory[]): Promise<{ deliveredMs: number }> {
   const defects = load.answers.filter((a) => a.defect);
   expect(defects.length, `answers other than 2xx / 503 with a body: ${defects.slice(0, 3).map((a) => a.defect).join('; ')}`).to.equal(0);
 
@@ -169,11 +170,13 @@ export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceive
     const s = seen();
     return { users: [...created].filter((u) => !s.users.has(u)), members: [...load.members].filter((m) => !s.members.has(m)) };
   };
+  const t0 = Date.now();
   await until(
     () => missing().users.length + missing().members.length === 0,
     () => `events of every acknowledged write (missing: ${missing().users.length} user.created, ${missing().members.length} group.user_added)`,
     30_000,
   );
+  const deliveredMs = Date.now() - t0;
 
   for (const dir of dirs) {
     const users = load.users.get(dir.id) ?? [];
@@ -188,4 +191,5 @@ export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceive
     const lost = [...load.members].filter((m) => m.startsWith(`${dir.groupId} `) && !members.has(m.split(' ')[1]!));
     expect(lost.length, `acknowledged members missing from group ${dir.groupId}`).to.equal(0);
   }
+  return { deliveredMs };
 }
