@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: starts a real redis-server on a free port, runs every mocha suite (unit, integration
 # against Redis, conformance, Kubernetes against a real kube-apiserver) and ends with `N passed, N failed`.
+# For the integration and conformance specs it also starts, beside that server, a Redis Cluster (3 masters,
+# 3 replicas) and a Sentinel setup (master, replica, 3 Sentinels) with test/redis-topology.sh, and exports
+# REDIS_CLUSTER_TEST_NODES, REDIS_SENTINEL_TEST_NODES and REDIS_SENTINEL_TEST_NAME.
 # `npm test` runs test/setup.sh first, which installs what is missing; run this alone for a part of the suite:
 #   bash test/run.sh 'test/integration/**/*.test.ts'
 set -euo pipefail
@@ -15,6 +18,8 @@ redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$w
   --pidfile "$work/redis.pid" --logfile "$work/redis.log"
 cleanup() {
   [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
+  bash test/redis-topology.sh stop "$work/cluster"
+  bash test/redis-topology.sh stop "$work/sentinel"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -24,6 +29,23 @@ echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TES
 
 specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
+
+# The shared cluster and Sentinel setup, started side by side (each takes a few seconds to converge).
+if [[ " ${specs[*]} " == *"test/integration"* || " ${specs[*]} " == *"test/conformance"* ]]; then
+  bash test/redis-topology.sh cluster "$work/cluster" >"$work/cluster.out" 2>&1 &
+  cluster_pid=$!
+  bash test/redis-topology.sh sentinel "$work/sentinel" >"$work/sentinel.out" 2>&1 &
+  sentinel_pid=$!
+  # Both finish (or stop what they started) before a failure ends the run: the exit trap must not race a start.
+  failed=0
+  wait "$cluster_pid" || failed=1
+  wait "$sentinel_pid" || failed=1
+  if [ "$failed" = 1 ]; then cat "$work/cluster.out" "$work/sentinel.out" >&2; exit 1; fi
+  REDIS_CLUSTER_TEST_NODES=$(tail -1 "$work/cluster.out")
+  REDIS_SENTINEL_TEST_NODES=$(tail -1 "$work/sentinel.out")
+  export REDIS_CLUSTER_TEST_NODES REDIS_SENTINEL_TEST_NODES REDIS_SENTINEL_TEST_NAME=dsync
+  echo "Redis Cluster on $REDIS_CLUSTER_TEST_NODES; Sentinels ($REDIS_SENTINEL_TEST_NAME) on $REDIS_SENTINEL_TEST_NODES"
+fi
 # The operator tests run against a real kube-apiserver + etcd, built once from the Go module proxy and cached
 # in $DSYNC_K8S_CACHE (about 4 minutes the first time, instant afterwards); helm 3/4, kubectl and promql-check
 # for the chart tests and kstatus for the GitOps health tests the same way (helm.sh, kstatus.sh).

@@ -1,23 +1,32 @@
 /**
- * Issue 7 (points 1 and 2): membership writes of any size, over real HTTP SCIM on both stores. A 200,000-member
- * group is built with a POST and PATCHes of 20,000 members, emptied by PATCH and by PUT, refilled and deleted,
- * with the events of every real change, while a /healthz poller checks that no step holds the event loop. Before
- * the fix a 20,000-member POST on Redis crashed the process (RangeError in RedisStore.script, then an uncaught
- * TypeError from ioredis auto-pipelining), and member de-duplication was quadratic.
+ * Issue 7 (points 1 and 2): membership writes of any size, over real HTTP SCIM on every store. A 200,000-member
+ * group (40,000 on the cluster, to keep its run short) is built with a POST and PATCHes of 20,000 members,
+ * emptied by PATCH and by PUT, refilled and deleted, with the events of every real change, while a /healthz
+ * poller checks that no step holds the event loop. Before the fix a 20,000-member POST on Redis crashed the
+ * process (RangeError in RedisStore.script, then an uncaught TypeError from ioredis auto-pipelining), and member
+ * de-duplication was quadratic.
  */
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
+import { CLUSTER_STORE_KINDS, openStore, startService, type Service, type StoreKind } from '../support/harness.js';
 import { countEvents, memberCount, seedUsers, StallProbe } from '../support/big-group.js';
 import type { Store } from '../../src/core/store-port.js';
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });
-const TOTAL = 200_000;
 const BATCH = 20_000;
+/** 200,000 members; two batches on the cluster keep its run short (the size limits are the same code there). */
+const totalFor = (kind: StoreKind) => (kind === 'redis-cluster' ? 2 * BATCH : 200_000);
 /** The issue's bound is 100 ms; the margin is for a loaded 2-core machine. */
 const STALL_BOUND_MS = 250;
+/**
+ * The longest block: the wall time a /healthz poll waited; on the cluster, whose six redis-servers take turns on
+ * the same two cores, the CPU time the process's own work blocked (what the slicing bounds), not the wait for a core.
+ */
+const longestBlock = (kind: StoreKind, probe: StallProbe) => (kind === 'redis-cluster' ? probe.cpuMaxMs : probe.maxMs);
 
-for (const kind of STORE_KINDS) {
+for (const kind of CLUSTER_STORE_KINDS) {
+  const TOTAL = totalFor(kind);
+  const total = TOTAL.toLocaleString('en-US');
   describe(`big groups (${kind} store)`, function () {
     this.timeout(900_000);
     let store: Store;
@@ -79,9 +88,9 @@ for (const kind of STORE_KINDS) {
       expect(counts).to.deep.equal({ 'group.created': 1, 'group.user_added': 2 * BATCH, 'group.user_removed': 2 * BATCH, 'group.deleted': 1 });
     });
 
-    it('builds a 200,000-member group, empties it by PATCH and by PUT, refills and deletes it, without stalling', async () => {
+    it(`builds a ${total}-member group, empties it by PATCH and by PUT, refills and deletes it, without stalling`, async () => {
       cursor = await store.lastEventSeq(dir.id);
-      const build = await step('POST + 9 PATCHes to 200,000 members', async () => {
+      const build = await step(`POST + ${TOTAL / BATCH - 1} PATCHes to ${total} members`, async () => {
         const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', {
           displayName: 'All employees',
           members: users.slice(0, BATCH).map((value) => ({ value })),
@@ -95,7 +104,7 @@ for (const kind of STORE_KINDS) {
       expect(await memberCount(store, dir.id, id)).to.equal(TOTAL);
       expect(await store.userGroupIds(dir.id, users[TOTAL - 1]!)).to.deep.equal([id]);
 
-      const emptied = await step('PATCH remove members (200,000 removals)', async () => {
+      const emptied = await step(`PATCH remove members (${total} removals)`, async () => {
         const res = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }));
         expect(res.status).to.equal(204);
       });
@@ -103,10 +112,10 @@ for (const kind of STORE_KINDS) {
       expect(await memberCount(store, dir.id, id)).to.equal(0);
       expect(await store.userGroupIds(dir.id, users[0]!)).to.deep.equal([]);
 
-      const refilled = await step('refill by 10 PATCHes', () => patchAdd(id, 0, TOTAL));
+      const refilled = await step(`refill by ${TOTAL / BATCH} PATCHes`, () => patchAdd(id, 0, TOTAL));
       expect(refilled.events).to.deep.equal({ 'group.user_added': TOTAL });
 
-      const put = await step('PUT "members": [] (200,000 removals)', async () => {
+      const put = await step(`PUT "members": [] (${total} removals)`, async () => {
         const res = await svc.scim(dir, 'PUT', `/Groups/${id}`, { displayName: 'All employees', members: [] });
         expect(res.status).to.equal(200);
         expect(res.body.members ?? []).to.deep.equal([]);
@@ -114,27 +123,27 @@ for (const kind of STORE_KINDS) {
       expect(put.events).to.deep.equal({ 'group.user_removed': TOTAL });
       expect(await memberCount(store, dir.id, id)).to.equal(0);
 
-      const again = await step('refill by 10 PATCHes', () => patchAdd(id, 0, TOTAL));
+      const again = await step(`refill by ${TOTAL / BATCH} PATCHes`, () => patchAdd(id, 0, TOTAL));
       expect(again.events).to.deep.equal({ 'group.user_added': TOTAL });
       const got = await svc.scim(dir, 'GET', `/Groups/${id}?excludedAttributes=members`);
       expect(got.body.displayName).to.equal('All employees');
 
-      const deleted = await step('DELETE the 200,000-member group', async () => {
+      const deleted = await step(`DELETE the ${total}-member group`, async () => {
         expect((await svc.scim(dir, 'DELETE', `/Groups/${id}`)).status).to.equal(204);
       });
       expect(deleted.events).to.deep.equal({ 'group.deleted': 1 });
       expect((await svc.scim(dir, 'GET', `/Groups/${id}`)).status).to.equal(404);
-      expect(await store.userGroupIds(dir.id, users[123_456]!)).to.deep.equal([]);
+      expect(await store.userGroupIds(dir.id, users[Math.floor(TOTAL * 0.6)]!)).to.deep.equal([]);
       expect(await memberCount(store, dir.id, id)).to.equal(0);
 
       console.log(`      ${kind}: /healthz max wait ${probe.maxMs.toFixed(0)} ms over ${probe.polls} polls`);
-      expect(probe.maxMs, 'longest /healthz wait (ms)').to.be.below(STALL_BOUND_MS);
+      expect(longestBlock(kind, probe), 'longest block (ms)').to.be.below(STALL_BOUND_MS);
     });
 
     it('takes 100,000 bare-string member values (the per-request cap, duplicates included) in a POST and a PATCH without stalling (linear de-duplication)', async () => {
       // Unknown ids are skipped (no member, no event): what is measured is the parsing and de-duplication.
       const bare = Array.from({ length: 99_990 }, (_, i) => `x${i.toString(36)}`);
-      probe.maxMs = 0;
+      probe.maxMs = probe.cpuMaxMs = 0;
       const { result } = await step('POST + PATCH of 100,000 bare-string members', async () => {
         const created = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Bare', members: [...bare, ...bare.slice(0, 10)] });
         expect(created.status).to.equal(201);
@@ -143,7 +152,7 @@ for (const kind of STORE_KINDS) {
         return created.body.id as string;
       });
       expect(await memberCount(store, dir.id, result)).to.equal(0);
-      expect(probe.maxMs, 'longest /healthz wait (ms)').to.be.below(STALL_BOUND_MS);
+      expect(longestBlock(kind, probe), 'longest block (ms)').to.be.below(STALL_BOUND_MS);
     });
   });
 }

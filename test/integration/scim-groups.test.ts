@@ -1,11 +1,11 @@
 /** SCIM /Groups over real HTTP: members kept, set-delta PATCHes, membership events only on real change. */
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
+import { CLUSTER_STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });
 
-for (const kind of STORE_KINDS) {
+for (const kind of CLUSTER_STORE_KINDS) {
   describe(`SCIM /Groups (${kind} store)`, () => {
     let svc: Service;
     let dir: any;

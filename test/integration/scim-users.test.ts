@@ -1,6 +1,6 @@
 /** SCIM /Users over real HTTP (RFC 7644 + what IdPs expect), against both stores, with events checked at a real receiver. */
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
+import { CLUSTER_STORE_KINDS, openStore, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -16,7 +16,7 @@ const ann = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-for (const kind of STORE_KINDS) {
+for (const kind of CLUSTER_STORE_KINDS) {
   describe(`SCIM /Users (${kind} store)`, () => {
     let svc: Service;
     let hooks: Receiver;

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
-import { freshRedisStore } from '../support/services.js';
+import { freshRedisStore, freshReplicatedStore } from '../support/services.js';
 
 let n = 0;
 const ev = (label: string): PendingEvent => ({ id: `evt_${++n}`, json: JSON.stringify({ id: `evt_${n}`, label }) });
@@ -322,6 +322,8 @@ function contract(name: string, open: () => Promise<Store>) {
 
 contract('memory', async () => new MemoryStore());
 contract('redis', () => freshRedisStore(1));
+contract('redis cluster, WAIT 1', () => freshReplicatedStore('cluster'));
+contract('redis sentinel, WAIT 1', () => freshReplicatedStore('sentinel'));
 
 describe('redis store: crash in the middle of a directory delete', () => {
   it('purges what a cut-short cascade left behind when the delete runs again', async () => {

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { ProcessMetrics } from '../../src/metrics.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { startService, until, type Service } from '../support/harness.js';
-import { ReplicatedRedis } from '../support/replicated-redis.js';
+import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const user = (userName: string) => ({ schemas: [USER], userName, name: { givenName: 'A', familyName: 'B' }, emails: [{ value: userName, primary: true }] });
@@ -29,22 +29,31 @@ async function serviceOn(url: string, waitReplicas: number) {
 
 describe('durable writes: WAIT for a replica before answering 2xx (real master + replica)', function () {
   this.timeout(60_000);
-  let servers: ReplicatedRedis;
+  let servers: RedisTopology;
   let replica: Redis;
   let t: Awaited<ReturnType<typeof serviceOn>>;
   let svc: Service;
   let dir: any;
 
   before(async () => {
-    servers = await ReplicatedRedis.start();
-    replica = servers.replicaClient();
-    t = await serviceOn(servers.url, 1);
+    servers = await startTopology('sentinel', { sentinels: 0 }); // a master and one replica
+    replica = servers.connect(servers.nodes[1]!);
+    t = await serviceOn(`redis://${servers.nodes[0]}`, 1);
     svc = t.svc;
     dir = await svc.createDirectory({ tenant: 'durable' });
   });
 
+  /** Until the replica confirms a write (online is not enough: it may not stream yet). */
+  async function replicaInSync(): Promise<void> {
+    const master = servers.connect(servers.nodes[0]!);
+    try {
+      await until(async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1), 'the replica to confirm a write', 15_000);
+    } finally {
+      master.disconnect();
+    }
+  }
+
   after(async () => {
-    servers?.resumeReplica();
     await svc?.close();
     replica?.disconnect();
     await servers?.stop();
@@ -79,7 +88,7 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
   });
 
   it('answers 503 store-not-durable with Retry-After and a body while the replica is paused, keeps serving reads, and recovers', async () => {
-    servers.pauseReplica();
+    await servers.signal(servers.nodes[1]!, 'SIGSTOP'); // it keeps its connection but acknowledges nothing
     try {
       const started = performance.now();
       const refused = await svc.scim(dir, 'POST', '/Users', user('paused@acme.io'));
@@ -103,16 +112,16 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       expect((await svc.scim(dir, 'GET', '/Users?count=1')).status).to.equal(200);
       expect((await fetch(`${svc.url}/healthz`)).status).to.equal(200);
     } finally {
-      servers.resumeReplica();
+      await servers.signal(servers.nodes[1]!, 'SIGCONT');
     }
-    await servers.replicaInSync();
+    await replicaInSync();
     await until(async () => (await svc.scim(dir, 'POST', '/Users', user('back@acme.io'))).status === 201, 'writes to be acknowledged again', 10_000);
     // The write answered 503 may well have landed (the master has it): a retry meets it, as the message says.
     expect([201, 409]).to.include((await svc.scim(dir, 'POST', '/Users', user('paused@acme.io'))).status);
   });
 
   it('sends no WAIT at all when DSYNC_REDIS_WAIT_REPLICAS is 0', async () => {
-    const off = await serviceOn(`${servers.url}/1`, 0);
+    const off = await serviceOn(`redis://${servers.nodes[0]}/1`, 0);
     try {
       const d = await off.svc.createDirectory({ tenant: 'fast' });
       expect((await off.svc.scim(d, 'POST', '/Users', user('fast@acme.io'))).status).to.equal(201);

@@ -8,15 +8,20 @@ import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
-import { freshRedisStore } from './services.js';
+import { freshRedisStore, freshReplicatedStore } from './services.js';
 
 export const API_KEY = 'test-api-key';
 
-export type StoreKind = 'memory' | 'redis';
+export type StoreKind = 'memory' | 'redis' | 'redis-cluster' | 'redis-sentinel';
 export const STORE_KINDS: StoreKind[] = ['memory', 'redis'];
+/** The suites that prove the store on a sharded, replicated Redis run on the shared cluster too. */
+export const CLUSTER_STORE_KINDS: StoreKind[] = [...STORE_KINDS, 'redis-cluster'];
 
+/** A fresh store: `db` picks the logical database of the single server (a cluster has only db 0: all flushed). */
 export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
-  return kind === 'memory' ? new MemoryStore() : freshRedisStore(db);
+  if (kind === 'memory') return new MemoryStore();
+  if (kind === 'redis') return freshRedisStore(db);
+  return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel');
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -15,6 +15,7 @@ describe('fail-fast store errors', () => {
     ['a cluster without a master for a slot', new Error('CLUSTERDOWN The cluster is down')],
     ['a slot being migrated', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['redirections exhausted', new Error('Too many Cluster redirections. Last error: Error: Connection is closed.')],
+    ['an auto-pipelined batch split by a slot move', new Error('All keys in the pipeline should belong to the same slots allocation group')],
     ['unknown slots', new Error('Failed to refresh slots cache.')],
     ['no startup node', new Error('None of startup nodes is available')],
     ['a cluster reconnecting', new Error("Cluster isn't ready and enableOfflineQueue options is false")],
