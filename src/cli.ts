@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`. */
 import { createServer, type Server } from 'node:http';
-import { ConfigError, loadConfig, loadOperatorConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { bearer } from './http/scim-routes.js';
@@ -10,7 +10,7 @@ import { createLogger, type Logger } from './logger.js';
 import { Metrics, ProcessMetrics } from './metrics.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
-import { openRedisStore, openStore, redisClientOf } from './store/open-store.js';
+import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
@@ -24,10 +24,22 @@ Commands:
 
 Configuration is read from environment variables; see README.md.`;
 
+/** The store options every process opens its store with. */
+function storeOptions(config: StoreConfig, logger: Logger, metrics: ProcessMetrics): OpenStoreOptions {
+  return {
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+    waitReplicas: config.redisWait.replicas,
+    waitTimeoutMs: config.redisWait.timeoutMs,
+    logger,
+    observe: metrics.observeStore,
+    onNotDurable: metrics.countNotDurable,
+  };
+}
+
 function build(config: Config, logger: Logger): Dsync {
   const metrics = new Metrics();
   return createDsync({
-    store: openStore(config.redisUrl, { commandTimeoutMs: config.redisCommandTimeoutMs, logger, observe: metrics.observeStore }),
+    store: openStore(config.redis, storeOptions(config, logger, metrics)),
     metrics,
     externalUrl: config.externalUrl,
     logger,
@@ -129,7 +141,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
  * the schedule, so it must not fail the CronJob (and page whoever watches KubeJobFailed).
  */
 async function processEvents(config: Config, logger: Logger): Promise<void> {
-  if (!config.redisUrl) throw new ConfigError('cron process-events needs REDIS_URL: the in-memory store has no queue to process');
+  if (!config.redis) throw new ConfigError(`cron process-events needs ${REDIS_STORE}: the in-memory store has no queue to process`);
   const dsync = build(config, logger);
   try {
     await dsync.store.ping();
@@ -166,7 +178,7 @@ function startGoogleInterval(dsync: Dsync, config: Config, logger: Logger): Node
  * and the metrics, so a failed Job means real trouble.
  */
 async function syncGoogle(config: Config, logger: Logger): Promise<void> {
-  if (!config.redisUrl) throw new ConfigError('cron sync-google needs REDIS_URL: the in-memory store has no directories to sync');
+  if (!config.redis) throw new ConfigError(`cron sync-google needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
   const dsync = build(config, logger);
   try {
     await dsync.store.ping();
@@ -191,16 +203,12 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'operator') {
     const operatorConfig = loadOperatorConfig(process.env); // needs no API keys: it serves no API
-    if (!operatorConfig.redisUrl) {
-      throw new ConfigError('dsync operator needs REDIS_URL: it writes the directories that dsync serve reads');
+    if (!operatorConfig.redis) {
+      throw new ConfigError(`dsync operator needs ${REDIS_STORE}: it writes the directories that dsync serve reads`);
     }
     const logger = createLogger(operatorConfig.logLevel);
     const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
-    const store = openRedisStore(operatorConfig.redisUrl, {
-      commandTimeoutMs: operatorConfig.redisCommandTimeoutMs,
-      logger,
-      observe: metrics.observeStore,
-    });
+    const store = openRedisStore(operatorConfig.redis, storeOptions(operatorConfig, logger, metrics));
     // Loaded on demand: `serve` and the cron jobs never pay for @kubernetes/client-node.
     const { operatorCommand } = await import('./operator/command.js');
     return operatorCommand(operatorConfig, logger, { store, metrics });

@@ -7,6 +7,9 @@ import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
+import { parseNodeList, type RedisTarget } from './store/redis-target.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -44,6 +47,28 @@ const duration = z.string().transform((text, ctx) => {
   }
 });
 
+/** `host:port,host:port` (or redis[s]:// URLs): kept as given, each entry checked. */
+const nodeList = z.string().transform((text, ctx) => {
+  try {
+    parseNodeList(text);
+    return text.split(',').map((n) => n.trim()).filter(Boolean);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** Milliseconds as a bare number, or a duration such as `2s`. */
+const millis = z.string().transform((text, ctx) => {
+  if (/^\d+$/.test(text.trim())) return Number(text);
+  try {
+    return parseDuration(text);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `invalid duration "${text}" (milliseconds, or e.g. 500ms, 2s)` });
+    return z.NEVER;
+  }
+});
+
 /** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
 const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
 
@@ -62,6 +87,22 @@ const envSchema = z.object({
   DSYNC_WEBHOOK_LOG_RETENTION: duration.optional(),
   DSYNC_DELIVERY_LEASE: positiveDuration.optional(),
   DSYNC_REDIS_COMMAND_TIMEOUT: duration.optional(),
+  REDIS_CLUSTER_NODES: nodeList.optional(),
+  REDIS_SENTINELS: nodeList.optional(),
+  REDIS_SENTINEL_NAME: z.string().min(1, 'REDIS_SENTINEL_NAME must not be empty').optional(),
+  REDIS_USERNAME: z.string().min(1).optional(),
+  REDIS_PASSWORD: z.string().min(1).optional(),
+  REDIS_TLS: bool.optional(),
+  REDIS_TLS_CA_FILE: z.string().min(1).refine(existsSync, 'REDIS_TLS_CA_FILE: no such file').optional(),
+  REDIS_SENTINEL_USERNAME: z.string().min(1).optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  REDIS_SENTINEL_TLS: bool.optional(),
+  DSYNC_REDIS_WAIT_REPLICAS: z.coerce
+    .number({ error: 'DSYNC_REDIS_WAIT_REPLICAS must be a number' })
+    .int('DSYNC_REDIS_WAIT_REPLICAS must be an integer')
+    .min(0, 'DSYNC_REDIS_WAIT_REPLICAS must be >= 0 (0 = off)')
+    .optional(),
+  DSYNC_REDIS_WAIT_TIMEOUT: millis.pipe(z.number().positive('DSYNC_REDIS_WAIT_TIMEOUT must be longer than 0')).optional(),
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
@@ -107,16 +148,23 @@ const envSchema = z.object({
 
 export { DEFAULT_RETRY_SCHEDULE };
 
-export interface Config {
+/** The store every process shares: where it is, how long a command may take, how durable an acknowledged write is. */
+export interface StoreConfig {
+  /** Unset = the embedded memory store (`dsync serve` alone). */
+  redis?: RedisTarget;
+  /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
+  redisCommandTimeoutMs?: number;
+  /** WAIT for this many replicas (within timeoutMs) before acknowledging a write; replicas 0 = off. */
+  redisWait: { replicas: number; timeoutMs: number };
+}
+
+export interface Config extends StoreConfig {
   port: number;
   host: string;
   externalUrl: string;
   apiKeys: string[];
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;
-  redisUrl?: string;
-  /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
-  redisCommandTimeoutMs?: number;
   webhook: {
     batchSize?: number;
     batchIntervalSeconds?: number;
@@ -138,10 +186,8 @@ export interface Config {
 }
 
 /** What `dsync operator` needs: no API keys (it serves no API), but a store shared with `dsync serve`. */
-export interface OperatorConfig {
+export interface OperatorConfig extends StoreConfig {
   externalUrl: string;
-  redisUrl?: string;
-  redisCommandTimeoutMs?: number;
   metricsPort: number;
   host: string;
   logLevel: string;
@@ -169,7 +215,7 @@ export class ConfigError extends DsyncError {
   }
 }
 
-function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
+function parseEnv(env: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
@@ -177,6 +223,59 @@ function parseEnv(env: NodeJS.ProcessEnv): z.infer<typeof envSchema> {
     );
   }
   return parsed.data;
+}
+
+/** How the messages name "some Redis store is configured". */
+export const REDIS_STORE = 'a Redis store (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS)';
+
+type Env = z.infer<typeof envSchema>;
+
+function redisTarget(e: Env): RedisTarget | undefined {
+  const set = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter((name) => e[name] !== undefined);
+  if (set.length > 1) throw new ConfigError(`set one of REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS, not ${set.join(' and ')}`);
+  if ((e.REDIS_SENTINELS === undefined) !== (e.REDIS_SENTINEL_NAME === undefined)) {
+    throw new ConfigError('REDIS_SENTINELS and REDIS_SENTINEL_NAME (the master name the Sentinels monitor) go together');
+  }
+  const sentinelOnly = (['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_TLS'] as const).filter((n) => e[n] !== undefined);
+  if (sentinelOnly.length > 0 && e.REDIS_SENTINELS === undefined) throw new ConfigError(`${sentinelOnly.join(', ')} need REDIS_SENTINELS`);
+  const nodeAuth = (['REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS'] as const).filter((n) => e[n] !== undefined);
+  if (nodeAuth.length > 0 && e.REDIS_URL !== undefined) {
+    throw new ConfigError(`${nodeAuth.join(', ')}: with REDIS_URL, put the user, password and TLS in the URL (rediss://user:password@host:port)`);
+  }
+  if (set.length === 0) {
+    const stray = [...nodeAuth, ...(e.REDIS_TLS_CA_FILE !== undefined ? ['REDIS_TLS_CA_FILE'] : [])];
+    if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} need ${REDIS_STORE}`);
+    return undefined;
+  }
+  const auth = {
+    ...(e.REDIS_USERNAME !== undefined && { username: e.REDIS_USERNAME }),
+    ...(e.REDIS_PASSWORD !== undefined && { password: e.REDIS_PASSWORD }),
+    ...(e.REDIS_TLS !== undefined && { tls: e.REDIS_TLS }),
+    ...(e.REDIS_TLS_CA_FILE !== undefined && { caFile: e.REDIS_TLS_CA_FILE }),
+    ...(e.REDIS_SENTINEL_USERNAME !== undefined && { sentinelUsername: e.REDIS_SENTINEL_USERNAME }),
+    ...(e.REDIS_SENTINEL_PASSWORD !== undefined && { sentinelPassword: e.REDIS_SENTINEL_PASSWORD }),
+    ...(e.REDIS_SENTINEL_TLS !== undefined && { sentinelTls: e.REDIS_SENTINEL_TLS }),
+  };
+  if (e.REDIS_CLUSTER_NODES) return { kind: 'cluster', nodes: e.REDIS_CLUSTER_NODES, ...auth };
+  if (e.REDIS_SENTINELS) return { kind: 'sentinel', sentinels: e.REDIS_SENTINELS, name: e.REDIS_SENTINEL_NAME!, ...auth };
+  return { kind: 'server', url: e.REDIS_URL!, ...auth };
+}
+
+/**
+ * The store slice of both configs. WAIT defaults on (1 replica) where the store has replicas by design
+ * (cluster, sentinel), off for one server (which may have none: WAIT 1 would refuse every write).
+ */
+function storeConfig(e: Env): StoreConfig {
+  const redis = redisTarget(e);
+  if (redis === undefined && e.DSYNC_REDIS_WAIT_REPLICAS) throw new ConfigError(`DSYNC_REDIS_WAIT_REPLICAS needs ${REDIS_STORE}`);
+  return {
+    ...(redis !== undefined && { redis }),
+    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
+    redisWait: {
+      replicas: e.DSYNC_REDIS_WAIT_REPLICAS ?? (redis === undefined || redis.kind === 'server' ? 0 : 1),
+      timeoutMs: e.DSYNC_REDIS_WAIT_TIMEOUT ?? DEFAULT_WAIT_TIMEOUT_MS,
+    },
+  };
 }
 
 export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): OperatorConfig {
@@ -187,8 +286,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   const namespaces = e.DSYNC_OPERATOR_NAMESPACES ?? (e.DSYNC_OPERATOR_NAMESPACE !== undefined ? [e.DSYNC_OPERATOR_NAMESPACE] : undefined);
   return {
     externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
-    ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
-    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
+    ...storeConfig(e),
     metricsPort: e.METRICS_PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
@@ -221,8 +319,9 @@ export function loadConfig(
     .split(',')
     .map((k) => k.trim())
     .filter(Boolean);
-  if (keys.length === 0 && e.REDIS_URL && servesApi) {
-    throw new ConfigError('DSYNC_API_KEYS must be set when REDIS_URL is set (refusing to run a shared store without API keys)');
+  const store = storeConfig(e);
+  if (keys.length === 0 && store.redis && servesApi) {
+    throw new ConfigError(`DSYNC_API_KEYS must be set with ${REDIS_STORE} (refusing to run a shared store without API keys)`);
   }
   if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
     throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
@@ -237,12 +336,11 @@ export function loadConfig(
     externalUrl,
     apiKeys: keys.length > 0 ? keys : [generateKey()],
     apiKeyGenerated: keys.length === 0,
-    ...(e.REDIS_URL !== undefined && { redisUrl: e.REDIS_URL }),
-    ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
+    ...store,
     webhook: {
       ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
       ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),
-      allowPrivate: e.DSYNC_WEBHOOK_ALLOW_PRIVATE ?? e.REDIS_URL === undefined,
+      allowPrivate: e.DSYNC_WEBHOOK_ALLOW_PRIVATE ?? store.redis === undefined,
       retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? [...DEFAULT_RETRY_SCHEDULE],
       timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? DELIVERY_DEFAULTS.timeoutMs,
     },

@@ -24,6 +24,11 @@ export class ProcessMetrics {
     labelNames: ['command'] as const,
     registers: [this.registry],
   });
+  readonly storeNotDurable = new Counter({
+    name: 'dsync_store_not_durable_total',
+    help: 'Store writes answered 503 because fewer replicas than DSYNC_REDIS_WAIT_REPLICAS confirmed them in time',
+    registers: [this.registry],
+  });
   readonly storeDuration = new Histogram({
     name: 'dsync_store_command_duration_seconds',
     help: 'Duration of store (Redis) commands, by command name',
@@ -41,6 +46,9 @@ export class ProcessMetrics {
       registers: [this.registry],
     }).set({ version: VERSION, node_version: process.version }, 1);
   }
+
+  /** Give to the store's `onNotDurable`. */
+  readonly countNotDurable = (): void => this.storeNotDurable.inc();
 
   /** Give to `RedisStore.observeCommands`. */
   readonly observeStore: CommandObserver = (command, seconds, failed) => {

@@ -1,7 +1,8 @@
 /**
- * The one place a process builds its store adapter: Redis with fail-fast options (DSYNC_REDIS_COMMAND_TIMEOUT),
- * command metrics and connection logs, the same for `dsync serve`, the cron jobs and the operator; or the
- * in-memory store when no Redis is configured (`dsync serve` alone).
+ * The one place a process builds its store adapter: Redis (one server, a cluster or a Sentinel-managed master)
+ * with fail-fast options (DSYNC_REDIS_COMMAND_TIMEOUT), WAIT durability (DSYNC_REDIS_WAIT_*), command metrics and
+ * connection logs, the same for `dsync serve`, the cron jobs and the operator; or the in-memory store when no
+ * Redis is configured (`dsync serve` alone).
  */
 import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
@@ -9,24 +10,37 @@ import type { CommandObserver } from './command-observer.js';
 import { MemoryStore } from './memory.js';
 import { RedisStore } from './redis.js';
 import { logRedisConnection } from './redis-events.js';
+import { describeTarget, type RedisTarget } from './redis-target.js';
 
 export interface OpenStoreOptions {
   commandTimeoutMs?: number | undefined;
+  /** Replicas that must confirm each acknowledged write (0 = no WAIT), and for how long. */
+  waitReplicas?: number | undefined;
+  waitTimeoutMs?: number | undefined;
   logger: Logger;
   observe: CommandObserver;
+  /** Told of each write answered 503 as not durable (metrics). */
+  onNotDurable?: () => void;
 }
 
-export function openRedisStore(url: string, o: OpenStoreOptions): RedisStore {
-  const store = new RedisStore(url, o.commandTimeoutMs === undefined ? {} : { commandTimeout: o.commandTimeoutMs });
+export function openRedisStore(target: string | RedisTarget, o: OpenStoreOptions): RedisStore {
+  const store = new RedisStore(target, {
+    ...(o.commandTimeoutMs !== undefined && { commandTimeout: o.commandTimeoutMs }),
+    ...(o.waitReplicas !== undefined && { waitReplicas: o.waitReplicas }),
+    ...(o.waitTimeoutMs !== undefined && { waitTimeoutMs: o.waitTimeoutMs }),
+    ...(o.onNotDurable && { onNotDurable: o.onNotDurable }),
+  });
   store.observeCommands(o.observe);
   logRedisConnection(store, o.logger);
+  const t: RedisTarget = typeof target === 'string' ? { kind: 'server', url: target } : target;
+  o.logger.info({ store: describeTarget(t), waitReplicas: o.waitReplicas ?? 0 }, 'store: Redis');
   return store;
 }
 
-/** Redis when `redisUrl` is set, else the embedded memory store (with a warning: its data dies with the process). */
-export function openStore(redisUrl: string | undefined, o: OpenStoreOptions): Store {
-  if (redisUrl) return openRedisStore(redisUrl, o);
-  o.logger.warn('REDIS_URL is not set: using the embedded in-memory store; all data is lost when the process exits');
+/** Redis when a target is set, else the embedded memory store (with a warning: its data dies with the process). */
+export function openStore(target: string | RedisTarget | undefined, o: OpenStoreOptions): Store {
+  if (target) return openRedisStore(target, o);
+  o.logger.warn('no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): using the embedded in-memory store; all data is lost when the process exits');
   return new MemoryStore();
 }
 

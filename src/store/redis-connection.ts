@@ -86,11 +86,8 @@ export class RedisConnection {
    */
   async ping(): Promise<void> {
     const client = this.redis;
-    if (!isCluster(client)) {
-      await client.ping();
-      return;
-    }
-    if (client.status !== 'ready') throw new Error(`Connection is closed (cluster ${client.status})`);
+    await client.ping(); // before the first connection this waits for it (offline queue), as on one server
+    if (!isCluster(client)) return;
     const masters = client.nodes('master');
     if (masters.length === 0) throw new Error('Connection is closed (no cluster master known)');
     await Promise.all(masters.map((node) => node.ping()));

@@ -51,6 +51,11 @@ export class RedisDeliveryStore extends RedisConnection {
 
   // Delivery --------------------------------------------------------------------------------------------
 
+  /**
+   * The due set is a global key (its own slot on a cluster), so marking is never part of a directory's write
+   * script: the engine marks after the commit, and its sweep re-marks every directory whose log is ahead of its
+   * cursor, which repairs a mark lost to a crash or a failover in between.
+   */
   async markDue(directoryId: string, at: number): Promise<void> {
     await this.redis.zadd(DUE, 'LT', at, directoryId);
   }

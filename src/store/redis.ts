@@ -97,8 +97,10 @@ export class RedisStore extends RedisPullSyncStore implements Store {
       .multi()
       .set(`${prefix(directory.id)}dir`, JSON.stringify(directory))
       .exec();
-    // The global indexes live in other slots, so they are written after the record (a crash in between
-    // leaves an unlisted directory, never a listed ghost).
+    // The global indexes live in other slots (other shards of a cluster): no MULTI or script may span them, so
+    // they are written after the record, one single-key command each. A crash in between leaves an unlisted
+    // record whose create answered an error: nobody holds its id or SCIM secret, so it takes no writes; every
+    // id an index lists has (or had) its record, so readers skip an entry whose record is gone (a delete part-way).
     await Promise.all([
       this.redis.zadd(DIRS, score, directory.id),
       this.redis.zadd(tenantProductKey(directory.tenant, directory.product), score, directory.id),
@@ -136,8 +138,9 @@ export class RedisStore extends RedisPullSyncStore implements Store {
   }
 
   /**
-   * Idempotent: the record goes first (every SCIM write then refuses), then the data in batches. Re-running it
-   * after a crash part-way finishes the job even though the record is already gone.
+   * Idempotent: the record goes first (every SCIM write then refuses), then the global index entries (their own
+   * slots, one command each), then the data in batches (the directory's slot). Re-running it after a crash
+   * part-way finishes the job even though the record is already gone.
    */
   async deleteDirectory(id: string): Promise<boolean> {
     const directory = await this.getDirectory(id);

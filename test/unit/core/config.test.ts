@@ -29,7 +29,7 @@ describe('config', () => {
 
   it('needs no API keys with Redis for a process that serves no API (the cron jobs)', () => {
     const c = loadConfig({ REDIS_URL: 'redis://x:6379' }, key, { servesApi: false });
-    expect(c.redisUrl).to.equal('redis://x:6379');
+    expect(c.redis).to.deep.equal({ kind: 'server', url: 'redis://x:6379' });
   });
 
   it('names the variable in errors', () => {

@@ -64,7 +64,7 @@ describe('operator options', () => {
       DSYNC_LEADER_ELECTION_RENEW_DEADLINE: '20s',
       DSYNC_LEADER_ELECTION_RETRY_PERIOD: '5s',
     });
-    expect(config).to.deep.include({ redisUrl: 'redis://redis:6379', externalUrl: 'https://dsync.example.com' });
+    expect(config).to.deep.include({ redis: { kind: 'server', url: 'redis://redis:6379' }, externalUrl: 'https://dsync.example.com' });
     expect(config.operator).to.deep.equal({
       namespaces: ['tenants'],
       workers: 8,
