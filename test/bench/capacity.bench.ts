@@ -1,30 +1,30 @@
 /**
- * Capacity benchmark (issue 13): what one SCIM write and one delivered event cost Redis, how fast a shard and a
- * service replica go, the SCIM load on one server beside a 3-master Redis Cluster in one run, and from these the
- * capacity model of the README.
+ * Capacity benchmark (issue 13): what one SCIM write and one delivered event cost Redis and dsync, the SCIM load
+ * on one server beside a Redis Cluster in one run, and from these the capacity model of the README.
  *
- * 1. Per operation, on one redis-server, one request at a time (so each command is one round trip, except the
- *    commands auto-pipelined together): Redis commands by name, bytes in and out (INFO commandstats / stats,
- *    reset before each phase, minus the idle polling of the delivery loop), for a SCIM create, PUT, membership
- *    PATCH and a delivered event (a directory with a webhook minus the same writes on one without).
- * 2. Throughput, alternating rounds of the Okta create workload (lookup + POST, concurrency 32, 8 directories):
- *    one server; one server + a replica with WAIT 1; the 3-master / 3-replica cluster with WAIT off and on.
- *    Also Redis CPU seconds per write (what a shard's core sustains) and dsync CPU seconds per write and event
- *    (what a service replica sustains).
+ * 1. Per operation, on one redis-server, 16 requests at a time: commands dsync sent (round trips, from its own
+ *    metrics), commands Redis ran by name (INFO commandstats, scripts' inner commands included), bytes in and
+ *    out, Redis and dsync CPU, for a SCIM create, PUT, membership PATCH and a delivered event. Batch mode with
+ *    batches of one keeps the writes free of delivery work; one process-events run then delivers them alone.
+ * 2. Throughput, alternating rounds of the Okta create workload (lookup + POST, 32 concurrent, 8 directories,
+ *    real-time delivery): one server; a 3-master cluster; one server + a replica with WAIT 1; 3 masters +
+ *    3 replicas with WAIT off and on. Also Redis and dsync CPU and Redis memory per user under that load.
  * 3. The capacity model for a target load (BENCH_TARGET_*), from the figures above.
  *
- *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=300 BENCH_USERS=3000 BENCH_ROUNDS=2
+ *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=400 BENCH_USERS=3000 BENCH_ROUNDS=2
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
-import { client, CountingReceiver, phase, startDsync, startRedis, type Proc } from './lib.js';
+import { client, CountingReceiver, freePort, phase, startDsync, startRedis, type Proc } from './lib.js';
 import { check, createUsers, oktaUser } from './okta-workload.js';
 
-const OPS = Number(process.env.BENCH_OPS ?? 300);
+const OPS = Number(process.env.BENCH_OPS ?? 400);
 const USERS = Number(process.env.BENCH_USERS ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = 32;
+/** The per-operation phases run this many requests at once: CPU figures under load, not per lone request. */
+const OP_CONCURRENCY = 16;
 const DIRECTORIES = 8;
 const TARGET = {
   directories: Number(process.env.BENCH_TARGET_DIRECTORIES ?? 10_000),
@@ -86,6 +86,14 @@ function processCpu(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Commands dsync sent (its own metric, by command; a script counts once): the round trips of an operation. */
+async function sentCommands(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let n = 0;
+  for (const m of text.matchAll(/^dsync_store_command_duration_seconds_count\{command="([^"]+)"\} (\d+)/gm)) if (m[1] !== 'ping') n += Number(m[2]);
+  return n;
+}
+
 // ---- the service under test -------------------------------------------------------------------------------
 
 interface Setup {
@@ -126,6 +134,8 @@ async function directories(dsync: Proc & { apiKey: string }, n: number, tag: str
 interface OpCost {
   name: string;
   ops: number;
+  /** Commands dsync sent (round trips; auto-pipelining may carry several in one), and commands Redis ran. */
+  sent: number;
   commands: number;
   byName: Map<string, number>;
   bytesIn: number;
@@ -142,32 +152,36 @@ interface OpCost {
 async function perOperation(): Promise<OpCost[]> {
   const server = await startRedis();
   const receiver = await new CountingReceiver().start();
-  const dsync = await startDsync({ ...ENV, REDIS_URL: server.url, DSYNC_WEBHOOK_BATCH_SIZE: '1' });
+  const metricsPort = await freePort();
+  const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
+  const dsync = await startDsync({ ...ENV, REDIS_URL: server.url, DSYNC_WEBHOOK_BATCH_SIZE: '1', METRICS_PORT: String(metricsPort) });
   const redis = new Redis(server.url);
   const costs: OpCost[] = [];
   const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 1);
   try {
     const [dir] = await directories(dsync, 1, 'ops', receiver.url);
-    const scim = client(dsync.url, `Bearer ${dir!.scim.secret}`, 1);
+    const scim = client(dsync.url, `Bearer ${dir!.scim.secret}`, OP_CONCURRENCY);
     const path = dir!.scim.path;
     const measure = async (name: string, ops: number, run: () => Promise<unknown>) => {
       await redis.config('RESETSTAT');
       const cpu = processCpu(dsync.child.pid!);
+      const sentBefore = await sentCommands(metrics);
       await run();
       const c = await counters(redis);
       const dsyncCpu = (processCpu(dsync.child.pid!) - cpu) / ops;
-      costs.push({ name, ops, commands: total(c) / ops, byName: c.calls, bytesIn: c.bytesIn / ops, bytesOut: c.bytesOut / ops, dsyncCpu, redisCpu: c.cpu / ops });
+      const sent = (await sentCommands(metrics)) - sentBefore;
+      costs.push({ name, ops, sent: sent / ops, commands: total(c) / ops, byName: c.calls, bytesIn: c.bytesIn / ops, bytesOut: c.bytesOut / ops, dsyncCpu, redisCpu: c.cpu / ops });
     };
     const users: string[] = [];
     await measure('SCIM create (POST /Users)', OPS, () =>
-      phase('create', OPS, 1, async (i) => {
+      phase('create', OPS, OP_CONCURRENCY, async (i) => {
         const res = await scim.request('POST', `${path}/Users`, oktaUser('o', i));
         check(res.status, [201], 'create');
         users.push(res.body.id);
       }),
     );
     await measure('SCIM PUT /Users/:id', OPS, () =>
-      phase('put', OPS, 1, async (i) => {
+      phase('put', OPS, OP_CONCURRENCY, async (i) => {
         const res = await scim.request('PUT', `${path}/Users/${users[i]}`, { ...oktaUser('o', i), displayName: `Renamed ${i}` });
         check(res.status, [200], 'PUT');
       }),
@@ -175,7 +189,7 @@ async function perOperation(): Promise<OpCost[]> {
     const group = await scim.request('POST', `${path}/Groups`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'All', members: [] });
     check(group.status, [201], 'group create');
     await measure('SCIM membership PATCH (add 1 member)', OPS, () =>
-      phase('patch', OPS, 1, async (i) => {
+      phase('patch', OPS, OP_CONCURRENCY, async (i) => {
         const res = await scim.request('PATCH', `${path}/Groups/${group.body.id}`, {
           schemas: [PATCH_OP],
           Operations: [{ op: 'add', path: 'members', value: [{ value: users[i] }] }],
@@ -207,6 +221,7 @@ interface Run {
   rps: number;
   /** Redis CPU seconds (every master) per user created and its event delivered, under load. */
   redisCpuPerUser: number;
+  dsyncCpuPerUser: number;
   memoryPerUser: number;
 }
 
@@ -229,13 +244,15 @@ async function throughput(setup: Setup, round: number): Promise<Run> {
     await receiver.waitFor(800, 120_000);
     const memBefore = await usedMemory(masters);
     const before = await summed(masters);
+    const cpu = processCpu(dsync.child.pid!);
     const result = await workload('load', USERS);
     await receiver.waitFor(800 + USERS, 300_000);
     const after = await summed(masters);
+    const dsyncCpuPerUser = (processCpu(dsync.child.pid!) - cpu) / USERS;
     await new Promise((r) => setTimeout(r, 1500)); // delivered events are trimmed from the log
     const memAfter = await usedMemory(masters);
     for (const c of clients) await c.close();
-    return { setup: setup.name, rps: result.rps, redisCpuPerUser: delta(after, before).cpu / USERS, memoryPerUser: (memAfter - memBefore) / USERS };
+    return { setup: setup.name, rps: result.rps, redisCpuPerUser: delta(after, before).cpu / USERS, dsyncCpuPerUser, memoryPerUser: (memAfter - memBefore) / USERS };
   } finally {
     for (const r of masters) r.disconnect();
     await dsync.stop();
@@ -256,11 +273,11 @@ async function clusterMasters(topology: RedisTopology): Promise<string[]> {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function printCosts(costs: OpCost[]): void {
-  console.log('\n## Redis cost per operation (one server, one request at a time)\n');
-  console.log('| operation | commands (≈ round trips) | by command | bytes to Redis | bytes from Redis | Redis CPU µs | dsync CPU µs |\n|---|---:|---|---:|---:|---:|---:|');
+  console.log(`\n## Redis cost per operation (one server, ${OP_CONCURRENCY} requests at a time)\n`);
+  console.log('| operation | commands sent (round trips) | commands run by Redis (scripts\' included) | bytes to Redis | bytes from Redis | Redis CPU µs | dsync CPU µs |\n|---|---:|---|---:|---:|---:|---:|');
   for (const c of costs) {
     const names = [...c.byName].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v / c.ops, 2)}`).join(', ');
-    console.log(`| ${c.name} | ${fmt(c.commands, 2)} | ${names} | ${fmt(c.bytesIn)} | ${fmt(c.bytesOut)} | ${fmt(c.redisCpu * 1e6)} | ${fmt(c.dsyncCpu * 1e6)} |`);
+    console.log(`| ${c.name} | ${fmt(c.sent, 2)} | ${fmt(c.commands, 2)}: ${names} | ${fmt(c.bytesIn)} | ${fmt(c.bytesOut)} | ${fmt(c.redisCpu * 1e6)} | ${fmt(c.dsyncCpu * 1e6)} |`);
   }
 }
 
@@ -271,18 +288,18 @@ function median(xs: number[]): number {
 
 function printRuns(runs: Run[]): Map<string, Run> {
   console.log(`\n## SCIM create load (lookup + POST, ${CONCURRENCY} concurrent, ${DIRECTORIES} directories, ${USERS} users per round)\n`);
-  console.log('| setup | req/s by round | median req/s | vs one server | Redis CPU µs per user (+ its event) | Redis bytes per user |');
-  console.log('|---|---|---:|---:|---:|---:|');
+  console.log('| setup | req/s by round | median req/s | vs one server | Redis CPU µs per user (+ its event) | dsync CPU µs per user (+ its event) | Redis bytes per user |');
+  console.log('|---|---|---:|---:|---:|---:|---:|');
   const medians = new Map<string, Run>();
   for (const name of new Set(runs.map((r) => r.setup))) {
     const mine = runs.filter((r) => r.setup === name);
     const m = (f: (r: Run) => number) => median(mine.map(f));
-    medians.set(name, { setup: name, rps: m((r) => r.rps), redisCpuPerUser: m((r) => r.redisCpuPerUser), memoryPerUser: m((r) => r.memoryPerUser) });
+    medians.set(name, { setup: name, rps: m((r) => r.rps), redisCpuPerUser: m((r) => r.redisCpuPerUser), dsyncCpuPerUser: m((r) => r.dsyncCpuPerUser), memoryPerUser: m((r) => r.memoryPerUser) });
   }
   const base = [...medians.values()][0]!.rps;
   for (const [name, r] of medians) {
     const rounds = runs.filter((x) => x.setup === name).map((x) => fmt(x.rps)).join(' / ');
-    console.log(`| ${name} | ${rounds} | ${fmt(r.rps)} | ${fmt((r.rps / base) * 100)}% | ${fmt(r.redisCpuPerUser * 1e6)} | ${fmt(r.memoryPerUser)} |`);
+    console.log(`| ${name} | ${rounds} | ${fmt(r.rps)} | ${fmt((r.rps / base) * 100)}% | ${fmt(r.redisCpuPerUser * 1e6)} | ${fmt(r.dsyncCpuPerUser * 1e6)} | ${fmt(r.memoryPerUser)} |`);
   }
   return medians;
 }
@@ -316,14 +333,16 @@ async function main(): Promise<void> {
 
   const single = await startRedis();
   const pair = await startTopology('sentinel');
+  const bare = await startTopology('cluster', { replicas: 0 });
   const cluster = await startTopology('cluster');
   const masterNodes = await clusterMasters(cluster);
   console.log(`\none server ${single.url}; server + replica ${pair.nodes.join(' → ')}; cluster masters ${masterNodes.join(', ')}`);
   const setups: Setup[] = [
     { name: 'one server', env: { REDIS_URL: single.url }, masters: () => [new Redis(single.url)] },
+    { name: '3-master cluster, no replicas', env: { ...bare.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => bare.nodes.map((n) => bare.connect(n)) },
     { name: 'one server + replica, WAIT 1', env: { REDIS_URL: `redis://${pair.nodes[0]}`, DSYNC_REDIS_WAIT_REPLICAS: '1' }, masters: () => [pair.connect(pair.nodes[0]!)] },
-    { name: '3-master cluster, WAIT off', env: { ...cluster.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => masterNodes.map((n) => cluster.connect(n)) },
-    { name: '3-master cluster, WAIT 1', env: cluster.env(), masters: () => masterNodes.map((n) => cluster.connect(n)) },
+    { name: '3 masters + 3 replicas, WAIT off', env: { ...cluster.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => masterNodes.map((n) => cluster.connect(n)) },
+    { name: '3 masters + 3 replicas, WAIT 1', env: cluster.env(), masters: () => masterNodes.map((n) => cluster.connect(n)) },
   ];
   const runs: Run[] = [];
   try {
@@ -337,12 +356,15 @@ async function main(): Promise<void> {
   } finally {
     await single.stop();
     await pair.stop();
+    await bare.stop();
     await cluster.stop();
   }
   const medians = printRuns(runs);
   const one = medians.get('one server')!;
-  const clustered = medians.get('3-master cluster, WAIT 1')!;
-  console.log(`\n3-master cluster (WAIT 1) / one server: ${fmt((clustered.rps / one.rps) * 100)}% (acceptance: at least 80%)`);
+  const ratio = (a: string, b: string) => fmt((medians.get(a)!.rps / medians.get(b)!.rps) * 100);
+  console.log(`\n3-master cluster / one server: ${ratio('3-master cluster, no replicas', 'one server')}% (acceptance: at least 80%)`);
+  console.log(`3 masters + 3 replicas, WAIT 1 / one server + replica, WAIT 1: ${ratio('3 masters + 3 replicas, WAIT 1', 'one server + replica, WAIT 1')}%`);
+  console.log(`cost of WAIT 1: one server + replica ${ratio('one server + replica, WAIT 1', 'one server')}% of one server; cluster ${ratio('3 masters + 3 replicas, WAIT 1', '3 masters + 3 replicas, WAIT off')}% of WAIT off`);
   printModel(costs, one);
 }
 
