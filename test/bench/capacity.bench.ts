@@ -11,7 +11,7 @@
  *    3 replicas with WAIT off and on. Also Redis and dsync CPU and Redis memory per user under that load.
  * 3. The capacity model for a target load (BENCH_TARGET_*), from the figures above.
  *
- *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=400 BENCH_USERS=3000 BENCH_ROUNDS=2
+ *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=400 BENCH_USERS=3000 BENCH_ROUNDS=2 [BENCH_SETUPS=0,1]
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
@@ -177,7 +177,7 @@ async function perOperation(): Promise<OpCost[]> {
       phase('create', OPS, OP_CONCURRENCY, async (i) => {
         const res = await scim.request('POST', `${path}/Users`, oktaUser('o', i));
         check(res.status, [201], 'create');
-        users.push(res.body.id);
+        users[i] = res.body.id;
       }),
     );
     await measure('SCIM PUT /Users/:id', OPS, () =>
@@ -344,10 +344,12 @@ async function main(): Promise<void> {
     { name: '3 masters + 3 replicas, WAIT off', env: { ...cluster.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => masterNodes.map((n) => cluster.connect(n)) },
     { name: '3 masters + 3 replicas, WAIT 1', env: cluster.env(), masters: () => masterNodes.map((n) => cluster.connect(n)) },
   ];
+  const only = process.env.BENCH_SETUPS?.split(',').map(Number); // e.g. 0,1: one server and the cluster only
+  const chosen = only ? setups.filter((_, i) => only.includes(i)) : setups;
   const runs: Run[] = [];
   try {
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const setup of setups) {
+      for (const setup of chosen) {
         const run = await throughput(setup, round);
         console.log(`round ${round}: ${setup.name}: ${fmt(run.rps)} req/s`);
         runs.push(run);
@@ -360,12 +362,12 @@ async function main(): Promise<void> {
     await cluster.stop();
   }
   const medians = printRuns(runs);
-  const one = medians.get('one server')!;
-  const ratio = (a: string, b: string) => fmt((medians.get(a)!.rps / medians.get(b)!.rps) * 100);
+  const one = medians.get('one server');
+  const ratio = (a: string, b: string) => (medians.has(a) && medians.has(b) ? fmt((medians.get(a)!.rps / medians.get(b)!.rps) * 100) : '(not run)');
   console.log(`\n3-master cluster / one server: ${ratio('3-master cluster, no replicas', 'one server')}% (acceptance: at least 80%)`);
   console.log(`3 masters + 3 replicas, WAIT 1 / one server + replica, WAIT 1: ${ratio('3 masters + 3 replicas, WAIT 1', 'one server + replica, WAIT 1')}%`);
   console.log(`cost of WAIT 1: one server + replica ${ratio('one server + replica, WAIT 1', 'one server')}% of one server; cluster ${ratio('3 masters + 3 replicas, WAIT 1', '3 masters + 3 replicas, WAIT off')}% of WAIT off`);
-  printModel(costs, one);
+  if (one) printModel(costs, one);
 }
 
 main().catch((err) => {
