@@ -242,6 +242,9 @@ function redisTarget(e: Env): RedisTarget | undefined {
   if (nodeAuth.length > 0 && e.REDIS_URL !== undefined) {
     throw new ConfigError(`${nodeAuth.join(', ')}: with REDIS_URL, put the user, password and TLS in the URL (rediss://user:password@host:port)`);
   }
+  if (e.REDIS_URL?.startsWith('redis://') && e.REDIS_TLS_CA_FILE !== undefined) {
+    throw new ConfigError('REDIS_TLS_CA_FILE is for TLS: with REDIS_URL, use a rediss:// URL');
+  }
   if (set.length === 0) {
     const stray = [...nodeAuth, ...(e.REDIS_TLS_CA_FILE !== undefined ? ['REDIS_TLS_CA_FILE'] : [])];
     if (stray.length > 0) throw new ConfigError(`${stray.join(', ')} need ${REDIS_STORE}`);

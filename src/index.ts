@@ -12,6 +12,7 @@
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
+export type { RedisTarget, RedisTargetAuth } from './store/redis-target.js';
 export type { Store } from './core/store-port.js';
 export type { UserWriter, UserChange, UserWriteStore } from './core/users.js';
 export type { GroupWriter, GroupChange, GroupWriteStore } from './core/groups.js';

@@ -7,6 +7,10 @@
  * Group commit: a WAIT blocks its connection until answered, so each node has at most one WAIT in flight; it
  * covers every write that completed before it was sent, and writes that complete meanwhile share the next one.
  * Fewer replicas than asked, a failed WAIT, or a connection re-established since the write → StoreNotDurableError.
+ *
+ * A WAIT holds up every command behind it on its connection (reads, readiness pings), so once a node's WAIT
+ * fell short (a replica down or lagging) the next ones wait only DEGRADED_WAIT_MS, until one succeeds again:
+ * writes keep answering 503 but at once, and the connection is not held a full timeout per batch.
  */
 import { Command, type Redis } from 'ioredis';
 import { StoreNotDurableError } from '../core/errors.js';
@@ -23,6 +27,9 @@ export interface DurabilityOptions {
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 1000;
 
+/** The WAIT timeout of a node whose last WAIT fell short: enough for a healthy replica's acknowledgement. */
+export const DEGRADED_WAIT_MS = 50;
+
 /** The hash slot of a key, by ioredis' own routing (hash tags included). */
 const slotOf = (key: string): number => new Command('get', [key]).getSlot();
 
@@ -32,10 +39,12 @@ type Stream = Redis['stream'];
 class NodeWaits {
   private inFlight: Promise<Stream> | null = null;
   private next: Promise<Stream> | null = null;
+  /** The last WAIT fell short or failed: the next ones wait DEGRADED_WAIT_MS. */
+  private degraded = false;
 
   constructor(
     private readonly node: Redis,
-    private readonly send: (node: Redis) => Promise<void>,
+    private readonly send: (node: Redis, degraded: boolean) => Promise<void>,
   ) {}
 
   async confirm(): Promise<void> {
@@ -58,8 +67,14 @@ class NodeWaits {
   private start(): Promise<Stream> {
     this.next = null;
     const stream = this.node.stream;
-    const run: Promise<Stream> = this.send(this.node)
-      .then(() => stream)
+    const run: Promise<Stream> = this.send(this.node, this.degraded)
+      .then(
+        () => ((this.degraded = false), stream),
+        (err: unknown) => {
+          this.degraded = true;
+          throw err;
+        },
+      )
       .finally(() => {
         if (this.inFlight === run) this.inFlight = null;
       });
@@ -95,7 +110,10 @@ export class Durability {
 
   private waitsOf(node: Redis): NodeWaits {
     let waits = this.nodes.get(node);
-    if (!waits) this.nodes.set(node, (waits = new NodeWaits(node, (n) => this.wait(n))));
+    if (!waits) {
+      const send = (n: Redis, degraded: boolean) => this.wait(n, degraded ? Math.min(DEGRADED_WAIT_MS, this.timeoutMs) : this.timeoutMs);
+      this.nodes.set(node, (waits = new NodeWaits(node, send)));
+    }
     return waits;
   }
 
@@ -110,13 +128,13 @@ export class Durability {
     return node;
   }
 
-  private async wait(node: Redis): Promise<void> {
-    const command = new Command('wait', [this.replicas, this.timeoutMs], { replyEncoding: 'utf8' });
+  private async wait(node: Redis, timeoutMs: number): Promise<void> {
+    const command = new Command('wait', [this.replicas, timeoutMs], { replyEncoding: 'utf8' });
     // Set before sending, so the connection's shorter command timeout does not cut the WAIT short.
-    command.setTimeout(this.timeoutMs + this.o.commandTimeoutMs);
+    command.setTimeout(timeoutMs + this.o.commandTimeoutMs);
     const acked = Number(await node.sendCommand(command));
     if (acked < this.replicas) {
-      throw new StoreNotDurableError(`${acked} of ${this.replicas} replicas confirmed it within ${this.timeoutMs} ms`);
+      throw new StoreNotDurableError(`${acked} of ${this.replicas} replicas confirmed it within ${timeoutMs} ms`);
     }
   }
 }

@@ -320,14 +320,16 @@ const recordOf = (directoryId: string): string[] => [`${prefix(directoryId)}dir`
  * keys share the slot of its record; a new directory's global indexes live elsewhere and are confirmed too. A
  * delete needs only its record: leftover index entries of a deleted directory are skipped by every reader.
  */
+/** Writes into one directory's slot: SCIM and management writes, Google sync state and tokens, Events API replays. */
+const DIRECTORY_WRITES = [
+  ...['disableWebhook', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup'],
+  ...['putSyncRecord', 'requestReplay', 'removeDeadLetter'],
+];
+
 const ACKNOWLEDGED: Record<string, WrittenKeys> = {
   createDirectory: (d: Directory) => [...recordOf(d.id), DIRS, tenantProductKey(d.tenant, d.product)],
   updateDirectory: (d: Directory) => recordOf(d.id),
-  ...Object.fromEntries(
-    ['disableWebhook', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup', 'putSyncRecord'].map(
-      (name) => [name, recordOf],
-    ),
-  ),
+  ...Object.fromEntries(DIRECTORY_WRITES.map((name) => [name, recordOf])),
 };
 
 durableWrites(RedisStore.prototype, ACKNOWLEDGED);

@@ -18,6 +18,8 @@ function familiesIn(expr: string): string[] {
   return names.map((n) => n.replace(/_(bucket|count|sum)$/, ''));
 }
 
+const SENTINEL_CASE = 'Redis Sentinel with its own auth and TLS';
+
 /** The values of each render the issue names; each must be accepted by the API server as rendered. */
 const MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
@@ -56,6 +58,24 @@ const MATRIX: Record<string, Record<string, unknown>> = {
   'Helm-managed CRD': { 'crds.enabled': true },
   'serve only, no ServiceAccount created': { 'operator.enabled': false, 'serviceAccount.create': false },
   'rate limits': { 'rateLimits.plan': 'growth', 'rateLimits.environment': 'staging', 'rateLimits.overrides': 'scim=20/600,default=800/18000' },
+  'Redis Cluster, ACL user, TLS with a CA, WAIT settings': {
+    'redis.existingSecret': '',
+    'redis.clusterNodes': ['redis-cluster-0.redis-cluster:6379', 'redis-cluster-1.redis-cluster:6379'],
+    'redis.username': 'dsync',
+    'redis.passwordSecret': { name: 'dsync-redis-acl', key: 'password' },
+    'redis.tls': { enabled: true, caSecret: 'redis-ca' },
+    'redis.waitReplicas': 1,
+    'redis.waitTimeout': '500ms',
+    'cron.syncGoogle.enabled': true,
+  },
+  [SENTINEL_CASE]: {
+    'redis.existingSecret': '',
+    'redis.sentinels': ['sentinel-0.sentinel:26379', 'sentinel-1.sentinel:26379', 'sentinel-2.sentinel:26379'],
+    'redis.sentinelName': 'dsync',
+    'redis.sentinelPasswordSecret': { name: 'sentinel-auth', key: 'password' },
+    'redis.tls': { sentinel: true },
+    'redis.waitReplicas': 0,
+  },
 };
 
 /** A command of README.md's "Install with Helm" section, by how it starts; continuation lines joined. */
@@ -93,8 +113,10 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
   for (const { name: helmName, bin: helm } of helms()) {
     describe(helmName, () => {
       it('passes helm lint --strict, with the defaults and with every option of the matrix on', async () => {
-        const everything = Object.assign({}, ...Object.values(MATRIX)) as Record<string, unknown>;
-        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }]) {
+        // One store at a time: the Sentinel case is the alternative to the Cluster one, linted on its own.
+        const { [SENTINEL_CASE]: sentinel, ...rest } = MATRIX;
+        const everything = Object.assign({}, ...Object.values(rest)) as Record<string, unknown>;
+        for (const values of [REQUIRED_VALUES, { ...REQUIRED_VALUES, ...everything }, { ...REQUIRED_VALUES, ...sentinel }]) {
           const out = await ok(helm, ['lint', '--strict', CHART_DIR, ...setArgs(values)]);
           expect(out).to.match(/0 chart\(s\) failed/);
         }
@@ -216,6 +238,44 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const namespaced = parseObjects(await template(first!.bin, { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] }));
     expect(namespaced.filter((o) => o.kind.startsWith('Cluster'))).to.deep.equal([]);
     expect(namespaced.filter((o) => o.kind === 'Role' && o.metadata.name === 'dsync-operator').map((o) => o.metadata.namespace)).to.deep.equal(['tenant-a', 'tenant-b']);
+  });
+
+  it('gives every process (serve, operator, both CronJobs) the same Redis Cluster / Sentinel env, and refuses mixed stores', async () => {
+    const [first] = helms();
+    const objects = parseObjects(
+      await template(first!.bin, { ...MATRIX['Redis Cluster, ACL user, TLS with a CA, WAIT settings'], 'delivery.batchSize': 10, 'cron.processEvents.enabled': true }),
+    );
+    type Spec = { containers: Array<{ env: Array<{ name: string; value?: string }>; volumeMounts: Array<{ name: string; mountPath: string }> }>; volumes: Array<{ name: string }> };
+    const specs: Spec[] = objects
+      .filter((o) => o.kind === 'Deployment' || o.kind === 'CronJob')
+      .map((o) => (o.kind === 'CronJob' ? (o as any).spec.jobTemplate.spec.template.spec : (o as any).spec.template.spec));
+    expect(specs).to.have.length(4);
+    for (const spec of specs) {
+      const env = Object.fromEntries(spec.containers[0]!.env.map((e) => [e.name, e.value ?? 'valueFrom']));
+      expect(env).to.include({
+        REDIS_CLUSTER_NODES: 'redis-cluster-0.redis-cluster:6379,redis-cluster-1.redis-cluster:6379',
+        REDIS_USERNAME: 'dsync',
+        REDIS_PASSWORD: 'valueFrom',
+        REDIS_TLS: 'true',
+        REDIS_TLS_CA_FILE: '/etc/dsync/redis-ca/ca.crt',
+        DSYNC_REDIS_WAIT_REPLICAS: '1',
+        DSYNC_REDIS_WAIT_TIMEOUT: '500ms',
+      });
+      expect(env).to.not.have.property('REDIS_URL');
+      expect(spec.containers[0]!.volumeMounts.map((m) => m.mountPath)).to.include('/etc/dsync/redis-ca');
+      expect(spec.volumes.map((v) => v.name)).to.include('redis-ca');
+    }
+    const refused: Array<[Record<string, unknown>, RegExp]> = [
+      [{ 'redis.clusterNodes': ['n1:6379'] }, /set one of redis.url \/ redis.existingSecret, redis.clusterNodes or redis.sentinels/],
+      [{ 'redis.existingSecret': '', 'redis.sentinels': ['s1:26379'] }, /redis.sentinelName is required/],
+      [{ 'redis.username': 'dsync' }, /with one server put them in the URL/],
+      [{ 'redis.existingSecret': '', 'redis.clusterNodes': ['n1'] }, /clusterNodes/],
+    ];
+    for (const [values, message] of refused) {
+      const r = await run(first!.bin, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, ...values })]);
+      expect(r.code, JSON.stringify(values)).to.not.equal(0);
+      expect(r.stderr, JSON.stringify(values)).to.match(message);
+    }
   });
 
   it('renders the Google sync CronJob: every 2 hours, Forbid, history limits, a deadline, serve\'s store and the Google env', async () => {

@@ -4,12 +4,17 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort } from '../bench/lib.js';
 import { until } from './harness.js';
 
-async function startServer(port: number, extra: string[] = []): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra], { stdio: 'ignore' });
+async function startServer(port: number, dir: string, extra: string[] = []): Promise<ChildProcess> {
+  // Its own directory: a replica writes the RDB it receives to disk (never into the checkout).
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra];
+  const child = spawn('redis-server', args, { stdio: 'ignore' });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
   try {
@@ -26,14 +31,16 @@ export class ReplicatedRedis {
     readonly replicaPort: number,
     private readonly master: ChildProcess,
     private readonly replica: ChildProcess,
+    private readonly dir: string,
   ) {}
 
   static async start(): Promise<ReplicatedRedis> {
+    const dir = mkdtempSync(join(tmpdir(), 'dsync-replicated-'));
     const masterPort = await freePort();
-    const master = await startServer(masterPort);
+    const master = await startServer(masterPort, dir);
     const replicaPort = await freePort();
-    const replica = await startServer(replicaPort, ['--replicaof', '127.0.0.1', String(masterPort)]);
-    const servers = new ReplicatedRedis(masterPort, replicaPort, master, replica);
+    const replica = await startServer(replicaPort, dir, ['--replicaof', '127.0.0.1', String(masterPort)]);
+    const servers = new ReplicatedRedis(masterPort, replicaPort, master, replica, dir);
     await servers.replicaInSync();
     return servers;
   }
@@ -47,11 +54,12 @@ export class ReplicatedRedis {
     return new Redis(this.replicaPort, '127.0.0.1');
   }
 
-  /** Until the master counts the replica as connected and online. */
+  /** Until the replica confirms a write (online is not enough: it may not stream yet). */
   async replicaInSync(): Promise<void> {
     const master = new Redis(this.masterPort, '127.0.0.1');
     try {
-      await until(async () => /slave0:.*state=online/.test(await master.info('replication')), 'the replica to be online', 15_000);
+      const confirmed = async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1);
+      await until(confirmed, 'the replica to confirm a write', 15_000);
     } finally {
       master.disconnect();
     }
@@ -73,5 +81,6 @@ export class ReplicatedRedis {
       child.kill('SIGKILL');
       await exited;
     }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -47,6 +47,8 @@ spec:
                 {{- toYaml $v.resources | nindent 16 }}
               volumeMounts:
                 - { name: tmp, mountPath: /tmp }
+                {{- include "dsync.redisCaMount" $root | nindent 16 }}
           volumes:
             {{- include "dsync.tmpVolume" $root | nindent 12 }}
+            {{- include "dsync.redisCaVolume" $root | nindent 12 }}
 {{- end -}}

@@ -140,16 +140,7 @@ topologySpreadConstraints:
 {{- define "dsync.commonEnv" -}}
 - name: DSYNC_EXTERNAL_URL
   value: {{ required "externalUrl is required: the base URL identity providers reach dsync on" .Values.externalUrl | quote }}
-{{- if .Values.redis.existingSecret }}
-- name: REDIS_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ .Values.redis.existingSecret }}
-      key: {{ .Values.redis.existingSecretKey }}
-{{- else }}
-- name: REDIS_URL
-  value: {{ required "redis.url or redis.existingSecret is required" .Values.redis.url | quote }}
-{{- end }}
+{{- include "dsync.redisEnv" . }}
 - name: LOG_LEVEL
   value: {{ .Values.logLevel | quote }}
 {{- end -}}
@@ -221,6 +212,92 @@ envFrom:
 {{- end -}}
 
 {{/* A writable /tmp on a read-only root filesystem. */}}
+{{/*
+The store (src/config.ts): one server (redis.url or a Secret holding it), a Redis Cluster (redis.clusterNodes) or
+a master behind Sentinel (redis.sentinels + redis.sentinelName); the ACL user, TLS and WAIT durability.
+*/}}
+{{- define "dsync.redisEnv" -}}
+{{- $r := .Values.redis }}
+{{- $server := or $r.url $r.existingSecret }}
+{{- if gt (add (ternary 1 0 (not (empty $server))) (ternary 1 0 (not (empty $r.clusterNodes))) (ternary 1 0 (not (empty $r.sentinels)))) 1 }}
+{{- fail "set one of redis.url / redis.existingSecret, redis.clusterNodes or redis.sentinels" }}
+{{- end }}
+{{- if and $server (or $r.username $r.passwordSecret.name $r.tls.enabled) }}
+{{- fail "redis.username, redis.passwordSecret and redis.tls.enabled are for redis.clusterNodes and redis.sentinels; with one server put them in the URL (rediss://user:password@host:port)" }}
+{{- end }}
+{{- if $r.clusterNodes }}
+- name: REDIS_CLUSTER_NODES
+  value: {{ join "," $r.clusterNodes | quote }}
+{{- else if $r.sentinels }}
+- name: REDIS_SENTINELS
+  value: {{ join "," $r.sentinels | quote }}
+- name: REDIS_SENTINEL_NAME
+  value: {{ required "redis.sentinelName is required with redis.sentinels: the master name the Sentinels monitor" $r.sentinelName | quote }}
+{{- else if $r.existingSecret }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ $r.existingSecret }}
+      key: {{ $r.existingSecretKey }}
+{{- else }}
+- name: REDIS_URL
+  value: {{ required "redis.url, redis.existingSecret, redis.clusterNodes or redis.sentinels is required" $r.url | quote }}
+{{- end }}
+{{- with $r.username }}
+- name: REDIS_USERNAME
+  value: {{ . | quote }}
+{{- end }}
+{{- with $r.passwordSecret.name }}
+- name: REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ . }}, key: {{ $r.passwordSecret.key }} }
+{{- end }}
+{{- if $r.tls.enabled }}
+- name: REDIS_TLS
+  value: "true"
+{{- end }}
+{{- with $r.tls.caSecret }}
+- name: REDIS_TLS_CA_FILE
+  value: /etc/dsync/redis-ca/{{ $r.tls.caSecretKey }}
+{{- end }}
+{{- if $r.sentinels }}
+{{- with $r.sentinelUsername }}
+- name: REDIS_SENTINEL_USERNAME
+  value: {{ . | quote }}
+{{- end }}
+{{- with $r.sentinelPasswordSecret.name }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ . }}, key: {{ $r.sentinelPasswordSecret.key }} }
+{{- end }}
+{{- if $r.tls.sentinel }}
+- name: REDIS_SENTINEL_TLS
+  value: "true"
+{{- end }}
+{{- end }}
+{{- if not (kindIs "invalid" $r.waitReplicas) }}
+- name: DSYNC_REDIS_WAIT_REPLICAS
+  value: {{ $r.waitReplicas | quote }}
+{{- end }}
+{{- with $r.waitTimeout }}
+- name: DSYNC_REDIS_WAIT_TIMEOUT
+  value: {{ . | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* The CA of the Redis nodes (redis.tls.caSecret), mounted where REDIS_TLS_CA_FILE points. */}}
+{{- define "dsync.redisCaVolume" -}}
+{{- with .Values.redis.tls.caSecret }}
+- name: redis-ca
+  secret: { secretName: {{ . }} }
+{{- end }}
+{{- end -}}
+{{- define "dsync.redisCaMount" -}}
+{{- if .Values.redis.tls.caSecret }}
+- { name: redis-ca, mountPath: /etc/dsync/redis-ca, readOnly: true }
+{{- end }}
+{{- end -}}
+
 {{- define "dsync.tmpVolume" -}}
 - name: tmp
   emptyDir: {}

@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, loadOperatorConfig } from '../../../src/config.js';
 import { parseNode, parseNodeList } from '../../../src/store/redis-target.js';
 
 const key = () => 'generated';
+/** Config only checks that the CA file exists (the client reads it): this file stands for one. */
+const CA_FILE = fileURLToPath(import.meta.url);
 const KEYS = { DSYNC_API_KEYS: 'k' };
 
 describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)', () => {
@@ -41,6 +44,11 @@ describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
     expect(c.redisWait).to.deep.equal({ replicas: 1, timeoutMs: 2000 });
   });
 
+  it('takes a CA file for a rediss:// URL', () => {
+    const c = loadConfig({ ...KEYS, REDIS_URL: 'rediss://x:6380', REDIS_TLS_CA_FILE: CA_FILE }, key);
+    expect(c.redis).to.deep.equal({ kind: 'server', url: 'rediss://x:6380', caFile: CA_FILE });
+  });
+
   it('keeps WAIT off for one server unless asked, and reads the timeout in ms or as a duration', () => {
     expect(loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379' }, key).redisWait).to.deep.equal({ replicas: 0, timeoutMs: 1000 });
     const c = loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379', DSYNC_REDIS_WAIT_REPLICAS: '2', DSYNC_REDIS_WAIT_TIMEOUT: '250' }, key);
@@ -64,6 +72,7 @@ describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
       [{ REDIS_CLUSTER_NODES: 'n:1', DSYNC_REDIS_WAIT_TIMEOUT: 'soon' }, /DSYNC_REDIS_WAIT_TIMEOUT/],
       [{ REDIS_CLUSTER_NODES: 'n:1', REDIS_TLS: 'yes' }, /REDIS_TLS/],
       [{ REDIS_CLUSTER_NODES: 'n:1', REDIS_TLS_CA_FILE: '/nonexistent/ca.pem' }, /REDIS_TLS_CA_FILE: no such file/],
+      [{ REDIS_URL: 'redis://x:6379', REDIS_TLS_CA_FILE: CA_FILE }, /REDIS_TLS_CA_FILE is for TLS: with REDIS_URL, use a rediss:\/\/ URL/],
     ];
     for (const [env, message] of refused) {
       expect(() => loadConfig({ ...KEYS, ...env }, key), JSON.stringify(env)).to.throw(ConfigError, message);
