@@ -60,7 +60,8 @@ export class RedisConnection {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
-    for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { numberOfKeys: 1, lua });
+    // The write scripts take a varying number of keys (each declares all it touches): the count comes first.
+    for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { lua });
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),

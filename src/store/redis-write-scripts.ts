@@ -1,20 +1,22 @@
 /**
- * Runs the Redis store's write scripts (redis-scripts.ts): a write that finds membership work of its directory
- * still pending finishes it first, and a group write too big for one script call is staged in chunks, committed
- * atomically as a journal and drained a chunk per call.
+ * Runs the Redis store's write scripts (redis-scripts.ts) with the keys they touch declared (redis-script-keys.ts,
+ * plus those a script asks for): a write that finds membership work of its directory still pending finishes it
+ * first, and a group write too big for one script call is staged in chunks, committed atomically as a journal
+ * and drained a chunk per call.
  */
 import { randomUUID } from 'node:crypto';
 import { CHUNK_SIZE } from '../core/chunks.js';
 import type { MemberChange, WriteResult } from '../core/store-port.js';
 import type { RedisClient } from './redis-client.js';
 import { prefix } from './redis-keys.js';
+import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
 import { FIELD_SEP, type ScriptName } from './redis-scripts.js';
 
-type Reply = [string, string?, string?, string?];
+type Reply = [string, ...string[]];
 const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
 
 function toWriteResult(reply: Reply): WriteResult {
-  const [status, version, modified, flags] = reply;
+  const [status, version, modified, flags] = reply as [string, string?, string?, string?];
   if (status === 'ok') return { status, version: Number(version), lastModified: Number(modified), applied: flagsOf(flags ?? '') };
   return { status: status as 'conflict' | 'stale' | 'missing' };
 }
@@ -36,6 +38,14 @@ export class MemberEntries {
   slice(from: number, to: number): string[] {
     const out: string[] = [];
     for (let i = from; i < Math.min(to, this.count); i++) out.push(this.encode(i));
+    return out;
+  }
+
+  /** The users whose membership the entries of a slice change (the keys their script touches). */
+  users(from: number, to: number): string[] {
+    const out: string[] = [];
+    const changes = this.remove.length + this.add.length;
+    for (let i = from; i < Math.min(to, changes); i++) out.push((this.remove[i] ?? this.add[i - this.remove.length]!).userId);
     return out;
   }
 
@@ -63,27 +73,59 @@ const MAX_RESTAMPS = 5;
 export class RedisWriteScripts {
   constructor(private readonly redis: RedisClient) {}
 
-  /** One script call; `args` stay bounded (a chunk of entries at most), so spreading them is safe. */
-  private raw(name: ScriptName, directoryId: string, args: string[]): Promise<Reply> {
-    const fn = (this.redis as unknown as Record<ScriptName, (...a: string[]) => Promise<Reply>>)[name];
-    return fn.call(this.redis, `${prefix(directoryId)}dir`, prefix(directoryId), ...args);
+  /**
+   * One script call, the directory record and `keys` (names after the directory prefix) declared; `keys` and
+   * `args` stay bounded (a chunk of entries at most), so spreading them is safe.
+   */
+  private raw(name: ScriptName, directoryId: string, keys: string[], args: string[]): Promise<Reply> {
+    const fn = (this.redis as unknown as Record<ScriptName, (...a: Array<string | number>) => Promise<Reply>>)[name];
+    const p = prefix(directoryId);
+    const declared = [...new Set([`${p}dir`, ...keys.map((key) => p + key)])];
+    return fn.call(this.redis, declared.length, ...declared, ...args);
+  }
+
+  /**
+   * A script call that answers with keys it needs beside `keys` (found in stored data: `{'keys', name…}`) runs
+   * again with those declared, until it answers something else.
+   */
+  private async call(name: ScriptName, directoryId: string, keys: string[], args: string[]): Promise<Reply> {
+    let found: string[] = [];
+    for (;;) {
+      const reply = await this.raw(name, directoryId, [...keys, ...found], args);
+      if (reply[0] !== 'keys') return reply;
+      found = reply.slice(1);
+    }
   }
 
   /** A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains first. */
-  async run(name: ScriptName, directoryId: string, args: string[], groupId?: string): Promise<WriteResult> {
+  async run(name: ScriptName, directoryId: string, keys: string[], args: string[], groupId?: string): Promise<WriteResult> {
     for (;;) {
-      const reply = await this.raw(name, directoryId, args);
+      const reply = await this.call(name, directoryId, keys, args);
       if (reply[0] !== 'busy') return toWriteResult(reply);
       await this.finishMemberships(directoryId, groupId);
     }
   }
 
-  /** Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call. */
-  async drain(directoryId: string, groupId: string): Promise<void> {
-    // Each call is one bounded, atomic chunk; other clients' commands run in between.
-    let reply: unknown;
-    do reply = await this.raw('dsyncDrain', directoryId, [groupId, String(CHUNK_SIZE)]);
-    while (reply === 'more');
+  /**
+   * Applies the journal (or the unlinking after a delete) of one group to the end, a chunk per call: each call
+   * is one bounded, atomic chunk; other clients' commands run in between. The writer of the change (`own`)
+   * declares each chunk's keys from its entries; anyone else (or the writer, once another drainer took a chunk)
+   * is told them by the previous call. Every read of a group's members comes here first: with neither list (the
+   * group is pending exactly while one exists) one plain EXISTS answers, lighter than the script.
+   */
+  async drain(directoryId: string, groupId: string, own?: { token: string; entries: MemberEntries }): Promise<void> {
+    const p = prefix(directoryId);
+    if (!own && (await this.redis.exists(`${p}gj:${groupId}`, `${p}gx:${groupId}`)) === 0) return;
+    let found: string[] = [];
+    for (let i = 0; ; i += CHUNK_SIZE) {
+      const chunk = own ? SCRIPT_KEYS.journalChunk(own.token, own.entries.users(i, i + CHUNK_SIZE)) : found;
+      const reply = await this.raw('dsyncDrain', directoryId, [...SCRIPT_KEYS.drain(groupId), ...chunk], [groupId, String(CHUNK_SIZE), own ? '' : '1']);
+      if (reply[0] === 'done') return;
+      if (reply[0] === 'keys') {
+        own = undefined;
+        found = reply.slice(1);
+      }
+    }
   }
 
   /** Finishes pending membership work of one group, or of every group of the directory. */
@@ -94,29 +136,36 @@ export class RedisWriteScripts {
 
   /**
    * A group write with membership entries: inline when they fit one chunk, otherwise staged in chunks, committed
-   * atomically as a journal and drained (see redis-scripts.ts). `head` is the script's ARGV before the members.
+   * atomically as a journal and drained (see redis-group-scripts.ts). `head` is the script's ARGV before the
+   * members, `keys` the keys it declares besides those of the members.
    */
   async groupWrite(
     name: 'dsyncCreateGroup' | 'dsyncUpdateGroup',
     directoryId: string,
     groupId: string,
-    head: string[],
+    head: { keys: string[]; args: string[] },
     entries: MemberEntries,
   ): Promise<WriteResult> {
     if (entries.count <= CHUNK_SIZE) {
-      return this.run(name, directoryId, [...head, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+      const keys = [...head.keys, ...SCRIPT_KEYS.inlineMembers(groupId, entries.users(0, CHUNK_SIZE))];
+      return this.run(name, directoryId, keys, [...head.args, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
     }
     for (;;) {
       const staged = await this.stage(directoryId, groupId, entries);
       if (typeof staged === 'string') return { status: staged };
       let reply: Reply = ['unknown'];
+      const keys = [...head.keys, ...SCRIPT_KEYS.stagedMembers(groupId, staged.token)];
+      const commit = () => this.call(name, directoryId, keys, [...head.args, 's', staged.token, staged.stamp]);
       try {
-        reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, staged.stamp]);
+        reply = await commit();
         // Users were written meanwhile (other users, mostly): re-check the staged versions instead of re-staging.
         for (let i = 0; reply[0] === 'restamp' && i < MAX_RESTAMPS; i++) {
-          const stamp = await this.verify(directoryId, staged.key, entries.count);
+          const stamp = await this.verify(directoryId, groupId, staged.token, entries);
           if (stamp === 'stale' || stamp === 'missing') reply = [stamp];
-          else reply = await this.raw(name, directoryId, [...head, 's', staged.key, staged.token, (staged.stamp = stamp)]);
+          else {
+            staged.stamp = stamp;
+            reply = await commit();
+          }
         }
         if (reply[0] === 'restamp') reply = ['stale'];
       } finally {
@@ -131,17 +180,18 @@ export class RedisWriteScripts {
       }
       const result = toWriteResult(reply);
       if (result.status !== 'ok') return result;
-      await this.drain(directoryId, groupId);
+      await this.drain(directoryId, groupId, { token: staged.token, entries });
       const flags = await this.redis.getdel(`${prefix(directoryId)}gf:${staged.token}`);
       return { ...result, applied: flagsOf(flags ?? '') };
     }
   }
 
   /** Re-checks the user versions of a staged list a chunk per call; the stamp to commit with, or why not. */
-  private async verify(directoryId: string, key: string, count: number): Promise<string | 'stale' | 'missing'> {
+  private async verify(directoryId: string, groupId: string, token: string, entries: MemberEntries): Promise<string | 'stale' | 'missing'> {
     let stamp: string | undefined;
-    for (let i = 0; i < count; i += CHUNK_SIZE) {
-      const [status, uw] = await this.raw('dsyncVerify', directoryId, [key, String(i), String(CHUNK_SIZE)]);
+    for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
+      const keys = SCRIPT_KEYS.stage(groupId, token, entries.users(i, i + CHUNK_SIZE));
+      const [status, uw] = await this.raw('dsyncVerify', directoryId, keys, [groupId, token, String(i), String(CHUNK_SIZE)]);
       if (status !== 'ok') return status as 'stale' | 'missing';
       stamp ??= uw!;
     }
@@ -155,11 +205,13 @@ export class RedisWriteScripts {
     entries: MemberEntries,
   ): Promise<{ key: string; token: string; stamp: string } | 'stale' | 'missing'> {
     const token = randomUUID();
-    const key = `${prefix(directoryId)}gs:${groupId}:${token}`;
+    const key = prefix(directoryId) + stageKey(groupId, token);
     let stamp: string | undefined;
     try {
       for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
-        const [status, count] = await this.raw('dsyncStage', directoryId, [key, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)]);
+        const keys = SCRIPT_KEYS.stage(groupId, token, entries.users(i, i + CHUNK_SIZE));
+        const args = [groupId, token, String(STAGE_TTL_MS), ...entries.slice(i, i + CHUNK_SIZE)];
+        const [status, count] = await this.raw('dsyncStage', directoryId, keys, args);
         if (status !== 'ok') {
           await this.redis.del(key);
           return status as 'stale' | 'missing';

@@ -28,6 +28,7 @@ import type { RedisStoreOptions } from './redis-connection.js';
 import type { RedisTarget } from './redis-target.js';
 import { RedisPullSyncStore, syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
+import { SCRIPT_KEYS } from './redis-script-keys.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
 import { MemberEntries, RedisWriteScripts } from './redis-write-scripts.js';
 
@@ -188,7 +189,7 @@ export class RedisStore extends RedisPullSyncStore implements Store {
     return this.redis.zcard(`${prefix(directoryId)}uo`);
   }
   createUser(directoryId: string, user: StoredResource, keys: UserKeys, evs: PendingEvent[]): Promise<WriteResult> {
-    return this.writes.run('dsyncCreateUser', directoryId, [
+    return this.writes.run('dsyncCreateUser', directoryId, SCRIPT_KEYS.createUser(user.id), [
       user.id,
       ...userKeyArgs(keys),
       String(user.created),
@@ -206,7 +207,7 @@ export class RedisStore extends RedisPullSyncStore implements Store {
     evs: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
-    return this.writes.run('dsyncUpdateUser', directoryId, [
+    return this.writes.run('dsyncUpdateUser', directoryId, SCRIPT_KEYS.updateUser(id), [
       id,
       String(expectedVersion),
       ...userKeyArgs(keys),
@@ -223,7 +224,8 @@ export class RedisStore extends RedisPullSyncStore implements Store {
     evs: PendingEvent[],
     now: number,
   ): Promise<WriteResult> {
-    return this.writes.run('dsyncDeleteUser', directoryId, [
+    const groupIds = groups.map((g) => g.id);
+    return this.writes.run('dsyncDeleteUser', directoryId, SCRIPT_KEYS.deleteUser(id, groupIds), [
       id,
       String(expectedVersion),
       String(now),
@@ -263,7 +265,7 @@ export class RedisStore extends RedisPullSyncStore implements Store {
     memberList: MemberChange[],
     evs: PendingEvent[],
   ): Promise<WriteResult> {
-    const head = [
+    const args = [
       group.id,
       keys.displayName.toLowerCase(),
       keys.externalId ?? '',
@@ -272,11 +274,12 @@ export class RedisStore extends RedisPullSyncStore implements Store {
       JSON.stringify(group.body),
       ...events(evs),
     ];
+    const head = { keys: SCRIPT_KEYS.createGroup(group.id), args };
     return this.writes.groupWrite('dsyncCreateGroup', directoryId, group.id, head, new MemberEntries([], memberList));
   }
   updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
     const hasBody = update.body !== undefined && update.keys !== undefined;
-    const head = [
+    const args = [
       id,
       update.expectedVersion === undefined ? '' : String(update.expectedVersion),
       hasBody ? '1' : '',
@@ -287,10 +290,15 @@ export class RedisStore extends RedisPullSyncStore implements Store {
       update.expectedBody ?? '',
       ...events(update.events),
     ];
+    const head = { keys: SCRIPT_KEYS.updateGroup(id, hasBody), args };
     return this.writes.groupWrite('dsyncUpdateGroup', directoryId, id, head, new MemberEntries(update.remove, update.add, update.displays));
   }
   async deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
-    const result = await this.writes.run('dsyncDeleteGroup', directoryId, [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)], id);
+    // Up to a chunk of members are unlinked by the script: it needs their keys, read here (it re-checks them).
+    const members = await this.redis.zrange(`${prefix(directoryId)}m:${id}`, 0, CHUNK_SIZE);
+    const keys = [...SCRIPT_KEYS.deleteGroup(id), ...(members.length > CHUNK_SIZE ? [] : members.map((uid) => `ug:${uid}`))];
+    const args = [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)];
+    const result = await this.writes.run('dsyncDeleteGroup', directoryId, keys, args, id);
     // A big group's user links are unlinked after the commit; finish that before answering.
     if (result.status === 'ok') await this.writes.drain(directoryId, id);
     return result;

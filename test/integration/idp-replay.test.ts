@@ -20,8 +20,8 @@ for (const kind of STORE_KINDS) {
       svc = await startService(await openStore(kind));
     });
     afterEach(async () => {
-      await svc.close();
-      await hooks.close();
+      await svc?.close(); // undefined when beforeEach failed: the receiver must still close
+      await hooks?.close();
     });
     const directory = (type: string) => svc.createDirectory({ type, webhook_url: hooks.url, webhook_secret: hooks.secret });
     const names = async (n: number) => (await hooks.waitForEvents(n)).map((e) => e.event);

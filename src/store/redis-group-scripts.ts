@@ -1,0 +1,257 @@
+/**
+ * Lua of the group writes (run after redis-scripts.ts' PRELUDE, whose `k(name)` names every key).
+ *
+ * Membership changes are entries `<op><uid>\x1f<userVersion>\x1f<event JSON>\x1f<display>`, op '-' remove,
+ * '+' add, '=' set the display only (event JSON never holds a raw control character; the display comes last, so
+ * it may). Up to one chunk of entries travels inline with the write. A bigger change is staged first (RPUSH in
+ * chunks to an expiring `gs:<gid>:<token>` list, user versions checked per chunk), then the write commits it
+ * atomically by renaming the list to the group's journal `gj:<gid>`; the journal is applied a chunk per script
+ * call (dsyncDrain). Until it is drained the group, and every user of the directory (`gpend`), answer `busy` to
+ * writes and the adapter drains before reading memberships: nobody sees half a change, a crash after the commit
+ * is finished by the next reader or writer, a crash before it leaves only a staging list that expires.
+ * `uw` counts user writes: when users were written while entries were being staged, the commit answers `restamp`
+ * and the adapter re-checks the staged versions (dsyncVerify, a chunk per call) before committing again.
+ * The keys of an entry are its user's record `u:<uid>` and groups `ug:<uid>`: the caller declares them from the
+ * entries it sends or staged; entries it did not write (a journal another writer left) the script names first
+ * (`{'keys', …}`).
+ */
+
+/** Membership entries: checking, applying, staging and committing them. */
+export const MEMBERS = `
+-- op, uid, userVersion, event, display
+local function entry(e)
+  local a = string.find(e, SEP, 2, true)
+  local b = string.find(e, SEP, a + 1, true)
+  local c = string.find(e, SEP, b + 1, true)
+  return string.sub(e, 1, 1), string.sub(e, 2, a - 1), string.sub(e, a + 1, b - 1), string.sub(e, b + 1, c - 1), string.sub(e, c + 1)
+end
+-- The keys of the users that entries add or remove: u:<uid>, and with links ug:<uid> too (only the op and uid
+-- of each entry are read).
+local function entryKeys(list, links)
+  local names = {}
+  for _, e in ipairs(list) do
+    local op, uid = string.sub(e, 1, 1), string.sub(e, 2, string.find(e, SEP, 2, true) - 1)
+    if op ~= '=' then
+      names[#names + 1] = 'u:' .. uid
+      if links then names[#names + 1] = 'ug:' .. uid end
+    end
+  end
+  return names
+end
+-- An event built from another version of an existing user would lie.
+local function staleEntries(list)
+  for _, e in ipairs(list) do
+    local op, uid, version = entry(e)
+    if op ~= '=' then
+      local v = versionOf(k('u:' .. uid))
+      if v and v ~= version then return true end
+    end
+  end
+  return false
+end
+local function setDisplay(gid, uid, display)
+  if display ~= '' and redis.call('ZSCORE', k('m:' .. gid), uid) then redis.call('HSET', k('md:' .. gid), uid, display) end
+end
+-- Applies entries in order; returns a '0'/'1' flag per add/remove (did it change anything, was its event emitted).
+local function applyEntries(gid, list)
+  local flags = {}
+  for _, e in ipairs(list) do
+    local op, uid, _, event, display = entry(e)
+    if op == '+' then
+      if redis.call('EXISTS', k('u:' .. uid)) == 1 and redis.call('ZADD', k('m:' .. gid), 'NX', nextSeq(), uid) == 1 then
+        redis.call('SADD', k('ug:' .. uid), gid)
+        emit(event)
+        flags[#flags + 1] = '1'
+      else
+        flags[#flags + 1] = '0'
+      end
+      setDisplay(gid, uid, display)
+    elseif op == '-' then
+      if redis.call('ZREM', k('m:' .. gid), uid) == 1 then
+        redis.call('SREM', k('ug:' .. uid), gid)
+        redis.call('HDEL', k('md:' .. gid), uid)
+        emit(event)
+        flags[#flags + 1] = '1'
+      else
+        flags[#flags + 1] = '0'
+      end
+    else
+      setDisplay(gid, uid, display)
+    end
+  end
+  return table.concat(flags)
+end
+-- The membership part of a write, from ARGV[i]: 'i', n, entries… (inline) or 's', token, stamp (staged as
+-- gs:<gid>:<token>). Returns a function that applies it (inline: the flags; staged: journals it, no flags yet),
+-- nil when the write is stale, false when users were written since the stamp (the staged versions need a re-check).
+local function memberInput(gid, i)
+  if ARGV[i] == 'i' then
+    local list = {}
+    for j = i + 2, i + 1 + tonumber(ARGV[i + 1]) do list[#list + 1] = ARGV[j] end
+    if staleEntries(list) then return nil end
+    return function() return applyEntries(gid, list) end
+  end
+  local token, stamp = ARGV[i + 1], ARGV[i + 2]
+  local stage = k('gs:' .. gid .. ':' .. token)
+  if redis.call('EXISTS', stage) == 0 then return nil end
+  if (redis.call('GET', k('uw')) or '0') ~= stamp then return false end
+  return function()
+    local journal = k('gj:' .. gid)
+    redis.call('RENAME', stage, journal)
+    redis.call('PERSIST', journal)
+    redis.call('SET', k('gt:' .. gid), token)
+    redis.call('SADD', k('gpend'), gid)
+    return nil
+  end
+end
+`;
+
+/** ARGV: id, displayName, externalId, created, modified, body, nEvents, events…, members (see memberInput) */
+export const createGroup = `
+local id, dn, ext = ARGV[1], ARGV[2], ARGV[3]
+local apply = memberInput(id, 8 + tonumber(ARGV[7]))
+if apply == false then return {'restamp'} elseif not apply then return {'stale'} end
+if redis.call('HSETNX', k('gn'), dn, id) == 0 then return {'conflict'} end
+local h = {'1', ARGV[4], ARGV[5], dn, ext, ''}
+redis.call('SET', k('g:' .. id), encode(h, ARGV[6]))
+redis.call('ZADD', k('go'), nextSeq(), id)
+madd(k('ge'), ext, id)
+emitn(7)
+return ok(h, apply())
+`;
+
+/**
+ * ARGV: id, expectedVersion|'', hasBody ('1'|''), displayName, externalId, now, body, expectedBody|'',
+ *       nEvents, events…, members (see memberInput)
+ */
+export const updateGroup = `
+local id, now = ARGV[1], ARGV[6]
+local key = k('g:' .. id)
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+if redis.call('EXISTS', k('gj:' .. id)) == 1 then return {'busy'} end
+local h, body = parse(rec)
+if ARGV[2] ~= '' and h[1] ~= ARGV[2] then return {'stale'} end
+if ARGV[8] ~= '' and body ~= ARGV[8] then return {'stale'} end
+local apply = memberInput(id, 10 + tonumber(ARGV[9]))
+if apply == false then return {'restamp'} elseif not apply then return {'stale'} end
+local changed = false
+if ARGV[3] == '1' then
+  local dn, ext = ARGV[4], ARGV[5]
+  if not rekey(k('gn'), h[4], dn, id) then return {'conflict'} end
+  remulti(k('ge'), h[5], ext, id)
+  h[4], h[5], body, changed = dn, ext, ARGV[7], true
+end
+emitn(9)
+local flags = apply()
+-- A journaled change moves the version now: it is committed, and writers that read before must re-read.
+if changed or not flags or string.find(flags, '1', 1, true) then
+  bump(h, now)
+  redis.call('SET', key, encode(h, body))
+end
+return ok(h, flags)
+`;
+
+/**
+ * ARGV: groupId, chunk size, peek ('1'|''). Applies the next chunk of the group's journal, or unlinks the next
+ * chunk of a deleted group's members (gx:<gid>), once the keys of that chunk are declared. Answers `{'done'}`
+ * when nothing is left, else `{'keys', …}` with the keys of the chunk to do next (when it could not apply this
+ * one, or with peek: a caller that does not know the journal's content), or `{'more'}` (the writer of the
+ * change, which declares each chunk from the entries it staged).
+ */
+export const drain = `
+local gid, n, peek = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
+local journal, gone = k('gj:' .. gid), k('gx:' .. gid)
+-- The next chunk: the keys it touches besides the group's own, and the function that does it; nil when none is left.
+local function nextChunk()
+  local list = redis.call('LRANGE', journal, 0, n - 1)
+  if #list > 0 then
+    local token = redis.call('GET', k('gt:' .. gid))
+    local names = entryKeys(list, true)
+    names[#names + 1] = 'gf:' .. token
+    return names, function()
+      redis.call('LTRIM', journal, #list, -1)
+      local flags = k('gf:' .. token)
+      redis.call('APPEND', flags, applyEntries(gid, list))
+      redis.call('PEXPIRE', flags, 3600000)
+      if redis.call('EXISTS', journal) == 0 then
+        redis.call('DEL', k('gt:' .. gid))
+        redis.call('SREM', k('gpend'), gid)
+      end
+    end
+  end
+  local uids = redis.call('ZRANGE', gone, 0, n - 1)
+  if #uids == 0 then return nil end
+  local names = {}
+  for i, uid in ipairs(uids) do names[i] = 'ug:' .. uid end
+  return names, function()
+    redis.call('ZREMRANGEBYRANK', gone, 0, #uids - 1)
+    for _, uid in ipairs(uids) do redis.call('SREM', k('ug:' .. uid), gid) end
+  end
+end
+local names, apply = nextChunk()
+if names and allDeclared(names) then
+  apply()
+  if not peek and redis.call('EXISTS', journal, gone) > 0 then return {'more'} end
+  names = nextChunk()
+end
+if names then return keysReply(names) end
+redis.call('SREM', k('gpend'), gid)
+return {'done'}
+`;
+
+/**
+ * ARGV: groupId, token, from, count. Re-checks the user versions of staged entries; answers the user-write
+ * count, or 'stale' (also when the list holds a user the caller did not declare: not what it staged).
+ */
+export const verify = `
+local stamp = redis.call('GET', k('uw')) or '0'
+local from = tonumber(ARGV[3])
+local list = redis.call('LRANGE', k('gs:' .. ARGV[1] .. ':' .. ARGV[2]), from, from + tonumber(ARGV[4]) - 1)
+if not allDeclared(entryKeys(list, false)) or staleEntries(list) then return {'stale'} end
+return {'ok', stamp}
+`;
+
+/** ARGV: groupId, token, ttl ms, entries… Appends a chunk to a staging list; answers the user-write count. */
+export const stage = `
+local key = k('gs:' .. ARGV[1] .. ':' .. ARGV[2])
+local list = {}
+for j = 4, #ARGV do list[#list + 1] = ARGV[j] end
+if staleEntries(list) then return {'stale'} end
+redis.call('RPUSH', key, unpack(list))
+redis.call('PEXPIRE', key, ARGV[3])
+return {'ok', redis.call('GET', k('uw')) or '0'}
+`;
+
+/**
+ * ARGV: id, expectedVersion, chunk size, nEvents, events… The group goes at once; the user→group links of more
+ * members than a chunk are unlinked afterwards by dsyncDrain (gx:<gid>, listed in gpend), those of fewer here,
+ * once their keys (ug:<uid>) are declared.
+ */
+export const deleteGroup = `
+local id = ARGV[1]
+local key = k('g:' .. id)
+local rec = redis.call('GET', key)
+if not rec then return {'missing'} end
+if redis.call('EXISTS', k('gj:' .. id)) == 1 then return {'busy'} end
+local h = parse(rec)
+if h[1] ~= ARGV[2] then return {'stale'} end
+local members = k('m:' .. id)
+if redis.call('ZCARD', members) > tonumber(ARGV[3]) then
+  redis.call('RENAME', members, k('gx:' .. id))
+  redis.call('SADD', k('gpend'), id)
+else
+  local uids = redis.call('ZRANGE', members, 0, -1)
+  local names = {}
+  for i, uid in ipairs(uids) do names[i] = 'ug:' .. uid end
+  if not allDeclared(names) then return keysReply(names) end
+  for _, uid in ipairs(uids) do redis.call('SREM', k('ug:' .. uid), id) end
+  redis.call('DEL', members)
+end
+redis.call('UNLINK', k('md:' .. id), key)
+if redis.call('HGET', k('gn'), h[4]) == id then redis.call('HDEL', k('gn'), h[4]) end
+mdel(k('ge'), h[5], id)
+redis.call('ZREM', k('go'), id)
+emitn(4)
+return ok(h)
+`;
