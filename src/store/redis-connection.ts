@@ -7,7 +7,6 @@ import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
 import { failFast } from './fail-fast.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './redis-client.js';
-import { SCRIPTS } from './redis-scripts.js';
 import type { RedisTarget } from './redis-target.js';
 
 /** ioredis' own options (e.g. `commandTimeout`) over the fail-fast defaults (redis-client.ts), and durability. */
@@ -60,8 +59,6 @@ export class RedisConnection {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
-    // The write scripts take a varying number of keys (each declares all it touches): the count comes first.
-    for (const [name, lua] of Object.entries(SCRIPTS)) this.redis.defineCommand(name, { lua });
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),

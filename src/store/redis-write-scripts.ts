@@ -4,13 +4,13 @@
  * first, and a group write too big for one script call is staged in chunks, committed atomically as a journal
  * and drained a chunk per call.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { CHUNK_SIZE } from '../core/chunks.js';
 import type { MemberChange, WriteResult } from '../core/store-port.js';
 import type { RedisClient } from './redis-client.js';
 import { prefix } from './redis-keys.js';
 import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
-import { FIELD_SEP, type ScriptName } from './redis-scripts.js';
+import { FIELD_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
 
 type Reply = [string, ...string[]];
 const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
@@ -65,6 +65,9 @@ export class MemberEntries {
   }
 }
 
+const SHA1 = Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, createHash('sha1').update(lua).digest('hex')])) as Record<ScriptName, string>;
+const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.startsWith('NOSCRIPT');
+
 /** A staging list outlives any sane write but not a crashed one. */
 const STAGE_TTL_MS = 15 * 60_000;
 /** Re-checks of a staged change while users keep being written, before the write re-runs from a fresh read. */
@@ -77,11 +80,18 @@ export class RedisWriteScripts {
    * One script call, the directory record and `keys` (names after the directory prefix) declared; `keys` and
    * `args` stay bounded (a chunk of entries at most), so spreading them is safe.
    */
-  private raw(name: ScriptName, directoryId: string, keys: string[], args: string[]): Promise<Reply> {
-    const fn = (this.redis as unknown as Record<ScriptName, (...a: Array<string | number>) => Promise<Reply>>)[name];
+  private async raw(name: ScriptName, directoryId: string, keys: string[], args: string[]): Promise<Reply> {
     const p = prefix(directoryId);
     const declared = [...new Set([`${p}dir`, ...keys.map((key) => p + key)])];
-    return fn.call(this.redis, declared.length, ...declared, ...args);
+    // EVALSHA by name, not an ioredis custom command: with a varying key count, a custom command's first argument
+    // is the count, and auto-pipelining on a cluster would group the call by the slot of that number instead of
+    // the keys' (ioredis then refuses the batch). EVALSHA's keys are known to ioredis, so it routes by them.
+    try {
+      return (await this.redis.evalsha(SHA1[name], declared.length, ...declared, ...args)) as Reply;
+    } catch (err) {
+      if (!isNoScript(err)) throw err;
+      return (await this.redis.eval(SCRIPTS[name], declared.length, ...declared, ...args)) as Reply; // loads it too
+    }
   }
 
   /**

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { RedisStore } from '../../src/store/redis.js';
 import { SCRIPT_KEYS } from '../../src/store/redis-script-keys.js';
-import { FIELD_SEP, type ScriptName } from '../../src/store/redis-scripts.js';
+import { FIELD_SEP, SCRIPTS, type ScriptName } from '../../src/store/redis-scripts.js';
 import { freshRedisStore } from '../support/services.js';
 
 const DIR = 'lua-keys';
@@ -23,8 +23,7 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
   /** Calls a write script directly: the directory record and `keys` (names after the prefix) declared, then `args`. */
   const script = (name: ScriptName, keys: string[], args: string[]): Promise<unknown> => {
     const declared = [`${p}dir`, ...keys.map((key) => p + key)];
-    const command = (store.redis as unknown as Record<ScriptName, (...a: Array<string | number>) => Promise<unknown>>)[name];
-    return command.call(store.redis, declared.length, ...declared, ...args);
+    return store.redis.eval(SCRIPTS[name], declared.length, ...declared, ...args);
   };
   const refusal = (promise: Promise<unknown>): Promise<string> =>
     promise.then(
