@@ -94,6 +94,9 @@ export class RedisConnection {
   }
   async close(): Promise<void> {
     await this.redis.quit();
+    // QUIT ends the data connection only: behind Sentinel, the +switch-master subscriptions (failoverDetector)
+    // stay open, keep the process alive and reconnect forever. disconnect() tears the connector down too.
+    this.redis.disconnect();
   }
 }
 

@@ -11,9 +11,13 @@ import { Redis } from 'ioredis';
 import { freePort } from '../bench/lib.js';
 import { until } from './harness.js';
 
-async function startServer(port: number, dir: string, extra: string[] = []): Promise<ChildProcess> {
-  // Its own directory: a replica writes the RDB it receives to disk (never into the checkout).
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra];
+/**
+ * A redis-server on loopback, answering PING when this resolves. `config`: a config file and flags that must
+ * come first (a Sentinel: `[file, '--sentinel']`). Its own directory: a replica writes the RDB it receives to
+ * disk (never into the checkout).
+ */
+export async function startServer(port: number, dir: string, extra: string[] = [], config: string[] = []): Promise<ChildProcess> {
+  const args = [...config, '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...extra];
   const child = spawn('redis-server', args, { stdio: 'ignore' });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   probe.on('error', () => undefined);
@@ -23,6 +27,17 @@ async function startServer(port: number, dir: string, extra: string[] = []): Pro
     probe.disconnect();
   }
   return child;
+}
+
+/** Until `replicas` replicas of the master on `port` confirm a write (online is not enough: they may not stream yet). */
+export async function replicasInSync(port: number, replicas: number): Promise<void> {
+  const master = new Redis(port, '127.0.0.1');
+  try {
+    const confirmed = async () => (await master.set('probe', '1'), Number(await master.call('wait', replicas, 500)) === replicas);
+    await until(confirmed, `${replicas} replica(s) to confirm a write`, 15_000);
+  } finally {
+    master.disconnect();
+  }
 }
 
 export class ReplicatedRedis {
@@ -54,15 +69,9 @@ export class ReplicatedRedis {
     return new Redis(this.replicaPort, '127.0.0.1');
   }
 
-  /** Until the replica confirms a write (online is not enough: it may not stream yet). */
-  async replicaInSync(): Promise<void> {
-    const master = new Redis(this.masterPort, '127.0.0.1');
-    try {
-      const confirmed = async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1);
-      await until(confirmed, 'the replica to confirm a write', 15_000);
-    } finally {
-      master.disconnect();
-    }
+  /** Until the replica confirms a write. */
+  replicaInSync(): Promise<void> {
+    return replicasInSync(this.masterPort, 1);
   }
 
   /** SIGSTOP / SIGCONT the replica: it keeps its connection but acknowledges nothing. */

@@ -1,0 +1,54 @@
+/**
+ * The store behind Redis Sentinel (issue 13 point 1) on an own master + 2 replicas + Sentinel: writes are
+ * acknowledged once a replica has them (WAIT 1 on the master's connection); the master is killed under writes,
+ * the Sentinel promotes a replica, and the service answers 2xx or 503 (with a body) meanwhile, recovers by itself
+ * and keeps every acknowledged write.
+ */
+import { expect } from 'chai';
+import { RedisStore } from '../../src/store/redis.js';
+import { startService, until, type Service } from '../support/harness.js';
+import { MASTER_NAME, OwnSentinel } from '../support/own-sentinel.js';
+
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+
+describe('the store behind Redis Sentinel (own master, 2 replicas, Sentinel): WAIT, failover, recovery', function () {
+  this.timeout(90_000);
+  let sentinel: OwnSentinel;
+  let svc: Service;
+  const commands: string[] = [];
+
+  before(async () => {
+    sentinel = await OwnSentinel.start();
+    const store = new RedisStore({ kind: 'sentinel', sentinels: [`127.0.0.1:${sentinel.sentinelPort}`], name: MASTER_NAME }, { waitReplicas: 1, waitTimeoutMs: 500 });
+    store.observeCommands((name) => commands.push(name));
+    store.redis.on('error', () => undefined); // connection errors while the master is away are expected here
+    svc = await startService(store);
+  });
+
+  after(async () => {
+    await svc?.close();
+    await sentinel?.stop();
+  });
+
+  it('acknowledges writes after WAIT, answers 2xx or 503 through a master failover, recovers, and loses no acknowledged write', async () => {
+    const dir = await svc.createDirectory({ tenant: 'sentinel' });
+    expect(commands).to.include('wait');
+    const acknowledged: string[] = [];
+    const statuses = new Set<number>();
+    let n = 0;
+    const write = async () => {
+      const userName = `u${n++}@acme.io`;
+      const r = await svc.scim(dir, 'POST', '/Users', { schemas: [USER], userName });
+      statuses.add(r.status);
+      if (r.status === 201) acknowledged.push(r.body.id);
+      else expect(r.status, JSON.stringify(r.body)).to.equal(503);
+      if (r.status === 503) expect(r.body.detail).to.be.a('string').and.not.equal('');
+      return r.status;
+    };
+    for (let i = 0; i < 5; i++) expect(await write()).to.equal(201);
+    await sentinel.killMaster();
+    await until(async () => (await write()) === 201 && (await write()) === 201, 'writes to be acknowledged on the promoted master', 30_000);
+    expect([...statuses].sort()).to.deep.equal([201, 503]);
+    for (const id of acknowledged) expect((await svc.scim(dir, 'GET', `/Users/${id}`)).status, id).to.equal(200);
+  });
+});
