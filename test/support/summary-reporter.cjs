@@ -7,6 +7,32 @@ const Mocha = require('mocha');
 
 const GRACE_MS = 10_000;
 
+/**
+ * Where each interval and each timeout of a second or more was set, so a timer still pending after the last test
+ * can be named by the line that started it (a timer is not among process._getActiveHandles()).
+ */
+const timers = new Map();
+function track(name) {
+  const original = global[name];
+  global[name] = function (fn, ms, ...args) {
+    const timer = original.call(this, fn, ms, ...args);
+    if (name === 'setInterval' || ms >= 1000) {
+      timers.set(timer, `${name}(${ms} ms) set\n${new Error().stack.split('\n').slice(2, 6).join('\n')}`);
+      // Fired and cleared timers go, so the map holds no closure alive for long.
+      if (timers.size % 1000 === 0) for (const t of timers.keys()) if (t._destroyed) timers.delete(t);
+    }
+    return timer;
+  };
+}
+track('setInterval');
+track('setTimeout');
+
+function pendingTimers() {
+  const out = [];
+  for (const [timer, where] of timers) if (!timer._destroyed && timer.hasRef()) out.push(where);
+  return out;
+}
+
 /** One line per open handle that keeps the process alive: what it is and where it points. */
 function openHandles() {
   return process._getActiveHandles().map((h) => {
@@ -29,7 +55,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
         process.stdout.write(`\ntests: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
       });
       setTimeout(() => {
-        const left = openHandles().filter((h) => !h.endsWith('(stdio)'));
+        const left = [...openHandles().filter((h) => !h.endsWith('(stdio)')), ...pendingTimers()];
         process.stderr.write(
           `\nthe test process was still running ${GRACE_MS / 1000} s after the last test; left open by a test:\n` +
             `${left.map((h) => `  ${h}`).join('\n') || `  ${process.getActiveResourcesInfo().join(', ')}`}\n`,
