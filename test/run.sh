@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: starts a real redis-server on a free port, runs every mocha suite (unit, integration
 # against Redis, conformance, Kubernetes against a real kube-apiserver) and ends with `N passed, N failed`.
-# For the integration and conformance specs it also starts, beside that server, a Redis Cluster (3 masters,
-# 3 replicas) and a Sentinel setup (master, replica, 3 Sentinels) with test/redis-topology.sh, and exports
-# REDIS_CLUSTER_TEST_NODES, REDIS_SENTINEL_TEST_NODES and REDIS_SENTINEL_TEST_NAME.
+# For the integration, conformance and Kubernetes specs it also starts, beside that server, a Redis Cluster
+# (3 masters, 3 replicas) and a Sentinel setup (master, replica, 3 Sentinels) with test/redis-topology.sh, and
+# exports REDIS_CLUSTER_TEST_NODES, REDIS_SENTINEL_TEST_NODES and REDIS_SENTINEL_TEST_NAME.
 # `npm test` runs test/setup.sh first, which installs what is missing; run this alone for a part of the suite:
 #   bash test/run.sh 'test/integration/**/*.test.ts'
 set -euo pipefail
@@ -31,7 +31,7 @@ specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 
 # The shared cluster and Sentinel setup, started side by side (each takes a few seconds to converge).
-if [[ " ${specs[*]} " == *"test/integration"* || " ${specs[*]} " == *"test/conformance"* ]]; then
+if [[ " ${specs[*]} " == *"test/integration"* || " ${specs[*]} " == *"test/conformance"* || " ${specs[*]} " == *"test/k8s"* ]]; then
   bash test/redis-topology.sh cluster "$work/cluster" >"$work/cluster.out" 2>&1 &
   cluster_pid=$!
   bash test/redis-topology.sh sentinel "$work/sentinel" >"$work/sentinel.out" 2>&1 &

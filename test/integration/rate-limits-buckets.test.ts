@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { MemoryStore } from '../../src/store/memory.js';
-import { API_KEY, sleep } from '../support/harness.js';
+import type { Cluster } from 'ioredis';
+import type { RedisStore } from '../../src/store/redis.js';
+import { API_KEY, openStore, sleep } from '../support/harness.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { burstOf, startLimited, type LimitedService, type LimitOptions } from '../support/rate-limits.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
@@ -143,6 +145,32 @@ describe('rate limits: the embedded memory store', () => {
     } finally {
       await svc.close();
     }
+  });
+});
+
+describe('rate limits: two service instances share one limit on the Redis Cluster', function () {
+  this.timeout(20_000);
+  const services: LimitedService[] = [];
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.close()));
+  });
+
+  it('refuses exactly what goes over the Developer default burst across both; the counters live on the cluster', async () => {
+    // Both stores are open (and the cluster flushed) before any request, so neither counts from a stale window.
+    const stores = [(await openStore('redis-cluster')) as RedisStore, (await openStore('redis-cluster')) as RedisStore];
+    for (const store of stores) services.push(await startLimited(store, { plan: 'developer' }));
+    const list = (s: LimitedService) => () => s.api('GET', '/api/v1/directory-sync?tenant=acme&product=app');
+    const replies = await Promise.all(services.flatMap((s) => Array.from({ length: 4 }, list(s))));
+    expect(replies.filter((r) => r.status === 200)).to.have.length(5);
+    expect(replies.filter((r) => r.status === 429)).to.have.length(3);
+    // Each instance alone would have let all eight through (four each, under its own limit of five); so would
+    // the in-process insurance limiter, which answers only while Redis fails and then logs a warning.
+    for (const s of services) expect(s.logs.filter((l) => /unreachable/.test(String(l.msg)))).to.deep.equal([]);
+    const cluster = stores[0]!.redis as Cluster;
+    const perMaster = await Promise.all(cluster.nodes('master').map((n) => n.keys('dsync:rl:default:sustained:*')));
+    const keys = perMaster.flat();
+    expect(keys).to.have.length(1);
+    expect(await cluster.get(keys[0]!)).to.equal('8');
   });
 });
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, sleep, until } from '../support/harness.js';
+import { CLUSTER_STORE_KINDS, openStore, sleep, until } from '../support/harness.js';
 import { slowRequest, startLimited, type LimitedService } from '../support/rate-limits.js';
 
 const DB = 8;
 const LOCK_TTL_MS = 300;
 
-for (const kind of STORE_KINDS) {
+for (const kind of CLUSTER_STORE_KINDS) {
   describe(`rate limits: inflight rules (SPEC §8.3), ${kind} store`, function () {
     this.timeout(20_000);
     let svc: LimitedService;

@@ -1,5 +1,6 @@
 // Shared set-up for the operator tests: a real kube-apiserver (cluster.ts) with the committed CRD installed,
-// a Redis store on logical db 8, and helpers to create resources and wait for the operator.
+// a Redis store (logical db 8 of the test server unless told otherwise), and helpers to create resources and
+// wait for the operator.
 import { readFileSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
@@ -28,14 +29,15 @@ export interface Env {
   stop(): Promise<void>;
 }
 
-export async function startEnv(): Promise<Env> {
+/** `openStore` picks the store the test (and an in-process operator) uses, emptied; default db 8. */
+export async function startEnv(openStore: () => Promise<RedisStore> = () => freshRedisStore(REDIS_DB)): Promise<Env> {
   const cluster = await startCluster();
   try {
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(cluster.kubeconfigPath);
     const kube = new KubeClient({ kubeConfig, userAgent: 'dsync-tests' });
     await installCrd(kube);
-    const store = await freshRedisStore(REDIS_DB);
+    const store = await openStore();
     const directories = new DirectoryService({ store, externalUrl: EXTERNAL_URL });
     return {
       cluster,

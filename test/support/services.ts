@@ -1,8 +1,8 @@
 /**
  * Real services for the tests. `test/run.sh` starts redis-server and exports REDIS_TEST_URL, and for the
- * integration and conformance specs a shared Redis Cluster (REDIS_CLUSTER_TEST_NODES) and Sentinel setup
- * (REDIS_SENTINEL_TEST_NODES, REDIS_SENTINEL_TEST_NAME); a test file never starts its own unless it needs to
- * kill or move them (test/support/redis-topology.ts).
+ * integration, conformance and Kubernetes specs a shared Redis Cluster (REDIS_CLUSTER_TEST_NODES) and Sentinel
+ * setup (REDIS_SENTINEL_TEST_NODES, REDIS_SENTINEL_TEST_NAME); a test file never starts its own unless it needs
+ * to kill or move them (test/support/redis-topology.ts).
  */
 import { once } from 'node:events';
 import type { Cluster } from 'ioredis';
