@@ -27,6 +27,35 @@ function track(name) {
 track('setInterval');
 track('setTimeout');
 
+/**
+ * Each ioredis client, with the test (or hook) that first connected it: a client a test forgot to close keeps
+ * reconnecting to a server the test stopped, and only its creator can be told apart.
+ */
+let current = '(outside any test)';
+const clients = [];
+try {
+  const { Redis } = require(require.resolve('ioredis', { paths: [process.cwd()] }));
+  const connect = Redis.prototype.connect;
+  Redis.prototype.connect = function (...args) {
+    if (!this.__openedIn) {
+      this.__openedIn = current;
+      clients.push(new WeakRef(this));
+    }
+    return connect.apply(this, args);
+  };
+} catch {
+  // no ioredis in this project: nothing to watch
+}
+
+function openClients() {
+  const out = [];
+  for (const ref of clients) {
+    const c = ref.deref();
+    if (c && c.status !== 'end') out.push(`ioredis client of ${c.options.host}:${c.options.port} (${c.status}), connected in "${c.__openedIn}"`);
+  }
+  return out;
+}
+
 function pendingTimers() {
   const out = [];
   for (const [timer, where] of timers) if (!timer._destroyed && timer.hasRef()) out.push(where);
@@ -48,6 +77,9 @@ function openHandles() {
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
+    const { EVENT_TEST_BEGIN, EVENT_HOOK_BEGIN } = Mocha.Runner.constants;
+    runner.on(EVENT_TEST_BEGIN, (test) => (current = test.fullTitle()));
+    runner.on(EVENT_HOOK_BEGIN, (hook) => (current = hook.fullTitle()));
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const { passes, failures, pending } = runner.stats;
       process.stdout.on('drain', () => {});
@@ -55,7 +87,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
         process.stdout.write(`\ntests: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
       });
       setTimeout(() => {
-        const left = [...openHandles().filter((h) => !h.endsWith('(stdio)')), ...pendingTimers()];
+        const left = [...openHandles().filter((h) => !h.endsWith('(stdio)')), ...pendingTimers(), ...openClients()];
         process.stderr.write(
           `\nthe test process was still running ${GRACE_MS / 1000} s after the last test; left open by a test:\n` +
             `${left.map((h) => `  ${h}`).join('\n') || `  ${process.getActiveResourcesInfo().join(', ')}`}\n`,
