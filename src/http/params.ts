@@ -35,11 +35,14 @@ export const scopeQuery = z.object({
   product: queryValue('product', MAX_NAME_LENGTH).optional(),
 });
 
-/** An integer query parameter in [min, max]; an empty value counts as absent. */
+/**
+ * An integer query parameter in [min, max]. Absent takes the default; an empty value (`limit=`) is refused like
+ * any other non-integer, as the document's `integer` type says (Number('') would read it as 0).
+ */
 export const intQuery = (name: string, min: number, max: number, meta: { default?: number; description?: string; deprecated?: boolean } = {}) => {
   const message = `${name} must be an integer between ${min} and ${max}`;
   return z.preprocess(
-    (v) => (v === '' ? undefined : typeof v === 'string' ? Number(v) : v),
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? Number.NaN : Number(v)) : v),
     // The meta sits on the number: the document describes the parameter by what the preprocess leads to.
     z.number({ error: message }).int(message).min(min, message).max(max, message).meta(meta).optional(),
   );

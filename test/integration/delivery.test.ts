@@ -204,6 +204,7 @@ for (const kind of STORE_KINDS) {
       const end = await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=${next.body.data.next_cursor}`);
       expect(end.body.data).to.deep.equal({ events: [], next_cursor: next.body.data.next_cursor });
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?limit=0`)).status).to.equal(400);
+      expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?limit=`)).status).to.equal(400);
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=x;y`)).status).to.equal(400);
     });
 

@@ -178,14 +178,19 @@ describe('OpenAPI document', function () {
 
   describe('with the store down', () => {
     let down: Service;
+    let store: RedisStore;
     before(async () => {
       // A Redis store on a port nothing listens on: every command fails fast (refused, no offline queue).
-      const store = new RedisStore(`redis://127.0.0.1:${await freePort()}/0`);
+      store = new RedisStore(`redis://127.0.0.1:${await freePort()}/0`);
       store.redis.on('error', () => {}); // the refused connects are the point; ioredis would print each one
       down = await startService(store, { delivery: { pollIntervalMs: 60_000 } });
     });
-    // Closing a client that never connected fails too (QUIT cannot be sent): that is not what this tests.
-    after(() => down.close().catch(() => undefined));
+    // Closing a client that never connected fails too (QUIT cannot be sent): that is not what this tests. The
+    // client is then torn down by hand, or it would go on reconnecting and keep the test process alive.
+    after(async () => {
+      await down.close().catch(() => undefined);
+      store.redis.disconnect();
+    });
 
     it('every route documenting 503 answers it, with Retry-After', async () => {
       for (const r of API_ROUTES.filter((x) => errorStatuses(x).includes(503))) {
