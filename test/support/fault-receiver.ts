@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { SECRET } from './dsync-process.js';
+import { receiveSigned } from './harness.js';
 
 export interface Seen {
   /** `webhook-id` header. */
@@ -60,18 +61,7 @@ export class FaultReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = this.wh.verify(raw, req.headers as Record<string, string>);
-      } catch (err) {
-        this.rejected++;
-        res.writeHead(401).end(`bad signature: ${(err as Error).message}`);
-        return;
-      }
+    receiveSigned(this.wh, req, res, (body) => {
       const d: Seen = { id: String(req.headers['webhook-id']), body, acked: false };
       this.seen.push(d);
       const a = this.answer(d);
@@ -94,7 +84,7 @@ export class FaultReceiver {
       });
       const after = a.until ?? Promise.resolve();
       void after.then(() => (a.delayMs ? setTimeout(send, a.delayMs) : send()));
-    });
+    }, () => this.rejected++);
   }
 
   /** Every event in arrival order (batch arrays unrolled), with the delivery it came in. */

@@ -1,5 +1,5 @@
 /** Real HTTP for tests: the dsync app on an ephemeral port, and a webhook receiver that verifies signatures. */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -144,23 +144,37 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+/**
+ * Reads a webhook delivery and verifies its signature over the exact bytes received; a mismatch or a stale
+ * timestamp is answered 401 here (`onRejected` is told), a verified body goes to `onBody`.
+ */
+export function receiveSigned(
+  wh: Webhook,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onBody: (body: unknown) => void,
+  onRejected: () => void = () => undefined,
+): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    let body: unknown;
+    try {
+      body = wh.verify(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
+    } catch (err) {
+      onRejected();
+      res.writeHead(401).end(`bad signature: ${(err as Error).message}`);
+      return;
+    }
+    onBody(body);
+  });
+}
+
 export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'): Promise<Receiver> {
   const wh = new Webhook(secret);
   const deliveries: ReceivedDelivery[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        // Verifies the signature over the exact bytes received (throws on mismatch or stale timestamp).
-        body = wh.verify(raw, req.headers as Record<string, string>);
-      } catch (err) {
-        res.statusCode = 401;
-        res.end(`bad signature: ${(err as Error).message}`);
-        return;
-      }
+  const server = createServer((req, res) =>
+    receiveSigned(wh, req, res, (body) => {
       const d = { id: String(req.headers['webhook-id']), body, headers: req.headers };
       const answer = receiver.respond(d);
       const { status, headers = {}, delayMs = 0 } = typeof answer === 'number' ? { status: answer } : answer;
@@ -168,8 +182,8 @@ export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La
         if (status >= 200 && status < 300) deliveries.push(d);
         res.writeHead(status, headers).end();
       }, delayMs);
-    });
-  });
+    }),
+  );
   const url = await listen(server);
   const events = () => deliveries.flatMap((d) => (Array.isArray(d.body) ? d.body : [d.body]));
   const receiver: Receiver = {
