@@ -45,8 +45,13 @@ const COMMANDS = {
   dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
 };
 
+/** How long after an end we did not ask for the client connects again. */
+export const RECONNECT_AFTER_END_MS = 200;
+
 export class RedisConnection {
   readonly redis: RedisClient;
+  /** close() was called: an end is ours, not a reason to reconnect. */
+  private closing = false;
   /** WAIT after acknowledged writes (durability.ts); off unless `waitReplicas` > 0. */
   protected readonly durability: Durability;
 
@@ -59,6 +64,7 @@ export class RedisConnection {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
+    this.reconnectAfterUnaskedEnd();
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),
@@ -92,8 +98,30 @@ export class RedisConnection {
     const info = await masters[0]!.cluster('INFO');
     if (!/^cluster_state:ok\b/m.test(info)) throw new Error('CLUSTERDOWN the cluster reports cluster_state:fail');
   }
+  /**
+   * ioredis ends a Sentinel client for good when the Sentinels' +switch-master arrives while it is asking them for
+   * the master (the failover detector's disconnect makes that pending connect throw "Connection is closed.",
+   * ioredis #1683): every request would answer 503 until a restart. Seen here once in ~45 loaded failovers. An
+   * end nobody asked for is undone by connecting again (ioredis reconnects on its own in every other case).
+   */
+  private reconnectAfterUnaskedEnd(): void {
+    const client = this.redis;
+    if (isCluster(client)) return; // clusterRetryStrategy never gives up (redis-client.ts)
+    client.on('end', () => {
+      if (this.closing) return;
+      // Told to the error listeners (the log's warn, redis-events.ts), as ioredis tells its own connection errors.
+      const err = new Error('the connection ended without being closed (a failover seen mid-connect); connecting again');
+      if (client.listenerCount('error') > 0) client.emit('error', err);
+      setTimeout(() => {
+        if (!this.closing && client.status === 'end') client.connect().catch(() => undefined); // a failed attempt ends again and comes back here
+      }, RECONNECT_AFTER_END_MS).unref();
+    });
+  }
+
   async close(): Promise<void> {
-    await this.redis.quit();
+    this.closing = true;
+    // A connection already gone (status end) has nothing to QUIT; disconnect() below still tears everything down.
+    if (this.redis.status !== 'end') await this.redis.quit();
     // QUIT ends the data connection only: behind Sentinel, the +switch-master subscriptions (failoverDetector)
     // stay open, keep the process alive and reconnect forever. disconnect() tears the connector down too.
     this.redis.disconnect();

@@ -5,6 +5,7 @@
  * and keeps every acknowledged write.
  */
 import { expect } from 'chai';
+import type { Redis } from 'ioredis';
 import { RedisStore } from '../../src/store/redis.js';
 import { startService, until, type Service } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
@@ -15,11 +16,12 @@ describe('the store behind Redis Sentinel (own master, 2 replicas, 3 Sentinels):
   this.timeout(90_000);
   let sentinel: RedisTopology;
   let svc: Service;
+  let store: RedisStore;
   const commands: string[] = [];
 
   before(async () => {
     sentinel = await startTopology('sentinel', { replicas: 2 });
-    const store = new RedisStore({ kind: 'sentinel', sentinels: sentinel.sentinels, name: sentinel.name }, { waitReplicas: 1, waitTimeoutMs: 500 });
+    store = new RedisStore({ kind: 'sentinel', sentinels: sentinel.sentinels, name: sentinel.name }, { waitReplicas: 1, waitTimeoutMs: 500 });
     store.observeCommands((name) => commands.push(name));
     store.redis.on('error', () => undefined); // connection errors while the master is away are expected here
     svc = await startService(store);
@@ -50,5 +52,21 @@ describe('the store behind Redis Sentinel (own master, 2 replicas, 3 Sentinels):
     await until(async () => (await write()) === 201 && (await write()) === 201, 'writes to be acknowledged on the promoted master', 30_000);
     expect([...statuses].sort()).to.deep.equal([201, 503]);
     for (const id of acknowledged) expect((await svc.scim(dir, 'GET', `/Users/${id}`)).status, id).to.equal(200);
+  });
+
+  it('connects again when a failover is announced while the client asks the Sentinels for the master (ioredis would end for good)', async () => {
+    const dir = await svc.createDirectory({ tenant: 'announced' });
+    const client = store.redis as Redis;
+    const errors: string[] = [];
+    client.on('error', (err: Error) => errors.push(err.message));
+    // What ioredis' failover detector does on +switch-master, at the moment a reconnect is resolving the master:
+    // its pending connect throws "Connection is closed." and the client goes to status end, for good unless undone.
+    const connector = (client as unknown as { connector: { disconnect(): void } }).connector;
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    client.once('connecting', () => connector.disconnect());
+    client.disconnect(true);
+    await ended;
+    await until(async () => (await svc.scim(dir, 'POST', '/Users', { schemas: [USER], userName: 'again@acme.io' })).status === 201, 'writes to be acknowledged again', 10_000);
+    expect(errors.join('\n')).to.match(/the connection ended without being closed/);
   });
 });
