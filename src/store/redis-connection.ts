@@ -46,7 +46,7 @@ const COMMANDS = {
 };
 
 /** How long after an end we did not ask for the client connects again. */
-export const RECONNECT_AFTER_END_MS = 200;
+const RECONNECT_AFTER_END_MS = 200;
 
 export class RedisConnection {
   readonly redis: RedisClient;
