@@ -7,7 +7,7 @@
  *   GET  /api/v1/dsync/events/<logId>
  */
 import { z } from 'zod';
-import { ValidationError } from '../core/errors.js';
+import { exactlyOneOf } from '../core/cross-field.js';
 import { MAX_ID_LENGTH } from '../core/limits.js';
 import { idParam, idParams, intQuery, pageOf, pageQuery, queryValue, requiredQueryValue } from './params.js';
 import {
@@ -27,13 +27,20 @@ const eventsQuery = z.object({
   limit: intQuery('limit', 1, MAX_EVENTS, { default: 100 }),
 });
 
-const replayInput = z.strictObject({
-  since: z
-    .union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()])
-    .optional()
-    .describe('Re-deliver every event committed since this time (ISO 8601 or epoch ms)'),
-  dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
-});
+/** The latest time a Date holds (ECMA-262: 8.64e15 ms after the epoch); a later `since` has no time to answer. */
+const LATEST_TIME_MS = 8_640_000_000_000_000;
+
+const replayInput = exactlyOneOf(
+  z.strictObject({
+    since: z
+      .union([z.iso.datetime({ offset: true }), z.int().min(0).max(LATEST_TIME_MS)])
+      .optional()
+      .describe('Re-deliver every event still kept that was committed at or after this time (ISO 8601, or epoch ms up to 8.64e15); a time before the oldest kept event replays them all'),
+    dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
+  }),
+  ['since', 'dead_letter_id'],
+  'Give exactly one of since (ISO time or epoch ms) and dead_letter_id',
+);
 
 export const eventRoutes: ApiRoute[] = [
   route({
@@ -65,9 +72,6 @@ export const eventRoutes: ApiRoute[] = [
     errors: [404],
     handle: async ({ params, body }, dsync) => {
       const directory = await dsync.directories.get(params.id);
-      if ((body.since === undefined) === (body.dead_letter_id === undefined)) {
-        throw new ValidationError('Give exactly one of since (ISO time or epoch ms) and dead_letter_id', 'since');
-      }
       // An unknown dead letter is a DeadLetterNotFound (404).
       if (body.dead_letter_id !== undefined) return new Answer(200, await dsync.delivery.redeliver(directory.id, body.dead_letter_id));
       const since = typeof body.since === 'number' ? body.since : Date.parse(body.since!);

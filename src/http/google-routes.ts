@@ -90,7 +90,7 @@ export const googleRoutes: ApiRoute[] = [
     query: syncQuery,
     responses: { 200: { description: 'What each directory did; a failing directory is reported, not an error', data: syncReportSchema } },
     errors: [404],
-    handle: ({ query }, dsync) => dsync.google.sync(query.directoryId ? { directoryId: query.directoryId } : {}),
+    handle: ({ query }, dsync) => dsync.google.sync(query),
   }),
 ];
 

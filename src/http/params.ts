@@ -36,13 +36,14 @@ export const scopeQuery = z.object({
 });
 
 /**
- * An integer query parameter in [min, max]. Absent takes the default; an empty value (`limit=`) is refused like
- * any other non-integer, as the document's `integer` type says (Number('') would read it as 0).
+ * An integer query parameter in [min, max], written in decimal digits as the document's `integer` type says:
+ * `limit=`, `1e3`, `0x10` and ` 10 ` are refused (Number() would read them as 0, 1000, 16 and 10). Absent takes
+ * the default.
  */
 export const intQuery = (name: string, min: number, max: number, meta: { default?: number; description?: string; deprecated?: boolean } = {}) => {
   const message = `${name} must be an integer between ${min} and ${max}`;
   return z.preprocess(
-    (v) => (typeof v === 'string' ? (v.trim() === '' ? Number.NaN : Number(v)) : v),
+    (v) => (typeof v === 'string' ? (/^-?[0-9]+$/.test(v) ? Number(v) : Number.NaN) : v),
     // The meta sits on the number: the document describes the parameter by what the preprocess leads to.
     z.number({ error: message }).int(message).min(min, message).max(max, message).meta(meta).optional(),
   );
