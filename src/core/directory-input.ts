@@ -81,7 +81,10 @@ export const createDirectoryInput = dependentRequired(
   'webhook_secret',
   'webhook_url',
   'webhook_url is required when webhook_secret is given',
-);
+).meta({
+  id: 'CreateDirectoryInput',
+  examples: [{ name: 'Acme (Okta)', tenant: 'acme', product: 'app', type: 'okta-scim-v2', webhook_url: 'https://app.example.com/webhooks/dsync' }],
+});
 export type CreateDirectoryInput = z.infer<typeof createDirectoryInput>;
 
 export const updateDirectoryInput = z.strictObject(
@@ -97,12 +100,12 @@ export const updateDirectoryInput = z.strictObject(
     google_refresh_token: oauthToken('google_refresh_token').optional(),
     google_nested_groups: flag.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
-    tenant: z.string().optional(),
-    product: z.string().optional(),
-    type: z.string().optional(),
+    tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
+    product: z.string().optional().describe('Immutable: accepted only unchanged'),
+    type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }).optional().describe('Immutable: accepted only unchanged'),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
-);
+).meta({ id: 'UpdateDirectoryInput', examples: [{ name: 'Acme (Okta, EU)', webhook_url: 'https://app.example.com/webhooks/dsync-eu' }] });
 export type UpdateDirectoryInput = z.infer<typeof updateDirectoryInput>;
 
 /**

@@ -169,10 +169,18 @@ describe('OpenAPI document', function () {
       expect(res.headers.get('allow')).to.equal(methods.join(', '));
       expect(((await res.json()) as any).error.code).to.equal(405);
     }
-    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json']) {
+    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json', '/api/v1/dsync/google/callback']) {
       const res = await fetch(`${svc.url}${path}`, { method: 'DELETE' });
       expect(res.status, path).to.equal(405);
       expect(res.headers.get('allow')).to.equal('GET, HEAD');
+    }
+  });
+
+  it('OPTIONS, documented nowhere, is a 405 on every documented path (the callback answered 200 text/plain)', async () => {
+    for (const path of Object.keys(doc.paths)) {
+      const res = await raw('OPTIONS', path.replace(/\{\w+\}/g, UNKNOWN));
+      expect(res.status, path).to.equal(405);
+      expect(res.headers.get('allow'), path).to.be.a('string');
     }
   });
 

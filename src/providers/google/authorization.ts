@@ -30,8 +30,10 @@ export interface TokenSet {
 export type GoogleDirectoryView = Pick<Directory, 'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'>;
 
 const token = (field: string) => oauthToken(field).min(1, `${field} must not be empty`);
-export const codeInput = z.strictObject({ code: token('code') });
-export const tokenInput = z.strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') });
+export const codeInput = z.strictObject({ code: token('code') }).meta({ id: 'GoogleCodeInput' });
+export const tokenInput = z
+  .strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') })
+  .meta({ id: 'GoogleTokensInput' });
 const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
 
 export class GoogleAuthorization {
