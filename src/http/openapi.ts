@@ -99,6 +99,9 @@ function webhook(operationId: string, summary: string, schema: Json, example: un
       description: WEBHOOK_DESCRIPTION,
       tags: ['Webhooks'],
       security: [],
+      // Calls dsync makes, never a client: generators skip them (openapi-generator 7.x writes Python that does not
+      // compile for a webhook operation: parameters without types).
+      'x-internal': true,
       parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({ name, in: 'header', required: true, ...h })),
       requestBody: { required: true, content: { 'application/json': { schema, ...examples(example) } } },
       responses: {

@@ -1,6 +1,6 @@
 """The live scenario with the Python client openapi-generator made: create a directory, let an IdP push a user
 and a group over SCIM (plain HTTP, as an IdP would), list the users, read the events and narrow them by type.
-Prints one line per step; test/clients/generated-clients.test.ts checks them. Usage: scenario.py BASE_URL API_KEY"""
+Prints one line per step; test/conformance/openapi-clients.test.ts checks them. Usage: scenario.py BASE_URL API_KEY"""
 import json
 import sys
 import urllib.request
