@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DIRECTORY_TYPES } from '../core/model.js';
+import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
 import type { SyncReport } from '../providers/google/google-sync.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
@@ -11,7 +12,7 @@ import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync
 const timestamp = z.iso.datetime();
 const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
 
-const DIRECTORY_ID = '2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f';
+const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
 const TOKENS = { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' };
 
 export const tokenSetSchema = z

@@ -125,7 +125,7 @@ describe('conformance: the OpenAPI document with redocly and three client genera
   it('openapi-generator typescript-fetch: compiles in strict TypeScript with the scenario, which runs', async () => {
     await generated;
     const dir = join(work, 'fetch');
-    await cp(join(SCENARIOS, 'fetch-scenario.ts'), join(dir, 'fetch-scenario.ts'));
+    for (const f of ['fetch-scenario.ts', 'scim.ts']) await cp(join(SCENARIOS, f), join(dir, f));
     await writeFile(join(dir, 'tsconfig.json'), tsconfig('fetch-scenario.ts'));
     const { seconds } = await tsc(dir);
     console.log(`      tsc (typescript-fetch client): ${seconds.toFixed(1)} s`);
@@ -137,7 +137,7 @@ describe('conformance: the OpenAPI document with redocly and three client genera
     const { seconds } = await timed(process.execPath, [join(repoRoot, 'node_modules/openapi-typescript/bin/cli.js'), OPENAPI_FILE, '-o', join(dir, 'dsync-api.ts')]);
     console.log(`      openapi-typescript: ${seconds.toFixed(1)} s`);
     expect(await readFile(join(dir, 'dsync-api.ts'), 'utf8')).to.contain('"group.user_added"');
-    await cp(join(SCENARIOS, 'openapi-fetch-scenario.ts'), join(dir, 'openapi-fetch-scenario.ts'));
+    for (const f of ['openapi-fetch-scenario.ts', 'scim.ts']) await cp(join(SCENARIOS, f), join(dir, f));
     await symlink(join(repoRoot, 'node_modules'), join(dir, 'node_modules'));
     await writeFile(join(dir, 'tsconfig.json'), tsconfig('openapi-fetch-scenario.ts'));
     await tsc(dir);

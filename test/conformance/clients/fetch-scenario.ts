@@ -2,16 +2,8 @@
  * The live scenario with the typescript-fetch client openapi-generator made (compiled next to it): create a
  * directory, let an IdP push a user and a group over SCIM, list the users, read the events narrowed by `event`.
  */
-import { Configuration, DirectoriesApi, EventsAndDeliveryApi, ResponseError, UsersAndGroupsApi, type Directory } from './generated/index';
-
-async function scim(directory: Directory, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${directory.scim.endpoint}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${directory.scim.secret}`, 'content-type': 'application/scim+json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { id: string };
-}
+import { Configuration, DirectoriesApi, EventsAndDeliveryApi, ResponseError, UsersAndGroupsApi } from './generated/index';
+import { scim } from './scim';
 
 async function main(): Promise<void> {
   const [base, key] = process.argv.slice(2) as [string, string];

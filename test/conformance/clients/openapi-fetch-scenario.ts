@@ -4,18 +4,8 @@
  * narrowed by `event`.
  */
 import createClient from 'openapi-fetch';
-import type { components, paths } from './dsync-api';
-
-type Directory = components['schemas']['Directory'];
-
-async function scim(directory: Directory, path: string, body: unknown): Promise<{ id: string }> {
-  const res = await fetch(`${directory.scim.endpoint}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${directory.scim.secret}`, 'content-type': 'application/scim+json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as { id: string };
-}
+import type { paths } from './dsync-api';
+import { scim } from './scim';
 
 async function main(): Promise<void> {
   const [base, key] = process.argv.slice(2) as [string, string];
