@@ -11,3 +11,6 @@ export OPENAPI_GENERATOR_VERSION="${OPENAPI_GENERATOR_VERSION:-7.25.0}"
 export OPENAPI_GENERATOR_JAR="${OPENAPI_GENERATOR_JAR:-$DSYNC_CLIENTS/openapi-generator-cli-$OPENAPI_GENERATOR_VERSION.jar}"
 export CLIENTS_PYTHON_BIN="${CLIENTS_PYTHON_BIN:-$DSYNC_CLIENTS/venv/bin/python}"
 export DSYNC_K8S_CACHE="${DSYNC_K8S_CACHE:-$DSYNC_CACHE/k8s}"  # kube-apiserver + etcd (test/k8s/apiserver.sh)
+export DSYNC_DOCS_VENV="${DSYNC_DOCS_VENV:-$DSYNC_CACHE/docs-venv}"  # MkDocs + Material for the docs site (scripts/docs/site.sh)
+export MKDOCS_BIN="${MKDOCS_BIN:-$DSYNC_DOCS_VENV/bin/mkdocs}"
+export DOCS_PYTHON_BIN="${DOCS_PYTHON_BIN:-$DSYNC_DOCS_VENV/bin/python}"  # runs the docs' Python examples
