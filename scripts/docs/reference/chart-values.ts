@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { generatedBanner, page } from './markdown.js';
 
-const CHART_DIR = fileURLToPath(new URL('../../../charts/dsync', import.meta.url));
+export const CHART_DIR = fileURLToPath(new URL('../../../charts/dsync', import.meta.url));
 const TEMPLATE = fileURLToPath(new URL('./chart-values.md.gotmpl', import.meta.url));
 const HELM_DOCS_SH = fileURLToPath(new URL('../helm-docs.sh', import.meta.url));
 
@@ -19,10 +19,11 @@ function helmDocs(): string {
   }
 }
 
-export function chartValuesPage(): string {
+/** `chartDir`: the chart to document (charts/dsync by default; a test gives a changed copy). */
+export function chartValuesPage(chartDir = CHART_DIR): string {
   const valuesTable = execFileSync(
     helmDocs(),
-    ['--dry-run', '--log-level', 'error', '--chart-search-root', CHART_DIR, '--template-files', TEMPLATE, '--sort-values-order', 'file'],
+    ['--dry-run', '--log-level', 'error', '--chart-search-root', chartDir, '--template-files', TEMPLATE, '--sort-values-order', 'file'],
     { encoding: 'utf8' },
   );
   return page(

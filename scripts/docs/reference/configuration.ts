@@ -40,8 +40,9 @@ function defaultOf(field: z.ZodType, doc: EnvDoc | undefined): string {
   return doc?.default ?? 'unset';
 }
 
-export function configurationPage(): string {
-  const variables = Object.entries(envSchema.shape as Record<string, z.ZodType>).map(([name, field]) => ({ name, field, doc: ENV_DOCS[name] }));
+/** `shape`: the variables to list (the schema's own by default; a test adds one). */
+export function configurationPage(shape: Record<string, z.ZodType> = envSchema.shape): string {
+  const variables = Object.entries(shape).map(([name, field]) => ({ name, field, doc: ENV_DOCS[name] }));
   const row = ({ name, field, doc }: (typeof variables)[number]) => [code(name), doc?.type ?? typeOf(field), defaultOf(field, doc), doc?.meaning ?? `${UNDESCRIBED}: add it to \`src/config-docs.ts\`.`];
   const sections = [...ENV_GROUPS, UNDESCRIBED].flatMap((group) => {
     const rows = variables.filter((v) => (v.doc?.group ?? UNDESCRIBED) === group);

@@ -12,7 +12,7 @@ interface CrdVersion {
   additionalPrinterColumns: Array<{ name: string; jsonPath: string; priority?: number }>;
   schema: { openAPIV3Schema: JsonSchema };
 }
-interface Crd {
+export interface Crd {
   spec: { group: string; names: { kind: string; plural: string; shortNames: string[] }; scope: string; versions: CrdVersion[] };
 }
 
@@ -34,8 +34,7 @@ function versionSection(crd: Crd, version: CrdVersion): string[] {
   ];
 }
 
-export function crdPage(): string {
-  const crd = directoryConnectionCrd() as unknown as Crd;
+export function crdPage(crd: Crd = directoryConnectionCrd() as unknown as Crd): string {
   const { group, names, scope } = crd.spec;
   return page(
     generatedBanner('the DirectoryConnection schema in `src/operator/crd-schema.ts` (the CRD in `crds/`)'),

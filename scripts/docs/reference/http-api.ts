@@ -22,7 +22,7 @@ interface Operation {
   requestBody?: { required?: boolean; content: Record<string, Media> };
   responses: Record<string, Response>;
 }
-interface Document {
+export interface Document {
   info: { title: string; version: string; description?: string };
   tags: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, Operation>>;

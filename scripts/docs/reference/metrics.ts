@@ -17,7 +17,13 @@ interface Family {
 
 const families = (registry: Registry): Family[] => registry.getMetricsAsArray() as unknown as Family[];
 
-function processes(): Array<{ process: string; registry: Registry }> {
+export interface ProcessRegistry {
+  process: string;
+  registry: Registry;
+}
+
+/** The registries as `dsync serve` and `dsync operator` build them. */
+export function processRegistries(): ProcessRegistry[] {
   const operator = new ProcessMetrics();
   new OperatorMetrics(operator.registry);
   return [
@@ -26,12 +32,12 @@ function processes(): Array<{ process: string; registry: Registry }> {
   ];
 }
 
-export function metricsPage(): string {
+export function metricsPage(registries: ProcessRegistry[] = processRegistries()): string {
   const defaults = new Registry();
   collectDefaultMetrics({ register: defaults });
   const nodeDefaults = new Set(families(defaults).map((f) => f.name));
   const byName = new Map<string, Family & { from: string[] }>();
-  for (const { process, registry } of processes()) {
+  for (const { process, registry } of registries) {
     for (const family of families(registry).filter((f) => !nodeDefaults.has(f.name))) {
       const entry = byName.get(family.name) ?? { ...family, from: [] };
       entry.from.push(process);
