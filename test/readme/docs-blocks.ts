@@ -55,13 +55,17 @@ function markdownFiles(dir: string): string[] {
   );
 }
 
+/** The marked blocks of one page's text, in page order; a malformed marker throws, naming its line. */
+export function docsTestBlocks(text: string, file: string): DocsBlock[] {
+  return markedBlocks(text, file, 'docs-test').map(({ attributes, ...block }) => parse(file, attributes, block));
+}
+
 /** Every docs page with at least one marked block, its blocks in page order. */
 export function docsPages(): DocsPage[] {
   return markdownFiles(DOCS)
     .map((path) => {
       const file = relative(repoRoot, path);
-      const blocks = markedBlocks(readFileSync(path, 'utf8'), file, 'docs-test').map(({ attributes, ...block }) => parse(file, attributes, block));
-      return { file, blocks };
+      return { file, blocks: docsTestBlocks(readFileSync(path, 'utf8'), file) };
     })
     .filter((page) => page.blocks.length > 0)
     .sort((a, b) => a.file.localeCompare(b.file));
