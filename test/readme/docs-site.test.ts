@@ -54,12 +54,12 @@ describe('Docs: what is added in the code shows on its reference page once regen
     expect(page).to.contain('| `dsync_docs_test_added_total` | counter | `outcome` | Added by a test | `dsync test` |');
   });
 
-  it('a route of the OpenAPI document', () => {
+  it('a route of the OpenAPI document (under a tag the document does not declare, too)', () => {
     const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document;
-    const get = { operationId: 'getDocsTest', summary: 'A route added by a test', tags: ['Directories'], responses: { '204': { description: 'Nothing' } } };
+    const get = { operationId: 'getDocsTest', summary: 'A route added by a test', tags: ['Docs test'], responses: { '204': { description: 'Nothing' } } };
     const page = httpApiPage({ ...document, paths: { ...document.paths, '/api/v1/docs-test': { get } } });
     expect(page).to.not.equal(committed('http-api.md'));
-    expect(page).to.contain('### A route added by a test {#op-getdocstest}\n\n`GET /api/v1/docs-test`');
+    expect(page).to.contain('## Docs test\n\n### A route added by a test {#op-getdocstest}\n\n`GET /api/v1/docs-test`');
   });
 
   it('a field of the CRD', () => {

@@ -75,12 +75,16 @@ function renderer(document: Document) {
     const all = Object.entries(document.paths).flatMap(([path, item]) =>
       METHODS.filter((m) => item[m]).map((method) => ({ method, path, op: item[method]! })),
     );
-    return document.tags
-      .filter((tag) => all.some(({ op }) => op.tags?.includes(tag.name)))
+    // Declared tags first, in their order; a tag an operation uses without declaring it, or none, still gets a section.
+    const declared = document.tags.map((t) => t.name);
+    const used = all.flatMap(({ op }) => op.tags ?? ['Other']);
+    const tags = [...document.tags, ...[...new Set(used)].filter((name) => !declared.includes(name)).map((name) => ({ name, description: undefined }))];
+    return tags
+      .filter((tag) => used.includes(tag.name))
       .flatMap((tag) => [
         `## ${tag.name}`,
         tag.description ? prose(`${tag.description}.`) : '',
-        ...all.filter(({ op }) => op.tags?.includes(tag.name)).flatMap(({ method, path, op }) => operation(method, path, op)),
+        ...all.filter(({ op }) => (op.tags ?? ['Other']).includes(tag.name)).flatMap(({ method, path, op }) => operation(method, path, op)),
       ]);
   }
 
