@@ -7,13 +7,14 @@ import { ConflictError } from '../../core/errors.js';
 import { sameResource } from '../../core/json.js';
 import type { Directory, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
-import { exceedsDeleteShare, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
+import { exceedsDeleteShare, memberDelta, pageChanges, unseen, type Upsert } from '../pull/diff.js';
 import type { DirectoryApi } from './directory-api.js';
-import { IncompleteListingError, MassDeletionError } from './errors.js';
+import { MassDeletionError } from '../pull/errors.js';
+import { GOOGLE, IncompleteListingError } from './errors.js';
 import { groupBody, userBody, userMemberIds } from './mapping.js';
-import { forEachLimited } from './pool.js';
+import { forEachLimited } from '../pull/pool.js';
 import type { SyncCounts } from './sync-status.js';
-import type { SyncWriters } from './writers.js';
+import type { SyncWriters } from '../pull/writers.js';
 
 /** What the run reads from the store (the writes go through the writers). */
 export type SyncReadStore = Pick<UserStore, 'getUsers' | 'listUsers' | 'countUsers'> &
@@ -175,11 +176,11 @@ export class DirectorySync {
     const users = await this.unseenIds((d, o, l) => store.listUsers(d, o, l), this.seenUsers);
     const groups = await this.unseenIds((d, o, l) => store.listGroups(d, o, l), this.seenGroups);
     if (exceedsDeleteShare(users.length + groups.length, storedTotal, maxDeleteShare)) {
-      throw new MassDeletionError('users and groups', users.length + groups.length, storedTotal, maxDeleteShare);
+      throw new MassDeletionError(GOOGLE, 'users and groups', users.length + groups.length, storedTotal, maxDeleteShare);
     }
     const removed = [...this.removals.values()].reduce((n, ids) => n + ids.length, 0);
     if (exceedsDeleteShare(removed, this.storedMemberships, maxDeleteShare)) {
-      throw new MassDeletionError('group memberships', removed, this.storedMemberships, maxDeleteShare);
+      throw new MassDeletionError(GOOGLE, 'group memberships', removed, this.storedMemberships, maxDeleteShare);
     }
     this.deps.checkpoint();
     await forEachLimited([...this.removals], WRITE_CONCURRENCY, async ([groupId, userIds]) => {
