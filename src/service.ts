@@ -19,7 +19,7 @@ import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createGoogleProvider, type GoogleProvider } from './providers/google/google.js';
 import type { RetryOptions } from './providers/google/google-retry.js';
-import { googleGroupKeys } from './providers/google/mapping.js';
+import { externalIdGroupKeys } from './providers/pull/group-keys.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
@@ -123,7 +123,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     directories,
     // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
     // Groups keyed by their email, not their (non-unique) name.
-    writers: { users, groups: new GroupWriter({ store, committed, keys: googleGroupKeys }) },
+    writers: { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) },
     options: googleOptions(options.externalUrl, googleGiven),
     logger,
     observer: metrics.googleObserver,

@@ -47,6 +47,11 @@ const webhookSecret = z
     'webhook_secret: a whsec_ secret must be base64 after the prefix (Standard Webhooks)',
   );
 const googleField = z.string().max(4096, 'must be at most 4096 characters');
+/** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
+export const microsoftTenantId = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'microsoft_tenant_id must be the tenant id (a GUID)')
+  .transform((v) => v.toLowerCase());
 
 export const createDirectoryInput = z.strictObject(
   {
@@ -62,6 +67,8 @@ export const createDirectoryInput = z.strictObject(
     google_access_token: googleField.optional(),
     google_refresh_token: googleField.optional(),
     google_nested_groups: flag.optional(),
+    microsoft_tenant_id: microsoftTenantId.optional(),
+    microsoft_nested_groups: flag.optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
 );
@@ -79,6 +86,8 @@ export const updateDirectoryInput = z.strictObject(
     google_access_token: googleField.optional(),
     google_refresh_token: googleField.optional(),
     google_nested_groups: flag.optional(),
+    microsoft_tenant_id: microsoftTenantId.optional(),
+    microsoft_nested_groups: flag.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional(),
     product: z.string().optional(),

@@ -233,7 +233,14 @@ export interface DeliveryStore {
 }
 
 /** Names of the small per-directory records a pull provider keeps (JSON; never listed with the directory). */
-export type SyncRecordName = 'google-sync-status' | 'google-service-account';
+export type SyncRecordName =
+  | 'google-sync-status'
+  | 'google-service-account'
+  | 'microsoft-sync-status'
+  /** Graph's delta links of the directory (and, with nested groups, its direct memberships). */
+  | 'microsoft-delta'
+  /** The directory's change-notification subscriptions and their clientState secret. */
+  | 'microsoft-subscriptions';
 
 export interface PullSyncStore {
   /** The record's JSON, or null when none was saved. */
