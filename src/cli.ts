@@ -51,6 +51,7 @@ function build(config: Config, logger: Logger): Dsync {
     },
     delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs, leaseMs: config.deliveryLeaseMs },
     google: config.google,
+    microsoft: config.microsoft,
   });
 }
 

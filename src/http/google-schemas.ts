@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import { DIRECTORY_TYPES } from '../core/model.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
-import type { SyncReport } from '../providers/google/google-sync.js';
+import type { SyncReport } from '../providers/pull/runner.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
 
 const timestamp = z.iso.datetime();
-const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
+export const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
 
 export const tokenSetSchema = z.object({
   access_token: z.string(),
@@ -37,7 +37,7 @@ export const serviceAccountViewSchema = z.object({
   client_id: z.string().optional(),
 });
 
-const countsSchema = z.object({
+export const countsSchema = z.object({
   users_created: z.int(),
   users_updated: z.int(),
   users_deleted: z.int(),
@@ -48,7 +48,7 @@ const countsSchema = z.object({
   members_removed: z.int(),
 }) satisfies z.ZodType<SyncCounts>;
 
-const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
+export const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
 
 export const syncStatusSchema = z.object({
   directory_id: z.string(),

@@ -130,7 +130,7 @@ export class SyncApplier {
   }
 
   /** Every member id of a stored group, in pages. */
-  protected async storedMembers(groupId: string): Promise<string[]> {
+  async memberIds(groupId: string): Promise<string[]> {
     const ids: string[] = [];
     for (let offset = 0; ; offset += READ_PAGE) {
       const page = await this.deps.store.groupMemberIds(this.dir.id, groupId, offset, READ_PAGE);
@@ -176,7 +176,7 @@ export class FullSyncApplier extends SyncApplier {
     this.listed.groups++;
     if (!current) return this.createGroup(g, members);
     if (!sameResource(current.body, g.body)) await this.updateGroup(g.id, g.body);
-    const stored = await this.storedMembers(g.id);
+    const stored = await this.memberIds(g.id);
     this.storedMemberships += stored.length;
     const { add, remove } = memberDelta(stored, members);
     await this.addMembers(g.id, add);

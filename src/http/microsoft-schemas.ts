@@ -1,0 +1,33 @@
+/**
+ * What the Microsoft Entra ID routes answer inside `data`, as zod schemas for the OpenAPI document; `satisfies`
+ * ties each to the provider's type, so a field added there without its schema fails to compile. The sync report
+ * has the Google route's shape.
+ */
+import { z } from 'zod';
+import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
+import { countsSchema, errorSchema, SYNC_STATES } from './google-schemas.js';
+
+export { syncReportSchema } from './google-schemas.js';
+
+const timestamp = z.iso.datetime();
+
+export const microsoftSyncStatusSchema = z.object({
+  directory_id: z.string(),
+  state: z.enum(SYNC_STATES),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  duration_ms: z.number().nullable(),
+  counts: countsSchema,
+  error: errorSchema,
+  last_success_at: timestamp.nullable(),
+  tenant_id: z.string().nullable().describe('The Entra tenant synced'),
+  mode: z.enum(['full', 'delta', 'resync']).nullable().describe('full: first sync; delta: changes only; resync: Graph refused the delta links'),
+  seen: z.object({ users: z.int(), groups: z.int() }).describe("Users and groups the last run's delta rounds named"),
+  graph_requests: z.int(),
+  throttled: z.int().describe('Answers of the last run that told it to slow down (429/503 with Retry-After)'),
+  notifications: z.object({
+    state: z.enum(['off', 'active', 'failed']),
+    expires_at: timestamp.nullable(),
+    error: z.string().nullable(),
+  }),
+}) satisfies z.ZodType<MicrosoftSyncStatus>;
