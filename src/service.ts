@@ -146,6 +146,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     options: microsoftOptions(options.externalUrl, microsoftGiven),
     logger,
     observer: metrics.microsoftObserver,
+    onNotification: (outcome) => metrics.microsoftNotifications.inc({ outcome }),
     ...(msRetry && { retry: msRetry }),
     ...(msLeaseMs !== undefined && { leaseMs: msLeaseMs }),
   });
@@ -180,6 +181,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     },
     start: () => delivery.start(),
     async close() {
+      microsoft.close();
       await delivery.stop();
       await sender.close();
       await store.close();

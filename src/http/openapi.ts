@@ -3,6 +3,7 @@
  * the zod schemas the routes validate with (never written by hand): `npm run openapi` writes docs/openapi.json,
  * and the app serves the same document at GET /api/v1/openapi.json.
  */
+import { microsoftPublicPaths } from './microsoft-public-routes.js';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { EVENT_TYPES, eventSchemaId, eventSchemas } from '../core/event-schema.js';
@@ -131,6 +132,7 @@ function fixedPaths(): Json {
         ),
       },
     },
+    ...microsoftPublicPaths,
     [`${API_PREFIX}/openapi.json`]: {
       get: {
         operationId: 'getOpenApi',

@@ -3,9 +3,12 @@
  * and its status, change notifications), composed from its parts. The HTTP routes and the CLI call these.
  */
 import type { DirectoryService } from '../../core/directories.js';
+import { parseInput } from '../../core/directories.js';
 import type { SyncReport } from '../pull/runner.js';
-import { NotMicrosoftDirectoryError } from './errors.js';
+import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
+import { NotificationHandler, notificationBatch, type Outcome } from './notifications.js';
+import { Subscriptions, type Resource } from './subscriptions.js';
 import type { MicrosoftSyncStatus } from './sync-status.js';
 import { TenantGate } from './throttle.js';
 import { GraphTokens } from './tokens.js';
@@ -16,17 +19,56 @@ export interface MicrosoftProvider {
   syncStatus(directoryId: string): Promise<MicrosoftSyncStatus>;
   /** Active Entra directories by the state of their last sync, and of their notification subscriptions. */
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
+  /** A batch of Graph change notifications (the body Graph POSTs): checked, then each directory synced soon. */
+  notifications(body: unknown): Promise<{ accepted: number }>;
+  /** Creates or renews a directory's subscriptions now (after consent; `recreate`: that one anew). */
+  subscribe(directoryId: string, recreate?: Resource): Promise<void>;
+  /** No notification-triggered sync is scheduled or running. */
+  readonly idle: boolean;
+  /** Stops the notification-triggered syncs still scheduled. */
+  close(): void;
 }
 
 export interface MicrosoftProviderDeps extends Omit<MicrosoftSyncDeps, 'tokens' | 'gate' | 'afterRun'> {
   directories: DirectoryService;
+  onNotification?: (outcome: Outcome) => void;
 }
 
 export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftProvider {
-  const { directories, ...rest } = deps;
+  const { directories, onNotification, ...rest } = deps;
+  const logger = deps.logger.child({ unit: 'microsoft-sync' });
   const tokens = new GraphTokens(deps.options);
-  const sync = new MicrosoftSync({ ...rest, tokens, gate: new TenantGate(), logger: deps.logger.child({ unit: 'microsoft-sync' }) });
+  const subscriptions = new Subscriptions({ store: deps.store, options: deps.options, logger });
+  const sync = new MicrosoftSync({
+    ...rest,
+    tokens,
+    gate: new TenantGate(),
+    logger,
+    afterRun: async (directory, graph, status) => {
+      status.notifications = await subscriptions.ensure(directory, graph);
+    },
+  });
+  const subscribe = async (directoryId: string, recreate?: Resource) => {
+    const directory = await sync.directory(directoryId);
+    if (!directory.microsoft_tenant_id) throw new NotConsentedError(directoryId);
+    const notifications = await subscriptions.ensure(directory, sync.graph(directory.microsoft_tenant_id), recreate);
+    await sync.statuses.put({ ...(await sync.statuses.get(directoryId)), notifications });
+  };
+  const handler = new NotificationHandler({
+    verify: (clientState, subscriptionId) => subscriptions.verify(clientState, subscriptionId),
+    sync: (directoryId) => sync.run({ directoryId }),
+    resubscribe: subscribe,
+    delayMs: deps.options.notificationDelayMs,
+    logger,
+    ...(onNotification && { onNotification }),
+  });
   return {
+    notifications: async (body) => ({ accepted: await handler.receive(parseInput(notificationBatch, body)) }),
+    subscribe,
+    get idle() {
+      return handler.idle;
+    },
+    close: () => handler.close(),
     sync: (filter) => sync.run(filter),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
