@@ -50,6 +50,7 @@ const googleField = z.string().max(4096, 'must be at most 4096 characters');
 /** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
 export const microsoftTenantId = z
   .string()
+  .max(36, 'microsoft_tenant_id must be the tenant id (a GUID)')
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'microsoft_tenant_id must be the tenant id (a GUID)')
   .transform((v) => v.toLowerCase());
 
