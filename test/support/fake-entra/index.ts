@@ -36,7 +36,7 @@ export interface Fault {
 /** The TLS files test/support/test-ca.sh made (test/run.sh exports the directory). */
 export function testTls(): { key: Buffer; cert: Buffer } {
   const dir = process.env.DSYNC_TEST_TLS_DIR;
-  if (!dir || !process.env.NODE_EXTRA_CA_CERTS) {
+  if (!dir || process.env.NODE_EXTRA_CA_CERTS !== join(dir, 'ca.crt')) {
     throw new Error('The fake Entra serves TLS: run through test/run.sh, or `bash test/support/test-ca.sh DIR` and export DSYNC_TEST_TLS_DIR=DIR NODE_EXTRA_CA_CERTS=DIR/ca.crt');
   }
   return { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')) };
