@@ -1,5 +1,7 @@
 /**
  * The Microsoft Entra ID routes without Api-Key, under /api/v1:
+ *   GET  /dsync/microsoft/callback        the admin's browser back from the admin-consent page (the signed,
+ *                                         single-use state vouches for it): connects the directory
  *   POST /dsync/microsoft/notifications   Graph's change notifications: `?validationToken=` is echoed as text/plain
  *                                         (the handshake when a subscription is created); a batch is answered 202
  *                                         at once, each notification's clientState checked, its directory synced soon.
@@ -11,35 +13,77 @@ import type { MicrosoftProvider } from '../providers/microsoft/microsoft.js';
 import { API_PREFIX } from './route-table.js';
 import { fail } from './envelope.js';
 import { DsyncError } from '../core/errors.js';
+import { browserCallbackRoute } from './browser-callback.js';
 
 /** Graph's notification batches are small (at most a few hundred notifications). */
 const NOTIFICATION_BODY_LIMIT = 1024 * 1024;
 
-export function microsoftPublicRoutes(microsoft: MicrosoftProvider, logger: Logger): Router {
+/** The admin's browser back from the admin-consent page. */
+export function microsoftCallbackRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
+  return browserCallbackRoute(
+    {
+      path: '/dsync/microsoft/callback',
+      name: 'Microsoft Entra ID',
+      complete: async (q) => {
+        const { directoryId, tenantId, redirectUrl } = await microsoft.callback(q);
+        const done = `Directory ${directoryId} is connected to tenant ${tenantId}; its first sync starts now. You can close this window.`;
+        return { directoryId, done, ...(redirectUrl && { redirectUrl }) };
+      },
+      redirectOf: (state) => microsoft.redirectOf(state),
+    },
+    logger,
+  );
+}
+
+/** Graph's change notifications. */
+export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
   const r = Router();
-  const notifications = '/dsync/microsoft/notifications';
-  // The handshake first: its body (if any) is not JSON, and is not read.
-  r.post(notifications, (req, res, next) => {
-    const token = req.query.validationToken;
-    if (token === undefined) return next();
-    if (typeof token !== 'string' || token.length > 2048) return fail(res, 400, 'validationToken must be given once');
-    // Graph wants the token back exactly, as plain text, within 10 s.
-    res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff').send(token);
-  });
-  r.post(notifications, express.json({ limit: NOTIFICATION_BODY_LIMIT, type: () => true }), async (req, res) => {
-    try {
-      await microsoft.notifications(req.body);
-      res.status(202).end();
-    } catch (err) {
-      if (err instanceof DsyncError && err.status < 500) return fail(res, err.status, err.message);
-      logger.error({ err }, 'Graph notification handling failed');
-      fail(res, 503, 'Notifications cannot be handled right now');
-    }
-  });
+  r.post(
+    '/dsync/microsoft/notifications',
+    // The handshake first: its body (if any) is not JSON, and is not read.
+    (req, res, next) => {
+      const token = req.query.validationToken;
+      if (token === undefined) return next();
+      if (typeof token !== 'string' || token.length > 2048) return fail(res, 400, 'validationToken must be given once');
+      // Graph wants the token back exactly, as plain text, within 10 s.
+      res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff').send(token);
+    },
+    express.json({ limit: NOTIFICATION_BODY_LIMIT, type: () => true }),
+    async (req, res) => {
+      try {
+        await microsoft.notifications(req.body);
+        res.status(202).end();
+      } catch (err) {
+        if (err instanceof DsyncError && err.status < 500) return fail(res, err.status, err.message);
+        logger.error({ err }, 'Graph notification handling failed');
+        fail(res, 503, 'Notifications cannot be handled right now');
+      }
+    },
+  );
   return r;
 }
 
 export const microsoftPublicPaths = {
+  [`${API_PREFIX}/dsync/microsoft/callback`]: {
+    get: {
+      operationId: 'getMicrosoftCallback',
+      summary: "Microsoft's redirect after admin consent (the admin's browser; the signed, single-use state is the credential)",
+      tags: ['Microsoft Entra ID'],
+      security: [],
+      parameters: ['admin_consent', 'tenant', 'scope', 'state', 'error', 'error_description'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      responses: Object.fromEntries(
+        [
+          [200, 'Connected: a page saying so (the first sync starts)'],
+          [303, 'Connected or failed: back to the redirect_url given with the consent URL, with status (and error)'],
+          [400, 'A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why'],
+          [404, 'The directory of the state is gone: a page saying so'],
+          [409, 'Microsoft Entra ID is not configured on this server: a page saying so'],
+          [502, 'Entra did not confirm the consent with a token: a page saying so'],
+          [503, 'The store does not answer: a page saying so'],
+        ].map(([status, description]) => [status, { description, ...(status !== 303 && { content: { 'text/html': { schema: { type: 'string' } } } }) }]),
+      ),
+    },
+  },
   [`${API_PREFIX}/dsync/microsoft/notifications`]: {
     post: {
       operationId: 'postMicrosoftNotifications',

@@ -1,5 +1,6 @@
 /**
  * Microsoft Entra ID routes (DESIGN.md §4), under /api/v1:
+ *   GET  /directory-sync/<id>/microsoft/admin-consent-url[?redirect_url=]   where to send the tenant's admin
  *   GET  /directory-sync/<id>/microsoft/sync         the last sync's status
  *   POST /dsync/cron/sync-microsoft[?directoryId=]   run the sync
  */
@@ -12,7 +13,21 @@ import { route, type ApiRoute } from './route-table.js';
 const TAG = 'Microsoft Entra ID';
 const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory') });
 
+const redirectQuery = z.object({ redirect_url: queryValue('redirect_url', 2048).optional().describe('Where the callback sends the browser afterwards') });
+
 export const microsoftRoutes: ApiRoute[] = [
+  route({
+    method: 'get',
+    path: '/directory-sync/:id/microsoft/admin-consent-url',
+    summary: "Microsoft's admin-consent URL for an admin of the directory's tenant (read-only directory permissions)",
+    tag: TAG,
+    params: idParams,
+    query: redirectQuery,
+    responses: { 200: { description: 'Send the admin there', data: z.object({ adminConsentUrl: z.string() }) } },
+    errors: [404, 409],
+    handle: ({ params, query }, dsync) =>
+      dsync.microsoft.adminConsentUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
+  }),
   route({
     method: 'get',
     path: '/directory-sync/:id/microsoft/sync',

@@ -4,6 +4,7 @@
  */
 import type { DirectoryService } from '../../core/directories.js';
 import { parseInput } from '../../core/directories.js';
+import { AdminConsent } from './consent.js';
 import type { SyncReport } from '../pull/runner.js';
 import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
@@ -14,6 +15,12 @@ import { TenantGate } from './throttle.js';
 import { GraphTokens } from './tokens.js';
 
 export interface MicrosoftProvider {
+  /** The admin-consent URL for an admin of the directory's tenant. `redirectUrl`: where the callback sends the browser. */
+  adminConsentUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ adminConsentUrl: string }>;
+  /** The browser's return from the admin-consent page: connects the directory, subscribes, syncs soon. */
+  callback(query: Record<string, unknown>): Promise<{ directoryId: string; tenantId: string; redirectUrl?: string }>;
+  /** Where a callback's state would send the browser (to report a failure there), if the state is valid. */
+  redirectOf(state: unknown): string | undefined;
   /** Syncs every active Entra directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
   syncStatus(directoryId: string): Promise<MicrosoftSyncStatus>;
@@ -62,7 +69,18 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     logger,
     ...(onNotification && { onNotification }),
   });
+  const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens });
   return {
+    adminConsentUrl: ({ directoryId, redirectUrl }) => consent.adminConsentUrl(directoryId, redirectUrl),
+    callback: async (query) => {
+      const connected = await consent.callback(query);
+      // The directory is connected: its subscriptions, then its first sync, without keeping the admin waiting.
+      void subscribe(connected.directoryId)
+        .catch((err) => logger.warn({ err, directoryId: connected.directoryId }, 'could not subscribe after consent'))
+        .finally(() => handler.schedule(connected.directoryId));
+      return connected;
+    },
+    redirectOf: (state) => consent.redirectOf(state),
     notifications: async (body) => ({ accepted: await handler.receive(parseInput(notificationBatch, body)) }),
     subscribe,
     get idle() {
