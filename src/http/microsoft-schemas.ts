@@ -7,7 +7,10 @@ import { z } from 'zod';
 import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
 import { countsSchema, errorSchema, SYNC_STATES } from './google-schemas.js';
 
-export { syncReportSchema } from './google-schemas.js';
+import type { AsyncRun } from '../providers/pull/async-runs.js';
+import { syncReportSchema } from './google-schemas.js';
+
+export { syncReportSchema };
 
 const timestamp = z.iso.datetime();
 
@@ -31,3 +34,12 @@ export const microsoftSyncStatusSchema = z.object({
     error: z.string().nullable(),
   }),
 }) satisfies z.ZodType<MicrosoftSyncStatus>;
+
+export const asyncRunSchema = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'succeeded', 'failed']),
+  started_at: timestamp,
+  finished_at: timestamp.nullable(),
+  report: syncReportSchema.nullable().describe('What the synchronous form answers, once the run is done'),
+  error: errorSchema.describe('Why the run could not work (the store unreachable); a failing directory is in the report'),
+}) satisfies z.ZodType<AsyncRun>;

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { parseCertificatePem } from '../../src/providers/microsoft/certificate.js';
 import type { Tenant } from '../support/fake-entra/index.js';
 import { startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
-import { openStore, STORE_KINDS } from '../support/harness.js';
+import { openStore, STORE_KINDS, until } from '../support/harness.js';
 
 function selfSignedPem(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dsync-entra-cert-'));
@@ -97,6 +97,28 @@ for (const kind of STORE_KINDS) {
       const events = await t.newEvents(dir.id);
       expect(events.filter((e) => e.event === 'user.created')).to.have.length(30);
       expect(events.filter((e) => e.event === 'group.user_added')).to.have.length(30);
+    });
+
+    it('Prefer: respond-async answers 202 with a Location, joins the run already going, and the run reads back with its report', async () => {
+      const dir = await t.directory(TENANT_A);
+      t.fake.delayMs = 30;
+      const start = () =>
+        fetch(`${t.service.url}/api/v1/dsync/cron/sync-microsoft?directoryId=${dir.id}`, {
+          method: 'POST',
+          headers: { authorization: 'Api-Key test-api-key', prefer: 'respond-async' },
+        });
+      const first = await start();
+      const second = await start();
+      expect([first.status, second.status]).to.deep.equal([202, 202]);
+      const location = first.headers.get('location')!;
+      expect(location).to.match(/^\/api\/v1\/dsync\/cron\/sync-microsoft\/[0-9a-f-]{36}$/);
+      expect(second.headers.get('location')).to.equal(location);
+      expect((await first.json()).data).to.deep.include({ state: 'running', report: null });
+      let run: any;
+      await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the run to finish', 10_000);
+      expect(run.state).to.equal('succeeded');
+      expect(run.report).to.deep.include({ created: 31, failed: 0 });
+      expect((await t.service.api('GET', '/api/v1/dsync/cron/sync-microsoft/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
     });
 
     it('the mass-deletion guard stops a delta that would delete too much (creations still applied); the links do not move on', async () => {

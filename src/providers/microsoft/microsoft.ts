@@ -5,6 +5,7 @@
 import type { DirectoryService } from '../../core/directories.js';
 import { parseInput } from '../../core/directories.js';
 import { AdminConsent } from './consent.js';
+import { AsyncRuns, type AsyncRun } from '../pull/async-runs.js';
 import type { SyncReport } from '../pull/runner.js';
 import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
@@ -23,6 +24,9 @@ export interface MicrosoftProvider {
   redirectOf(state: unknown): string | undefined;
   /** Syncs every active Entra directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
+  /** The same in the background (or the run of that scope already going); `syncRun` reads it later. */
+  startSync(filter?: { directoryId?: string }): Promise<{ run: AsyncRun; joined: boolean }>;
+  syncRun(runId: string): AsyncRun | undefined;
   syncStatus(directoryId: string): Promise<MicrosoftSyncStatus>;
   /** Active Entra directories by the state of their last sync, and of their notification subscriptions. */
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
@@ -69,6 +73,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     logger,
     ...(onNotification && { onNotification }),
   });
+  const runs = new AsyncRuns();
   const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens });
   return {
     adminConsentUrl: ({ directoryId, redirectUrl }) => consent.adminConsentUrl(directoryId, redirectUrl),
@@ -88,6 +93,11 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     },
     close: () => handler.close(),
     sync: (filter) => sync.run(filter),
+    startSync: async (filter = {}) => {
+      if (filter.directoryId) await sync.directory(filter.directoryId); // a 404/400 now, not in the run
+      return runs.start(filter.directoryId ?? '*', () => sync.run(filter));
+    },
+    syncRun: (runId) => runs.get(runId),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await directories.get(directoryId);
