@@ -7,7 +7,7 @@ import { FakeEntra } from '../support/fake-entra/index.js';
 
 export const BENCH_TENANT = 'bbbbbbbb-0000-4000-8000-000000000001';
 
-type Command = { cmd: 'seed'; users: number; groups: number; members: number } | { cmd: 'change'; n: number } | { cmd: 'calls' };
+type Command = { cmd: 'seed'; users: number; groups: number; members: number } | { cmd: 'change'; n: number } | { cmd: 'calls' } | { cmd: 'cpu' };
 
 const fake = await new FakeEntra().start();
 const tenant = fake.tenant(BENCH_TENANT);
@@ -38,10 +38,16 @@ function change(n: number): Record<string, number> {
   return { renamed: k, disabled: k, deleted: k, created: k, membersAdded: k, membersRemoved: rest };
 }
 
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
 process.on('message', (message: Command) => {
   const reply = (data: unknown) => process.send!(data);
   if (message.cmd === 'seed') reply((seed(message.users, message.groups, message.members), { url: fake.url }));
   else if (message.cmd === 'change') reply(change(message.n));
   else if (message.cmd === 'calls') reply(fake.graphCalls(BENCH_TENANT));
+  else if (message.cmd === 'cpu') reply(cpuSeconds());
 });
 process.send!({ ready: true, tenant: BENCH_TENANT });

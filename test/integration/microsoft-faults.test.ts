@@ -113,7 +113,7 @@ for (const kind of STORE_KINDS) {
       const location = first.headers.get('location')!;
       expect(location).to.match(/^\/api\/v1\/dsync\/cron\/sync-microsoft\/[0-9a-f-]{36}$/);
       expect(second.headers.get('location')).to.equal(location);
-      expect((await first.json()).data).to.deep.include({ state: 'running', report: null });
+      expect(((await first.json()) as any).data).to.deep.include({ state: 'running', report: null });
       let run: any;
       await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the run to finish', 10_000);
       expect(run.state).to.equal('succeeded');
