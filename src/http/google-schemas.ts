@@ -50,17 +50,22 @@ export const countsSchema = z.object({
 
 export const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
 
-export const syncStatusSchema = z.object({
+/** The fields every pull provider's sync status has (pull/sync-status.ts). */
+export const baseSyncStatusShape = {
   directory_id: z.string(),
   state: z.enum(SYNC_STATES),
   started_at: timestamp.nullable(),
   finished_at: timestamp.nullable(),
   duration_ms: z.number().nullable(),
   counts: countsSchema,
-  listed: z.object({ users: z.int(), groups: z.int() }),
-  google_requests: z.int(),
   error: errorSchema,
   last_success_at: timestamp.nullable(),
+};
+
+export const syncStatusSchema = z.object({
+  ...baseSyncStatusShape,
+  listed: z.object({ users: z.int(), groups: z.int() }),
+  google_requests: z.int(),
 }) satisfies z.ZodType<SyncStatus>;
 
 export const syncReportSchema = z.object({

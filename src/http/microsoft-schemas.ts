@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
-import { countsSchema, errorSchema, SYNC_STATES } from './google-schemas.js';
+import { baseSyncStatusShape, errorSchema } from './google-schemas.js';
 
 import type { AsyncRun } from '../providers/pull/async-runs.js';
 import { syncReportSchema } from './google-schemas.js';
@@ -15,14 +15,7 @@ export { syncReportSchema };
 const timestamp = z.iso.datetime();
 
 export const microsoftSyncStatusSchema = z.object({
-  directory_id: z.string(),
-  state: z.enum(SYNC_STATES),
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-  duration_ms: z.number().nullable(),
-  counts: countsSchema,
-  error: errorSchema,
-  last_success_at: timestamp.nullable(),
+  ...baseSyncStatusShape,
   tenant_id: z.string().nullable().describe('The Entra tenant synced'),
   mode: z.enum(['full', 'delta', 'resync']).nullable().describe('full: first sync; delta: changes only; resync: Graph refused the delta links'),
   seen: z.object({ users: z.int(), groups: z.int() }).describe("Users and groups the last run's delta rounds named"),

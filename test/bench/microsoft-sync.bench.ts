@@ -10,8 +10,7 @@
  *
  *   npx tsx test/bench/microsoft-sync.bench.ts       # BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_MEMBERS=50 BENCH_CHANGES=100
  */
-import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +19,7 @@ import { createDsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { countEvents } from '../support/big-group.js';
 import { FAKE_APP } from '../support/fake-entra/index.js';
-import { startRedis } from './lib.js';
+import { forkHelper, startRedis } from './lib.js';
 
 // Node trusts NODE_EXTRA_CA_CERTS only from its start: without it, make the test CA and run again with it.
 if (!process.env.DSYNC_TEST_TLS_DIR) {
@@ -35,14 +34,9 @@ const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 100);
 
-const child = fork(fileURLToPath(new URL('./entra-fake-process.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
-const ask = async <T>(message: object): Promise<T> => {
-  const answer = once(child, 'message');
-  child.send(message);
-  return (await answer)[0] as T;
-};
+const { child, ask, ready } = await forkHelper<{ tenant: string }>(new URL('./entra-fake-process.ts', import.meta.url));
 
-const { tenant } = (await once(child, 'message'))[0] as { tenant: string };
+const { tenant } = ready;
 const redis = await startRedis();
 const store = new RedisStore(redis.url, { commandTimeout: 30_000 });
 const failures: string[] = [];

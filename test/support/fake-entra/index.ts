@@ -13,6 +13,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { bodyOf } from '../fake-google.js';
 import { FAKE_APP, FakeAuthority, type Reply } from './authority.js';
 import { FakeSubscriptions, graphError } from './subscriptions.js';
 import { Tenant, type Kind } from './tenant.js';
@@ -291,13 +292,4 @@ function send(res: ServerResponse, reply: Reply): void {
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
   const type = typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
   res.writeHead(reply.status, { 'Content-Type': type, 'request-id': crypto.randomUUID(), ...reply.headers }).end(reply.status === 204 ? undefined : text);
-}
-
-function bodyOf(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
-    req.on('error', reject);
-  });
 }
