@@ -91,9 +91,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   // state, each notification's clientState vouch for them).
   app.use('/api/v1', microsoftCallbackRoute(dsync.microsoft, logger));
   app.use('/api/v1', microsoftNotificationRoute(dsync.microsoft, logger));
-  app.all('/api/v1/dsync/microsoft/notifications', methodNotAllowed(['POST']));
-  app.all('/api/v1/dsync/microsoft/callback', methodNotAllowed(['GET', 'HEAD']));
-  app.all(['/healthz', '/readyz', '/api/v1/openapi.json', '/api/v1/dsync/google/callback'], methodNotAllowed(['GET', 'HEAD']));
+  app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());

@@ -6,6 +6,7 @@
 import { Router, type Response } from 'express';
 import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import { methodNotAllowed } from './route-table.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -57,5 +58,7 @@ export function browserCallbackRoute(cb: BrowserCallback, logger: Logger): Route
       page(res, err instanceof DsyncError ? err.status : 500, `${cb.name} authorization failed`, message);
     }
   });
+  // Every other method, OPTIONS included (the router would answer that one 200 by itself), is a 405 as elsewhere.
+  r.all(cb.path, methodNotAllowed(['GET', 'HEAD']));
   return r;
 }

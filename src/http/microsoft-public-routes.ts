@@ -10,7 +10,7 @@
 import express, { Router } from 'express';
 import type { Logger } from '../logger.js';
 import type { MicrosoftProvider } from '../providers/microsoft/microsoft.js';
-import { API_PREFIX } from './route-table.js';
+import { methodNotAllowed } from './route-table.js';
 import { fail } from './envelope.js';
 import { DsyncError } from '../core/errors.js';
 import { browserCallbackRoute } from './browser-callback.js';
@@ -60,44 +60,6 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       }
     },
   );
+  r.all('/dsync/microsoft/notifications', methodNotAllowed(['POST']));
   return r;
 }
-
-export const microsoftPublicPaths = {
-  [`${API_PREFIX}/dsync/microsoft/callback`]: {
-    get: {
-      operationId: 'getMicrosoftCallback',
-      summary: "Microsoft's redirect after admin consent (the admin's browser; the signed, single-use state is the credential)",
-      tags: ['Microsoft Entra ID'],
-      security: [],
-      parameters: ['admin_consent', 'tenant', 'scope', 'state', 'error', 'error_description'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-      responses: Object.fromEntries(
-        [
-          [200, 'Connected: a page saying so (the first sync starts)'],
-          [303, 'Connected or failed: back to the redirect_url given with the consent URL, with status (and error)'],
-          [400, 'A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why'],
-          [404, 'The directory of the state is gone: a page saying so'],
-          [409, 'Microsoft Entra ID is not configured on this server: a page saying so'],
-          [502, 'Entra did not confirm the consent with a token: a page saying so'],
-          [503, 'The store does not answer: a page saying so'],
-        ].map(([status, description]) => [status, { description, ...(status !== 303 && { content: { 'text/html': { schema: { type: 'string' } } } }) }]),
-      ),
-    },
-  },
-  [`${API_PREFIX}/dsync/microsoft/notifications`]: {
-    post: {
-      operationId: 'postMicrosoftNotifications',
-      summary: "Microsoft Graph's change notifications (no Api-Key: each notification's clientState is checked)",
-      tags: ['Microsoft Entra ID'],
-      security: [],
-      parameters: [{ name: 'validationToken', in: 'query', required: false, schema: { type: 'string' }, description: 'Graph validating the URL: echoed as text/plain' }],
-      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { value: { type: 'array', items: { type: 'object' } } } } } } },
-      responses: {
-        200: { description: 'The validation token, echoed', content: { 'text/plain': { schema: { type: 'string' } } } },
-        202: { description: 'Accepted: the directories of notifications whose clientState checks out are synced within seconds' },
-        400: { description: 'Not a notification batch' },
-        503: { description: 'The store does not answer' },
-      },
-    },
-  },
-};

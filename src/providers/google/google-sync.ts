@@ -71,7 +71,7 @@ export class GoogleSync {
 
   /** Syncs every active Google directory, or only `directoryId` (which must be a Google directory). */
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    if (filter.directoryId) await this.runner.directory(filter.directoryId, (id) => new NotGoogleDirectoryError(id));
+    if (filter.directoryId !== undefined) await this.runner.directory(filter.directoryId, (id) => new NotGoogleDirectoryError(id));
     return this.runner.run(filter);
   }
 

@@ -74,7 +74,7 @@ export class MicrosoftSync {
   }
 
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    if (filter.directoryId) await this.directory(filter.directoryId);
+    if (filter.directoryId !== undefined) await this.directory(filter.directoryId);
     return this.runner.run(filter);
   }
 

@@ -94,7 +94,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     close: () => handler.close(),
     sync: (filter) => sync.run(filter),
     startSync: async (filter = {}) => {
-      if (filter.directoryId) await sync.directory(filter.directoryId); // a 404/400 now, not in the run
+      if (filter.directoryId !== undefined) await sync.directory(filter.directoryId); // a 404/400 now, not in the run
       return runs.start(filter.directoryId ?? '*', () => sync.run(filter));
     },
     syncRun: (runId) => runs.get(runId),

@@ -71,7 +71,8 @@ export class PullRunner<S extends BaseSyncStatus> {
 
   /** Syncs every active directory of the type, or only `directoryId` (which must be of the type). */
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    const directories = filter.directoryId ? [await this.directory(filter.directoryId)] : await this.directories();
+    // An empty id names no directory (404), as everywhere else: only an absent one means all of them.
+    const directories = filter.directoryId !== undefined ? [await this.directory(filter.directoryId)] : await this.directories();
     const report: SyncReport = { directories: [], created: 0, updated: 0, deleted: 0, failed: 0 };
     for (const directory of directories) {
       const r = await this.syncDirectory(directory);
