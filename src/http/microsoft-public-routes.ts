@@ -45,6 +45,8 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       const token = req.query.validationToken;
       if (token === undefined) return next();
       if (typeof token !== 'string' || token.length > 2048) return fail(res, 400, 'validationToken must be given once');
+      // Graph's handshake has no body: one with a body is not Graph validating the URL.
+      if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding']) return fail(res, 400, 'A validation request has no body');
       // Graph wants the token back exactly, as plain text, within 10 s.
       res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff').send(token);
     },
@@ -52,7 +54,7 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
     async (req, res) => {
       try {
         await microsoft.notifications(req.body);
-        res.status(202).end();
+        res.status(202).type('text/plain').send('');
       } catch (err) {
         if (err instanceof DsyncError && err.status < 500) return fail(res, err.status, err.message);
         logger.error({ err }, 'Graph notification handling failed');

@@ -95,6 +95,11 @@ for (const kind of STORE_KINDS) {
       const res = await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/microsoft/admin-consent-url`);
       expect(res.status).to.equal(409);
       expect(res.body.error.message).to.match(/DSYNC_MICROSOFT_CLIENT_ID/);
+      // A sync says so at once, for each directory (no retries of a configuration that cannot change).
+      const report = await t.sync(dir.id);
+      expect(report.directories[0]).to.deep.include({ state: 'failed' });
+      expect(report.directories[0].error.code).to.equal('DSYNC_MICROSOFT_NOT_CONFIGURED');
+      expect(t.fake.graphCalls() + t.fake.callsOf('token')).to.equal(0);
     });
   });
 }

@@ -39,6 +39,13 @@ for (const kind of STORE_KINDS) {
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await res.text()).to.equal('Validation: Testing <b>&');
+      // Graph's handshake has no body; a request with one is not a validation, and echoes nothing.
+      const withBody = await fetch(`${t.service.url}/api/v1/dsync/microsoft/notifications?validationToken=x`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(withBody.status).to.equal(400);
     });
 
     it('the first sync subscribes to users and groups (URL validated by Graph); a change is synced within 5 s with no cron call', async () => {

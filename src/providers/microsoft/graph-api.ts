@@ -6,6 +6,7 @@
  */
 import { AuthenticationHandler, Client, GraphError, HTTPMessageHandler } from '@microsoft/microsoft-graph-client';
 import { withRetries, retryAfterMs, type Failure, type RetryOptions } from '../pull/retry.js';
+import { DsyncError } from '../../core/errors.js';
 import { DeltaExpiredError, GraphApiError, MicrosoftCredentialsError } from './errors.js';
 import type { TenantGate } from './throttle.js';
 import type { GraphTokens } from './tokens.js';
@@ -30,7 +31,9 @@ export interface GraphApiOptions {
 }
 
 export function classify(err: unknown): Failure {
-  if (!(err instanceof GraphError)) return { retry: !(err instanceof MicrosoftCredentialsError) };
+  // Our own refusals (no app configured, credentials refused) are final; a token endpoint's passing failure is not.
+  if (err instanceof DsyncError) return { retry: err instanceof GraphApiError };
+  if (!(err instanceof GraphError)) return { retry: true };
   const status = err.statusCode > 0 ? err.statusCode : undefined;
   if (status === undefined) return { retry: true }; // network failure, a body that is not JSON
   const after = retryAfterMs(err.headers?.get('retry-after'));
@@ -99,7 +102,7 @@ export class GraphApi {
         options: this.o.retry,
         classify,
         final: (err) => this.toError(err, what),
-        passThrough: (err) => err instanceof MicrosoftCredentialsError,
+        passThrough: (err) => err instanceof DsyncError && !(err instanceof GraphApiError),
         before: () => gate.pass(tenantId),
         onRetry: (failure) => {
           if ((failure.status === 429 || failure.status === 503) && failure.retryAfterMs !== undefined) {
@@ -114,7 +117,7 @@ export class GraphApi {
 
   /** A final failure as the provider's coded error; the client's error (with its request) is not kept. */
   private toError(err: unknown, what: string): Error {
-    if (err instanceof GraphApiError || err instanceof MicrosoftCredentialsError) return err;
+    if (err instanceof DsyncError) return err;
     const f = classify(err);
     const code = f.reason;
     const message = String((err as Error)?.message ?? err).slice(0, 300);
