@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
-import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { providerConfig, providerEnvShape } from './provider-config.js';
+import type { GoogleOptions } from './providers/google/options.js';
+import type { MicrosoftOptions } from './providers/microsoft/options.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { parseNodeList, type RedisTarget } from './store/redis-target.js';
@@ -106,24 +108,7 @@ const envSchema = z.object({
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
-  DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
-  DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
-  DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
-  DSYNC_GOOGLE_API_URL: z.url({ error: 'DSYNC_GOOGLE_API_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_TOKEN_URL: z.url({ error: 'DSYNC_GOOGLE_TOKEN_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_AUTH_URL: z.url({ error: 'DSYNC_GOOGLE_AUTH_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_SYNC_INTERVAL: positiveInt('DSYNC_GOOGLE_SYNC_INTERVAL').optional(),
-  DSYNC_GOOGLE_QUERIES_PER_MINUTE: z.coerce
-    .number({ error: 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be a number' })
-    .int('DSYNC_GOOGLE_QUERIES_PER_MINUTE must be an integer')
-    .min(0, 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be >= 0 (0 = not paced)')
-    .optional(),
-  DSYNC_GOOGLE_MAX_DELETE_SHARE: z
-    .string()
-    .regex(/^\d+(\.\d+)?%?$/, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be a share such as 20% or 0.2')
-    .transform((v) => (v.endsWith('%') ? Number(v.slice(0, -1)) / 100 : Number(v)))
-    .pipe(z.number().max(1, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be at most 100%'))
-    .optional(),
+  ...providerEnvShape,
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
@@ -179,6 +164,7 @@ export interface Config extends StoreConfig {
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
   google: GoogleOptions;
+  microsoft: MicrosoftOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
   metricsPort: number;
@@ -330,9 +316,7 @@ export function loadConfig(
     throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
   }
   const externalUrl = (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
-    throw new ConfigError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
-  }
+  const providers = providerConfig(e, externalUrl, (message) => new ConfigError(message));
   return {
     port: e.PORT,
     host: e.HOST,
@@ -350,17 +334,7 @@ export function loadConfig(
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? DELIVERY_DEFAULTS.retentionMs,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? DELIVERY_DEFAULTS.logRetentionMs,
     deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? DELIVERY_DEFAULTS.leaseMs,
-    google: googleOptions(externalUrl, {
-      clientId: e.DSYNC_GOOGLE_CLIENT_ID,
-      clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET,
-      redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL,
-      apiUrl: e.DSYNC_GOOGLE_API_URL,
-      tokenUrl: e.DSYNC_GOOGLE_TOKEN_URL,
-      authUrl: e.DSYNC_GOOGLE_AUTH_URL,
-      syncIntervalSeconds: e.DSYNC_GOOGLE_SYNC_INTERVAL,
-      queriesPerMinute: e.DSYNC_GOOGLE_QUERIES_PER_MINUTE,
-      maxDeleteShare: e.DSYNC_GOOGLE_MAX_DELETE_SHARE,
-    }),
+    ...providers,
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),

@@ -37,7 +37,8 @@ import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnectio
 import { directoryInput, planDirectory } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
-import { ensureGoogle, GOOGLE_SYNC, type GoogleAccess } from './google-access.js';
+import { ensureGoogle, type GoogleAccess } from './google-access.js';
+import { ensureMicrosoft, type MicrosoftAccess } from './microsoft-access.js';
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -79,6 +80,7 @@ export interface DirectoryConnectionReconcilerOptions {
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
   google: GoogleAccess;
+  microsoft: MicrosoftAccess;
 }
 
 /** A named step (the name goes to the debug log). */
@@ -103,6 +105,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
           ...(this.o.fence && { fence: this.o.fence }),
         }),
     ],
+    ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
@@ -338,7 +341,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private async writeStatus(state: ReconcileState, halt: Halt | undefined): Promise<void> {
     const { cr } = state;
     const previous = cr.status ?? {};
-    const { status, ready, webhook, google, changed } = computeStatus(state, halt, new Date());
+    const { status, ready, webhook, pullSync, changed } = computeStatus(state, halt, new Date());
     if (!changed) return;
     const written = await this.patchStatus(cr, status);
     const before = findCondition(previous.conditions, READY);
@@ -351,9 +354,9 @@ export class DirectoryConnectionReconciler implements Reconciler {
       if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
     }
-    const googleBefore = findCondition(previous.conditions, GOOGLE_SYNC);
-    if (google?.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
-      await this.o.events.record(written, 'Warning', google.reason, google.message);
+    const pullBefore = pullSync && findCondition(previous.conditions, pullSync.type);
+    if (pullSync?.status === 'False' && (pullBefore?.status !== 'False' || pullBefore.reason !== pullSync.reason)) {
+      await this.o.events.record(written, 'Warning', pullSync.reason, pullSync.message);
     }
   }
 

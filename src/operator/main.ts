@@ -21,6 +21,7 @@ import type { Logger } from '../logger.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
 import { GoogleAccess } from './google-access.js';
+import { MicrosoftAccess } from './microsoft-access.js';
 import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
@@ -200,6 +201,7 @@ export function runOperator(options: OperatorOptions): Operator {
       newToken: o.newToken,
       fence,
       google: new GoogleAccess(o.store),
+      microsoft: new MicrosoftAccess(o.store),
     }),
   });
   enqueueOnChange(caches, controller);
