@@ -1,6 +1,6 @@
 // Operator scale benchmark: N DirectoryConnections applied at once against a real kube-apiserver, reconciled
-// by a `dsync operator` process into its own redis-server. The operator runs as the container runs it: the
-// CLI compiled by `tsc -p tsconfig.build.json` (into .tmp/), on plain node.
+// by a `dsync operator` process into its own redis-server. The operator runs as the container runs it:
+// `dist/cli.js` (built by `tsc -p tsconfig.build.json`, as `npm run build` does), on plain node.
 //
 //   npx tsx test/bench/operator-scale.bench.ts                                  # N = 1000
 //   OPERATOR_BENCH_N=200 npx tsx test/bench/operator-scale.bench.ts
@@ -64,18 +64,20 @@ async function scrape(port: number): Promise<{ writes: number; reconciles: numbe
   };
 }
 
-/** The command line that starts `dsync operator`: compiled JavaScript unless asked to run the sources. */
+/**
+ * The command line that starts `dsync operator`: `dist/cli.js` as the image runs it (built here with the
+ * build script's own tsc invocation, so `dist/` keeps the layout the sources expect, e.g. `../package.json`),
+ * unless asked to run the sources.
+ */
 function operatorCommand(): string[] {
   if (FROM_SOURCE) return ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'operator'];
-  const out = join(ROOT, '.tmp/operator-bench-dist'); // inside the checkout, so node_modules resolve
-  rmSync(out, { recursive: true, force: true });
+  const out = join(ROOT, 'dist');
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const args = [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--declaration', 'false', '--sourceMap', 'false'];
   try {
-    execFileSync(process.execPath, args, { stdio: 'inherit' });
+    execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit', cwd: ROOT });
   } catch {
     // Type errors elsewhere still emit JavaScript; only a missing CLI stops the benchmark.
-    if (!existsSync(join(out, 'cli.js'))) throw new Error('tsc did not emit cli.js');
+    if (!existsSync(join(out, 'cli.js'))) throw new Error('tsc did not emit dist/cli.js');
   }
   return [join(out, 'cli.js'), 'operator'];
 }
