@@ -32,6 +32,7 @@ export async function operatorCommand(
     registry: metrics.registry,
     workers: settings.workers,
     resyncIntervalMs: settings.resyncIntervalMs,
+    kubeRateLimit: settings.kubeRateLimit,
     leaderElection: settings.leaderElection,
   });
   logger.info(

@@ -10,7 +10,8 @@
  * Secrets: only the operator's own (label `app.kubernetes.io/managed-by: dsync-operator`) are cached with their
  * data. Of every other Secret in the watched namespaces only the name, uid, resourceVersion and owner
  * references are kept, from a metadata-only watch (the API server never sends their data): a change of a
- * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret.
+ * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret once per
+ * resourceVersion (referenced-secrets.ts).
  */
 import { DirectoryService } from '../core/directories.js';
 import { Controller } from './controller/controller.js';
@@ -25,6 +26,7 @@ import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
 import { OperatorMetrics } from './metrics.js';
+import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
 
@@ -86,7 +88,7 @@ function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence });
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence, rateLimit: o.kubeRateLimit });
   return { leaseClient, client, elector, fence };
 }
 
@@ -190,6 +192,7 @@ export function runOperator(options: OperatorOptions): Operator {
       connections: caches.connections,
       secrets: caches.secrets,
       otherSecrets: caches.otherSecrets,
+      referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
       events: new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger }),
