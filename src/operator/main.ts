@@ -28,6 +28,7 @@ import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type Writ
 import { OperatorMetrics } from './metrics.js';
 import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
+import { readiness, type Readiness } from './readiness.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
 
 export type { OperatorOptions } from './options.js';
@@ -37,6 +38,8 @@ export interface Operator {
   readonly identity: string;
   readonly metrics: OperatorMetrics;
   isLeader(): boolean;
+  /** Caches synced, and leading or a healthy standby: what `/readyz` answers. */
+  readiness(): Readiness;
   /** Reconciles every cached DirectoryConnection again now (what the periodic resync does). */
   resync(): void;
   /** Resolves when no reconcile is queued or running (delayed retries do not count). */
@@ -180,7 +183,10 @@ export function runOperator(options: OperatorOptions): Operator {
   const le = o.leaderElection;
   const { leaseClient, client, elector, fence } = buildClients(o, metrics, logger);
   const caches = buildCaches(o, client, logger);
-  metrics.trackConnections(() => caches.connections.list());
+  let synced = false;
+  void Promise.all(caches.all.map((i) => i.synced)).then(() => (synced = true));
+  // The leader alone reports the DirectoryConnections (standbys' caches hold the same), so a sum over pods is right.
+  metrics.trackConnections(() => caches.connections.list(), () => controller.isRunning());
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -217,6 +223,14 @@ export function runOperator(options: OperatorOptions): Operator {
     identity: le.identity,
     metrics,
     isLeader: () => controller.isRunning(),
+    readiness: () =>
+      readiness({
+        synced,
+        leading: controller.isRunning(),
+        electing: elector !== undefined,
+        sinceLeaseContactMs: elector?.sinceContactMs() ?? Infinity,
+        leaseDurationMs: le.leaseDurationMs,
+      }),
     resync: () => caches.connections.resync(),
     idle: () => controller.queue.idle(),
     done,

@@ -17,6 +17,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +96,43 @@ async function scrape(port: number): Promise<Scrape> {
 
 const writes = (s: Scrape): number => s.kubeWrites + s.storeWrites;
 
+/** The API server's own count of requests and of the time it spent on them, by verb (its /metrics). */
+type ServerLoad = Map<string, { count: number; seconds: number }>;
+
+async function serverLoad(kubeConfig: KubeConfig): Promise<ServerLoad> {
+  const opts: RequestOptions & Record<string, unknown> = {};
+  await kubeConfig.applyToHTTPSOptions(opts);
+  const url = new URL('/metrics', kubeConfig.getCurrentCluster()!.server);
+  const text = await new Promise<string>((resolve, reject) => {
+    request(url, { ...opts, method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      res.on('error', reject);
+    }).on('error', reject).end();
+  });
+  const load: ServerLoad = new Map();
+  const entry = (verb: string) => load.get(verb) ?? load.set(verb, { count: 0, seconds: 0 }).get(verb)!;
+  for (const m of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)/gm)) {
+    if (/resource="(leases|events)"/.test(m[1]!) || !/resource="/.test(m[1]!)) continue;
+    entry(/verb="([^"]+)"/.exec(m[1]!)![1]!).count += Number(m[2]);
+  }
+  for (const m of text.matchAll(/^apiserver_request_duration_seconds_sum\{([^}]*)\} (\S+)/gm)) {
+    if (/resource="(leases|events)"/.test(m[1]!) || !/resource="/.test(m[1]!) || /verb="WATCH"/.test(m[1]!)) continue;
+    entry(/verb="([^"]+)"/.exec(m[1]!)![1]!).seconds += Number(m[2]);
+  }
+  return load;
+}
+
+function loadSince(after: ServerLoad, before: ServerLoad): ServerLoad {
+  const diff: ServerLoad = new Map();
+  for (const [verb, a] of after) {
+    const b = before.get(verb) ?? { count: 0, seconds: 0 };
+    if (a.count - b.count > 0) diff.set(verb, { count: a.count - b.count, seconds: a.seconds - b.seconds });
+  }
+  return diff;
+}
+
 /**
  * The command line that starts `dsync operator`: `dist/cli.js` as the image runs it (built here with the
  * build script's own tsc invocation, so `dist/` keeps the layout the sources expect, e.g. `../package.json`),
@@ -161,6 +199,8 @@ interface Result {
   readyMs: number;
   rss: { idle: number; settled: number; peak: number };
   converged: Scrape;
+  /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
+  server: ServerLoad;
   resyncReconciles: number;
   resyncWrites: number;
   takeover: { leadsMs: number; reconciledMs: number; reconciles: number; writes: number };
@@ -211,6 +251,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const pid = leader.process.pid!;
     const idle = memoryOf(pid);
 
+    const serverBefore = await serverLoad(kubeConfig);
     const t0 = Date.now();
     let next = 0;
     await Promise.all(
@@ -244,6 +285,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const settled = memoryOf(pid);
     await sleep(2_000); // trailing echoes
     const converged = await leader.scrape();
+    const server = loadSince(await serverLoad(kubeConfig), serverBefore);
 
     // One full resync with nothing changed: every resource reconciled again, no write.
     const before = converged;
@@ -281,6 +323,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
       readyMs,
       rss: { idle: idle.rss, settled: settled.rss, peak },
       converged,
+      server,
       resyncReconciles: after.reconciles - before.reconciles,
       resyncWrites: writes(after) - writes(before),
       takeover: {
@@ -312,6 +355,8 @@ function report(results: Result[]): void {
     ['writes per resource: API server + store', (r) => `${per(r.converged.kubeWrites, r.n)} + ${per(r.converged.storeWrites, r.n)} = ${per(writes(r.converged), r.n)}`],
     ['API requests per resource (by method)', (r) => Object.entries(r.converged.requests).map(([m, c]) => `${m} ${per(c, r.n)}`).join(', ')],
     ['API answers 429 (retried after Retry-After)', (r) => String(r.converged.throttled)],
+    ['API server: requests per resource by verb', (r) => [...r.server].map(([v, l]) => `${v} ${per(l.count, r.n)}`).join(', ')],
+    ['API server: busy seconds by verb', (r) => [...r.server].map(([v, l]) => `${v} ${l.seconds.toFixed(0)}`).join(', ')],
     ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
     ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
     ['takeover: standby leads after', (r) => s(r.takeover.leadsMs)],

@@ -86,6 +86,8 @@ export class LeaderElector {
   private observedAt = 0;
   /** performance.now() at the start of the last successful acquire or renew request. */
   private lastRenew = -Infinity;
+  /** performance.now() when the Lease was last read or written successfully. */
+  private lastContact = -Infinity;
   private leading = false;
   private stopped = false;
   private wake: (() => void) | undefined;
@@ -108,6 +110,11 @@ export class LeaderElector {
   /** True while this replica holds the Lease; false from the renew deadline on, even before the step-down. */
   isLeader(): boolean {
     return this.leading && performance.now() < this.lastRenew + this.renewDeadlineMs;
+  }
+
+  /** Time since the Lease was last read or written (Infinity before the first time): a standby's health. */
+  sinceContactMs(): number {
+    return performance.now() - this.lastContact;
   }
 
   /** Waits until this candidate holds the Lease; false if stopped first. */
@@ -191,6 +198,7 @@ export class LeaderElector {
       let current: Lease;
       try {
         current = await this.client.get<Lease>(LEASES, this.namespace, this.name, left());
+        this.lastContact = performance.now();
       } catch (err) {
         if (!isNotFound(err)) throw err;
         const spec = { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
@@ -224,6 +232,7 @@ export class LeaderElector {
   }
 
   private remember(lease: Lease): void {
+    this.lastContact = performance.now();
     this.lease = lease;
     this.observedRecord = JSON.stringify(lease.spec ?? {});
     this.observedAt = performance.now();
