@@ -84,9 +84,15 @@ async function scrape(port: number): Promise<Scrape> {
     const method = /method="([^"]+)"/.exec(m[1]!)?.[1] ?? '?';
     requests[method] = (requests[method] ?? 0) + Number(m[2]);
   }
+  let kubeWrites = 0;
+  let storeWrites = 0;
+  for (const m of text.matchAll(/^dsync_operator_writes_total\{([^}]*)\} (\d+)/gm)) {
+    if (m[1]!.includes('target="store"')) storeWrites += Number(m[2]);
+    else if (!m[1]!.includes('resource="leases"')) kubeWrites += Number(m[2]);
+  }
   return {
-    kubeWrites: sum(/^dsync_operator_writes_total\{[^}]*resource="(?!leases")[^"]*"[^}]*target="kubernetes"[^}]*\} (\d+)/gm),
-    storeWrites: sum(/^dsync_operator_writes_total\{[^}]*target="store"[^}]*\} (\d+)/gm),
+    kubeWrites,
+    storeWrites,
     requests,
     throttled: sum(/^rest_client_requests_total\{[^}]*code="429"[^}]*\} (\d+)/gm),
     reconciles: sum(/^controller_runtime_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/gm),
