@@ -58,6 +58,8 @@ describe('operator options', () => {
       DSYNC_OPERATOR_NAMESPACE: 'tenants',
       DSYNC_OPERATOR_WORKERS: '8',
       DSYNC_OPERATOR_RESYNC: '30m',
+      DSYNC_OPERATOR_KUBE_QPS: '50',
+      DSYNC_OPERATOR_KUBE_BURST: '100',
       DSYNC_LEADER_ELECTION: 'false',
       DSYNC_LEADER_ELECTION_NAMESPACE: 'dsync-system',
       DSYNC_LEADER_ELECTION_LEASE_DURATION: '30s',
@@ -69,8 +71,10 @@ describe('operator options', () => {
       namespaces: ['tenants'],
       workers: 8,
       resyncIntervalMs: 1_800_000,
+      kubeRateLimit: { qps: 50, burst: 100 },
       leaderElection: { enabled: false, namespace: 'dsync-system', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 5_000 },
     });
     expect(() => loadOperatorConfig({ DSYNC_LEADER_ELECTION_RETRY_PERIOD: 'soon' })).to.throw('DSYNC_LEADER_ELECTION_RETRY_PERIOD: invalid duration "soon"');
+    expect(() => loadOperatorConfig({ REDIS_URL: 'redis://redis:6379', DSYNC_OPERATOR_KUBE_QPS: '0' })).to.throw('DSYNC_OPERATOR_KUBE_QPS must be > 0');
   });
 });
