@@ -137,10 +137,10 @@ const envSchema = z.object({
         .min(1, 'DSYNC_OPERATOR_NAMESPACES must list at least one namespace'),
     )
     .optional(),
-  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(4),
+  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(16),
   DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
-  DSYNC_OPERATOR_KUBE_QPS: z.coerce.number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' }).positive('DSYNC_OPERATOR_KUBE_QPS must be > 0').default(200),
-  DSYNC_OPERATOR_KUBE_BURST: positiveInt('DSYNC_OPERATOR_KUBE_BURST').default(400),
+  DSYNC_OPERATOR_KUBE_QPS: z.coerce.number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' }).min(0, 'DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)').default(500),
+  DSYNC_OPERATOR_KUBE_BURST: positiveInt('DSYNC_OPERATOR_KUBE_BURST').default(1000),
   DSYNC_LEADER_ELECTION: bool.default(true),
   DSYNC_LEADER_ELECTION_NAMESPACE: z.string().min(1).optional(),
   DSYNC_LEADER_ELECTION_LEASE_DURATION: z.string().default('15s').pipe(duration),
@@ -198,7 +198,7 @@ export interface OperatorConfig extends StoreConfig {
     namespaces?: string[];
     workers: number;
     resyncIntervalMs: number;
-    /** Client-side limit of the API requests (watches aside): requests a second and burst, as client-go's QPS/Burst. */
+    /** Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's QPS/Burst. */
     kubeRateLimit: { qps: number; burst: number };
     leaderElection: {
       enabled: boolean;

@@ -91,7 +91,7 @@ function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence, rateLimit: o.kubeRateLimit });
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence, ...(o.kubeRateLimit.qps > 0 && { rateLimit: o.kubeRateLimit }) });
   return { leaseClient, client, elector, fence };
 }
 
