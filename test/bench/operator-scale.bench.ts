@@ -74,6 +74,8 @@ interface Scrape {
   throttled: number;
   reconciles: number;
   leader: boolean;
+  /** V8 heap in use, MB (what RSS holds beyond the code and the garbage not yet collected). */
+  heapMb: number;
 }
 
 async function scrape(port: number): Promise<Scrape> {
@@ -97,6 +99,7 @@ async function scrape(port: number): Promise<Scrape> {
     throttled: sum(/^rest_client_requests_total\{[^}]*code="429"[^}]*\} (\d+)/gm),
     reconciles: sum(/^controller_runtime_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/gm),
     leader: sum(/^leader_election_master_status\{[^}]*\} (\d+)/gm) === 1,
+    heapMb: sum(/^nodejs_heap_size_used_bytes (\d+)/gm) / 2 ** 20,
   };
 }
 
@@ -364,6 +367,7 @@ function report(results: Result[]): void {
     ['API server: requests per resource by verb', (r) => [...r.server].map(([v, l]) => `${v} ${per(l.count, r.n)}`).join(', ')],
     ['API server: busy seconds by verb', (r) => [...r.server].map(([v, l]) => `${v} ${l.seconds.toFixed(0)}`).join(', ')],
     ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
+    ['leader V8 heap in use after Ready', (r) => mb(r.converged.heapMb)],
     ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
     ['takeover: standby leads after', (r) => s(r.takeover.leadsMs)],
     ['takeover: all reconciled after', (r) => s(r.takeover.reconciledMs)],
