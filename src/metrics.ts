@@ -56,10 +56,10 @@ export class ProcessMetrics {
     if (failed) this.storeErrors.inc({ command });
   };
 
-  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
   /**
-   * Serves /metrics and, when `readiness` is given, /readyz: 200 while it says ready, 503 otherwise, its
-   * detail as the body (the operator's readinessProbe).
+   * Serves `/metrics` on METRICS_PORT and, when `readiness` is given, `/readyz`: 200 while it says ready, 503
+   * otherwise, its detail as the body (the operator's readinessProbe). Rejects with a PortError naming the
+   * variable when the port is taken.
    */
   listen(port: number, host = '0.0.0.0', readiness?: () => { ready: boolean; detail: string }): Promise<Server> {
     const server = createServer(async (req, res) => {

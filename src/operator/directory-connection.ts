@@ -8,8 +8,8 @@
  *      acknowledge a webhook re-enable; a step that cannot proceed halts the rest with a reason
  *   4. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
  *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
- *      Event on a condition transition (not for a first outcome of Ready). There is no separate "first sight" write: until the first status
- *      write, the CRD's default (observedGeneration 0) already reads as InProgress, and every step is bounded.
+ *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
+ *      until this one, the CRD's default (observedGeneration 0) reads as InProgress, and every step is bounded.
  *
  * Store calls are bounded (`storeTimeoutMs`): a stalled Redis yields Ready=False StoreUnavailable and a retry
  * with backoff, never a worker that hangs.
