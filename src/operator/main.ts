@@ -40,7 +40,7 @@ export interface Operator {
   isLeader(): boolean;
   /** Caches synced, and leading or a healthy standby: what `/readyz` answers. */
   readiness(): Readiness;
-  /** Reconciles every cached DirectoryConnection again now (what the periodic resync does). */
+  /** Reconciles every cached DirectoryConnection again now (the periodic resync: those not reconciled within half its interval). */
   resync(): void;
   /** Resolves when no reconcile is queued or running (delayed retries do not count). */
   idle(): Promise<void>;
@@ -101,7 +101,7 @@ function buildCaches(o: Resolved, client: KubeClient, logger: Logger) {
   const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
     resource: DIRECTORY_CONNECTIONS,
-    resyncIntervalMs: o.resyncIntervalMs,
+    resyncIntervalMs: 0, // the controller's own resync (lead()) skips what was just reconciled
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
   const secrets = cacheFor<Secret>(o.namespaces, { ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
@@ -151,6 +151,19 @@ interface Lifecycle {
   stopping: () => boolean;
 }
 
+/** Every resyncIntervalMs, reconciles again what has not been reconciled for half of it; until the controller stops. */
+function startResync(o: Resolved, caches: Caches, controller: Controller): void {
+  if (o.resyncIntervalMs === 0) return;
+  const keys = function* () {
+    for (const cr of caches.connections.list()) yield objectKey(cr);
+  };
+  const timer = setInterval(() => {
+    if (controller.isRunning()) controller.resync(keys(), o.resyncIntervalMs / 2);
+    else clearInterval(timer);
+  }, o.resyncIntervalMs);
+  timer.unref();
+}
+
 /** Starts the caches, waits for them and the Lease, reconciles while leading; rejects when leadership is lost. */
 async function lead({ o, logger, metrics, caches, controller, elector, stopRequested, stopping }: Lifecycle): Promise<void> {
   const le = o.leaderElection;
@@ -168,6 +181,7 @@ async function lead({ o, logger, metrics, caches, controller, elector, stopReque
     logger.info({ namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity }, 'reconciling');
     controller.start();
     for (const cr of caches.connections.list()) controller.enqueue(objectKey(cr));
+    startResync(o, caches, controller);
   }
   if ((await renewing) || stopping()) return;
   // Lost: no reconcile starts from here on, and the writes of those in flight are fenced off.
