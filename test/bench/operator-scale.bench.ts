@@ -74,8 +74,8 @@ interface Scrape {
   throttled: number;
   reconciles: number;
   leader: boolean;
-  /** V8 heap in use, MB (what RSS holds beyond the code and the garbage not yet collected). */
-  heapMb: number;
+  /** CPU seconds the process used (user + system): unlike wall time, other processes' load does not inflate it. */
+  cpuSeconds: number;
 }
 
 async function scrape(port: number): Promise<Scrape> {
@@ -99,7 +99,7 @@ async function scrape(port: number): Promise<Scrape> {
     throttled: sum(/^rest_client_requests_total\{[^}]*code="429"[^}]*\} (\d+)/gm),
     reconciles: sum(/^controller_runtime_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/gm),
     leader: sum(/^leader_election_master_status\{[^}]*\} (\d+)/gm) === 1,
-    heapMb: sum(/^nodejs_heap_size_used_bytes (\d+)/gm) / 2 ** 20,
+    cpuSeconds: Number(/^process_cpu_seconds_total (\S+)/m.exec(text)?.[1] ?? NaN),
   };
 }
 
@@ -208,6 +208,7 @@ interface Result {
   readyMs: number;
   rss: { idle: number; settled: number; peak: number };
   converged: Scrape;
+  leaderCpuSeconds: number;
   /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
   server: ServerLoad;
   resyncReconciles: number;
@@ -261,6 +262,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const idle = memoryOf(pid);
 
     const serverBefore = await serverLoad(kubeConfig);
+    const cpuBefore = (await leader.scrape()).cpuSeconds;
     const t0 = Date.now();
     let next = 0;
     await Promise.all(
@@ -332,6 +334,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
       readyMs,
       rss: { idle: idle.rss, settled: settled.rss, peak },
       converged,
+      leaderCpuSeconds: converged.cpuSeconds - cpuBefore,
       server,
       resyncReconciles: after.reconciles - before.reconciles,
       resyncWrites: writes(after) - writes(before),
@@ -366,25 +369,26 @@ function report(results: Result[]): void {
     ['API answers 429 (retried after Retry-After)', (r) => String(r.converged.throttled)],
     ['API server: requests per resource by verb', (r) => [...r.server].map(([v, l]) => `${v} ${per(l.count, r.n)}`).join(', ')],
     ['API server: busy seconds by verb', (r) => [...r.server].map(([v, l]) => `${v} ${l.seconds.toFixed(0)}`).join(', ')],
+    ['leader CPU seconds to converge, per 1,000', (r) => `${r.leaderCpuSeconds.toFixed(1)}, ${((r.leaderCpuSeconds / r.n) * 1000).toFixed(1)}`],
     ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
-    ['leader V8 heap in use after Ready', (r) => mb(r.converged.heapMb)],
     ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
     ['takeover: standby leads after', (r) => s(r.takeover.leadsMs)],
     ['takeover: all reconciled after', (r) => s(r.takeover.reconciledMs)],
     ['takeover: reconciles, writes (must be 0)', (r) => `${r.takeover.reconciles}, ${r.takeover.writes}`],
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
+  const table = [['DirectoryConnections', ...results.map((r) => String(r.n))], ...rows.map(([k, f]) => [k, ...results.map(f)])];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const form = FROM_SOURCE ? 'sources under tsx' : 'dist/cli.js';
   process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form}, 2 replicas)\n`);
-  process.stdout.write(`  ${'DirectoryConnections'.padEnd(width)}  ${results.map((r) => String(r.n).padStart(24)).join('')}\n`);
-  for (const [k, f] of rows) process.stdout.write(`  ${k.padEnd(width)}  ${results.map((r) => f(r).padStart(24)).join('')}\n`);
+  for (const row of table) process.stdout.write(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  |  ')}\n`);
   const first = results[0]!;
   const last = results[results.length - 1]!;
   if (results.length > 1) {
     const ratio = last.readyMs / last.n / (first.readyMs / first.n);
+    const cpuRatio = last.leaderCpuSeconds / last.n / (first.leaderCpuSeconds / first.n);
     process.stdout.write(
-      `  growth: ${last.n / first.n}x the resources took ${(last.readyMs / first.readyMs).toFixed(2)}x the time; ` +
-        `time per resource x${ratio.toFixed(2)} (<= 1: linear or better)\n`,
+      `  growth from ${first.n} to ${last.n}: ${last.n / first.n}x the resources took ${(last.readyMs / first.readyMs).toFixed(2)}x the time; ` +
+        `time per resource x${ratio.toFixed(2)}, leader CPU per resource x${cpuRatio.toFixed(2)} (<= 1: linear or better)\n`,
     );
   }
   if (results.some((r) => r.resyncWrites !== 0 || r.takeover.writes !== 0)) process.exitCode = 1;
