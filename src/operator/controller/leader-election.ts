@@ -91,6 +91,8 @@ export class LeaderElector {
   private leading = false;
   private stopped = false;
   private wake: (() => void) | undefined;
+  /** The acquire or renew attempt under way: `stop()` lets it finish, or its write would make the release's stale. */
+  private inFlight: Promise<Attempt> | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.client = options.client;
@@ -121,7 +123,7 @@ export class LeaderElector {
   async acquire(): Promise<boolean> {
     while (!this.stopped) {
       const started = performance.now();
-      if ((await this.tryAcquireOrRenew(started + Math.min(this.attemptTimeoutMs, this.renewDeadlineMs))) === 'held') {
+      if ((await this.attempt(started + Math.min(this.attemptTimeoutMs, this.renewDeadlineMs))) === 'held') {
         this.lastRenew = started;
         this.leading = true;
         this.logger.info({ lease: `${this.namespace}/${this.name}`, identity: this.identity }, 'became leader');
@@ -144,7 +146,7 @@ export class LeaderElector {
       const started = performance.now();
       const deadline = this.lastRenew + this.renewDeadlineMs;
       if (started >= deadline) return this.stepDown('the renew deadline passed before the next attempt');
-      const attempt = await this.tryAcquireOrRenew(Math.min(started + this.attemptTimeoutMs, deadline));
+      const attempt = await this.attempt(Math.min(started + this.attemptTimeoutMs, deadline));
       if (attempt === 'held') {
         this.lastRenew = started;
         continue;
@@ -162,6 +164,8 @@ export class LeaderElector {
     this.wake?.();
     if (!this.leading) return;
     this.leading = false;
+    // A renewal under way would change the Lease under the release (409, and the standby waits a lease duration).
+    await this.inFlight;
     await this.release();
   }
 
@@ -189,7 +193,12 @@ export class LeaderElector {
     }
   }
 
-  /** One GET (+ PUT or POST), all of it before `deadline` (performance.now() time). */
+  private attempt(deadline: number): Promise<Attempt> {
+    this.inFlight = this.tryAcquireOrRenew(deadline);
+    return this.inFlight;
+  }
+
+  /** One GET (+ PUT or POST), all of it before `deadline` (performance.now() time); never rejects. */
   private async tryAcquireOrRenew(deadline: number): Promise<Attempt> {
     const left = (): { timeoutMs: number } => ({ timeoutMs: Math.floor(deadline - performance.now()) });
     const now = Date.now(); // wall clock, for the record's timestamps only
