@@ -6,7 +6,8 @@
  * GETs it again once the version moved on. Ten thousand resources sharing one webhook Secret cost one GET, and
  * a resync or a leader takeover with nothing changed costs one GET per referenced Secret, not one per resource.
  * Only referenced Secrets are ever read (their values go to the store anyway); an entry is dropped as soon as
- * the watch reports a change or deletion of its Secret, so nothing stale or unreferenced is kept for long.
+ * the watch reports a change or deletion of its Secret, so nothing stale is served. One no longer referenced
+ * stays until then: at most one entry per Secret ever referenced.
  */
 import type { ObjectCache } from './controller/namespaced-informers.js';
 import { isNotFound } from './errors.js';
