@@ -122,8 +122,10 @@ const envSchema = z.object({
         .min(1, 'DSYNC_OPERATOR_NAMESPACES must list at least one namespace'),
     )
     .optional(),
-  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(4),
+  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(16),
   DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
+  DSYNC_OPERATOR_KUBE_QPS: z.coerce.number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' }).min(0, 'DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)').default(500),
+  DSYNC_OPERATOR_KUBE_BURST: positiveInt('DSYNC_OPERATOR_KUBE_BURST').default(1000),
   DSYNC_LEADER_ELECTION: bool.default(true),
   DSYNC_LEADER_ELECTION_NAMESPACE: z.string().min(1).optional(),
   DSYNC_LEADER_ELECTION_LEASE_DURATION: z.string().default('15s').pipe(duration),
@@ -182,6 +184,8 @@ export interface OperatorConfig extends StoreConfig {
     namespaces?: string[];
     workers: number;
     resyncIntervalMs: number;
+    /** Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's QPS/Burst. */
+    kubeRateLimit: { qps: number; burst: number };
     leaderElection: {
       enabled: boolean;
       /** Unset = the namespace of the kubeconfig context (in a pod: its own namespace). */
@@ -283,6 +287,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
       ...(namespaces !== undefined && { namespaces }),
       workers: e.DSYNC_OPERATOR_WORKERS,
       resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,
+      kubeRateLimit: { qps: e.DSYNC_OPERATOR_KUBE_QPS, burst: e.DSYNC_OPERATOR_KUBE_BURST },
       leaderElection: {
         enabled: e.DSYNC_LEADER_ELECTION,
         ...(e.DSYNC_LEADER_ELECTION_NAMESPACE !== undefined && { namespace: e.DSYNC_LEADER_ELECTION_NAMESPACE }),

@@ -58,9 +58,18 @@ export class ProcessMetrics {
     if (failed) this.storeErrors.inc({ command });
   };
 
-  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
-  listen(port: number, host = '0.0.0.0'): Promise<Server> {
+  /**
+   * Serves `/metrics` on METRICS_PORT and, when `readiness` is given, `/readyz`: 200 while it says ready, 503
+   * otherwise, its detail as the body (the operator's readinessProbe). Rejects with a PortError naming the
+   * variable when the port is taken.
+   */
+  listen(port: number, host = '0.0.0.0', readiness?: () => { ready: boolean; detail: string }): Promise<Server> {
     const server = createServer(async (req, res) => {
+      if (readiness && req.url === '/readyz') {
+        const { ready, detail } = readiness();
+        res.writeHead(ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
+        return;
+      }
       if (req.url !== '/metrics') {
         res.writeHead(404).end();
         return;

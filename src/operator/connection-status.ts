@@ -22,16 +22,6 @@ import { REENABLE_WEBHOOK_ANNOTATION } from './scim-secret.js';
 
 type ConditionChange = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
 
-/** First sight: Ready=Unknown and Reconciling=True, so a GitOps wait sees InProgress while the steps run. */
-export function firstSightStatus(cr: DirectoryConnection, now: Date): DirectoryConnectionStatus {
-  const previous = cr.status ?? {};
-  const generation = cr.metadata.generation ?? 0;
-  const message = 'The operator is reconciling this resource for the first time';
-  let conditions = setCondition(previous.conditions, { type: READY, status: 'Unknown', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-  conditions = setCondition(conditions, { type: RECONCILING, status: 'True', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-  return { ...previous, observedGeneration: generation, conditions };
-}
-
 export interface ComputedStatus {
   status: DirectoryConnectionStatus;
   ready: Pick<Condition, 'status' | 'reason' | 'message'>;
