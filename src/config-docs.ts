@@ -6,11 +6,12 @@
  */
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { GOOGLE_DEFAULTS } from './providers/google/options.js';
+import { MICROSOFT_DEFAULTS } from './providers/microsoft/options.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client.js';
 
 /** The reference's sections, in this order. */
-export const ENV_GROUPS = ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Metrics and logs', 'Operator'] as const;
+export const ENV_GROUPS = ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'Metrics and logs', 'Operator'] as const;
 export type EnvGroup = (typeof ENV_GROUPS)[number];
 
 export interface EnvDoc {
@@ -170,6 +171,32 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     type: 'share (`20%` or `0.2`)',
     meaning: "A sync that would delete more than this share of a directory's users and groups (or memberships) deletes nothing and reports `guarded`.",
   },
+  DSYNC_MICROSOFT_CLIENT_ID: {
+    group: 'Microsoft Entra ID',
+    meaning: 'The multi-tenant Entra app registration (its application id) the pull sync signs in as; with one credential below.',
+  },
+  DSYNC_MICROSOFT_CLIENT_SECRET: { group: 'Microsoft Entra ID', meaning: "The app's client secret (or use `DSYNC_MICROSOFT_CERTIFICATE_FILE`)." },
+  DSYNC_MICROSOFT_CERTIFICATE_FILE: {
+    group: 'Microsoft Entra ID',
+    meaning: "The app's credential as a PEM file: the private key and the certificate uploaded to the app (instead of a client secret).",
+  },
+  DSYNC_MICROSOFT_AUTHORITY_URL: {
+    group: 'Microsoft Entra ID',
+    default: `\`${MICROSOFT_DEFAULTS.authorityUrl}\``,
+    meaning: "Entra's sign-in authority (https only): a national cloud's host, or a test's fake.",
+  },
+  DSYNC_MICROSOFT_GRAPH_URL: { group: 'Microsoft Entra ID', default: `\`${MICROSOFT_DEFAULTS.graphUrl}\``, meaning: 'Microsoft Graph (https only): a national cloud\'s host, or a test\'s fake.' },
+  DSYNC_MICROSOFT_SYNC_INTERVAL: {
+    group: 'Microsoft Entra ID',
+    type: 'integer (seconds)',
+    meaning: '`dsync serve` runs the Entra delta sync in-process at this interval (besides the CronJob and change notifications).',
+  },
+  DSYNC_MICROSOFT_MAX_DELETE_SHARE: {
+    group: 'Microsoft Entra ID',
+    default: `\`${MICROSOFT_DEFAULTS.maxDeleteShare * 100}%\``,
+    type: 'share (`20%` or `0.2`)',
+    meaning: 'The mass-deletion guard of the Entra sync, as `DSYNC_GOOGLE_MAX_DELETE_SHARE`.',
+  },
   METRICS_PORT: { group: 'Metrics and logs', meaning: 'Prometheus `/metrics` listener of every long-running process; `0` turns it off.' },
   LOG_LEVEL: { group: 'Metrics and logs', meaning: 'pino log level (logs are JSON on stdout).' },
   DSYNC_OPERATOR_NAMESPACES: {
@@ -180,6 +207,12 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
   },
   DSYNC_OPERATOR_NAMESPACE: { group: 'Operator', meaning: 'One namespace: the same as `DSYNC_OPERATOR_NAMESPACES` with one entry (setting both is an error).' },
   DSYNC_OPERATOR_WORKERS: { group: 'Operator', meaning: 'Concurrent reconciles (never two of one resource).' },
+  DSYNC_OPERATOR_KUBE_QPS: {
+    group: 'Operator',
+    type: 'number (≥ 0)',
+    meaning: "Client-side limit of the operator's API requests a second (watches and the Lease aside), as client-go's QPS; `0` leaves pacing to the API server's priority and fairness. A 429 is sent again after its `Retry-After`.",
+  },
+  DSYNC_OPERATOR_KUBE_BURST: { group: 'Operator', meaning: "How many API requests may go at once after a quiet spell (client-go's Burst)." },
   DSYNC_OPERATOR_RESYNC: { group: 'Operator', type: DURATION, meaning: 'Every DirectoryConnection is reconciled again this often, repairing drift in Redis or its Secret.' },
   DSYNC_LEADER_ELECTION: { group: 'Operator', default: '`true`', meaning: 'Lease-based leader election; turn it off only with a single replica.' },
   DSYNC_LEADER_ELECTION_NAMESPACE: {

@@ -18,9 +18,11 @@ import { WebhookSender } from './delivery/webhook-sender.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createGoogleProvider, type GoogleProvider } from './providers/google/google.js';
-import type { RetryOptions } from './providers/google/google-retry.js';
-import { googleGroupKeys } from './providers/google/mapping.js';
+import type { RetryOptions } from './providers/pull/retry.js';
+import { externalIdGroupKeys } from './providers/pull/group-keys.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
+import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -44,6 +46,8 @@ export interface DsyncOptions {
   metrics?: Metrics;
   /** Google Workspace pull sync (DSYNC_GOOGLE_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   google?: Partial<GoogleOptions> & { retry?: RetryOptions; leaseMs?: number };
+  /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
+  microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
 
 export interface Dsync {
@@ -67,6 +71,8 @@ export interface Dsync {
   readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
   readonly google: GoogleProvider;
+  /** Microsoft Entra ID: admin consent, the pull sync on Graph's delta query, change notifications. */
+  readonly microsoft: MicrosoftProvider;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -117,13 +123,14 @@ export function createDsync(options: DsyncOptions): Dsync {
       logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
     },
   });
+  // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
+  // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
+  const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
   const google = createGoogleProvider({
     store,
     directories,
-    // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
-    // Groups keyed by their email, not their (non-unique) name.
-    writers: { users, groups: new GroupWriter({ store, committed, keys: googleGroupKeys }) },
+    writers: pullWriters,
     options: googleOptions(options.externalUrl, googleGiven),
     logger,
     observer: metrics.googleObserver,
@@ -131,6 +138,19 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(leaseMs !== undefined && { leaseMs }),
   });
   metrics.trackGoogleStates(() => google.directoryStates());
+  const { retry: msRetry, leaseMs: msLeaseMs, ...microsoftGiven } = options.microsoft ?? {};
+  const microsoft = createMicrosoftProvider({
+    store,
+    directories,
+    writers: pullWriters,
+    options: microsoftOptions(options.externalUrl, microsoftGiven),
+    logger,
+    observer: metrics.microsoftObserver,
+    onNotification: (outcome) => metrics.microsoftNotifications.inc({ outcome }),
+    ...(msRetry && { retry: msRetry }),
+    ...(msLeaseMs !== undefined && { leaseMs: msLeaseMs }),
+  });
+  metrics.trackMicrosoftStates(() => microsoft.directoryStates());
   return {
     store,
     directories,
@@ -138,6 +158,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     users,
     groups,
     google,
+    microsoft,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,
@@ -160,6 +181,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     },
     start: () => delivery.start(),
     async close() {
+      microsoft.close();
       await delivery.stop();
       await sender.close();
       await store.close();

@@ -51,7 +51,7 @@ export function configurationPage(shape: Record<string, z.ZodType> = envSchema.s
   return page(
     generatedBanner('the zod schema in `src/config.ts` and the meanings in `src/config-docs.ts`'),
     '# Configuration',
-    'Every dsync process (`serve`, `operator`, both `cron` jobs) is configured by environment variables, validated at start-up: a bad value stops the process with a message naming the variable. Each process reads the ones it needs; `KUBECONFIG` is read by the Kubernetes client itself.',
+    'Every dsync process (`serve`, `operator`, the `cron` jobs) is configured by environment variables, validated at start-up: a bad value stops the process with a message naming the variable. Each process reads the ones it needs; `KUBECONFIG` is read by the Kubernetes client itself.',
     ...sections,
   );
 }

@@ -120,4 +120,21 @@ describe('Controller', () => {
     expect(finished).to.equal(true);
     expect(attempts.has('ns/early')).to.equal(false);
   });
+  it('periodic resync: queues only keys not reconciled within the window, so a backlog is not doubled', async () => {
+    const { controller, attempts } = setup(async () => ({}));
+    controller.start();
+    for (const key of ['ns/a', 'ns/b']) controller.enqueue(key);
+    await controller.queue.idle();
+    controller.resync(['ns/a', 'ns/b', 'ns/new'], 60_000); // a and b were just reconciled; new never was
+    await controller.queue.idle();
+    expect(Object.fromEntries(attempts)).to.deep.equal({ 'ns/a': 1, 'ns/b': 1, 'ns/new': 1 });
+    await sleep(20);
+    controller.resync(['ns/a'], 10); // older than the window now: a again; b is no longer listed
+    await controller.queue.idle();
+    expect(Object.fromEntries(attempts)).to.deep.equal({ 'ns/a': 2, 'ns/b': 1, 'ns/new': 1 });
+    controller.resync(['ns/b'], 60_000); // b was forgotten when it was not listed: a new key to it
+    await controller.queue.idle();
+    expect(attempts.get('ns/b')).to.equal(2);
+    await controller.stop();
+  });
 });
