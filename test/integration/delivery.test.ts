@@ -216,7 +216,8 @@ for (const kind of STORE_KINDS) {
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=x;y`)).status).to.equal(400);
     });
 
-    it("does not let one directory's dead receiver slow another directory", async () => {
+    it("does not let one directory's dead receiver slow another directory", async function () {
+      this.timeout(60_000); // the healthy events get 20 s; the dead attempt hangs for 30 s
       // A receiver that accepts and never answers: its directory's attempt hangs for the whole webhook timeout
       // (refused connections fail at once, which would pass even if directories were served one at a time).
       const hanging = createServer(() => undefined);

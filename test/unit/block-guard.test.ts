@@ -12,7 +12,8 @@ const CHART = 'Helm chart (helm lint, template, install against a real kube-apis
 
 /** A root suite holding the chart file's blocks, as mocha builds it, with `n` tests in each named block. */
 function runOf(file: string, blocks: Record<string, number>): Mocha.Suite {
-  const root = new Mocha.Suite('', new Mocha.Context(), true);
+  const root = new Mocha.Suite('', new Mocha.Context());
+  root.root = true;
   const top = Mocha.Suite.create(root, CHART);
   top.file = join('/repo', file);
   for (const [name, n] of Object.entries(blocks)) {
