@@ -25,7 +25,7 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 export REDIS_TEST_URL="redis://127.0.0.1:$port"
-echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
+echo "node $(node --version); redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
 specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
