@@ -54,7 +54,8 @@ async function runPage(page: DocsPage, dir: string, env: Record<string, string>)
       await until(() => proc.output().includes(block.expect!), () => `${page.file}:${block.line} to print "${block.expect}":\n${proc.output()}`, 60_000);
     }
   } finally {
-    for (const { proc } of background) proc.stop();
+    // Gone before the page's directory is removed (their working directory).
+    await Promise.all(background.map(({ proc }) => (proc.stop(), proc.exited)));
   }
 }
 

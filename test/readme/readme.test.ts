@@ -21,12 +21,14 @@ const exec = promisify(execFile);
 describe('README: the first run, step by step (as written, on free ports)', function () {
   this.timeout(120_000);
   let scratch: string;
-  const stop: Array<() => void> = [];
+  // Each stops a process and resolves once it has exited: the scratch directory is its TMPDIR, and a process
+  // still writing there (Node 24's compile cache) makes removing it fail with ENOTEMPTY.
+  const stop: Array<() => Promise<unknown>> = [];
   before(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'dsync-readme-'));
   });
   after(async () => {
-    for (const s of stop) s();
+    await Promise.all(stop.map((s) => s()));
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -39,7 +41,7 @@ describe('README: the first run, step by step (as written, on free ports)', func
     const command = service!.code.split('\n')[0]!;
     expect(command).to.equal('npm ci && npm start');
     const dsync = run('npm', ['start'], env);
-    stop.push(() => dsync.child.kill('SIGTERM'));
+    stop.push(() => (dsync.child.kill('SIGTERM'), dsync.exited));
     await waitHealthy(port, dsync);
     const key = /Generated management API key for this run: (\S+)/.exec(dsync.output())?.[1];
     expect(key, dsync.output()).to.be.a('string');
@@ -47,7 +49,7 @@ describe('README: the first run, step by step (as written, on free ports)', func
     // Step 2: the webhook receiver.
     const [receiverBlock] = blocksOf('receiver');
     const receiver = bash(receiverBlock!.code, env);
-    stop.push(receiver.stop);
+    stop.push(() => (receiver.stop(), receiver.exited));
     await until(() => receiver.output().includes('receiving webhooks on'), () => `the receiver to start:\n${receiver.output()}`, 60_000);
 
     // Steps 3 to 5 in one terminal, the key pasted where the README says so.
