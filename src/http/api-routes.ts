@@ -6,9 +6,10 @@ import { buildOpenApiDocument } from './openapi.js';
 import { eventRoutes } from './event-routes.js';
 import { googleRoutes } from './google-routes.js';
 import { managementRoutes } from './management-routes.js';
+import { setupApiRoutes } from './setup-api-routes.js';
 import type { ApiRoute } from './route-table.js';
 
-export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...managementRoutes];
+export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...setupApiRoutes, ...managementRoutes];
 
 let document: Record<string, unknown> | undefined;
 

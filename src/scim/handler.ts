@@ -53,8 +53,8 @@ function unauthorized(presented: string): ScimResult {
   const err = new ScimError(
     401,
     missing
-      ? "Missing bearer token: send Authorization: Bearer <scim.secret> (the directory's scim.secret)"
-      : "Invalid bearer token for this directory: the token is the directory's scim.secret",
+      ? "Missing bearer token: send Authorization: Bearer <token> (the directory's scim.secret or a SCIM token created for it)"
+      : "Invalid bearer token for this directory (revoked, or not one of its tokens): use the directory's scim.secret or a SCIM token created for it",
   );
   const result = scimErrorResult(err);
   return { ...result, headers: { ...result.headers, 'WWW-Authenticate': challenge('Bearer', !missing) } };
