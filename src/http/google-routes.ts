@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import type { GoogleProvider } from '../providers/google/google.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
+import { html } from './html.js';
 import { googleDirectoryViewSchema, serviceAccountViewSchema, syncReportSchema, syncStatusSchema, tokenSetSchema } from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';
@@ -94,17 +95,13 @@ export const googleRoutes: ApiRoute[] = [
   }),
 ];
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 function page(res: Response, status: number, title: string, text: string): void {
   res
     .status(status)
     .setHeader('Content-Type', 'text/html; charset=utf-8')
     .setHeader('Cache-Control', 'no-store')
     .setHeader('Content-Security-Policy', "default-src 'none'")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`);
+    .send(html`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`.text);
 }
 
 /** The browser callback: no Api-Key, so it answers a page (or redirects), never the envelope. */

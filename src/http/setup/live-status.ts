@@ -1,0 +1,28 @@
+/** What the setup page shows live (its script polls it): counts, the last request, recent requests, tokens, sync. */
+import type { Directory } from '../../core/model.js';
+import type { Dsync } from '../../service.js';
+import type { LiveStatus } from './section.js';
+
+/** Requests the page lists: the newest of the activity record. */
+export const PAGE_RECENT = 50;
+
+export async function liveStatus(dsync: Dsync, directory: Directory): Promise<LiveStatus> {
+  const google = directory.type === 'google';
+  const [users, groups, activity, tokens, sync] = await Promise.all([
+    dsync.store.countUsers(directory.id),
+    dsync.store.countGroups(directory.id),
+    dsync.activity.read(directory.id, PAGE_RECENT),
+    google ? Promise.resolve([]) : dsync.scimTokens.list(directory.id),
+    google ? dsync.google.syncStatus(directory.id) : Promise.resolve(undefined),
+  ]);
+  const lastRequest = sync ? (sync.last_success_at ?? null) : activity.last_request_at;
+  return {
+    state: lastRequest || users > 0 || groups > 0 ? 'receiving' : 'waiting',
+    users,
+    groups,
+    last_request_at: lastRequest,
+    recent: activity.recent,
+    tokens,
+    ...(sync && { google: { connected: sync.state !== 'not_authorized', sync } }),
+  };
+}
