@@ -6,6 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { createApp } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
+import type { Logger } from '../../src/logger.js';
+import type { PageLimits } from '../../src/ratelimit/page-limits.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
 import { freshRedisStore, freshReplicatedStore } from './services.js';
@@ -73,11 +75,14 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** `rateLimits` builds the app's limits once the service (its metrics) exists. */
+/**
+ * `rateLimits` builds the app's limits once the service (its metrics) exists; `logger` is the app's (silent by
+ * default), `pageLimits` the setup page's.
+ */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits; logger?: Logger; pageLimits?: PageLimits } = {},
 ): Promise<Service> {
   const server = createServer();
   const url = await listen(server);
@@ -89,7 +94,16 @@ export async function startService(
     ...options,
   });
   const rateLimits = app.rateLimits?.(dsync);
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...(rateLimits && { rateLimits }) }));
+  server.on(
+    'request',
+    createApp({
+      dsync,
+      apiKeys: [API_KEY],
+      logger: app.logger ?? pino({ level: 'silent' }),
+      ...(rateLimits && { rateLimits }),
+      ...(app.pageLimits && { pageLimits: app.pageLimits }),
+    }),
+  );
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {
