@@ -27,7 +27,7 @@ for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sle
 export REDIS_TEST_URL="redis://127.0.0.1:$port"
 echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
-specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
+specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 
 # The shared cluster and Sentinel setup, started side by side (each takes a few seconds to converge).

@@ -73,9 +73,10 @@
     const input = $(button.dataset.copy);
     if (!input) return;
     copy(input).then(() => {
-      const label = button.textContent;
-      button.textContent = 'Copied';
-      setTimeout(() => (button.textContent = label), 1500);
+      const label = button.querySelector('.label');
+      if (!label) return;
+      label.textContent = 'Copied';
+      setTimeout(() => (label.textContent = 'Copy'), 1500);
     });
   });
 

@@ -74,7 +74,7 @@ describe('setup page over HTTP', function () {
       expect(text).to.contain('Ask the person who sent it to you');
       const json = await fetch(`${url}/status`, { headers: { accept: 'application/json' } });
       expect(json.status).to.equal(status);
-      expect((await json.json()).error).to.include({ gone: true });
+      expect(((await json.json()) as { error: object }).error).to.include({ gone: true });
     };
     await gone(`${svc.url}/setup/${'A'.repeat(43)}`, 404);
     await gone(`${svc.url}/setup/not-even-a-link`, 404);
@@ -101,7 +101,8 @@ describe('setup page over HTTP', function () {
     expect((await action(link, 'scim-tokens', { csrf: 'forged' })).status).to.equal(403);
     expect((await action(link, 'scim-tokens', { csrf }, { origin: 'https://evil.example' })).status).to.equal(403);
     expect((await action(link, 'scim-tokens', { csrf }, { 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
-    expect((await action(link, 'scim-tokens', { csrf }, { origin: 'null' })).status).to.equal(403);
+    expect((await action(link, 'scim-tokens', { csrf: 'forged' }, { origin: 'null' })).status).to.equal(403);
+    expect((await action(link, 'scim-tokens', { csrf }, { origin: 'null', 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
     expect(await count()).to.equal(1);
     expect((await fetch(`${link}/scim-tokens`)).status).to.equal(404); // a GET changes nothing
     const ok = await action(link, 'scim-tokens', { csrf }, { origin: svc.url, 'sec-fetch-site': 'same-origin' });

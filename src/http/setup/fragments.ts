@@ -16,7 +16,7 @@ export function when(iso: string | null, none = 'never'): Html {
 export function copyField(id: string, label: string, value: string, hint?: Html): Html {
   return html`<div class="field">
   <label for="${id}">${label}</label>
-  <div class="copy-row"><input id="${id}" type="text" readonly value="${value}" spellcheck="false"><button type="button" class="copy" data-copy="${id}" aria-label="Copy ${label}">Copy</button></div>
+  <div class="copy-row"><input id="${id}" type="text" readonly value="${value}" spellcheck="false"><button type="button" class="copy" data-copy="${id}"><span class="label">Copy</span><span class="visually-hidden"> the ${label}</span></button></div>
   ${hint ? html`<p class="hint">${hint}</p>` : ''}
 </div>`;
 }

@@ -8,13 +8,16 @@ export const PAGE_RECENT = 50;
 
 export async function liveStatus(dsync: Dsync, directory: Directory): Promise<LiveStatus> {
   const google = directory.type === 'google';
-  const [users, groups, activity, tokens, sync] = await Promise.all([
+  const [users, groups, activity, tokens, sync, serviceAccount] = await Promise.all([
     dsync.store.countUsers(directory.id),
     dsync.store.countGroups(directory.id),
     dsync.activity.read(directory.id, PAGE_RECENT),
     google ? Promise.resolve([]) : dsync.scimTokens.list(directory.id),
     google ? dsync.google.syncStatus(directory.id) : Promise.resolve(undefined),
+    google && !directory.google_refresh_token ? dsync.store.getSyncRecord(directory.id, 'google-service-account') : Promise.resolve(null),
   ]);
+  // Connected: an admin's consent gave tokens, or a service account was set (the operator's way).
+  const connected = Boolean(directory.google_refresh_token) || serviceAccount !== null;
   const lastRequest = sync ? (sync.last_success_at ?? null) : activity.last_request_at;
   return {
     state: lastRequest || users > 0 || groups > 0 ? 'receiving' : 'waiting',
@@ -23,6 +26,6 @@ export async function liveStatus(dsync: Dsync, directory: Directory): Promise<Li
     last_request_at: lastRequest,
     recent: activity.recent,
     tokens,
-    ...(sync && { google: { connected: sync.state !== 'not_authorized', sync } }),
+    ...(sync && { google: { connected, sync: connected ? sync : { ...sync, state: 'not_authorized' as const } } }),
   };
 }

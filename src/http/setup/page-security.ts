@@ -2,8 +2,8 @@
  * The setup page's defences. Headers: a strict Content-Security-Policy (scripts and styles from this origin
  * only, no inline script, no framing unless the embedding application allows its own origins), no referrer
  * (the URL is the credential), no caching (a response may show a token). CSRF: every action is a POST that
- * must come from the page itself — a browser's Fetch Metadata or Origin says so, and a token derived from the
- * link must come with it.
+ * must come from the page itself — a browser's Fetch Metadata (or an Origin other than `null`) says so, and a
+ * token derived from the link must come with it.
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -42,7 +42,8 @@ export function csrfFailure(req: Request, link: string, given: unknown): string 
   const site = req.get('sec-fetch-site');
   if (site !== undefined && site !== 'same-origin') return `a ${site} request`;
   const origin = req.get('origin');
-  if (origin !== undefined) {
+  // `null` is what a browser sends for the page's own form posts under Referrer-Policy: no-referrer.
+  if (origin !== undefined && origin !== 'null') {
     let host: string | undefined;
     try {
       host = new URL(origin).host;
