@@ -253,7 +253,8 @@
     const { sync } = google;
     $('google-state').textContent = SYNC_STATES[sync.state] || sync.state;
     $('google-last-success').replaceChildren(timeEl(sync.last_success_at));
-    $('google-listed').textContent = sync.listed.users + ' users, ' + sync.listed.groups + ' groups';
+    const count = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
+    $('google-listed').textContent = count(sync.listed.users, 'user') + ', ' + count(sync.listed.groups, 'group');
     const error = $('google-error');
     error.textContent = sync.error ? sync.error.message : '';
     error.hidden = !sync.error;

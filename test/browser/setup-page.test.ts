@@ -159,7 +159,7 @@ describe('setup page in Chromium', function () {
       await waitUntil(page, "document.getElementById('count-users')?.textContent === '2'");
       await waitUntil(page, "document.getElementById('count-groups')?.textContent === '1'");
       expect(await page.textContent('#google-state')).to.equal('Synced');
-      expect(await page.textContent('#google-listed')).to.equal('2 users, 1 groups');
+      expect(await page.textContent('#google-listed')).to.equal('2 users, 1 group');
       expect(await page.textContent('#state')).to.equal('Receiving from Google Workspace');
       await check(page, 'google-3-synced');
       expect(trouble).to.deep.equal({ csp: [], errors: [], dialogs: [] });

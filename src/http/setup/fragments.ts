@@ -33,14 +33,14 @@ export function statusText(live: LiveStatus, idp: string): string {
   return live.state === 'waiting' ? `Waiting for the first request from ${idp}` : `Receiving from ${idp}`;
 }
 
-export function statusBlock(live: LiveStatus, idp: string): Html {
+export function statusBlock(live: LiveStatus, idp: string, lastLabel = 'Last request'): Html {
   return html`<section class="card" aria-labelledby="status-h">
   <h2 id="status-h">Status</h2>
   <p id="state" class="state state-${live.state}" role="status" data-idp="${idp}">${statusText(live, idp)}</p>
   <dl class="counts">
     <div><dt>Users</dt><dd id="count-users">${live.users}</dd></div>
     <div><dt>Groups</dt><dd id="count-groups">${live.groups}</dd></div>
-    <div><dt>Last request</dt><dd id="last-request">${when(live.last_request_at)}</dd></div>
+    <div><dt>${lastLabel}</dt><dd id="last-request">${when(live.last_request_at)}</dd></div>
   </dl>
 </section>`;
 }

@@ -17,13 +17,15 @@ const STATES: Record<SyncStatus['state'], string> = {
   not_authorized: 'Not connected yet',
 };
 
+const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 export const syncStateText = (s: SyncStatus['state']): string => STATES[s];
 
 function syncBlock(sync: SyncStatus | undefined): Html {
   return html`<dl class="counts" id="google-sync">
   <div><dt>Sync</dt><dd id="google-state">${sync ? syncStateText(sync.state) : ''}</dd></div>
   <div><dt>Last success</dt><dd id="google-last-success">${when(sync?.last_success_at ?? null)}</dd></div>
-  <div><dt>Listed by Google</dt><dd id="google-listed">${sync ? `${sync.listed.users} users, ${sync.listed.groups} groups` : ''}</dd></div>
+  <div><dt>Listed by Google</dt><dd id="google-listed">${sync ? `${count(sync.listed.users, 'user')}, ${count(sync.listed.groups, 'group')}` : ''}</dd></div>
 </dl>
 <p id="google-error" class="error-text"${sync?.error ? '' : html` hidden`}>${sync?.error?.message ?? ''}</p>`;
 }
@@ -43,6 +45,7 @@ function render(view: SetupView): Html {
 
 export const googleSection: SetupSection = {
   idp: 'Google Workspace',
+  pull: true,
   render,
   formTargets: (dsync) => [dsync.google.consentOrigin],
   actions: {

@@ -32,9 +32,9 @@ export function setupPage(view: SetupView, section: SetupSection): string {
 </header>
 <main>
   <div id="notice" class="notice ${view.notice?.kind ?? ''}" role="alert"${view.notice ? '' : html` hidden`}>${view.notice?.text ?? ''}</div>
-  ${statusBlock(view.live, section.idp)}
+  ${statusBlock(view.live, section.idp, section.pull ? 'Last sync' : 'Last request')}
   ${section.render(view)}
-  ${recentTable(view.live.recent)}
+  ${section.pull ? '' : recentTable(view.live.recent)}
 </main>
 <footer><p>Keep this link to yourself: whoever has it can change this connection. It stops working when it expires or is revoked.</p></footer>
 <p id="announce" class="visually-hidden" aria-live="polite"></p>`;

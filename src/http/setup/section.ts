@@ -63,6 +63,8 @@ export interface SetupSection {
   render(view: SetupView): Html;
   /** Action name (a path, e.g. `google/connect`) → what it does. */
   actions: Record<string, SetupAction>;
+  /** A pull type (the service fetches, nothing is pushed): no "recent requests", and the last sync is shown. */
+  pull?: boolean;
   /** Origins the page's forms may lead to besides its own (CSP form-action), e.g. a consent page. */
   formTargets?: (dsync: Dsync) => string[];
 }
