@@ -7,12 +7,11 @@
  *   3. first sight (no Ready condition yet): write Ready=Unknown, Reconciling=True at once, so a GitOps wait
  *      (kstatus) sees InProgress, not a status-less "Current", while the steps run
  *   4. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
- *      acknowledge a webhook re-enable; a step that cannot proceed halts the rest with a reason
+ *      acknowledge a webhook re-enable → Google → setup link; a step that cannot proceed halts the rest
  *   5. write the status once: observedGeneration on every outcome (kstatus reads a stale one as InProgress),
  *      Ready, and Stalled (a terminal reason) or Reconciling (a transient one); Event on a condition transition
  *
- * Store calls are bounded (`storeTimeoutMs`): a stalled Redis yields Ready=False StoreUnavailable and a retry
- * with backoff, never a worker that hangs.
+ * Store calls are bounded (`storeTimeoutMs`): a stalled Redis is Ready=False StoreUnavailable, never a hung worker.
  *
  * A write the API server refuses (quota, admission, RBAC, a terminating namespace) halts with its message, so
  * the status says so; only a 409 Conflict (a stale cache, retried at once) and transport errors (the status
@@ -41,6 +40,7 @@ import { ensureGoogle, GOOGLE_SYNC, type GoogleAccess } from './google-access.js
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
+import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
   REENABLE_WEBHOOK_ANNOTATION,
@@ -79,6 +79,8 @@ export interface DirectoryConnectionReconcilerOptions {
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
   google: GoogleAccess;
+  /** spec.setupLink: the link in the Secret `<name>-setup`. */
+  setupLink: SetupLinkStep;
 }
 
 /** A named step (the name goes to the debug log). */
@@ -103,6 +105,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
           ...(this.o.fence && { fence: this.o.fence }),
         }),
     ],
+    ['setupLink', (s) => this.o.setupLink.ensure(s)],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {

@@ -13,6 +13,7 @@
  * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret.
  */
 import { DirectoryService } from '../core/directories.js';
+import { SetupLinks } from '../core/setup-links.js';
 import { Controller } from './controller/controller.js';
 import type { InformerEventType } from './controller/informer.js';
 import { cacheFor } from './controller/namespaced-informers.js';
@@ -27,6 +28,7 @@ import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type Writ
 import { OperatorMetrics } from './metrics.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
+import { SetupLinkStep } from './setup-link.js';
 
 export type { OperatorOptions } from './options.js';
 
@@ -179,6 +181,7 @@ export function runOperator(options: OperatorOptions): Operator {
   const { leaseClient, client, elector, fence } = buildClients(o, metrics, logger);
   const caches = buildCaches(o, client, logger);
   metrics.trackConnections(() => caches.connections.list());
+  const events = new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger });
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -192,7 +195,7 @@ export function runOperator(options: OperatorOptions): Operator {
       otherSecrets: caches.otherSecrets,
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
-      events: new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger }),
+      events,
       metrics,
       logger,
       requeueAfterMs: o.requeueAfterMs,
@@ -200,6 +203,15 @@ export function runOperator(options: OperatorOptions): Operator {
       newToken: o.newToken,
       fence,
       google: new GoogleAccess(o.store),
+      setupLink: new SetupLinkStep({
+        links: new SetupLinks({ store: o.store, baseUrl: `${o.externalUrl}/setup` }),
+        client,
+        secrets: caches.secrets,
+        otherSecrets: caches.otherSecrets,
+        events,
+        storeTimeoutMs: o.storeTimeoutMs,
+        fence,
+      }),
     }),
   });
   enqueueOnChange(caches, controller);
