@@ -15,7 +15,7 @@ const MAX_PATH_LENGTH = 200;
 
 export interface ActivityOptions {
   store: Pick<AccessStore, 'appendActivity' | 'readActivity'>;
-  /** How long a request waits in the buffer at most before it is written; default 250 ms. */
+  /** How long a request waits in the buffer at most before it is written; default 1 s (the page polls every 2 s). */
   flushIntervalMs?: number;
   onError?: (err: unknown) => void;
 }
@@ -38,7 +38,7 @@ export class ActivityRecorder {
 
   constructor(options: ActivityOptions) {
     this.store = options.store;
-    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    this.flushIntervalMs = options.flushIntervalMs ?? 1000;
     this.onError = options.onError ?? (() => undefined);
   }
 

@@ -7,6 +7,7 @@
  *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
  * A link grants its one directory and these actions only. Every response carries the page's security headers.
  */
+import { pino } from 'pino';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { DsyncError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
@@ -21,7 +22,8 @@ import { SETUP_SECTIONS } from './sections.js';
 import type { ActionOutcome, SetupView } from './section.js';
 
 export interface SetupRoutesOptions extends FramingOptions {
-  logger: Logger;
+  /** Default: silent. */
+  logger?: Logger;
   /** Default: counters in this process (the app passes ones on the store's Redis). */
   limits?: PageLimits;
 }
@@ -42,11 +44,12 @@ function returnNotice(req: Request): SetupView['notice'] {
   return undefined;
 }
 
-export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions): Router {
+export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Router {
+  const logger = options.logger ?? pino({ level: 'silent' });
   const limits = options.limits ?? createPageLimits();
   const r = Router();
   const headers = (res: Response, formTargets: string[] = []) => pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
-  const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? options.logger;
+  const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? logger;
 
   const refuse = (req: Request, res: Response, status: number, title: string, text: string) => {
     if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: text, code: status } });
