@@ -90,7 +90,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, pageLimits }: Ap
   });
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
-  app.all(['/healthz', '/readyz', '/api/v1/openapi.json', '/api/v1/dsync/google/callback'], methodNotAllowed(['GET', 'HEAD']));
+  app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
