@@ -238,20 +238,10 @@
     if (empty) empty.hidden = recent.length > 0;
   }
 
-  const SYNC_STATES = {
-    pending: 'Connected, waiting for the first sync',
-    running: 'Syncing now',
-    succeeded: 'Synced',
-    failed: 'The last sync failed; the next one retries',
-    guarded: 'Synced, but deletions were held back (too many at once)',
-    invalid_credentials: 'Google refused the authorization: connect again',
-    not_authorized: 'Not connected yet',
-  };
-
-  function renderGoogle(google) {
+  function renderGoogle(google, syncText) {
     if (!google || !$('google-state')) return;
     const { sync } = google;
-    $('google-state').textContent = SYNC_STATES[sync.state] || sync.state;
+    $('google-state').textContent = syncText;
     $('google-last-success').replaceChildren(timeEl(sync.last_success_at));
     const count = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
     $('google-listed').textContent = count(sync.listed.users, 'user') + ', ' + count(sync.listed.groups, 'group');
@@ -265,8 +255,7 @@
   function render(live) {
     const state = $('state');
     if (state) {
-      const idp = state.dataset.idp;
-      state.textContent = live.state === 'waiting' ? 'Waiting for the first request from ' + idp : 'Receiving from ' + idp;
+      state.textContent = live.state_text;
       state.className = 'state state-' + live.state;
       if (lastState && lastState !== live.state) announce(state.textContent);
       lastState = live.state;
@@ -276,7 +265,7 @@
     $('last-request').replaceChildren(timeEl(live.last_request_at));
     renderTokens(live.tokens);
     renderRecent(live.recent);
-    renderGoogle(live.google);
+    renderGoogle(live.google, live.sync_text);
   }
 
   async function refresh() {

@@ -63,7 +63,7 @@ export const accessKeys = (directoryId: string): string[] => ['tok', 'tokuse', '
 export class RedisAccessStore extends RedisPullSyncStore implements AccessStore {
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
     super(target, options);
-    for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    this.defineCommands(COMMANDS);
   }
 
   async getDirectoryAccess(id: string): Promise<DirectoryAccess | null> {

@@ -36,7 +36,7 @@ export function statusText(live: LiveStatus, idp: string): string {
 export function statusBlock(live: LiveStatus, idp: string, lastLabel = 'Last request'): Html {
   return html`<section class="card" aria-labelledby="status-h">
   <h2 id="status-h">Status</h2>
-  <p id="state" class="state state-${live.state}" role="status" data-idp="${idp}">${statusText(live, idp)}</p>
+  <p id="state" class="state state-${live.state}" role="status">${statusText(live, idp)}</p>
   <dl class="counts">
     <div><dt>Users</dt><dd id="count-users">${live.users}</dd></div>
     <div><dt>Groups</dt><dd id="count-groups">${live.groups}</dd></div>

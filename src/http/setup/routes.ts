@@ -15,6 +15,8 @@ import { createPageLimits, type PageLimitKind, type PageLimits } from '../../rat
 import type { Dsync } from '../../service.js';
 import { html } from '../html.js';
 import { asset } from './assets.js';
+import { statusText } from './fragments.js';
+import { syncStateText } from './google-section.js';
 import { liveStatus } from './live-status.js';
 import { linkGonePage, messagePage, setupPage } from './page.js';
 import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
@@ -111,7 +113,10 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   r.get('/:link/status', async (req, res) => {
     const opened = await open(req, res, 'view');
     if (!opened) return;
-    res.json({ data: await liveStatus(dsync, opened.directory), error: null });
+    const live = await liveStatus(dsync, opened.directory);
+    // The texts as the page words them, so its script does not keep a second copy of them.
+    const texts = { state_text: statusText(live, opened.section.idp), ...(live.google && { sync_text: syncStateText(live.google.sync.state) }) };
+    res.json({ data: { ...live, ...texts }, error: null });
   });
 
   r.post('/:link/*action', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 }), async (req, res) => {
