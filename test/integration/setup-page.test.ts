@@ -8,6 +8,8 @@ import { createLogger } from '../../src/logger.js';
 import { createPageLimits } from '../../src/ratelimit/page-limits.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { startReceiver, startService, until, type Receiver, type Service } from '../support/harness.js';
+import { RedisStore } from '../../src/store/redis.js';
+import { freshRedisStore, redisUrl } from '../support/services.js';
 
 const USER = (userName: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName });
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -200,6 +202,22 @@ describe('setup page over HTTP', function () {
     expect(views[40]).to.equal(429);
     // Another link of the same directory has its own budget.
     expect((await fetch(await linkOf(dir))).status).to.equal(200);
+  });
+
+  it('counts the limits on the store\'s Redis when there is one (shared by replicas)', async () => {
+    const store = await freshRedisStore(13);
+    const other = new RedisStore(`${redisUrl()}/13`); // a second replica on the same Redis
+    const one = await startService(store, {}, { pageLimits: createPageLimits({ redis: store.redis, limits: { miss: 3 } }) });
+    const two = await startService(other, {}, { pageLimits: createPageLimits({ redis: other.redis, limits: { miss: 3 } }) });
+    try {
+      const statuses = [];
+      for (const s of [one, two, one, two]) statuses.push((await fetch(`${s.url}/setup/${'9'.repeat(43)}`)).status);
+      expect(statuses).to.deep.equal([404, 404, 404, 429]);
+      expect(await store.redis.keys('dsync:rl:setup:miss*')).to.have.length(1);
+    } finally {
+      await two.close();
+      await one.close();
+    }
   });
 
   it('serves only its own two static files', async () => {
