@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`. */
+/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`, `cron sync-microsoft`. */
 import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
@@ -8,6 +8,7 @@ import { bearer } from './http/scim-routes.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics, ProcessMetrics } from './metrics.js';
+import type { SyncReport } from './providers/pull/runner.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
@@ -21,6 +22,7 @@ Commands:
   operator                Run the Kubernetes operator (reconciles DirectoryConnection resources; see docs/operator.md)
   cron process-events     Deliver queued webhook events once (batch mode), then exit
   cron sync-google        Pull every active Google Workspace directory once, then exit
+  cron sync-microsoft     Pull every active Microsoft Entra ID directory once (Graph delta), then exit
   help                    Show this help
 
 Configuration is read from environment variables; see README.md.`;
@@ -52,6 +54,7 @@ function build(config: Config, logger: Logger): Dsync {
     },
     delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs, leaseMs: config.deliveryLeaseMs },
     google: config.google,
+    microsoft: config.microsoft,
   });
 }
 
@@ -90,7 +93,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       dsync.processEvents().catch((err) => logger.error({ err }, 'scheduled event processing failed'));
     }, config.webhook.batchIntervalSeconds * 1000);
   }
-  const googleTimer = startGoogleInterval(dsync, config, logger);
+  const pullTimers = [
+    startPullInterval('Google', config.google.syncIntervalSeconds, () => dsync.google.sync(), logger),
+    startPullInterval('Microsoft Entra ID', config.microsoft.syncIntervalSeconds, () => dsync.microsoft.sync(), logger),
+  ];
   logger.info(
     {
       port: config.port,
@@ -119,7 +125,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     }, 10_000);
     force.unref();
     if (batchTimer) clearInterval(batchTimer);
-    if (googleTimer) clearInterval(googleTimer);
+    for (const timer of pullTimers) if (timer) clearInterval(timer);
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     // A keep-alive connection turns idle once its in-flight response is sent; close it then, not 65 s later.
     const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
@@ -160,38 +166,36 @@ async function processEvents(config: Config, logger: Logger): Promise<void> {
   }
 }
 
-/** DSYNC_GOOGLE_SYNC_INTERVAL: the pull sync in-process; a run still going when the next is due is not doubled. */
-function startGoogleInterval(dsync: Dsync, config: Config, logger: Logger): NodeJS.Timeout | undefined {
-  const seconds = config.google.syncIntervalSeconds;
+/** DSYNC_*_SYNC_INTERVAL: a pull sync in-process; a run still going when the next is due is not doubled. */
+function startPullInterval(name: string, seconds: number | undefined, run: () => Promise<SyncReport>, logger: Logger): NodeJS.Timeout | undefined {
   if (seconds === undefined) return undefined;
   let running = false;
   return setInterval(() => {
     if (running) return;
     running = true;
-    dsync.google
-      .sync()
-      .then((report) => logger.info({ directories: report.directories.length, failed: report.failed }, 'scheduled Google sync done'))
-      .catch((err) => logger.error({ err }, 'scheduled Google sync could not run'))
+    run()
+      .then((report) => logger.info({ directories: report.directories.length, failed: report.failed }, `scheduled ${name} sync done`))
+      .catch((err) => logger.error({ err }, `scheduled ${name} sync could not run`))
       .finally(() => (running = false));
   }, seconds * 1000);
 }
 
 /**
- * One pull of every active Google directory. Exits non-zero only when the run could not work (bad configuration,
- * store unreachable): one customer's revoked token or Google outage is reported in the output, its sync status
- * and the metrics, so a failed Job means real trouble.
+ * One pull of every active directory of a provider. Exits non-zero only when the run could not work (bad
+ * configuration, store unreachable): one customer's revoked token, revoked consent or outage is reported in the
+ * output, its sync status and the metrics, so a failed Job means real trouble.
  */
-async function syncGoogle(config: Config, logger: Logger): Promise<void> {
-  if (!config.redis) throw new ConfigError(`cron sync-google needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
+async function syncPull(task: string, config: Config, logger: Logger, run: (dsync: Dsync) => Promise<SyncReport>): Promise<void> {
+  if (!config.redis) throw new ConfigError(`cron ${task} needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
   const dsync = build(config, logger);
   try {
     await dsync.store.ping();
-    const report = await dsync.google.sync();
+    const report = await run(dsync);
     for (const d of report.directories) {
-      process.stdout.write(`sync-google: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`);
+      process.stdout.write(`${task}: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`);
     }
     process.stdout.write(
-      `sync-google: ${report.directories.length} directories, ${report.created} created, ${report.updated} updated, ` +
+      `${task}: ${report.directories.length} directories, ${report.created} created, ${report.updated} updated, ` +
         `${report.deleted} deleted, ${report.failed} failed\n`,
     );
   } finally {
@@ -222,7 +226,8 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (command === 'serve') return serve(config, logger);
   if (cron && sub === 'process-events') return processEvents(config, logger);
-  if (cron && sub === 'sync-google') return syncGoogle(config, logger);
+  if (cron && sub === 'sync-google') return syncPull('sync-google', config, logger, (dsync) => dsync.google.sync());
+  if (cron && sub === 'sync-microsoft') return syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync());
   process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
   process.exitCode = 2;
 }

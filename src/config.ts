@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
-import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { providerConfig, providerEnvShape } from './provider-config.js';
+import type { GoogleOptions } from './providers/google/options.js';
+import type { MicrosoftOptions } from './providers/microsoft/options.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { parseNodeList, type RedisTarget } from './store/redis-target.js';
@@ -106,24 +108,7 @@ const envSchema = z.object({
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
-  DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
-  DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
-  DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
-  DSYNC_GOOGLE_API_URL: z.url({ error: 'DSYNC_GOOGLE_API_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_TOKEN_URL: z.url({ error: 'DSYNC_GOOGLE_TOKEN_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_AUTH_URL: z.url({ error: 'DSYNC_GOOGLE_AUTH_URL must be a URL' }).optional(),
-  DSYNC_GOOGLE_SYNC_INTERVAL: positiveInt('DSYNC_GOOGLE_SYNC_INTERVAL').optional(),
-  DSYNC_GOOGLE_QUERIES_PER_MINUTE: z.coerce
-    .number({ error: 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be a number' })
-    .int('DSYNC_GOOGLE_QUERIES_PER_MINUTE must be an integer')
-    .min(0, 'DSYNC_GOOGLE_QUERIES_PER_MINUTE must be >= 0 (0 = not paced)')
-    .optional(),
-  DSYNC_GOOGLE_MAX_DELETE_SHARE: z
-    .string()
-    .regex(/^\d+(\.\d+)?%?$/, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be a share such as 20% or 0.2')
-    .transform((v) => (v.endsWith('%') ? Number(v.slice(0, -1)) / 100 : Number(v)))
-    .pipe(z.number().max(1, 'DSYNC_GOOGLE_MAX_DELETE_SHARE must be at most 100%'))
-    .optional(),
+  ...providerEnvShape,
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
@@ -137,8 +122,10 @@ const envSchema = z.object({
         .min(1, 'DSYNC_OPERATOR_NAMESPACES must list at least one namespace'),
     )
     .optional(),
-  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(4),
+  DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(16),
   DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
+  DSYNC_OPERATOR_KUBE_QPS: z.coerce.number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' }).min(0, 'DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)').default(500),
+  DSYNC_OPERATOR_KUBE_BURST: positiveInt('DSYNC_OPERATOR_KUBE_BURST').default(1000),
   DSYNC_LEADER_ELECTION: bool.default(true),
   DSYNC_LEADER_ELECTION_NAMESPACE: z.string().min(1).optional(),
   DSYNC_LEADER_ELECTION_LEASE_DURATION: z.string().default('15s').pipe(duration),
@@ -179,6 +166,7 @@ export interface Config extends StoreConfig {
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
   google: GoogleOptions;
+  microsoft: MicrosoftOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
   metricsPort: number;
@@ -196,6 +184,8 @@ export interface OperatorConfig extends StoreConfig {
     namespaces?: string[];
     workers: number;
     resyncIntervalMs: number;
+    /** Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's QPS/Burst. */
+    kubeRateLimit: { qps: number; burst: number };
     leaderElection: {
       enabled: boolean;
       /** Unset = the namespace of the kubeconfig context (in a pod: its own namespace). */
@@ -297,6 +287,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
       ...(namespaces !== undefined && { namespaces }),
       workers: e.DSYNC_OPERATOR_WORKERS,
       resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,
+      kubeRateLimit: { qps: e.DSYNC_OPERATOR_KUBE_QPS, burst: e.DSYNC_OPERATOR_KUBE_BURST },
       leaderElection: {
         enabled: e.DSYNC_LEADER_ELECTION,
         ...(e.DSYNC_LEADER_ELECTION_NAMESPACE !== undefined && { namespace: e.DSYNC_LEADER_ELECTION_NAMESPACE }),
@@ -330,9 +321,7 @@ export function loadConfig(
     throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
   }
   const externalUrl = (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
-  if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
-    throw new ConfigError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
-  }
+  const providers = providerConfig(e, externalUrl, (message) => new ConfigError(message));
   return {
     port: e.PORT,
     host: e.HOST,
@@ -350,17 +339,7 @@ export function loadConfig(
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? DELIVERY_DEFAULTS.retentionMs,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? DELIVERY_DEFAULTS.logRetentionMs,
     deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? DELIVERY_DEFAULTS.leaseMs,
-    google: googleOptions(externalUrl, {
-      clientId: e.DSYNC_GOOGLE_CLIENT_ID,
-      clientSecret: e.DSYNC_GOOGLE_CLIENT_SECRET,
-      redirectUrl: e.DSYNC_GOOGLE_REDIRECT_URL,
-      apiUrl: e.DSYNC_GOOGLE_API_URL,
-      tokenUrl: e.DSYNC_GOOGLE_TOKEN_URL,
-      authUrl: e.DSYNC_GOOGLE_AUTH_URL,
-      syncIntervalSeconds: e.DSYNC_GOOGLE_SYNC_INTERVAL,
-      queriesPerMinute: e.DSYNC_GOOGLE_QUERIES_PER_MINUTE,
-      maxDeleteShare: e.DSYNC_GOOGLE_MAX_DELETE_SHARE,
-    }),
+    ...providers,
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),

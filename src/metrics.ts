@@ -12,6 +12,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Backlog } from './delivery/backlog.js';
 import { listen } from './listen.js';
 import type { SyncObserver } from './providers/google/google-sync.js';
+import type { MicrosoftObserver } from './providers/microsoft/microsoft-sync.js';
+import type { RunObserver } from './providers/pull/runner.js';
 import type { CommandObserver } from './store/command-observer.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -56,9 +58,18 @@ export class ProcessMetrics {
     if (failed) this.storeErrors.inc({ command });
   };
 
-  /** Serves `/metrics` on METRICS_PORT; rejects with a PortError naming the variable when the port is taken. */
-  listen(port: number, host = '0.0.0.0'): Promise<Server> {
+  /**
+   * Serves `/metrics` on METRICS_PORT and, when `readiness` is given, `/readyz`: 200 while it says ready, 503
+   * otherwise, its detail as the body (the operator's readinessProbe). Rejects with a PortError naming the
+   * variable when the port is taken.
+   */
+  listen(port: number, host = '0.0.0.0', readiness?: () => { ready: boolean; detail: string }): Promise<Server> {
     const server = createServer(async (req, res) => {
+      if (readiness && req.url === '/readyz') {
+        const { ready, detail } = readiness();
+        res.writeHead(ready ? 200 : 503, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${detail}\n`);
+        return;
+      }
       if (req.url !== '/metrics') {
         res.writeHead(404).end();
         return;
@@ -122,24 +133,7 @@ export class Metrics extends ProcessMetrics {
     registers: [this.registry],
   });
 
-  readonly googleSyncRuns = new Counter({
-    name: 'dsync_google_sync_runs_total',
-    help: 'Google pull-sync runs of one directory, by outcome (succeeded, failed, guarded, invalid_credentials, not_authorized)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  readonly googleSyncDuration = new Histogram({
-    name: 'dsync_google_sync_duration_seconds',
-    help: 'Duration of the Google pull sync of one directory',
-    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 900, 1800],
-    registers: [this.registry],
-  });
-  readonly googleSyncChanges = new Counter({
-    name: 'dsync_google_sync_changes_total',
-    help: 'Changes a Google pull sync applied, by kind (users_created, members_added, ...)',
-    labelNames: ['change'] as const,
-    registers: [this.registry],
-  });
+  private readonly googleRuns = pullRunFamilies(this.registry, 'google', 'Google');
   readonly googleApiRequests = new Counter({
     name: 'dsync_google_api_requests_total',
     help: 'Google Directory API requests made (retries included)',
@@ -154,16 +148,45 @@ export class Metrics extends ProcessMetrics {
 
   /** What the Google sync reports to (no directory labels: bounded series). */
   readonly googleObserver: SyncObserver = {
-    directoryRun: (state, seconds, counts) => {
-      this.googleSyncRuns.inc({ outcome: state });
-      this.googleSyncDuration.observe(seconds);
-      for (const [change, n] of Object.entries(counts)) if (n > 0) this.googleSyncChanges.inc({ change }, n);
-    },
+    directoryRun: this.googleRuns,
     request: () => this.googleApiRequests.inc(),
     retry: (reason) => this.googleApiRetries.inc({ reason }),
   };
 
+  private readonly microsoftRuns = pullRunFamilies(this.registry, 'microsoft', 'Microsoft Entra ID');
+  readonly graphRequests = new Counter({
+    name: 'dsync_microsoft_graph_requests_total',
+    help: 'Microsoft Graph requests made (retries included)',
+    registers: [this.registry],
+  });
+  readonly graphRetries = new Counter({
+    name: 'dsync_microsoft_graph_retries_total',
+    help: 'Microsoft Graph requests retried, by reason (429, 503, network, ...)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly graphThrottled = new Counter({
+    name: 'dsync_microsoft_graph_throttled_total',
+    help: 'Graph answers that throttled a tenant (429 or 503 with Retry-After): its requests waited as told',
+    registers: [this.registry],
+  });
+  readonly microsoftNotifications = new Counter({
+    name: 'dsync_microsoft_notifications_total',
+    help: 'Graph change notifications received, by outcome (accepted, ignored: unknown subscription or wrong clientState, lifecycle)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** What the Entra sync reports to (no directory labels: bounded series). */
+  readonly microsoftObserver: MicrosoftObserver = {
+    directoryRun: this.microsoftRuns,
+    request: () => this.graphRequests.inc(),
+    retry: (reason) => this.graphRetries.inc({ reason }),
+    throttled: () => this.graphThrottled.inc(),
+  };
+
   private googleStates: (() => Promise<Record<string, number>>) | undefined;
+  private microsoftStates: (() => Promise<MicrosoftStates>) | undefined;
 
   private backlogSource: { mode: string; measure: () => Promise<Backlog> } | undefined;
   private backlogCache: { at: number; value: Promise<Backlog> } | undefined;
@@ -190,20 +213,29 @@ export class Metrics extends ProcessMetrics {
     gauge('dsync_webhook_backlog_oldest_age_seconds', 'Age of the oldest event not yet delivered; 0 when none', (b) => b.oldestPendingAgeSeconds, true);
     gauge('dsync_dead_letters_pending', 'Dead letters (given-up deliveries) not yet replayed', (b) => b.deadLetters, false);
     gauge('dsync_webhooks_disabled', 'Directories whose webhook a 410 Gone disabled', (b) => b.webhooksDisabled, false);
-    const metrics = this; // prom-client calls collect with the gauge as `this`
-    new Gauge({
-      name: 'dsync_google_directories',
-      help: 'Active Google directories by the state of their last sync (invalid_credentials: authorize again; guarded: the mass-deletion guard stopped deletions)',
-      labelNames: ['state'],
-      registers: [this.registry],
-      // Read from the stored statuses at scrape time: a sync run by the one-shot CronJob (never scraped) shows too.
-      async collect() {
-        if (!metrics.googleStates) return;
-        const states = await metrics.googleStates();
-        this.reset();
-        for (const [state, n] of Object.entries(states)) this.set({ state }, n);
-      },
-    });
+    stateGauge(
+      this.registry,
+      'dsync_google_directories',
+      'Active Google directories by the state of their last sync (invalid_credentials: authorize again; guarded: the mass-deletion guard stopped deletions)',
+      async () => this.googleStates?.(),
+    );
+    stateGauge(
+      this.registry,
+      'dsync_microsoft_directories',
+      'Active Microsoft Entra ID directories by the state of their last sync (invalid_credentials: consent revoked, grant it again; guarded: the mass-deletion guard stopped deletions)',
+      async () => (await this.microsoftStates?.())?.sync,
+    );
+    stateGauge(
+      this.registry,
+      'dsync_microsoft_subscriptions',
+      "Active Microsoft Entra ID directories by the state of their change-notification subscriptions (off: no public https URL; failed: see the directory's sync status)",
+      async () => (await this.microsoftStates?.())?.notifications,
+    );
+  }
+
+  /** Where `dsync_microsoft_directories` and `dsync_microsoft_subscriptions` read from. */
+  trackMicrosoftStates(measure: () => Promise<MicrosoftStates>): void {
+    this.microsoftStates = measure;
   }
 
   /** Where `dsync_google_directories` reads from (counts of directories by sync state). */
@@ -232,4 +264,53 @@ export class Metrics extends ProcessMetrics {
     if (status === 410 || status === 429) return String(status);
     return `${Math.floor(status / 100)}xx`;
   }
+}
+
+/** Counts of active directories of one provider by sync state, and by notification state. */
+export interface MicrosoftStates {
+  sync: Record<string, number>;
+  notifications: Record<string, number>;
+}
+
+/** A gauge by `state`, read at scrape time (a sync run by the one-shot CronJob, never scraped, shows too). */
+function stateGauge(registry: Registry, name: string, help: string, read: () => Promise<Record<string, number> | undefined>): void {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const states = await read();
+      if (!states) return;
+      this.reset();
+      for (const [state, n] of Object.entries(states)) this.set({ state }, n);
+    },
+  });
+}
+
+/** The run families every pull provider exports (`dsync_<provider>_sync_*`), as the observer of its runs. */
+function pullRunFamilies(registry: Registry, provider: string, name: string): RunObserver['directoryRun'] {
+  const runs = new Counter({
+    name: `dsync_${provider}_sync_runs_total`,
+    help: `${name} pull-sync runs of one directory, by outcome (succeeded, failed, guarded, invalid_credentials, not_authorized)`,
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: `dsync_${provider}_sync_duration_seconds`,
+    help: `Duration of the ${name} pull sync of one directory`,
+    buckets: [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 900, 1800],
+    registers: [registry],
+  });
+  const changes = new Counter({
+    name: `dsync_${provider}_sync_changes_total`,
+    help: `Changes a ${name} pull sync applied, by kind (users_created, members_added, ...)`,
+    labelNames: ['change'] as const,
+    registers: [registry],
+  });
+  return (state, seconds, counts) => {
+    runs.inc({ outcome: state });
+    duration.observe(seconds);
+    for (const [change, n] of Object.entries(counts)) if (n > 0) changes.inc({ change }, n);
+  };
 }

@@ -21,9 +21,11 @@ import { WebhookSender } from './delivery/webhook-sender.js';
 import type { Logger } from './logger.js';
 import { Metrics } from './metrics.js';
 import { createGoogleProvider, type GoogleProvider } from './providers/google/google.js';
-import type { RetryOptions } from './providers/google/google-retry.js';
-import { googleGroupKeys } from './providers/google/mapping.js';
+import type { RetryOptions } from './providers/pull/retry.js';
+import { externalIdGroupKeys } from './providers/pull/group-keys.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
+import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -51,6 +53,8 @@ export interface DsyncOptions {
   setupUrl?: string;
   /** Keep the activity record of SCIM requests (the setup page's "recent requests"); default true. */
   recordActivity?: boolean;
+  /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
+  microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
 
 export interface Dsync {
@@ -80,6 +84,8 @@ export interface Dsync {
   readonly setupLinks: SetupLinks;
   /** The recent SCIM requests of each directory. */
   readonly activity: ActivityRecorder;
+  /** Microsoft Entra ID: admin consent, the pull sync on Graph's delta query, change notifications. */
+  readonly microsoft: MicrosoftProvider;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -134,13 +140,14 @@ export function createDsync(options: DsyncOptions): Dsync {
     },
     ...(options.recordActivity !== false && { onAnswered: (req, result) => activity.record(req.directoryId, activityEntry(req, result)) }),
   });
+  // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
+  // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
+  const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
   const google = createGoogleProvider({
     store,
     directories,
-    // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
-    // Groups keyed by their email, not their (non-unique) name.
-    writers: { users, groups: new GroupWriter({ store, committed, keys: googleGroupKeys }) },
+    writers: pullWriters,
     options: googleOptions(options.externalUrl, googleGiven),
     logger,
     observer: metrics.googleObserver,
@@ -148,6 +155,19 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(leaseMs !== undefined && { leaseMs }),
   });
   metrics.trackGoogleStates(() => google.directoryStates());
+  const { retry: msRetry, leaseMs: msLeaseMs, ...microsoftGiven } = options.microsoft ?? {};
+  const microsoft = createMicrosoftProvider({
+    store,
+    directories,
+    writers: pullWriters,
+    options: microsoftOptions(options.externalUrl, microsoftGiven),
+    logger,
+    observer: metrics.microsoftObserver,
+    onNotification: (outcome) => metrics.microsoftNotifications.inc({ outcome }),
+    ...(msRetry && { retry: msRetry }),
+    ...(msLeaseMs !== undefined && { leaseMs: msLeaseMs }),
+  });
+  metrics.trackMicrosoftStates(() => microsoft.directoryStates());
   return {
     store,
     directories,
@@ -158,6 +178,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     scimTokens,
     setupLinks: new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` }),
     activity,
+    microsoft,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,
@@ -180,6 +201,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     },
     start: () => delivery.start(),
     async close() {
+      microsoft.close();
       await delivery.stop();
       await activity.close();
       await sender.close();

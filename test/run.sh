@@ -25,7 +25,11 @@ cleanup() {
 trap cleanup EXIT
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 export REDIS_TEST_URL="redis://127.0.0.1:$port"
-echo "redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
+# The fake Microsoft Entra ID serves TLS with a throwaway CA (msal-node refuses an http authority); Node reads
+# NODE_EXTRA_CA_CERTS only at start, so it is set here for every test process.
+bash test/support/test-ca.sh "$work/tls"
+export DSYNC_TEST_TLS_DIR="$work/tls" NODE_EXTRA_CA_CERTS="$work/tls/ca.crt"
+echo "node $(node --version); redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
 specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi

@@ -61,6 +61,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dsync/microsoft/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Microsoft's redirect after admin consent: connects the directory to the tenant
+         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, single-use state bound to the directory is the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).
+         */
+        get: operations["microsoftCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/microsoft/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Microsoft Graph's change notifications (and its validation handshake)
+         * @description Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through Graph's delta query within seconds (a burst is one sync).
+         */
+        post: operations["microsoftNotifications"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -279,6 +319,86 @@ export interface paths {
          * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status.
          */
         post: operations["syncGoogle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/microsoft/admin-consent-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Microsoft's admin-consent URL for an admin of the directory's tenant (read-only directory permissions)
+         * @description Send an admin of the customer's tenant to this URL: after consent, Microsoft sends the browser to the callback, which connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first sync. A newer URL replaces an older one. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409.
+         */
+        get: operations["getMicrosoftAdminConsentUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/microsoft/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The directory's last sync: state, mode (full, delta, resync), counts, Graph requests, notifications
+         * @description The state of the last (or running) sync of the directory: its mode, counts, Graph requests, throttling, the error that stopped it, and its change-notification subscriptions.
+         */
+        get: operations["getMicrosoftSyncStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-microsoft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync every active Microsoft Entra ID directory (or one) now
+         * @description Runs Graph's delta query for every active Entra directory (or one) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 with a `Location` to read the run from; a request while a run of the same scope goes joins it.
+         */
+        post: operations["syncMicrosoft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-microsoft/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sync run started with `Prefer: respond-async`: its state, and its report once done
+         * @description A run started with `Prefer: respond-async`: running, then succeeded with its report (or failed when it could not work). Runs are kept by the replica that started them.
+         */
+        get: operations["getMicrosoftSyncRun"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1555,7 +1675,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
             google_domain?: string;
             google_access_token?: string;
             google_refresh_token?: string;
@@ -1651,17 +1771,17 @@ export interface components {
                 members_added: number;
                 members_removed: number;
             };
-            listed: {
-                users: number;
-                groups: number;
-            };
-            google_requests: number;
             /** @description Why the last run did not succeed */
             error: {
                 code: string;
                 message: string;
             } | null;
             last_success_at: string | null;
+            listed: {
+                users: number;
+                groups: number;
+            };
+            google_requests: number;
         };
         GoogleSyncStatusEnvelope: {
             data: components["schemas"]["GoogleSyncStatus"];
@@ -1734,6 +1854,265 @@ export interface components {
         };
         GoogleSyncReportEnvelope: {
             data: components["schemas"]["GoogleSyncReport"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "adminConsentUrl": "https://login.microsoftonline.com/organizations/v2.0/adminconsent?client_id=…&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default&redirect_uri=…&state=…"
+         *     }
+         */
+        MicrosoftAdminConsentUrl: {
+            adminConsentUrl: string;
+        };
+        MicrosoftAdminConsentUrlEnvelope: {
+            data: components["schemas"]["MicrosoftAdminConsentUrl"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "state": "succeeded",
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:00.640Z",
+         *       "duration_ms": 640,
+         *       "counts": {
+         *         "users_created": 0,
+         *         "users_updated": 2,
+         *         "users_deleted": 0,
+         *         "groups_created": 0,
+         *         "groups_updated": 0,
+         *         "groups_deleted": 0,
+         *         "members_added": 0,
+         *         "members_removed": 0
+         *       },
+         *       "error": null,
+         *       "last_success_at": "2026-11-21T08:00:00.640Z",
+         *       "tenant_id": "aaaaaaaa-1111-4111-8111-111111111111",
+         *       "mode": "delta",
+         *       "seen": {
+         *         "users": 2,
+         *         "groups": 0
+         *       },
+         *       "graph_requests": 2,
+         *       "throttled": 0,
+         *       "notifications": {
+         *         "state": "active",
+         *         "expires_at": "2026-11-24T08:00:00.000Z",
+         *         "error": null
+         *       }
+         *     }
+         */
+        MicrosoftSyncStatus: {
+            directory_id: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized";
+            started_at: string | null;
+            finished_at: string | null;
+            duration_ms: number | null;
+            counts: {
+                users_created: number;
+                users_updated: number;
+                users_deleted: number;
+                groups_created: number;
+                groups_updated: number;
+                groups_deleted: number;
+                members_added: number;
+                members_removed: number;
+            };
+            /** @description Why the last run did not succeed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            last_success_at: string | null;
+            /** @description The Entra tenant synced */
+            tenant_id: string | null;
+            /** @description full: first sync; delta: changes only; resync: Graph refused the delta links */
+            mode: ("full" | "delta" | "resync") | null;
+            /** @description Users and groups the last run's delta rounds named */
+            seen: {
+                users: number;
+                groups: number;
+            };
+            graph_requests: number;
+            /** @description Answers of the last run that told it to slow down (429/503 with Retry-After) */
+            throttled: number;
+            notifications: {
+                /** @enum {string} */
+                state: "off" | "active" | "failed";
+                expires_at: string | null;
+                error: string | null;
+            };
+        };
+        MicrosoftSyncStatusEnvelope: {
+            data: components["schemas"]["MicrosoftSyncStatus"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Contoso (Entra)",
+         *           "tenant": "contoso",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 0,
+         *             "users_updated": 2,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 0,
+         *       "updated": 2,
+         *       "deleted": 0,
+         *       "failed": 0
+         *     }
+         */
+        MicrosoftSyncReport: {
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description skipped: another run holds the directory right now
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                };
+                /** @description Why the last run did not succeed */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose run failed or was stopped by the mass-deletion guard */
+            failed: number;
+        };
+        MicrosoftSyncReportEnvelope: {
+            data: components["schemas"]["MicrosoftSyncReport"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60",
+         *       "state": "succeeded",
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:00.640Z",
+         *       "report": {
+         *         "directories": [
+         *           {
+         *             "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *             "name": "Contoso (Entra)",
+         *             "tenant": "contoso",
+         *             "product": "app",
+         *             "state": "succeeded",
+         *             "counts": {
+         *               "users_created": 0,
+         *               "users_updated": 2,
+         *               "users_deleted": 0,
+         *               "groups_created": 0,
+         *               "groups_updated": 0,
+         *               "groups_deleted": 0,
+         *               "members_added": 0,
+         *               "members_removed": 0
+         *             },
+         *             "error": null
+         *           }
+         *         ],
+         *         "created": 0,
+         *         "updated": 2,
+         *         "deleted": 0,
+         *         "failed": 0
+         *       },
+         *       "error": null
+         *     }
+         */
+        MicrosoftSyncRun: {
+            id: string;
+            /** @enum {string} */
+            state: "running" | "succeeded" | "failed";
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            /** @description What the synchronous form answers, once the run is done */
+            report: {
+                directories: {
+                    id: string;
+                    name: string;
+                    tenant: string;
+                    product: string;
+                    /**
+                     * @description skipped: another run holds the directory right now
+                     * @enum {string}
+                     */
+                    state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                    counts: {
+                        users_created: number;
+                        users_updated: number;
+                        users_deleted: number;
+                        groups_created: number;
+                        groups_updated: number;
+                        groups_deleted: number;
+                        members_added: number;
+                        members_removed: number;
+                    };
+                    /** @description Why the last run did not succeed */
+                    error: {
+                        code: string;
+                        message: string;
+                    } | null;
+                }[];
+                created: number;
+                updated: number;
+                deleted: number;
+                /** @description Directories whose run failed or was stopped by the mass-deletion guard */
+                failed: number;
+            } | null;
+            /** @description Why the run could not work (the store unreachable); a failing directory is in the report */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        MicrosoftSyncRunEnvelope: {
+            data: components["schemas"]["MicrosoftSyncRun"];
             /**
              * @description null on success
              * @constant
@@ -1927,7 +2306,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
             log_webhook_events: boolean;
             deactivated: boolean;
             scim: {
@@ -1948,6 +2327,10 @@ export interface components {
             google_refresh_token?: string;
             /** @description Google directories: expand nested groups into members */
             google_nested_groups?: boolean;
+            /** @description Microsoft Entra ID directories: the tenant the admin consented from */
+            microsoft_tenant_id?: string;
+            /** @description Microsoft Entra ID directories: expand nested groups into members */
+            microsoft_nested_groups?: boolean;
             /**
              * Format: date-time
              * @description Set when the receiver answered 410 Gone: delivery stops until the webhook is set again
@@ -1973,7 +2356,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
             /** Format: uri */
             webhook_url?: string;
             webhook_secret?: string;
@@ -1983,6 +2366,8 @@ export interface components {
             google_access_token?: string;
             google_refresh_token?: string;
             google_nested_groups?: boolean;
+            microsoft_tenant_id?: string;
+            microsoft_nested_groups?: boolean;
         };
         DirectoryListEnvelope: {
             data: components["schemas"]["Directory"][];
@@ -2081,6 +2466,8 @@ export interface components {
             google_access_token?: string;
             google_refresh_token?: string;
             google_nested_groups?: boolean;
+            microsoft_tenant_id?: string;
+            microsoft_nested_groups?: boolean;
             /** @description Immutable: accepted only unchanged */
             tenant?: string;
             /** @description Immutable: accepted only unchanged */
@@ -2089,7 +2476,7 @@ export interface components {
              * @description Immutable: accepted only unchanged
              * @enum {string}
              */
-            type?: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            type?: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
         };
         /**
          * @example {
@@ -2491,6 +2878,189 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    microsoftCallback: {
+        parameters: {
+            query: {
+                /**
+                 * @description The signed state of the admin-consent URL
+                 * @example eyJkIjoiMmI2ZC4uLiJ9.c2ln
+                 */
+                state: string;
+                /**
+                 * @description `True` when the admin consented
+                 * @example True
+                 */
+                admin_consent?: string;
+                /**
+                 * @description The id (GUID) of the tenant whose admin consented
+                 * @example aaaaaaaa-1111-4111-8111-111111111111
+                 */
+                tenant?: string;
+                /** @description The permissions granted */
+                scope?: string;
+                /** @description Microsoft's error when the admin declined (e.g. access_denied) */
+                error?: string;
+                /** @description Microsoft's explanation (AADSTS…) */
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected: a page saying so (the first sync starts) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error) */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The redirect_url with status=success|error */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The directory of the state is gone: a page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Microsoft Entra ID is not configured on this server: a page saying so */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the server: a page saying so (the error is logged) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Entra did not confirm the consent with a token: a page saying so */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store does not answer: a page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    microsoftNotifications: {
+        parameters: {
+            query?: {
+                /** @description Graph validating the URL: echoed as text/plain */
+                validationToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    value: Record<string, never>[];
+                };
+            };
+        };
+        responses: {
+            /** @description The validation token, echoed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Accepted: the directories of the notifications whose clientState checks out are synced within seconds (no body) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenApiDocument: {
@@ -2942,6 +3512,160 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GoogleSyncReportEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMicrosoftAdminConsentUrl: {
+        parameters: {
+            query?: {
+                /** @description Where the callback sends the browser afterwards (with directory_id and status) */
+                redirect_url?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send the admin there */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicrosoftAdminConsentUrlEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMicrosoftSyncStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync status */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicrosoftSyncStatusEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncMicrosoft: {
+        parameters: {
+            query?: {
+                /** @description Sync only this directory (absent: every active Entra directory) */
+                directoryId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What each directory did; a failing directory is reported, not an error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicrosoftSyncReportEnvelope"];
+                };
+            };
+            /** @description `Prefer: respond-async`: the run goes on (or the one already going is joined); GET its Location */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicrosoftSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMicrosoftSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id in the Location of the 202 */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MicrosoftSyncRunEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];

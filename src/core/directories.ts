@@ -99,6 +99,8 @@ export class DirectoryService {
       ...(data.google_access_token !== undefined && { google_access_token: data.google_access_token }),
       ...(data.google_refresh_token !== undefined && { google_refresh_token: data.google_refresh_token }),
       ...(data.google_nested_groups !== undefined && { google_nested_groups: data.google_nested_groups }),
+      ...(data.microsoft_tenant_id !== undefined && { microsoft_tenant_id: data.microsoft_tenant_id }),
+      ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       ...(actor.managedBy !== undefined && { managed_by: actor.managedBy }),
       created_at: now,
       updated_at: now,
@@ -139,6 +141,8 @@ export class DirectoryService {
       ...(data.google_access_token !== undefined && { google_access_token: data.google_access_token }),
       ...(data.google_refresh_token !== undefined && { google_refresh_token: data.google_refresh_token }),
       ...(data.google_nested_groups !== undefined && { google_nested_groups: data.google_nested_groups }),
+      ...(data.microsoft_tenant_id !== undefined && { microsoft_tenant_id: data.microsoft_tenant_id }),
+      ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       webhook,
       updated_at: new Date().toISOString(),
     };

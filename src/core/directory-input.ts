@@ -48,6 +48,12 @@ const webhookSecret = z
     'webhook_secret: a whsec_ secret must be base64 after the prefix (Standard Webhooks)',
   );
 const googleField = z.string().max(4096, 'must be at most 4096 characters');
+/** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
+export const microsoftTenantId = z
+  .string()
+  .max(36, 'microsoft_tenant_id must be the tenant id (a GUID)')
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'microsoft_tenant_id must be the tenant id (a GUID)')
+  .transform((v) => v.toLowerCase());
 
 /**
  * An OAuth token as it travels in an HTTP header or form: visible ASCII (RFC 6749 VSCHAR without space). A
@@ -75,6 +81,8 @@ export const createDirectoryInput = dependentRequired(
       google_access_token: oauthToken('google_access_token').optional(),
       google_refresh_token: oauthToken('google_refresh_token').optional(),
       google_nested_groups: flag.optional(),
+      microsoft_tenant_id: microsoftTenantId.optional(),
+      microsoft_nested_groups: flag.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
   ),
@@ -99,6 +107,8 @@ export const updateDirectoryInput = z.strictObject(
     google_access_token: oauthToken('google_access_token').optional(),
     google_refresh_token: oauthToken('google_refresh_token').optional(),
     google_nested_groups: flag.optional(),
+    microsoft_tenant_id: microsoftTenantId.optional(),
+    microsoft_nested_groups: flag.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
     product: z.string().optional().describe('Immutable: accepted only unchanged'),

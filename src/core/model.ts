@@ -18,6 +18,7 @@ export const DIRECTORY_TYPES = [
   'rippling-scim-v2',
   'generic-scim-v2',
   'google',
+  'microsoft-entra',
 ] as const;
 export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 
@@ -36,6 +37,10 @@ export interface Directory {
   google_refresh_token?: string;
   /** Pull sync: members of nested groups count as members of the outer group (Google's derived membership). */
   google_nested_groups?: boolean;
+  /** Microsoft Entra ID: the tenant (GUID) the admin consented from; set at create to accept only that tenant's consent. */
+  microsoft_tenant_id?: string;
+  /** Pull sync: members of nested groups count as members of the outer group (as Google's derived membership). */
+  microsoft_nested_groups?: boolean;
   /** Set when the receiver answered 410 Gone: delivery stops (events are kept) until the webhook is set again. */
   webhook_disabled_at?: string;
   /** Set when a controller (the Kubernetes operator) owns this directory; the management API then refuses to mutate it. */

@@ -233,7 +233,16 @@ export interface DeliveryStore {
 }
 
 /** Names of the small per-directory records a pull provider keeps (JSON; never listed with the directory). */
-export type SyncRecordName = 'google-sync-status' | 'google-service-account';
+export type SyncRecordName =
+  | 'google-sync-status'
+  | 'google-service-account'
+  | 'microsoft-sync-status'
+  /** Graph's delta links of the directory (and, with nested groups, its direct memberships). */
+  | 'microsoft-delta'
+  /** The directory's change-notification subscriptions and their clientState secret. */
+  | 'microsoft-subscriptions'
+  /** The nonce of the directory's latest admin-consent URL (its state is single-use). */
+  | 'microsoft-consent';
 
 export interface PullSyncStore {
   /** The record's JSON, or null when none was saved. */

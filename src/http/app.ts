@@ -10,6 +10,7 @@ import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
+import { microsoftCallbackRoute, microsoftNotificationRoute } from './microsoft-public-routes.js';
 import { requestIds } from './request-id.js';
 import { methodNotAllowed, mountRoutes } from './route-table.js';
 import { scimRoutes } from './scim-routes.js';
@@ -90,6 +91,10 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, pageLimits }: Ap
   });
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
+  // Entra's admin consent returns here, and Graph posts change notifications here: no Api-Key (the signed
+  // state, each notification's clientState vouch for them).
+  app.use('/api/v1', microsoftCallbackRoute(dsync.microsoft, logger));
+  app.use('/api/v1', microsoftNotificationRoute(dsync.microsoft, logger));
   app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));

@@ -9,15 +9,14 @@
  * and, without Api-Key (the admin's browser; the signed state is the credential):
  *   GET  /dsync/google/callback?code=&state=                             steps 2 and 3, then a page or a redirect
  */
-import { Router, type Response } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
-import { DsyncError } from '../core/errors.js';
 import { MAX_ID_LENGTH } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import type { GoogleProvider } from '../providers/google/google.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
-import { html } from './html.js';
+import { browserCallbackRoute } from './browser-callback.js';
 import {
   authorizationUrlSchema,
   googleDirectoryViewSchema,
@@ -27,7 +26,7 @@ import {
   tokenSetSchema,
 } from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
-import { methodNotAllowed, route, type ApiRoute } from './route-table.js';
+import { route, type ApiRoute } from './route-table.js';
 
 const TAG = 'Google Workspace';
 const redirectQuery = z.object({
@@ -130,44 +129,19 @@ export const googleRoutes: ApiRoute[] = [
   }),
 ];
 
-function page(res: Response, status: number, title: string, text: string): void {
-  res
-    .status(status)
-    .setHeader('Content-Type', 'text/html; charset=utf-8')
-    .setHeader('Cache-Control', 'no-store')
-    .setHeader('Content-Security-Policy', "default-src 'none'")
-    .send(html`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`.text);
-}
-
-/** The browser callback: no Api-Key, so it answers a page (or redirects), never the envelope. */
+/** The browser callback: steps 2 and 3 after the signed state is checked. */
 export function googleCallbackRoute(google: GoogleProvider, logger: Logger): Router {
-  const r = Router();
-  r.get('/dsync/google/callback', async (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    try {
-      const { directoryId, redirectUrl } = await google.callback({ code: q.code, state: q.state, error: q.error });
-      if (redirectUrl) {
-        const to = new URL(redirectUrl);
-        to.searchParams.set('directory_id', directoryId);
-        to.searchParams.set('status', 'success');
-        return res.redirect(303, to.toString());
-      }
-      page(res, 200, 'Google Workspace connected', `Directory ${directoryId} can now sync from Google Workspace. You can close this window.`);
-    } catch (err) {
-      const known = err instanceof DsyncError && err.status < 500;
-      if (!known) logger.error({ err }, 'Google OAuth callback failed');
-      const message = known ? err.message : 'The authorization could not be completed; try again later';
-      const redirectUrl = google.redirectOf(q.state);
-      if (redirectUrl) {
-        const to = new URL(redirectUrl);
-        to.searchParams.set('status', 'error');
-        to.searchParams.set('error', err instanceof DsyncError ? err.code : 'DSYNC_INTERNAL');
-        return res.redirect(303, to.toString());
-      }
-      page(res, err instanceof DsyncError ? err.status : 500, 'Google Workspace authorization failed', message);
-    }
-  });
-  // Every other method, OPTIONS included (the router would answer that one 200 by itself), is a 405 as elsewhere.
-  r.all('/dsync/google/callback', methodNotAllowed(['GET', 'HEAD']));
-  return r;
+  return browserCallbackRoute(
+    {
+      path: '/dsync/google/callback',
+      name: 'Google Workspace',
+      complete: async (q) => {
+        const { directoryId, redirectUrl } = await google.callback({ code: q.code, state: q.state, error: q.error });
+        const done = `Directory ${directoryId} can now sync from Google Workspace. You can close this window.`;
+        return { directoryId, done, ...(redirectUrl && { redirectUrl }) };
+      },
+      redirectOf: (state) => google.redirectOf(state),
+    },
+    logger,
+  );
 }

@@ -6,13 +6,13 @@ import { z } from 'zod';
 import { DIRECTORY_TYPES } from '../core/model.js';
 import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
-import type { SyncReport } from '../providers/google/google-sync.js';
+import type { SyncReport } from '../providers/pull/runner.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
 
 const timestamp = z.iso.datetime();
-const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
+export const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
 
-const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
+export const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
 const TOKENS = { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' };
 
 export const tokenSetSchema = z
@@ -57,9 +57,9 @@ export const serviceAccountViewSchema = z
   })
   .meta({ id: 'GoogleServiceAccount', examples: [{ id: DIRECTORY_ID, client_email: 'sync@acme.iam.gserviceaccount.com', admin_email: 'admin@acme.io' }] });
 
-const ZERO_COUNTS = { users_created: 0, users_updated: 0, users_deleted: 0, groups_created: 0, groups_updated: 0, groups_deleted: 0, members_added: 0, members_removed: 0 };
+export const ZERO_COUNTS = { users_created: 0, users_updated: 0, users_deleted: 0, groups_created: 0, groups_updated: 0, groups_deleted: 0, members_added: 0, members_removed: 0 };
 
-const countsSchema = z.object({
+export const countsSchema = z.object({
   users_created: z.int(),
   users_updated: z.int(),
   users_deleted: z.int(),
@@ -70,20 +70,25 @@ const countsSchema = z.object({
   members_removed: z.int(),
 }) satisfies z.ZodType<SyncCounts>;
 
-const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable().describe('Why the last run did not succeed');
+export const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable().describe('Why the last run did not succeed');
+
+/** The fields every pull provider's sync status has (pull/sync-status.ts). */
+export const baseSyncStatusShape = {
+  directory_id: z.string(),
+  state: z.enum(SYNC_STATES),
+  started_at: timestamp.nullable(),
+  finished_at: timestamp.nullable(),
+  duration_ms: z.number().nullable(),
+  counts: countsSchema,
+  error: errorSchema,
+  last_success_at: timestamp.nullable(),
+};
 
 export const syncStatusSchema = z
   .object({
-    directory_id: z.string(),
-    state: z.enum(SYNC_STATES),
-    started_at: timestamp.nullable(),
-    finished_at: timestamp.nullable(),
-    duration_ms: z.number().nullable(),
-    counts: countsSchema,
+    ...baseSyncStatusShape,
     listed: z.object({ users: z.int(), groups: z.int() }),
     google_requests: z.int(),
-    error: errorSchema,
-    last_success_at: timestamp.nullable(),
   })
   .meta({
     id: 'GoogleSyncStatus',
@@ -103,24 +108,26 @@ export const syncStatusSchema = z
     ],
   }) satisfies z.ZodType<SyncStatus>;
 
-export const syncReportSchema = z
-  .object({
-    directories: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        tenant: z.string(),
-        product: z.string(),
-        state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
-        counts: countsSchema,
-        error: errorSchema,
-      }),
-    ),
-    created: z.int(),
-    updated: z.int(),
-    deleted: z.int(),
-    failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
-  })
+/** A sync run's report, as both pull providers' cron routes answer it. */
+export const syncReportObject = z.object({
+  directories: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      tenant: z.string(),
+      product: z.string(),
+      state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
+      counts: countsSchema,
+      error: errorSchema,
+    }),
+  ),
+  created: z.int(),
+  updated: z.int(),
+  deleted: z.int(),
+  failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
+});
+
+export const syncReportSchema = syncReportObject
   .meta({
     id: 'GoogleSyncReport',
     examples: [

@@ -1,6 +1,7 @@
 /**
  * The routes that answer outside the `{data, error}` envelope, described by hand beside the route table: the
- * health probes, this document, and the Google callback that the admin's browser comes back to.
+ * health probes, this document, the Google and Entra callbacks that an admin's browser comes back to, and the
+ * endpoint Microsoft Graph posts change notifications to.
  */
 import { API_PREFIX } from './route-table.js';
 import { answerHeaders } from './openapi-responses.js';
@@ -44,6 +45,7 @@ const page = (description: string, title: string, text: string): Json => ({
 });
 
 const FAILED = 'Google Workspace authorization failed';
+const MS_FAILED = 'Microsoft Entra ID authorization failed';
 
 export function fixedPaths(): Json {
   return {
@@ -104,6 +106,77 @@ export function fixedPaths(): Json {
           500: page('A fault of the server: a page saying so (the error is logged)', FAILED, 'The authorization could not be completed; try again later'),
           502: page('Google failed the code exchange: a page saying so', FAILED, 'Google failed the code exchange: try again'),
           503: page('The store does not answer: a page saying so', FAILED, 'The data store is unavailable; retry shortly'),
+        },
+      },
+    },
+    [`${API_PREFIX}/dsync/microsoft/callback`]: {
+      get: {
+        operationId: 'microsoftCallback',
+        summary: "Microsoft's redirect after admin consent: connects the directory to the tenant",
+        description:
+          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, " +
+          'single-use state bound to the directory is the credential). The tenant is checked against the one the directory ' +
+          'names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 ' +
+          'to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).',
+        tags: ['Microsoft Entra ID'],
+        security: [],
+        parameters: [
+          { name: 'state', in: 'query', required: true, description: 'The signed state of the admin-consent URL', schema: { type: 'string' }, example: 'eyJkIjoiMmI2ZC4uLiJ9.c2ln' },
+          { name: 'admin_consent', in: 'query', required: false, description: '`True` when the admin consented', schema: { type: 'string' }, example: 'True' },
+          { name: 'tenant', in: 'query', required: false, description: 'The id (GUID) of the tenant whose admin consented', schema: { type: 'string' }, example: 'aaaaaaaa-1111-4111-8111-111111111111' },
+          { name: 'scope', in: 'query', required: false, description: 'The permissions granted', schema: { type: 'string' } },
+          { name: 'error', in: 'query', required: false, description: "Microsoft's error when the admin declined (e.g. access_denied)", schema: { type: 'string' } },
+          { name: 'error_description', in: 'query', required: false, description: "Microsoft's explanation (AADSTS…)", schema: { type: 'string' } },
+        ],
+        responses: {
+          200: page('Connected: a page saying so (the first sync starts)', 'Microsoft Entra ID connected', 'Directory 2b6d… is connected to tenant aaaaaaaa-…; its first sync starts now.'),
+          303: {
+            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error)',
+            headers: {
+              ...answerHeaders(false),
+              Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
+            },
+          },
+          400: page('A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why', MS_FAILED, 'The admin did not grant consent'),
+          404: page('The directory of the state is gone: a page saying so', MS_FAILED, 'Directory 2b6d… not found'),
+          409: page('Microsoft Entra ID is not configured on this server: a page saying so', MS_FAILED, 'Microsoft Entra ID is not configured on this server'),
+          500: page('A fault of the server: a page saying so (the error is logged)', MS_FAILED, 'The authorization could not be completed; try again later'),
+          502: page('Entra did not confirm the consent with a token: a page saying so', MS_FAILED, 'Getting a Graph token for the tenant failed'),
+          503: page('The store does not answer: a page saying so', MS_FAILED, 'The data store is unavailable; retry shortly'),
+        },
+      },
+    },
+    [`${API_PREFIX}/dsync/microsoft/notifications`]: {
+      post: {
+        operationId: 'microsoftNotifications',
+        summary: "Microsoft Graph's change notifications (and its validation handshake)",
+        description:
+          'Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its ' +
+          'directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the ' +
+          'token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through ' +
+          "Graph's delta query within seconds (a burst is one sync).",
+        tags: ['Microsoft Entra ID'],
+        security: [],
+        'x-internal': true,
+        parameters: [
+          { name: 'validationToken', in: 'query', required: false, description: 'Graph validating the URL: echoed as text/plain', schema: { type: 'string' } },
+        ],
+        requestBody: {
+          required: false,
+          content: json(
+            { type: 'object', properties: { value: { type: 'array', items: { type: 'object' } } }, required: ['value'] },
+            { value: [{ subscriptionId: '7f1c…', changeType: 'updated', resource: 'Users/2b6d…', clientState: '2b6d…:secret', tenantId: 'aaaaaaaa-…' }] },
+          ),
+        },
+        responses: {
+          200: { description: 'The validation token, echoed', headers: answerHeaders(false), content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: 'Validation: Testing client application reachability' } } } } },
+          202: {
+            description: 'Accepted: the directories of the notifications whose clientState checks out are synced within seconds (no body)',
+            headers: answerHeaders(false),
+            content: { 'text/plain': { schema: { type: 'string', maxLength: 0 }, examples: { default: { value: '' } } } },
+          },
+          400: { $ref: '#/components/responses/BadRequest' },
+          503: { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },
     },

@@ -55,6 +55,8 @@ export const directorySchema = z
     google_access_token: z.string().optional(),
     google_refresh_token: z.string().optional(),
     google_nested_groups: z.boolean().optional().describe('Google directories: expand nested groups into members'),
+    microsoft_tenant_id: z.string().optional().describe('Microsoft Entra ID directories: the tenant the admin consented from'),
+    microsoft_nested_groups: z.boolean().optional().describe('Microsoft Entra ID directories: expand nested groups into members'),
     webhook_disabled_at: timestamp.optional().describe('Set when the receiver answered 410 Gone: delivery stops until the webhook is set again'),
     managed_by: z.string().optional().describe('Set when a controller (the Kubernetes operator) owns the directory'),
     created_at: timestamp,

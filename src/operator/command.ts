@@ -1,6 +1,6 @@
 /**
  * `dsync operator`: runs the operator with the environment's configuration (config.ts) against the cluster of
- * KUBECONFIG (or the pod's service account), serving metrics on METRICS_PORT. SIGTERM/SIGINT stop it
+ * KUBECONFIG (or the pod's service account), serving metrics and its readiness (/readyz) on METRICS_PORT. SIGTERM/SIGINT stop it
  * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
  */
 import { KubeConfig } from '@kubernetes/client-node';
@@ -9,7 +9,8 @@ import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import type { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
-import { runOperator } from './main.js';
+import { runOperator, type Operator } from './main.js';
+import type { Readiness } from './readiness.js';
 
 /** `store` and `metrics` are built by the caller (the CLI: adapters are built in one place); closed here on exit. */
 export async function operatorCommand(
@@ -21,9 +22,11 @@ export async function operatorCommand(
   kubeConfig.loadFromDefault();
   await store.ping();
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
-  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host) : undefined;
+  let operator: Operator | undefined;
+  const ready = (): Readiness => operator?.readiness() ?? { ready: false, detail: 'starting' };
+  const server = config.metricsPort > 0 ? await metrics.listen(config.metricsPort, config.host, ready) : undefined;
   const { operator: settings } = config;
-  const operator = runOperator({
+  operator = runOperator({
     kubeConfig,
     store,
     externalUrl: config.externalUrl,
@@ -32,6 +35,7 @@ export async function operatorCommand(
     registry: metrics.registry,
     workers: settings.workers,
     resyncIntervalMs: settings.resyncIntervalMs,
+    kubeRateLimit: settings.kubeRateLimit,
     leaderElection: settings.leaderElection,
   });
   logger.info(

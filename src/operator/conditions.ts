@@ -13,8 +13,6 @@ export const STALLED = 'Stalled';
 
 export const REASONS = {
   Reconciled: 'Reconciled',
-  /** First sight: the operator has not finished a reconcile of this resource yet (Ready Unknown). */
-  Progressing: 'Progressing',
   /** The webhook Secret (spec.webhook.secretRef) or its key is missing. */
   SecretNotFound: 'SecretNotFound',
   /** The webhook Secret could not be read (e.g. RBAC): the API server's message says why. */

@@ -16,28 +16,19 @@ import {
 } from './conditions.js';
 import type { Condition, DirectoryConnection, DirectoryConnectionStatus } from './crd-schema.js';
 import { googleSyncCondition } from './google-access.js';
+import { microsoftSyncCondition } from './microsoft-access.js';
 import type { Halt, ReconcileState } from './reconcile-state.js';
 import { REENABLE_WEBHOOK_ANNOTATION } from './scim-secret.js';
 
 type ConditionChange = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
-
-/** First sight: Ready=Unknown and Reconciling=True, so a GitOps wait sees InProgress while the steps run. */
-export function firstSightStatus(cr: DirectoryConnection, now: Date): DirectoryConnectionStatus {
-  const previous = cr.status ?? {};
-  const generation = cr.metadata.generation ?? 0;
-  const message = 'The operator is reconciling this resource for the first time';
-  let conditions = setCondition(previous.conditions, { type: READY, status: 'Unknown', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-  conditions = setCondition(conditions, { type: RECONCILING, status: 'True', reason: REASONS.Progressing, message, observedGeneration: generation }, now);
-  return { ...previous, observedGeneration: generation, conditions };
-}
 
 export interface ComputedStatus {
   status: DirectoryConnectionStatus;
   ready: Pick<Condition, 'status' | 'reason' | 'message'>;
   /** The WebhookDisabled condition when the directory step ran and it applies. */
   webhook: ConditionChange | undefined;
-  /** The GoogleSync condition (type google, once the google step ran). */
-  google: ConditionChange | undefined;
+  /** The GoogleSync or MicrosoftSync condition (a pull type, once its step ran). */
+  pullSync: ConditionChange | undefined;
   /** False when the status written already says all of this. */
   changed: boolean;
 }
@@ -57,8 +48,8 @@ export function computeStatus(state: ReconcileState, halt: Halt | undefined, now
   for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
   const webhook = webhookCondition(state.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
   if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
-  const google = state.googleSync && googleSyncCondition(state.googleSync);
-  if (google) conditions = setCondition(conditions, { ...google, observedGeneration: generation }, now);
+  const pullSync = state.googleSync ? googleSyncCondition(state.googleSync) : state.microsoftSync && microsoftSyncCondition(state.microsoftSync);
+  if (pullSync) conditions = setCondition(conditions, { ...pullSync, observedGeneration: generation }, now);
   const status: DirectoryConnectionStatus = dropUndefined({
     directoryId: cr.metadata.uid,
     scimEndpoint: state.scimEndpoint ?? previous.scimEndpoint,
@@ -68,7 +59,7 @@ export function computeStatus(state: ReconcileState, halt: Halt | undefined, now
     observedGeneration: generation,
     conditions,
   });
-  return { status, ready, webhook, google, changed: !isDeepStrictEqual(dropUndefined(previous), status) };
+  return { status, ready, webhook, pullSync, changed: !isDeepStrictEqual(dropUndefined(previous), status) };
 }
 
 /**

@@ -45,6 +45,7 @@ export const durationSeconds = (text: string): number => Number(text.slice(0, -1
 
 const GOOGLE_REQUIRED = 'spec.google is required when type is google';
 const GOOGLE_FORBIDDEN = 'spec.google is only allowed when type is google';
+const MICROSOFT_FORBIDDEN = 'spec.microsoft is only allowed when type is microsoft-entra';
 
 export const directoryConnectionSpec = z
   .strictObject({
@@ -83,6 +84,16 @@ export const directoryConnectionSpec = z
       })
       .optional()
       .describe('Google Workspace settings (type google)'),
+    microsoft: z
+      .strictObject({
+        tenantId: core.microsoft_tenant_id
+          .unwrap()
+          .describe("Entra tenant id (GUID): only its admin's consent connects the directory; unset: the first tenant whose admin consents"),
+        nestedGroups: z.boolean().default(false).describe('Members of nested groups count as members of the outer group'),
+      })
+      .partial({ tenantId: true })
+      .optional()
+      .describe('Microsoft Entra ID settings (type microsoft-entra); the consent itself comes from the admin-consent URL'),
     setupLink: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Keep a working setup link; false revokes it'),
@@ -107,10 +118,12 @@ export const directoryConnectionSpec = z
   // Refinements for the operator, CEL for the API server: the same two rules.
   .refine((spec) => spec.type !== 'google' || spec.google !== undefined, { message: GOOGLE_REQUIRED, path: ['google'] })
   .refine((spec) => spec.google === undefined || spec.type === 'google', { message: GOOGLE_FORBIDDEN, path: ['google'] })
+  .refine((spec) => spec.microsoft === undefined || spec.type === 'microsoft-entra', { message: MICROSOFT_FORBIDDEN, path: ['microsoft'] })
   .meta({
     'x-kubernetes-validations': [
       { rule: "self.type != 'google' || has(self.google)", message: GOOGLE_REQUIRED, fieldPath: '.google', reason: 'FieldValueRequired' },
       { rule: "!has(self.google) || self.type == 'google'", message: GOOGLE_FORBIDDEN, fieldPath: '.google', reason: 'FieldValueForbidden' },
+      { rule: "!has(self.microsoft) || self.type == 'microsoft-entra'", message: MICROSOFT_FORBIDDEN, fieldPath: '.microsoft', reason: 'FieldValueForbidden' },
     ],
   })
   .describe('Desired state of a directory connection');

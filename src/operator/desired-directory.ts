@@ -21,6 +21,8 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     ...(spec.google && { google_domain: spec.google.domain }),
     // Only when on: off is the default, and a directory stored before the setting existed stays unchanged.
     ...(spec.google?.nestedGroups && { google_nested_groups: true }),
+    ...(spec.microsoft?.tenantId && { microsoft_tenant_id: spec.microsoft.tenantId }),
+    ...(spec.microsoft?.nestedGroups && { microsoft_nested_groups: true }),
   });
 }
 
@@ -44,7 +46,8 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   const { input } = desired;
   const immutable = changedImmutableField(current, input);
   if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
-  const { google_domain: _domain, google_nested_groups: _nested, webhook_disabled_at: disabledAt, ...rest } = current;
+  // The tenant the admin's consent named stays unless the spec names one (consent never comes from the spec).
+  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, webhook_disabled_at: disabledAt, ...rest } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
   const next: Directory = {
     ...rest,
@@ -56,6 +59,8 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     scim: { ...current.scim, secret: desired.scim.secret, endpoint: desired.scim.endpoint },
     ...(input.google_domain !== undefined && { google_domain: input.google_domain }),
     ...(input.google_nested_groups !== undefined && { google_nested_groups: input.google_nested_groups }),
+    ...(input.microsoft_tenant_id !== undefined && { microsoft_tenant_id: input.microsoft_tenant_id }),
+    ...(input.microsoft_nested_groups !== undefined && { microsoft_nested_groups: input.microsoft_nested_groups }),
     managed_by: desired.managedBy,
   };
   const same =
@@ -69,6 +74,8 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.scim.endpoint === current.scim.endpoint &&
     next.google_domain === current.google_domain &&
     next.google_nested_groups === current.google_nested_groups &&
+    next.microsoft_tenant_id === current.microsoft_tenant_id &&
+    next.microsoft_nested_groups === current.microsoft_nested_groups &&
     next.managed_by === current.managed_by;
   return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
 }

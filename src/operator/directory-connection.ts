@@ -4,12 +4,12 @@
  *
  *   1. get the resource from the cache (gone → done: the finalizer already cleaned up)
  *   2. being deleted → reconcileDelete: delete the stored directory, then drop the finalizer
- *   3. first sight (no Ready condition yet): write Ready=Unknown, Reconciling=True at once, so a GitOps wait
- *      (kstatus) sees InProgress, not a status-less "Current", while the steps run
- *   4. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
- *      acknowledge a webhook re-enable → Google → setup link; a step that cannot proceed halts the rest
- *   5. write the status once: observedGeneration on every outcome (kstatus reads a stale one as InProgress),
- *      Ready, and Stalled (a terminal reason) or Reconciling (a transient one); Event on a condition transition
+ *   3. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
+ *      acknowledge a webhook re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest
+ *   4. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
+ *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
+ *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
+ *      until this one, the CRD's default (observedGeneration 0) reads as InProgress, and every step is bounded.
  *
  * Store calls are bounded (`storeTimeoutMs`): a stalled Redis is Ready=False StoreUnavailable, never a hung worker.
  *
@@ -18,8 +18,8 @@
  * write would fail too) are thrown without a status change.
  *
  * Secrets: the SCIM Secrets come from a cache of the Secrets labelled as the operator's; the webhook Secret is
- * read with a GET on every reconcile (its changes are noticed through a metadata-only watch of the other
- * Secrets, see main.ts), so no Secret data but the operator's own is ever cached.
+ * read once per resourceVersion (referenced-secrets.ts; its changes are noticed through a metadata-only watch
+ * of the other Secrets, see main.ts), so no Secret data but the operator's own and the referenced ones is held.
  *
  * The stored directory's id is the resource's uid, so a lost status write never creates a second directory.
  */
@@ -29,17 +29,19 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.j
 import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
 import { READY, REASONS, WEBHOOK_DISABLED, findCondition } from './conditions.js';
-import { computeStatus, firstSightStatus } from './connection-status.js';
+import { computeStatus } from './connection-status.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { ObjectCache } from './controller/namespaced-informers.js';
 import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnection, type DirectoryConnectionStatus } from './crd-schema.js';
 import { directoryInput, planDirectory } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
-import { ensureGoogle, GOOGLE_SYNC, type GoogleAccess } from './google-access.js';
+import { ensureGoogle, type GoogleAccess } from './google-access.js';
+import { ensureMicrosoft, type MicrosoftAccess } from './microsoft-access.js';
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
+import type { ReferencedSecrets } from './referenced-secrets.js';
 import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
@@ -65,6 +67,8 @@ export interface DirectoryConnectionReconcilerOptions {
   secrets: ObjectCache<Secret>;
   /** Metadata (name, owner references) of every other Secret: finds a `<name>-scim` Secret that is not labelled. */
   otherSecrets: ObjectCache<KubeObject>;
+  /** The Secrets resources reference (webhook, Google service account), read once per resourceVersion. */
+  referencedSecrets: ReferencedSecrets;
   directories: DirectoryService;
   /** Base URL of `dsync serve` as identity providers reach it. */
   externalUrl: string;
@@ -79,6 +83,7 @@ export interface DirectoryConnectionReconcilerOptions {
   /** Called before every store write; throws NotLeaderError once this replica no longer leads. */
   fence?: () => void;
   google: GoogleAccess;
+  microsoft: MicrosoftAccess;
   /** spec.setupLink: the link in the Secret `<name>-setup`. */
   setupLink: SetupLinkStep;
 }
@@ -105,6 +110,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
           ...(this.o.fence && { fence: this.o.fence }),
         }),
     ],
+    ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
     ['setupLink', (s) => this.o.setupLink.ensure(s)],
   ];
 
@@ -117,7 +123,6 @@ export class DirectoryConnectionReconciler implements Reconciler {
     if (!cached) return {};
     if (cached.metadata.deletionTimestamp) return this.reconcileDelete(cached);
     const state: ReconcileState = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
-    await this.markProgressing(state);
     let halt: Halt | undefined;
     for (const [name, run] of this.steps) {
       const started = performance.now();
@@ -127,13 +132,6 @@ export class DirectoryConnectionReconciler implements Reconciler {
     }
     await this.writeStatus(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
-  }
-
-  /** First sight: say at once that the operator is on it (kstatus InProgress) before any slow step runs. */
-  private async markProgressing(state: ReconcileState): Promise<void> {
-    if (findCondition(state.cr.status?.conditions, READY)) return;
-    state.cr = await this.patchStatus(state.cr, firstSightStatus(state.cr, new Date()));
-    state.log.debug('first sight: status Reconciling');
   }
 
   /** Without the finalizer the stored directory would outlive the resource: nothing else happens before it. */
@@ -196,11 +194,11 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return undefined;
   }
 
-  /** A Secret's value, read fresh from the API server (never cached here); a change of it triggers a reconcile (main.ts). */
+  /** A referenced Secret's value, at its current resourceVersion; a change of it triggers a reconcile (main.ts). */
   private async secretValue(state: ReconcileState, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
     let secret: Secret | undefined;
     try {
-      secret = await this.readSecret(state.cr.metadata.namespace!, ref.name);
+      secret = await this.o.referencedSecrets.get(state.cr.metadata.namespace!, ref.name);
     } catch (err) {
       return refused(err, REASONS.SecretReadFailed, `could not read Secret ${ref.name} (${field})`, true);
     }
@@ -341,22 +339,24 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private async writeStatus(state: ReconcileState, halt: Halt | undefined): Promise<void> {
     const { cr } = state;
     const previous = cr.status ?? {};
-    const { status, ready, webhook, google, changed } = computeStatus(state, halt, new Date());
+    const { status, ready, webhook, pullSync, changed } = computeStatus(state, halt, new Date());
     if (!changed) return;
     const written = await this.patchStatus(cr, status);
     const before = findCondition(previous.conditions, READY);
     if (before?.status !== ready.status || before.reason !== ready.reason) {
       if (halt) state.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
-      await this.o.events.record(written, halt ? 'Warning' : 'Normal', ready.reason, ready.message);
+      // A resource that is Ready at its first outcome gets no Event: its status says so, and at a mass apply an
+      // Event each would be one more API write per resource. Failures and later transitions get one.
+      if (halt || before) await this.o.events.record(written, halt ? 'Warning' : 'Normal', ready.reason, ready.message);
     }
     const webhookBefore = findCondition(previous.conditions, WEBHOOK_DISABLED);
     if (webhook && webhookBefore?.status !== webhook.status) {
       if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
       else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
     }
-    const googleBefore = findCondition(previous.conditions, GOOGLE_SYNC);
-    if (google?.status === 'False' && (googleBefore?.status !== 'False' || googleBefore.reason !== google.reason)) {
-      await this.o.events.record(written, 'Warning', google.reason, google.message);
+    const pullBefore = pullSync && findCondition(previous.conditions, pullSync.type);
+    if (pullSync?.status === 'False' && (pullBefore?.status !== 'False' || pullBefore.reason !== pullSync.reason)) {
+      await this.o.events.record(written, 'Warning', pullSync.reason, pullSync.message);
     }
   }
 

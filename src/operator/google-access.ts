@@ -10,35 +10,21 @@ import type { Store } from '../core/store-port.js';
 import { parseServiceAccount, ServiceAccounts, type ServiceAccount } from '../providers/google/service-account.js';
 import { SyncStatuses, type SyncStatus } from '../providers/google/sync-status.js';
 import { REASONS } from './conditions.js';
-import type { Condition, DirectoryConnectionSpec } from './crd-schema.js';
+import type { DirectoryConnectionSpec } from './crd-schema.js';
 import { NotLeaderError } from './errors.js';
 import { invalidSpec, type Halt, type ReconcileState } from './reconcile-state.js';
+import { pullSyncCondition, type ConditionBody } from './sync-condition.js';
 
 export const GOOGLE_SYNC = 'GoogleSync';
 
-type ConditionBody = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
-
-const REASON_OF: Record<SyncStatus['state'], [Condition['status'], string]> = {
-  pending: ['Unknown', 'Pending'],
-  running: ['Unknown', 'Running'],
-  succeeded: ['True', 'Synced'],
-  failed: ['False', 'SyncFailed'],
-  guarded: ['False', 'MassDeletionGuard'],
-  invalid_credentials: ['False', 'InvalidCredentials'],
-  not_authorized: ['False', 'NotAuthorized'],
-};
-
 /** The GoogleSync condition for a directory's last sync status. */
 export function googleSyncCondition(status: SyncStatus): ConditionBody {
-  const [conditionStatus, reason] = REASON_OF[status.state];
-  const message =
-    status.error?.message ??
-    (status.state === 'succeeded'
-      ? `Last sync ${status.finished_at}: ${status.listed.users} users and ${status.listed.groups} groups listed`
-      : status.state === 'running'
-        ? `A sync started at ${status.started_at}`
-        : 'Waiting for the first sync (the sync-google CronJob or DSYNC_GOOGLE_SYNC_INTERVAL)');
-  return { type: GOOGLE_SYNC, status: conditionStatus, reason, message: message.slice(0, 1024) };
+  return pullSyncCondition(
+    GOOGLE_SYNC,
+    status,
+    `Last sync ${status.finished_at}: ${status.listed.users} users and ${status.listed.groups} groups listed`,
+    'Waiting for the first sync (the sync-google CronJob or DSYNC_GOOGLE_SYNC_INTERVAL)',
+  );
 }
 
 export class GoogleAccess {

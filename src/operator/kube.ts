@@ -11,6 +11,7 @@ import { request as httpRequest, Agent as HttpAgent, type RequestOptions } from 
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './errors.js';
+import { TokenBucket } from './token-bucket.js';
 
 export interface ObjectMeta {
   name: string;
@@ -88,9 +89,17 @@ export interface KubeClientOptions {
   beforeWrite?: () => void;
   /** Called once per request with its outcome: the HTTP status code, or `<error>` when none came (client-go's labels). */
   onResponse?: (method: string, code: string, host: string) => void;
-  /** Per-request timeout, from sending to the end of the response (not used by watches, which stream). Default 30 s. */
+  /**
+   * Per-request timeout, from sending to the end of the response, 429 retries included (not used by watches,
+   * which stream). Default 30 s.
+   */
   timeoutMs?: number;
   userAgent?: string;
+  /**
+   * Client-side rate limit, as client-go's QPS and Burst: requests a second, and how many may go at once
+   * after a quiet spell. Watches are not limited. Default: none.
+   */
+  rateLimit?: { qps: number; burst: number };
 }
 
 /** Per-call options. */
@@ -109,6 +118,25 @@ interface RequestArgs extends CallOptions {
 
 const MERGE_PATCH = 'application/merge-patch+json';
 
+/**
+ * A 429 (priority and fairness, or max-inflight) is sent again after its Retry-After, at most this often, as
+ * client-go does; the server has not acted on it, so a write is safe to resend.
+ */
+const MAX_THROTTLED_RETRIES = 10;
+
+/** Retry-After in ms: delta-seconds (all the API server sends) or an HTTP date; 1 s when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number {
+  if (header && /^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = header ? Date.parse(header) : NaN;
+  return Number.isNaN(at) ? 1000 : Math.max(0, at - now);
+}
+
+interface Response {
+  status: number;
+  text: string;
+  retryAfter: string | undefined;
+}
+
 export class KubeClient {
   readonly kubeConfig: KubeConfig;
   private readonly server: URL;
@@ -117,6 +145,7 @@ export class KubeClient {
   private readonly onResponse: (method: string, code: string, host: string) => void;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
+  private readonly limiter: TokenBucket | undefined;
   private agent: HttpAgent | undefined;
 
   constructor(options: KubeClientOptions) {
@@ -129,6 +158,7 @@ export class KubeClient {
     this.onResponse = options.onResponse ?? (() => undefined);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.userAgent = options.userAgent ?? 'dsync-operator';
+    this.limiter = options.rateLimit && new TokenBucket(options.rateLimit.qps, options.rateLimit.burst);
   }
 
   get<T>(r: Resource, namespace: string, name: string, options: CallOptions = {}): Promise<T> {
@@ -169,9 +199,30 @@ export class KubeClient {
     return send();
   }
 
+  /**
+   * One request: waits for the client-side rate limit, sends, and sends again after Retry-After while the
+   * server answers 429, all within the timeout. Resolves with the parsed body of a 2xx.
+   */
   async request<T>(method: string, path: string, args: RequestArgs = {}): Promise<T> {
     const url = new URL(path, this.server);
     for (const [k, v] of Object.entries(args.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const deadline = performance.now() + (args.timeoutMs ?? this.timeoutMs);
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter?.take();
+      const res = await this.send(method, url, args, deadline);
+      this.onResponse(method, String(res.status), this.server.host);
+      if (res.status >= 200 && res.status < 300) return (res.text ? JSON.parse(res.text) : undefined) as T;
+      const waitMs = retryAfterMs(res.retryAfter);
+      if (res.status !== 429 || attempt >= MAX_THROTTLED_RETRIES || performance.now() + waitMs >= deadline) {
+        throw KubeApiError.fromResponse(method, path, res.status, res.text);
+      }
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+
+  /** One HTTP exchange, bounded by `deadline` (performance.now() time) as a whole. */
+  private async send(method: string, url: URL, args: RequestArgs, deadline: number): Promise<Response> {
+    const label = `${method} ${url.pathname}`;
     // Re-applied per request: exec and token-file credentials refresh themselves here.
     const opts: RequestOptions & Record<string, unknown> = {};
     await this.kubeConfig.applyToHTTPSOptions(opts);
@@ -184,33 +235,25 @@ export class KubeClient {
     const payload = args.body === undefined ? undefined : JSON.stringify(args.body);
     if (payload !== undefined) headers['Content-Type'] = args.contentType ?? 'application/json';
     const agent = this.pooledAgent(opts);
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const timeoutMs = args.timeoutMs ?? this.timeoutMs;
-    return new Promise<T>((resolve, reject) => {
-      if (!(timeoutMs > 0)) return reject(new Error(`${method} ${path}: no time left to send it`));
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const timeoutMs = Math.floor(deadline - performance.now());
+    return new Promise<Response>((resolve, reject) => {
+      if (!(timeoutMs > 0)) return reject(new Error(`${label}: no time left to send it`));
       // A deadline for the whole exchange (a socket timeout would only bound the silences between packets).
-      const timer = setTimeout(() => req.destroy(new Error(`${method} ${path} timed out after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => req.destroy(new Error(`${label} timed out after ${args.timeoutMs ?? this.timeoutMs} ms`)), timeoutMs);
       const fail = (err: unknown): void => {
         clearTimeout(timer);
         this.onResponse(method, '<error>', this.server.host);
         reject(err);
       };
-      const req = send(url, { method, headers, agent }, (res) => {
+      const req = request(url, { method, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', fail);
         res.on('end', () => {
           clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          this.onResponse(method, String(status), this.server.host);
-          if (status >= 200 && status < 300) {
-            try {
-              resolve((text ? JSON.parse(text) : undefined) as T);
-            } catch (err) {
-              reject(err);
-            }
-          } else reject(KubeApiError.fromResponse(method, path, status, text));
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), retryAfter });
         });
       });
       req.on('error', fail);

@@ -10,7 +10,8 @@
  * Secrets: only the operator's own (label `app.kubernetes.io/managed-by: dsync-operator`) are cached with their
  * data. Of every other Secret in the watched namespaces only the name, uid, resourceVersion and owner
  * references are kept, from a metadata-only watch (the API server never sends their data): a change of a
- * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret.
+ * referenced webhook Secret triggers its reconcile at once, and the reconcile GETs the Secret once per
+ * resourceVersion (referenced-secrets.ts).
  */
 import { DirectoryService } from '../core/directories.js';
 import { SetupLinks } from '../core/setup-links.js';
@@ -22,11 +23,14 @@ import type { Logger } from '../logger.js';
 import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './crd-schema.js';
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
 import { GoogleAccess } from './google-access.js';
+import { MicrosoftAccess } from './microsoft-access.js';
 import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
 import { OperatorMetrics } from './metrics.js';
+import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
+import { readiness, type Readiness } from './readiness.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
 import { SetupLinkStep } from './setup-link.js';
 
@@ -37,7 +41,9 @@ export interface Operator {
   readonly identity: string;
   readonly metrics: OperatorMetrics;
   isLeader(): boolean;
-  /** Reconciles every cached DirectoryConnection again now (what the periodic resync does). */
+  /** Caches synced, and leading or a healthy standby: what `/readyz` answers. */
+  readiness(): Readiness;
+  /** Reconciles every cached DirectoryConnection again now (the periodic resync: those not reconciled within half its interval). */
   resync(): void;
   /** Resolves when no reconcile is queued or running (delayed retries do not count). */
   idle(): Promise<void>;
@@ -88,7 +94,7 @@ function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence });
+  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence, ...(o.kubeRateLimit.qps > 0 && { rateLimit: o.kubeRateLimit }) });
   return { leaseClient, client, elector, fence };
 }
 
@@ -98,7 +104,7 @@ function buildCaches(o: Resolved, client: KubeClient, logger: Logger) {
   const connections = cacheFor<DirectoryConnection>(o.namespaces, {
     ...informer,
     resource: DIRECTORY_CONNECTIONS,
-    resyncIntervalMs: o.resyncIntervalMs,
+    resyncIntervalMs: 0, // the controller's own resync (lead()) skips what was just reconciled
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
   const secrets = cacheFor<Secret>(o.namespaces, { ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
@@ -148,6 +154,19 @@ interface Lifecycle {
   stopping: () => boolean;
 }
 
+/** Every resyncIntervalMs, reconciles again what has not been reconciled for half of it; until the controller stops. */
+function startResync(o: Resolved, caches: Caches, controller: Controller): void {
+  if (o.resyncIntervalMs === 0) return;
+  const keys = function* () {
+    for (const cr of caches.connections.list()) yield objectKey(cr);
+  };
+  const timer = setInterval(() => {
+    if (controller.isRunning()) controller.resync(keys(), o.resyncIntervalMs / 2);
+    else clearInterval(timer);
+  }, o.resyncIntervalMs);
+  timer.unref();
+}
+
 /** Starts the caches, waits for them and the Lease, reconciles while leading; rejects when leadership is lost. */
 async function lead({ o, logger, metrics, caches, controller, elector, stopRequested, stopping }: Lifecycle): Promise<void> {
   const le = o.leaderElection;
@@ -165,6 +184,7 @@ async function lead({ o, logger, metrics, caches, controller, elector, stopReque
     logger.info({ namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity }, 'reconciling');
     controller.start();
     for (const cr of caches.connections.list()) controller.enqueue(objectKey(cr));
+    startResync(o, caches, controller);
   }
   if ((await renewing) || stopping()) return;
   // Lost: no reconcile starts from here on, and the writes of those in flight are fenced off.
@@ -180,7 +200,10 @@ export function runOperator(options: OperatorOptions): Operator {
   const le = o.leaderElection;
   const { leaseClient, client, elector, fence } = buildClients(o, metrics, logger);
   const caches = buildCaches(o, client, logger);
-  metrics.trackConnections(() => caches.connections.list());
+  let synced = false;
+  void Promise.all(caches.all.map((i) => i.synced)).then(() => (synced = true));
+  // The leader alone reports the DirectoryConnections (standbys' caches hold the same), so a sum over pods is right.
+  metrics.trackConnections(() => caches.connections.list(), () => controller.isRunning());
   const events = new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger });
   const controller = new Controller({
     name: CONTROLLER_NAME,
@@ -193,6 +216,7 @@ export function runOperator(options: OperatorOptions): Operator {
       connections: caches.connections,
       secrets: caches.secrets,
       otherSecrets: caches.otherSecrets,
+      referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
       events,
@@ -203,6 +227,7 @@ export function runOperator(options: OperatorOptions): Operator {
       newToken: o.newToken,
       fence,
       google: new GoogleAccess(o.store),
+      microsoft: new MicrosoftAccess(o.store),
       setupLink: new SetupLinkStep({
         links: new SetupLinks({ store: o.store, baseUrl: `${o.externalUrl}/setup` }),
         client,
@@ -226,6 +251,14 @@ export function runOperator(options: OperatorOptions): Operator {
     identity: le.identity,
     metrics,
     isLeader: () => controller.isRunning(),
+    readiness: () =>
+      readiness({
+        synced,
+        leading: controller.isRunning(),
+        electing: elector !== undefined,
+        sinceLeaseContactMs: elector?.sinceContactMs() ?? Infinity,
+        leaseDurationMs: le.leaseDurationMs,
+      }),
     resync: () => caches.connections.resync(),
     idle: () => controller.queue.idle(),
     done,

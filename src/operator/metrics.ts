@@ -21,6 +21,7 @@ export class OperatorMetrics {
   /** Requests to the API server (watches excluded: they stream), by client-go's labels. */
   readonly restRequests: Counter<'code' | 'method' | 'host'>;
   private connections: (() => Iterable<DirectoryConnection>) | undefined;
+  private reports: () => boolean = () => true;
 
   constructor(registry: Registry) {
     const registers = [registry];
@@ -30,12 +31,12 @@ export class OperatorMetrics {
     const metrics = this;
     new Gauge({
       name: 'dsync_directoryconnections',
-      help: 'DirectoryConnections in the watched namespaces by Ready status and reason (every replica reports its cache)',
+      help: 'DirectoryConnections in the watched namespaces by Ready status and reason (reported by the leader alone, so a sum over replicas counts each once)',
       labelNames: ['ready', 'reason'],
       registers,
       collect() {
-        if (!metrics.connections) return;
         this.reset();
+        if (!metrics.connections || !metrics.reports()) return;
         const counts = new Map<string, { ready: string; reason: string; n: number }>();
         for (const cr of metrics.connections()) {
           const ready = findCondition(cr.status?.conditions, READY);
@@ -65,9 +66,10 @@ export class OperatorMetrics {
     this.writes = counter('dsync_operator_writes_total', 'Write requests issued by the operator, to the API server or the directory store', ['target', 'resource', 'verb']);
   }
 
-  /** The cache the DirectoryConnection gauge counts at each scrape. */
-  trackConnections(list: () => Iterable<DirectoryConnection>): void {
+  /** The cache the DirectoryConnection gauge counts at each scrape, while `reports()` (this replica leads). */
+  trackConnections(list: () => Iterable<DirectoryConnection>, reports: () => boolean): void {
     this.connections = list;
+    this.reports = reports;
   }
 
   queueHooks(name: string): WorkQueueHooks {

@@ -46,8 +46,13 @@ export interface OperatorOptions {
   logger?: Logger;
   /** Registry the metrics go to (the CLI serves it on METRICS_PORT). Default: a private one. */
   registry?: Registry;
-  /** Concurrent reconciles. Default 4. */
+  /** Concurrent reconciles (the bounded worker pool). Default 16. */
   workers?: number;
+  /**
+   * Client-side limit of the reconciler's API requests (watches and the Lease aside), as client-go's QPS and
+   * Burst; qps 0 leaves it to the API server's priority and fairness alone. Default 500 a second, burst 1000.
+   */
+  kubeRateLimit?: { qps: number; burst: number };
   /** Every cached DirectoryConnection is reconciled again this often; 0 = never. Default 10 min. */
   resyncIntervalMs?: number;
   /** A watch silent (no event, no bookmark) for this long is restarted. Default 150 s. */
@@ -86,7 +91,8 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
     namespaces: options.namespaces ?? (options.namespace !== undefined ? [options.namespace] : undefined),
     logger: options.logger ?? pino({ level: 'silent' }),
     registry: options.registry ?? new Registry(),
-    workers: options.workers ?? 4,
+    workers: options.workers ?? 16,
+    kubeRateLimit: options.kubeRateLimit ?? { qps: 500, burst: 1000 },
     resyncIntervalMs: options.resyncIntervalMs ?? 600_000,
     watchdogMs: options.watchdogMs ?? 150_000,
     requeueAfterMs: options.requeueAfterMs ?? 60_000,
@@ -104,6 +110,7 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
     },
   };
   check(Number.isInteger(resolved.workers) && resolved.workers >= 1 && resolved.workers <= 64, 'workers', 'must be an integer from 1 to 64');
+  check(resolved.kubeRateLimit.qps >= 0 && Number.isInteger(resolved.kubeRateLimit.burst) && resolved.kubeRateLimit.burst >= 1, 'kubeRateLimit', 'needs qps >= 0 (0 = none) and an integer burst >= 1');
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');

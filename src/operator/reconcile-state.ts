@@ -4,6 +4,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { SyncStatus } from '../providers/google/sync-status.js';
+import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
 import { REASONS, type Reason } from './conditions.js';
 import type { ReconcileOutcome } from './controller/controller.js';
 import type { DirectoryConnection, DirectoryConnectionSpec } from './crd-schema.js';
@@ -27,6 +28,8 @@ export interface ReconcileState {
   webhookDisabledAt?: string | null;
   /** Type google: the last pull sync's status (the GoogleSync condition). */
   googleSync?: SyncStatus;
+  /** Type microsoft-entra: the last pull sync's status (the MicrosoftSync condition). */
+  microsoftSync?: MicrosoftSyncStatus;
 }
 
 /** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */

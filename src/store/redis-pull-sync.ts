@@ -8,7 +8,14 @@ import { RedisDeliveryStore } from './redis-delivery.js';
 import { prefix } from './redis-keys.js';
 
 /** Every record name, for the directory's cascade delete. */
-export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = ['google-sync-status', 'google-service-account'];
+export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = [
+  'google-sync-status',
+  'google-service-account',
+  'microsoft-sync-status',
+  'microsoft-delta',
+  'microsoft-subscriptions',
+  'microsoft-consent',
+];
 export const syncKeys = (directoryId: string): string[] => [
   `${prefix(directoryId)}slease`,
   ...SYNC_RECORD_NAMES.map((name) => `${prefix(directoryId)}sr:${name}`),

@@ -5,27 +5,18 @@
  *
  *   npx tsx test/bench/google-sync.bench.ts          # BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_MEMBERS=50
  */
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { createDsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { countEvents } from '../support/big-group.js';
-import { startRedis } from './lib.js';
+import { forkHelper, startRedis } from './lib.js';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 50);
 
-const child = fork(fileURLToPath(new URL('./google-fake-process.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
-const ask = async <T>(message: object): Promise<T> => {
-  const answer = once(child, 'message');
-  child.send(message);
-  return (await answer)[0] as T;
-};
+const { child, ask } = await forkHelper(new URL('./google-fake-process.ts', import.meta.url));
 
-await once(child, 'message'); // ready
 const redis = await startRedis();
 const store = new RedisStore(redis.url, { commandTimeout: 30_000 });
 try {

@@ -1,5 +1,7 @@
 /** Shared pieces of the benchmarks: real redis-server and dsync processes, a counting receiver, phase timing. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -176,5 +178,20 @@ export function client(base: string, auth: string, connections = 32): Client {
       return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
     },
     close: () => pool.close(),
+  };
+}
+
+/** A helper process of a benchmark (a fake, so the RSS measured is the sync's alone), driven by IPC messages. */
+export async function forkHelper<R>(file: URL): Promise<{ child: ChildProcess; ready: R; ask<T>(message: object): Promise<T> }> {
+  const child = fork(fileURLToPath(file), [], { execArgv: ['--import', 'tsx'] });
+  const ready = (await once(child, 'message'))[0] as R;
+  return {
+    child,
+    ready,
+    async ask<T>(message: object): Promise<T> {
+      const answer = once(child, 'message');
+      child.send(message);
+      return (await answer)[0] as T;
+    },
   };
 }

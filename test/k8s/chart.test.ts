@@ -25,6 +25,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
   'batch mode': { 'delivery.batchSize': 100, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '10s' },
   'Google sync CronJob': { 'cron.syncGoogle.enabled': true, extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }] },
+  'Microsoft sync CronJob': { 'cron.syncMicrosoft.enabled': true, extraEnv: [{ name: 'DSYNC_MICROSOFT_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'entra', key: 'secret' } } }] },
   ingress: { 'ingress.enabled': true, 'ingress.className': 'nginx', 'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }] },
   'ServiceMonitor + PrometheusRule': {
     'metrics.serviceMonitor.enabled': true,
@@ -197,7 +198,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
     const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
     expect(parsed.code, parsed.stdout).to.equal(0);
-    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing']);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing', 'DsyncMicrosoftConsentRevoked', 'DsyncMicrosoftSyncFailing']);
     for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
     expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
     const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
@@ -297,6 +298,21 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(env).to.not.have.property('DSYNC_API_KEYS');
     const defaults = parseObjects(await template(first!.bin, {}));
     expect(defaults.filter((o) => o.kind === 'CronJob')).to.deep.equal([]);
+  });
+
+  it('renders the Microsoft Entra ID sync CronJob: every 15 minutes (a delta is cheap), Forbid, serve\'s store and the Microsoft env', async () => {
+    const [first] = helms();
+    const objects = parseObjects(await template(first!.bin, { 'cron.syncMicrosoft.enabled': true, extraEnv: [{ name: 'DSYNC_MICROSOFT_CLIENT_ID', value: 'app-id' }] }));
+    type Container = { args: string[]; env: Array<{ name: string; value?: string }> };
+    const cronJob = find(objects, 'CronJob', 'dsync-sync-microsoft') as unknown as {
+      spec: Record<string, unknown> & { jobTemplate: { spec: { template: { spec: { containers: Container[] } } } } };
+    };
+    expect(cronJob.spec).to.deep.include({ schedule: '*/15 * * * *', concurrencyPolicy: 'Forbid' });
+    const [container] = cronJob.spec.jobTemplate.spec.template.spec.containers;
+    expect(container!.args).to.deep.equal(['cron', 'sync-microsoft']);
+    const env = Object.fromEntries(container!.env.map((e) => [e.name, e.value]));
+    expect(env).to.include({ DSYNC_MICROSOFT_CLIENT_ID: 'app-id', METRICS_PORT: '0' });
+    expect(env).to.not.have.property('DSYNC_API_KEYS');
   });
 
   it('passes the rate-limit values to serve alone (the operator and the CronJob need none)', async () => {

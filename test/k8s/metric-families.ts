@@ -18,6 +18,12 @@ export const EXPECTED_METRIC_FAMILIES = {
     'dsync_google_directories',
     'dsync_google_api_requests_total',
     'dsync_google_api_retries_total',
+    'dsync_microsoft_directories',
+    'dsync_microsoft_subscriptions',
+    'dsync_microsoft_graph_requests_total',
+    'dsync_microsoft_graph_retries_total',
+    'dsync_microsoft_graph_throttled_total',
+    'dsync_microsoft_notifications_total',
     ...BOTH,
   ],
   operator: [

@@ -133,7 +133,7 @@ describe('GitOps health: kstatus on real DirectoryConnections (real kube-apiserv
     try {
       const started = Date.now();
       await createConnection(env, connection('stalled'));
-      // First sight: a status before any store call, so a wait cannot pass before reconciliation.
+      // The first status comes within the store-call bound, and says InProgress, as the defaulted one did before.
       let cr = await waitFor('a first status', async () => {
         const got = await getConnection(env, 'stalled');
         return got.status?.conditions?.length ? got : undefined;

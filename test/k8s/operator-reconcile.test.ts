@@ -76,19 +76,6 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect(refused).to.be.instanceOf(ForbiddenError);
   });
 
-  it('records an Event on the Ready transition, without secret values', async () => {
-    const events = await waitFor('a Reconciled event', async () => {
-      const list = await env.kube.list<{ reason: string; message: string; type: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
-      const mine = list.items.filter((e) => e.involvedObject.name === 'acme');
-      return mine.some((e) => e.reason === 'Reconciled') && mine;
-    });
-    const token = unb64((await getSecret(env, 'acme-scim')).data?.['token']);
-    for (const event of events) {
-      expect(event.message).to.not.contain(token);
-      expect(event.message).to.not.contain('whsec_');
-    }
-  });
-
   it('spec change → store updated, generation observed', async () => {
     const before = await getConnection(env, 'acme');
     const token = (await getSecret(env, 'acme-scim')).data?.['token'];
@@ -123,6 +110,25 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const cr = await waitForReady(env, 'globex');
     expect(cr.status?.observedGeneration).to.equal(1);
     expect((await env.directories.get(created.metadata.uid!)).webhook.secret).to.equal('whsec_globex');
+  });
+
+  it('records Events on Ready transitions, not for a first outcome of Ready, without secret values', async () => {
+    type Event = { reason: string; message: string; type: string; involvedObject: { name: string } };
+    const eventsOf = async (name: string): Promise<Event[]> =>
+      (await env.kube.list<Event>(EVENTS, 'default', {})).items.filter((e) => e.involvedObject.name === name);
+    // acme was Ready at its first outcome: its status says so, no Event (one API write per resource less).
+    expect((await eventsOf('acme')).map((e) => e.reason)).to.not.include('Reconciled');
+    // globex went SecretNotFound → Ready: a Warning, then a Normal Event.
+    const events = await waitFor('the Reconciled event of globex', async () => {
+      const mine = await eventsOf('globex');
+      return mine.some((e) => e.reason === 'Reconciled') && mine;
+    });
+    expect(events.find((e) => e.reason === 'SecretNotFound')?.type).to.equal('Warning');
+    const token = unb64((await getSecret(env, 'globex-scim')).data?.['token']);
+    for (const event of events) {
+      expect(event.message).to.not.contain(token);
+      expect(event.message).to.not.contain('whsec_');
+    }
   });
 
   it('rotates the SCIM token once per new rotate-token annotation value', async () => {

@@ -304,7 +304,8 @@ function json(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
 }
 
-function bodyOf(req: IncomingMessage): Promise<string> {
+/** A request's body as text (the fakes read form and JSON bodies themselves). */
+export function bodyOf(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

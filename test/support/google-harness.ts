@@ -5,7 +5,7 @@
 import type { Store } from '../../src/core/store-port.js';
 import type { DsyncOptions } from '../../src/service.js';
 import { FAKE_CLIENT, FakeGoogle } from './fake-google.js';
-import { startService, type Service } from './harness.js';
+import { eventReader, startService, type Service } from './harness.js';
 
 export interface GoogleTest {
   fake: FakeGoogle;
@@ -37,7 +37,6 @@ export function googleOptionsFor(fake: FakeGoogle): NonNullable<DsyncOptions['go
 export async function startGoogleTest(store: Store, google: Partial<NonNullable<DsyncOptions['google']>> = {}): Promise<GoogleTest> {
   const fake = await new FakeGoogle().start();
   const service = await startService(store, { google: { ...googleOptionsFor(fake), ...google } });
-  const cursors = new Map<string, string | null>();
   return {
     fake,
     service,
@@ -56,18 +55,7 @@ export async function startGoogleTest(store: Store, google: Partial<NonNullable<
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
-    async newEvents(directoryId) {
-      const out: any[] = [];
-      let after = cursors.get(directoryId) ?? null;
-      for (;;) {
-        const page = await store.readEvents(directoryId, after, 1000);
-        if (page.length === 0) break;
-        out.push(...page.map((e) => JSON.parse(e.json)));
-        after = page.at(-1)!.seq;
-      }
-      cursors.set(directoryId, after);
-      return out;
-    },
+    newEvents: eventReader(store),
     async close() {
       await service.close();
       await fake.close();

@@ -1,5 +1,6 @@
 /** Real HTTP for tests: the dsync app on an ephemeral port, and a webhook receiver that verifies signatures. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -41,9 +42,9 @@ export async function until(
   }
 }
 
-async function listen(server: Server): Promise<string> {
+async function listen(server: Server, scheme = 'http'): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 export interface Reply {
@@ -76,16 +77,17 @@ export interface Service {
 }
 
 /**
- * `rateLimits` builds the app's limits once the service (its metrics) exists; `logger` is the app's (silent by
- * default), `pageLimits` the setup page's.
+ * `rateLimits` builds the app's limits once the service (its metrics) exists; `tls` serves HTTPS (a certificate
+ * the test processes trust: test/support/test-ca.sh); `logger` is the app's (silent by default), `pageLimits`
+ * the setup page's.
  */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits; logger?: Logger; pageLimits?: PageLimits } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer }; logger?: Logger; pageLimits?: PageLimits } = {},
 ): Promise<Service> {
-  const server = createServer();
-  const url = await listen(server);
+  const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
+  const url = await listen(server, app.tls ? 'https' : 'http');
   const dsync = createDsync({
     store,
     externalUrl: url,
@@ -220,4 +222,21 @@ export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La
     },
   };
   return receiver;
+}
+
+/** Reads the events committed to each directory since the last read of that directory, parsed. */
+export function eventReader(store: Store): (directoryId: string) => Promise<any[]> {
+  const cursors = new Map<string, string | null>();
+  return async (directoryId) => {
+    const out: any[] = [];
+    let after = cursors.get(directoryId) ?? null;
+    for (;;) {
+      const page = await store.readEvents(directoryId, after, 1000);
+      if (page.length === 0) break;
+      out.push(...page.map((e) => JSON.parse(e.json)));
+      after = page.at(-1)!.seq;
+    }
+    cursors.set(directoryId, after);
+    return out;
+  };
 }

@@ -8,11 +8,12 @@ export const PAGE_RECENT = 50;
 
 export async function liveStatus(dsync: Dsync, directory: Directory): Promise<LiveStatus> {
   const google = directory.type === 'google';
+  const scim = directory.type.endsWith('-scim-v2');
   const [users, groups, activity, tokens, sync, serviceAccount] = await Promise.all([
     dsync.store.countUsers(directory.id),
     dsync.store.countGroups(directory.id),
     dsync.activity.read(directory.id, PAGE_RECENT),
-    google ? Promise.resolve([]) : dsync.scimTokens.list(directory.id),
+    scim ? dsync.scimTokens.list(directory.id) : Promise.resolve([]),
     google ? dsync.google.syncStatus(directory.id) : Promise.resolve(undefined),
     google && !directory.google_refresh_token ? dsync.store.getSyncRecord(directory.id, 'google-service-account') : Promise.resolve(null),
   ]);

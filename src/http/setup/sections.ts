@@ -4,6 +4,7 @@ import { googleSection } from './google-section.js';
 import { entra } from './guides/entra.js';
 import { generic } from './guides/generic.js';
 import { jumpcloud } from './guides/jumpcloud.js';
+import { microsoftSection } from './microsoft-section.js';
 import { okta } from './guides/okta.js';
 import { onelogin } from './guides/onelogin.js';
 import { ping } from './guides/ping.js';
@@ -20,4 +21,5 @@ export const SETUP_SECTIONS: Record<DirectoryType, SetupSection> = {
   'rippling-scim-v2': scimSection(rippling),
   'generic-scim-v2': scimSection(generic),
   google: googleSection,
+  'microsoft-entra': microsoftSection,
 };

@@ -40,6 +40,8 @@ export class Controller {
   private readonly logger: Logger;
   private workers: Array<Promise<void>> = [];
   private running = false;
+  /** performance.now() when each key last finished a reconcile, for the periodic resync. */
+  private readonly finishedAt = new Map<string, number>();
 
   constructor(options: ControllerOptions) {
     this.options = options;
@@ -62,6 +64,22 @@ export class Controller {
     if (this.running) this.queue.add(key);
   }
 
+  /**
+   * The periodic resync: queues every key that has not finished a reconcile within `withinMs`. A key looked at
+   * moments ago (a mass apply still converging) needs no second look yet; re-queueing all of them every
+   * interval would add N reconciles to a backlog that is itself N long, a cost growing with N squared.
+   */
+  resync(keys: Iterable<string>, withinMs: number): void {
+    const now = performance.now();
+    const listed = new Set<string>();
+    for (const key of keys) {
+      listed.add(key);
+      const at = this.finishedAt.get(key);
+      if (at === undefined || now - at >= withinMs) this.enqueue(key);
+    }
+    for (const key of this.finishedAt.keys()) if (!listed.has(key)) this.finishedAt.delete(key); // deleted since
+  }
+
   /** Stops taking keys and waits for the reconciles in flight. */
   async stop(): Promise<void> {
     this.running = false;
@@ -81,6 +99,7 @@ export class Controller {
         this.settle(key, undefined, err);
       } finally {
         stopTimer();
+        this.finishedAt.set(key, performance.now());
         this.queue.done(key);
       }
     }

@@ -86,9 +86,13 @@ export class LeaderElector {
   private observedAt = 0;
   /** performance.now() at the start of the last successful acquire or renew request. */
   private lastRenew = -Infinity;
+  /** performance.now() when the Lease was last read or written successfully. */
+  private lastContact = -Infinity;
   private leading = false;
   private stopped = false;
   private wake: (() => void) | undefined;
+  /** The acquire or renew attempt under way: `stop()` lets it finish, or its write would make the release's stale. */
+  private inFlight: Promise<Attempt> | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.client = options.client;
@@ -110,11 +114,16 @@ export class LeaderElector {
     return this.leading && performance.now() < this.lastRenew + this.renewDeadlineMs;
   }
 
+  /** Time since the Lease was last read or written (Infinity before the first time): a standby's health. */
+  sinceContactMs(): number {
+    return performance.now() - this.lastContact;
+  }
+
   /** Waits until this candidate holds the Lease; false if stopped first. */
   async acquire(): Promise<boolean> {
     while (!this.stopped) {
       const started = performance.now();
-      if ((await this.tryAcquireOrRenew(started + Math.min(this.attemptTimeoutMs, this.renewDeadlineMs))) === 'held') {
+      if ((await this.attempt(started + Math.min(this.attemptTimeoutMs, this.renewDeadlineMs))) === 'held') {
         this.lastRenew = started;
         this.leading = true;
         this.logger.info({ lease: `${this.namespace}/${this.name}`, identity: this.identity }, 'became leader');
@@ -137,7 +146,7 @@ export class LeaderElector {
       const started = performance.now();
       const deadline = this.lastRenew + this.renewDeadlineMs;
       if (started >= deadline) return this.stepDown('the renew deadline passed before the next attempt');
-      const attempt = await this.tryAcquireOrRenew(Math.min(started + this.attemptTimeoutMs, deadline));
+      const attempt = await this.attempt(Math.min(started + this.attemptTimeoutMs, deadline));
       if (attempt === 'held') {
         this.lastRenew = started;
         continue;
@@ -155,6 +164,8 @@ export class LeaderElector {
     this.wake?.();
     if (!this.leading) return;
     this.leading = false;
+    // A renewal under way would change the Lease under the release (409, and the standby waits a lease duration).
+    await this.inFlight;
     await this.release();
   }
 
@@ -182,7 +193,12 @@ export class LeaderElector {
     }
   }
 
-  /** One GET (+ PUT or POST), all of it before `deadline` (performance.now() time). */
+  private attempt(deadline: number): Promise<Attempt> {
+    this.inFlight = this.tryAcquireOrRenew(deadline);
+    return this.inFlight;
+  }
+
+  /** One GET (+ PUT or POST), all of it before `deadline` (performance.now() time); never rejects. */
   private async tryAcquireOrRenew(deadline: number): Promise<Attempt> {
     const left = (): { timeoutMs: number } => ({ timeoutMs: Math.floor(deadline - performance.now()) });
     const now = Date.now(); // wall clock, for the record's timestamps only
@@ -191,6 +207,7 @@ export class LeaderElector {
       let current: Lease;
       try {
         current = await this.client.get<Lease>(LEASES, this.namespace, this.name, left());
+        this.lastContact = performance.now();
       } catch (err) {
         if (!isNotFound(err)) throw err;
         const spec = { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
@@ -224,6 +241,7 @@ export class LeaderElector {
   }
 
   private remember(lease: Lease): void {
+    this.lastContact = performance.now();
     this.lease = lease;
     this.observedRecord = JSON.stringify(lease.spec ?? {});
     this.observedAt = performance.now();

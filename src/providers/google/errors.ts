@@ -1,5 +1,8 @@
 /** Coded errors of the Google Workspace provider, on the one base `DsyncError`. */
 import { DsyncError } from '../../core/errors.js';
+import type { ProviderLabel } from '../pull/errors.js';
+
+export const GOOGLE: ProviderLabel = { name: 'Google', codePrefix: 'DSYNC_GOOGLE', maxShareVariable: 'DSYNC_GOOGLE_MAX_DELETE_SHARE' };
 
 /** The OAuth client (DSYNC_GOOGLE_CLIENT_ID / _SECRET) is not configured on this server. */
 export class GoogleNotConfiguredError extends DsyncError {
@@ -70,34 +73,5 @@ export class IncompleteListingError extends DsyncError {
   override name = 'IncompleteListingError';
   constructor(what: string, options?: { cause?: unknown }) {
     super(`Incomplete Google listing (${what}): nothing was deleted`, 'DSYNC_GOOGLE_INCOMPLETE_LISTING', 502, options);
-  }
-}
-
-/** Another run holds this directory's sync lease. */
-export class SyncBusyError extends DsyncError {
-  override name = 'SyncBusyError';
-  constructor(id: string) {
-    super(`Directory ${id} is being synced by another run`, 'DSYNC_GOOGLE_SYNC_BUSY', 409);
-  }
-}
-
-/** The run would delete more than the allowed share of the directory: it deleted nothing and says so. */
-export class MassDeletionError extends DsyncError {
-  override name = 'MassDeletionError';
-  constructor(what: string, deletions: number, stored: number, maxShare: number) {
-    super(
-      `Mass-deletion guard: this run would delete ${deletions} of ${stored} ${what} (more than ${Math.round(maxShare * 100)}%); ` +
-        'nothing was deleted. Check the workspace; raise DSYNC_GOOGLE_MAX_DELETE_SHARE if the deletions are intended',
-      'DSYNC_GOOGLE_MASS_DELETION',
-      409,
-    );
-  }
-}
-
-/** The run lost its lease on the directory (it took too long, or the store failed): it stopped. */
-export class LeaseLostError extends DsyncError {
-  override name = 'LeaseLostError';
-  constructor(id: string) {
-    super(`The sync of directory ${id} lost its lease and stopped`, 'DSYNC_GOOGLE_LEASE_LOST', 503);
   }
 }

@@ -3,15 +3,10 @@
  * but never Google's 403 rate-limit reasons, so the sync turns gaxios' retries off and does all of them here,
  * with exponential backoff and full jitter (Google's advice), honouring `Retry-After` when one is sent.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { retryAfterMs, withRetries as retrying, type Failure, type RetryOptions } from '../pull/retry.js';
 import { GoogleApiError, GoogleCredentialsError } from './errors.js';
 
-export interface RetryOptions {
-  /** Attempts in all (the first one included). */
-  attempts: number;
-  baseMs: number;
-  maxMs: number;
-}
+export { backoffMs, type Failure, type RetryOptions } from '../pull/retry.js';
 export const DEFAULT_RETRY: RetryOptions = { attempts: 7, baseMs: 1_000, maxMs: 32_000 };
 
 const RATE_REASONS = new Set(['userRateLimitExceeded', 'rateLimitExceeded', 'quotaExceeded']);
@@ -22,13 +17,6 @@ interface GaxiosLike {
   status?: number;
   code?: string | number;
   response?: { status?: number; data?: unknown; headers?: { get?(name: string): string | null } };
-}
-
-export interface Failure {
-  retry: boolean;
-  status?: number;
-  reason?: string;
-  retryAfterMs?: number;
 }
 
 function reasonOf(data: unknown): string | undefined {
@@ -46,10 +34,9 @@ export function classify(err: unknown): Failure {
   const status = e.response?.status ?? (typeof e.status === 'number' ? e.status : undefined);
   const reason = reasonOf(e.response?.data);
   if (status === undefined) return { retry: true }; // network failure, timeout, a malformed page
-  const header = e.response?.headers?.get?.('retry-after');
-  const retryAfterMs = header && /^\d+$/.test(header) ? Number(header) * 1000 : undefined;
+  const after = retryAfterMs(e.response?.headers?.get?.('retry-after'));
   const retry = status === 429 || status >= 500 || status === 408 || (status === 403 && RATE_REASONS.has(reason ?? ''));
-  return { retry, status, ...(reason !== undefined && { reason }), ...(retryAfterMs !== undefined && { retryAfterMs }) };
+  return { retry, status, ...(reason !== undefined && { reason }), ...(after !== undefined && { retryAfterMs: after }) };
 }
 
 /**
@@ -66,29 +53,20 @@ export function toGoogleError(err: unknown, what: string): Error {
   return new GoogleApiError(`Google Directory API failed while ${what}: ${detail}`, f.status, f.reason, { cause });
 }
 
-export function backoffMs(attempt: number, options: RetryOptions, retryAfterMs?: number): number {
-  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** attempt);
-  return Math.max(retryAfterMs ?? 0, Math.random() * ceiling);
-}
-
 /** Runs `call` until it succeeds, fails for good, or runs out of attempts; `before` paces each attempt. */
-export async function withRetries<T>(
+export function withRetries<T>(
   call: () => Promise<T>,
   what: string,
   options: RetryOptions,
   before: () => Promise<void>,
   onRetry?: (failure: Failure) => void,
 ): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    await before();
-    try {
-      return await call();
-    } catch (err) {
-      if (err instanceof GoogleCredentialsError) throw err;
-      const failure = classify(err);
-      if (!failure.retry || attempt + 1 >= options.attempts) throw toGoogleError(err, what);
-      onRetry?.(failure);
-      await sleep(backoffMs(attempt, options, failure.retryAfterMs));
-    }
-  }
+  return retrying(call, {
+    options,
+    classify,
+    final: (err) => toGoogleError(err, what),
+    passThrough: (err) => err instanceof GoogleCredentialsError,
+    before,
+    ...(onRetry && { onRetry }),
+  });
 }

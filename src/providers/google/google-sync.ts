@@ -1,61 +1,31 @@
 /**
- * The pull sync over every active Google directory (or one): each under its own lease, so concurrent runs (CronJob
- * pods, replicas, the in-process interval) never sync one directory twice at once; each failing on its own, so
- * one customer's revoked token or outage never stops the others. The run itself fails (throws) only when it
- * cannot work at all: the store is unreachable.
+ * The Google pull sync over every active Google directory (or one), on the shared runner (leases, statuses,
+ * report: pull/runner.ts); this supplies the work on one directory: credentials, the Directory API, the diff.
  */
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { ConflictError, DsyncError, NotFoundError, StoreUnavailableError } from '../../core/errors.js';
-import type { Directory } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
+import { MassDeletionError } from '../pull/errors.js';
+import { PullRunner, type RunContext, type RunObserver, type SyncReport } from '../pull/runner.js';
+import type { SyncWriters } from '../pull/writers.js';
 import { CredentialSource } from './credentials.js';
 import { DirectoryApi } from './directory-api.js';
 import { DirectorySync, type SyncReadStore } from './directory-sync.js';
-import {
-  GoogleCredentialsError,
-  LeaseLostError,
-  MassDeletionError,
-  NotAuthorizedError,
-  NotGoogleDirectoryError,
-  SyncBusyError,
-} from './errors.js';
+import { GOOGLE, GoogleCredentialsError, NotAuthorizedError, NotGoogleDirectoryError } from './errors.js';
 import { DEFAULT_RETRY, type RetryOptions } from './google-retry.js';
 import type { GoogleOptions } from './options.js';
 import { Pacer } from './pacer.js';
 import { ServiceAccounts } from './service-account.js';
-import { SyncStatuses, zeroCounts, type SyncCounts, type SyncState, type SyncStatus } from './sync-status.js';
-import type { SyncWriters } from './writers.js';
+import { SyncStatuses, type SyncState, type SyncStatus } from './sync-status.js';
+import type { Directory } from '../../core/model.js';
+
+export type { DirectoryReport, SyncReport } from '../pull/runner.js';
 
 export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> & PullSyncStore;
 
 /** Told about runs and requests (metrics.ts); never about tenants. */
-export interface SyncObserver {
-  directoryRun(state: SyncState, seconds: number, counts: SyncCounts): void;
+export interface SyncObserver extends RunObserver {
   request(): void;
   retry(reason: string): void;
-}
-
-export interface DirectoryReport {
-  id: string;
-  name: string;
-  tenant: string;
-  product: string;
-  /** `skipped`: another run holds the directory right now (it does the work). */
-  state: SyncState | 'skipped';
-  counts: SyncCounts;
-  error: { code: string; message: string } | null;
-}
-
-export interface SyncReport {
-  directories: DirectoryReport[];
-  /** Users and groups created, updated and deleted, over all directories. */
-  created: number;
-  updated: number;
-  deleted: number;
-  /** Directories whose run failed or was stopped by the guard. */
-  failed: number;
 }
 
 export interface GoogleSyncDeps {
@@ -79,95 +49,38 @@ export class GoogleSync {
   readonly statuses: SyncStatuses;
   private readonly credentials: CredentialSource;
   private readonly pacer: Pacer;
-  private readonly processId = `${hostname()}/${process.pid}`;
-  private readonly leaseMs: number;
+  private readonly runner: PullRunner<SyncStatus>;
 
   constructor(private readonly deps: GoogleSyncDeps) {
     this.statuses = new SyncStatuses(deps.store);
     this.credentials = new CredentialSource({ options: deps.options, store: deps.store, serviceAccounts: new ServiceAccounts(deps.store) });
     this.pacer = new Pacer(deps.options.queriesPerMinute);
-    this.leaseMs = deps.leaseMs ?? 60_000;
+    this.runner = new PullRunner({
+      type: 'google',
+      label: GOOGLE,
+      store: deps.store,
+      statuses: this.statuses,
+      logger: deps.logger,
+      ...(deps.observer && { observer: deps.observer }),
+      leaseMs: deps.leaseMs ?? 60_000,
+      stateOf: (err) => STATE_OF.find(([type]) => err instanceof type)?.[1],
+      fresh: (status) => ({ ...status, listed: { users: 0, groups: 0 }, google_requests: 0 }),
+      work: (directory, run) => this.syncOne(directory, run),
+    });
   }
 
   /** Syncs every active Google directory, or only `directoryId` (which must be a Google directory). */
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    // An empty id names no directory (404), as everywhere else: only an absent one means all of them.
-    const directories = filter.directoryId !== undefined ? [await this.googleDirectory(filter.directoryId)] : await this.googleDirectories();
-    const report: SyncReport = { directories: [], created: 0, updated: 0, deleted: 0, failed: 0 };
-    for (const directory of directories) {
-      const r = await this.syncDirectory(directory);
-      report.directories.push(r);
-      report.created += r.counts.users_created + r.counts.groups_created;
-      report.updated += r.counts.users_updated + r.counts.groups_updated;
-      report.deleted += r.counts.users_deleted + r.counts.groups_deleted;
-      if (r.state !== 'succeeded' && r.state !== 'skipped') report.failed++;
-    }
-    return report;
+    if (filter.directoryId !== undefined) await this.runner.directory(filter.directoryId, (id) => new NotGoogleDirectoryError(id));
+    return this.runner.run(filter);
   }
 
   /** How many active Google directories are in each state (the metrics gauge). */
-  async directoryStates(): Promise<Record<string, number>> {
-    const counts: Record<string, number> = {};
-    for (const d of await this.googleDirectories()) {
-      const { state } = await this.statuses.get(d.id);
-      counts[state] = (counts[state] ?? 0) + 1;
-    }
-    return counts;
+  directoryStates(): Promise<Record<string, number>> {
+    return this.runner.directoryStates();
   }
 
-  private async googleDirectory(id: string): Promise<Directory> {
-    const directory = await this.deps.store.getDirectory(id);
-    if (!directory) throw new NotFoundError(`Directory ${id} not found`);
-    if (directory.type !== 'google') throw new NotGoogleDirectoryError(id);
-    if (directory.deactivated) throw new ConflictError(`Directory ${id} is deactivated: it is not synced`);
-    return directory;
-  }
-
-  private async googleDirectories(): Promise<Directory[]> {
-    const out: Directory[] = [];
-    for (const id of await this.deps.store.listDirectoryIds()) {
-      const d = await this.deps.store.getDirectory(id);
-      if (d && d.type === 'google' && !d.deactivated) out.push(d);
-    }
-    return out;
-  }
-
-  private async syncDirectory(directory: Directory): Promise<DirectoryReport> {
-    const base = { id: directory.id, name: directory.name, tenant: directory.tenant, product: directory.product };
-    const { store } = this.deps;
-    // One owner per run, not per process: two runs in one process must not share (re-enter) the lease.
-    const owner = `${this.processId}/${randomUUID()}`;
-    if (!(await store.acquireSyncLease(directory.id, owner, this.leaseMs))) {
-      const busy = new SyncBusyError(directory.id);
-      return { ...base, state: 'skipped', counts: zeroCounts(), error: { code: busy.code, message: busy.message } };
-    }
-    let lost = false;
-    const renew = setInterval(() => {
-      store.renewSyncLease(directory.id, owner, this.leaseMs).then(
-        (held) => (lost ||= !held),
-        () => (lost = true),
-      );
-    }, this.leaseMs / 3);
-    try {
-      const status = await this.syncUnderLease(directory, () => {
-        if (lost) throw new LeaseLostError(directory.id);
-      });
-      return { ...base, state: status.state, counts: status.counts, error: status.error };
-    } finally {
-      clearInterval(renew);
-      await store.releaseSyncLease(directory.id, owner).catch(() => undefined);
-    }
-  }
-
-  private async syncUnderLease(directory: Directory, checkpoint: () => void): Promise<SyncStatus> {
-    const previous = await this.statuses.get(directory.id);
-    const started = Date.now();
-    const counts = zeroCounts();
-    let requests = 0;
-    const running: SyncStatus = { ...previous, state: 'running', started_at: new Date(started).toISOString(), error: null };
-    await this.statuses.put(running);
-    let run: DirectorySync | undefined;
-    let failure: unknown;
+  private async syncOne(directory: Directory, { status, checkpoint }: RunContext<SyncStatus>): Promise<void> {
     let saved = async () => {};
     try {
       const credentials = await this.credentials.clientFor(directory);
@@ -178,44 +91,17 @@ export class GoogleSync {
         pacer: this.pacer,
         retry: this.deps.retry ?? DEFAULT_RETRY,
         onRequest: () => {
-          requests++;
+          status.google_requests++;
           this.deps.observer?.request();
         },
         // A 403's reason says which limit; other statuses are their code.
         onRetry: (f) => this.deps.observer?.retry(f.status === 403 ? (f.reason ?? '403') : f.status ? String(f.status) : 'network'),
       });
-      run = new DirectorySync(directory, { store: this.deps.store, writers: this.deps.writers, api, maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint }, counts);
+      const run = new DirectorySync(directory, { store: this.deps.store, writers: this.deps.writers, api, maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint }, status.counts);
+      status.listed = run.listed;
       await run.run();
-    } catch (err) {
-      failure = err;
+    } finally {
+      await saved().catch((err) => this.deps.logger.warn({ err, directoryId: directory.id }, 'could not save a refreshed Google token'));
     }
-    await saved().catch((err) => this.deps.logger.warn({ err, directoryId: directory.id }, 'could not save a refreshed Google token'));
-    if (failure instanceof StoreUnavailableError) throw failure; // the run itself cannot work
-    const finished = Date.now();
-    const state: SyncState = failure === undefined ? 'succeeded' : (STATE_OF.find(([type]) => failure instanceof type)?.[1] ?? 'failed');
-    const status: SyncStatus = {
-      ...running,
-      state,
-      finished_at: new Date(finished).toISOString(),
-      duration_ms: finished - started,
-      counts,
-      listed: run?.listed ?? { users: 0, groups: 0 },
-      google_requests: requests,
-      error: failure === undefined ? null : describe(failure),
-      last_success_at: failure === undefined ? new Date(finished).toISOString() : previous.last_success_at,
-    };
-    await this.statuses.put(status);
-    this.deps.observer?.directoryRun(state, (finished - started) / 1000, counts);
-    if (failure !== undefined) {
-      this.deps.logger.warn({ err: failure, directoryId: directory.id, state }, 'Google sync of a directory did not succeed');
-    } else {
-      this.deps.logger.info({ directoryId: directory.id, counts, durationMs: status.duration_ms }, 'Google sync of a directory succeeded');
-    }
-    return status;
   }
-}
-
-function describe(err: unknown): { code: string; message: string } {
-  if (err instanceof DsyncError) return { code: err.code, message: err.message };
-  return { code: 'DSYNC_GOOGLE_SYNC_FAILED', message: `Sync failed: ${(err as Error)?.message ?? String(err)}` };
 }

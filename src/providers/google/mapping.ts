@@ -4,7 +4,7 @@
  * reach the body, so they can never cause an update. Our ids are Google's ids: a primary-email change is an
  * update of the same user, and a group is known by its id, never by its (non-unique) name.
  */
-import type { GroupKeys, ScimBody } from '../../core/model.js';
+import type { ScimBody } from '../../core/model.js';
 import type { GoogleGroup, GoogleMember, GoogleUser } from './directory-api.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -36,15 +36,6 @@ export function groupBody(group: GoogleGroup): ScimBody {
     displayName: group.name ?? group.email,
     externalId: group.email,
   };
-}
-
-/**
- * What the store indexes of a Google group: its email as the unique name (Google's names repeat: two groups
- * called "Eng" both sync), the email again as externalId.
- */
-export function googleGroupKeys(body: ScimBody): GroupKeys {
-  const email = String(body.externalId);
-  return { displayName: email, externalId: email };
 }
 
 /**

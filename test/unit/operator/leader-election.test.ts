@@ -10,8 +10,11 @@ import { LeaderElector, type LeaderElectionOptions } from '../../../src/operator
 import { InvalidOptionError } from '../../../src/operator/errors.js';
 import { KubeClient } from '../../../src/operator/kube.js';
 
-/** How the API server treats one replica's requests: normally; apply the next write but answer it late, then go silent; go silent. */
-type Mode = 'ok' | 'slow-then-dead' | 'dead';
+/**
+ * How the API server treats one replica's requests: normally; apply each write at once but answer it late; apply
+ * the next write but answer it late, then go silent; go silent.
+ */
+type Mode = 'ok' | 'slow' | 'slow-then-dead' | 'dead';
 
 interface LeaseRecord {
   metadata: { name: string; namespace: string; resourceVersion: string };
@@ -58,7 +61,7 @@ describe('LeaderElector', function () {
           mode[who] = 'dead';
           return send(200, lease, 900); // applied now, answered within the request timeout, then silence
         }
-        return send(200, lease);
+        return send(200, lease, mode[who] === 'slow' ? 300 : 0);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -153,6 +156,18 @@ describe('LeaderElector', function () {
     expect(await renewing).to.equal(false);
     expect(performance.now() - t0, 'ms until the step-down').to.be.below(200 + SLACK_MS);
     expect(leader.isLeader()).to.equal(false);
+  });
+
+  it('stop() during a renewal under way lets it finish, then frees the Lease (no stale release)', async () => {
+    const leader = elector('leader');
+    expect(await leader.acquire()).to.equal(true);
+    const renewing = leader.renew();
+    const acquiredAt = appliedAt['leader'];
+    mode['leader'] = 'slow';
+    while (appliedAt['leader'] === acquiredAt) await new Promise((resolve) => setTimeout(resolve, 5));
+    await leader.stop(); // the renewal is applied, its answer 300 ms away
+    expect(await renewing).to.equal(true);
+    expect(lease?.spec.holderIdentity).to.equal('');
   });
 
   it('refuses timings where a standby could take over before the leader has stepped down', () => {

@@ -21,8 +21,9 @@ const base = (): OperatorOptions => ({ kubeConfig: kubeConfig('dsync-system'), s
 describe('operator options', () => {
   it('applies the documented defaults', () => {
     const o = resolveOptions(base());
-    expect(o).to.deep.include({ externalUrl: 'https://dsync.example.com', namespaces: undefined, workers: 4, resyncIntervalMs: 600_000, watchdogMs: 150_000, requeueAfterMs: 60_000, storeTimeoutMs: 10_000 });
+    expect(o).to.deep.include({ externalUrl: 'https://dsync.example.com', namespaces: undefined, workers: 16, resyncIntervalMs: 600_000, watchdogMs: 150_000, requeueAfterMs: 60_000, storeTimeoutMs: 10_000 });
     expect(o.retry).to.deep.equal({ baseDelayMs: 5, maxDelayMs: 300_000 });
+    expect(o.kubeRateLimit).to.deep.equal({ qps: 500, burst: 1000 });
     expect(o.leaderElection).to.deep.include({ enabled: true, namespace: 'dsync-system', leaseName: 'dsync-operator', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
     expect(o.leaderElection.identity).to.match(/^.+_[0-9a-f]{8}$/);
     expect(resolveOptions({ ...base(), kubeConfig: kubeConfig() }).leaderElection.namespace).to.equal('default');
@@ -58,6 +59,8 @@ describe('operator options', () => {
       DSYNC_OPERATOR_NAMESPACE: 'tenants',
       DSYNC_OPERATOR_WORKERS: '8',
       DSYNC_OPERATOR_RESYNC: '30m',
+      DSYNC_OPERATOR_KUBE_QPS: '50',
+      DSYNC_OPERATOR_KUBE_BURST: '100',
       DSYNC_LEADER_ELECTION: 'false',
       DSYNC_LEADER_ELECTION_NAMESPACE: 'dsync-system',
       DSYNC_LEADER_ELECTION_LEASE_DURATION: '30s',
@@ -69,8 +72,10 @@ describe('operator options', () => {
       namespaces: ['tenants'],
       workers: 8,
       resyncIntervalMs: 1_800_000,
+      kubeRateLimit: { qps: 50, burst: 100 },
       leaderElection: { enabled: false, namespace: 'dsync-system', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 5_000 },
     });
     expect(() => loadOperatorConfig({ DSYNC_LEADER_ELECTION_RETRY_PERIOD: 'soon' })).to.throw('DSYNC_LEADER_ELECTION_RETRY_PERIOD: invalid duration "soon"');
+    expect(() => loadOperatorConfig({ REDIS_URL: 'redis://redis:6379', DSYNC_OPERATOR_KUBE_QPS: '-1' })).to.throw('DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)');
   });
 });

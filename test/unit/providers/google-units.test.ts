@@ -1,7 +1,7 @@
 /** The Google provider's pure parts: the diff, the signed state, failure classification, pacing, settings. */
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config.js';
-import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen } from '../../../src/providers/google/diff.js';
+import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen } from '../../../src/providers/pull/diff.js';
 import { InvalidStateError } from '../../../src/providers/google/errors.js';
 import { backoffMs, classify } from '../../../src/providers/google/google-retry.js';
 import { groupBody, userBody, userMemberIds } from '../../../src/providers/google/mapping.js';

@@ -1,6 +1,7 @@
 /**
- * The diff between what is stored and what Google lists: pure functions, one page (or one group) at a time, so
- * a run holds the differences and the ids seen, never several copies of a whole directory.
+ * The diff between what is stored and what a provider lists (Google's listing, a full Graph delta round): pure
+ * functions, one page (or one group) at a time, so a run holds the differences and the ids seen, never several
+ * copies of a whole directory. And the mass-deletion guard's rule, which every pull provider applies.
  */
 import { sameResource } from '../../core/json.js';
 import type { ScimBody, StoredResource } from '../../core/model.js';
@@ -32,7 +33,7 @@ export function memberDelta(stored: readonly string[], listed: ReadonlySet<strin
 export const unseen = (stored: readonly string[], seen: ReadonlySet<string>): string[] => stored.filter((id) => !seen.has(id));
 
 /**
- * Deletions up to this many are always allowed, whatever the share: a five-person workspace removing one person
+ * Deletions up to this many are always allowed, whatever the share: a five-person directory removing one person
  * must not trip the guard. Larger ones must stay within `maxShare` of what was stored.
  */
 export const GUARD_FLOOR = 10;

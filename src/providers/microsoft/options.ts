@@ -1,0 +1,63 @@
+/** Settings of the Microsoft Entra ID pull sync (DSYNC_MICROSOFT_* in config.ts). Plain data. */
+
+export const MICROSOFT_DEFAULTS = {
+  authorityUrl: 'https://login.microsoftonline.com',
+  graphUrl: 'https://graph.microsoft.com',
+  /** A run that would delete more than this share of a directory's users and groups stops for that directory. */
+  maxDeleteShare: 0.2,
+  /** Lifetime asked for a subscription (Graph allows up to 41,760 minutes on users and groups). */
+  subscriptionMinutes: 3 * 24 * 60,
+  /** A subscription expiring within this is renewed by the next sync run. */
+  renewWithinMinutes: 36 * 60,
+  /** Notifications arriving within this window after the first are one sync. */
+  notificationDelayMs: 1_000,
+} as const;
+
+/** A certificate credential: the private key, and the certificate whose SHA-256 thumbprint Entra knows. */
+export interface MicrosoftCertificate {
+  privateKey: string;
+  thumbprintSha256: string;
+  /** The certificate (PEM), sent as x5c so a certificate rolled by subject name and issuer is accepted. */
+  x5c: string;
+}
+
+export interface MicrosoftOptions {
+  /** The multi-tenant app registration; unset = Entra directories cannot connect. */
+  clientId?: string;
+  clientSecret?: string;
+  certificate?: MicrosoftCertificate;
+  authorityUrl: string;
+  graphUrl: string;
+  /** Where admin consent returns: $DSYNC_EXTERNAL_URL/api/v1/dsync/microsoft/callback. */
+  redirectUrl: string;
+  /** Where Graph sends change notifications; unset (DSYNC_EXTERNAL_URL is not https) = scheduled syncs only. */
+  notificationUrl?: string;
+  maxDeleteShare: number;
+  /** Seconds between in-process sync runs (`dsync serve`); unset = only the cron route / CronJob runs it. */
+  syncIntervalSeconds?: number;
+  subscriptionMinutes: number;
+  renewWithinMinutes: number;
+  notificationDelayMs: number;
+}
+
+export function microsoftOptions(externalUrl: string, given: Partial<MicrosoftOptions> = {}): MicrosoftOptions {
+  const base = externalUrl.replace(/\/+$/, '');
+  return {
+    authorityUrl: MICROSOFT_DEFAULTS.authorityUrl,
+    graphUrl: MICROSOFT_DEFAULTS.graphUrl,
+    redirectUrl: `${base}/api/v1/dsync/microsoft/callback`,
+    // Graph delivers notifications only to an https URL it can reach: without one, the schedule alone syncs.
+    ...(base.startsWith('https://') && { notificationUrl: `${base}/api/v1/dsync/microsoft/notifications` }),
+    maxDeleteShare: MICROSOFT_DEFAULTS.maxDeleteShare,
+    subscriptionMinutes: MICROSOFT_DEFAULTS.subscriptionMinutes,
+    renewWithinMinutes: MICROSOFT_DEFAULTS.renewWithinMinutes,
+    notificationDelayMs: MICROSOFT_DEFAULTS.notificationDelayMs,
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** The Graph resource's `.default` scope: the application permissions the admin consented to. */
+export const graphScope = (graphUrl: string): string => `${new URL(graphUrl).origin}/.default`;
+
+/** Application permissions the app registration must list (read-only directory access). */
+export const GRAPH_PERMISSIONS = ['User.Read.All', 'Group.Read.All', 'GroupMember.Read.All'] as const;

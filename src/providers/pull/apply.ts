@@ -1,0 +1,206 @@
+/**
+ * The write side of a pull sync, through the shared writers: creations and updates as they are listed (a
+ * uniqueness clash — an email moving between users — is deferred until after the deletions), and the deletions
+ * only at the end of a complete round, within the mass-deletion guard. `FullSyncApplier` adds what a complete
+ * listing needs (a Google run, a first or resync round of Graph's delta): the ids seen, the member diff, and
+ * the deletion of whatever was not seen.
+ */
+import { ConflictError } from '../../core/errors.js';
+import { sameResource } from '../../core/json.js';
+import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
+import type { GroupStore, UserStore } from '../../core/store-port.js';
+import { exceedsDeleteShare, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
+import { MassDeletionError, type ProviderLabel } from './errors.js';
+import { forEachLimited } from './pool.js';
+import type { SyncCounts } from './sync-status.js';
+import type { SyncWriters } from './writers.js';
+
+/** What a run reads from the store (the writes go through the writers). */
+export type SyncReadStore = Pick<UserStore, 'getUsers' | 'listUsers' | 'countUsers'> &
+  Pick<GroupStore, 'getGroups' | 'listGroups' | 'countGroups' | 'groupMemberIds'>;
+
+/** Writes in flight per directory: enough to hide store round trips, few enough to keep event order readable. */
+export const WRITE_CONCURRENCY = 16;
+const READ_PAGE = 1000;
+
+export interface ApplierDeps {
+  store: SyncReadStore;
+  writers: SyncWriters;
+  label: ProviderLabel;
+  maxDeleteShare: number;
+  /** Throws when the run must stop (its lease was lost). */
+  checkpoint: () => void;
+}
+
+/** Deletions a round owes, applied together once the round is complete. */
+export interface Deletions {
+  users: string[];
+  groups: string[];
+  /** Membership removals: group id → user ids. */
+  removals: Map<string, string[]>;
+}
+
+export class SyncApplier {
+  /** Writes refused by a uniqueness clash: tried again after the deletions. */
+  private readonly deferred: Upsert[] = [];
+
+  constructor(
+    protected readonly dir: Directory,
+    protected readonly deps: ApplierDeps,
+    readonly counts: SyncCounts,
+  ) {}
+
+  async createUser(u: Upsert): Promise<void> {
+    await this.deferOnConflict(u, async () => {
+      await this.deps.writers.users.create(this.dir, u.body, { id: u.id });
+      this.counts.users_created++;
+    });
+  }
+
+  async updateUser(u: Upsert): Promise<void> {
+    await this.deferOnConflict(u, async () => {
+      await this.deps.writers.users.update(this.dir, u.id, () => u.body);
+      this.counts.users_updated++;
+    });
+  }
+
+  async createGroup(g: Upsert, members: Iterable<string>): Promise<void> {
+    const refs = [...members].map((value) => ({ value }));
+    await this.deps.writers.groups.create(this.dir, g.body, refs, { id: g.id });
+    this.counts.groups_created++;
+    this.counts.members_added += refs.length;
+  }
+
+  async updateGroup(id: string, body: ScimBody): Promise<void> {
+    await this.deps.writers.groups.update(this.dir, id, () => ({ body }));
+    this.counts.groups_updated++;
+  }
+
+  async addMembers(groupId: string, userIds: string[]): Promise<void> {
+    if (userIds.length === 0) return;
+    await this.deps.writers.groups.addMembers(this.dir, groupId, userIds.map((value) => ({ value })));
+    this.counts.members_added += userIds.length;
+  }
+
+  private async deferOnConflict(u: Upsert, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+      this.deferred.push(u);
+    }
+  }
+
+  /**
+   * The deletions of a complete round: refused whole by the guard when users and groups (against `stored`) or
+   * membership removals (against `storedMemberships`) exceed the allowed share; then removals, groups, users.
+   */
+  async delete(d: Deletions, stored: number, storedMemberships: number): Promise<void> {
+    const { writers, maxDeleteShare, label } = this.deps;
+    if (exceedsDeleteShare(d.users.length + d.groups.length, stored, maxDeleteShare)) {
+      throw new MassDeletionError(label, 'users and groups', d.users.length + d.groups.length, stored, maxDeleteShare);
+    }
+    const removed = [...d.removals.values()].reduce((n, ids) => n + ids.length, 0);
+    if (exceedsDeleteShare(removed, storedMemberships, maxDeleteShare)) {
+      throw new MassDeletionError(label, 'group memberships', removed, storedMemberships, maxDeleteShare);
+    }
+    this.deps.checkpoint();
+    await forEachLimited([...d.removals], WRITE_CONCURRENCY, async ([groupId, userIds]) => {
+      await writers.groups.removeMembers(this.dir, groupId, userIds);
+      this.counts.members_removed += userIds.length;
+    });
+    await forEachLimited(d.groups, WRITE_CONCURRENCY, async (id) => {
+      await writers.groups.delete(this.dir, id);
+      this.counts.groups_deleted++;
+    });
+    await forEachLimited(d.users, WRITE_CONCURRENCY, async (id) => {
+      await writers.users.delete(this.dir, id);
+      this.counts.users_deleted++;
+    });
+  }
+
+  /** Clashes left after the deletions are real (two users cannot share an email): the run reports them. */
+  async retryDeferred(): Promise<void> {
+    const pending = this.deferred.splice(0);
+    const existing = await this.deps.store.getUsers(this.dir.id, pending.map((u) => u.id));
+    for (const [i, u] of pending.entries()) {
+      if (existing[i]) await this.deps.writers.users.update(this.dir, u.id, () => u.body).then(() => this.counts.users_updated++);
+      else await this.deps.writers.users.create(this.dir, u.body, { id: u.id }).then(() => this.counts.users_created++);
+    }
+  }
+
+  /** Every member id of a stored group, in pages. */
+  async memberIds(groupId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let offset = 0; ; offset += READ_PAGE) {
+      const page = await this.deps.store.groupMemberIds(this.dir.id, groupId, offset, READ_PAGE);
+      ids.push(...page.items);
+      if (page.items.length < READ_PAGE) return ids;
+    }
+  }
+}
+
+/** A complete listing: what it did not mention is deleted at the end (within the guard). */
+export class FullSyncApplier extends SyncApplier {
+  readonly listed = { users: 0, groups: 0 };
+  private readonly seenUsers = new Set<string>();
+  private readonly seenGroups = new Set<string>();
+  private readonly removals = new Map<string, string[]>();
+  private storedMemberships = 0;
+
+  /** Whether the listing so far had this user (a member that is no user of the directory is skipped). */
+  isUser = (id: string): boolean => this.seenUsers.has(id);
+  get usersSeen(): number {
+    return this.seenUsers.size;
+  }
+
+  /** One page of listed users: created or updated where they differ from what is stored. */
+  async usersPage(listed: Upsert[]): Promise<void> {
+    this.deps.checkpoint();
+    for (const u of listed) this.seenUsers.add(u.id);
+    this.listed.users += listed.length;
+    const { create, update } = pageChanges(listed, await this.deps.store.getUsers(this.dir.id, listed.map((u) => u.id)));
+    await forEachLimited(create, WRITE_CONCURRENCY, (u) => this.createUser(u));
+    await forEachLimited(update, WRITE_CONCURRENCY, (u) => this.updateUser(u));
+  }
+
+  /** Listed groups with their complete member sets, applied in listing order (a readable event order). */
+  async groupsPage(listed: Upsert[], members: ReadonlyArray<ReadonlySet<string>>): Promise<void> {
+    this.deps.checkpoint();
+    const stored = await this.deps.store.getGroups(this.dir.id, listed.map((g) => g.id));
+    for (const [i, g] of listed.entries()) await this.group(g, stored[i] ?? null, members[i]!);
+  }
+
+  private async group(g: Upsert, current: StoredResource | null, members: ReadonlySet<string>): Promise<void> {
+    this.seenGroups.add(g.id);
+    this.listed.groups++;
+    if (!current) return this.createGroup(g, members);
+    if (!sameResource(current.body, g.body)) await this.updateGroup(g.id, g.body);
+    const stored = await this.memberIds(g.id);
+    this.storedMemberships += stored.length;
+    const { add, remove } = memberDelta(stored, members);
+    await this.addMembers(g.id, add);
+    if (remove.length > 0) this.removals.set(g.id, remove);
+  }
+
+  /** The end of a complete listing: stored ids it did not mention are deleted (guarded), then clashes retried. */
+  async finish(storedTotal: number): Promise<void> {
+    const users = await this.unseenIds((d, o, l) => this.deps.store.listUsers(d, o, l), this.seenUsers);
+    const groups = await this.unseenIds((d, o, l) => this.deps.store.listGroups(d, o, l), this.seenGroups);
+    await this.delete({ users, groups, removals: this.removals }, storedTotal, this.storedMemberships);
+    await this.retryDeferred();
+  }
+
+  /** Stored ids the (complete) listing did not mention, page by page: only the deletions are held. */
+  private async unseenIds(
+    list: (dirId: string, offset: number, limit: number) => Promise<{ items: StoredResource[] }>,
+    seen: ReadonlySet<string>,
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    for (let offset = 0; ; offset += READ_PAGE) {
+      const page = await list(this.dir.id, offset, READ_PAGE);
+      ids.push(...unseen(page.items.map((r) => r.id), seen));
+      if (page.items.length < READ_PAGE) return ids;
+    }
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * A fake Microsoft Entra ID for tests and the benchmark: the identity platform (authority.ts) and Microsoft Graph
+ * v1.0 on one HTTPS server with its own CA (test/support/test-ca.sh; trusted through NODE_EXTRA_CA_CERTS, since
+ * msal-node refuses an http authority). Graph serves `/users/delta` and `/groups/delta` (paged by
+ * `@odata.nextLink`, ended by `@odata.deltaLink`; `Prefer: odata.maxpagesize` honoured), single users and groups,
+ * and `/subscriptions` (subscriptions.ts), with Graph's error bodies: 401 InvalidAuthenticationToken, 403
+ * Authorization_RequestDenied (consent's app roles removed), 410 syncStateNotFound (delta tokens expired),
+ * 429/503 with Retry-After (injected, per tenant). The product reaches it through the real @azure/msal-node and
+ * @microsoft/microsoft-graph-client, pointed here by DSYNC_MICROSOFT_AUTHORITY_URL / _GRAPH_URL.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { bodyOf } from '../fake-google.js';
+import { FAKE_APP, FakeAuthority, type Reply } from './authority.js';
+import { FakeSubscriptions, graphError } from './subscriptions.js';
+import { Tenant, type Kind } from './tenant.js';
+
+export { FAKE_APP } from './authority.js';
+export type { EGroup, EUser } from './tenant.js';
+export { Tenant, MEMBERS_PER_INSTANCE } from './tenant.js';
+
+export type Route = 'token' | 'users' | 'groups' | 'object' | 'subscriptions';
+export interface Fault {
+  route: Route;
+  status: number;
+  /** Seconds, sent as Retry-After. */
+  retryAfter?: number;
+  /** Only requests of this tenant. */
+  tenantId?: string;
+  skip?: number;
+  times?: number;
+}
+
+/** The TLS files test/support/test-ca.sh made (test/run.sh exports the directory). */
+export function testTls(): { key: Buffer; cert: Buffer } {
+  const dir = process.env.DSYNC_TEST_TLS_DIR;
+  if (!dir || process.env.NODE_EXTRA_CA_CERTS !== join(dir, 'ca.crt')) {
+    throw new Error('The fake Entra serves TLS: run through test/run.sh, or `bash test/support/test-ca.sh DIR` and export DSYNC_TEST_TLS_DIR=DIR NODE_EXTRA_CA_CERTS=DIR/ca.crt');
+  }
+  return { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')) };
+}
+
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 999;
+
+interface Round {
+  tenantId: string;
+  kind: Kind;
+  items: Array<Record<string, unknown>>;
+  until: number;
+  generation: number;
+  select: string[];
+}
+
+const encode = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+const decode = (s: string): Record<string, unknown> | undefined => {
+  try {
+    return JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+};
+
+export class FakeEntra {
+  readonly tenants = new Map<string, Tenant>();
+  readonly authority = new FakeAuthority(this.tenants, () => this.base);
+  readonly subscriptions = new FakeSubscriptions(FAKE_APP.clientId);
+  /** Graph and token requests, by route and tenant. */
+  readonly calls = new Map<string, number>();
+  private faults: Array<Fault & { skip: number; times: number }> = [];
+  private readonly rounds = new Map<string, Round>();
+  private server: Server | undefined;
+  base = '';
+  /** Added to every Graph answer (to make two runs overlap). */
+  delayMs = 0;
+
+  get url(): string {
+    return this.base;
+  }
+  /** The scope a client-credentials request must ask for: the Graph resource's `.default`. */
+  get graphScope(): string {
+    return `${this.base}/.default`;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer(testTls(), (req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.base = `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.subscriptions.close();
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** A tenant (consented unless told otherwise), with its users and groups changes notified to subscriptions. */
+  tenant(id: string, domain = `${id.slice(0, 8)}.onmicrosoft.com`, consented = true): Tenant {
+    const t = new Tenant(id, domain);
+    t.consented = consented;
+    this.tenants.set(id, t);
+    return this.watch(t);
+  }
+
+  /** Wraps the tenant's mutators so that each change is also notified to matching subscriptions. */
+  private watch(t: Tenant): Tenant {
+    const notify = (kind: Kind, changeType: 'created' | 'updated' | 'deleted') => (id: string) => this.subscriptions.changed(t.id, kind, id, changeType);
+    const wrap = <A extends unknown[], R>(fn: (...a: A) => R, after: (r: R, ...a: A) => void) => (...a: A) => {
+      const r = fn.apply(t, a);
+      after(r, ...a);
+      return r;
+    };
+    t.addUser = wrap(t.addUser, (u) => notify('users', 'created')(u.id));
+    t.updateUser = wrap(t.updateUser, (_r, id) => notify('users', 'updated')(id));
+    t.removeUser = wrap(t.removeUser, (_r, id) => notify('users', 'deleted')(id));
+    t.restoreUser = wrap(t.restoreUser, (_r, id) => notify('users', 'created')(id));
+    t.addGroup = wrap(t.addGroup, (g) => notify('groups', 'created')(g.id));
+    t.updateGroup = wrap(t.updateGroup, (_r, id) => notify('groups', 'updated')(id));
+    t.removeGroup = wrap(t.removeGroup, (_r, id) => notify('groups', 'deleted')(id));
+    t.addMember = wrap(t.addMember, (_r, g) => notify('groups', 'updated')(g));
+    t.removeMember = wrap(t.removeMember, (_r, g) => notify('groups', 'updated')(g));
+    return t;
+  }
+
+  inject(fault: Fault): void {
+    this.faults.push({ ...fault, skip: fault.skip ?? 0, times: fault.times ?? 1 });
+  }
+
+  clearFaults(): void {
+    this.faults = [];
+  }
+
+  /** Every delta token issued so far for the tenant is refused from now on (410 syncStateNotFound). */
+  expireDeltaTokens(tenantId: string): void {
+    this.tenants.get(tenantId)!.tokenGeneration++;
+  }
+
+  callsOf(route: Route, tenantId?: string): number {
+    if (tenantId) return this.calls.get(`${route}:${tenantId}`) ?? 0;
+    return [...this.calls].filter(([k]) => k.startsWith(`${route}:`)).reduce((n, [, v]) => n + v, 0);
+  }
+
+  /** Graph requests (token requests excluded) of a tenant, or of all. */
+  graphCalls(tenantId?: string): number {
+    return (['users', 'groups', 'object', 'subscriptions'] as const).reduce((n, r) => n + this.callsOf(r, tenantId), 0);
+  }
+
+  private count(route: Route, tenantId: string): void {
+    this.calls.set(`${route}:${tenantId}`, (this.calls.get(`${route}:${tenantId}`) ?? 0) + 1);
+  }
+
+  private fault(route: Route, tenantId: string): Reply | undefined {
+    const f = this.faults.find((x) => x.route === route && x.times > 0 && (!x.tenantId || x.tenantId === tenantId));
+    if (!f) return undefined;
+    if (f.skip > 0) {
+      f.skip--;
+      return undefined;
+    }
+    f.times--;
+    const reply =
+      f.status === 429
+        ? graphError(429, 'TooManyRequests', 'Too many requests.')
+        : f.status === 503
+          ? graphError(503, 'ServiceUnavailable', 'Service unavailable.')
+          : graphError(f.status, 'InternalServerError', 'Injected failure.');
+    if (route === 'token') reply.body = { error: 'temporarily_unavailable', error_description: 'AADSTS90033: A transient error has occurred.' };
+    return { ...reply, headers: f.retryAfter !== undefined ? { 'Retry-After': String(f.retryAfter) } : {} };
+  }
+
+  // HTTP ---------------------------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.base);
+    try {
+      const reply = await this.route(req, url);
+      send(res, reply);
+    } catch (err) {
+      send(res, graphError(500, 'InternalServerError', `fake entra: ${(err as Error).message}`));
+    }
+  }
+
+  private async route(req: IncomingMessage, url: URL): Promise<Reply> {
+    const path = url.pathname;
+    let m = /^\/([^/]+)\/v2\.0\/\.well-known\/openid-configuration$/.exec(path);
+    if (m && req.method === 'GET') return this.authority.openIdConfiguration(m[1]!);
+    m = /^\/([^/]+)\/oauth2\/v2\.0\/token$/.exec(path);
+    if (m && req.method === 'POST') {
+      const form = new URLSearchParams(await bodyOf(req));
+      const tenantId = this.tenants.get(m[1]!)?.id ?? m[1]!;
+      this.count('token', tenantId);
+      return this.fault('token', tenantId) ?? this.authority.token(m[1]!, form, this.graphScope);
+    }
+    m = /^\/([^/]+)\/v2\.0\/adminconsent$/.exec(path);
+    if (m && req.method === 'GET') return this.authority.adminConsent(m[1]!, url.searchParams, this.graphScope);
+    if (!path.startsWith('/v1.0/')) return graphError(404, 'BadRequest', `Invalid version: ${path}`);
+    return this.graph(req, url, path.slice('/v1.0'.length));
+  }
+
+  private async graph(req: IncomingMessage, url: URL, path: string): Promise<Reply> {
+    const auth = this.authority.bearer(req.headers.authorization);
+    if (auth === 'invalid' || auth === 'expired') {
+      return graphError(401, 'InvalidAuthenticationToken', auth === 'expired' ? 'Lifetime validation failed, the token is expired.' : 'Access token validation failure. Invalid audience.');
+    }
+    const tenant = this.tenants.get(auth.tenantId)!;
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    if (path === '/subscriptions' || path.startsWith('/subscriptions/')) {
+      this.count('subscriptions', tenant.id);
+      const fault = this.fault('subscriptions', tenant.id);
+      if (fault) return fault;
+      const id = path.split('/')[2];
+      if (req.method === 'POST' && !id) return this.subscriptions.create(tenant.id, JSON.parse((await bodyOf(req)) || '{}'));
+      if (req.method === 'GET' && !id) return this.subscriptions.list(tenant.id);
+      if (req.method === 'PATCH' && id) return this.subscriptions.renew(tenant.id, id, JSON.parse((await bodyOf(req)) || '{}'));
+      if (req.method === 'DELETE' && id) return this.subscriptions.delete(tenant.id, id);
+      return graphError(405, 'Request_BadRequest', 'Method not allowed.');
+    }
+    if (req.method !== 'GET') return graphError(405, 'Request_BadRequest', 'Method not allowed.');
+    const m = /^\/(users|groups)(?:\/(delta|microsoft\.graph\.delta\(\)|[^/]+))?$/.exec(path);
+    if (!m) return graphError(404, 'Request_ResourceNotFound', `Resource not found for the segment '${path}'.`);
+    const kind = m[1] as Kind;
+    const delta = m[2] === 'delta' || m[2] === 'microsoft.graph.delta()';
+    const route: Route = delta ? kind : 'object';
+    this.count(route, tenant.id);
+    const fault = this.fault(route, tenant.id);
+    if (fault) return fault;
+    if (!tenant.rolesGranted || !tenant.consented) {
+      return graphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    }
+    const select = (url.searchParams.get('$select') ?? '').split(',').filter(Boolean);
+    if (!delta) {
+      if (!m[2]) return graphError(400, 'Request_BadRequest', 'The fake lists only through delta.');
+      const id = decodeURIComponent(m[2]);
+      if (!(kind === 'users' ? tenant.users : tenant.groups).has(id)) {
+        return graphError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+      }
+      return { status: 200, body: { '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#${kind}/$entity`, ...tenant.render(kind, id, select) } };
+    }
+    return this.deltaPage(tenant, kind, url, select, req.headers.prefer);
+  }
+
+  private deltaPage(tenant: Tenant, kind: Kind, url: URL, select: string[], prefer: string | string[] | undefined): Reply {
+    const skip = url.searchParams.get('$skiptoken');
+    const deltaToken = url.searchParams.get('$deltatoken');
+    const maxPage = Math.min(MAX_PAGE, Number(/odata\.maxpagesize=(\d+)/.exec(String(prefer ?? ''))?.[1] ?? DEFAULT_PAGE));
+    let roundId: string;
+    let offset = 0;
+    if (skip !== null) {
+      const s = decode(skip);
+      if (!s || typeof s.r !== 'string' || !this.rounds.has(s.r)) return graphError(400, 'Request_BadRequest', 'Invalid skip token.');
+      roundId = s.r;
+      offset = Number(s.o);
+    } else {
+      let since = 0;
+      let sel = select;
+      if (deltaToken !== null) {
+        const d = decode(deltaToken);
+        if (!d || d.t !== tenant.id || d.k !== kind) return graphError(400, 'Request_BadRequest', 'Invalid delta token.');
+        if (d.g !== tenant.tokenGeneration) {
+          return graphError(410, 'syncStateNotFound', 'The sync state generated from the specified delta token is not found. Restart the sync without a token.');
+        }
+        since = Number(d.s);
+        sel = d.sel as string[];
+      }
+      roundId = `${tenant.id}/${kind}/${this.rounds.size + 1}/${Date.now()}`;
+      this.rounds.set(roundId, { tenantId: tenant.id, kind, items: tenant.deltaItems(kind, since, sel), until: tenant.seq, generation: tenant.tokenGeneration, select: sel });
+    }
+    const round = this.rounds.get(roundId)!;
+    if (round.tenantId !== tenant.id) return graphError(400, 'Request_BadRequest', 'Invalid skip token.');
+    const value = round.items.slice(offset, offset + maxPage);
+    const root = `https://graph.microsoft.com/v1.0/$metadata#${kind}`;
+    const next = offset + maxPage < round.items.length;
+    if (!next) this.rounds.delete(roundId);
+    const link = `${this.base}/v1.0/${kind}/delta?`;
+    return {
+      status: 200,
+      body: {
+        '@odata.context': `${root}(${round.select.join(',') || '*'})`,
+        ...(next
+          ? { '@odata.nextLink': `${link}$skiptoken=${encode({ r: roundId, o: offset + maxPage })}` }
+          : { '@odata.deltaLink': `${link}$deltatoken=${encode({ t: tenant.id, k: kind, s: round.until, g: round.generation, sel: round.select })}` }),
+        value,
+      },
+    };
+  }
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  const type = typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
+  res.writeHead(reply.status, { 'Content-Type': type, 'request-id': crypto.randomUUID(), ...reply.headers }).end(reply.status === 204 ? undefined : text);
+}

@@ -1,0 +1,247 @@
+/**
+ * One Entra tenant of the fake: its users, groups and direct memberships, and the change log that Graph's delta
+ * query answers from. Built from Microsoft's delta-query documentation: a first round lists every object in full;
+ * a later round lists only what changed since its token — a new (or restored) object in full, an updated one as
+ * its id plus the changed properties, a deleted one as `@removed` (`changed`: soft-deleted, restorable;
+ * `deleted`: gone for good), and a group's member changes as `members@delta` (removals carry `@removed`).
+ * A group with many members is split over several instances, the later ones carrying only `id` and more
+ * members, placed at the end of the round (a client must not assume they are adjacent).
+ */
+
+export interface EUser {
+  id: string;
+  displayName: string;
+  givenName: string | null;
+  surname: string | null;
+  userPrincipalName: string;
+  mail: string | null;
+  accountEnabled: boolean;
+  jobTitle: string | null;
+}
+
+export interface EGroup {
+  id: string;
+  displayName: string;
+  description: string | null;
+  mailNickname: string;
+  mailEnabled: boolean;
+  securityEnabled: boolean;
+}
+
+export type Kind = 'users' | 'groups';
+export type MemberType = 'user' | 'group';
+
+interface Change {
+  seq: number;
+  kind: Kind;
+  id: string;
+  /** The object (re)appeared: created, or restored from the recycle bin. */
+  created?: boolean;
+  removed?: boolean;
+  props?: readonly string[];
+  member?: { id: string; type: MemberType; removed: boolean };
+}
+
+/** Graph's default user properties (what a delta without $select returns): accountEnabled is not among them. */
+const DEFAULT_USER_PROPS = ['businessPhones', 'displayName', 'givenName', 'jobTitle', 'mail', 'mobilePhone', 'officeLocation', 'preferredLanguage', 'surname', 'userPrincipalName'];
+const DEFAULT_GROUP_PROPS = ['displayName', 'description', 'mailNickname', 'mailEnabled', 'securityEnabled', 'groupTypes', 'createdDateTime'];
+
+/** Members per group instance in a delta round. */
+export const MEMBERS_PER_INSTANCE = 20;
+
+const odataType = (type: MemberType) => `#microsoft.graph.${type}`;
+
+export class Tenant {
+  readonly users = new Map<string, EUser>();
+  readonly groups = new Map<string, EGroup>();
+  /** Group id → member id → type (direct members only, as Entra keeps them). */
+  readonly members = new Map<string, Map<string, MemberType>>();
+  /** Soft-deleted users, with the groups they were in (a restore puts them back). */
+  private readonly recycled = new Map<string, { user: EUser; groups: string[] }>();
+  private readonly log: Change[] = [];
+  /** Seq at which each object first appeared. */
+  private readonly born = new Map<string, number>();
+  seq = 0;
+  /** Bumped by `expireDeltaTokens`: older tokens answer 410. */
+  tokenGeneration = 1;
+  /** Admin consent given (the service principal exists), and the app roles granted. */
+  consented = false;
+  rolesGranted = true;
+  private n = 0;
+
+  constructor(
+    readonly id: string,
+    readonly domain: string,
+  ) {}
+
+  private record(change: Omit<Change, 'seq'>): void {
+    this.log.push({ ...change, seq: ++this.seq });
+    if (change.created && !this.born.has(change.id)) this.born.set(change.id, this.seq);
+  }
+
+  private guid(): string {
+    const n = (++this.n).toString(16).padStart(12, '0');
+    return `${this.id.slice(0, 8)}-0000-4000-8000-${n}`;
+  }
+
+  // Users ------------------------------------------------------------------------------------------------
+
+  addUser(given: Partial<EUser> = {}): EUser {
+    const id = given.id ?? this.guid();
+    const k = this.n;
+    const user: EUser = {
+      id,
+      givenName: `Given${k}`,
+      surname: `Family${k}`,
+      displayName: given.displayName ?? `${given.givenName ?? `Given${k}`} ${given.surname ?? `Family${k}`}`,
+      userPrincipalName: `user${k}@${this.domain}`,
+      mail: given.mail === undefined ? `user${k}@${this.domain}` : given.mail,
+      accountEnabled: true,
+      jobTitle: null,
+      ...given,
+    };
+    this.users.set(id, user);
+    this.record({ kind: 'users', id, created: true });
+    return user;
+  }
+
+  updateUser(id: string, change: Partial<Omit<EUser, 'id'>>): void {
+    Object.assign(this.users.get(id)!, change);
+    this.record({ kind: 'users', id, props: Object.keys(change) });
+  }
+
+  /** Deletes the user into the recycle bin (restorable), and out of its groups. */
+  removeUser(id: string): void {
+    const user = this.users.get(id)!;
+    const groups = [...this.members].filter(([, m]) => m.has(id)).map(([g]) => g);
+    for (const g of groups) this.removeMember(g, id);
+    this.users.delete(id);
+    this.recycled.set(id, { user, groups });
+    this.record({ kind: 'users', id, removed: true });
+  }
+
+  restoreUser(id: string): void {
+    const { user, groups } = this.recycled.get(id)!;
+    this.recycled.delete(id);
+    this.users.set(id, user);
+    this.record({ kind: 'users', id, created: true });
+    for (const g of groups) if (this.groups.has(g)) this.addMember(g, id);
+  }
+
+  // Groups -----------------------------------------------------------------------------------------------
+
+  addGroup(given: Partial<EGroup> = {}): EGroup {
+    const id = given.id ?? this.guid();
+    const k = this.n;
+    const group: EGroup = {
+      id,
+      displayName: `Group ${k}`,
+      description: null,
+      mailNickname: `group${k}`,
+      mailEnabled: false,
+      securityEnabled: true,
+      ...given,
+    };
+    this.groups.set(id, group);
+    this.members.set(id, new Map());
+    this.record({ kind: 'groups', id, created: true });
+    return group;
+  }
+
+  updateGroup(id: string, change: Partial<Omit<EGroup, 'id'>>): void {
+    Object.assign(this.groups.get(id)!, change);
+    this.record({ kind: 'groups', id, props: Object.keys(change) });
+  }
+
+  /** Deletes the group (and its nesting in other groups). */
+  removeGroup(id: string): void {
+    for (const [g, m] of this.members) if (m.has(id)) this.removeMember(g, id);
+    this.groups.delete(id);
+    this.members.delete(id);
+    this.record({ kind: 'groups', id, removed: true });
+  }
+
+  addMember(groupId: string, memberId: string, type: MemberType = this.groups.has(memberId) ? 'group' : 'user'): void {
+    this.members.get(groupId)!.set(memberId, type);
+    this.record({ kind: 'groups', id: groupId, member: { id: memberId, type, removed: false } });
+  }
+
+  removeMember(groupId: string, memberId: string): void {
+    const type = this.members.get(groupId)!.get(memberId);
+    if (!type) return;
+    this.members.get(groupId)!.delete(memberId);
+    this.record({ kind: 'groups', id: groupId, member: { id: memberId, type, removed: true } });
+  }
+
+  // Delta ------------------------------------------------------------------------------------------------
+
+  /** One object with the properties asked for (`select` empty: Graph's defaults). */
+  render(kind: Kind, id: string, select: readonly string[], only?: ReadonlySet<string>): Record<string, unknown> {
+    const object = (kind === 'users' ? this.users.get(id) : this.groups.get(id)) as unknown as Record<string, unknown>;
+    const wanted = (select.length > 0 ? select : kind === 'users' ? DEFAULT_USER_PROPS : DEFAULT_GROUP_PROPS).filter((p) => p !== 'members' && p !== 'id');
+    const out: Record<string, unknown> = { id };
+    for (const p of wanted) {
+      if (only && !only.has(p)) continue;
+      out[p] = p === 'businessPhones' ? [] : p === 'groupTypes' ? [] : (object[p] ?? null);
+    }
+    return out;
+  }
+
+  private memberRefs(groupId: string): Array<Record<string, unknown>> {
+    return [...(this.members.get(groupId) ?? [])].map(([id, type]) => ({ '@odata.type': odataType(type), id }));
+  }
+
+  /**
+   * The items of a delta round over `kind` for changes after `since` (0: the first round, every object in full),
+   * as of now. `members` is whether `members` was selected (groups).
+   */
+  deltaItems(kind: Kind, since: number, select: readonly string[]): Array<Record<string, unknown>> {
+    const withMembers = kind === 'groups' && select.includes('members');
+    const items: Array<Record<string, unknown>> = [];
+    const overflow: Array<Record<string, unknown>> = [];
+    const full = (id: string) => {
+      const item = this.render(kind, id, select);
+      if (!withMembers) return items.push(item);
+      const refs = this.memberRefs(id);
+      items.push({ ...item, 'members@delta': refs.slice(0, MEMBERS_PER_INSTANCE) });
+      for (let i = MEMBERS_PER_INSTANCE; i < refs.length; i += MEMBERS_PER_INSTANCE) {
+        overflow.push({ id, 'members@delta': refs.slice(i, i + MEMBERS_PER_INSTANCE) });
+      }
+    };
+    const current = kind === 'users' ? this.users : this.groups;
+    if (since === 0) {
+      for (const id of current.keys()) full(id);
+      return [...items, ...overflow];
+    }
+    const touched = new Map<string, { created: boolean; props: Set<string>; members: Map<string, { type: MemberType; removed: boolean }> }>();
+    for (const c of this.log) {
+      if (c.seq <= since || c.kind !== kind) continue;
+      const t = touched.get(c.id) ?? { created: false, props: new Set<string>(), members: new Map() };
+      touched.set(c.id, t);
+      if (c.created) t.created = true;
+      for (const p of c.props ?? []) t.props.add(p);
+      if (c.member) t.members.set(c.member.id, { type: c.member.type, removed: c.member.removed });
+    }
+    for (const [id, t] of touched) {
+      if (!current.has(id)) {
+        // Born after the token and gone again: the client never knew it.
+        if ((this.born.get(id) ?? 0) > since) continue;
+        items.push({ id, '@removed': { reason: this.recycled.has(id) ? 'changed' : 'deleted' } });
+      } else if (t.created) {
+        full(id);
+      } else {
+        const selected = select.length > 0 ? [...t.props].filter((p) => select.includes(p)) : [...t.props];
+        const item: Record<string, unknown> = selected.length > 0 ? this.render(kind, id, select, new Set(selected)) : { id };
+        if (withMembers && t.members.size > 0) {
+          item['members@delta'] = [...t.members].map(([mid, m]) => ({
+            '@odata.type': odataType(m.type),
+            id: mid,
+            ...(m.removed && { '@removed': { reason: 'deleted' } }),
+          }));
+        }
+        if (Object.keys(item).length > 1) items.push(item);
+      }
+    }
+    return [...items, ...overflow];
+  }
+}
