@@ -220,6 +220,17 @@ describe('setup page over HTTP', function () {
     }
   });
 
+  it('a Microsoft Entra ID directory gets the Connect button; its form may lead to the admin-consent page only', async () => {
+    const entra = await svc.createDirectory({ type: 'microsoft-entra', name: 'Entra Co', tenant: 'entra' });
+    const res = await fetch(await linkOf(entra));
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-security-policy')).to.contain("form-action 'self' https://login.microsoftonline.com;");
+    const html = await res.text();
+    expect(html).to.contain('Connect Microsoft Entra ID');
+    expect(html).not.to.contain('Recent requests');
+    expect(html).not.to.contain('Create token');
+  });
+
   it('serves only its own two static files', async () => {
     expect((await fetch(`${svc.url}/setup/static/setup.js`)).headers.get('content-type')).to.match(/^text\/javascript/);
     expect((await fetch(`${svc.url}/setup/static/setup.css`)).headers.get('content-type')).to.match(/^text\/css/);
