@@ -3,7 +3,7 @@
 #
 #   bash test/setup.sh
 #
-# - system packages (redis-server, openssl, curl, python3-venv) from apt: installed when run as root; otherwise
+# - system packages (redis-server, openssl, curl, python3-venv, chromium) from apt: installed when run as root; otherwise
 #   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
 # - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
 # - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): Node.js 24 (the image's
@@ -42,13 +42,14 @@ die() { printf 'test/setup.sh: %s\n' "$*" >&2; exit 1; }
 
 step "system packages"
 missing=()
-need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("${@:2}"); }
 need redis-server redis-server
 need redis-cli redis-tools
 need openssl openssl
 need curl curl
 need flock util-linux
 need python3 python3
+need chromium chromium fonts-liberation # the browser tests (test/browser) drive Debian's Chromium
 need java openjdk-17-jre-headless
 need mvn maven
 command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
