@@ -9,8 +9,8 @@
 # - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): Node.js 24 (the image's
 #   line) and the lowest version package.json's engines allows, from the npm registry (NODE_BUILDS below), the
 #   PyPI conformance suites in a virtualenv, openapi-generator's CLI jar from Maven Central (run on the JVM: java
-#   and mvn from apt when missing) with a virtualenv for the Python client it generates, and the tools built from
-#   source listed below.
+#   and mvn from apt when missing) with a virtualenv for the Python client it generates, MkDocs for the docs site
+#   in a virtualenv (scripts/docs/site.sh), and the tools built from source listed below.
 # A cold run takes about 4 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +33,7 @@ TOOL_BUILDS=(
   "kube-apiserver and etcd (Go, ~4 min cold)|bash test/k8s/apiserver.sh build"
   "helm 3 and 4, kubectl, promql-check (Go, ~5 min cold)|bash test/k8s/helm.sh build"
   "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
+  "helm-docs, the chart-values reference page (Go, ~1.5 min cold)|bash scripts/docs/helm-docs.sh build"
 )
 
 t0=$SECONDS
@@ -114,6 +115,9 @@ else
   "$DSYNC_CLIENTS/venv/bin/pip" install -q --disable-pip-version-check "${CLIENT_PYPI[@]}"
   echo "$OPENAPI_GENERATOR_VERSION ${CLIENT_PYPI[*]}" >"$DSYNC_CLIENTS/.dsync-tools"
 fi
+
+step "the docs site's tools from PyPI (MkDocs, Material) in $DSYNC_DOCS_VENV"
+bash scripts/docs/site.sh install
 
 for build in "${TOOL_BUILDS[@]}"; do
   step "${build%%|*}"

@@ -988,14 +988,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.created";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1031,11 +1037,17 @@ export interface components {
          *     }
          */
         User: {
+            /** @description The user's id in dsync (its SCIM id), stable for the user's life. */
             id: string;
+            /** @description From the SCIM name.givenName. */
             first_name?: string;
+            /** @description From the SCIM name.familyName. */
             last_name?: string;
+            /** @description The primary email (else the first; else userName when it is an address). */
             email?: string;
+            /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
         };
         ScimResource: {
@@ -1085,14 +1097,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.updated";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1138,14 +1156,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.deleted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1177,14 +1201,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.created";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1206,8 +1236,11 @@ export interface components {
          *     }
          */
         Group: {
+            /** @description The group's id in dsync (its SCIM id). */
             id: string;
+            /** @description From the SCIM displayName. */
             name: string;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), members aside. */
             raw: components["schemas"]["ScimResource"];
         };
         /**
@@ -1240,14 +1273,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.updated";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1279,14 +1318,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.deleted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1342,14 +1387,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.user_added";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1395,12 +1446,19 @@ export interface components {
          *     }
          */
         Membership: {
+            /** @description The user's id in dsync (its SCIM id), stable for the user's life. */
             id: string;
+            /** @description From the SCIM name.givenName. */
             first_name?: string;
+            /** @description From the SCIM name.familyName. */
             last_name?: string;
+            /** @description The primary email (else the first; else userName when it is an address). */
             email?: string;
+            /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
+            /** @description The group, as it is when the change commits. */
             group: components["schemas"]["Group"];
         };
         /**
@@ -1451,14 +1509,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.user_removed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -2420,8 +2484,11 @@ export interface components {
          *     }
          */
         GroupWithMembers: {
+            /** @description The group's id in dsync (its SCIM id). */
             id: string;
+            /** @description From the SCIM displayName. */
             name: string;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), members aside. */
             raw: components["schemas"]["ScimResource"];
             members: {
                 group_id: string;
