@@ -11,8 +11,9 @@ import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
 import { requestIds } from './request-id.js';
-import { methodNotAllowed, mountRoutes } from './route-table.js';
-import { scimRoutes } from './scim-routes.js';
+import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
+import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
+import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
 const READY_DEADLINE_MS = 500;
@@ -25,16 +26,16 @@ export interface AppOptions {
   rateLimits?: RateLimits;
 }
 
-const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
+/** The paths outside the route table that answer GET (and HEAD) only. */
+const PAGES = ['/healthz', '/readyz', `${API_PREFIX}/openapi.json`, `${API_PREFIX}/dsync/google/callback`];
 
-/** A bounded route label: the route template, never the raw path (ids would explode the series count). */
-function routeLabel(req: express.Request): string {
-  if (req.baseUrl === '/api/scim/v2.0') {
-    const [, , type, id] = req.path.split('/');
-    const kind = SCIM_TYPES.has((type ?? '').toLowerCase()) ? type!.toLowerCase() : 'other';
-    return `scim/${kind}${id ? '/:id' : ''}`;
-  }
-  return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+/** Every path the app serves, in the order express tries them: the request identities (and route labels) are these. */
+export function appTemplates(): RouteTemplate[] {
+  return [
+    ...PAGES.map((path) => ({ path, methods: ['GET', 'HEAD'] })),
+    ...SCIM_TEMPLATES,
+    ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
+  ];
 }
 
 export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): Express {
@@ -43,12 +44,13 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIds(logger));
+  app.use(requestIdentity(new RequestIdentities(appTemplates())));
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
       try {
         dsync.metrics.httpDuration.observe(
-          { route: routeLabel(req), method: req.method, status_code: String(res.statusCode) },
+          { route: res.locals.identity.route, method: req.method, status_code: String(res.statusCode) },
           (performance.now() - started) / 1000,
         );
       } catch (err) {
@@ -78,7 +80,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   });
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
-  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
+  app.use(SCIM_PREFIX, ...limit((r) => r.scim), scimRoutes(dsync, logger));
 
   // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
   app.get('/api/v1/openapi.json', (_req, res) => {
@@ -86,7 +88,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   });
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
-  app.all(['/healthz', '/readyz', '/api/v1/openapi.json', '/api/v1/dsync/google/callback'], methodNotAllowed(['GET', 'HEAD']));
+  app.all(PAGES, methodNotAllowed(['GET', 'HEAD']));
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());

@@ -11,8 +11,26 @@ import { scimErrorResult } from '../scim/error-mapper.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
 import { jsonBody } from './json-body.js';
+import type { RouteTemplate } from './request-identity.js';
 
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
+
+export const SCIM_PREFIX = '/api/scim/v2.0';
+
+const template = (type: string, label: string): RouteTemplate => ({ path: `${SCIM_PREFIX}/:directoryId/${type}`, label, directoryParam: 'directoryId' });
+const withIds = (type: string) => [template(type, `scim/${type.toLowerCase()}`), template(`${type}/:resourceId`, `scim/${type.toLowerCase()}/:id`)];
+/**
+ * The SCIM paths as request-identity templates, labelled `scim/<type>[/:id]`. The handler reads the resource type
+ * in any case, so the types are literals here (one spelling); an unknown type still names its directory.
+ */
+export const SCIM_TEMPLATES: RouteTemplate[] = [
+  template('Users/.search', 'scim/users/.search'),
+  template('Groups/.search', 'scim/groups/.search'),
+  ...['Users', 'Groups', 'ResourceTypes', 'Schemas'].flatMap(withIds),
+  ...['ServiceProviderConfig', '.search', 'Bulk'].map((type) => template(type, `scim/${type.toLowerCase()}`)),
+  template(':resourceType', 'scim/other'),
+  template(':resourceType/:resourceId', 'scim/other/:id'),
+];
 
 /** The bearer token of a SCIM request ('' when none). */
 export function bearer(req: Request): string {
