@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
-import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
+import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
+import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
@@ -69,6 +70,14 @@ const millis = z.string().transform((text, ctx) => {
   }
 });
 
+/** Express's `trust proxy`: `true`/`false`, a number of hops, or addresses, CIDRs and the names express knows. */
+const trustProxy = z.string().transform((text): boolean | number | string[] => {
+  const t = text.trim();
+  if (t === 'true' || t === 'false') return t === 'true';
+  if (/^\d+$/.test(t)) return Number(t);
+  return t.split(',').map((s) => s.trim()).filter(Boolean);
+});
+
 /** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
 const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
 
@@ -106,6 +115,8 @@ const envSchema = z.object({
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
+  DSYNC_AUTH_FAILURE_LIMIT: authFailureLimitSchema.optional(),
+  DSYNC_TRUST_PROXY: trustProxy.optional(),
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
   DSYNC_GOOGLE_CLIENT_SECRET: z.string().optional(),
   DSYNC_GOOGLE_REDIRECT_URL: z.url().optional(),
@@ -181,6 +192,10 @@ export interface Config extends StoreConfig {
   google: GoogleOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
+  /** Failed authentications a minute, per client address and in total (DSYNC_AUTH_FAILURE_LIMIT); always on. */
+  authFailureLimits: AuthFailureLimits;
+  /** Which proxies' X-Forwarded-For names the client (DSYNC_TRUST_PROXY); unset = the socket's peer is the client. */
+  trustProxy?: boolean | number | string[];
   metricsPort: number;
   logLevel: string;
 }
@@ -364,6 +379,8 @@ export function loadConfig(
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),
+    authFailureLimits: e.DSYNC_AUTH_FAILURE_LIMIT ?? DEFAULT_AUTH_FAILURE_LIMITS,
+    ...(e.DSYNC_TRUST_PROXY !== undefined && { trustProxy: e.DSYNC_TRUST_PROXY }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };

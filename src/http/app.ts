@@ -3,7 +3,9 @@ import express, { type Express } from 'express';
 import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
+import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '../ratelimit/auth-failures.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
+import { refuseManagement, refuseScim } from '../ratelimit/refusals.js';
 import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
@@ -24,6 +26,10 @@ export interface AppOptions {
   logger: Logger;
   /** Project and inflight limits (SPEC §8); unset = off. */
   rateLimits?: RateLimits;
+  /** Where failed authentications are counted and their limits; default: the default limits, in this process. */
+  authFailures?: Pick<AuthFailuresOptions, 'limits' | 'redis'>;
+  /** Express's `trust proxy` (DSYNC_TRUST_PROXY): which proxies' X-Forwarded-For names the client. Default none. */
+  trustProxy?: boolean | number | string[];
 }
 
 /** The paths outside the route table that answer GET (and HEAD) only. */
@@ -38,9 +44,15 @@ export function appTemplates(): RouteTemplate[] {
   ];
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o }: AppOptions): Express {
+  const authFailures = new AuthFailures({
+    ...o.authFailures,
+    logger,
+    observe: (api, outcome) => dsync.metrics.authFailures.inc({ api, outcome }),
+  });
   const app = express();
   app.disable('x-powered-by');
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIds(logger));
@@ -80,7 +92,9 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   });
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
-  app.use(SCIM_PREFIX, ...limit((r) => r.scim), scimRoutes(dsync, logger));
+  // The auth-failure gates come first: a blocked client is refused before anything compares its credential.
+  const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
+  app.use(SCIM_PREFIX, scimGate, ...limit((r) => r.scim), scimRoutes(dsync, logger, authFailures));
 
   // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
   app.get('/api/v1/openapi.json', (_req, res) => {
@@ -89,7 +103,8 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
   app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
   app.all(PAGES, methodNotAllowed(['GET', 'HEAD']));
-  app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
+  const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
+  app.use('/api/v1', apiGate, apiKeyAuth(apiKeys, authFailures), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

@@ -1,11 +1,16 @@
-/** `Authorization: Api-Key <key>` for the management API and the cron routes. */
+/**
+ * `Authorization: Api-Key <key>` for the management API and the cron routes. A wrong key counts as a failed
+ * authentication (ratelimit/auth-failures.ts; its gate, mounted before this, refuses a blocked client before any
+ * compare); keys are compared in constant time and never logged.
+ */
 import type { RequestHandler } from 'express';
 import { challenge } from '../core/auth-challenge.js';
 import { sameSecret } from '../core/secrets.js';
+import { API_REALM, attempt, type AuthFailures } from '../ratelimit/auth-failures.js';
 import { fail } from './envelope.js';
 
-export function apiKeyAuth(keys: string[]): RequestHandler {
-  return (req, res, next) => {
+export function apiKeyAuth(keys: string[], failures: AuthFailures): RequestHandler {
+  return async (req, res, next) => {
     const header = req.get('authorization') ?? '';
     const match = /^Api-Key\s+(\S+)\s*$/i.exec(header);
     if (!match) {
@@ -16,6 +21,7 @@ export function apiKeyAuth(keys: string[]): RequestHandler {
     let valid = false;
     for (const key of keys) valid = sameSecret(match[1]!, key) || valid;
     if (!valid) {
+      await failures.failed(attempt(req, API_REALM));
       res.setHeader('WWW-Authenticate', challenge('Api-Key', true));
       return fail(res, 401, 'Invalid API key');
     }

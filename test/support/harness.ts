@@ -1,9 +1,10 @@
 /** Real HTTP for tests: the dsync app on an ephemeral port, and a webhook receiver that verifies signatures. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { createApp } from '../../src/http/app.js';
+import { createApp, type AppOptions } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
@@ -22,6 +23,18 @@ export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
   if (kind === 'memory') return new MemoryStore();
   if (kind === 'redis') return freshRedisStore(db);
   return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel');
+}
+
+/** A logger whose lines (JSON objects) land in `lines`. */
+export function capturedLogger(level = 'info'): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -73,11 +86,11 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** `rateLimits` builds the app's limits once the service (its metrics) exists. */
+/** `rateLimits` builds the app's limits once the service (its metrics) exists; the rest goes to createApp. */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits } & Partial<Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger'>> = {},
 ): Promise<Service> {
   const server = createServer();
   const url = await listen(server);
@@ -88,8 +101,9 @@ export async function startService(
     delivery: { pollIntervalMs: 20, ...options.delivery },
     ...options,
   });
-  const rateLimits = app.rateLimits?.(dsync);
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...(rateLimits && { rateLimits }) }));
+  const { rateLimits: makeLimits, ...appOptions } = app;
+  const rateLimits = makeLimits?.(dsync);
+  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) }));
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {
