@@ -21,6 +21,7 @@ import { createGoogleProvider, type GoogleProvider } from './providers/google/go
 import type { RetryOptions } from './providers/google/google-retry.js';
 import { googleGroupKeys } from './providers/google/mapping.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
+import { BrowserFlows } from './providers/oauth/browser-flows.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -67,6 +68,8 @@ export interface Dsync {
   readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
   readonly google: GoogleProvider;
+  /** The browser OAuth flows of the pull providers: start one in a browser, open a start link, finish a callback. */
+  readonly oauth: BrowserFlows;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -118,9 +121,11 @@ export function createDsync(options: DsyncOptions): Dsync {
     },
   });
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
+  const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl });
   const google = createGoogleProvider({
     store,
     directories,
+    flows: oauth,
     // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
     // Groups keyed by their email, not their (non-unique) name.
     writers: { users, groups: new GroupWriter({ store, committed, keys: googleGroupKeys }) },
@@ -138,6 +143,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     users,
     groups,
     google,
+    oauth,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,

@@ -10,8 +10,8 @@ import type { Dsync } from '../service.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
-import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
+import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
 import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
@@ -33,7 +33,13 @@ export interface AppOptions {
 }
 
 /** The paths outside the route table that answer GET (and HEAD) only. */
-const PAGES = ['/healthz', '/readyz', `${API_PREFIX}/openapi.json`, `${API_PREFIX}/dsync/google/callback`];
+const PAGES = [
+  '/healthz',
+  '/readyz',
+  `${API_PREFIX}/openapi.json`,
+  `${API_PREFIX}${START_ROUTE}`,
+  ...CALLBACKS.map((c) => `${API_PREFIX}${c.path}`),
+];
 
 /** Every path the app serves, in the order express tries them: the request identities (and route labels) are these. */
 export function appTemplates(): RouteTemplate[] {
@@ -100,8 +106,8 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
-  app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
+  // The admin's browser: no Api-Key; a single-use link, the flow's state and the browser's cookie vouch for it.
+  app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
   app.all(PAGES, methodNotAllowed(['GET', 'HEAD']));
   const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
   app.use('/api/v1', apiGate, apiKeyAuth(apiKeys, authFailures), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));

@@ -6,16 +6,11 @@
  *   PUT  /directory-sync/<id>/google/service-account {key, admin_email}  service account (domain-wide delegation)
  *   GET  /directory-sync/<id>/google/sync                                the last sync's status
  *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync
- * and, without Api-Key (the admin's browser; the signed state is the credential):
- *   GET  /dsync/google/callback?code=&state=                             steps 2 and 3, then a page or a redirect
+ * The admin's browser (no Api-Key) opens step 1's link and comes back to /dsync/google/callback: oauth-routes.ts.
  */
-import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { DsyncError } from '../core/errors.js';
 import { MAX_ID_LENGTH } from '../core/limits.js';
-import type { Logger } from '../logger.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
-import type { GoogleProvider } from '../providers/google/google.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
 import { googleDirectoryViewSchema, serviceAccountViewSchema, syncReportSchema, syncStatusSchema, tokenSetSchema } from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
@@ -29,11 +24,11 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/authorization-url',
-    summary: 'Step 1: the Google consent URL for an admin of the workspace',
+    summary: "Step 1: a single-use link for an admin of the workspace: it binds the flow to the browser that opens it, then goes to Google's consent page",
     tag: TAG,
     params: idParams,
     query: redirectQuery,
-    responses: { 200: { description: 'Send the admin there', data: z.object({ authorizationUrl: z.string() }) } },
+    responses: { 200: { description: 'Send the admin there (valid 15 minutes, opened once)', data: z.object({ authorizationUrl: z.string() }) } },
     errors: [404, 409],
     handle: ({ params, query }, dsync) =>
       dsync.google.authorizationUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
@@ -93,47 +88,3 @@ export const googleRoutes: ApiRoute[] = [
     handle: ({ query }, dsync) => dsync.google.sync(query.directoryId ? { directoryId: query.directoryId } : {}),
   }),
 ];
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(res: Response, status: number, title: string, text: string): void {
-  res
-    .status(status)
-    .setHeader('Content-Type', 'text/html; charset=utf-8')
-    .setHeader('Cache-Control', 'no-store')
-    .setHeader('Content-Security-Policy', "default-src 'none'")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`);
-}
-
-/** The browser callback: no Api-Key, so it answers a page (or redirects), never the envelope. */
-export function googleCallbackRoute(google: GoogleProvider, logger: Logger): Router {
-  const r = Router();
-  r.get('/dsync/google/callback', async (req, res) => {
-    const q = req.query as Record<string, unknown>;
-    try {
-      const { directoryId, redirectUrl } = await google.callback({ code: q.code, state: q.state, error: q.error });
-      if (redirectUrl) {
-        const to = new URL(redirectUrl);
-        to.searchParams.set('directory_id', directoryId);
-        to.searchParams.set('status', 'success');
-        return res.redirect(303, to.toString());
-      }
-      page(res, 200, 'Google Workspace connected', `Directory ${directoryId} can now sync from Google Workspace. You can close this window.`);
-    } catch (err) {
-      const known = err instanceof DsyncError && err.status < 500;
-      if (!known) logger.error({ err }, 'Google OAuth callback failed');
-      const message = known ? err.message : 'The authorization could not be completed; try again later';
-      const redirectUrl = google.redirectOf(q.state);
-      if (redirectUrl) {
-        const to = new URL(redirectUrl);
-        to.searchParams.set('status', 'error');
-        to.searchParams.set('error', err instanceof DsyncError ? err.code : 'DSYNC_INTERNAL');
-        return res.redirect(303, to.toString());
-      }
-      page(res, err instanceof DsyncError ? err.status : 500, 'Google Workspace authorization failed', message);
-    }
-  });
-  return r;
-}

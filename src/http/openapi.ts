@@ -88,7 +88,26 @@ function operationId(r: ApiRoute): string {
   return r.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
-/** The routes that answer outside the `{data, error}` envelope: health probes and this document. */
+/** A GET a browser makes (no Api-Key): HTML pages, or a redirect. */
+function browserPage(o: { operationId: string; summary: string; parameters: Json[]; statuses: Array<[number, string]> }): Json {
+  return {
+    get: {
+      operationId: o.operationId,
+      summary: o.summary,
+      tags: ['Google Workspace'],
+      security: [],
+      parameters: o.parameters,
+      responses: Object.fromEntries(
+        o.statuses.map(([status, description]) => [
+          status,
+          { description, ...(status !== 303 && { content: { 'text/html': { schema: { type: 'string' } } } }) },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The routes that answer outside the `{data, error}` envelope: health probes, the browser's pages, this document. */
 function fixedPaths(): Json {
   const status = (description: string, extra: Json = {}) => ({
     description,
@@ -108,29 +127,35 @@ function fixedPaths(): Json {
         },
       },
     },
-    [`${API_PREFIX}/dsync/google/callback`]: {
-      get: {
-        operationId: 'getGoogleCallback',
-        summary: "Google's redirect after consent (the admin's browser; the signed state is the credential): steps 2 and 3",
-        tags: ['Google Workspace'],
-        security: [],
-        parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-        responses: Object.fromEntries(
-          [
-            [200, 'Authorized: a page saying so'],
-            [303, 'Authorized or failed: back to the redirect_url given at step 1, with status (and error)'],
-            [400, 'A forged, expired or missing state, or a refused code: a page saying why'],
-            [404, 'The directory of the state is gone: a page saying so'],
-            [409, 'Google OAuth is not configured on this server: a page saying so'],
-            [502, 'Google failed the code exchange: a page saying so'],
-            [503, 'The store does not answer: a page saying so'],
-          ].map(([status, description]) => [
-            status,
-            { description, ...(status !== 303 && { content: { 'text/html': { schema: { type: 'string' } } } }) },
-          ]),
-        ),
-      },
-    },
+    [`${API_PREFIX}/dsync/oauth/start/{token}`]: browserPage({
+      operationId: 'getOAuthStart',
+      summary:
+        "A start link of step 1 (the admin's browser; single use): binds the flow to this browser with a cookie and sends it to the consent page",
+      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
+      statuses: [
+        [303, "To the provider's consent page, with the flow's cookie set"],
+        [400, 'The directory cannot start a flow (not of that type): a page saying why'],
+        [404, 'The directory is gone: a page saying so'],
+        [409, 'The provider is not configured on this server: a page saying so'],
+        [410, 'The link has expired or was already opened: a page saying so'],
+        [503, 'The store does not answer: a page saying so'],
+      ],
+    }),
+    [`${API_PREFIX}/dsync/google/callback`]: browserPage({
+      operationId: 'getGoogleCallback',
+      summary:
+        "Google's redirect after consent (the admin's browser; the single-use state and the browser's cookie are the credential): steps 2 and 3",
+      parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      statuses: [
+        [200, 'Authorized: a page saying so'],
+        [303, 'Authorized or failed: back to the redirect_url given at step 1, with status (and error)'],
+        [400, 'A missing, unknown, expired or used state, another browser, a refused code or another workspace: a page saying why'],
+        [404, 'The directory of the state is gone: a page saying so'],
+        [409, 'Google OAuth is not configured on this server: a page saying so'],
+        [502, 'Google failed the code exchange: a page saying so'],
+        [503, 'The store does not answer: a page saying so'],
+      ],
+    }),
     [`${API_PREFIX}/openapi.json`]: {
       get: {
         operationId: 'getOpenApi',
