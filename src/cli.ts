@@ -108,7 +108,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     'dsync is listening',
   );
   if (config.apiKeyGenerated) {
-    const key = config.apiKeys[0]!;
+    const key = config.apiKeys[0]!.key;
     process.stdout.write(
       `\n  dsync is running on ${config.externalUrl} (in-memory store).\n` +
         `  Generated management API key for this run: ${key}\n\n` +

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
+import { apiKeysSchema, toApiKey, type ApiKey } from './http/api-keys.js';
 import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
 import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
@@ -85,7 +86,7 @@ const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
   DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),
-  DSYNC_API_KEYS: z.string().optional(),
+  DSYNC_API_KEYS: apiKeysSchema.optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(MAX_BATCH_SIZE).optional(),
   DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
@@ -173,7 +174,8 @@ export interface Config extends StoreConfig {
   port: number;
   host: string;
   externalUrl: string;
-  apiKeys: string[];
+  /** DSYNC_API_KEYS, each with its scope (http/api-keys.ts). */
+  apiKeys: ApiKey[];
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;
   webhook: {
@@ -333,10 +335,7 @@ export function loadConfig(
   { servesApi = true }: { servesApi?: boolean } = {},
 ): Config {
   const e = parseEnv(env);
-  const keys = (e.DSYNC_API_KEYS ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
+  const keys = e.DSYNC_API_KEYS ?? [];
   const store = storeConfig(e);
   if (keys.length === 0 && store.redis && servesApi) {
     throw new ConfigError(`DSYNC_API_KEYS must be set with ${REDIS_STORE} (refusing to run a shared store without API keys)`);
@@ -352,7 +351,7 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     externalUrl,
-    apiKeys: keys.length > 0 ? keys : [generateKey()],
+    apiKeys: keys.length > 0 ? keys : [toApiKey(generateKey())],
     apiKeyGenerated: keys.length === 0,
     ...store,
     webhook: {

@@ -7,6 +7,7 @@ import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '..
 import type { RateLimits } from '../ratelimit/rate-limits.js';
 import { refuseManagement, refuseScim } from '../ratelimit/refusals.js';
 import type { Dsync } from '../service.js';
+import { toApiKey, type ApiKey } from './api-keys.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
@@ -22,7 +23,8 @@ const READY_DEADLINE_MS = 500;
 
 export interface AppOptions {
   dsync: Dsync;
-  apiKeys: string[];
+  /** The management API keys; a bare string has full access (api-keys.ts: scopes). */
+  apiKeys: ReadonlyArray<string | ApiKey>;
   logger: Logger;
   /** Project and inflight limits (SPEC §8); unset = off. */
   rateLimits?: RateLimits;
@@ -110,7 +112,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o
   app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
   app.all(PAGES, methodNotAllowed(['GET', 'HEAD']));
   const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
-  app.use('/api/v1', apiGate, apiKeyAuth(apiKeys, authFailures), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
+  app.use('/api/v1', apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

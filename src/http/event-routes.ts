@@ -39,6 +39,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/events',
+    reach: 'directory',
     summary: "Events API: read the directory's event log by cursor",
     tag: TAG,
     params: idParams,
@@ -53,6 +54,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync/:id/events/replay',
+    reach: 'directory',
     summary: 'Re-deliver events since a time, or one dead letter (give exactly one of since and dead_letter_id)',
     tag: TAG,
     params: idParams,
@@ -78,6 +80,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/dead-letters',
+    reach: 'directory',
     summary: 'List the deliveries given up on',
     tag: TAG,
     params: idParams,
@@ -88,6 +91,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/dsync/events',
+    reach: 'query',
     summary: "List a directory's webhook delivery attempts (directories with log_webhook_events)",
     tag: TAG,
     query: z.object({ directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required') }).extend(pageQuery.shape),

@@ -24,6 +24,7 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/authorization-url',
+    reach: 'directory',
     summary: "Step 1: a single-use link for an admin of the workspace: it binds the flow to the browser that opens it, then goes to Google's consent page",
     tag: TAG,
     params: idParams,
@@ -36,6 +37,8 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync/:id/google/token',
+    reach: 'directory',
+    secrets: true,
     summary: 'Step 2: exchange an authorization code for the token set',
     tag: TAG,
     params: idParams,
@@ -47,6 +50,8 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/directory-sync/:id/google/token',
+    reach: 'directory',
+    secrets: true,
     summary: 'Step 3: set the tokens the sync uses',
     tag: TAG,
     params: idParams,
@@ -59,6 +64,7 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/directory-sync/:id/google/service-account',
+    reach: 'directory',
     summary: 'Use a service account with domain-wide delegation instead of the OAuth flow',
     tag: TAG,
     params: idParams,
@@ -70,6 +76,7 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/sync',
+    reach: 'directory',
     summary: "The directory's last sync: state, times, counts, error",
     tag: TAG,
     params: idParams,

@@ -26,6 +26,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync',
+    reach: 'body',
+    secrets: true,
     summary: 'Create a directory connection',
     tag: TAG,
     body: createDirectoryInput,
@@ -36,6 +38,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync',
+    reach: 'query',
+    secrets: true,
     summary: 'List the directories of a tenant and product',
     tag: TAG,
     query: listDirectoriesQuery,
@@ -45,6 +49,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/users',
+    reach: 'query',
     summary: 'List users (of one directory, or of every directory of a tenant and product)',
     tag: 'Users and groups',
     query: scopedPage,
@@ -55,6 +60,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/users/:id',
+    reach: 'query',
     summary: 'Get a user',
     tag: 'Users and groups',
     params: idParams,
@@ -66,6 +72,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups',
+    reach: 'query',
     summary: 'List groups (of one directory, or of every directory of a tenant and product)',
     tag: 'Users and groups',
     query: scopedPage,
@@ -76,6 +83,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups/:id',
+    reach: 'query',
     summary: 'Get a group',
     tag: 'Users and groups',
     params: idParams,
@@ -87,6 +95,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups/:id/members',
+    reach: 'query',
     summary: "List a group's members",
     tag: 'Users and groups',
     params: idParams,
@@ -98,6 +107,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id',
+    reach: 'directory',
+    secrets: true,
     summary: 'Get a directory',
     tag: TAG,
     params: idParams,
@@ -108,6 +119,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/directory-sync/:id',
+    reach: 'directory',
+    secrets: true,
     summary: 'Update a directory (tenant, product and type are immutable)',
     tag: TAG,
     params: idParams,
@@ -124,6 +137,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'delete',
     path: '/directory-sync/:id',
+    reach: 'directory',
     summary: 'Delete a directory with its users, groups and events',
     tag: TAG,
     params: idParams,

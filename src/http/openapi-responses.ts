@@ -22,7 +22,12 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     description: 'Missing or wrong Authorization: Api-Key <key>',
     headers: { 'WWW-Authenticate': header('Api-Key challenge', 'string') },
   },
-  403: { name: 'Forbidden', description: 'The directory is managed by a controller (the Kubernetes operator): change its resource' },
+  403: {
+    name: 'Forbidden',
+    description:
+      "Beyond the API key's scope (a read-only key writing; a tenant key reaching another tenant's directory, or every directory), " +
+      'or the directory is managed by a controller (the Kubernetes operator): change its resource',
+  },
   404: { name: 'NotFound', description: 'No such directory, user, group, dead letter or delivery log' },
   409: {
     name: 'Conflict',
@@ -33,7 +38,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   415: { name: 'UnsupportedMediaType', description: 'The body is not JSON (send application/json, or no Content-Type)' },
   429: {
     name: 'TooManyRequests',
-    description: 'Over a rate limit (when rate limits are configured)',
+    description: 'Over a rate limit (when rate limits are configured), or too many failed authentications from this client (always)',
     headers: headerRefs(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']),
   },
   503: {

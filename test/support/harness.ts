@@ -90,7 +90,7 @@ export interface Service {
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits } & Partial<Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger'>> = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits } & Partial<Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys'>> = {},
 ): Promise<Service> {
   const server = createServer();
   const url = await listen(server);
