@@ -89,10 +89,13 @@ export class BrowserFlows {
   private readonly linkTtlMs: number;
   private readonly secure: boolean;
 
+  private readonly externalUrl: string;
+
   constructor(private readonly o: BrowserFlowsOptions) {
     this.stateTtlMs = o.stateTtlMs ?? 10 * 60_000;
     this.linkTtlMs = o.linkTtlMs ?? 15 * 60_000;
-    this.secure = new URL(o.externalUrl).protocol === 'https:';
+    this.externalUrl = o.externalUrl.replace(/\/+$/, '');
+    this.secure = this.externalUrl.startsWith('https:');
   }
 
   register(name: string, provider: FlowProvider): void {
@@ -114,7 +117,7 @@ export class BrowserFlows {
     this.provider(target.provider);
     const token = nonce();
     await this.o.store.putOnce(`oauth-link:${hash(token)}`, JSON.stringify({ p: target.provider, d: target.directoryId, r: target.returnTo }), this.linkTtlMs);
-    return { url: `${this.o.externalUrl}${START_PATH}/${token}`, expiresAt: new Date(Date.now() + this.linkTtlMs).toISOString() };
+    return { url: `${this.externalUrl}${START_PATH}/${token}`, expiresAt: new Date(Date.now() + this.linkTtlMs).toISOString() };
   }
 
   /** Opens a start link (once): the flow starts in this browser. */
