@@ -29,6 +29,7 @@ export type {
   GroupEventData,
   MembershipEventData,
   DirectorySyncEventOf,
+  EventDataOf,
 } from './core/model.js';
 // The same events as zod schemas (what the types and the OpenAPI document's webhooks are generated from).
 export { directorySyncEventSchema, eventSchemas } from './core/event-schema.js';

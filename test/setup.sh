@@ -7,7 +7,8 @@
 #   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
 # - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
 # - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): the PyPI conformance suites
-#   in a virtualenv, and the tools built from source listed below.
+#   in a virtualenv, openapi-generator's CLI jar from Maven Central (run on the JVM: java and mvn from apt when
+#   missing) with a virtualenv for the Python client it generates, and the tools built from source listed below.
 # A cold run takes about 4 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,8 @@ source test/tools.sh
 
 # PyPI conformance suites, pinned (a new release must not change the suite's verdict by surprise).
 PYPI_TOOLS=(scim2-cli==0.6.0 scim-sanity==0.7.4 schemathesis==4.32.5)
+# What the Python client openapi-generator makes imports (its requirements.txt), pinned, in a venv of its own.
+CLIENT_PYPI=(pydantic==2.14.4 python-dateutil==2.9.0.post0 urllib3==2.8.0 typing-extensions==4.16.0)
 
 # Tools built from source into DSYNC_CACHE, one line each: "<what>|<idempotent command>".
 TOOL_BUILDS=(
@@ -36,6 +39,8 @@ need openssl openssl
 need curl curl
 need flock util-linux
 need python3 python3
+need java openjdk-17-jre-headless
+need mvn maven
 command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
 if ((${#missing[@]} > 0)); then
   install=(apt-get install -y --no-install-recommends "${missing[@]}")
@@ -67,6 +72,18 @@ else
   python3 -m venv "$DSYNC_VENV"
   "$DSYNC_VENV/bin/pip" install -q --disable-pip-version-check "${PYPI_TOOLS[@]}"
   echo "${PYPI_TOOLS[*]}" >"$DSYNC_VENV/.dsync-tools"
+fi
+
+step "openapi-generator $OPENAPI_GENERATOR_VERSION (Maven Central) and its Python client's dependencies in $DSYNC_CLIENTS"
+if [[ -f "$OPENAPI_GENERATOR_JAR" && -x "$CLIENTS_PYTHON_BIN" && "$(cat "$DSYNC_CLIENTS/.dsync-tools" 2>/dev/null)" == "$OPENAPI_GENERATOR_VERSION ${CLIENT_PYPI[*]}" ]]; then
+  echo "cached"
+else
+  mkdir -p "$DSYNC_CLIENTS"
+  # A POM-less run of the dependency plugin: the CLI is one self-contained jar.
+  (cd "$DSYNC_CLIENTS" && mvn -q -B dependency:copy -Dartifact="org.openapitools:openapi-generator-cli:$OPENAPI_GENERATOR_VERSION" -DoutputDirectory="$DSYNC_CLIENTS")
+  python3 -m venv "$DSYNC_CLIENTS/venv"
+  "$DSYNC_CLIENTS/venv/bin/pip" install -q --disable-pip-version-check "${CLIENT_PYPI[@]}"
+  echo "$OPENAPI_GENERATOR_VERSION ${CLIENT_PYPI[*]}" >"$DSYNC_CLIENTS/.dsync-tools"
 fi
 
 for build in "${TOOL_BUILDS[@]}"; do

@@ -43,11 +43,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
 
 /** A directory's create input, checked (the management API's create and the operator's spec both use this). */
 export function parseCreateInput(input: unknown): CreateDirectoryInput {
-  const data = parseInput(createDirectoryInput, input);
-  if (data.webhook_secret && !data.webhook_url) {
-    throw new ValidationError('webhook_secret given without webhook_url', 'webhook_url');
-  }
-  return data;
+  return parseInput(createDirectoryInput, input);
 }
 
 export const IMMUTABLE_FIELDS = ['tenant', 'product', 'type'] as const;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './limits.js';
 import { DIRECTORY_TYPES } from './model.js';
+import { dependentRequired } from './cross-field.js';
 import { hasCredentials } from './urls.js';
 
 /** "x is required" for a missing field, "x must be a string" for a wrong type: never both in one message. */
@@ -48,23 +49,42 @@ const webhookSecret = z
   );
 const googleField = z.string().max(4096, 'must be at most 4096 characters');
 
-export const createDirectoryInput = z.strictObject(
-  {
-    name: nameField('name'),
-    tenant: noColon('tenant'),
-    product: noColon('product'),
-    type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }),
-    webhook_url: webhookUrl.optional(),
-    webhook_secret: webhookSecret.optional(),
-    log_webhook_events: flag.optional(),
-    deactivated: flag.optional(),
-    google_domain: googleField.optional(),
-    google_access_token: googleField.optional(),
-    google_refresh_token: googleField.optional(),
-    google_nested_groups: flag.optional(),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
-);
+/**
+ * An OAuth token as it travels in an HTTP header or form: visible ASCII (RFC 6749 VSCHAR without space). A
+ * character past Latin-1 cannot be put in a header at all, so such a token would fail every sync.
+ */
+export const OAUTH_TOKEN_PATTERN = /^[\x21-\x7e]*$/;
+export const oauthToken = (field: string) =>
+  z
+    .string({ error: stringError(field) })
+    .max(4096, `${field} must be at most 4096 characters`)
+    .regex(OAUTH_TOKEN_PATTERN, `${field} must be visible ASCII characters (no spaces)`);
+
+export const createDirectoryInput = dependentRequired(
+  z.strictObject(
+    {
+      name: nameField('name'),
+      tenant: noColon('tenant'),
+      product: noColon('product'),
+      type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }),
+      webhook_url: webhookUrl.optional(),
+      webhook_secret: webhookSecret.optional(),
+      log_webhook_events: flag.optional(),
+      deactivated: flag.optional(),
+      google_domain: googleField.optional(),
+      google_access_token: oauthToken('google_access_token').optional(),
+      google_refresh_token: oauthToken('google_refresh_token').optional(),
+      google_nested_groups: flag.optional(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
+  ),
+  'webhook_secret',
+  'webhook_url',
+  'webhook_url is required when webhook_secret is given',
+).meta({
+  id: 'CreateDirectoryInput',
+  examples: [{ name: 'Acme (Okta)', tenant: 'acme', product: 'app', type: 'okta-scim-v2', webhook_url: 'https://app.example.com/webhooks/dsync' }],
+});
 export type CreateDirectoryInput = z.infer<typeof createDirectoryInput>;
 
 export const updateDirectoryInput = z.strictObject(
@@ -76,16 +96,16 @@ export const updateDirectoryInput = z.strictObject(
     log_webhook_events: flag.optional(),
     deactivated: flag.optional(),
     google_domain: googleField.optional(),
-    google_access_token: googleField.optional(),
-    google_refresh_token: googleField.optional(),
+    google_access_token: oauthToken('google_access_token').optional(),
+    google_refresh_token: oauthToken('google_refresh_token').optional(),
     google_nested_groups: flag.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
-    tenant: z.string().optional(),
-    product: z.string().optional(),
-    type: z.string().optional(),
+    tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
+    product: z.string().optional().describe('Immutable: accepted only unchanged'),
+    type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }).optional().describe('Immutable: accepted only unchanged'),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
-);
+).meta({ id: 'UpdateDirectoryInput', examples: [{ name: 'Acme (Okta, EU)', webhook_url: 'https://app.example.com/webhooks/dsync-eu' }] });
 export type UpdateDirectoryInput = z.infer<typeof updateDirectoryInput>;
 
 /**

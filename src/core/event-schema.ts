@@ -19,6 +19,26 @@ export const EVENT_TYPES = [
 /** A SCIM resource as stored and as `raw` in events: its attributes, as the IdP sent them (normalised). */
 export const scimBodySchema = z.record(z.string(), z.unknown()).meta({ id: 'ScimResource' });
 
+const USER_EXAMPLE = {
+  id: '7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c',
+  first_name: 'Ann',
+  last_name: 'Lee',
+  email: 'ann@acme.io',
+  active: true,
+  raw: {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    userName: 'ann@acme.io',
+    name: { givenName: 'Ann', familyName: 'Lee' },
+    emails: [{ value: 'ann@acme.io', primary: true }],
+    active: true,
+  },
+};
+const GROUP_EXAMPLE = {
+  id: '4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f',
+  name: 'Engineering',
+  raw: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering' },
+};
+
 export const userEventDataSchema = z
   .object({
     id: z.string(),
@@ -28,15 +48,17 @@ export const userEventDataSchema = z
     active: z.boolean(),
     raw: scimBodySchema,
   })
-  .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.' });
+  .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.', examples: [USER_EXAMPLE] });
 
 export const groupEventDataSchema = z
   .object({ id: z.string(), name: z.string(), raw: scimBodySchema })
-  .meta({ id: 'Group', description: 'A group, without its members (membership travels as group.user_added/removed).' });
+  .meta({ id: 'Group', description: 'A group, without its members (membership travels as group.user_added/removed).', examples: [GROUP_EXAMPLE] });
 
-export const membershipEventDataSchema = userEventDataSchema
-  .extend({ group: groupEventDataSchema })
-  .meta({ id: 'Membership', description: 'The user added to or removed from a group, with the group.' });
+export const membershipEventDataSchema = userEventDataSchema.extend({ group: groupEventDataSchema }).meta({
+  id: 'Membership',
+  description: 'The user added to or removed from a group, with the group.',
+  examples: [{ ...USER_EXAMPLE, group: GROUP_EXAMPLE }],
+});
 
 /** The data each event type carries. */
 const DATA_OF = {
@@ -50,36 +72,56 @@ const DATA_OF = {
   'group.user_removed': membershipEventDataSchema,
 } as const satisfies Record<(typeof EVENT_TYPES)[number], z.ZodType>;
 export type EventDataSchemas = typeof DATA_OF;
-
-const envelopeOf = <T extends z.ZodType, D extends z.ZodType>(event: T, data: D) =>
-  z.object({
-    id: z.string().describe('Unique per event; a receiver de-duplicates on it (delivery is at least once).'),
-    event,
-    created_at: z.iso.datetime(),
-    directory_id: z.string(),
-    tenant: z.string(),
-    product: z.string(),
-    data,
-    previous_attributes: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before).'),
-  });
+type EventTypeName = (typeof EVENT_TYPES)[number];
 
 /** `group.user_added` → `GroupUserAddedEvent`. */
 export function eventSchemaId(type: string): string {
   return `${type.replace(/(^|[._])([a-z])/g, (_m, _sep, c: string) => c.toUpperCase())}Event`;
 }
 
-type EventTypeName = (typeof EVENT_TYPES)[number];
+/** The event of one type: its name fixed, the data of that type. */
+function eventSchemaOf<T extends EventTypeName>(type: T) {
+  const data = DATA_OF[type];
+  const example = {
+    id: 'evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N',
+    event: type,
+    created_at: '2026-11-21T08:49:27.648Z',
+    directory_id: '2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f',
+    tenant: 'acme',
+    product: 'app',
+    data: (data.meta()!.examples as unknown[])[0],
+    ...(type.endsWith('.updated') && { previous_attributes: type.startsWith('user') ? { active: false, raw: { active: false } } : { name: 'Eng', raw: { displayName: 'Eng' } } }),
+  };
+  return z
+    .object({
+      id: z.string().describe('Unique per event; a receiver de-duplicates on it (delivery is at least once).'),
+      event: z.literal(type),
+      created_at: z.iso.datetime(),
+      directory_id: z.string(),
+      tenant: z.string(),
+      product: z.string(),
+      data: data as EventDataSchemas[T],
+      previous_attributes: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before).'),
+    })
+    .meta({ id: eventSchemaId(type), examples: [example] });
+}
 
-/** One schema per event type (the OpenAPI `webhooks`): the event name fixed, the data of that type. */
-export const eventSchemas = Object.fromEntries(
-  EVENT_TYPES.map((type) => [type, envelopeOf(z.literal(type), DATA_OF[type]).meta({ id: eventSchemaId(type) })]),
-) as unknown as Record<EventTypeName, z.ZodType>;
+/** One schema per event type (the OpenAPI `webhooks`). */
+export const eventSchemas = {
+  'user.created': eventSchemaOf('user.created'),
+  'user.updated': eventSchemaOf('user.updated'),
+  'user.deleted': eventSchemaOf('user.deleted'),
+  'group.created': eventSchemaOf('group.created'),
+  'group.updated': eventSchemaOf('group.updated'),
+  'group.deleted': eventSchemaOf('group.deleted'),
+  'group.user_added': eventSchemaOf('group.user_added'),
+  'group.user_removed': eventSchemaOf('group.user_removed'),
+} as const satisfies Record<EventTypeName, z.ZodObject>;
 
-/** Any event: what a receiver gets before it looks at `event`. */
-export const directorySyncEventSchema = envelopeOf(
-  z.enum(EVENT_TYPES),
-  z.union([membershipEventDataSchema, userEventDataSchema, groupEventDataSchema]),
-).meta({ id: 'DirectorySyncEvent' });
+/** Any event, told apart by `event`: narrowing on it types `data` (in TypeScript and in generated clients). */
+export const directorySyncEventSchema = z
+  .discriminatedUnion('event', EVENT_TYPES.map((type) => eventSchemas[type]) as unknown as [(typeof eventSchemas)[EventTypeName], ...Array<(typeof eventSchemas)[EventTypeName]>])
+  .meta({ id: 'DirectorySyncEvent', description: 'Any event; `event` says which, and so what `data` holds.' });

@@ -4,6 +4,7 @@ import { sameJson } from './json.js';
 import type {
   Directory,
   DirectorySyncEvent,
+  EventDataOf,
   EventType,
   GroupEventData,
   MembershipEventData,
@@ -66,14 +67,14 @@ export function previousAttributes(before: object, after: object): Record<string
   return Object.keys(prev).length > 0 ? prev : undefined;
 }
 
-export function buildEvent(
+export function buildEvent<T extends EventType>(
   directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
-  event: EventType,
-  data: DirectorySyncEvent['data'],
+  event: T,
+  data: EventDataOf<T>,
   previous?: Record<string, unknown>,
   now = Date.now(),
 ): PendingEvent {
-  const e: DirectorySyncEvent = {
+  const e: { event: T; data: EventDataOf<T>; previous_attributes?: Record<string, unknown> } & Omit<DirectorySyncEvent, 'event' | 'data'> = {
     id: newEventId(now),
     event,
     created_at: new Date(now).toISOString(),

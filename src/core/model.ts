@@ -80,10 +80,9 @@ export type GroupEventData = z.output<typeof groupEventDataSchema>;
 export type MembershipEventData = z.output<typeof membershipEventDataSchema>;
 export type DirectorySyncEvent = z.output<typeof directorySyncEventSchema>;
 /** The event of one type, with the data that type carries. */
-export type DirectorySyncEventOf<T extends EventType> = Omit<DirectorySyncEvent, 'event' | 'data'> & {
-  event: T;
-  data: z.output<EventDataSchemas[T]>;
-};
+export type DirectorySyncEventOf<T extends EventType> = Extract<DirectorySyncEvent, { event: T }>;
+/** The data an event of type `T` carries. */
+export type EventDataOf<T extends EventType> = z.output<EventDataSchemas[T]>;
 
 /** An event ready to be committed with the write that caused it: the exact JSON bytes that will be delivered. */
 export interface PendingEvent {

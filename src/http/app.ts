@@ -110,9 +110,10 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o
   });
   // The admin's browser: no Api-Key; a single-use link, the flow's state and the browser's cookie vouch for it.
   app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
-  app.all(PAGES, methodNotAllowed(['GET', 'HEAD']));
+  app.all(['/healthz', '/readyz', `${API_PREFIX}/openapi.json`], methodNotAllowed(['GET', 'HEAD']));
   const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
-  app.use('/api/v1', apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
+  const api = [apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management)];
+  app.use(API_PREFIX, ...api, jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
 

@@ -7,7 +7,7 @@
  *   GET  /api/v1/dsync/events/<logId>
  */
 import { z } from 'zod';
-import { ValidationError } from '../core/errors.js';
+import { exactlyOneOf } from '../core/cross-field.js';
 import { MAX_ID_LENGTH } from '../core/limits.js';
 import { idParam, idParams, intQuery, pageOf, pageQuery, queryValue, requiredQueryValue } from './params.js';
 import {
@@ -24,23 +24,34 @@ const TAG = 'Events and delivery';
 
 const eventsQuery = z.object({
   after: queryValue('after', MAX_ID_LENGTH).optional().describe('The next_cursor of the previous page; absent = from the oldest kept event'),
-  limit: intQuery('limit', 1, MAX_EVENTS, { default: 100 }),
+  limit: intQuery('limit', 1, MAX_EVENTS, { default: 100, description: 'Events in the page' }),
 });
 
-const replayInput = z.strictObject({
-  since: z
-    .union([z.iso.datetime({ offset: true }), z.number().int().nonnegative()])
-    .optional()
-    .describe('Re-deliver every event committed since this time (ISO 8601 or epoch ms)'),
-  dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
-});
+/** The latest time a Date holds (ECMA-262: 8.64e15 ms after the epoch); a later `since` has no time to answer. */
+const LATEST_TIME_MS = 8_640_000_000_000_000;
+
+const replayInput = exactlyOneOf(
+  z.strictObject({
+    since: z
+      .union([z.iso.datetime({ offset: true }), z.int().min(0).max(LATEST_TIME_MS)])
+      .optional()
+      .describe('Re-deliver every event still kept that was committed at or after this time (ISO 8601, or epoch ms up to 8.64e15); a time before the oldest kept event replays them all'),
+    dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
+  }),
+  ['since', 'dead_letter_id'],
+  'Give exactly one of since (ISO time or epoch ms) and dead_letter_id',
+).meta({ id: 'ReplayInput', examples: [{ since: '2026-11-21T08:00:00Z' }] });
 
 export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/events',
     reach: 'directory',
+    operationId: 'listEvents',
     summary: "Events API: read the directory's event log by cursor",
+    description:
+      'The events as committed (the webhook payloads), oldest first, from the cursor on; poll with the `next_cursor` of the ' +
+      'previous page. Works with or without a webhook. The log keeps events for DSYNC_EVENT_RETENTION.',
     tag: TAG,
     params: idParams,
     query: eventsQuery,
@@ -55,7 +66,13 @@ export const eventRoutes: ApiRoute[] = [
     method: 'post',
     path: '/directory-sync/:id/events/replay',
     reach: 'directory',
-    summary: 'Re-deliver events since a time, or one dead letter (give exactly one of since and dead_letter_id)',
+    operationId: 'replayEvents',
+    summary: 'Re-deliver events since a time, or one dead letter',
+    description:
+      'With `since`: every event still kept from that time on is delivered again, in order, with its original id (202; ' +
+      'the deliverer applies it under its lease). A time before the oldest kept event (0, or before 1970) replays them all; ' +
+      'a time after the newest replays nothing. With `dead_letter_id`: that dead letter is delivered now, and the answer ' +
+      'says how it went (200).',
     tag: TAG,
     params: idParams,
     body: replayInput,
@@ -67,9 +84,6 @@ export const eventRoutes: ApiRoute[] = [
     errors: [404],
     handle: async ({ params, body }, dsync) => {
       const directory = await dsync.directories.get(params.id);
-      if ((body.since === undefined) === (body.dead_letter_id === undefined)) {
-        throw new ValidationError('Give exactly one of since (ISO time or epoch ms) and dead_letter_id', 'since');
-      }
       // An unknown dead letter is a DeadLetterNotFound (404).
       if (body.dead_letter_id !== undefined) return new Answer(200, await dsync.delivery.redeliver(directory.id, body.dead_letter_id));
       const since = typeof body.since === 'number' ? body.since : Date.parse(body.since!);
@@ -81,7 +95,9 @@ export const eventRoutes: ApiRoute[] = [
     method: 'get',
     path: '/directory-sync/:id/dead-letters',
     reach: 'directory',
+    operationId: 'listDeadLetters',
     summary: 'List the deliveries given up on',
+    description: 'Deliveries that failed their last retry, oldest first; replay one with `dead_letter_id`.',
     tag: TAG,
     params: idParams,
     responses: { 200: { description: 'Oldest first', data: z.array(deadLetterSchema) } },
@@ -92,9 +108,13 @@ export const eventRoutes: ApiRoute[] = [
     method: 'get',
     path: '/dsync/events',
     reach: 'query',
-    summary: "List a directory's webhook delivery attempts (directories with log_webhook_events)",
+    operationId: 'listDeliveryLogs',
+    summary: "List a directory's webhook delivery attempts",
+    description: 'Every delivery attempt of a directory with `log_webhook_events`, newest first, kept for DSYNC_WEBHOOK_LOG_RETENTION. Paged with `pageOffset`/`pageLimit`.',
     tag: TAG,
-    query: z.object({ directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required') }).extend(pageQuery.shape),
+    query: z
+      .object({ directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required').describe('The directory id') })
+      .extend(pageQuery.shape),
     responses: { 200: { description: 'Newest first', data: z.array(deliveryLogSchema) } },
     errors: [404],
     handle: async ({ query }, dsync) => {
@@ -105,9 +125,11 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/dsync/events/:logId',
+    operationId: 'getDeliveryLog',
     summary: 'Get one delivery attempt',
+    description: 'One attempt, by the id listDeliveryLogs gave it.',
     tag: TAG,
-    params: z.object({ logId: idParam('logId') }),
+    params: z.object({ logId: idParam('logId').describe('The delivery log id') }),
     responses: { 200: { description: 'The attempt', data: deliveryLogSchema } },
     errors: [404],
     handle: ({ params }, dsync) => dsync.deliveryReads.attemptLog(params.logId),

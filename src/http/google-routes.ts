@@ -12,24 +12,43 @@ import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../core/limits.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
-import { googleDirectoryViewSchema, serviceAccountViewSchema, syncReportSchema, syncStatusSchema, tokenSetSchema } from './google-schemas.js';
+import {
+  authorizationUrlSchema,
+  googleDirectoryViewSchema,
+  serviceAccountViewSchema,
+  syncReportSchema,
+  syncStatusSchema,
+  tokenSetSchema,
+} from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';
 
 const TAG = 'Google Workspace';
-const redirectQuery = z.object({ redirect_url: queryValue('redirect_url', 2048).optional().describe('Where the callback sends the browser afterwards') });
-const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory') });
+const redirectQuery = z.object({
+  redirect_url: z
+    .url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' })
+    .max(2048, 'redirect_url must be at most 2048 characters')
+    .optional()
+    .describe('Where the callback sends the browser afterwards (with directory_id and status)'),
+});
+const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory (absent: every active Google directory)') });
 
 export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/authorization-url',
     reach: 'directory',
-    summary: "Step 1: a single-use link for an admin of the workspace: it binds the flow to the browser that opens it, then goes to Google's consent page",
+    operationId: 'getGoogleAuthorizationUrl',
+    summary: "Step 1: a single-use link that sends an admin of the workspace to Google's consent page",
+    description:
+      'Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it ' +
+      "(a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does " +
+      "steps 2 and 3 in that browser only, for an account of the directory's google_domain. " +
+      'Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.',
     tag: TAG,
     params: idParams,
     query: redirectQuery,
-    responses: { 200: { description: 'Send the admin there (valid 15 minutes, opened once)', data: z.object({ authorizationUrl: z.string() }) } },
+    responses: { 200: { description: 'Send the admin there', data: authorizationUrlSchema } },
     errors: [404, 409],
     handle: ({ params, query }, dsync) =>
       dsync.google.authorizationUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
@@ -39,11 +58,16 @@ export const googleRoutes: ApiRoute[] = [
     path: '/directory-sync/:id/google/token',
     reach: 'directory',
     secrets: true,
+    operationId: 'exchangeGoogleCode',
     summary: 'Step 2: exchange an authorization code for the token set',
+    description:
+      'Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a ' +
+      "google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).",
     tag: TAG,
     params: idParams,
     body: codeInput,
-    responses: { 200: { description: 'The token set (SPEC §2.5)', data: tokenSetSchema } },
+    requestExample: { code: '4/0AfJohXl' },
+    responses: { 200: { description: 'The token set', data: tokenSetSchema } },
     errors: [404, 409, 502],
     handle: ({ params, body }, dsync) => dsync.google.exchangeCode({ directoryId: params.id, code: body.code }),
   }),
@@ -52,10 +76,13 @@ export const googleRoutes: ApiRoute[] = [
     path: '/directory-sync/:id/google/token',
     reach: 'directory',
     secrets: true,
+    operationId: 'setGoogleTokens',
     summary: 'Step 3: set the tokens the sync uses',
+    description: 'Stores the tokens on the directory (visible ASCII, as they travel in headers); the next sync uses them.',
     tag: TAG,
     params: idParams,
     body: tokenInput,
+    requestExample: { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' },
     responses: { 200: { description: 'The directory (id, name, tenant, product, type and its google_* fields)', data: googleDirectoryViewSchema } },
     errors: [404],
     handle: ({ params, body }, dsync) =>
@@ -65,10 +92,16 @@ export const googleRoutes: ApiRoute[] = [
     method: 'put',
     path: '/directory-sync/:id/google/service-account',
     reach: 'directory',
+    operationId: 'setGoogleServiceAccount',
     summary: 'Use a service account with domain-wide delegation instead of the OAuth flow',
+    description: "The service account's JSON key and the admin it acts for; the key is stored, never shown back.",
     tag: TAG,
     params: idParams,
     body: serviceAccountInput,
+    requestExample: {
+      key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----\n' },
+      admin_email: 'admin@acme.io',
+    },
     responses: { 200: { description: 'The service account, without its key', data: serviceAccountViewSchema } },
     errors: [403, 404],
     handle: ({ params, body }, dsync) => dsync.google.setServiceAccount(params.id, body),
@@ -77,7 +110,9 @@ export const googleRoutes: ApiRoute[] = [
     method: 'get',
     path: '/directory-sync/:id/google/sync',
     reach: 'directory',
+    operationId: 'getGoogleSyncStatus',
     summary: "The directory's last sync: state, times, counts, error",
+    description: 'The state of the last (or running) sync of the directory, its counts and the error that stopped it.',
     tag: TAG,
     params: idParams,
     responses: { 200: { description: 'The sync status', data: syncStatusSchema } },
@@ -87,11 +122,15 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/dsync/cron/sync-google',
+    operationId: 'syncGoogle',
     summary: 'Sync every active Google directory (or one) now',
+    description:
+      'Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails ' +
+      'is reported in the answer (`failed`), not as an error status.',
     tag: TAG,
     query: syncQuery,
     responses: { 200: { description: 'What each directory did; a failing directory is reported, not an error', data: syncReportSchema } },
     errors: [404],
-    handle: ({ query }, dsync) => dsync.google.sync(query.directoryId ? { directoryId: query.directoryId } : {}),
+    handle: ({ query }, dsync) => dsync.google.sync(query),
   }),
 ];

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DIRECTORY_TYPES } from '../core/model.js';
+import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
 import type { SyncReport } from '../providers/google/google-sync.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
@@ -11,31 +12,52 @@ import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync
 const timestamp = z.iso.datetime();
 const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
 
-export const tokenSetSchema = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  scope: z.string(),
-  token_type: z.string(),
-  expiry_date: z.number().describe('Epoch milliseconds'),
-}) satisfies z.ZodType<TokenSet>;
+const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
+const TOKENS = { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' };
 
-export const googleDirectoryViewSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  tenant: z.string(),
-  product: z.string(),
-  type: z.enum(DIRECTORY_TYPES),
-  google_domain: z.string().optional(),
-  google_access_token: z.string().optional(),
-  google_refresh_token: z.string().optional(),
-}) satisfies z.ZodType<GoogleDirectoryView>;
+export const tokenSetSchema = z
+  .object({
+    access_token: z.string(),
+    refresh_token: z.string(),
+    scope: z.string().describe('Space-separated scopes granted'),
+    token_type: z.string(),
+    expiry_date: z.int().describe('When the access token expires, epoch milliseconds'),
+  })
+  .meta({
+    id: 'GoogleTokenSet',
+    examples: [{ ...TOKENS, scope: 'https://www.googleapis.com/auth/admin.directory.user.readonly', token_type: 'Bearer', expiry_date: 1795255200000 }],
+  }) satisfies z.ZodType<TokenSet>;
 
-export const serviceAccountViewSchema = z.object({
-  id: z.string(),
-  client_email: z.string(),
-  admin_email: z.string(),
-  client_id: z.string().optional(),
-});
+export const authorizationUrlSchema = z
+  .object({ authorizationUrl: z.string().describe("Google's consent page for this directory (named as SPEC.md shows it)") })
+  .meta({ id: 'GoogleAuthorizationUrl', examples: [{ authorizationUrl: 'https://accounts.google.com/o/oauth2/v2/auth?access_type=offline&prompt=consent&…' }] });
+
+export const googleDirectoryViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    tenant: z.string(),
+    product: z.string(),
+    type: z.enum(DIRECTORY_TYPES),
+    google_domain: z.string().optional(),
+    google_access_token: z.string().optional(),
+    google_refresh_token: z.string().optional(),
+  })
+  .meta({
+    id: 'GoogleDirectory',
+    examples: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', type: 'google', google_domain: 'acme.io', google_access_token: TOKENS.access_token, google_refresh_token: TOKENS.refresh_token }],
+  }) satisfies z.ZodType<GoogleDirectoryView>;
+
+export const serviceAccountViewSchema = z
+  .object({
+    id: z.string(),
+    client_email: z.string(),
+    admin_email: z.string(),
+    client_id: z.string().optional(),
+  })
+  .meta({ id: 'GoogleServiceAccount', examples: [{ id: DIRECTORY_ID, client_email: 'sync@acme.iam.gserviceaccount.com', admin_email: 'admin@acme.io' }] });
+
+const ZERO_COUNTS = { users_created: 0, users_updated: 0, users_deleted: 0, groups_created: 0, groups_updated: 0, groups_deleted: 0, members_added: 0, members_removed: 0 };
 
 const countsSchema = z.object({
   users_created: z.int(),
@@ -48,35 +70,66 @@ const countsSchema = z.object({
   members_removed: z.int(),
 }) satisfies z.ZodType<SyncCounts>;
 
-const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
+const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable().describe('Why the last run did not succeed');
 
-export const syncStatusSchema = z.object({
-  directory_id: z.string(),
-  state: z.enum(SYNC_STATES),
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-  duration_ms: z.number().nullable(),
-  counts: countsSchema,
-  listed: z.object({ users: z.int(), groups: z.int() }),
-  google_requests: z.int(),
-  error: errorSchema,
-  last_success_at: timestamp.nullable(),
-}) satisfies z.ZodType<SyncStatus>;
+export const syncStatusSchema = z
+  .object({
+    directory_id: z.string(),
+    state: z.enum(SYNC_STATES),
+    started_at: timestamp.nullable(),
+    finished_at: timestamp.nullable(),
+    duration_ms: z.number().nullable(),
+    counts: countsSchema,
+    listed: z.object({ users: z.int(), groups: z.int() }),
+    google_requests: z.int(),
+    error: errorSchema,
+    last_success_at: timestamp.nullable(),
+  })
+  .meta({
+    id: 'GoogleSyncStatus',
+    examples: [
+      {
+        directory_id: DIRECTORY_ID,
+        state: 'succeeded',
+        started_at: '2026-11-21T08:00:00.000Z',
+        finished_at: '2026-11-21T08:00:04.210Z',
+        duration_ms: 4210,
+        counts: { ...ZERO_COUNTS, users_created: 30, groups_created: 5, members_added: 3 },
+        listed: { users: 30, groups: 5 },
+        google_requests: 7,
+        error: null,
+        last_success_at: '2026-11-21T08:00:04.210Z',
+      },
+    ],
+  }) satisfies z.ZodType<SyncStatus>;
 
-export const syncReportSchema = z.object({
-  directories: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      tenant: z.string(),
-      product: z.string(),
-      state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
-      counts: countsSchema,
-      error: errorSchema,
-    }),
-  ),
-  created: z.int(),
-  updated: z.int(),
-  deleted: z.int(),
-  failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
-}) satisfies z.ZodType<SyncReport>;
+export const syncReportSchema = z
+  .object({
+    directories: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        tenant: z.string(),
+        product: z.string(),
+        state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
+        counts: countsSchema,
+        error: errorSchema,
+      }),
+    ),
+    created: z.int(),
+    updated: z.int(),
+    deleted: z.int(),
+    failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
+  })
+  .meta({
+    id: 'GoogleSyncReport',
+    examples: [
+      {
+        directories: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', state: 'succeeded', counts: { ...ZERO_COUNTS, users_created: 30 }, error: null }],
+        created: 30,
+        updated: 0,
+        deleted: 0,
+        failed: 0,
+      },
+    ],
+  }) satisfies z.ZodType<SyncReport>;

@@ -11,7 +11,7 @@ import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { START_PATH, type BrowserFlows, type FlowCookie } from '../providers/oauth/browser-flows.js';
 import { browserHeaders, page } from './html-page.js';
-import { API_PREFIX } from './route-table.js';
+import { API_PREFIX, methodNotAllowed } from './route-table.js';
 
 /** Each provider's callback path (under /api/v1) and the name its pages give it. */
 export const CALLBACKS = [{ provider: 'google', path: '/dsync/google/callback', title: 'Google Workspace' }] as const;
@@ -73,5 +73,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
       }
     });
   }
+  // Every other method, OPTIONS included (the router would answer that one 200 by itself), is a 405 as elsewhere.
+  r.all([START_ROUTE, ...CALLBACKS.map((c) => c.path)], methodNotAllowed(['GET', 'HEAD']));
   return r;
 }

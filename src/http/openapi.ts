@@ -1,50 +1,38 @@
 /**
  * The OpenAPI 3.1 document of the management API and the webhook events, generated from the route table and
  * the zod schemas the routes validate with (never written by hand): `npm run openapi` writes docs/openapi.json,
- * and the app serves the same document at GET /api/v1/openapi.json.
+ * and the app serves the same document at GET /api/v1/openapi.json. What a route leaves out (operationId,
+ * description, examples) gets a default, so the document stays valid; test/unit/openapi-routes.test.ts asks
+ * every route for its description and examples.
  */
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { EVENT_TYPES, eventSchemaId, eventSchemas } from '../core/event-schema.js';
+import { EVENT_TYPES, directorySyncEventSchema, eventSchemaId, eventSchemas } from '../core/event-schema.js';
 import { errorStatuses, API_PREFIX, type ApiRoute } from './route-table.js';
-import { ERROR_RESPONSES, RATE_LIMIT_HEADERS, WEBHOOK_HEADERS, errorResponse } from './openapi-responses.js';
-import { errorEnvelopeSchema } from './response-schemas.js';
+import { FIXED_SCHEMAS, fixedPaths } from './openapi-fixed-paths.js';
+import { ERROR_RESPONSES, ERROR_SCHEMAS, HEADERS, TAG_DESCRIPTIONS, WEBHOOK_HEADERS, answerHeaders, errorResponse } from './openapi-responses.js';
+import { SchemaCollector, exampleOf, ref, type Json } from './openapi-schemas.js';
 
-type Json = Record<string, unknown>;
-
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
-
-/** Converts zod schemas to JSON Schema, collecting every schema with a meta `id` once under components. */
-class SchemaCollector {
-  readonly components: Record<string, Json> = {};
-
-  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const { $schema: _, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
-    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) {
-      const rewritten = rewriteRefs(def);
-      const known = this.components[id];
-      if (known && JSON.stringify(known) !== JSON.stringify(rewritten)) throw new Error(`two different schemas are named ${id}`);
-      this.components[id] = rewritten;
-    }
-    return rewriteRefs(root);
-  }
-}
-
-function rewriteRefs(schema: Json): Json {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json;
-}
+const { version, license } = createRequire(import.meta.url)('../../package.json') as { version: string; license: string };
 
 /** `/directory-sync/:id` → `/api/v1/directory-sync/{id}`. */
 export const openApiPath = (expressPath: string): string => `${API_PREFIX}${expressPath.replace(/:(\w+)/g, '{$1}')}`;
 
 const isRequired = (schema: z.ZodType): boolean => !schema.safeParse(undefined).success;
 
+const pascal = (words: string[]): string => words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+/** The route's operationId, or one made of method and path: `post /directory-sync/:id/events/replay` → `postDirectorySyncIdEventsReplay`. */
+export function operationId(r: ApiRoute): string {
+  return r.operationId ?? r.method + pascal(r.path.split(/[^A-Za-z0-9]+/).filter(Boolean));
+}
+
 function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
   const of = (where: 'path' | 'query', object: z.ZodType | undefined): Json[] => {
     if (!object) return [];
     if (!(object instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
     return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, schema]) => {
-      const { description, deprecated, ...json } = schemas.convert(schema, 'input');
+      const { description, deprecated, examples, ...json } = schemas.convert(schema, 'input');
       return {
         name,
         in: where,
@@ -52,171 +40,129 @@ function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
         ...(description !== undefined && { description }),
         ...(deprecated === true && { deprecated: true }),
         schema: json,
+        ...(Array.isArray(examples) && examples.length > 0 && { example: examples[0] }),
       };
     });
   };
   return [...of('path', r.params), ...of('query', r.query)];
 }
 
+const examples = (value: unknown): Json => (value === undefined ? {} : { examples: { default: { value } } });
+
 function operation(r: ApiRoute, schemas: SchemaCollector): Json {
+  const id = operationId(r);
+  const behindKey = r.auth !== false;
   const responses: Json = {};
-  for (const [status, { description, data }] of Object.entries(r.responses)) {
-    const envelope = z.object({ data, error: z.null() });
-    responses[status] = { description, content: { 'application/json': { schema: schemas.convert(envelope, 'output') } } };
+  for (const [status, response] of Object.entries(r.responses)) {
+    const example = response.example ?? exampleOf(response.data);
+    responses[status] = {
+      description: response.description,
+      headers: { ...answerHeaders(behindKey), ...response.headers },
+      content: {
+        'application/json': {
+          schema: schemas.successEnvelope(response.data, `${pascal([id])}${Object.keys(r.responses).length > 1 ? status : ''}Envelope`),
+          ...examples(example === undefined ? undefined : { data: example, error: null }),
+        },
+      },
+    };
   }
-  for (const status of errorStatuses(r)) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
+  for (const status of [...errorStatuses(r), 500]) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
   const params = parameters(r, schemas);
   return {
-    operationId: operationId(r),
+    operationId: id,
     summary: r.summary,
+    ...(r.description && { description: r.description }),
     tags: [r.tag],
-    ...(r.auth === false && { security: [] }),
+    ...(!behindKey && { security: [] }),
     ...(params.length > 0 && { parameters: params }),
     ...(r.body && {
       requestBody: {
         required: !r.body.safeParse({}).success,
-        content: { 'application/json': { schema: schemas.convert(r.body, 'input') } },
+        content: { 'application/json': { schema: schemas.convert(r.body, 'input'), ...examples(r.requestExample ?? exampleOf(r.body)) } },
       },
     }),
     responses,
   };
 }
 
-/** `post /directory-sync/:id/events/replay` → `postDirectorySyncIdEventsReplay`. */
-function operationId(r: ApiRoute): string {
-  const words = r.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
-  return r.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
-}
+const WEBHOOK_DESCRIPTION =
+  'Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the ' +
+  "directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). " +
+  'Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.';
 
-/** A GET a browser makes (no Api-Key): HTML pages, or a redirect. */
-function browserPage(o: { operationId: string; summary: string; parameters: Json[]; statuses: Array<[number, string]> }): Json {
+/** A webhook POST: its body, example and the Standard Webhooks headers. */
+function webhook(operationId: string, summary: string, schema: Json, example: unknown): Json {
   return {
-    get: {
-      operationId: o.operationId,
-      summary: o.summary,
-      tags: ['Google Workspace'],
+    post: {
+      operationId,
+      summary,
+      description: WEBHOOK_DESCRIPTION,
+      tags: ['Webhooks'],
       security: [],
-      parameters: o.parameters,
-      responses: Object.fromEntries(
-        o.statuses.map(([status, description]) => [
-          status,
-          { description, ...(status !== 303 && { content: { 'text/html': { schema: { type: 'string' } } } }) },
-        ]),
-      ),
-    },
-  };
-}
-
-/** The routes that answer outside the `{data, error}` envelope: health probes, the browser's pages, this document. */
-function fixedPaths(): Json {
-  const status = (description: string, extra: Json = {}) => ({
-    description,
-    content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string' }, ...extra }, required: ['status'] } } },
-  });
-  return {
-    '/healthz': { get: { operationId: 'getHealthz', summary: 'Liveness', tags: ['Health'], security: [], responses: { 200: status('The process is up') } } },
-    '/readyz': {
-      get: {
-        operationId: 'getReadyz',
-        summary: 'Readiness: the store answers',
-        tags: ['Health'],
-        security: [],
-        responses: {
-          200: status('Ready', { store: { type: 'string' } }),
-          503: { ...status('The store does not answer', { store: { type: 'string' } }), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
-        },
-      },
-    },
-    [`${API_PREFIX}/dsync/oauth/start/{token}`]: browserPage({
-      operationId: 'getOAuthStart',
-      summary:
-        "A start link of step 1 (the admin's browser; single use): binds the flow to this browser with a cookie and sends it to the consent page",
-      parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
-      statuses: [
-        [303, "To the provider's consent page, with the flow's cookie set"],
-        [400, 'The directory cannot start a flow (not of that type): a page saying why'],
-        [404, 'The directory is gone: a page saying so'],
-        [409, 'The provider is not configured on this server: a page saying so'],
-        [410, 'The link has expired or was already opened: a page saying so'],
-        [503, 'The store does not answer: a page saying so'],
-      ],
-    }),
-    [`${API_PREFIX}/dsync/google/callback`]: browserPage({
-      operationId: 'getGoogleCallback',
-      summary:
-        "Google's redirect after consent (the admin's browser; the single-use state and the browser's cookie are the credential): steps 2 and 3",
-      parameters: ['code', 'state', 'error'].map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-      statuses: [
-        [200, 'Authorized: a page saying so'],
-        [303, 'Authorized or failed: back to the redirect_url given at step 1, with status (and error)'],
-        [400, 'A missing, unknown, expired or used state, another browser, a refused code or another workspace: a page saying why'],
-        [404, 'The directory of the state is gone: a page saying so'],
-        [409, 'Google OAuth is not configured on this server: a page saying so'],
-        [502, 'Google failed the code exchange: a page saying so'],
-        [503, 'The store does not answer: a page saying so'],
-      ],
-    }),
-    [`${API_PREFIX}/openapi.json`]: {
-      get: {
-        operationId: 'getOpenApi',
-        summary: 'This document',
-        tags: ['Meta'],
-        security: [],
-        responses: { 200: { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+      // Calls dsync makes, never a client: generators skip them (openapi-generator 7.x writes Python that does not
+      // compile for a webhook operation: parameters without types).
+      'x-internal': true,
+      parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({ name, in: 'header', required: true, ...h })),
+      requestBody: { required: true, content: { 'application/json': { schema, ...examples(example) } } },
+      responses: {
+        '2XX': { description: 'Delivered; any other status is retried on the schedule (410 Gone disables the webhook)' },
       },
     },
   };
 }
 
+/** One webhook per event type (real-time mode: one event per POST), and the batch-mode POST of several. */
 function webhooks(schemas: SchemaCollector): Json {
-  return Object.fromEntries(
-    EVENT_TYPES.map((type) => [
-      type,
-      {
-        post: {
-          operationId: `webhook${eventSchemaId(type)}`,
-          summary: `${type} (real-time mode: one event per POST; batch mode: a JSON array of events of one directory)`,
-          tags: ['Webhooks'],
-          security: [],
-          parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({ name, in: 'header', required: true, ...h })),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { oneOf: [schemas.convert(eventSchemas[type], 'output'), { type: 'array', items: { $ref: '#/components/schemas/DirectorySyncEvent' } }] },
-              },
-            },
-          },
-          responses: {
-            '2XX': { description: 'Delivered; any other status is retried on the schedule (410 Gone disables the webhook)' },
-          },
-        },
-      },
-    ]),
+  const perType = EVENT_TYPES.map((type) => {
+    const schema = eventSchemas[type];
+    return [type, webhook(`webhook${eventSchemaId(type)}`, `${type} (real-time mode: one event per POST)`, schemas.convert(schema, 'output'), exampleOf(schema))];
+  });
+  const batch = webhook(
+    'webhookEventBatch',
+    'Batch mode (DSYNC_WEBHOOK_BATCH_SIZE): a JSON array of up to N events of one directory, in order',
+    { type: 'array', items: schemas.convert(directorySyncEventSchema, 'output'), minItems: 1 },
+    [exampleOf(eventSchemas['user.created']), exampleOf(eventSchemas['group.user_added'])],
   );
+  return Object.fromEntries([...perType, ['batch', batch]]);
+}
+
+function tags(paths: Json, hooks: Json): Json[] {
+  const used = new Set<string>();
+  for (const ops of [...Object.values(paths), ...Object.values(hooks)] as Array<Record<string, { tags: string[] }>>) {
+    for (const op of Object.values(ops)) op.tags.forEach((t) => used.add(t));
+  }
+  const ordered = [...Object.keys(TAG_DESCRIPTIONS).filter((t) => used.has(t)), ...[...used].filter((t) => !(t in TAG_DESCRIPTIONS))];
+  return ordered.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) }));
 }
 
 export function buildOpenApiDocument(routes: ApiRoute[]): Json {
   const schemas = new SchemaCollector();
-  schemas.convert(errorEnvelopeSchema, 'output'); // components.schemas.Error, which every error response names
+  for (const [name, schema] of Object.entries({ ...ERROR_SCHEMAS, ...FIXED_SCHEMAS })) schemas.add(name, schema);
   const paths: Json = fixedPaths();
   for (const r of routes) {
     const path = openApiPath(r.path);
     paths[path] = { ...(paths[path] as Json | undefined), [r.method]: operation(r, schemas) };
   }
   const hooks = webhooks(schemas);
-  const usedStatuses = new Set(routes.flatMap(errorStatuses));
+  const usedStatuses = new Set([...routes.flatMap(errorStatuses), 500]);
   return {
     openapi: '3.1.0',
     info: {
       title: 'dsync management API',
       version,
       description:
-        'Directory sync: directories, the users and groups their IdPs push over SCIM (or Google sync pulls), the events ' +
-        'log and webhook delivery. Every answer is the envelope {data, error}; error.code is the HTTP status. ' +
-        'The webhooks section describes the signed POSTs dsync sends (Standard Webhooks).',
+        'Directory sync: directories, the users and groups their IdPs push over SCIM (or the Google sync pulls), the ' +
+        'events log and webhook delivery. Every answer is the envelope `{data, error}`: `data` on success with `error` ' +
+        'null, `error: {message, code}` with `data` null otherwise (`code` is the HTTP status). Every answer carries ' +
+        '`X-Request-Id`; with rate limits configured, answers behind the Api-Key carry `RateLimit-*`. The `webhooks` ' +
+        'section describes the signed POSTs dsync sends (Standard Webhooks). The SCIM 2.0 endpoint is described by ' +
+        'RFC 7643/7644 and its own /Schemas, not here.',
+      license: { name: license, identifier: license },
     },
+    // Relative: the server that serves this document (a local `npm start` is http://localhost:5225).
+    servers: [{ url: '/', description: 'The dsync server this document comes from: DSYNC_EXTERNAL_URL, or http://localhost:5225 for `npm start`' }],
     security: [{ ApiKey: [] }],
+    tags: tags(paths, hooks),
     paths,
     webhooks: hooks,
     components: {
@@ -234,7 +180,7 @@ export function buildOpenApiDocument(routes: ApiRoute[]): Json {
             'keys from one client answer 429 before any key is compared.',
         },
       },
-      headers: RATE_LIMIT_HEADERS,
+      headers: HEADERS,
       responses: Object.fromEntries([...usedStatuses].sort().map((s) => [ERROR_RESPONSES[s]!.name, errorResponse(s)])),
       schemas: schemas.components,
     },

@@ -33,7 +33,23 @@ export class Answer {
   ) {}
 }
 
-type Responses = Record<number, { description: string; data: z.ZodType }>;
+/** A response header in the document (e.g. `Location`); every answer's own headers are added by the generator. */
+export interface HeaderDoc {
+  description: string;
+  schema: Record<string, unknown>;
+  required?: boolean;
+}
+
+/** One success answer: what it means, the schema of its `data`, and what only it carries. */
+export interface ResponseDoc {
+  description: string;
+  data: z.ZodType;
+  headers?: Record<string, HeaderDoc>;
+  /** The `data` of its example; default: built from the schema's meta `examples` (openapi-schemas.ts). */
+  example?: unknown;
+}
+
+type Responses = Record<number, ResponseDoc>;
 type DataOf<A> = A extends { data: infer D extends z.ZodType } ? z.output<D> : never;
 
 export interface ApiRoute<
@@ -45,7 +61,12 @@ export interface ApiRoute<
   method: HttpMethod;
   /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
   path: string;
+  /** The client method's name in generated clients (`listUsers`); default: method and path (`getDirectorySyncUsers`). */
+  operationId?: string;
+  /** One line for the operation list. */
   summary: string;
+  /** What it does and answers, for a reader of the document (Markdown); a test asks every route for one. */
+  description?: string;
   tag: string;
   /** False for the routes a browser or an unauthenticated client calls (no Api-Key). */
   auth?: boolean;
@@ -56,6 +77,8 @@ export interface ApiRoute<
   params?: P;
   query?: Q;
   body?: B;
+  /** An example body; default: built from the body schema's meta `examples`. */
+  requestExample?: unknown;
   /** Success answers by status, each with the schema of its `data`. */
   responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */

@@ -128,6 +128,8 @@ export class RedisDeliveryStore extends RedisConnection {
     return (await this.redis.xdel(`${prefix(directoryId)}dlq`, entry)) === 1;
   }
   async seqBefore(directoryId: string, time: number): Promise<string | null> {
+    // Stream ids start at 0-1: nothing is before time 0, and Redis refuses the range `(0-0` (or a negative id).
+    if (time <= 0) return null;
     const [last] = await this.redis.xrevrange(`${prefix(directoryId)}ev`, `(${time}-0`, '-', 'COUNT', 1);
     return last ? last[0] : null;
   }

@@ -32,9 +32,14 @@ const CHECKS = [
 /** Per operation and phase; about 1,500 cases and 30 s per store on a CI core. */
 const MAX_EXAMPLES = 25;
 
+/** Every phase, explicitly: the document's examples, the coverage of its constraints, fuzzing, and the stateful phase along links. */
+const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const;
+
 interface Report {
   seed: string;
   exit_code: number;
+  running_time: number;
+  phases: Record<(typeof PHASES)[number], { status: string; skip_reason: string | null }>;
   test_cases: { generated: number; with_failures: number; errored: number };
   failures: unknown[];
   errors: unknown[];
@@ -102,6 +107,9 @@ function fuzz(baseUrl: string, reportFile: string, configFile: string): Promise<
     '-H', `Authorization: Api-Key ${KEY}`,
     '--checks', CHECKS.join(','),
     '--max-examples', String(MAX_EXAMPLES),
+    // Valid requests (positive) and invalid ones that must be refused (negative), in every phase.
+    '--mode', 'all',
+    '--phases', PHASES.join(','),
     '--workers', '1',
     '--generation-database', 'none',
     ...(SEED === 'random' ? [] : ['--seed', SEED]),
@@ -112,7 +120,7 @@ function fuzz(baseUrl: string, reportFile: string, configFile: string): Promise<
     '--exclude-path', '/api/v1/dsync/cron/sync-google',
   ];
   return new Promise((resolve, reject) => {
-    execFile(toolBinary('SCHEMATHESIS_BIN'), args, { timeout: 150_000, maxBuffer: 64 * 1024 * 1024 }, (_err, stdout, stderr) => {
+    execFile(toolBinary('SCHEMATHESIS_BIN'), args, { timeout: 420_000, maxBuffer: 64 * 1024 * 1024 }, (_err, stdout, stderr) => {
       const output = `${stdout}\n${stderr}`;
       try {
         const text = readFileSync(reportFile, 'utf8');
@@ -127,7 +135,7 @@ function fuzz(baseUrl: string, reportFile: string, configFile: string): Promise<
 
 for (const kind of STORE_KINDS) {
   describe(`conformance: schemathesis fuzz of the OpenAPI document (${kind} store)`, function () {
-    this.timeout(180_000);
+    this.timeout(480_000);
     let proc: Running;
     let port: number;
     const dir = mkdtempSync(join(tmpdir(), 'dsync-schemathesis-'));
@@ -164,11 +172,13 @@ for (const kind of STORE_KINDS) {
       writeFileSync(join(dir, 'schemathesis.toml'), pinnedConfig(await seed(baseUrl)));
       const { report, output } = await fuzz(baseUrl, join(dir, 'report.json'), join(dir, 'schemathesis.toml'));
       const { generated, with_failures, errored } = report.test_cases;
-      console.log(`      schemathesis: ${generated} cases generated, ${with_failures} with failures, ${errored} errored (seed ${report.seed})`);
+      console.log(`      schemathesis: ${generated} cases generated, ${with_failures} with failures, ${errored} errored in ${report.running_time.toFixed(0)} s (seed ${report.seed})`);
       const detail = `schemathesis found problems (rerun with DSYNC_FUZZ_SEED=${report.seed}):\n${output.slice(-6000)}\n${proc.output().slice(-2000)}`;
       expect(report.failures, detail).to.deep.equal([]);
       expect(report.errors, detail).to.deep.equal([]);
       expect(report.exit_code, detail).to.equal(0);
+      // Each phase ran (none skipped for lack of links or examples) and passed.
+      expect(Object.fromEntries(PHASES.map((p) => [p, report.phases[p].status])), detail).to.deep.equal(Object.fromEntries(PHASES.map((p) => [p, 'success'])));
       expect(generated).to.be.at.least(500);
     });
   });

@@ -111,6 +111,37 @@ for (const kind of STORE_KINDS) {
       expect(bad.status).to.equal(400);
     });
 
+    it('replays from time 0 and from before 1970 (everything kept), and from the latest time a Date holds (nothing)', async () => {
+      await start();
+      const d = await directory();
+      await createUsers(d, 2, 'u');
+      const first = await hooks.waitForEvents(2);
+      const replayed = async (since: unknown, total: number) => {
+        const res = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since });
+        expect(res.status, JSON.stringify(res.body)).to.equal(202);
+        const all = await hooks.waitForEvents(total);
+        expect(all.slice(total - 2).map((e) => e.id)).to.deep.equal(first.map((e) => e.id));
+        return res.body.data.since;
+      };
+      expect(await replayed(0, 4)).to.equal('1970-01-01T00:00:00.000Z');
+      expect(await replayed('1960-05-01T00:00:00Z', 6)).to.equal('1960-05-01T00:00:00.000Z');
+      const latest = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: 8.64e15 });
+      expect(latest.status).to.equal(202);
+      expect(latest.body.data.since).to.equal('+275760-09-13T00:00:00.000Z');
+      // Nothing is replayed: the next event is the next delivery.
+      await createUsers(d, 1, 'next');
+      const after = await hooks.waitForEvents(7);
+      await sleep(100);
+      expect(hooks.deliveries).to.have.length(7);
+      expect(after[6]!.data.raw.userName).to.equal('next0@x.io');
+      // Past a Date's range, or past the largest safe integer: refused before anything is queued.
+      for (const since of [8.64e15 + 1, 9007199254740991, -1, 1.5]) {
+        const res = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since });
+        expect(res.status, String(since)).to.equal(400);
+      }
+      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: 0, dead_letter_id: 'x' })).status).to.equal(400);
+    });
+
     it('replay never skips events still waiting for a retry, and retries them at once', async () => {
       await start({ webhook: { retrySchedule: [60_000, 60_000] } });
       let failing = true;

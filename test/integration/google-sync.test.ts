@@ -71,6 +71,29 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(status.body.data.google_requests).to.equal(1 + 1 + 5);
     });
 
+    it('an empty ?directoryId= names no directory (404) rather than all of them', async () => {
+      const res = await t.service.api('POST', '/api/v1/dsync/cron/sync-google?directoryId=');
+      expect(res.status, JSON.stringify(res.body)).to.equal(404);
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/sync`)).body.data.state).to.equal('pending');
+    });
+
+    it('tokens a header cannot carry are refused at input; one stored before that is invalid_credentials at once, not retried', async () => {
+      const bad = 'ya29.\u0100\u4e2d';
+      const refused = [
+        await t.service.api('POST', '/api/v1/directory-sync', { name: 'G', tenant: 't', product: 'p', type: 'google', google_access_token: bad }),
+        await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { google_refresh_token: 'r\u00e9' }),
+        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, { access_token: bad, refresh_token: 'r' }),
+        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, { access_token: 'a b', refresh_token: 'r' }),
+      ];
+      expect(refused.map((r) => r.status), JSON.stringify(refused.map((r) => r.body))).to.deep.equal([400, 400, 400, 400]);
+      expect(refused[0]!.body.error.message).to.equal('google_access_token must be visible ASCII characters (no spaces)');
+      const stored = (await t.service.dsync.store.getDirectory(dir.id))!;
+      await t.service.dsync.store.updateDirectory({ ...stored, google_access_token: bad });
+      const report = await t.sync(dir.id);
+      expect(report.directories[0]).to.deep.include({ state: 'invalid_credentials' });
+      expect(t.fake.totalCalls + t.fake.calls.token).to.equal(0);
+    });
+
     describe('after a first sync, each change yields exactly its events', () => {
       beforeEach(async () => {
         await t.sync();

@@ -143,6 +143,12 @@ for (const kind of STORE_KINDS) {
       const empty = await svc.api('GET', `/api/v1/directory-sync/users?${q}&pageOffset=&pageLimit=2`);
       expect(empty.status).to.equal(400);
       expect(empty.body.error.message).to.include('pageOffset must be an integer');
+      // Only decimal digits are an integer: what Number() would read otherwise is refused, as the document says.
+      for (const lenient of ['1e1', '0x10', '%2010%20', '1.0', '+5']) {
+        const res = await svc.api('GET', `/api/v1/directory-sync/users?${q}&pageLimit=${lenient}`);
+        expect(res.status, lenient).to.equal(400);
+        expect(res.body.error.message, lenient).to.include('pageLimit must be an integer');
+      }
       expect((await svc.api('GET', `/api/v1/directory-sync/users`)).status).to.equal(400);
       expect((await svc.api('GET', `/api/v1/directory-sync/users?directoryId=${d.id}&tenant=other`)).status).to.equal(404);
     });

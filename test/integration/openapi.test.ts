@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { API_ROUTES } from '../../src/http/api-routes.js';
 import { createApp } from '../../src/http/app.js';
-import { OPENAPI_FILE, openApiText } from '../../src/http/generate-openapi.js';
+import { CLIENT_TYPES_FILE, OPENAPI_FILE, clientTypesText, openApiText } from '../../src/http/generate-openapi.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
 import { MemoryStore } from '../../src/store/memory.js';
@@ -87,6 +87,10 @@ describe('OpenAPI document', function () {
 
   it('docs/openapi.json is the generated document (run `npm run openapi` after changing a route or schema)', () => {
     expect(readFileSync(OPENAPI_FILE, 'utf8') === openApiText(), 'docs/openapi.json is stale: run npm run openapi').to.equal(true);
+  });
+
+  it('src/client/api-types.ts is generated from the document (run `npm run openapi`)', async () => {
+    expect(readFileSync(CLIENT_TYPES_FILE, 'utf8') === (await clientTypesText()), 'src/client/api-types.ts is stale: run npm run openapi').to.equal(true);
   });
 
   it('is served at GET /api/v1/openapi.json without an API key', async () => {
@@ -188,10 +192,18 @@ describe('OpenAPI document', function () {
       expect(res.headers.get('allow')).to.equal(methods.join(', '));
       expect(((await res.json()) as any).error.code).to.equal(405);
     }
-    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json']) {
+    for (const path of ['/healthz', '/readyz', '/api/v1/openapi.json', '/api/v1/dsync/google/callback']) {
       const res = await fetch(`${svc.url}${path}`, { method: 'DELETE' });
       expect(res.status, path).to.equal(405);
       expect(res.headers.get('allow')).to.equal('GET, HEAD');
+    }
+  });
+
+  it('OPTIONS, documented nowhere, is a 405 on every documented path (the callback answered 200 text/plain)', async () => {
+    for (const path of Object.keys(doc.paths)) {
+      const res = await raw('OPTIONS', path.replace(/\{\w+\}/g, UNKNOWN));
+      expect(res.status, path).to.equal(405);
+      expect(res.headers.get('allow'), path).to.be.a('string');
     }
   });
 

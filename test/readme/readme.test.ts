@@ -1,6 +1,7 @@
 /**
  * The README's examples, run as written so they cannot drift: the first-run walkthrough against a fresh
- * `npm start` on free ports, and the Embedding example typechecked and run against the packed package.
+ * `npm start` on free ports, and the Embedding and typed-client examples typechecked and run against the packed
+ * package (the latter with a live server and the deliveries it signs).
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -76,6 +77,20 @@ describe('README: the first run, step by step (as written, on free ports)', func
   });
 });
 
+/** Strict TypeScript as an application compiles the README's examples (Node's ES modules, into out/). */
+const strictConfig = () => ({
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    types: ['node'],
+    typeRoots: [join(repoRoot, 'node_modules/@types')],
+    outDir: 'out',
+  },
+});
+
 describe('README: Embedding (typechecked and run against the packed package)', function () {
   this.timeout(300_000);
 
@@ -85,22 +100,7 @@ describe('README: Embedding (typechecked and run against the packed package)', f
     expect(example!.code).to.contain(`from '${packageName}'`);
     const { app } = await installPackedPackage();
     await writeFile(join(app, 'example.mts'), example!.code);
-    await writeFile(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          types: ['node'],
-          typeRoots: [join(repoRoot, 'node_modules/@types')],
-          outDir: 'out',
-        },
-        files: ['example.mts'],
-      }),
-    );
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ ...strictConfig(), files: ['example.mts'] }));
     await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', app]).catch((err: { stdout?: string }) => {
       throw new Error(`the Embedding example does not typecheck:\n${err.stdout}`);
     });
@@ -108,6 +108,38 @@ describe('README: Embedding (typechecked and run against the packed package)', f
     expect(stdout).to.contain('caused by this request: user.created');
     expect(stdout).to.match(/^201 \{/m);
     expect(stdout).to.contain("[ 'ann@acme.io' ]");
+  });
+});
+
+describe('README: the typed client and webhook helper (typechecked and run against the packed package and a live server)', function () {
+  this.timeout(300_000);
+  const stop: Array<() => void> = [];
+  after(() => stop.forEach((s) => s()));
+
+  it('compiles in strict TypeScript, creates a directory, and verifies the deliveries an IdP push causes', async () => {
+    const [example] = blocksOf('typed-client');
+    expect(example!.code).to.contain(`from '${packageName}/client'`);
+    const { app } = await installPackedPackage();
+    await writeFile(join(app, 'client-example.mts'), example!.code);
+    await writeFile(join(app, 'tsconfig.client.json'), JSON.stringify({ ...strictConfig(), files: ['client-example.mts'] }));
+    await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.client.json')]).catch((err: { stdout?: string }) => {
+      throw new Error(`the typed-client example does not typecheck:\n${err.stdout}`);
+    });
+
+    const [port, webhookPort] = [await freePort(), await freePort()];
+    const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: 'readme-key' });
+    stop.push(() => server.child.kill('SIGTERM'));
+    await waitHealthy(port, server);
+    const client = run(process.execPath, [join(app, 'out/client-example.mjs')], { DSYNC_URL: `http://localhost:${port}`, DSYNC_API_KEY: 'readme-key', WEBHOOK_PORT: String(webhookPort) });
+    stop.push(() => client.child.kill('SIGTERM'));
+    await until(() => client.output().includes('users so far: 0'), () => `the example to create its directory:\n${client.output()}`, 60_000);
+    const [, endpoint, token] = /SCIM endpoint for the IdP: (\S+) token: (\S+)/.exec(client.output())!;
+    const scim = async (path: string, body: unknown) =>
+      (await (await fetch(`${endpoint}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' }, body: JSON.stringify(body) })).json()) as { id: string };
+    const ann = await scim('/Users', { userName: 'ann@acme.io', emails: [{ value: 'ann@acme.io', primary: true }] });
+    await scim('/Groups', { displayName: 'Engineering', members: [{ value: ann.id }] });
+    await until(() => client.output().includes('ann@acme.io joined Engineering'), () => `the verified deliveries:\n${client.output()}`, 30_000);
+    expect(client.output()).to.contain(`user.created ${ann.id}`);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { parseInput, type DirectoryService } from '../../core/directories.js';
+import { oauthToken } from '../../core/directory-input.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import type { Directory } from '../../core/model.js';
 import type { DirectoryStore } from '../../core/store-port.js';
@@ -34,9 +35,11 @@ export interface TokenSet {
 /** What step 3 answers (SPEC.md §2.1: only these fields). */
 export type GoogleDirectoryView = Pick<Directory, 'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'>;
 
-const token = (field: string) => z.string({ error: `${field} is required` }).min(1, `${field} must not be empty`).max(4096);
-export const codeInput = z.strictObject({ code: token('code') });
-export const tokenInput = z.strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') });
+const token = (field: string) => oauthToken(field).min(1, `${field} must not be empty`);
+export const codeInput = z.strictObject({ code: token('code') }).meta({ id: 'GoogleCodeInput' });
+export const tokenInput = z
+  .strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') })
+  .meta({ id: 'GoogleTokensInput' });
 const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
 
 export class GoogleAuthorization implements FlowProvider {

@@ -6,7 +6,8 @@
 import { JWT, OAuth2Client } from 'google-auth-library';
 import type { Directory } from '../../core/model.js';
 import type { DirectoryStore } from '../../core/store-port.js';
-import { NotAuthorizedError } from './errors.js';
+import { OAUTH_TOKEN_PATTERN } from '../../core/directory-input.js';
+import { GoogleCredentialsError, NotAuthorizedError } from './errors.js';
 import { GOOGLE_DEFAULTS, GOOGLE_SCOPES, type GoogleOptions } from './options.js';
 import type { ServiceAccount, ServiceAccounts } from './service-account.js';
 
@@ -72,6 +73,10 @@ export class CredentialSource {
     const account = await this.deps.serviceAccounts.get(directory.id);
     if (account) return { client: serviceAccountClient(account, this.deps.options.tokenUrl), saved: async () => {} };
     if (!directory.google_refresh_token && !directory.google_access_token) throw new NotAuthorizedError(directory.id);
+    // Stored before tokens were checked at input: no request could carry it, so no retry would help.
+    if (![directory.google_access_token, directory.google_refresh_token].every((t) => OAUTH_TOKEN_PATTERN.test(t ?? ''))) {
+      throw new GoogleCredentialsError('The stored Google tokens are not valid token text (visible ASCII): authorize again');
+    }
     const client = oauthClient(this.deps.options);
     client.setCredentials({
       ...(directory.google_access_token && { access_token: directory.google_access_token }),

@@ -91,7 +91,8 @@ export class GoogleSync {
 
   /** Syncs every active Google directory, or only `directoryId` (which must be a Google directory). */
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    const directories = filter.directoryId ? [await this.googleDirectory(filter.directoryId)] : await this.googleDirectories();
+    // An empty id names no directory (404), as everywhere else: only an absent one means all of them.
+    const directories = filter.directoryId !== undefined ? [await this.googleDirectory(filter.directoryId)] : await this.googleDirectories();
     const report: SyncReport = { directories: [], created: 0, updated: 0, deleted: 0, failed: 0 };
     for (const directory of directories) {
       const r = await this.syncDirectory(directory);

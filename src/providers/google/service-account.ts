@@ -33,7 +33,7 @@ export const serviceAccountInput = z.strictObject({
     }
   }, keyFile),
   admin_email: z.email({ error: 'admin_email must be the email of a Workspace admin to act as' }).max(320),
-});
+}).meta({ id: 'GoogleServiceAccountInput' });
 
 export interface ServiceAccount {
   clientEmail: string;

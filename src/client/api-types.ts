@@ -1,0 +1,3666 @@
+/** Generated from docs/openapi.json by openapi-typescript (`npm run openapi`): do not edit. */
+
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers 200 while the process serves HTTP; it does not look at the store (see /readyz).
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: the store answers
+         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/oauth/start/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a step-1 link: start the authorization in this browser
+         * @description The link step 1 answers (the admin's browser, no Api-Key; valid 15 minutes, opened once). It sets an HttpOnly cookie binding the flow to this browser and redirects to the provider's consent page; a second opening is a 410.
+         */
+        get: operations["oauthStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/google/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Google's redirect after consent: steps 2 and 3 of the authorization
+         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).
+         */
+        get: operations["googleCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description Public (no Api-Key): it holds no data, and client generators, gateways and fuzzers fetch it without a credential.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events API: read the directory's event log by cursor
+         * @description The events as committed (the webhook payloads), oldest first, from the cursor on; poll with the `next_cursor` of the previous page. Works with or without a webhook. The log keeps events for DSYNC_EVENT_RETENTION.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/events/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-deliver events since a time, or one dead letter
+         * @description With `since`: every event still kept from that time on is delivered again, in order, with its original id (202; the deliverer applies it under its lease). A time before the oldest kept event (0, or before 1970) replays them all; a time after the newest replays nothing. With `dead_letter_id`: that dead letter is delivered now, and the answer says how it went (200).
+         */
+        post: operations["replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the deliveries given up on
+         * @description Deliveries that failed their last retry, oldest first; replay one with `dead_letter_id`.
+         */
+        get: operations["listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a directory's webhook delivery attempts
+         * @description Every delivery attempt of a directory with `log_webhook_events`, newest first, kept for DSYNC_WEBHOOK_LOG_RETENTION. Paged with `pageOffset`/`pageLimit`.
+         */
+        get: operations["listDeliveryLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/events/{logId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one delivery attempt
+         * @description One attempt, by the id listDeliveryLogs gave it.
+         */
+        get: operations["getDeliveryLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/google/authorization-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Step 1: a single-use link that sends an admin of the workspace to Google's consent page
+         * @description Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does steps 2 and 3 in that browser only, for an account of the directory's google_domain. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.
+         */
+        get: operations["getGoogleAuthorizationUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/google/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Step 3: set the tokens the sync uses
+         * @description Stores the tokens on the directory (visible ASCII, as they travel in headers); the next sync uses them.
+         */
+        put: operations["setGoogleTokens"];
+        /**
+         * Step 2: exchange an authorization code for the token set
+         * @description Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).
+         */
+        post: operations["exchangeGoogleCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/google/service-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Use a service account with domain-wide delegation instead of the OAuth flow
+         * @description The service account's JSON key and the admin it acts for; the key is stored, never shown back.
+         */
+        put: operations["setGoogleServiceAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/google/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The directory's last sync: state, times, counts, error
+         * @description The state of the last (or running) sync of the directory, its counts and the error that stopped it.
+         */
+        get: operations["getGoogleSyncStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-google": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync every active Google directory (or one) now
+         * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status.
+         */
+        post: operations["syncGoogle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the directories of a tenant and product
+         * @description Every directory of the tenant and product, oldest first (not paged).
+         */
+        get: operations["listDirectories"];
+        put?: never;
+        /**
+         * Create a directory connection
+         * @description Creates a directory with its SCIM endpoint and bearer token (give `scim.endpoint` and `scim.secret` to the IdP), and its webhook when `webhook_url` is given (a `whsec_` secret is generated unless `webhook_secret` is given). `type: google` directories are filled by the Google sync instead of SCIM.
+         */
+        post: operations["createDirectory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users (of one directory, or of every directory of a tenant and product)
+         * @description Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404. Paged with `pageOffset`/`pageLimit`, oldest first.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description The user as the last event carried it. Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups (of one directory, or of every directory of a tenant and product)
+         * @description Groups without their members (see listGroupMembers). Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404. Paged with `pageOffset`/`pageLimit`, oldest first.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a group
+         * @description The group with every member; page large groups with listGroupMembers instead. Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/groups/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a group's members
+         * @description The user ids of the group's members. Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404. Paged with `pageOffset`/`pageLimit`, oldest first.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a directory
+         * @description The directory with its SCIM endpoint and token and its webhook.
+         */
+        get: operations["getDirectory"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a directory with its users, groups and events
+         * @description Deletes the directory and everything it holds; no events are emitted for what it held.
+         */
+        delete: operations["deleteDirectory"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a directory (tenant, product and type are immutable)
+         * @description Changes the fields given. `tenant`, `product` and `type` are accepted only unchanged (a client may send back what it read). Setting the webhook again (any webhook field) re-enables one a 410 Gone disabled; `webhook_url: ""` removes it. A directory managed by the Kubernetes operator is changed through its resource (403).
+         */
+        patch: operations["updateDirectory"];
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/process-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver the events that are due (batch mode and retries)
+         * @description One delivery pass over every directory with events due: batches in batch mode, retries whose time has come. Concurrent runs (replicas, CronJob pods) never send an event twice except as a retry.
+         */
+        post: operations["processEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "user.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.created (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookUserCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.updated (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookUserUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * user.deleted (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookUserDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.created (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookGroupCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.updated (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookGroupUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.deleted (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookGroupDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.user_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.user_added (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookGroupUserAddedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "group.user_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * group.user_removed (real-time mode: one event per POST)
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookGroupUserRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Batch mode (DSYNC_WEBHOOK_BATCH_SIZE): a JSON array of up to N events of one directory, in order
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         */
+        post: operations["webhookEventBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /** @description What went wrong */
+        ErrorDetail: {
+            /** @description For a person; names the field on a 400 */
+            message: string;
+            /** @description The HTTP status */
+            code: number;
+            /** @description On a 500: the id of the logged error */
+            id?: string;
+            /** @description On a 500: the request id (also the X-Request-Id header) */
+            requestId?: string;
+        };
+        /** @description Every error answer: data is null, error says what went wrong */
+        ErrorEnvelope: {
+            /**
+             * @description null on an error
+             * @constant
+             */
+            data: Record<string, never> | null;
+            error: components["schemas"]["ErrorDetail"];
+        };
+        Liveness: {
+            /** @constant */
+            status: "ok";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            /**
+             * @description Which store the service runs on
+             * @enum {string}
+             */
+            store: "memory" | "redis";
+        };
+        /**
+         * @example {
+         *       "events": [
+         *         {
+         *           "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *           "event": "user.created",
+         *           "created_at": "2026-11-21T08:49:27.648Z",
+         *           "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "data": {
+         *             "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *             "first_name": "Ann",
+         *             "last_name": "Lee",
+         *             "email": "ann@acme.io",
+         *             "active": true,
+         *             "raw": {
+         *               "schemas": [
+         *                 "urn:ietf:params:scim:schemas:core:2.0:User"
+         *               ],
+         *               "userName": "ann@acme.io",
+         *               "name": {
+         *                 "givenName": "Ann",
+         *                 "familyName": "Lee"
+         *               },
+         *               "emails": [
+         *                 {
+         *                   "value": "ann@acme.io",
+         *                   "primary": true
+         *                 }
+         *               ],
+         *               "active": true
+         *             }
+         *           }
+         *         }
+         *       ],
+         *       "next_cursor": "1795251600000-0"
+         *     }
+         */
+        EventPage: {
+            /** @description The events as committed (the webhook payloads), oldest first */
+            events: components["schemas"]["DirectorySyncEvent"][];
+            /** @description Pass as `after` to read on; the same cursor when nothing new was committed */
+            next_cursor: string | null;
+        };
+        /** @description Any event; `event` says which, and so what `data` holds. */
+        DirectorySyncEvent: components["schemas"]["UserCreatedEvent"] | components["schemas"]["UserUpdatedEvent"] | components["schemas"]["UserDeletedEvent"] | components["schemas"]["GroupCreatedEvent"] | components["schemas"]["GroupUpdatedEvent"] | components["schemas"]["GroupDeletedEvent"] | components["schemas"]["GroupUserAddedEvent"] | components["schemas"]["GroupUserRemovedEvent"];
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "user.created",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *         "first_name": "Ann",
+         *         "last_name": "Lee",
+         *         "email": "ann@acme.io",
+         *         "active": true,
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           ],
+         *           "userName": "ann@acme.io",
+         *           "name": {
+         *             "givenName": "Ann",
+         *             "familyName": "Lee"
+         *           },
+         *           "emails": [
+         *             {
+         *               "value": "ann@acme.io",
+         *               "primary": true
+         *             }
+         *           ],
+         *           "active": true
+         *         }
+         *       }
+         *     }
+         */
+        UserCreatedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "user.created";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["User"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A user: SCIM name and primary email mapped, every attribute in raw.
+         * @example {
+         *       "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *       "first_name": "Ann",
+         *       "last_name": "Lee",
+         *       "email": "ann@acme.io",
+         *       "active": true,
+         *       "raw": {
+         *         "schemas": [
+         *           "urn:ietf:params:scim:schemas:core:2.0:User"
+         *         ],
+         *         "userName": "ann@acme.io",
+         *         "name": {
+         *           "givenName": "Ann",
+         *           "familyName": "Lee"
+         *         },
+         *         "emails": [
+         *           {
+         *             "value": "ann@acme.io",
+         *             "primary": true
+         *           }
+         *         ],
+         *         "active": true
+         *       }
+         *     }
+         */
+        User: {
+            id: string;
+            first_name?: string;
+            last_name?: string;
+            email?: string;
+            active: boolean;
+            raw: components["schemas"]["ScimResource"];
+        };
+        ScimResource: {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "user.updated",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *         "first_name": "Ann",
+         *         "last_name": "Lee",
+         *         "email": "ann@acme.io",
+         *         "active": true,
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           ],
+         *           "userName": "ann@acme.io",
+         *           "name": {
+         *             "givenName": "Ann",
+         *             "familyName": "Lee"
+         *           },
+         *           "emails": [
+         *             {
+         *               "value": "ann@acme.io",
+         *               "primary": true
+         *             }
+         *           ],
+         *           "active": true
+         *         }
+         *       },
+         *       "previous_attributes": {
+         *         "active": false,
+         *         "raw": {
+         *           "active": false
+         *         }
+         *       }
+         *     }
+         */
+        UserUpdatedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "user.updated";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["User"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "user.deleted",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *         "first_name": "Ann",
+         *         "last_name": "Lee",
+         *         "email": "ann@acme.io",
+         *         "active": true,
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           ],
+         *           "userName": "ann@acme.io",
+         *           "name": {
+         *             "givenName": "Ann",
+         *             "familyName": "Lee"
+         *           },
+         *           "emails": [
+         *             {
+         *               "value": "ann@acme.io",
+         *               "primary": true
+         *             }
+         *           ],
+         *           "active": true
+         *         }
+         *       }
+         *     }
+         */
+        UserDeletedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "user.deleted";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["User"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "group.created",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *         "name": "Engineering",
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *           ],
+         *           "displayName": "Engineering"
+         *         }
+         *       }
+         *     }
+         */
+        GroupCreatedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group.created";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["Group"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description A group, without its members (membership travels as group.user_added/removed).
+         * @example {
+         *       "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *       "name": "Engineering",
+         *       "raw": {
+         *         "schemas": [
+         *           "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *         ],
+         *         "displayName": "Engineering"
+         *       }
+         *     }
+         */
+        Group: {
+            id: string;
+            name: string;
+            raw: components["schemas"]["ScimResource"];
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "group.updated",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *         "name": "Engineering",
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *           ],
+         *           "displayName": "Engineering"
+         *         }
+         *       },
+         *       "previous_attributes": {
+         *         "name": "Eng",
+         *         "raw": {
+         *           "displayName": "Eng"
+         *         }
+         *       }
+         *     }
+         */
+        GroupUpdatedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group.updated";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["Group"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "group.deleted",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *         "name": "Engineering",
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *           ],
+         *           "displayName": "Engineering"
+         *         }
+         *       }
+         *     }
+         */
+        GroupDeletedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group.deleted";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["Group"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "group.user_added",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *         "first_name": "Ann",
+         *         "last_name": "Lee",
+         *         "email": "ann@acme.io",
+         *         "active": true,
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           ],
+         *           "userName": "ann@acme.io",
+         *           "name": {
+         *             "givenName": "Ann",
+         *             "familyName": "Lee"
+         *           },
+         *           "emails": [
+         *             {
+         *               "value": "ann@acme.io",
+         *               "primary": true
+         *             }
+         *           ],
+         *           "active": true
+         *         },
+         *         "group": {
+         *           "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *           "name": "Engineering",
+         *           "raw": {
+         *             "schemas": [
+         *               "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *             ],
+         *             "displayName": "Engineering"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        GroupUserAddedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group.user_added";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["Membership"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The user added to or removed from a group, with the group.
+         * @example {
+         *       "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *       "first_name": "Ann",
+         *       "last_name": "Lee",
+         *       "email": "ann@acme.io",
+         *       "active": true,
+         *       "raw": {
+         *         "schemas": [
+         *           "urn:ietf:params:scim:schemas:core:2.0:User"
+         *         ],
+         *         "userName": "ann@acme.io",
+         *         "name": {
+         *           "givenName": "Ann",
+         *           "familyName": "Lee"
+         *         },
+         *         "emails": [
+         *           {
+         *             "value": "ann@acme.io",
+         *             "primary": true
+         *           }
+         *         ],
+         *         "active": true
+         *       },
+         *       "group": {
+         *         "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *         "name": "Engineering",
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *           ],
+         *           "displayName": "Engineering"
+         *         }
+         *       }
+         *     }
+         */
+        Membership: {
+            id: string;
+            first_name?: string;
+            last_name?: string;
+            email?: string;
+            active: boolean;
+            raw: components["schemas"]["ScimResource"];
+            group: components["schemas"]["Group"];
+        };
+        /**
+         * @example {
+         *       "id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event": "group.user_removed",
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "data": {
+         *         "id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c",
+         *         "first_name": "Ann",
+         *         "last_name": "Lee",
+         *         "email": "ann@acme.io",
+         *         "active": true,
+         *         "raw": {
+         *           "schemas": [
+         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           ],
+         *           "userName": "ann@acme.io",
+         *           "name": {
+         *             "givenName": "Ann",
+         *             "familyName": "Lee"
+         *           },
+         *           "emails": [
+         *             {
+         *               "value": "ann@acme.io",
+         *               "primary": true
+         *             }
+         *           ],
+         *           "active": true
+         *         },
+         *         "group": {
+         *           "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *           "name": "Engineering",
+         *           "raw": {
+         *             "schemas": [
+         *               "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *             ],
+         *             "displayName": "Engineering"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        GroupUserRemovedEvent: {
+            /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "group.user_removed";
+            /** Format: date-time */
+            created_at: string;
+            directory_id: string;
+            tenant: string;
+            product: string;
+            data: components["schemas"]["Membership"];
+            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            previous_attributes?: {
+                [key: string]: unknown;
+            };
+        };
+        EventPageEnvelope: {
+            data: components["schemas"]["EventPage"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "delivered": true,
+         *       "status": 200
+         *     }
+         */
+        Redelivery: {
+            delivered: boolean;
+            /** @description The receiver's HTTP status */
+            status?: number;
+            error?: string;
+        };
+        RedeliveryEnvelope: {
+            data: components["schemas"]["Redelivery"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "since": "2026-11-21T08:00:00.000Z"
+         *     }
+         */
+        ReplayAccepted: {
+            directory_id: string;
+            /** @description The time replayed from, as ISO 8601 (six-digit signed years beyond 0000-9999) */
+            since: string;
+        };
+        ReplayAcceptedEnvelope: {
+            data: components["schemas"]["ReplayAccepted"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "since": "2026-11-21T08:00:00Z"
+         *     }
+         */
+        ReplayInput: {
+            /** @description Re-deliver every event still kept that was committed at or after this time (ISO 8601, or epoch ms up to 8.64e15); a time before the oldest kept event replays them all */
+            since?: string | number;
+            /** @description Re-deliver this dead letter now */
+            dead_letter_id?: string;
+        } & (unknown | unknown);
+        /**
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f_1795251600000-0",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "webhook_id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "events": [
+         *         "{\"id\":\"evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N\",\"event\":\"user.created\",\"…\":\"…\"}"
+         *       ],
+         *       "batch": false,
+         *       "status_code": 500,
+         *       "error": null,
+         *       "attempts": 13,
+         *       "created_at": "2026-11-21T08:49:27.648Z"
+         *     }
+         */
+        DeadLetter: {
+            id: string;
+            directory_id: string;
+            webhook_id: string;
+            /** @description The events as they were to be delivered (JSON strings, in order) */
+            events: string[];
+            /** @description Delivered as a JSON array (batch mode) or a single event */
+            batch: boolean;
+            status_code: number | null;
+            error: string | null;
+            attempts: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DeadLetterListEnvelope: {
+            data: components["schemas"]["DeadLetter"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f_1795251600000-0",
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "webhook_id": "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N",
+         *       "event_ids": [
+         *         "evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N"
+         *       ],
+         *       "endpoint": "https://app.example.com/webhooks/dsync",
+         *       "status_code": 200,
+         *       "error": null,
+         *       "latency_ms": 42.5,
+         *       "attempt": 1,
+         *       "outcome": "delivered",
+         *       "delivered": true,
+         *       "created_at": "2026-11-21T08:49:27.648Z"
+         *     }
+         */
+        DeliveryLog: {
+            id: string;
+            directory_id: string;
+            webhook_id: string;
+            event_ids: string[];
+            endpoint: string;
+            status_code: number | null;
+            error: string | null;
+            latency_ms: number;
+            attempt: number;
+            /** @enum {string} */
+            outcome: "delivered" | "retry" | "dead" | "disabled";
+            delivered: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        DeliveryLogListEnvelope: {
+            data: components["schemas"]["DeliveryLog"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        DeliveryLogEnvelope: {
+            data: components["schemas"]["DeliveryLog"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "authorizationUrl": "https://accounts.google.com/o/oauth2/v2/auth?access_type=offline&prompt=consent&…"
+         *     }
+         */
+        GoogleAuthorizationUrl: {
+            /** @description Google's consent page for this directory (named as SPEC.md shows it) */
+            authorizationUrl: string;
+        };
+        GoogleAuthorizationUrlEnvelope: {
+            data: components["schemas"]["GoogleAuthorizationUrl"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "access_token": "ya29.a0AfB_byC3x",
+         *       "refresh_token": "1//0gLx3bW2Q",
+         *       "scope": "https://www.googleapis.com/auth/admin.directory.user.readonly",
+         *       "token_type": "Bearer",
+         *       "expiry_date": 1795255200000
+         *     }
+         */
+        GoogleTokenSet: {
+            access_token: string;
+            refresh_token: string;
+            /** @description Space-separated scopes granted */
+            scope: string;
+            token_type: string;
+            /** @description When the access token expires, epoch milliseconds */
+            expiry_date: number;
+        };
+        GoogleTokenSetEnvelope: {
+            data: components["schemas"]["GoogleTokenSet"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        GoogleCodeInput: {
+            code: string;
+        };
+        /**
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "name": "Acme (Google)",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "type": "google",
+         *       "google_domain": "acme.io",
+         *       "google_access_token": "ya29.a0AfB_byC3x",
+         *       "google_refresh_token": "1//0gLx3bW2Q"
+         *     }
+         */
+        GoogleDirectory: {
+            id: string;
+            name: string;
+            tenant: string;
+            product: string;
+            /** @enum {string} */
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            google_domain?: string;
+            google_access_token?: string;
+            google_refresh_token?: string;
+        };
+        GoogleDirectoryEnvelope: {
+            data: components["schemas"]["GoogleDirectory"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        GoogleTokensInput: {
+            access_token: string;
+            refresh_token: string;
+        };
+        /**
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "client_email": "sync@acme.iam.gserviceaccount.com",
+         *       "admin_email": "admin@acme.io"
+         *     }
+         */
+        GoogleServiceAccount: {
+            id: string;
+            client_email: string;
+            admin_email: string;
+            client_id?: string;
+        };
+        GoogleServiceAccountEnvelope: {
+            data: components["schemas"]["GoogleServiceAccount"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        GoogleServiceAccountInput: {
+            key: {
+                /** @constant */
+                type: "service_account";
+                /** Format: email */
+                client_email: string;
+                private_key: string;
+                private_key_id?: string;
+                client_id?: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** Format: email */
+            admin_email: string;
+        };
+        /**
+         * @example {
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "state": "succeeded",
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:04.210Z",
+         *       "duration_ms": 4210,
+         *       "counts": {
+         *         "users_created": 30,
+         *         "users_updated": 0,
+         *         "users_deleted": 0,
+         *         "groups_created": 5,
+         *         "groups_updated": 0,
+         *         "groups_deleted": 0,
+         *         "members_added": 3,
+         *         "members_removed": 0
+         *       },
+         *       "listed": {
+         *         "users": 30,
+         *         "groups": 5
+         *       },
+         *       "google_requests": 7,
+         *       "error": null,
+         *       "last_success_at": "2026-11-21T08:00:04.210Z"
+         *     }
+         */
+        GoogleSyncStatus: {
+            directory_id: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized";
+            started_at: string | null;
+            finished_at: string | null;
+            duration_ms: number | null;
+            counts: {
+                users_created: number;
+                users_updated: number;
+                users_deleted: number;
+                groups_created: number;
+                groups_updated: number;
+                groups_deleted: number;
+                members_added: number;
+                members_removed: number;
+            };
+            listed: {
+                users: number;
+                groups: number;
+            };
+            google_requests: number;
+            /** @description Why the last run did not succeed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            last_success_at: string | null;
+        };
+        GoogleSyncStatusEnvelope: {
+            data: components["schemas"]["GoogleSyncStatus"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Acme (Google)",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 30,
+         *             "users_updated": 0,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 30,
+         *       "updated": 0,
+         *       "deleted": 0,
+         *       "failed": 0
+         *     }
+         */
+        GoogleSyncReport: {
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description skipped: another run holds the directory right now
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                };
+                /** @description Why the last run did not succeed */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose run failed or was stopped by the mass-deletion guard */
+            failed: number;
+        };
+        GoogleSyncReportEnvelope: {
+            data: components["schemas"]["GoogleSyncReport"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @description A directory connection
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "name": "Acme (Okta)",
+         *       "tenant": "acme",
+         *       "product": "app",
+         *       "type": "okta-scim-v2",
+         *       "log_webhook_events": false,
+         *       "deactivated": false,
+         *       "scim": {
+         *         "path": "/api/scim/v2.0/2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *         "secret": "hD4sQk0V3m9w2bJx7YpLqR8tZc1nF6uE",
+         *         "endpoint": "https://dsync.example.com/api/scim/v2.0/2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f"
+         *       },
+         *       "webhook": {
+         *         "endpoint": "https://app.example.com/webhooks/dsync",
+         *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *       },
+         *       "created_at": "2026-11-21T08:49:27.648Z",
+         *       "updated_at": "2026-11-21T08:49:27.648Z"
+         *     }
+         */
+        Directory: {
+            id: string;
+            name: string;
+            tenant: string;
+            product: string;
+            /** @enum {string} */
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            log_webhook_events: boolean;
+            deactivated: boolean;
+            scim: {
+                path: string;
+                /** @description Bearer token the IdP sends (Authorization: Bearer <secret>) */
+                secret: string;
+                /** @description SCIM base URL to give the IdP */
+                endpoint: string;
+            };
+            webhook: {
+                /** @description Empty when no webhook is set */
+                endpoint: string;
+                /** @description Standard Webhooks signing secret (whsec_…) */
+                secret: string;
+            };
+            google_domain?: string;
+            google_access_token?: string;
+            google_refresh_token?: string;
+            /** @description Google directories: expand nested groups into members */
+            google_nested_groups?: boolean;
+            /**
+             * Format: date-time
+             * @description Set when the receiver answered 410 Gone: delivery stops until the webhook is set again
+             */
+            webhook_disabled_at?: string;
+            /** @description Set when a controller (the Kubernetes operator) owns the directory */
+            managed_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DirectoryEnvelope: {
+            data: components["schemas"]["Directory"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        CreateDirectoryInput: {
+            name: string;
+            tenant: string;
+            product: string;
+            /** @enum {string} */
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+            /** Format: uri */
+            webhook_url?: string;
+            webhook_secret?: string;
+            log_webhook_events?: boolean;
+            deactivated?: boolean;
+            google_domain?: string;
+            google_access_token?: string;
+            google_refresh_token?: string;
+            google_nested_groups?: boolean;
+        };
+        DirectoryListEnvelope: {
+            data: components["schemas"]["Directory"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        UserListEnvelope: {
+            data: components["schemas"]["User"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        UserEnvelope: {
+            data: components["schemas"]["User"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        GroupListEnvelope: {
+            data: components["schemas"]["Group"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *       "name": "Engineering",
+         *       "raw": {
+         *         "schemas": [
+         *           "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *         ],
+         *         "displayName": "Engineering"
+         *       },
+         *       "members": [
+         *         {
+         *           "group_id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
+         *           "user_id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c"
+         *         }
+         *       ]
+         *     }
+         */
+        GroupWithMembers: {
+            id: string;
+            name: string;
+            raw: components["schemas"]["ScimResource"];
+            members: {
+                group_id: string;
+                user_id: string;
+            }[];
+        };
+        GroupWithMembersEnvelope: {
+            data: components["schemas"]["GroupWithMembers"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "user_id": "7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c"
+         *     }
+         */
+        Member: {
+            user_id: string;
+        };
+        MemberListEnvelope: {
+            data: components["schemas"]["Member"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        UpdateDirectoryInput: {
+            name?: string;
+            webhook_url?: string | "";
+            webhook_secret?: string;
+            webhook?: {
+                endpoint?: string | "";
+                secret?: string;
+            };
+            log_webhook_events?: boolean;
+            deactivated?: boolean;
+            google_domain?: string;
+            google_access_token?: string;
+            google_refresh_token?: string;
+            google_nested_groups?: boolean;
+            /** @description Immutable: accepted only unchanged */
+            tenant?: string;
+            /** @description Immutable: accepted only unchanged */
+            product?: string;
+            /**
+             * @description Immutable: accepted only unchanged
+             * @enum {string}
+             */
+            type?: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google";
+        };
+        /**
+         * @example {
+         *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "deleted": true
+         *     }
+         */
+        Deleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        DeletedEnvelope: {
+            data: components["schemas"]["Deleted"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directories": 3,
+         *       "delivered": 120,
+         *       "failed": 0
+         *     }
+         */
+        DeliveryRun: {
+            directories: number;
+            delivered: number;
+            failed: number;
+        };
+        DeliveryRunEnvelope: {
+            data: components["schemas"]["DeliveryRun"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+    };
+    responses: {
+        /** @description Invalid input: the message names the field */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Missing or wrong Authorization: Api-Key <key> (answered before the rate limits, so without their headers) */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Beyond the API key's scope (a read-only key writing; a tenant key reaching another tenant's directory, or every directory), or the directory is managed by a controller (the Kubernetes operator): change its resource */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description No such directory, user, group, dead letter or delivery log */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The change conflicts with the current state (Google routes: OAuth is not configured on this server, DSYNC_GOOGLE_CLIENT_ID/SECRET; a service account still works) */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body is over 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The body is not JSON (send application/json, or no Content-Type) */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Over a rate limit (when rate limits are configured), or too many failed authentications from this client (always) */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A fault of the server: the body carries the id of the logged error and the request id, to quote in a report */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description Google refused or failed the request (after retries) */
+        BadGateway: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description The store does not answer, or a write lost a race it could not retry: retry shortly */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description The request id: the one the client sent when well-formed (1-128 of A-Z a-z 0-9 . _ : -), else a new UUID; every log line of the request carries it */
+        "X-Request-Id": string;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description Requests allowed in the window that binds (only when rate limits are configured) */
+        "RateLimit-Limit": number;
+        /** @description Requests left in that window (only when rate limits are configured) */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until that window resets (only when rate limits are configured) */
+        "RateLimit-Reset": number;
+        /** @description Both windows, e.g. `"burst";q=10;w=1, "sustained";q=600;w=60` (draft-ietf-httpapi-ratelimit-headers) */
+        "RateLimit-Policy": string;
+        /** @description The Api-Key challenge, with error="invalid_token" when a credential was sent */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The store does not answer */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
+    oauthStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link's single-use token
+                 * @example q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's consent page, with the flow's cookie set */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description The provider's consent page */
+                    Location: string;
+                    /** @description `__Host-dsync-oauth-<id>` (https) or `dsync-oauth-<id>` (http): HttpOnly, SameSite=Lax */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The directory cannot start this flow (not of type google): a page saying why */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The directory is gone: a page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The provider is not configured on this server: a page saying so */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link has expired or was already opened: a page saying so */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the server: a page saying so (the error is logged) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store does not answer: a page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    googleCallback: {
+        parameters: {
+            query: {
+                /**
+                 * @description The state of the flow (single use)
+                 * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
+                 */
+                state: string;
+                /**
+                 * @description Google's authorization code (absent when the admin refused)
+                 * @example 4/0AfJohXl
+                 */
+                code?: string;
+                /** @description Google's error when the admin refused (e.g. access_denied) */
+                error?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Authorized: a page saying so */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error) */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The redirect_url with status=success|error */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A missing, unknown, expired or used state, another browser, a refused code or an account of another workspace: a page saying why */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The directory of the state is gone: a page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Google OAuth is not configured on this server: a page saying so */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the server: a page saying so (the error is logged) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Google failed the code exchange: a page saying so */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store does not answer: a page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page; absent = from the oldest kept event */
+                after?: string;
+                /** @description Events in the page */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next events, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayInput"];
+            };
+        };
+        responses: {
+            /** @description The dead letter was re-delivered (or failed again) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveryEnvelope"];
+                };
+            };
+            /** @description Replay since the time requested (delivered in the background) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayAcceptedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDeadLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadLetterListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDeliveryLogs: {
+        parameters: {
+            query: {
+                /** @description The directory id */
+                directoryId: string;
+                /** @description Items to skip */
+                pageOffset?: number;
+                /** @description Items in the page */
+                pageLimit?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageOffset
+                 */
+                offset?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageLimit
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Newest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLogListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDeliveryLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery log id */
+                logId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLogEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGoogleAuthorizationUrl: {
+        parameters: {
+            query?: {
+                /** @description Where the callback sends the browser afterwards (with directory_id and status) */
+                redirect_url?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send the admin there */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleAuthorizationUrlEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setGoogleTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoogleTokensInput"];
+            };
+        };
+        responses: {
+            /** @description The directory (id, name, tenant, product, type and its google_* fields) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleDirectoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exchangeGoogleCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoogleCodeInput"];
+            };
+        };
+        responses: {
+            /** @description The token set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleTokenSetEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setGoogleServiceAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GoogleServiceAccountInput"];
+            };
+        };
+        responses: {
+            /** @description The service account, without its key */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleServiceAccountEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGoogleSyncStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync status */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncStatusEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncGoogle: {
+        parameters: {
+            query?: {
+                /** @description Sync only this directory (absent: every active Google directory) */
+                directoryId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What each directory did; a failing directory is reported, not an error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncReportEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDirectories: {
+        parameters: {
+            query: {
+                /** @description The directories' tenant */
+                tenant: string;
+                /** @description The directories' product */
+                product: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDirectoryInput"];
+            };
+        };
+        responses: {
+            /** @description The directory, with its SCIM endpoint and token */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description One directory, by id (give it, or both tenant and product) */
+                directoryId?: string;
+                /** @description With product: every directory of the tenant and product */
+                tenant?: string;
+                /** @description With tenant: every directory of the tenant and product */
+                product?: string;
+                /** @description Items to skip */
+                pageOffset?: number;
+                /** @description Items in the page */
+                pageLimit?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageOffset
+                 */
+                offset?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageLimit
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: {
+                /** @description One directory, by id (give it, or both tenant and product) */
+                directoryId?: string;
+                /** @description With product: every directory of the tenant and product */
+                tenant?: string;
+                /** @description With tenant: every directory of the tenant and product */
+                product?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The user id (the id dsync gave it, as in SCIM) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /** @description One directory, by id (give it, or both tenant and product) */
+                directoryId?: string;
+                /** @description With product: every directory of the tenant and product */
+                tenant?: string;
+                /** @description With tenant: every directory of the tenant and product */
+                product?: string;
+                /** @description Items to skip */
+                pageOffset?: number;
+                /** @description Items in the page */
+                pageLimit?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageOffset
+                 */
+                offset?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageLimit
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: {
+                /** @description One directory, by id (give it, or both tenant and product) */
+                directoryId?: string;
+                /** @description With product: every directory of the tenant and product */
+                tenant?: string;
+                /** @description With tenant: every directory of the tenant and product */
+                product?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The group id (the id dsync gave it, as in SCIM) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group with its members */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupWithMembersEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: {
+                /** @description One directory, by id (give it, or both tenant and product) */
+                directoryId?: string;
+                /** @description With product: every directory of the tenant and product */
+                tenant?: string;
+                /** @description With tenant: every directory of the tenant and product */
+                product?: string;
+                /** @description Items to skip */
+                pageOffset?: number;
+                /** @description Items in the page */
+                pageLimit?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageOffset
+                 */
+                offset?: number;
+                /**
+                 * @deprecated
+                 * @description Alias of pageLimit
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The group id (the id dsync gave it, as in SCIM) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of member user ids */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The directory */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateDirectoryInput"];
+            };
+        };
+        responses: {
+            /** @description The updated directory */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    processEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the run did */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryRunEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    webhookUserCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUserUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUserDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGroupCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGroupUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGroupDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGroupUserAddedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUserAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookGroupUserRemovedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GroupUserRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEventBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The delivery id: the same on every retry of the same events
+                 * @example evt_01JD2Q8M0Y3W5Z7X9V1T3R5P7N
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Seconds since the epoch when this attempt was signed
+                 * @example 1795251600
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`> (space-separated when several)
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DirectorySyncEvent"][];
+            };
+        };
+        responses: {
+            /** @description Delivered; any other status is retried on the schedule (410 Gone disables the webhook) */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
