@@ -77,7 +77,17 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const dsync = build(config, logger);
   await dsync.store.ping();
   const rateLimits = openRateLimits(config, dsync, logger);
-  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, ...(rateLimits && { rateLimits }) }));
+  const redis = redisClientOf(dsync.store);
+  const app = createApp({
+    dsync,
+    apiKeys: config.apiKeys,
+    logger,
+    // On the store's Redis, like the rate limits: a guesser spread over replicas is counted once.
+    authFailures: { limits: config.authFailureLimits, ...(redis && { redis }) },
+    ...(rateLimits && { rateLimits }),
+    ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
+  });
+  const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');
@@ -104,7 +114,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     'dsync is listening',
   );
   if (config.apiKeyGenerated) {
-    const key = config.apiKeys[0]!;
+    const key = config.apiKeys[0]!.key;
     process.stdout.write(
       `\n  dsync is running on ${config.externalUrl} (in-memory store).\n` +
         `  Generated management API key for this run: ${key}\n\n` +

@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dsync/oauth/start/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a step-1 link: start the authorization in this browser
+         * @description The link step 1 answers (the admin's browser, no Api-Key; valid 15 minutes, opened once). It sets an HttpOnly cookie binding the flow to this browser and redirects to the provider's consent page; a second opening is a 410.
+         */
+        get: operations["oauthStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dsync/google/callback": {
         parameters: {
             query?: never;
@@ -50,7 +70,7 @@ export interface paths {
         };
         /**
          * Google's redirect after consent: steps 2 and 3 of the authorization
-         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the signed, expiring state bound to the directory is the credential). The code is exchanged and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).
+         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).
          */
         get: operations["googleCallback"];
         put?: never;
@@ -229,8 +249,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Step 1: the Google consent URL for an admin of the workspace
-         * @description Send an admin of the workspace to this URL: after consent, Google sends the browser to the callback, which does steps 2 and 3. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.
+         * Step 1: a single-use link that sends an admin of the workspace to Google's consent page
+         * @description Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does steps 2 and 3 in that browser only, for an account of the directory's google_domain. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.
          */
         get: operations["getGoogleAuthorizationUrl"];
         put?: never;
@@ -256,7 +276,7 @@ export interface paths {
         put: operations["setGoogleTokens"];
         /**
          * Step 2: exchange an authorization code for the token set
-         * @description Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens).
+         * @description Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).
          */
         post: operations["exchangeGoogleCode"];
         delete?: never;
@@ -2278,7 +2298,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The directory is managed by a controller (the Kubernetes operator): change its resource */
+        /** @description Beyond the API key's scope (a read-only key writing; a tenant key reaching another tenant's directory, or every directory), or the directory is managed by a controller (the Kubernetes operator): change its resource */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2348,7 +2368,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Over a rate limit (when rate limits are configured) */
+        /** @description Over a rate limit (when rate limits are configured), or too many failed authentications from this client (always) */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2482,12 +2502,143 @@ export interface operations {
             };
         };
     };
+    oauthStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link's single-use token
+                 * @example q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's consent page, with the flow's cookie set */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description The provider's consent page */
+                    Location: string;
+                    /** @description `__Host-dsync-oauth-<id>` (https) or `dsync-oauth-<id>` (http): HttpOnly, SameSite=Lax */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The directory cannot start this flow (not of type google): a page saying why */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The directory is gone: a page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The provider is not configured on this server: a page saying so */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link has expired or was already opened: a page saying so */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the server: a page saying so (the error is logged) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store does not answer: a page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     googleCallback: {
         parameters: {
             query: {
                 /**
-                 * @description The signed state of the authorization URL (step 1)
-                 * @example eyJkIjoiMmI2ZC4uLiJ9.c2ln
+                 * @description The state of the flow (single use)
+                 * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
                  */
                 state: string;
                 /**
@@ -2512,6 +2663,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2528,7 +2681,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A forged, expired or missing state, or a refused code: a page saying why */
+            /** @description A missing, unknown, expired or used state, another browser, a refused code or an account of another workspace: a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2536,6 +2689,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,6 +2705,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2564,6 +2721,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2578,6 +2737,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2592,6 +2753,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2606,6 +2769,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2653,6 +2818,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2677,6 +2844,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +2860,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2705,6 +2876,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,6 +2892,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2733,6 +2908,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2747,6 +2924,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,6 +3030,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2903,6 +3083,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2939,6 +3120,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2987,6 +3169,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3021,6 +3204,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3058,6 +3242,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -3097,6 +3282,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3137,6 +3323,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3216,6 +3403,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3250,6 +3438,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3287,6 +3476,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -3322,6 +3512,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3370,6 +3561,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3404,6 +3596,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3440,6 +3633,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3474,6 +3668,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3527,6 +3722,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3568,6 +3764,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3620,6 +3817,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3661,6 +3859,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3716,6 +3915,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3750,6 +3950,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3856,6 +4057,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -256,6 +256,17 @@ export interface PullSyncStore {
   releaseSyncLease(directoryId: string, owner: string): Promise<void>;
 }
 
+/**
+ * Short-lived single-use records (the OAuth flows' states and start links): each is taken at most once, however
+ * many take it at the same time, and is gone after its time to live.
+ */
+export interface OneTimeStore {
+  /** Saves `value` under `key` for `ttlMs`; false when the key is already in use. */
+  putOnce(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** The value, removed in the same atomic step; null when there is none (never put, expired or already taken). */
+  takeOnce(key: string): Promise<string | null>;
+}
+
 export interface Store
   extends DirectoryStore,
     UserStore,
@@ -263,7 +274,8 @@ export interface Store
     EventLogStore,
     DeliveryStore,
     DeliveryRecordStore,
-    PullSyncStore {
+    PullSyncStore,
+    OneTimeStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;

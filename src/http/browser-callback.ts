@@ -3,23 +3,11 @@
  * (the signed state is the credential), so they answer a small HTML page — or a 303 back to the `redirect_url`
  * the flow was started with, with `status` and `directory_id` (or `error`) — never the JSON envelope.
  */
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import { browserHeaders, page } from './html-page.js';
 import { methodNotAllowed } from './route-table.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(res: Response, status: number, title: string, text: string): void {
-  res
-    .status(status)
-    .setHeader('Content-Type', 'text/html; charset=utf-8')
-    .setHeader('Cache-Control', 'no-store')
-    .setHeader('Content-Security-Policy', "default-src 'none'")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`);
-}
 
 export interface BrowserCallback {
   path: string;
@@ -41,7 +29,7 @@ export function browserCallbackRoute(cb: BrowserCallback, logger: Logger): Route
         const to = new URL(redirectUrl);
         to.searchParams.set('directory_id', directoryId);
         to.searchParams.set('status', 'success');
-        return res.redirect(303, to.toString());
+        return browserHeaders(res).redirect(303, to.toString());
       }
       page(res, 200, `${cb.name} connected`, done);
     } catch (err) {
@@ -53,7 +41,7 @@ export function browserCallbackRoute(cb: BrowserCallback, logger: Logger): Route
         const to = new URL(redirectUrl);
         to.searchParams.set('status', 'error');
         to.searchParams.set('error', err instanceof DsyncError ? err.code : 'DSYNC_INTERNAL');
-        return res.redirect(303, to.toString());
+        return browserHeaders(res).redirect(303, to.toString());
       }
       page(res, err instanceof DsyncError ? err.status : 500, `${cb.name} authorization failed`, message);
     }

@@ -15,6 +15,9 @@ import { fail } from './envelope.js';
 import { DsyncError } from '../core/errors.js';
 import { browserCallbackRoute } from './browser-callback.js';
 
+export const MICROSOFT_CALLBACK = '/dsync/microsoft/callback';
+export const MICROSOFT_NOTIFICATIONS = '/dsync/microsoft/notifications';
+
 /** Graph's notification batches are small (at most a few hundred notifications). */
 const NOTIFICATION_BODY_LIMIT = 1024 * 1024;
 
@@ -22,7 +25,7 @@ const NOTIFICATION_BODY_LIMIT = 1024 * 1024;
 export function microsoftCallbackRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
   return browserCallbackRoute(
     {
-      path: '/dsync/microsoft/callback',
+      path: MICROSOFT_CALLBACK,
       name: 'Microsoft Entra ID',
       complete: async (q) => {
         const { directoryId, tenantId, redirectUrl } = await microsoft.callback(q);
@@ -39,7 +42,7 @@ export function microsoftCallbackRoute(microsoft: MicrosoftProvider, logger: Log
 export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
   const r = Router();
   r.post(
-    '/dsync/microsoft/notifications',
+    MICROSOFT_NOTIFICATIONS,
     // The handshake first: its body (if any) is not JSON, and is not read.
     (req, res, next) => {
       const token = req.query.validationToken;
@@ -62,6 +65,6 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       }
     },
   );
-  r.all('/dsync/microsoft/notifications', methodNotAllowed(['POST']));
+  r.all(MICROSOFT_NOTIFICATIONS, methodNotAllowed(['POST']));
   return r;
 }

@@ -2,9 +2,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { createApp } from '../../src/http/app.js';
+import { createApp, type AppOptions } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
@@ -23,6 +24,18 @@ export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
   if (kind === 'memory') return new MemoryStore();
   if (kind === 'redis') return freshRedisStore(db);
   return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel');
+}
+
+/** A logger whose lines (JSON objects) land in `lines`. */
+export function capturedLogger(level = 'info'): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -76,12 +89,14 @@ export interface Service {
 
 /**
  * `rateLimits` builds the app's limits once the service (its metrics) exists; `tls` serves HTTPS (a certificate
- * the test processes trust: test/support/test-ca.sh).
+ * the test processes trust: test/support/test-ca.sh); the rest goes to createApp.
  */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer } } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer } } & Partial<
+    Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys'>
+  > = {},
 ): Promise<Service> {
   const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
   const url = await listen(server, app.tls ? 'https' : 'http');
@@ -92,8 +107,9 @@ export async function startService(
     delivery: { pollIntervalMs: 20, ...options.delivery },
     ...options,
   });
-  const rateLimits = app.rateLimits?.(dsync);
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...(rateLimits && { rateLimits }) }));
+  const { rateLimits: makeLimits, tls: _tls, ...appOptions } = app;
+  const rateLimits = makeLimits?.(dsync);
+  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) }));
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {

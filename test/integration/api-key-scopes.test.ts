@@ -1,0 +1,107 @@
+/**
+ * Issue 19, finding 8: scoped API keys. Before, every key read every directory's secrets (scim.secret,
+ * webhook.secret, Google tokens) through get, list and PATCH answers. Now a key is full access, read-only, or
+ * limited to a tenant (and product); only a full-access key sees secret values.
+ */
+import { expect } from 'chai';
+import { MemoryStore } from '../../src/store/memory.js';
+import { API_KEY, startService, type Service } from '../support/harness.js';
+
+const KEYS = {
+  read: { key: 'dashboard-key', scope: { readOnly: true } },
+  acme: { key: 'acme-key', scope: { readOnly: false, tenant: 'acme' } },
+  acmeApp: { key: 'acme-app-key', scope: { readOnly: false, tenant: 'acme', product: 'app' } },
+  acmeRead: { key: 'acme-read-key', scope: { readOnly: true, tenant: 'acme' } },
+};
+
+describe('scoped API keys (issue 19, finding 8)', function () {
+  this.timeout(20_000);
+  let svc: Service;
+  let acme: any;
+  let beta: any;
+  before(async () => {
+    svc = await startService(new MemoryStore(), {}, { apiKeys: [API_KEY, ...Object.values(KEYS)] });
+    acme = await svc.createDirectory({ tenant: 'acme', product: 'app', webhook_url: 'https://hooks.example.com/a' });
+    beta = await svc.createDirectory({ tenant: 'beta', product: 'app', type: 'google', google_access_token: 'ya29.secret', google_refresh_token: '1//secret' });
+  });
+  after(() => svc.close());
+
+  const as = async (key: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${svc.url}${path}`, {
+      method,
+      headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const secretsOf = (d: any) => [d.scim.secret, d.webhook.secret, d.google_access_token, d.google_refresh_token];
+
+  it('a full-access key sees the secrets; a read-only or tenant key never does, in get, list, create and PATCH answers', async () => {
+    const full = await as(API_KEY, 'GET', `/api/v1/directory-sync/${acme.id}`);
+    expect(full.body.data.scim.secret).to.equal(acme.scim.secret);
+    expect(full.body.data.webhook.secret).to.equal(acme.webhook.secret);
+    const answers = [
+      (await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${acme.id}`)).body.data,
+      (await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${beta.id}`)).body.data,
+      ...(await as(KEYS.read.key, 'GET', '/api/v1/directory-sync?tenant=acme&product=app')).body.data,
+      (await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${acme.id}`)).body.data,
+      (await as(KEYS.acme.key, 'PATCH', `/api/v1/directory-sync/${acme.id}`, { name: 'Renamed' })).body.data,
+      (await as(KEYS.acme.key, 'POST', '/api/v1/directory-sync', { name: 'New', tenant: 'acme', product: 'app', type: 'okta-scim-v2', webhook_url: 'https://hooks.example.com/n' })).body.data,
+    ];
+    for (const d of answers) {
+      expect(d.scim.secret, d.id).to.equal('[redacted]');
+      expect(d.webhook.secret, d.id).to.equal(d.webhook.endpoint ? '[redacted]' : '');
+      if (d.type === 'google') expect([d.google_access_token, d.google_refresh_token]).to.deep.equal(['[redacted]', '[redacted]']);
+    }
+    // Step 3 of the Google flow answers the tokens it set: redacted for a tenant key too.
+    const google = await svc.createDirectory({ tenant: 'acme', product: 'app', type: 'google', name: 'G' });
+    const set = await as(KEYS.acme.key, 'PUT', `/api/v1/directory-sync/${google.id}/google/token`, { access_token: 'ya29.new', refresh_token: '1//new' });
+    expect(set.status).to.equal(200);
+    expect([set.body.data.google_access_token, set.body.data.google_refresh_token]).to.deep.equal(['[redacted]', '[redacted]']);
+    expect(JSON.stringify(answers)).to.not.include(acme.scim.secret).and.not.include('ya29.secret').and.not.include('1//secret');
+    expect(secretsOf((await as(API_KEY, 'GET', `/api/v1/directory-sync/${beta.id}`)).body.data)).to.include('ya29.secret');
+  });
+
+  it('a read-only key reads everything and writes nothing', async () => {
+    expect((await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/users?directoryId=${beta.id}`)).status).to.equal(200);
+    expect((await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${acme.id}/events`)).status).to.equal(200);
+    for (const [method, path, body] of [
+      ['PATCH', `/api/v1/directory-sync/${acme.id}`, { name: 'x' }],
+      ['DELETE', `/api/v1/directory-sync/${acme.id}`, undefined],
+      ['POST', '/api/v1/directory-sync', { name: 'x', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }],
+      ['POST', `/api/v1/directory-sync/${acme.id}/events/replay`, { since: 0 }],
+      ['POST', '/api/v1/dsync/cron/process-events', undefined],
+    ] as const) {
+      const res = await as(KEYS.read.key, method, path, body);
+      expect(res.status, `${method} ${path}`).to.equal(403);
+      expect(res.body.error).to.deep.equal({ message: 'This API key is read-only', code: 403 });
+    }
+    expect((await as(API_KEY, 'GET', `/api/v1/directory-sync/${acme.id}`)).body.data.name).to.not.equal('x');
+  });
+
+  it('a tenant key reaches its tenant only (and its product, when it names one), and no cron route', async () => {
+    expect((await as(KEYS.acme.key, 'GET', '/api/v1/directory-sync?tenant=acme&product=app')).status).to.equal(200);
+    expect((await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/users?directoryId=${acme.id}`)).status).to.equal(200);
+    const refused = [
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${beta.id}`),
+      await as(KEYS.acme.key, 'PATCH', `/api/v1/directory-sync/${beta.id}`, { name: 'x' }),
+      await as(KEYS.acme.key, 'DELETE', `/api/v1/directory-sync/${beta.id}`),
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${beta.id}/events`),
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${beta.id}/google/sync`),
+      await as(KEYS.acme.key, 'GET', '/api/v1/directory-sync?tenant=beta&product=app'),
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/users?directoryId=${beta.id}`),
+      await as(KEYS.acme.key, 'GET', '/api/v1/directory-sync/groups?tenant=beta&product=app'),
+      await as(KEYS.acme.key, 'GET', `/api/v1/dsync/events?directoryId=${beta.id}`),
+      await as(KEYS.acme.key, 'POST', '/api/v1/directory-sync', { name: 'x', tenant: 'beta', product: 'app', type: 'okta-scim-v2' }),
+      await as(KEYS.acme.key, 'POST', '/api/v1/dsync/cron/process-events'),
+      await as(KEYS.acme.key, 'POST', '/api/v1/dsync/cron/sync-google'),
+      await as(KEYS.acmeApp.key, 'GET', '/api/v1/directory-sync?tenant=acme&product=other'),
+      await as(KEYS.acmeRead.key, 'PATCH', `/api/v1/directory-sync/${acme.id}`, { name: 'x' }),
+    ];
+    expect(refused.map((r) => r.status)).to.deep.equal(Array(refused.length).fill(403));
+    expect(refused[0]!.body.error.message).to.equal(`This API key is limited to tenant acme; directory ${beta.id} is not`);
+    expect(refused[12]!.body.error.message).to.equal('This API key is limited to tenant acme and product app');
+    expect((await as(API_KEY, 'GET', `/api/v1/directory-sync/${beta.id}`)).body.data.name).to.equal(beta.name);
+    expect((await as(KEYS.acmeApp.key, 'GET', `/api/v1/directory-sync/${acme.id}`)).status).to.equal(200);
+  });
+});
