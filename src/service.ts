@@ -147,6 +147,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   const microsoft = createMicrosoftProvider({
     store,
     directories,
+    flows: oauth,
     writers: pullWriters,
     options: microsoftOptions(options.externalUrl, microsoftGiven),
     logger,

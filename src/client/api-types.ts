@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Microsoft's redirect after admin consent: connects the directory to the tenant
-         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, single-use state bound to the directory is the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).
+         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).
          */
         get: operations["microsoftCallback"];
         put?: never;
@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Microsoft Graph's change notifications (and its validation handshake)
-         * @description Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through Graph's delta query within seconds (a burst is one sync).
+         * @description Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its directory, checked; one that does not check out is ignored, and one naming a directory with another secret counts as a failed authentication of the caller: over DSYNC_AUTH_FAILURE_LIMIT, a 429). `?validationToken=` is Graph validating the URL: the token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through Graph's delta query within seconds (a burst is one sync).
          */
         post: operations["microsoftNotifications"];
         delete?: never;
@@ -250,7 +250,7 @@ export interface paths {
         };
         /**
          * Step 1: a single-use link that sends an admin of the workspace to Google's consent page
-         * @description Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does steps 2 and 3 in that browser only, for an account of the directory's google_domain. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.
+         * @description Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does steps 2 and 3 in that browser only, for an account of the directory's google_domain. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409. Not for read-only keys.
          */
         get: operations["getGoogleAuthorizationUrl"];
         put?: never;
@@ -353,8 +353,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Microsoft's admin-consent URL for an admin of the directory's tenant (read-only directory permissions)
-         * @description Send an admin of the customer's tenant to this URL: after consent, Microsoft sends the browser to the callback, which connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first sync. A newer URL replaces an older one. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409.
+         * A single-use link that sends an admin of the directory's tenant to Microsoft's admin-consent page (read-only directory permissions)
+         * @description Send an admin of the customer's tenant to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Microsoft's admin-consent page; after consent Microsoft sends the browser to the callback, which, in that browser only, connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first sync. Each URL is a flow of its own. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409. Not for read-only keys.
          */
         get: operations["getMicrosoftAdminConsentUrl"];
         put?: never;
@@ -1525,11 +1525,11 @@ export interface components {
         };
         /**
          * @example {
-         *       "authorizationUrl": "https://accounts.google.com/o/oauth2/v2/auth?access_type=offline&prompt=consent&…"
+         *       "authorizationUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
         GoogleAuthorizationUrl: {
-            /** @description Google's consent page for this directory (named as SPEC.md shows it) */
+            /** @description A single-use start link of this service, which goes on to Google's consent page (named as SPEC.md shows it) */
             authorizationUrl: string;
         };
         GoogleAuthorizationUrlEnvelope: {
@@ -1774,10 +1774,11 @@ export interface components {
         };
         /**
          * @example {
-         *       "adminConsentUrl": "https://login.microsoftonline.com/organizations/v2.0/adminconsent?client_id=…&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default&redirect_uri=…&state=…"
+         *       "adminConsentUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
         MicrosoftAdminConsentUrl: {
+            /** @description A single-use start link of this service, which goes on to Microsoft's admin-consent page */
             adminConsentUrl: string;
         };
         MicrosoftAdminConsentUrlEnvelope: {
@@ -2535,7 +2536,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The directory cannot start this flow (not of type google): a page saying why */
+            /** @description The directory cannot start this flow (not of the provider's type): a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2783,8 +2784,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The signed state of the admin-consent URL
-                 * @example eyJkIjoiMmI2ZC4uLiJ9.c2ln
+                 * @description The state of the flow (single use)
+                 * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
                  */
                 state: string;
                 /**
@@ -2836,7 +2837,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why */
+            /** @description A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2973,6 +2974,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -240,9 +240,7 @@ export type SyncRecordName =
   /** Graph's delta links of the directory (and, with nested groups, its direct memberships). */
   | 'microsoft-delta'
   /** The directory's change-notification subscriptions and their clientState secret. */
-  | 'microsoft-subscriptions'
-  /** The nonce of the directory's latest admin-consent URL (its state is single-use). */
-  | 'microsoft-consent';
+  | 'microsoft-subscriptions';
 
 export interface PullSyncStore {
   /** The record's JSON, or null when none was saved. */

@@ -1,6 +1,7 @@
 /**
  * Scoped management API keys. `DSYNC_API_KEYS` is a comma-separated list of `key[:scope…]`: a bare key has full
- * access; `:read` makes it read-only (GET and HEAD only); `:tenant=<tenant>` limits it to the directories of one
+ * access; `:read` makes it read-only (GET and HEAD only, and not the GETs that hand out a consent link);
+ * `:tenant=<tenant>` limits it to the directories of one
  * tenant, `:product=<product>` (with a tenant) to one product of it; they combine (`key:read:tenant=acme`).
  * Only a full-access key ever sees a secret: for the others `scim.secret`, `webhook.secret` and the Google
  * tokens of an answer are redacted. Keys are compared in constant time (auth.ts) and never logged: a bad entry
@@ -78,15 +79,18 @@ const field = (part: unknown, name: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-/** Throws a 403 unless `scope` may make this call; `directoryOf` reads a directory (404 when there is none). */
+/**
+ * Throws a 403 unless `scope` may make this call (`writes`: it changes something, or its answer lets its holder
+ * do so); `directoryOf` reads a directory (404 when there is none).
+ */
 export async function authorize(
   scope: KeyScope,
-  method: string,
+  writes: boolean,
   reach: Reach,
   input: RouteInput,
   directoryOf: (id: string) => Promise<{ tenant: string; product: string }>,
 ): Promise<void> {
-  if (scope.readOnly && method !== 'get') throw new ForbiddenError('This API key is read-only');
+  if (scope.readOnly && writes) throw new ForbiddenError('This API key is read-only');
   const { tenant, product } = scope;
   if (tenant === undefined) return;
   const limited = `This API key is limited to tenant ${tenant}${product === undefined ? '' : ` and product ${product}`}`;

@@ -12,7 +12,7 @@ import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { jsonBody } from './json-body.js';
-import { MICROSOFT_CALLBACK, MICROSOFT_NOTIFICATIONS, microsoftCallbackRoute, microsoftNotificationRoute } from './microsoft-public-routes.js';
+import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft-public-routes.js';
 import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
 import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
@@ -42,13 +42,13 @@ const PAGES = [
   `${API_PREFIX}/openapi.json`,
   `${API_PREFIX}${START_ROUTE}`,
   ...CALLBACKS.map((c) => `${API_PREFIX}${c.path}`),
-  `${API_PREFIX}${MICROSOFT_CALLBACK}`,
 ];
 
 /** Every path the app serves, in the order express tries them: the request identities (and route labels) are these. */
 export function appTemplates(): RouteTemplate[] {
   return [
     ...PAGES.map((path) => ({ path, methods: ['GET', 'HEAD'] })),
+    // Unauthenticated too: its own label, whatever the spelling or method (the others are 405s).
     { path: `${API_PREFIX}${MICROSOFT_NOTIFICATIONS}`, methods: ['POST'] },
     ...SCIM_TEMPLATES,
     ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
@@ -111,12 +111,11 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  // The admin's browser: no Api-Key; a single-use link, the flow's state and the browser's cookie vouch for it.
+  // The admin's browser (Google's consent, Entra's admin consent): no Api-Key; a single-use link, the flow's
+  // state and the browser's cookie vouch for it.
   app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
-  // Entra's admin consent returns here, and Graph posts change notifications here: no Api-Key (the signed
-  // state, each notification's clientState vouch for them).
-  app.use(API_PREFIX, microsoftCallbackRoute(dsync.microsoft, logger));
-  app.use(API_PREFIX, microsoftNotificationRoute(dsync.microsoft, logger));
+  // Graph posts change notifications here: no Api-Key (each notification's clientState vouches for it).
+  app.use(API_PREFIX, microsoftNotificationRoute(dsync.microsoft, logger, authFailures));
   app.all(['/healthz', '/readyz', `${API_PREFIX}/openapi.json`], methodNotAllowed(['GET', 'HEAD']));
   const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
   const api = [apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management)];

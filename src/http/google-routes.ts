@@ -38,13 +38,14 @@ export const googleRoutes: ApiRoute[] = [
     method: 'get',
     path: '/directory-sync/:id/google/authorization-url',
     reach: 'directory',
+    changes: true,
     operationId: 'getGoogleAuthorizationUrl',
     summary: "Step 1: a single-use link that sends an admin of the workspace to Google's consent page",
     description:
       'Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it ' +
       "(a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does " +
       "steps 2 and 3 in that browser only, for an account of the directory's google_domain. " +
-      'Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.',
+      'Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409. Not for read-only keys.',
     tag: TAG,
     params: idParams,
     query: redirectQuery,

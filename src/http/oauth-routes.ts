@@ -2,7 +2,7 @@
  * The browser's side of the pull providers' OAuth flows (providers/oauth/browser-flows.ts), under /api/v1,
  * without Api-Key (the single-use link, the state and the browser's cookie are the credentials):
  *   GET /dsync/oauth/start/<token>           a start link: binds the flow to this browser, then to the consent page
- *   GET /dsync/<provider>/callback?code=&state=   the provider sends the browser back: a page, or a redirect to the
+ *   GET /dsync/<provider>/callback?state=&…   the provider sends the browser back: a page, or a redirect to the
  *                                             flow's return URL with `status=success|error` (and `error=<code>`)
  * A new provider adds its callback to CALLBACKS.
  */
@@ -13,8 +13,11 @@ import { START_PATH, type BrowserFlows, type FlowCookie } from '../providers/oau
 import { browserHeaders, page } from './html-page.js';
 import { API_PREFIX, methodNotAllowed } from './route-table.js';
 
-/** Each provider's callback path (under /api/v1) and the name its pages give it. */
-export const CALLBACKS = [{ provider: 'google', path: '/dsync/google/callback', title: 'Google Workspace' }] as const;
+/** Each provider's callback path (under /api/v1, DESIGN.md's) and the name its pages give it. */
+export const CALLBACKS = [
+  { provider: 'google', path: '/dsync/google/callback', title: 'Google Workspace' },
+  { provider: 'microsoft', path: '/dsync/microsoft/callback', title: 'Microsoft Entra ID' },
+] as const;
 
 /** The start route's path under /api/v1. */
 export const START_ROUTE = `${START_PATH.slice(API_PREFIX.length)}/:token`;
@@ -61,7 +64,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
         const done = await flows.finish(provider, q, req.get('cookie'));
         if (done.error === undefined) {
           if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'success' });
-          return page(res, 200, `${title} connected`, `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`);
+          return page(res, 200, `${title} connected`, done.done ?? `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`);
         }
         const f = failure(done.error, logger, `${title} OAuth callback`);
         if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'error', error: f.code });

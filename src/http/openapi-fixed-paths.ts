@@ -85,7 +85,7 @@ export function fixedPaths(): Json {
         description:
           "The link step 1 answers (the admin's browser, no Api-Key; valid 15 minutes, opened once). It sets an HttpOnly " +
           "cookie binding the flow to this browser and redirects to the provider's consent page; a second opening is a 410.",
-        tags: ['Google Workspace'],
+        tags: ['OAuth flows'],
         security: [],
         parameters: [
           { name: 'token', in: 'path', required: true, description: "The link's single-use token", schema: { type: 'string' }, example: 'q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' },
@@ -100,7 +100,7 @@ export function fixedPaths(): Json {
               'Set-Cookie': { description: '`__Host-dsync-oauth-<id>` (https) or `dsync-oauth-<id>` (http): HttpOnly, SameSite=Lax', schema: { type: 'string' } },
             },
           },
-          400: page('The directory cannot start this flow (not of type google): a page saying why', STARTING, 'Directory 2b6d… is not of type google'),
+          400: page('The directory cannot start this flow (not of the provider\'s type): a page saying why', STARTING, 'Directory 2b6d… is not of type google'),
           404: page('The directory is gone: a page saying so', STARTING, 'Directory 2b6d… not found'),
           409: page('The provider is not configured on this server: a page saying so', STARTING, 'Google OAuth is not configured on this server'),
           410: page('The link has expired or was already opened: a page saying so', STARTING, 'This authorization link has expired or was already opened: ask for a new one'),
@@ -152,14 +152,14 @@ export function fixedPaths(): Json {
         operationId: 'microsoftCallback',
         summary: "Microsoft's redirect after admin consent: connects the directory to the tenant",
         description:
-          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, " +
-          'single-use state bound to the directory is the credential). The tenant is checked against the one the directory ' +
-          'names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 ' +
-          'to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).',
+          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use " +
+          "state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the " +
+          'directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, ' +
+          'or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).',
         tags: ['Microsoft Entra ID'],
         security: [],
         parameters: [
-          { name: 'state', in: 'query', required: true, description: 'The signed state of the admin-consent URL', schema: { type: 'string' }, example: 'eyJkIjoiMmI2ZC4uLiJ9.c2ln' },
+          { name: 'state', in: 'query', required: true, description: 'The state of the flow (single use)', schema: { type: 'string' }, example: 'Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR' },
           { name: 'admin_consent', in: 'query', required: false, description: '`True` when the admin consented', schema: { type: 'string' }, example: 'True' },
           { name: 'tenant', in: 'query', required: false, description: 'The id (GUID) of the tenant whose admin consented', schema: { type: 'string' }, example: 'aaaaaaaa-1111-4111-8111-111111111111' },
           { name: 'scope', in: 'query', required: false, description: 'The permissions granted', schema: { type: 'string' } },
@@ -175,7 +175,11 @@ export function fixedPaths(): Json {
               Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
             },
           },
-          400: page('A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why', MS_FAILED, 'The admin did not grant consent'),
+          400: page(
+            'A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why',
+            MS_FAILED,
+            'This authorization was started in another browser (or the browser did not send its cookie back): start it again, and finish it in the same browser',
+          ),
           404: page('The directory of the state is gone: a page saying so', MS_FAILED, 'Directory 2b6d… not found'),
           409: page('Microsoft Entra ID is not configured on this server: a page saying so', MS_FAILED, 'Microsoft Entra ID is not configured on this server'),
           500: page('A fault of the server: a page saying so (the error is logged)', MS_FAILED, 'The authorization could not be completed; try again later'),
@@ -190,7 +194,8 @@ export function fixedPaths(): Json {
         summary: "Microsoft Graph's change notifications (and its validation handshake)",
         description:
           'Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its ' +
-          'directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the ' +
+          "directory, checked; one that does not check out is ignored, and one naming a directory with another secret counts as a " +
+          'failed authentication of the caller: over DSYNC_AUTH_FAILURE_LIMIT, a 429). `?validationToken=` is Graph validating the URL: the ' +
           'token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through ' +
           "Graph's delta query within seconds (a burst is one sync).",
         tags: ['Microsoft Entra ID'],
@@ -214,6 +219,7 @@ export function fixedPaths(): Json {
             content: { 'text/plain': { schema: { type: 'string', maxLength: 0 }, examples: { default: { value: '' } } } },
           },
           400: { $ref: '#/components/responses/BadRequest' },
+          429: { $ref: '#/components/responses/TooManyRequests' },
           503: { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },

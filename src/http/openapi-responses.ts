@@ -118,6 +118,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Events and delivery': 'The event log of each directory (the Events API), replays, dead letters and delivery attempt logs',
   'Google Workspace': 'Authorizing and running the pull sync from the Google Admin SDK Directory API',
   'Microsoft Entra ID': "Admin consent and the pull sync on Microsoft Graph's delta query, with its change notifications",
+  'OAuth flows': "The admin's browser in the consent flows of Google Workspace and Microsoft Entra ID (no Api-Key)",
   Cron: 'One-shot runs for CronJobs (also run in-process when the matching interval is set)',
   Health: 'Liveness and readiness probes',
   Meta: 'This document',

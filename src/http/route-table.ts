@@ -74,6 +74,11 @@ export interface ApiRoute<
   reach?: Reach;
   /** The answer can hold secret values (a directory, tokens): redacted for keys that may not see them. */
   secrets?: boolean;
+  /**
+   * A GET whose answer lets its holder change the directory (a consent link: whoever opens it connects an
+   * account to it): refused to read-only keys, as a write is.
+   */
+  changes?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -123,7 +128,7 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
         body: r.body ? parseInput(r.body, req.body) : undefined,
       };
       const scope = res.locals.apiKey ?? FULL_ACCESS;
-      await authorize(scope, r.method, r.reach ?? 'all', input, (id) => dsync.directories.get(id));
+      await authorize(scope, r.method !== 'get' || r.changes === true, r.reach ?? 'all', input, (id) => dsync.directories.get(id));
       const answer = await r.handle(input, dsync, res);
       const [status, data] = answer instanceof Answer ? [answer.status, answer.data] : [r.status ?? 200, answer];
       ok(res, r.secrets && !seesSecrets(scope) ? redactSecrets(data) : data, status);

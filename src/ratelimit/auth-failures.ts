@@ -1,6 +1,6 @@
 /**
  * Failed authentications are limited per client address and in total per realm (the management API; one SCIM
- * directory), whether or not project limits are on: a client over either limit is answered 429 before its
+ * directory; Graph's change notifications, whose clientState is their credential), whether or not project limits are on: a client over either limit is answered 429 before its
  * credential is compared at all, so it learns nothing from its next guesses. Only failures are counted (on the
  * store's Redis, shared by replicas): a valid request costs one map lookup, no round trip. Each replica blocks
  * locally from the moment a failure it counts goes over, so across N replicas an attacker gets at most N more
@@ -33,7 +33,7 @@ export interface AuthFailuresOptions {
   redis?: RedisClient;
   logger: Logger;
   /** Told of each failure counted and each request refused; `api` names the realm's family. */
-  observe?: (api: 'management' | 'scim', outcome: 'failed' | 'refused') => void;
+  observe?: (api: AuthFamily, outcome: 'failed' | 'refused') => void;
 }
 
 /** Who presented a credential: the client (clientKey) and the realm it was for (`api`, `scim:<directory>`). */
@@ -116,7 +116,9 @@ export class AuthFailures {
   }
 }
 
-const familyOf = (realm: string) => (realm.startsWith('scim:') ? 'scim' : 'management');
+/** The metric's `api` label of a realm: a fixed set. */
+export type AuthFamily = 'management' | 'scim' | 'notifications';
+const familyOf = (realm: string): AuthFamily => (realm.startsWith('scim:') ? 'scim' : realm === NOTIFICATIONS_REALM ? 'notifications' : 'management');
 
 /** The attempt of a request for `realm`: its client address as express sees it (`trust proxy`). */
 export const attempt = (req: Request, realm: string): Attempt => ({ client: clientKey(req.ip), realm });
@@ -126,3 +128,5 @@ export const scimRealm = (directoryId: string | undefined): string =>
   `scim:${directoryId === undefined ? '' : directoryId.length <= 64 ? directoryId : shortHash(directoryId)}`;
 
 export const API_REALM = 'api';
+/** Graph's change notifications (a clientState naming a directory with another secret is a failure). */
+export const NOTIFICATIONS_REALM = 'graph-notifications';

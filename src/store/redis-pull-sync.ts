@@ -15,7 +15,6 @@ export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = [
   'microsoft-sync-status',
   'microsoft-delta',
   'microsoft-subscriptions',
-  'microsoft-consent',
 ];
 export const syncKeys = (directoryId: string): string[] => [
   `${prefix(directoryId)}slease`,

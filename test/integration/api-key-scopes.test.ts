@@ -104,4 +104,31 @@ describe('scoped API keys (issue 19, finding 8)', function () {
     expect((await as(API_KEY, 'GET', `/api/v1/directory-sync/${beta.id}`)).body.data.name).to.equal(beta.name);
     expect((await as(KEYS.acmeApp.key, 'GET', `/api/v1/directory-sync/${acme.id}`)).status).to.equal(200);
   });
+
+  it('the Entra routes: a tenant key reaches its own directory only, no read-only key gets a consent link, nothing secret in their answers', async () => {
+    const TENANT = 'aaaaaaaa-1111-4111-8111-111111111111';
+    const mine = await svc.createDirectory({ tenant: 'acme', product: 'app', type: 'microsoft-entra', name: 'E', microsoft_tenant_id: TENANT });
+    const theirs = await svc.createDirectory({ tenant: 'beta', product: 'app', type: 'microsoft-entra', name: 'F' });
+    const google = await svc.createDirectory({ tenant: 'acme', product: 'app', type: 'google', name: 'G2' });
+    const status = await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${mine.id}/microsoft/sync`);
+    expect(status.status).to.equal(200);
+    // Past the key's scope, on to the handler: no app is configured on this service.
+    expect((await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${mine.id}/microsoft/admin-consent-url`)).status).to.equal(409);
+    const refused = [
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${theirs.id}/microsoft/sync`),
+      await as(KEYS.acme.key, 'GET', `/api/v1/directory-sync/${theirs.id}/microsoft/admin-consent-url`),
+      await as(KEYS.acme.key, 'POST', `/api/v1/dsync/cron/sync-microsoft?directoryId=${mine.id}`),
+      await as(KEYS.acme.key, 'GET', '/api/v1/dsync/cron/sync-microsoft/5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60'),
+      // A consent link connects whatever account opens it first: a write, whatever its method.
+      await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${mine.id}/microsoft/admin-consent-url`),
+      await as(KEYS.acmeRead.key, 'GET', `/api/v1/directory-sync/${mine.id}/microsoft/admin-consent-url`),
+      await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${google.id}/google/authorization-url`),
+    ];
+    expect(refused.map((r) => r.status)).to.deep.equal(Array(refused.length).fill(403));
+    expect(refused[4]!.body.error.message).to.equal('This API key is read-only');
+    expect((await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${mine.id}/microsoft/sync`)).status).to.equal(200);
+    const seen = (await as(KEYS.read.key, 'GET', `/api/v1/directory-sync/${mine.id}`)).body.data;
+    expect(seen).to.deep.include({ type: 'microsoft-entra', microsoft_tenant_id: TENANT });
+    expect(seen.scim.secret).to.equal('[redacted]');
+  });
 });

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { MemoryStore } from '../../src/store/memory.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { startGoogleTest, type GoogleTest } from '../support/google-harness.js';
+import { Browser } from '../support/browser.js';
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
 
 const SCOPES = [
@@ -16,30 +17,6 @@ const SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.group.readonly',
   'https://www.googleapis.com/auth/admin.directory.group.member.readonly',
 ];
-
-/** A browser: keeps the cookies it is given, follows nothing by itself. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  readonly setCookies: string[] = [];
-  async get(url: URL | string): Promise<Response> {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
-    for (const header of res.headers.getSetCookie()) {
-      this.setCookies.push(header);
-      const [pair] = header.split(';');
-      const [name, value] = pair!.split('=');
-      if (/max-age=0/i.test(header)) this.cookies.delete(name!);
-      else this.cookies.set(name!, value!);
-    }
-    return res;
-  }
-  /** Follows a 3xx: the Location it points to. */
-  async redirected(url: URL | string, status = 303): Promise<URL> {
-    const res = await this.get(url);
-    expect(res.status, `${url}: ${await res.clone().text()}`).to.equal(status);
-    return new URL(res.headers.get('location')!);
-  }
-}
 
 for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} store`, function () {
   this.timeout(20_000);

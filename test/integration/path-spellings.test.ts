@@ -120,4 +120,30 @@ describe('the route label takes only the route table\'s values (issue 19, findin
       await svc.close();
     }
   });
+
+  it('the routes without credentials (the OAuth start link, both callbacks, Graph notifications) take their own labels only', async () => {
+    const svc = await startService(await openStore('memory'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    try {
+      const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'];
+      const templates = ['/api/v1/dsync/oauth/start/x', '/api/v1/dsync/google/callback', '/api/v1/dsync/microsoft/callback', '/api/v1/dsync/microsoft/notifications'];
+      const paths = templates.flatMap((t) => [t, ...spellings(t, 24, SEED, { structural: false, ids: ['x'] })]);
+      const statuses = await Promise.all(methods.flatMap((m) => paths.map((p) => send(svc.url, m, p, {}, undefined, agent))));
+      expect(statuses.filter((s) => s >= 500), 'no fault').to.deep.equal([]);
+      const { values } = await svc.dsync.metrics.httpDuration.get();
+      const routes = new Set(values.map((v) => v.labels.route));
+      expect([...routes].sort()).to.deep.equal([
+        '/api/v1/dsync/google/callback',
+        '/api/v1/dsync/microsoft/callback',
+        '/api/v1/dsync/microsoft/notifications',
+        '/api/v1/dsync/oauth/start/:token',
+      ]);
+      const series = values.filter((v) => v.metricName === 'http_request_duration_seconds_count');
+      // 4 routes × 8 methods × the few statuses they answer (400, 405, 410, 202/200, 415…), against 800 requests.
+      expect(series.length).to.be.at.most(4 * 8 * 4);
+    } finally {
+      agent.destroy();
+      await svc.close();
+    }
+  });
 });

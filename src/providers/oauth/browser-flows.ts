@@ -16,7 +16,7 @@ import type { OneTimeStore } from '../../core/store-port.js';
 import { FlowBrowserMismatchError, FlowLinkUsedError, InvalidFlowStateError } from './errors.js';
 
 export interface FlowTarget {
-  /** The provider's name, as registered (`google`). */
+  /** The provider's name, as registered (`google`, `microsoft`). */
   provider: string;
   directoryId: string;
   /** Where the callback sends the browser afterwards (with `status` and `directory_id`); unset = a page of ours. */
@@ -29,8 +29,11 @@ export interface FlowProvider {
    * flow (coded error otherwise). `data` is kept with the flow and handed to `complete` (a PKCE verifier, say).
    */
   consent(directoryId: string, state: string): Promise<{ url: string; data?: string }>;
-  /** The callback's query (code, error…) for the flow's directory: exchange, check, store; a coded error otherwise. */
-  complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<void>;
+  /**
+   * The callback's query (code, error, tenant…) for the flow's directory: check, exchange, store; a coded error
+   * otherwise. May resolve with what the success page should say (a generic sentence otherwise).
+   */
+  complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | void>;
 }
 
 /** A cookie to set on the browser: always HttpOnly, SameSite=Lax (sent on the provider's redirect back), Path=/. */
@@ -52,6 +55,8 @@ export interface StartedFlow {
 export interface FinishedFlow {
   directoryId: string;
   returnTo?: string;
+  /** What the provider said on success, for the page. */
+  done?: string;
   /** Set when the provider's step failed (refused code, wrong workspace…): the flow is spent all the same. */
   error?: unknown;
 }
@@ -144,8 +149,8 @@ export class BrowserFlows {
     if (secret === undefined || r.b === undefined || hash(secret) !== r.b) throw new FlowBrowserMismatchError();
     const done = { directoryId: r.d, ...(r.r !== undefined && { returnTo: r.r }) };
     try {
-      await this.provider(provider).complete(r.d, query, r.x);
-      return done;
+      const said = await this.provider(provider).complete(r.d, query, r.x);
+      return { ...done, ...(typeof said === 'string' && { done: said }) };
     } catch (error) {
       return { ...done, error };
     }

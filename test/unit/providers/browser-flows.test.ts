@@ -12,6 +12,7 @@ function fakeProvider(): FlowProvider & { completed: Array<{ directoryId: string
     complete: async (directoryId, query, data) => {
       if (query.error) throw new Error(String(query.error));
       completed.push({ directoryId, ...(data !== undefined && { data }) });
+      if (query.say) return String(query.say);
     },
   };
 }
@@ -33,6 +34,10 @@ describe('browser OAuth flows (providers/oauth)', () => {
     let err: unknown;
     await flows.finish('idp', { state, code: 'c' }, cookieHeader(started.cookie)).catch((e) => (err = e));
     expect(err).to.be.instanceOf(InvalidFlowStateError);
+    // What the provider says on success goes to the page.
+    const again = await flows.start({ provider: 'idp', directoryId: 'd1' });
+    const said = await flows.finish('idp', { state: stateOf(again.authorizationUrl), say: 'Connected to tenant T' }, cookieHeader(again.cookie));
+    expect(said).to.deep.equal({ directoryId: 'd1', done: 'Connected to tenant T' });
   });
 
   it('over https the cookie is __Host- and Secure', async () => {
