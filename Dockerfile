@@ -1,5 +1,10 @@
 # dsync image: `serve` by default; `operator` and `cron process-events` are the other commands.
-FROM node:20-bookworm-slim AS build
+# Base: Node.js 24 (LTS, security fixes until April 2028), pinned by digest so a rebuild gets the same bytes;
+# the suite runs on the same version (NODE_IMAGE_VERSION in test/tools.sh). To move to a newer 24.x, change the
+# tag, its digest (`docker buildx imagetools inspect node:<tag>` shows it) and NODE_IMAGE_VERSION together.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -7,13 +12,14 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY crds ./crds
+COPY assets ./assets
 USER node
 EXPOSE 5225 9464
 ENTRYPOINT ["node", "dist/cli.js"]

@@ -12,6 +12,7 @@ import type { SyncReport } from './providers/pull/runner.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
+import { createPageLimits } from './ratelimit/page-limits.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
@@ -84,6 +85,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     logger,
     // On the store's Redis, like the rate limits: a guesser spread over replicas is counted once.
     authFailures: { limits: config.authFailureLimits, ...(redis && { redis }) },
+    // The setup page's limits are always on, shared by replicas likewise.
+    pageLimits: createPageLimits(redis ? { redis } : {}),
     ...(rateLimits && { rateLimits }),
     ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
   });

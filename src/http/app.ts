@@ -18,6 +18,8 @@ import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
 import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
+import { setupRoutes } from './setup/routes.js';
+import type { PageLimits } from '../ratelimit/page-limits.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
 const READY_DEADLINE_MS = 500;
@@ -33,6 +35,8 @@ export interface AppOptions {
   authFailures?: Pick<AuthFailuresOptions, 'limits' | 'redis'>;
   /** Express's `trust proxy` (DSYNC_TRUST_PROXY): which proxies' X-Forwarded-For names the client. Default none. */
   trustProxy?: boolean | number | string[];
+  /** The setup page's limits (always on); default: counted in this process. */
+  pageLimits?: PageLimits;
 }
 
 /** The paths outside the route table that answer GET (and HEAD) only. */
@@ -55,7 +59,7 @@ export function appTemplates(): RouteTemplate[] {
   ];
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, pageLimits, ...o }: AppOptions): Express {
   const authFailures = new AuthFailures({
     ...o.authFailures,
     logger,
@@ -122,6 +126,8 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, ...o
   app.use(API_PREFIX, ...api, jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
+  // The IT admin's browser: the setup link is the credential (no Api-Key), HTML with its own security headers.
+  app.use('/setup', setupRoutes(dsync, { logger, ...(pageLimits && { limits: pageLimits }) }));
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });

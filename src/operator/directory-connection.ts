@@ -5,14 +5,13 @@
  *   1. get the resource from the cache (gone → done: the finalizer already cleaned up)
  *   2. being deleted → reconcileDelete: delete the stored directory, then drop the finalizer
  *   3. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
- *      acknowledge a webhook re-enable; a step that cannot proceed halts the rest with a reason
+ *      acknowledge a webhook re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest
  *   4. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
  *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
  *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
  *      until this one, the CRD's default (observedGeneration 0) reads as InProgress, and every step is bounded.
  *
- * Store calls are bounded (`storeTimeoutMs`): a stalled Redis yields Ready=False StoreUnavailable and a retry
- * with backoff, never a worker that hangs.
+ * Store calls are bounded (`storeTimeoutMs`): a stalled Redis is Ready=False StoreUnavailable, never a hung worker.
  *
  * A write the API server refuses (quota, admission, RBAC, a terminating namespace) halts with its message, so
  * the status says so; only a 409 Conflict (a stale cache, retried at once) and transport errors (the status
@@ -43,6 +42,7 @@ import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { ReferencedSecrets } from './referenced-secrets.js';
+import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
   REENABLE_WEBHOOK_ANNOTATION,
@@ -84,6 +84,8 @@ export interface DirectoryConnectionReconcilerOptions {
   fence?: () => void;
   google: GoogleAccess;
   microsoft: MicrosoftAccess;
+  /** spec.setupLink: the link in the Secret `<name>-setup`. */
+  setupLink: SetupLinkStep;
 }
 
 /** A named step (the name goes to the debug log). */
@@ -109,6 +111,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
         }),
     ],
     ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
+    ['setupLink', (s) => this.o.setupLink.ensure(s)],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {

@@ -27,12 +27,23 @@ const UNAVAILABLE = [
   /\b(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN)\b/,
 ];
 
+/**
+ * The error that says "unavailable": `err` itself, or for a MULTI that Redis refused as a whole (EXECABORT) the
+ * command error that made it refuse, which ioredis keeps in `previousErrors` (a READONLY from a demoted master).
+ */
+function unavailableReason(err: Error): Error | undefined {
+  const text = `${(err as Error & { code?: string }).code ?? ''} ${err.message}`.trim();
+  if (UNAVAILABLE.some((re) => re.test(err.message) || re.test(text))) return err;
+  const previous = (err as Error & { previousErrors?: unknown[] }).previousErrors ?? [];
+  return previous.find((e): e is Error => e instanceof Error && unavailableReason(e) !== undefined);
+}
+
 export function asStoreError(err: unknown): unknown {
   // Coded errors (StoreUnavailableError, StoreNotDurableError) already say what they are.
   if (err instanceof DsyncError || !(err instanceof Error)) return err;
-  const text = `${(err as Error & { code?: string }).code ?? ''} ${err.message}`.trim();
-  if (!UNAVAILABLE.some((re) => re.test(err.message) || re.test(text))) return err;
-  return new StoreUnavailableError(err.message.split('\n')[0]!.slice(0, 120), { cause: err });
+  const reason = unavailableReason(err);
+  if (!reason) return err;
+  return new StoreUnavailableError(reason.message.split('\n')[0]!.slice(0, 120), { cause: err });
 }
 
 const isThenable = (v: unknown): v is Promise<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';

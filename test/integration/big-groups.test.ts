@@ -19,10 +19,11 @@ const totalFor = (kind: StoreKind) => (kind === 'redis-cluster' ? 2 * BATCH : 20
 /** The issue's bound is 100 ms; the margin is for a loaded 2-core machine. */
 const STALL_BOUND_MS = 250;
 /**
- * The longest block: the wall time a /healthz poll waited; on the cluster, whose six redis-servers take turns on
- * the same two cores, the CPU time the process's own work blocked (what the slicing bounds), not the wait for a core.
+ * The longest block, on every store: the CPU time the process's own work blocked the event loop (what the
+ * slicing bounds), not the wall time a /healthz poll waited, which also counts the wait for a core on a loaded
+ * machine (a poll waited 346 ms with 6 busy loops on the two cores while the process blocked far less).
  */
-const longestBlock = (kind: StoreKind, probe: StallProbe) => (kind === 'redis-cluster' ? probe.cpuMaxMs : probe.maxMs);
+const longestBlock = (probe: StallProbe) => probe.cpuMaxMs;
 
 for (const kind of CLUSTER_STORE_KINDS) {
   const TOTAL = totalFor(kind);
@@ -137,7 +138,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(await memberCount(store, dir.id, id)).to.equal(0);
 
       console.log(`      ${kind}: /healthz max wait ${probe.maxMs.toFixed(0)} ms over ${probe.polls} polls`);
-      expect(longestBlock(kind, probe), 'longest block (ms)').to.be.below(STALL_BOUND_MS);
+      expect(longestBlock(probe), 'longest block (ms of CPU)').to.be.below(STALL_BOUND_MS);
     });
 
     it('takes 100,000 bare-string member values (the per-request cap, duplicates included) in a POST and a PATCH without stalling (linear de-duplication)', async () => {
@@ -152,7 +153,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
         return created.body.id as string;
       });
       expect(await memberCount(store, dir.id, result)).to.equal(0);
-      expect(longestBlock(kind, probe), 'longest block (ms)').to.be.below(STALL_BOUND_MS);
+      expect(longestBlock(probe), 'longest block (ms of CPU)').to.be.below(STALL_BOUND_MS);
     });
   });
 }

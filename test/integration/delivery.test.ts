@@ -1,5 +1,7 @@
 /** Webhook delivery in process, against both stores: retries, Retry-After, 410, dead letters, replay, batch mode, logs. */
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { STORE_KINDS, openStore, sleep, startReceiver, startService, until, type Receiver, type Service } from '../support/harness.js';
 
 const FAST = [20, 40, 60];
@@ -148,15 +150,21 @@ for (const kind of STORE_KINDS) {
       hooks.respond = () => (failing ? 500 : 200);
       const d = await directory();
       await createUsers(d, 2, 'before');
-      await sleep(50);
+      // The head event's first attempt has failed and its retry is a minute away: the events wait for it.
+      let waiting = await svc.dsync.store.deliveryState(d.id);
+      await until(async () => (waiting = await svc.dsync.store.deliveryState(d.id)).retryAt !== undefined, 'the first attempt to fail');
+      expect(waiting.attempts).to.equal(1);
+      expect(waiting.retryAt! - Date.now(), 'ms until the scheduled retry').to.be.above(30_000);
+      await sleep(2); // `since` falls after the two waiting events, on a later millisecond
       const since = new Date().toISOString();
-      await sleep(5);
+      await sleep(2);
       await createUsers(d, 1, 'after');
-      await sleep(200);
       failing = false;
       expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since })).status).to.equal(202);
-      const events = await hooks.waitForEvents(3);
+      // Well before the scheduled retry: the replay retried the waiting events at once, and skipped none.
+      const events = await hooks.waitForEvents(3, 10_000);
       expect(events.map((e) => e.data.raw.userName)).to.deep.equal(['before0@x.io', 'before1@x.io', 'after0@x.io']);
+      expect(Date.now(), 'delivered before the scheduled retry').to.be.below(waiting.retryAt!);
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).to.deep.equal([]);
     });
 
@@ -239,16 +247,30 @@ for (const kind of STORE_KINDS) {
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=x;y`)).status).to.equal(400);
     });
 
-    it("does not let one directory's dead receiver slow another directory", async () => {
-      await start({ webhook: { retrySchedule: [5000] } });
-      const dead = await svc.createDirectory({ name: 'dead', webhook_url: 'http://127.0.0.1:9/hooks', webhook_secret: hooks.secret });
-      const healthy = await directory({ name: 'healthy' });
-      await createUsers(dead, 20, 'dead');
-      const started = Date.now();
-      await createUsers(healthy, 20, 'ok');
-      await hooks.waitForEvents(20, 3000);
-      expect(Date.now() - started).to.be.below(2000);
-      expect(hooks.events().every((e) => e.directory_id === healthy.id)).to.equal(true);
+    it("does not let one directory's dead receiver slow another directory", async function () {
+      this.timeout(60_000); // the healthy events get 20 s; the dead attempt hangs for 30 s
+      // A receiver that accepts and never answers: its directory's attempt hangs for the whole webhook timeout
+      // (refused connections fail at once, which would pass even if directories were served one at a time).
+      const hanging = createServer(() => undefined);
+      const held: Array<() => boolean> = [];
+      hanging.on('connection', (socket) => held.push(() => !socket.destroyed));
+      await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+      try {
+        await start({ webhook: { retrySchedule: [5000], timeoutMs: 30_000 } });
+        const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hooks`;
+        const dead = await svc.createDirectory({ name: 'dead', webhook_url: url, webhook_secret: hooks.secret });
+        const healthy = await directory({ name: 'healthy' });
+        await createUsers(dead, 20, 'dead');
+        await until(() => held.length > 0, 'the dead receiver to hold an attempt');
+        await createUsers(healthy, 20, 'ok');
+        await hooks.waitForEvents(20, 20_000);
+        // Every healthy event arrived while the dead directory's attempt was still hanging.
+        expect(held.some((open) => open()), 'the dead attempt still open').to.equal(true);
+        expect(hooks.events().every((e) => e.directory_id === healthy.id)).to.equal(true);
+      } finally {
+        hanging.closeAllConnections();
+        await new Promise((resolve) => hanging.close(resolve));
+      }
     });
   });
 }

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { MemoryStore } from '../../src/store/memory.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { startGoogleTest, type GoogleTest } from '../support/google-harness.js';
-import { Browser } from '../support/browser.js';
+import { Browser } from '../support/cookie-browser.js';
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
 
 const SCOPES = [

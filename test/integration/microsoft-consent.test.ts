@@ -6,7 +6,7 @@
  * browser, another tenant than the directory names (nothing stored, no token asked for), no app configured.
  */
 import { expect } from 'chai';
-import { Browser } from '../support/browser.js';
+import { Browser } from '../support/cookie-browser.js';
 import { startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
 import { openStore, STORE_KINDS, until } from '../support/harness.js';
 

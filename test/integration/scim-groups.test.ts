@@ -14,6 +14,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
     const memberIds = async (groupId: string) =>
       ((await svc.scim(dir, 'GET', `/Groups/${groupId}`)).body.members ?? []).map((m: { value: string }) => m.value);
     const eventNames = () => events.map((e) => `${e.event}${e.data.group ? `:${e.data.id}` : ''}`);
+    /** The directory's event log as committed with each write (delivery to `events` trails it). */
+    const logged = async () => (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
+    const userEvents = ['user.created', 'user.created', 'user.created', 'user.created'];
 
     beforeEach(async () => {
       events = [];
@@ -53,6 +56,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const dup = await svc.scim(dir, 'POST', '/Groups', { displayName: 'ENG' });
       expect(dup.status).to.equal(409);
       expect(dup.body.scimType).to.equal('uniqueness');
+      // The refused POST stored nothing and announced nothing.
+      expect(await svc.dsync.store.countGroups(dir.id)).to.equal(1);
+      expect((await svc.scim(dir, 'GET', '/Groups')).body.Resources.map((g: { displayName: string }) => g.displayName)).to.deep.equal(['Eng']);
+      expect(await logged()).to.deep.equal([...userEvents, 'group.created']);
     });
 
     it('adds members with PATCH (204); an existing member gives no event', async () => {
@@ -119,6 +126,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const after = await svc.scim(dir, 'GET', `/Groups/${g.id}`);
       expect(after.body.displayName).to.equal('Eng');
       expect(after.body.members).to.deep.equal([]);
+      expect(after.body.meta.version).to.equal(g.meta.version);
+      // No event for the member add or the rename that came before the bad operation.
+      expect(await logged()).to.deep.equal([...userEvents, 'group.created']);
     });
 
     it('loses no member under concurrent PATCH adds', async () => {

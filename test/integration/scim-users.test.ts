@@ -30,6 +30,8 @@ for (const kind of CLUSTER_STORE_KINDS) {
       await svc.close();
       await hooks.close();
     });
+    /** The directory's event log, as committed with each write (no delivery in between). */
+    const logged = async () => (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
 
     it('creates a user: 201, Location = meta.location, ETag, scim+json, user.created signed webhook', async () => {
       const res = await svc.scim(dir, 'POST', '/Users', ann());
@@ -70,6 +72,11 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const results = await Promise.all(Array.from({ length: 16 }, () => svc.scim(dir, 'POST', '/Users', ann())));
       expect(results.filter((r) => r.status === 201)).to.have.length(1);
       expect(results.filter((r) => r.status === 409)).to.have.length(15);
+      // One user stored, one event: the 409s left nothing behind.
+      expect(await svc.dsync.store.countUsers(dir.id)).to.equal(1);
+      const listed = await svc.scim(dir, 'GET', `/Users?filter=${encodeURIComponent('userName eq "ann@acme.io"')}`);
+      expect(listed.body.Resources.map((u: { id: string }) => u.id)).to.deep.equal([results.find((r) => r.status === 201)!.body.id]);
+      expect(await logged()).to.deep.equal(['user.created']);
     });
 
     it('authenticates with the bearer token (401 + Error body) and 404s an unknown directory', async () => {
@@ -201,8 +208,16 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const { id } = (await svc.scim(dir, 'POST', '/Users', ann())).body;
       const stale = await svc.scim(dir, 'PUT', `/Users/${id}`, ann({ displayName: 'X' }), { 'if-match': 'W/"9"' });
       expect(stale.status).to.equal(412);
+      // The refused PUT changed nothing: same user, same version, no event.
+      const unchanged = await svc.scim(dir, 'GET', `/Users/${id}`);
+      expect(unchanged.body).to.deep.include({ displayName: 'Ann Lee' });
+      expect(unchanged.body.meta.version).to.equal('W/"1"');
+      expect(await logged()).to.deep.equal(['user.created']);
       const fresh = await svc.scim(dir, 'PUT', `/Users/${id}`, ann({ displayName: 'X' }), { 'if-match': 'W/"1"' });
       expect(fresh.status).to.equal(200);
+      expect(fresh.body).to.deep.include({ displayName: 'X' });
+      expect(fresh.body.meta.version).to.equal('W/"2"');
+      expect(await logged()).to.deep.equal(['user.created', 'user.updated']);
     });
 
     it('deletes: 204, then 404; memberships go with user.deleted and group.user_removed events', async () => {

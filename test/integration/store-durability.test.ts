@@ -104,7 +104,8 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       const quick = await svc.scim(dir, 'POST', '/Users', user('paused2@acme.io'));
       expect(quick.status).to.equal(503);
       expect(quick.body.detail).to.match(/0 of 1 replicas confirmed it within 50 ms/);
-      expect(performance.now() - again).to.be.below(WAIT_TIMEOUT_MS);
+      // Relative, not a wall-clock bound: the short WAIT answers sooner than the first refusal's full one did.
+      expect(performance.now() - again, `the first refusal took ${ms.toFixed(0)} ms`).to.be.below(ms);
       expect((await fetch(`${svc.url}/readyz`)).status).to.equal(200);
       const mgmt = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Renamed' });
       expect(mgmt.status).to.equal(503);

@@ -1,9 +1,9 @@
 /**
- * The test set-up itself: every tool location follows DSYNC_CACHE (`.ci/run` with DSYNC_CACHE elsewhere used
+ * The test set-up itself: the Node.js the suite runs on is the image's, every tool location follows DSYNC_CACHE (`.ci/run` with DSYNC_CACHE elsewhere used
  * to look for scim-sanity in ~/.cache/dsync), and a missing system package is named with the command to run.
  */
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { run } from '../support/cli.js';
@@ -31,6 +31,16 @@ describe('test set-up scripts', function () {
     const binDir = run('bash', ['test/k8s/apiserver.sh', 'bin-dir'], envWith({ DSYNC_CACHE: cache }));
     expect(await binDir.exited).to.equal(1); // nothing built in an empty cache
     expect(binDir.output()).to.match(new RegExp(`^${cache}/k8s/v[0-9.]+-etcd-v[0-9.]+ \\(not built\\)`));
+  });
+
+  it('the suite runs on the Node.js the image is built on: the Dockerfile pins NODE_IMAGE_VERSION by digest', async () => {
+    const tools = run('bash', ['-c', 'source test/tools.sh; echo "$NODE_IMAGE_VERSION"'], envWith({}));
+    expect(await tools.exited).to.equal(0);
+    const version = tools.output().trim();
+    expect(version).to.match(/^24\.\d+\.\d+$/);
+    const dockerfile = await readFile('Dockerfile', 'utf8');
+    expect(dockerfile).to.match(new RegExp(`^ARG NODE_IMAGE=node:${version.replaceAll('.', '\\.')}-bookworm-slim@sha256:[0-9a-f]{64}$`, 'm'));
+    expect(dockerfile.match(/^FROM .*$/gm)).to.deep.equal(['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE}']);
   });
 
   it('test/setup.sh names the apt command for a missing system package and stops', async () => {

@@ -4,7 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
-import { SECRETS, type Resource } from '../../src/operator/kube.js';
+import { SECRETS, type Resource, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { MANAGED_BY_LABEL } from '../../src/operator/scim-secret.js';
 import {
@@ -12,7 +12,6 @@ import {
   connection,
   createConnection,
   getSecret,
-  sleep,
   startEnv,
   startOperator,
   unb64,
@@ -52,12 +51,23 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
     await createConnection(env, connection('c'));
     await waitForReady(env, 'c');
     await env.kube.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+    // A probe in the same namespace: a webhook Secret referenced by a connection there. Its change, made after
+    // the 30 Secrets, reaches the operator on the same ordered watch, so once the store follows it the watch has
+    // delivered all 30 (a fixed sleep said nothing when the machine was slow).
+    await env.kube.create(SECRETS, { ...webhookSecret('probe', 'whsec_before'), metadata: { name: 'probe', namespace: 'other' } });
+    const probe = await createConnection(env, {
+      ...connection('probe', { tenant: 'probe', webhook: { url: 'https://hooks.example.com', secretRef: { name: 'probe', key: 'secret' } } }),
+      metadata: { name: 'probe', namespace: 'other' },
+    });
+    await waitFor('the probe connection in the store', async () => (await env.directories.get(probe.metadata.uid!).catch(() => null))?.webhook.secret === 'whsec_before');
     const before = heapUsed();
     const payload = Buffer.alloc(900_000, 7).toString('base64'); // like sh.helm.release.v1.* Secrets
     for (let i = 0; i < 30; i++) {
       await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `sh.helm.release.v1.app${i}.v1`, namespace: 'other' }, data: { release: payload } });
     }
-    await sleep(3_000); // the watches have delivered them
+    const probeSecret = await env.kube.get<Secret>(SECRETS, 'other', 'probe');
+    await env.kube.replace(SECRETS, { ...probeSecret, data: { secret: b64('whsec_after') } });
+    await waitFor('the watch to deliver the 30 Secrets and the probe', async () => (await env.directories.get(probe.metadata.uid!)).webhook.secret === 'whsec_after', 60_000);
     const grownMb = (heapUsed() - before) / 1e6;
     // Caching their data costs ~26 MB here; the metadata of 30 Secrets is a few kB.
     expect(grownMb, 'MB of heap growth').to.be.below(5);

@@ -95,7 +95,7 @@ export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
   app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer } } & Partial<
-    Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys'>
+    Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys' | 'pageLimits'>
   > = {},
 ): Promise<Service> {
   const server: Server = app.tls ? createTlsServer(app.tls) : createServer();

@@ -1,9 +1,13 @@
 // Mocha's spec reporter plus one plain closing line, `N passed, N failed`, that CI reads in any language.
+// Before that line, the test-count guard (block-guard.cjs): a known block of tests that a spec file of the run
+// no longer defines is named, and counted as a failure (so the exit status is non-zero too).
 // It also ends a run that something left open: a server, socket or timer a test forgot to close keeps mocha
 // (which does not force an exit) alive after the last test, and CI then waits until its own time limit. The
 // leftovers are named, then the process exits with mocha's status.
 'use strict';
 const Mocha = require('mocha');
+const { relative } = require('node:path');
+const { missingBlocks, MANIFEST } = require('./block-guard.cjs');
 
 const GRACE_MS = 10_000;
 
@@ -81,6 +85,17 @@ class SummaryReporter extends Mocha.reporters.Spec {
     runner.on(EVENT_TEST_BEGIN, (test) => (current = test.fullTitle()));
     runner.on(EVENT_HOOK_BEGIN, (hook) => (current = hook.fullTitle()));
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
+      const missing = missingBlocks(runner.suite);
+      if (missing.length > 0) {
+        // Registered before mocha's own end handler, which exits with runner.failures.
+        runner.failures += missing.length;
+        runner.stats.failures += missing.length;
+        process.stdout.write(
+          `\nKNOWN TESTS MISSING: ${missing.length} block(s) of ${relative(process.cwd(), MANIFEST)} defined fewer tests than it knows ` +
+            `(a tool or service the loop runs over missing? e.g. Helm 4: bash test/k8s/helm.sh build):\n` +
+            `${missing.map((m) => `  ${m}`).join('\n')}\n`,
+        );
+      }
       const { passes, failures, pending } = runner.stats;
       process.stdout.on('drain', () => {});
       setImmediate(() => {

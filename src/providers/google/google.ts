@@ -11,6 +11,10 @@ import { ServiceAccounts, type ServiceAccount } from './service-account.js';
 import type { SyncStatus } from './sync-status.js';
 
 export interface GoogleProvider {
+  /** Whether an OAuth client is configured (DSYNC_GOOGLE_CLIENT_ID and _SECRET): the consent flow can run. */
+  readonly configured: boolean;
+  /** The origin of Google's consent page (a page that sends the browser there allows it as a form target). */
+  readonly consentOrigin: string;
   /**
    * Step 1: the URL to send an admin of the workspace to (a single-use start link of ours, which goes on to
    * Google's consent page). `redirectUrl`: where the callback sends the browser afterwards.
@@ -54,6 +58,8 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
   });
   deps.flows.register(GOOGLE_FLOW, auth);
   return {
+    configured: Boolean(deps.options.clientId && deps.options.clientSecret),
+    consentOrigin: new URL(deps.options.authUrl).origin,
     authorizationUrl: ({ directoryId, redirectUrl }) => auth.authorizationUrl(directoryId, redirectUrl),
     exchangeCode: ({ directoryId, code }) => auth.exchangeCode(directoryId, { code }),
     setToken: ({ directoryId, accessToken, refreshToken }) =>

@@ -17,6 +17,8 @@ import { TenantGate } from './throttle.js';
 import { GraphTokens } from './tokens.js';
 
 export interface MicrosoftProvider {
+  /** The origin of the admin-consent page (a page that sends the browser there allows it as a form target). */
+  readonly consentOrigin: string;
   /**
    * The URL to send an admin of the directory's tenant to (a single-use start link of ours, which goes on to
    * Microsoft's admin-consent page). `redirectUrl`: where the callback sends the browser afterwards. The
@@ -93,6 +95,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     },
   });
   return {
+    consentOrigin: new URL(deps.options.authorityUrl).origin,
     adminConsentUrl: ({ directoryId, redirectUrl }) => consent.adminConsentUrl(directoryId, redirectUrl),
     notifications: (body) => handler.receive(parseInput(notificationBatch, body)),
     subscribe,

@@ -14,6 +14,7 @@ function setup(behaviour: (key: string, attempt: number) => Promise<ReconcileOut
   const attempts = new Map<string, number>();
   const running = new Set<string>();
   let overlap = false;
+  let maxRunning = 0;
   const controller = new Controller({
     name: 'test',
     workers: 3,
@@ -24,6 +25,7 @@ function setup(behaviour: (key: string, attempt: number) => Promise<ReconcileOut
       async reconcile(key) {
         if (running.has(key)) overlap = true;
         running.add(key);
+        maxRunning = Math.max(maxRunning, running.size);
         const attempt = (attempts.get(key) ?? 0) + 1;
         attempts.set(key, attempt);
         try {
@@ -38,7 +40,7 @@ function setup(behaviour: (key: string, attempt: number) => Promise<ReconcileOut
     const { values } = await metrics.reconcileTotal.get();
     return Object.fromEntries(values.map((v) => [v.labels.result, v.value]));
   };
-  return { controller, metrics, attempts, results, overlap: () => overlap };
+  return { controller, metrics, attempts, results, overlap: () => overlap, running: () => running.size, maxRunning: () => maxRunning };
 }
 
 describe('Controller', () => {
@@ -90,19 +92,27 @@ describe('Controller', () => {
     expect(await results()).to.deep.equal({ requeue_after: 1, success: 1 });
   });
 
-  it('reconciles different keys concurrently, never one key twice at once', async () => {
-    const { controller, attempts, overlap } = setup(async () => {
-      await sleep(10);
-      return {};
-    });
+  it('reconciles different keys concurrently (as many as its 3 workers), never one key twice at once', async () => {
+    // Every reconcile is held until the test lets go, so what runs at once can be counted, not guessed from timing.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { controller, attempts, overlap, running, maxRunning } = setup(() => held.then(() => ({})));
     controller.start();
     for (let i = 0; i < 20; i++) controller.enqueue(`ns/${i % 4}`);
-    await sleep(5);
+    for (let waited = 0; running() < 3 && waited < 5_000; waited += 5) await sleep(5);
+    expect(running(), 'reconciles held at once').to.equal(3);
+    // The same keys again while three of them are held: queued for later, never run beside themselves.
     for (let i = 0; i < 20; i++) controller.enqueue(`ns/${i % 4}`);
+    await sleep(20);
+    expect(running(), 'still only the three workers').to.equal(3);
+    release();
     await controller.queue.idle();
     await controller.stop();
     expect(overlap()).to.equal(false);
-    expect([...attempts.values()].every((n) => n >= 1 && n <= 3)).to.equal(true);
+    expect(maxRunning()).to.equal(3);
+    expect([...attempts.keys()].sort()).to.deep.equal(['ns/0', 'ns/1', 'ns/2', 'ns/3']);
+    // Each key ran once, and once more if it was enqueued again while it ran.
+    expect([...attempts.values()].every((n) => n >= 1 && n <= 2), JSON.stringify([...attempts])).to.equal(true);
   });
 
   it('ignores keys while stopped (a standby does not reconcile) and finishes in-flight work on stop', async () => {

@@ -116,8 +116,9 @@ describe('Informer', () => {
     start({ watchdogMs: 200 });
     await until('a watch', () => api.watchQueries.length === 1);
     api.send('BOOKMARK', { metadata: { resourceVersion: '42' } });
-    await until('the watchdog to restart the watch', () => api.watchQueries.length === 2);
-    expect(api.watchQueries[1]!.get('resourceVersion')).to.equal('42');
+    // On a loaded machine the 200 ms watchdog may also fire before the bookmark arrives: what must hold is that
+    // a restart after it resumes from it, and that none of the restarts relisted.
+    await until('the watchdog to restart the watch from the bookmark', () => api.watchQueries.some((q) => q.get('resourceVersion') === '42'));
     expect(api.lists).to.equal(1);
     api.send('ADDED', secret('late', '43'));
     await until('the event on the new watch', () => events.includes('add late@43'));

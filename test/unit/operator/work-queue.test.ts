@@ -39,22 +39,35 @@ describe('WorkQueue', () => {
 
   it('backs off per key exponentially, capped, and forgets on success', async () => {
     const q = new WorkQueue({ baseDelayMs: 10, maxDelayMs: 40 });
+    /** The delay addRateLimited schedules (the timer it sets), not how late a loaded machine fires it. */
+    const backoff = (key: string): number => {
+      const real = globalThis.setTimeout;
+      let scheduled = NaN;
+      globalThis.setTimeout = ((fn: () => void, ms: number) => {
+        scheduled = ms;
+        return real(fn, ms);
+      }) as typeof setTimeout;
+      try {
+        q.addRateLimited(key);
+      } finally {
+        globalThis.setTimeout = real;
+      }
+      return scheduled;
+    };
     const delays: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const t0 = Date.now();
-      q.addRateLimited('k');
+      const t0 = performance.now();
+      delays.push(backoff('k'));
       const key = await q.get();
-      delays.push(Date.now() - t0);
+      // Never handed out before its backoff (a timer fires late on a loaded machine, never early).
+      expect(performance.now() - t0, `wait ${i + 1}`).to.be.at.least(delays[i]! - 1);
       q.done(key!);
     }
     expect(q.numRequeues('k')).to.equal(4);
-    // 10, 20, 40, 40 (cap), with timer slack
-    expect(delays[0]).to.be.within(8, 30);
-    expect(delays[1]).to.be.within(18, 45);
-    expect(delays[2]).to.be.within(38, 70);
-    expect(delays[3]).to.be.within(38, 70);
+    expect(delays).to.deep.equal([10, 20, 40, 40]); // 40: the cap
     q.forget('k');
     expect(q.numRequeues('k')).to.equal(0);
+    expect(backoff('k'), 'after forget, from the base again').to.equal(10);
   });
 
   it('keeps the earliest of two delayed adds of a key', async () => {

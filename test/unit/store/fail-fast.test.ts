@@ -3,24 +3,20 @@ import { StoreNotDurableError, StoreUnavailableError } from '../../../src/core/e
 import { asStoreError, failFast } from '../../../src/store/fail-fast.js';
 
 describe('fail-fast store errors', () => {
+  // What real faults produce (a paused, killed, busy, read-only, slot-less or save-failing server, a cluster or
+  // Sentinels not there) is checked against real redis-servers in test/integration/fail-fast.test.ts. These are
+  // the messages of states no test can call up on demand: ioredis' own for a cluster mid-reshard or reconnecting,
+  // and replies of servers mid-failover or loading a big dataset.
   const unavailable: Array<[string, Error]> = [
-    ['a command timeout', new Error('Command timed out')],
-    ['no offline queue', new Error("Stream isn't writeable and enableOfflineQueue options is false")],
     ['a closed connection', new Error('Connection is closed.')],
-    ['max retries', new Error('Reached the max retries per request limit (which is 1). Refer to "maxRetriesPerRequest" option for details.')],
     ['a refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' })],
     ['a loading server', new Error('LOADING Redis is loading the dataset in memory')],
-    ['a read-only replica after failover', new Error("READONLY You can't write against a read only replica.")],
-    ['a busy script', new Error('BUSY Redis is busy running a script.')],
-    ['a cluster without a master for a slot', new Error('CLUSTERDOWN The cluster is down')],
     ['a slot being migrated', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['redirections exhausted', new Error('Too many Cluster redirections. Last error: Error: Connection is closed.')],
     ['an auto-pipelined batch split by a slot move', new Error('All keys in the pipeline should belong to the same slots allocation group')],
     ['unknown slots', new Error('Failed to refresh slots cache.')],
-    ['no startup node', new Error('None of startup nodes is available')],
     ['a cluster reconnecting', new Error("Cluster isn't ready and enableOfflineQueue options is false")],
     ['no sentinel', new Error('All sentinels are unreachable. Retrying from scratch after 10ms.')],
-    ['persistence failing', new Error('MISCONF Redis is configured to save RDB snapshots, but it is currently not able to persist on disk.')],
   ];
   for (const [what, err] of unavailable) {
     it(`maps ${what} to StoreUnavailableError (503, Retry-After 1)`, () => {
@@ -32,6 +28,17 @@ describe('fail-fast store errors', () => {
       expect(mapped.cause).to.equal(err);
     });
   }
+
+  it('looks inside a MULTI refused as a whole (EXECABORT): unavailable when a command in it was, a bug otherwise', () => {
+    const execabort = (...previousErrors: Error[]) => Object.assign(new Error('EXECABORT Transaction discarded because of previous errors.'), { previousErrors });
+    const readonly = execabort(new Error("READONLY You can't write against a read only replica."));
+    const mapped = asStoreError(readonly) as StoreUnavailableError;
+    expect(mapped).to.be.instanceOf(StoreUnavailableError);
+    expect(mapped.message).to.equal("The data store is unavailable (READONLY You can't write against a read only replica.); retry shortly");
+    expect(mapped.cause).to.equal(readonly);
+    const bug = execabort(new Error("ERR wrong number of arguments for 'hset' command"));
+    expect(asStoreError(bug)).to.equal(bug);
+  });
 
   it('leaves coded errors alone: a write reported not durable stays StoreNotDurableError', () => {
     const err = new StoreNotDurableError('the WAIT failed: read ECONNRESET');
