@@ -3,7 +3,8 @@
  * without Api-Key (the single-use link, the state and the browser's cookie are the credentials):
  *   GET /dsync/oauth/start/<token>           a start link: binds the flow to this browser, then to the consent page
  *   GET /dsync/<provider>/callback?state=&…   the provider sends the browser back: a page, or a redirect to the
- *                                             flow's return URL with `status=success|error` (and `error=<code>`)
+ *                                             flow's return URL with `status=success|error` (and `error=<code>`,
+ *                                             `error_description=<why>`)
  * A new provider adds its callback to CALLBACKS.
  */
 import { Router, type Response } from 'express';
@@ -22,7 +23,8 @@ export const CALLBACKS = [
 /** The start route's path under /api/v1. */
 export const START_ROUTE = `${START_PATH.slice(API_PREFIX.length)}/:token`;
 
-function setCookie(res: Response, c: FlowCookie): void {
+/** Sets a flow's cookie (its callback checks it): HttpOnly, SameSite=Lax (sent on the provider's redirect back). */
+export function setFlowCookie(res: Response, c: FlowCookie): void {
   res.cookie(c.name, c.value, { httpOnly: true, secure: c.secure, sameSite: 'lax', path: '/', maxAge: c.maxAgeMs });
 }
 
@@ -48,7 +50,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
   r.get(START_ROUTE, async (req, res) => {
     try {
       const started = await flows.open(String(req.params.token));
-      setCookie(res, started.cookie);
+      setFlowCookie(res, started.cookie);
       browserHeaders(res).redirect(303, started.authorizationUrl);
     } catch (err) {
       const f = failure(err, logger, 'OAuth start');
@@ -59,7 +61,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
     r.get(path, async (req, res) => {
       const q = req.query as Record<string, unknown>;
       const spent = flows.spent(q.state);
-      if (spent) setCookie(res, spent);
+      if (spent) setFlowCookie(res, spent);
       try {
         const done = await flows.finish(provider, q, req.get('cookie'));
         if (done.error === undefined) {
@@ -67,7 +69,8 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
           return page(res, 200, `${title} connected`, done.done ?? `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`);
         }
         const f = failure(done.error, logger, `${title} OAuth callback`);
-        if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'error', error: f.code });
+        // The reason goes back too (OAuth's error_description): the page there says why, not only that it failed.
+        if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'error', error: f.code, error_description: f.message });
         page(res, f.status, `${title} authorization failed`, f.message);
       } catch (err) {
         // No flow (bad state) or not this browser's: nothing to send anywhere but this page.

@@ -117,7 +117,7 @@ export function fixedPaths(): Json {
           "The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the " +
           "browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked " +
           "against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the " +
-          '`redirect_url` given at step 1 with `directory_id` and `status` (and `error`).',
+          '`redirect_url` given at step 1 with `directory_id` and `status` (and `error`, `error_description`).',
         tags: ['Google Workspace'],
         security: [],
         parameters: [
@@ -128,10 +128,10 @@ export function fixedPaths(): Json {
         responses: {
           200: page('Authorized: a page saying so', 'Google Workspace connected', 'Directory 2b6d… can now sync from Google Workspace. You can close this window.'),
           303: {
-            description: 'Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error)',
+            description: 'Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error, error_description)',
             headers: {
               ...answerHeaders(false),
-              Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
+              Location: { description: 'The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)', required: true, schema: { type: 'string', format: 'uri' } },
             },
           },
           400: page(
@@ -155,7 +155,7 @@ export function fixedPaths(): Json {
           "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use " +
           "state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the " +
           'directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, ' +
-          'or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).',
+          'or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).',
         tags: ['Microsoft Entra ID'],
         security: [],
         parameters: [
@@ -169,10 +169,10 @@ export function fixedPaths(): Json {
         responses: {
           200: page('Connected: a page saying so (the first sync starts)', 'Microsoft Entra ID connected', 'Directory 2b6d… is connected to tenant aaaaaaaa-…; its first sync starts now.'),
           303: {
-            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error)',
+            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description)',
             headers: {
               ...answerHeaders(false),
-              Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
+              Location: { description: 'The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)', required: true, schema: { type: 'string', format: 'uri' } },
             },
           },
           400: page(

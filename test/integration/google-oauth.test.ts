@@ -187,6 +187,9 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
       directory_id: dir.id,
       status: 'error',
       error: 'DSYNC_GOOGLE_WRONG_WORKSPACE',
+      // Why, for the page it goes back to (the setup page shows it).
+      error_description:
+        "The Google account that consented belongs to the workspace of evil.example, not to example.com (this directory's google_domain): sign in as an administrator of example.com. Nothing was saved",
     });
   });
 

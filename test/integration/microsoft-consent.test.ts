@@ -146,6 +146,7 @@ for (const kind of STORE_KINDS) {
         directory_id: dir.id,
         status: 'error',
         error: 'DSYNC_MICROSOFT_CONSENT_REFUSED',
+        error_description: `The consent came from tenant ${TENANT_A}, not from the directory's tenant ${TENANT_B}: sign in as an administrator of ${TENANT_B}. Nothing was saved`,
       });
       await untouched(dir.id, TENANT_B, tokens);
     });

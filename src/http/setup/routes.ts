@@ -14,10 +14,11 @@ import type { Logger } from '../../logger.js';
 import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
 import type { Dsync } from '../../service.js';
 import { html } from '../html.js';
+import { setFlowCookie } from '../oauth-routes.js';
 import { asset } from './assets.js';
 import { statusText } from './fragments.js';
-import { syncStateText } from './google-section.js';
 import { liveStatus } from './live-status.js';
+import { returnNotice, syncStateText } from './pull-section.js';
 import { linkGonePage, messagePage, setupPage } from './page.js';
 import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
 import { SETUP_SECTIONS } from './sections.js';
@@ -37,14 +38,6 @@ const rootOf = (req: Request): string => {
 };
 
 const wantsJson = (req: Request): boolean => req.accepts(['html', 'json']) === 'json';
-
-/** A notice from Google's way back here (the callback adds `status` and, on failure, `error`). */
-function returnNotice(req: Request): SetupView['notice'] {
-  const { status, error } = req.query as Record<string, unknown>;
-  if (status === 'success') return { kind: 'success', text: 'Google Workspace is connected. Click “Sync now” to read its users and groups.' };
-  if (status === 'error') return { kind: 'error', text: `Google Workspace could not be connected (${String(error ?? 'unknown error').slice(0, 80)}). Try again.` };
-  return undefined;
-}
 
 export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Router {
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -106,7 +99,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   r.get('/:link', async (req, res) => {
     const opened = await open(req, res, 'view');
     if (!opened) return;
-    const notice = returnNotice(req);
+    const notice = opened.section.pull ? returnNotice(req, opened.section) : undefined;
     res.type('html').send(setupPage(await view(req, opened, notice ? { notice } : {}), opened.section));
   });
 
@@ -115,7 +108,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     if (!opened) return;
     const live = await liveStatus(dsync, opened.directory);
     // The texts as the page words them, so its script does not keep a second copy of them.
-    const texts = { state_text: statusText(live, opened.section.idp), ...(live.google && { sync_text: syncStateText(live.google.sync.state) }) };
+    const texts = { state_text: statusText(live, opened.section.idp), ...(live.pull && { sync_text: syncStateText(live.pull.status.state) }) };
     res.json({ data: { ...live, ...texts }, error: null });
   });
 
@@ -140,6 +133,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
       return void res.status(err.status).type('html').send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
     }
     log(res).info({ directoryId: opened.directory.id, action: name }, 'setup page action');
+    if (outcome.cookie) setFlowCookie(res, outcome.cookie);
     if (wantsJson(req)) return void res.json({ data: outcome.data, error: null, ...(outcome.redirect && { redirect: outcome.redirect }) });
     if (outcome.redirect) return res.redirect(303, outcome.redirect);
     res.type('html').send(setupPage(await view(req, opened, outcome.page ?? {}), opened.section));
