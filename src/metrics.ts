@@ -128,7 +128,7 @@ export class Metrics extends ProcessMetrics {
   });
   readonly authFailures = new Counter({
     name: 'dsync_auth_failures_total',
-    help: "Failed authentications (outcome failed: a wrong key or SCIM token, a Graph notification with another directory's clientState) and requests refused while their client or realm was over the failure limit (refused), by api (management, scim, notifications)",
+    help: "Failed authentications (outcome failed: a wrong key or SCIM token, a Graph notification with another directory's clientState, a setup link that does not open) and requests refused while their client or realm was over the failure limit (refused), by api (management, scim, notifications, setup)",
     labelNames: ['api', 'outcome'] as const,
     registers: [this.registry],
   });

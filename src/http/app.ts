@@ -18,7 +18,7 @@ import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
 import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
-import { setupRoutes } from './setup/routes.js';
+import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -39,6 +39,9 @@ export interface AppOptions {
   pageLimits?: PageLimits;
 }
 
+/** Where the app mounts the setup page. */
+const SETUP_MOUNT = '/setup';
+
 /** The paths outside the route table that answer GET (and HEAD) only. */
 const PAGES = [
   '/healthz',
@@ -56,6 +59,8 @@ export function appTemplates(): RouteTemplate[] {
     { path: `${API_PREFIX}${MICROSOFT_NOTIFICATIONS}`, methods: ['POST'] },
     ...SCIM_TEMPLATES,
     ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
+    // The setup link is a secret: its label is the template (`/setup/:link`), never the link.
+    ...setupTemplates(SETUP_MOUNT),
   ];
 }
 
@@ -127,7 +132,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
   // The IT admin's browser: the setup link is the credential (no Api-Key), HTML with its own security headers.
-  app.use('/setup', setupRoutes(dsync, { logger, ...(pageLimits && { limits: pageLimits }) }));
+  app.use(SETUP_MOUNT, setupRoutes(dsync, { logger, authFailures, ...(pageLimits && { limits: pageLimits }) }));
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });

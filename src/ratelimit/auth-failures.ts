@@ -1,6 +1,7 @@
 /**
  * Failed authentications are limited per client address and in total per realm (the management API; one SCIM
- * directory; Graph's change notifications, whose clientState is their credential), whether or not project limits are on: a client over either limit is answered 429 before its
+ * directory; Graph's change notifications, whose clientState is their credential; the setup page, whose link is
+ * its credential), whether or not project limits are on: a client over either limit is answered 429 before its
  * credential is compared at all, so it learns nothing from its next guesses. Only failures are counted (on the
  * store's Redis, shared by replicas): a valid request costs one map lookup, no round trip. Each replica blocks
  * locally from the moment a failure it counts goes over, so across N replicas an attacker gets at most N more
@@ -117,8 +118,9 @@ export class AuthFailures {
 }
 
 /** The metric's `api` label of a realm: a fixed set. */
-export type AuthFamily = 'management' | 'scim' | 'notifications';
-const familyOf = (realm: string): AuthFamily => (realm.startsWith('scim:') ? 'scim' : realm === NOTIFICATIONS_REALM ? 'notifications' : 'management');
+export type AuthFamily = 'management' | 'scim' | 'notifications' | 'setup';
+const familyOf = (realm: string): AuthFamily =>
+  realm.startsWith('scim:') ? 'scim' : realm === NOTIFICATIONS_REALM ? 'notifications' : realm === SETUP_REALM ? 'setup' : 'management';
 
 /** The attempt of a request for `realm`: its client address as express sees it (`trust proxy`). */
 export const attempt = (req: Request, realm: string): Attempt => ({ client: clientKey(req.ip), realm });
@@ -130,3 +132,5 @@ export const scimRealm = (directoryId: string | undefined): string =>
 export const API_REALM = 'api';
 /** Graph's change notifications (a clientState naming a directory with another secret is a failure). */
 export const NOTIFICATIONS_REALM = 'graph-notifications';
+/** The setup page: a link that does not open (unknown, expired, revoked) is a failure, so links cannot be guessed. */
+export const SETUP_REALM = 'setup';

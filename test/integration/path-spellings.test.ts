@@ -7,6 +7,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
+import { createPageLimits, type PageLimits } from '../../src/ratelimit/page-limits.js';
 import type { RedisStore } from '../../src/store/redis.js';
 import { openStore, startService, type StoreKind } from '../support/harness.js';
 import { fuzzSeed, seeded, spellings } from '../support/path-spellings.js';
@@ -82,6 +83,43 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       }
     });
 
+    it('setup page: spellings of a link share its one limiter key, take no lock, count no failure and one label per route', async () => {
+      const store = await openStore(kind, DB);
+      const redis = kind === 'redis' ? ((store as RedisStore).redis as Redis) : undefined;
+      const inner = createPageLimits(redis ? { redis } : {});
+      const keys = new Set<string>();
+      const pageLimits: PageLimits = { take: (k, key) => (keys.add(`${k}:${key}`), inner.take(k, key)) };
+      const page = await startService(store, {}, { pageLimits });
+      try {
+        const dir = await page.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+        const created = await page.dsync.setupLinks.create(dir.id, {});
+        const token = created.url.split('/').pop()!;
+        const path = `/setup/${token}/status`;
+        const json = { accept: 'application/json' };
+        // Letter case of the fixed segments, percent-encoding (of the token too), a trailing slash: the same page.
+        const same = await Promise.all([path, ...spellings(path, 40, SEED, { ids: [token], structural: false })].map((p) => send(page.url, 'GET', p, json)));
+        expect(same.every((s) => s === 200), same.join(' ')).to.equal(true);
+        expect([...keys]).to.deep.equal([`view:${created.id}`]);
+        // Slashes and dot segments too: another page, a 404 or a link that does not open, never a new key or a fault.
+        const other = await Promise.all(spellings(path, 40, SEED, { ids: [token] }).map((p) => send(page.url, 'GET', p, json)));
+        expect(other.filter((s) => s >= 500), other.join(' ')).to.deep.equal([]);
+        expect([...keys]).to.deep.equal([`view:${created.id}`]);
+        const failures = (await page.dsync.metrics.authFailures.get()).values.find((v) => v.labels.api === 'setup' && v.labels.outcome === 'failed');
+        expect(failures?.value ?? 0, 'only a spelling that names another link is a failed authentication').to.be.at.most(other.filter((s) => s === 404).length);
+        if (redis) {
+          expect(await redis.keys('dsync:rl:setup:*')).to.deep.equal([`dsync:rl:setup:view:${created.id}`]);
+          expect(await redis.keys('dsync:inflight:*'), 'no lock').to.deep.equal([]);
+        }
+        const { values } = await page.dsync.metrics.httpDuration.get();
+        expect(JSON.stringify(values), 'the link is never a label').not.to.contain(token);
+        const labels = new Set(values.map((v) => v.labels.route));
+        expect([...labels].filter((l) => !['/setup/:link', '/setup/:link/status', 'unmatched'].includes(String(l)))).to.deep.equal([]);
+        expect(values.filter((v) => v.metricName === 'http_request_duration_seconds_count' && v.labels.route === '/setup/:link/status')).to.have.length(1);
+      } finally {
+        await page.close();
+      }
+    });
+
     it('requests without a credential take no lock and log nothing, on any directory id (finding 6)', async () => {
       svc = await startLimited(await openStore(kind, DB), { plan: 'enterprise' });
       const rnd = seeded(SEED);
@@ -121,12 +159,20 @@ describe('the route label takes only the route table\'s values (issue 19, findin
     }
   });
 
-  it('the routes without credentials (the OAuth start link, both callbacks, Graph notifications) take their own labels only', async () => {
+  it('the routes without credentials (the OAuth start link, both callbacks, Graph notifications, the setup page) take their own labels only', async () => {
     const svc = await startService(await openStore('memory'));
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });
     try {
       const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'];
-      const templates = ['/api/v1/dsync/oauth/start/x', '/api/v1/dsync/google/callback', '/api/v1/dsync/microsoft/callback', '/api/v1/dsync/microsoft/notifications'];
+      const templates = [
+        '/api/v1/dsync/oauth/start/x',
+        '/api/v1/dsync/google/callback',
+        '/api/v1/dsync/microsoft/callback',
+        '/api/v1/dsync/microsoft/notifications',
+        '/setup/x',
+        '/setup/x/status',
+        '/setup/x/scim-tokens',
+      ];
       const paths = templates.flatMap((t) => [t, ...spellings(t, 24, SEED, { structural: false, ids: ['x'] })]);
       const statuses = await Promise.all(methods.flatMap((m) => paths.map((p) => send(svc.url, m, p, {}, undefined, agent))));
       expect(statuses.filter((s) => s >= 500), 'no fault').to.deep.equal([]);
@@ -137,10 +183,13 @@ describe('the route label takes only the route table\'s values (issue 19, findin
         '/api/v1/dsync/microsoft/callback',
         '/api/v1/dsync/microsoft/notifications',
         '/api/v1/dsync/oauth/start/:token',
+        '/setup/:link',
+        '/setup/:link/:action',
+        '/setup/:link/status',
       ]);
       const series = values.filter((v) => v.metricName === 'http_request_duration_seconds_count');
-      // 4 routes × 8 methods × the few statuses they answer (400, 405, 410, 202/200, 415…), against 800 requests.
-      expect(series.length).to.be.at.most(4 * 8 * 4);
+      // 7 routes × 8 methods × the few statuses they answer (400, 404, 405, 410, 429, 202/200, 415…), against 1,400 requests.
+      expect(series.length).to.be.at.most(7 * 8 * 4);
     } finally {
       agent.destroy();
       await svc.close();

@@ -6,14 +6,18 @@
  *   POST /<link>/<action>        an action of the directory type's section (sections.ts), CSRF-checked
  *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
  * A link grants its one directory and these actions only. Every response carries the page's security headers.
+ * A link that does not open is a failed authentication (realm `setup`): past the limits, the client is refused
+ * before any link is looked up. The page's own limits key on the link's id, whatever the spelling of its URL.
  */
 import { pino } from 'pino';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { DsyncError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
+import { attempt, AuthFailures, SETUP_REALM } from '../../ratelimit/auth-failures.js';
 import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
 import type { Dsync } from '../../service.js';
 import { html } from '../html.js';
+import type { RouteTemplate } from '../request-identity.js';
 import { setFlowCookie } from '../oauth-routes.js';
 import { asset } from './assets.js';
 import { statusText } from './fragments.js';
@@ -29,6 +33,16 @@ export interface SetupRoutesOptions extends FramingOptions {
   logger?: Logger;
   /** Default: counters in this process (the app passes ones on the store's Redis). */
   limits?: PageLimits;
+  /** Where links that do not open are counted; default: the default limits, in this process (the app passes its own). */
+  authFailures?: AuthFailures;
+}
+
+/** The page's paths under `mount` (GET and HEAD but for the actions), for the request identities and route labels. */
+export function setupTemplates(mount: string): RouteTemplate[] {
+  const page = (path: string, label = path) => ({ path: `${mount}${path}`, methods: ['GET', 'HEAD'], label: `${mount}${label}` });
+  // An action is one or two segments (`scim-tokens`, `scim-tokens/revoke`): one label for both.
+  const action = (path: string) => ({ path: `${mount}${path}`, methods: ['POST'], label: `${mount}/:link/:action` });
+  return [page('/static/:file'), page('/:link'), page('/:link/status'), action('/:link/:action'), action('/:link/:action/:name')];
 }
 
 /** From the response's URL back to the mount point: `./` for `/<link>`, `../` for `/<link>/status`. */
@@ -42,6 +56,7 @@ const wantsJson = (req: Request): boolean => req.accepts(['html', 'json']) === '
 export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Router {
   const logger = options.logger ?? pino({ level: 'silent' });
   const limits = options.limits ?? createPageLimits();
+  const failures = options.authFailures ?? new AuthFailures({ logger });
   const r = Router();
   const headers = (res: Response, formTargets: string[] = []) => pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
   const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? logger;
@@ -56,13 +71,12 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   };
 
   /** The link's directory, or the answer that it does not open (already sent). */
-  async function open(req: Request, res: Response, kind: Exclude<PageLimitKind, 'miss'>) {
+  async function open(req: Request, res: Response, kind: PageLimitKind) {
     headers(res);
     const link = String(req.params.link);
     const resolved = await dsync.setupLinks.resolve(link);
     if (resolved.status !== 'valid') {
-      const wait = await limits.take('miss', req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      if (wait !== undefined) return void limited(req, res, wait);
+      await failures.failed(attempt(req, SETUP_REALM));
       const status = resolved.status === 'unknown' ? 404 : 410;
       if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
       return void res.status(status).type('html').send(linkGonePage(rootOf(req), resolved.status));
@@ -95,6 +109,17 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.type(file.type).send(file.body);
   });
+
+  // Past here the link is a credential: a client (or the realm) over the failure limit is refused before any lookup.
+  r.use(
+    failures.gate(
+      () => SETUP_REALM,
+      (res, message) => {
+        headers(res);
+        refuse(res.req, res, 429, 'Too many requests', `${message}.`);
+      },
+    ),
+  );
 
   r.get('/:link', async (req, res) => {
     const opened = await open(req, res, 'view');
