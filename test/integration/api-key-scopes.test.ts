@@ -131,4 +131,34 @@ describe('scoped API keys (issue 19, finding 8)', function () {
     expect(seen).to.deep.include({ type: 'microsoft-entra', microsoft_tenant_id: TENANT });
     expect(seen.scim.secret).to.equal('[redacted]');
   });
+  it('setup links, SCIM tokens and activity: a tenant key reaches its own directory only; a read-only key lists, never creates or revokes', async () => {
+    const base = (d: any) => `/api/v1/directory-sync/${d.id}`;
+    const link = await as(KEYS.acme.key, 'POST', `${base(acme)}/setup-links`, {});
+    const token = await as(KEYS.acme.key, 'POST', `${base(acme)}/scim-tokens`);
+    expect([link.status, token.status]).to.deep.equal([201, 201]);
+    // Minted for the key that may write: the one chance to see them, so not redacted.
+    expect(link.body.data.url).to.match(/\/setup\/[A-Za-z0-9_-]{43}$/);
+    expect(token.body.data.token).to.match(/^\S{20,}$/);
+    for (const key of [KEYS.acme.key, KEYS.acmeRead.key, KEYS.read.key]) {
+      for (const path of ['setup-links', 'scim-tokens', 'activity']) expect((await as(key, 'GET', `${base(acme)}/${path}`)).status, `${key} ${path}`).to.equal(200);
+    }
+    const refused = [
+      await as(KEYS.acme.key, 'POST', `${base(beta)}/setup-links`, {}),
+      await as(KEYS.acme.key, 'GET', `${base(beta)}/setup-links`),
+      await as(KEYS.acme.key, 'POST', `${base(beta)}/scim-tokens`),
+      await as(KEYS.acme.key, 'GET', `${base(beta)}/scim-tokens`),
+      await as(KEYS.acme.key, 'DELETE', `${base(beta)}/scim-tokens/scim-secret`),
+      await as(KEYS.acme.key, 'GET', `${base(beta)}/activity`),
+      await as(KEYS.read.key, 'POST', `${base(acme)}/setup-links`, {}),
+      await as(KEYS.read.key, 'DELETE', `${base(acme)}/setup-links/${link.body.data.id}`),
+      await as(KEYS.acmeRead.key, 'POST', `${base(acme)}/scim-tokens`),
+      await as(KEYS.acmeRead.key, 'DELETE', `${base(acme)}/scim-tokens/${token.body.data.id}`),
+    ];
+    expect(refused.map((r) => r.status)).to.deep.equal(Array(refused.length).fill(403));
+    expect(refused[0]!.body.error.message).to.equal(`This API key is limited to tenant acme; directory ${beta.id} is not`);
+    expect(refused[6]!.body.error.message).to.equal('This API key is read-only');
+    expect((await as(API_KEY, 'GET', `${base(beta)}/setup-links`)).body.data).to.deep.equal([]);
+    expect((await as(API_KEY, 'GET', `${base(acme)}/scim-tokens`)).body.data.map((t: any) => t.id)).to.include(token.body.data.id);
+    expect((await as(KEYS.acme.key, 'DELETE', `${base(acme)}/setup-links/${link.body.data.id}`)).status).to.equal(200);
+  });
 });

@@ -84,6 +84,26 @@ describe('failed authentications are limited before any compare (issue 19, findi
     expect(await failures(svc, 'scim', 'failed')).to.equal(15);
   });
 
+  it('SCIM during a rotation (two working tokens): both pass without a count; a wrong one and the revoked old one are failures, and past the limit neither working token is compared', async () => {
+    const { svc, lines } = await start({ perAddress: 4, total: 100 });
+    const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
+    const second = await svc.dsync.scimTokens.create(dir.id);
+    const withToken = (secret: string, from = '198.51.100.7') => svc.scim({ id: dir.id, scim: { secret } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from });
+    for (const token of [dir.scim.secret, second.token, dir.scim.secret, second.token]) expect((await withToken(token)).status).to.equal(200);
+    expect(await failures(svc, 'scim', 'failed'), 'a working token is never a failure').to.equal(0);
+    // The IdP moved to the second token; the old one is revoked and, presented again, is a wrong token.
+    await svc.dsync.scimTokens.revoke(dir.id, 'scim-secret');
+    const statuses = [];
+    for (const token of [dir.scim.secret, GUESS, dir.scim.secret, `${second.token}x`]) statuses.push((await withToken(token)).status);
+    expect(statuses).to.deep.equal([401, 401, 401, 401]);
+    expect(await failures(svc, 'scim', 'failed')).to.equal(4);
+    const refused = await withToken(second.token);
+    expect(refused.status, 'blocked before the compare: the working token is refused too').to.equal(429);
+    expect(refused.body.detail).to.match(/Too many failed authentication attempts/);
+    expect((await withToken(second.token, '203.0.113.9')).status, 'another client is not').to.equal(200);
+    expect(JSON.stringify(lines)).to.not.include(dir.scim.secret).and.not.include(second.token).and.not.include(GUESS);
+  });
+
   it('IPv6 clients count by their /64', async () => {
     const { svc } = await start({ perAddress: 3, total: 100 });
     for (const from of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3']) expect((await get(svc, GUESS, from)).status).to.equal(401);
