@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { check, launchChromium, openPage, SCREENSHOTS, waitUntil } from '../support/browser.js';
@@ -135,12 +135,21 @@ describe('setup page in Chromium', function () {
     }
   });
 
-  /** Every URL the page's browser asks for (navigations and redirects included), and the flow cookies it holds at the end. */
-  const track = (page: Page) => {
+  /**
+   * Opens the page of a pull directory, not connected yet (screenshot `shot`), keeping every URL its browser asks
+   * for (navigations and redirects included).
+   */
+  const openPull = async (context: BrowserContext, link: string, shot: string) => {
+    const { page, trouble } = await openPage(context);
     const urls: string[] = [];
     page.on('request', (r) => void urls.push(r.url()));
-    return urls;
+    await page.goto(link);
+    expect(await page.textContent('#sync-state')).to.equal('Not connected yet');
+    expect(await page.isDisabled('#sync-now')).to.equal(true);
+    await check(page, shot);
+    return { page, trouble, urls, secret: link.split('/').pop()! };
   };
+  /** The flow cookies the browser holds. */
   const flowCookies = async (context: BrowserContext) => (await context.cookies()).filter((c) => c.name.includes('dsync-oauth-'));
 
   it('Google Workspace: Connect → consent refused (wrong workspace, the reason shown) → Connect → back on the page → Sync now → synced counts', async () => {
@@ -153,13 +162,7 @@ describe('setup page in Chromium', function () {
       t.fake.addMember(group.id, ann.id);
       const dir = await t.service.createDirectory({ type: 'google', name: 'Example Inc', google_domain: 'example.com' });
       const link = await linkOf(t.service, dir);
-      const secret = link.split('/').pop()!;
-      const { page, trouble } = await openPage(context);
-      const urls = track(page);
-      await page.goto(link);
-      expect(await page.textContent('#sync-state')).to.equal('Not connected yet');
-      expect(await page.isDisabled('#sync-now')).to.equal(true);
-      await check(page, 'google-1-not-connected');
+      const { page, trouble, urls, secret } = await openPull(context, link, 'google-1-not-connected');
 
       // An account of another workspace consents: back on the page with the reason, nothing stored.
       t.fake.oauth.consenter = { email: 'eve@evil.example', hd: 'evil.example' };
@@ -226,13 +229,7 @@ describe('setup page in Chromium', function () {
       t.fake.authority.consent = { tenantId: TENANT_A, decision: 'decline' };
       const dir = await t.service.createDirectory({ type: 'microsoft-entra', name: 'Contoso' });
       const link = await linkOf(t.service, dir);
-      const secret = link.split('/').pop()!;
-      const { page, trouble } = await openPage(context);
-      const urls = track(page);
-      await page.goto(link);
-      expect(await page.textContent('#sync-state')).to.equal('Not connected yet');
-      expect(await page.isDisabled('#sync-now')).to.equal(true);
-      await check(page, 'entra-1-not-connected');
+      const { page, trouble, urls, secret } = await openPull(context, link, 'entra-1-not-connected');
 
       await page.click('#microsoft-connect');
       await page.waitForSelector('#notice.error');
