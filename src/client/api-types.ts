@@ -70,7 +70,7 @@ export interface paths {
         };
         /**
          * Google's redirect after consent: steps 2 and 3 of the authorization
-         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).
+         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`, `error_description`).
          */
         get: operations["googleCallback"];
         put?: never;
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Microsoft's redirect after admin consent: connects the directory to the tenant
-         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).
+         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).
          */
         get: operations["microsoftCallback"];
         put?: never;
@@ -3005,11 +3005,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error) */
+            /** @description Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error, error_description) */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The redirect_url with status=success|error */
+                    /** @description The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
                     Location: string;
                     [name: string]: unknown;
                 };
@@ -3160,11 +3160,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error) */
+            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description) */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The redirect_url with status=success|error */
+                    /** @description The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
                     Location: string;
                     [name: string]: unknown;
                 };
