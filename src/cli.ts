@@ -78,10 +78,19 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const dsync = build(config, logger);
   await dsync.store.ping();
   const rateLimits = openRateLimits(config, dsync, logger);
-  // The setup page's limits are always on, shared by replicas through the store's Redis when there is one.
   const redis = redisClientOf(dsync.store);
-  const pageLimits = createPageLimits(redis ? { redis } : {});
-  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, pageLimits, ...(rateLimits && { rateLimits }) }));
+  const app = createApp({
+    dsync,
+    apiKeys: config.apiKeys,
+    logger,
+    // On the store's Redis, like the rate limits: a guesser spread over replicas is counted once.
+    authFailures: { limits: config.authFailureLimits, ...(redis && { redis }) },
+    // The setup page's limits are always on, shared by replicas likewise.
+    pageLimits: createPageLimits(redis ? { redis } : {}),
+    ...(rateLimits && { rateLimits }),
+    ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
+  });
+  const server: Server = createServer(app);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');
@@ -108,7 +117,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     'dsync is listening',
   );
   if (config.apiKeyGenerated) {
-    const key = config.apiKeys[0]!;
+    const key = config.apiKeys[0]!.key;
     process.stdout.write(
       `\n  dsync is running on ${config.externalUrl} (in-memory store).\n` +
         `  Generated management API key for this run: ${key}\n\n` +

@@ -7,6 +7,7 @@
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { GOOGLE_DEFAULTS } from './providers/google/options.js';
 import { MICROSOFT_DEFAULTS } from './providers/microsoft/options.js';
+import { DEFAULT_AUTH_FAILURE_LIMITS } from './ratelimit/auth-failures.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client.js';
 
@@ -47,7 +48,13 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     group: 'HTTP service',
     default: 'one generated per run (memory store only)',
     type: 'list (comma-separated)',
-    meaning: `Management API keys (\`Authorization: Api-Key <key>\`). Required with ${REDIS_STORE}: dsync refuses to run a shared store without keys.`,
+    meaning: `Management API keys (\`Authorization: Api-Key <key>\`), each \`key[:read][:tenant=<t>[:product=<p>]]\`: a bare key has full access, \`:read\` reads only, \`tenant=\` reaches that tenant's directories; neither of the last two sees a secret value. Required with ${REDIS_STORE}: dsync refuses to run a shared store without keys.`,
+  },
+  DSYNC_TRUST_PROXY: {
+    group: 'HTTP service',
+    default: 'unset: the socket\'s peer is the client',
+    type: '`true`, a number of hops, or a list of addresses/CIDRs (`loopback`, `uniquelocal`, `10.0.0.0/8`)',
+    meaning: "Express's `trust proxy`: which proxies' `X-Forwarded-For` names the client, for the per-address limits (failed authentications, the setup page). Set it behind an Ingress, or every client counts as the Ingress's address.",
   },
   REDIS_URL: {
     group: 'Store (Redis)',
@@ -141,6 +148,12 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     group: 'Rate limits',
     type: 'list (`<bucket>=<rps>/<rpm>,…`)',
     meaning: "Per-bucket limits over the preset, e.g. `scim=20/600,default=800/18000`. Needs `DSYNC_RATE_LIMIT_PLAN`.",
+  },
+  DSYNC_AUTH_FAILURE_LIMIT: {
+    group: 'Rate limits',
+    default: `\`${DEFAULT_AUTH_FAILURE_LIMITS.perAddress}/${DEFAULT_AUTH_FAILURE_LIMITS.total}\``,
+    type: '`<per client address>/<in total>` (a minute)',
+    meaning: 'Failed authentications a minute per client address and in total per realm (the management API, each SCIM directory, Graph\'s change notifications) before the client, or the realm, is answered 429 without its credential being compared. Always on, whatever the plan.',
   },
   DSYNC_GOOGLE_CLIENT_ID: {
     group: 'Google Workspace',

@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
-import { environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
+import { apiKeysSchema, toApiKey, type ApiKey } from './http/api-keys.js';
+import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
+import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { providerConfig, providerEnvShape } from './provider-config.js';
 import type { GoogleOptions } from './providers/google/options.js';
 import type { MicrosoftOptions } from './providers/microsoft/options.js';
@@ -71,6 +73,14 @@ const millis = z.string().transform((text, ctx) => {
   }
 });
 
+/** Express's `trust proxy`: `true`/`false`, a number of hops, or addresses, CIDRs and the names express knows. */
+const trustProxy = z.string().transform((text): boolean | number | string[] => {
+  const t = text.trim();
+  if (t === 'true' || t === 'false') return t === 'true';
+  if (/^\d+$/.test(t)) return Number(t);
+  return t.split(',').map((s) => s.trim()).filter(Boolean);
+});
+
 /** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
 const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
 
@@ -78,7 +88,7 @@ export const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
   DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),
-  DSYNC_API_KEYS: z.string().optional(),
+  DSYNC_API_KEYS: apiKeysSchema.optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(MAX_BATCH_SIZE).optional(),
   DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
@@ -108,6 +118,8 @@ export const envSchema = z.object({
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
+  DSYNC_AUTH_FAILURE_LIMIT: authFailureLimitSchema.optional(),
+  DSYNC_TRUST_PROXY: trustProxy.optional(),
   ...providerEnvShape,
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -149,7 +161,8 @@ export interface Config extends StoreConfig {
   port: number;
   host: string;
   externalUrl: string;
-  apiKeys: string[];
+  /** DSYNC_API_KEYS, each with its scope (http/api-keys.ts). */
+  apiKeys: ApiKey[];
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;
   webhook: {
@@ -169,6 +182,10 @@ export interface Config extends StoreConfig {
   microsoft: MicrosoftOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
+  /** Failed authentications a minute, per client address and in total (DSYNC_AUTH_FAILURE_LIMIT); always on. */
+  authFailureLimits: AuthFailureLimits;
+  /** Which proxies' X-Forwarded-For names the client (DSYNC_TRUST_PROXY); unset = the socket's peer is the client. */
+  trustProxy?: boolean | number | string[];
   metricsPort: number;
   logLevel: string;
 }
@@ -309,10 +326,7 @@ export function loadConfig(
   { servesApi = true }: { servesApi?: boolean } = {},
 ): Config {
   const e = parseEnv(env);
-  const keys = (e.DSYNC_API_KEYS ?? '')
-    .split(',')
-    .map((k) => k.trim())
-    .filter(Boolean);
+  const keys = e.DSYNC_API_KEYS ?? [];
   const store = storeConfig(e);
   if (keys.length === 0 && store.redis && servesApi) {
     throw new ConfigError(`DSYNC_API_KEYS must be set with ${REDIS_STORE} (refusing to run a shared store without API keys)`);
@@ -326,7 +340,7 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     externalUrl,
-    apiKeys: keys.length > 0 ? keys : [generateKey()],
+    apiKeys: keys.length > 0 ? keys : [toApiKey(generateKey())],
     apiKeyGenerated: keys.length === 0,
     ...store,
     webhook: {
@@ -343,6 +357,8 @@ export function loadConfig(
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),
     }),
+    authFailureLimits: e.DSYNC_AUTH_FAILURE_LIMIT ?? DEFAULT_AUTH_FAILURE_LIMITS,
+    ...(e.DSYNC_TRUST_PROXY !== undefined && { trustProxy: e.DSYNC_TRUST_PROXY }),
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
   };

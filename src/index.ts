@@ -58,3 +58,6 @@ export type { GoogleProvider } from './providers/google/google.js';
 export type { GoogleDirectoryView, TokenSet } from './providers/google/authorization.js';
 export type { DirectoryReport, SyncReport } from './providers/google/google-sync.js';
 export type { SyncStatus, SyncState, SyncCounts } from './providers/google/sync-status.js';
+export type { BrowserFlows, FlowCookie, FlowProvider, FlowTarget, FinishedFlow, StartedFlow } from './providers/oauth/browser-flows.js';
+export { FlowBrowserMismatchError, FlowLinkUsedError, InvalidFlowStateError } from './providers/oauth/errors.js';
+export type { ApiKey, KeyScope } from './http/api-keys.js';

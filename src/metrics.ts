@@ -126,6 +126,12 @@ export class Metrics extends ProcessMetrics {
     labelNames: ['bucket', 'kind', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly authFailures = new Counter({
+    name: 'dsync_auth_failures_total',
+    help: "Failed authentications (outcome failed: a wrong key or SCIM token, a Graph notification with another directory's clientState, a setup link that does not open) and requests refused while their client or realm was over the failure limit (refused), by api (management, scim, notifications, setup)",
+    labelNames: ['api', 'outcome'] as const,
+    registers: [this.registry],
+  });
   readonly cronRuns = new Counter({
     name: 'dsync_cron_runs_total',
     help: 'Runs of a cron job (process-events): success, partial (some receivers failed; retried later) or error (could not run)',

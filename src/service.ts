@@ -26,6 +26,7 @@ import { externalIdGroupKeys } from './providers/pull/group-keys.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
 import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
+import { BrowserFlows } from './providers/oauth/browser-flows.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { Store } from './core/store-port.js';
@@ -86,6 +87,8 @@ export interface Dsync {
   readonly activity: ActivityRecorder;
   /** Microsoft Entra ID: admin consent, the pull sync on Graph's delta query, change notifications. */
   readonly microsoft: MicrosoftProvider;
+  /** The browser OAuth flows of the pull providers: start one in a browser, open a start link, finish a callback. */
+  readonly oauth: BrowserFlows;
   /** Delivers queued events now (batch mode's cron). */
   processEvents(): ReturnType<DeliveryEngine['processDue']>;
   /** Starts background delivery (real-time polling and the crash-repair sweep). */
@@ -144,9 +147,11 @@ export function createDsync(options: DsyncOptions): Dsync {
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
   const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
+  const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl });
   const google = createGoogleProvider({
     store,
     directories,
+    flows: oauth,
     writers: pullWriters,
     options: googleOptions(options.externalUrl, googleGiven),
     logger,
@@ -159,6 +164,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   const microsoft = createMicrosoftProvider({
     store,
     directories,
+    flows: oauth,
     writers: pullWriters,
     options: microsoftOptions(options.externalUrl, microsoftGiven),
     logger,
@@ -179,6 +185,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     setupLinks: new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` }),
     activity,
     microsoft,
+    oauth,
     delivery,
     deliveryReads: new DeliveryReads(store),
     metrics,

@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 2000;
   const HIDDEN_POLL_MS = 10000;
-  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync']);
+  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync']);
 
   function announce(text) {
     const el = $('announce');
@@ -111,7 +111,7 @@
   document.addEventListener('submit', (event) => {
     const form = event.target;
     const action = form.dataset.action;
-    if (!action || !SCRIPTED.has(action)) return; // e.g. "Connect Google Workspace": a real navigation
+    if (!action || !SCRIPTED.has(action)) return; // "Connect …": a real navigation (to the consent page and back)
     event.preventDefault();
     const fields = Object.fromEntries(new FormData(form));
     const button = form.querySelector('button[type="submit"]');
@@ -123,7 +123,7 @@
           notice('success', 'The token was revoked: it stops working at once.');
           announce('Token revoked');
         }
-        if (action === 'google/sync') {
+        if (action.endsWith('/sync')) {
           const failed = data && data.failed > 0;
           notice(failed ? 'error' : 'success', failed ? 'The sync failed; see the error below.' : 'Synced.');
         }
@@ -238,18 +238,19 @@
     if (empty) empty.hidden = recent.length > 0;
   }
 
-  function renderGoogle(google, syncText) {
-    if (!google || !$('google-state')) return;
-    const { sync } = google;
-    $('google-state').textContent = syncText;
-    $('google-last-success').replaceChildren(timeEl(sync.last_success_at));
+  function renderSync(pull, syncText) {
+    if (!pull || !$('sync-state')) return;
+    const { status } = pull;
+    $('sync-state').textContent = syncText;
+    $('sync-last-success').replaceChildren(timeEl(status.last_success_at));
+    const listed = $('sync-listed');
     const count = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
-    $('google-listed').textContent = count(sync.listed.users, 'user') + ', ' + count(sync.listed.groups, 'group');
-    const error = $('google-error');
-    error.textContent = sync.error ? sync.error.message : '';
-    error.hidden = !sync.error;
-    const now = $('google-sync-now');
-    if (now) now.disabled = !google.connected;
+    if (listed && status.listed) listed.textContent = count(status.listed.users, 'user') + ', ' + count(status.listed.groups, 'group');
+    const error = $('sync-error');
+    error.textContent = status.error ? status.error.message : '';
+    error.hidden = !status.error;
+    const now = $('sync-now');
+    if (now) now.disabled = !pull.connected;
   }
 
   function render(live) {
@@ -265,7 +266,7 @@
     $('last-request').replaceChildren(timeEl(live.last_request_at));
     renderTokens(live.tokens);
     renderRecent(live.recent);
-    renderGoogle(live.google, live.sync_text);
+    renderSync(live.pull, live.sync_text);
   }
 
   async function refresh() {
@@ -282,6 +283,8 @@
     setTimeout(() => refresh().catch(() => undefined).finally(schedule), document.hidden ? HIDDEN_POLL_MS : POLL_MS);
   }
 
+  // Back from a consent page: the notice is on the page; a reload should not show it again.
+  if (location.search) history.replaceState(null, '', location.pathname);
   localizeTimes(document);
   schedule();
 })();

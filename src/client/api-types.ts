@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dsync/oauth/start/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open a step-1 link: start the authorization in this browser
+         * @description The link step 1 answers (the admin's browser, no Api-Key; valid 15 minutes, opened once). It sets an HttpOnly cookie binding the flow to this browser and redirects to the provider's consent page; a second opening is a 410.
+         */
+        get: operations["oauthStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/dsync/google/callback": {
         parameters: {
             query?: never;
@@ -50,7 +70,7 @@ export interface paths {
         };
         /**
          * Google's redirect after consent: steps 2 and 3 of the authorization
-         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the signed, expiring state bound to the directory is the credential). The code is exchanged and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).
+         * @description The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`, `error_description`).
          */
         get: operations["googleCallback"];
         put?: never;
@@ -70,7 +90,7 @@ export interface paths {
         };
         /**
          * Microsoft's redirect after admin consent: connects the directory to the tenant
-         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, single-use state bound to the directory is the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).
+         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).
          */
         get: operations["microsoftCallback"];
         put?: never;
@@ -92,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Microsoft Graph's change notifications (and its validation handshake)
-         * @description Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through Graph's delta query within seconds (a burst is one sync).
+         * @description Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its directory, checked; one that does not check out is ignored, and one naming a directory with another secret counts as a failed authentication of the caller: over DSYNC_AUTH_FAILURE_LIMIT, a 429). `?validationToken=` is Graph validating the URL: the token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through Graph's delta query within seconds (a burst is one sync).
          */
         post: operations["microsoftNotifications"];
         delete?: never;
@@ -229,8 +249,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Step 1: the Google consent URL for an admin of the workspace
-         * @description Send an admin of the workspace to this URL: after consent, Google sends the browser to the callback, which does steps 2 and 3. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.
+         * Step 1: a single-use link that sends an admin of the workspace to Google's consent page
+         * @description Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does steps 2 and 3 in that browser only, for an account of the directory's google_domain. Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409. Not for read-only keys.
          */
         get: operations["getGoogleAuthorizationUrl"];
         put?: never;
@@ -256,7 +276,7 @@ export interface paths {
         put: operations["setGoogleTokens"];
         /**
          * Step 2: exchange an authorization code for the token set
-         * @description Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens).
+         * @description Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).
          */
         post: operations["exchangeGoogleCode"];
         delete?: never;
@@ -333,8 +353,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Microsoft's admin-consent URL for an admin of the directory's tenant (read-only directory permissions)
-         * @description Send an admin of the customer's tenant to this URL: after consent, Microsoft sends the browser to the callback, which connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first sync. A newer URL replaces an older one. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409.
+         * A single-use link that sends an admin of the directory's tenant to Microsoft's admin-consent page (read-only directory permissions)
+         * @description Send an admin of the customer's tenant to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it (a cookie), then goes on to Microsoft's admin-consent page; after consent Microsoft sends the browser to the callback, which, in that browser only, connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first sync. Each URL is a flow of its own. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409. Not for read-only keys.
          */
         get: operations["getMicrosoftAdminConsentUrl"];
         put?: never;
@@ -1677,11 +1697,11 @@ export interface components {
         };
         /**
          * @example {
-         *       "authorizationUrl": "https://accounts.google.com/o/oauth2/v2/auth?access_type=offline&prompt=consent&…"
+         *       "authorizationUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
         GoogleAuthorizationUrl: {
-            /** @description Google's consent page for this directory (named as SPEC.md shows it) */
+            /** @description A single-use start link of this service, which goes on to Google's consent page (named as SPEC.md shows it) */
             authorizationUrl: string;
         };
         GoogleAuthorizationUrlEnvelope: {
@@ -1926,10 +1946,11 @@ export interface components {
         };
         /**
          * @example {
-         *       "adminConsentUrl": "https://login.microsoftonline.com/organizations/v2.0/adminconsent?client_id=…&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default&redirect_uri=…&state=…"
+         *       "adminConsentUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
         MicrosoftAdminConsentUrl: {
+            /** @description A single-use start link of this service, which goes on to Microsoft's admin-consent page */
             adminConsentUrl: string;
         };
         MicrosoftAdminConsentUrlEnvelope: {
@@ -2611,7 +2632,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The directory is managed by a controller (the Kubernetes operator): change its resource */
+        /** @description Beyond the API key's scope (a read-only key writing; a tenant key reaching another tenant's directory, or every directory), or the directory is managed by a controller (the Kubernetes operator): change its resource */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2681,7 +2702,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description Over a rate limit (when rate limits are configured) */
+        /** @description Over a rate limit (when rate limits are configured), or too many failed authentications from this client (always) */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2815,12 +2836,143 @@ export interface operations {
             };
         };
     };
+    oauthStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The link's single-use token
+                 * @example q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA
+                 */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's consent page, with the flow's cookie set */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    /** @description The provider's consent page */
+                    Location: string;
+                    /** @description `__Host-dsync-oauth-<id>` (https) or `dsync-oauth-<id>` (http): HttpOnly, SameSite=Lax */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The directory cannot start this flow (not of the provider's type): a page saying why */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The directory is gone: a page saying so */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The provider is not configured on this server: a page saying so */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link has expired or was already opened: a page saying so */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A fault of the server: a page saying so (the error is logged) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store does not answer: a page saying so */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description no-store */
+                    "Cache-Control"?: string;
+                    /** @description default-src 'none' */
+                    "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
     googleCallback: {
         parameters: {
             query: {
                 /**
-                 * @description The signed state of the authorization URL (step 1)
-                 * @example eyJkIjoiMmI2ZC4uLiJ9.c2ln
+                 * @description The state of the flow (single use)
+                 * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
                  */
                 state: string;
                 /**
@@ -2845,23 +2997,25 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error) */
+            /** @description Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error, error_description) */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The redirect_url with status=success|error */
+                    /** @description The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
                     Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A forged, expired or missing state, or a refused code: a page saying why */
+            /** @description A missing, unknown, expired or used state, another browser, a refused code or an account of another workspace: a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2869,6 +3023,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,6 +3039,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2897,6 +3055,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2911,6 +3071,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2925,6 +3087,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,6 +3103,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,8 +3117,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The signed state of the admin-consent URL
-                 * @example eyJkIjoiMmI2ZC4uLiJ9.c2ln
+                 * @description The state of the flow (single use)
+                 * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
                  */
                 state: string;
                 /**
@@ -2986,23 +3152,25 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error) */
+            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description) */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The redirect_url with status=success|error */
+                    /** @description The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
                     Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why */
+            /** @description A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3010,6 +3178,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3194,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3210,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3052,6 +3226,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,6 +3242,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3080,6 +3258,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description default-src 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description no-referrer */
+                    "Referrer-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3127,6 +3307,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3184,6 +3365,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3236,6 +3418,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3272,6 +3455,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3320,6 +3504,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3354,6 +3539,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3391,6 +3577,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -3430,6 +3617,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3470,6 +3658,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3549,6 +3738,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3583,6 +3773,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3620,6 +3811,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -3655,6 +3847,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3703,6 +3896,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3737,6 +3931,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3771,6 +3966,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3812,6 +4008,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3851,6 +4048,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3885,6 +4083,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3919,6 +4118,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -3994,6 +4194,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4030,6 +4231,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4064,6 +4266,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4117,6 +4320,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4158,6 +4362,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4210,6 +4415,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4251,6 +4457,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4306,6 +4513,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4340,6 +4548,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4446,6 +4655,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

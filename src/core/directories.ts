@@ -10,6 +10,7 @@ import {
 } from './directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { newId, newSecret, newWebhookSecret } from './ids.js';
+import { malformedField } from './json-walk.js';
 import type { Directory } from './model.js';
 
 export interface DirectoryServiceOptions {
@@ -33,6 +34,9 @@ export interface CreateOptions {
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  // Before the schema: a lone surrogate would be stored as is in memory and as U+FFFD in Redis.
+  const malformed = malformedField(input);
+  if (malformed !== undefined) throw new ValidationError(`${malformed} is not valid Unicode (a lone UTF-16 surrogate)`, malformed);
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const { message, field } = describeIssues(result.error);

@@ -240,9 +240,7 @@ export type SyncRecordName =
   /** Graph's delta links of the directory (and, with nested groups, its direct memberships). */
   | 'microsoft-delta'
   /** The directory's change-notification subscriptions and their clientState secret. */
-  | 'microsoft-subscriptions'
-  /** The nonce of the directory's latest admin-consent URL (its state is single-use). */
-  | 'microsoft-consent';
+  | 'microsoft-subscriptions';
 
 export interface PullSyncStore {
   /** The record's JSON, or null when none was saved. */
@@ -254,6 +252,17 @@ export interface PullSyncStore {
   /** Extends the lease only while `owner` still holds it; false = it was lost. */
   renewSyncLease(directoryId: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseSyncLease(directoryId: string, owner: string): Promise<void>;
+}
+
+/**
+ * Short-lived single-use records (the OAuth flows' states and start links): each is taken at most once, however
+ * many take it at the same time, and is gone after its time to live.
+ */
+export interface OneTimeStore {
+  /** Saves `value` under `key` for `ttlMs`; false when the key is already in use. */
+  putOnce(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** The value, removed in the same atomic step; null when there is none (never put, expired or already taken). */
+  takeOnce(key: string): Promise<string | null>;
 }
 
 /** A SCIM bearer token as stored: its SHA-256, never its value (the SPEC's `scim.secret` lives on the directory). */
@@ -327,6 +336,7 @@ export interface Store
     DeliveryStore,
     DeliveryRecordStore,
     PullSyncStore,
+    OneTimeStore,
     AccessStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */

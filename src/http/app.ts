@@ -3,18 +3,22 @@ import express, { type Express } from 'express';
 import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
+import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '../ratelimit/auth-failures.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
+import { refuseManagement, refuseScim } from '../ratelimit/refusals.js';
 import type { Dsync } from '../service.js';
+import { toApiKey, type ApiKey } from './api-keys.js';
 import { apiKeyAuth } from './auth.js';
 import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
-import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
-import { microsoftCallbackRoute, microsoftNotificationRoute } from './microsoft-public-routes.js';
+import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft-public-routes.js';
+import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
 import { requestIds } from './request-id.js';
-import { methodNotAllowed, mountRoutes } from './route-table.js';
-import { scimRoutes } from './scim-routes.js';
-import { setupRoutes } from './setup/routes.js';
+import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
+import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
+import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
+import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
@@ -22,38 +26,63 @@ const READY_DEADLINE_MS = 500;
 
 export interface AppOptions {
   dsync: Dsync;
-  apiKeys: string[];
+  /** The management API keys; a bare string has full access (api-keys.ts: scopes). */
+  apiKeys: ReadonlyArray<string | ApiKey>;
   logger: Logger;
   /** Project and inflight limits (SPEC §8); unset = off. */
   rateLimits?: RateLimits;
+  /** Where failed authentications are counted and their limits; default: the default limits, in this process. */
+  authFailures?: Pick<AuthFailuresOptions, 'limits' | 'redis'>;
+  /** Express's `trust proxy` (DSYNC_TRUST_PROXY): which proxies' X-Forwarded-For names the client. Default none. */
+  trustProxy?: boolean | number | string[];
   /** The setup page's limits (always on); default: counted in this process. */
   pageLimits?: PageLimits;
 }
 
-const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
+/** Where the app mounts the setup page. */
+const SETUP_MOUNT = '/setup';
 
-/** A bounded route label: the route template, never the raw path (ids would explode the series count). */
-function routeLabel(req: express.Request): string {
-  if (req.baseUrl === '/api/scim/v2.0') {
-    const [, , type, id] = req.path.split('/');
-    const kind = SCIM_TYPES.has((type ?? '').toLowerCase()) ? type!.toLowerCase() : 'other';
-    return `scim/${kind}${id ? '/:id' : ''}`;
-  }
-  return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
+/** The paths outside the route table that answer GET (and HEAD) only. */
+const PAGES = [
+  '/healthz',
+  '/readyz',
+  `${API_PREFIX}/openapi.json`,
+  `${API_PREFIX}${START_ROUTE}`,
+  ...CALLBACKS.map((c) => `${API_PREFIX}${c.path}`),
+];
+
+/** Every path the app serves, in the order express tries them: the request identities (and route labels) are these. */
+export function appTemplates(): RouteTemplate[] {
+  return [
+    ...PAGES.map((path) => ({ path, methods: ['GET', 'HEAD'] })),
+    // Unauthenticated too: its own label, whatever the spelling or method (the others are 405s).
+    { path: `${API_PREFIX}${MICROSOFT_NOTIFICATIONS}`, methods: ['POST'] },
+    ...SCIM_TEMPLATES,
+    ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
+    // The setup link is a secret: its label is the template (`/setup/:link`), never the link.
+    ...setupTemplates(SETUP_MOUNT),
+  ];
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits, pageLimits }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, pageLimits, ...o }: AppOptions): Express {
+  const authFailures = new AuthFailures({
+    ...o.authFailures,
+    logger,
+    observe: (api, outcome) => dsync.metrics.authFailures.inc({ api, outcome }),
+  });
   const app = express();
   app.disable('x-powered-by');
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(requestIds(logger));
+  app.use(requestIdentity(new RequestIdentities(appTemplates())));
   app.use((req, res, next) => {
     const started = performance.now();
     res.once('finish', () => {
       try {
         dsync.metrics.httpDuration.observe(
-          { route: routeLabel(req), method: req.method, status_code: String(res.statusCode) },
+          { route: res.locals.identity.route, method: req.method, status_code: String(res.statusCode) },
           (performance.now() - started) / 1000,
         );
       } catch (err) {
@@ -83,24 +112,27 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, pageLimits }: Ap
   });
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
-  app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));
+  // The auth-failure gates come first: a blocked client is refused before anything compares its credential.
+  const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
+  app.use(SCIM_PREFIX, scimGate, ...limit((r) => r.scim), scimRoutes(dsync, logger, authFailures));
 
   // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
   app.get('/api/v1/openapi.json', (_req, res) => {
     res.json(openApiDocument());
   });
-  // The admin's browser comes back here from Google's consent page: no Api-Key, the signed state vouches for it.
-  app.use('/api/v1', googleCallbackRoute(dsync.google, logger));
-  // Entra's admin consent returns here, and Graph posts change notifications here: no Api-Key (the signed
-  // state, each notification's clientState vouch for them).
-  app.use('/api/v1', microsoftCallbackRoute(dsync.microsoft, logger));
-  app.use('/api/v1', microsoftNotificationRoute(dsync.microsoft, logger));
-  app.all(['/healthz', '/readyz', '/api/v1/openapi.json'], methodNotAllowed(['GET', 'HEAD']));
-  app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
+  // The admin's browser (Google's consent, Entra's admin consent): no Api-Key; a single-use link, the flow's
+  // state and the browser's cookie vouch for it.
+  app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
+  // Graph posts change notifications here: no Api-Key (each notification's clientState vouches for it).
+  app.use(API_PREFIX, microsoftNotificationRoute(dsync.microsoft, logger, authFailures));
+  app.all(['/healthz', '/readyz', `${API_PREFIX}/openapi.json`], methodNotAllowed(['GET', 'HEAD']));
+  const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
+  const api = [apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management)];
+  app.use(API_PREFIX, ...api, jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
   // The IT admin's browser: the setup link is the credential (no Api-Key), HTML with its own security headers.
-  app.use('/setup', setupRoutes(dsync, { logger, ...(pageLimits && { limits: pageLimits }) }));
+  app.use(SETUP_MOUNT, setupRoutes(dsync, { logger, authFailures, ...(pageLimits && { limits: pageLimits }) }));
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });

@@ -46,6 +46,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/events',
+    reach: 'directory',
     operationId: 'listEvents',
     summary: "Events API: read the directory's event log by cursor",
     description:
@@ -64,6 +65,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync/:id/events/replay',
+    reach: 'directory',
     operationId: 'replayEvents',
     summary: 'Re-deliver events since a time, or one dead letter',
     description:
@@ -92,6 +94,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/dead-letters',
+    reach: 'directory',
     operationId: 'listDeadLetters',
     summary: 'List the deliveries given up on',
     description: 'Deliveries that failed their last retry, oldest first; replay one with `dead_letter_id`.',
@@ -104,6 +107,7 @@ export const eventRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/dsync/events',
+    reach: 'query',
     operationId: 'listDeliveryLogs',
     summary: "List a directory's webhook delivery attempts",
     description: 'Every delivery attempt of a directory with `log_webhook_events`, newest first, kept for DSYNC_WEBHOOK_LOG_RETENTION. Paged with `pageOffset`/`pageLimit`.',

@@ -6,17 +6,12 @@
  *   PUT  /directory-sync/<id>/google/service-account {key, admin_email}  service account (domain-wide delegation)
  *   GET  /directory-sync/<id>/google/sync                                the last sync's status
  *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync
- * and, without Api-Key (the admin's browser; the signed state is the credential):
- *   GET  /dsync/google/callback?code=&state=                             steps 2 and 3, then a page or a redirect
+ * The admin's browser (no Api-Key) opens step 1's link and comes back to /dsync/google/callback: oauth-routes.ts.
  */
-import type { Router } from 'express';
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../core/limits.js';
-import type { Logger } from '../logger.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
-import type { GoogleProvider } from '../providers/google/google.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
-import { browserCallbackRoute } from './browser-callback.js';
 import {
   authorizationUrlSchema,
   googleDirectoryViewSchema,
@@ -42,11 +37,15 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/authorization-url',
+    reach: 'directory',
+    changes: true,
     operationId: 'getGoogleAuthorizationUrl',
-    summary: 'Step 1: the Google consent URL for an admin of the workspace',
+    summary: "Step 1: a single-use link that sends an admin of the workspace to Google's consent page",
     description:
-      "Send an admin of the workspace to this URL: after consent, Google sends the browser to the callback, which does steps 2 and 3. " +
-      'Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409.',
+      'Send an admin of the workspace to this URL (valid 15 minutes, opened once): it binds the flow to the browser that opens it ' +
+      "(a cookie), then goes on to Google's consent page; after consent Google sends the browser to the callback, which does " +
+      "steps 2 and 3 in that browser only, for an account of the directory's google_domain. " +
+      'Needs the OAuth client configured (DSYNC_GOOGLE_CLIENT_ID/SECRET), else 409. Not for read-only keys.',
     tag: TAG,
     params: idParams,
     query: redirectQuery,
@@ -58,9 +57,13 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync/:id/google/token',
+    reach: 'directory',
+    secrets: true,
     operationId: 'exchangeGoogleCode',
     summary: 'Step 2: exchange an authorization code for the token set',
-    description: 'Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens).',
+    description:
+      'Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a ' +
+      "google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).",
     tag: TAG,
     params: idParams,
     body: codeInput,
@@ -72,6 +75,8 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/directory-sync/:id/google/token',
+    reach: 'directory',
+    secrets: true,
     operationId: 'setGoogleTokens',
     summary: 'Step 3: set the tokens the sync uses',
     description: 'Stores the tokens on the directory (visible ASCII, as they travel in headers); the next sync uses them.',
@@ -87,6 +92,7 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'put',
     path: '/directory-sync/:id/google/service-account',
+    reach: 'directory',
     operationId: 'setGoogleServiceAccount',
     summary: 'Use a service account with domain-wide delegation instead of the OAuth flow',
     description: "The service account's JSON key and the admin it acts for; the key is stored, never shown back.",
@@ -104,6 +110,7 @@ export const googleRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/google/sync',
+    reach: 'directory',
     operationId: 'getGoogleSyncStatus',
     summary: "The directory's last sync: state, times, counts, error",
     description: 'The state of the last (or running) sync of the directory, its counts and the error that stopped it.',
@@ -128,20 +135,3 @@ export const googleRoutes: ApiRoute[] = [
     handle: ({ query }, dsync) => dsync.google.sync(query),
   }),
 ];
-
-/** The browser callback: steps 2 and 3 after the signed state is checked. */
-export function googleCallbackRoute(google: GoogleProvider, logger: Logger): Router {
-  return browserCallbackRoute(
-    {
-      path: '/dsync/google/callback',
-      name: 'Google Workspace',
-      complete: async (q) => {
-        const { directoryId, redirectUrl } = await google.callback({ code: q.code, state: q.state, error: q.error });
-        const done = `Directory ${directoryId} can now sync from Google Workspace. You can close this window.`;
-        return { directoryId, done, ...(redirectUrl && { redirectUrl }) };
-      },
-      redirectOf: (state) => google.redirectOf(state),
-    },
-    logger,
-  );
-}

@@ -35,6 +35,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'post',
     path: '/directory-sync',
+    reach: 'body',
+    secrets: true,
     operationId: 'createDirectory',
     summary: 'Create a directory connection',
     description:
@@ -50,6 +52,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync',
+    reach: 'query',
+    secrets: true,
     operationId: 'listDirectories',
     summary: 'List the directories of a tenant and product',
     description: 'Every directory of the tenant and product, oldest first (not paged).',
@@ -61,6 +65,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/users',
+    reach: 'query',
     operationId: 'listUsers',
     summary: 'List users (of one directory, or of every directory of a tenant and product)',
     description: `${SCOPE} ${PAGED}`,
@@ -73,6 +78,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/users/:id',
+    reach: 'query',
     operationId: 'getUser',
     summary: 'Get a user',
     description: `The user as the last event carried it. ${SCOPE}`,
@@ -86,6 +92,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups',
+    reach: 'query',
     operationId: 'listGroups',
     summary: 'List groups (of one directory, or of every directory of a tenant and product)',
     description: `Groups without their members (see listGroupMembers). ${SCOPE} ${PAGED}`,
@@ -98,6 +105,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups/:id',
+    reach: 'query',
     operationId: 'getGroup',
     summary: 'Get a group',
     description: `The group with every member; page large groups with listGroupMembers instead. ${SCOPE}`,
@@ -111,6 +119,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/groups/:id/members',
+    reach: 'query',
     operationId: 'listGroupMembers',
     summary: "List a group's members",
     description: `The user ids of the group's members. ${SCOPE} ${PAGED}`,
@@ -124,6 +133,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id',
+    reach: 'directory',
+    secrets: true,
     operationId: 'getDirectory',
     summary: 'Get a directory',
     description: 'The directory with its SCIM endpoint and token and its webhook.',
@@ -136,6 +147,8 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'patch',
     path: '/directory-sync/:id',
+    reach: 'directory',
+    secrets: true,
     operationId: 'updateDirectory',
     summary: 'Update a directory (tenant, product and type are immutable)',
     description:
@@ -157,6 +170,7 @@ export const managementRoutes: ApiRoute[] = [
   route({
     method: 'delete',
     path: '/directory-sync/:id',
+    reach: 'directory',
     operationId: 'deleteDirectory',
     summary: 'Delete a directory with its users, groups and events',
     description: 'Deletes the directory and everything it holds; no events are emitted for what it held.',

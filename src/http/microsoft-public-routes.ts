@@ -1,45 +1,32 @@
 /**
- * The Microsoft Entra ID routes without Api-Key, under /api/v1:
- *   GET  /dsync/microsoft/callback        the admin's browser back from the admin-consent page (the signed,
- *                                         single-use state vouches for it): connects the directory
- *   POST /dsync/microsoft/notifications   Graph's change notifications: `?validationToken=` is echoed as text/plain
- *                                         (the handshake when a subscription is created); a batch is answered 202
- *                                         at once, each notification's clientState checked, its directory synced soon.
- * Their OpenAPI entries are `microsoftPublicPaths` (the route table documents only Api-Key routes' envelopes).
+ * Graph's change notifications, under /api/v1, without Api-Key:
+ *   POST /dsync/microsoft/notifications   `?validationToken=` is echoed as text/plain (the handshake when a
+ *                                         subscription is created); a batch is answered 202 at once, each
+ *                                         notification's clientState checked, its directory synced soon.
+ * A batch holding a clientState that names a directory with another secret counts as a failed authentication
+ * of its client (ratelimit/auth-failures.ts); a client over the limit is refused before its body is read.
+ * (Entra's admin-consent callback is the browser flows', oauth-routes.ts.) The OpenAPI entry is by hand
+ * (openapi-fixed-paths.ts): the route table documents only Api-Key routes' envelopes.
  */
 import express, { Router } from 'express';
+import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import type { MicrosoftProvider } from '../providers/microsoft/microsoft.js';
-import { methodNotAllowed } from './route-table.js';
+import { attempt, NOTIFICATIONS_REALM, type AuthFailures } from '../ratelimit/auth-failures.js';
+import { refuseManagement } from '../ratelimit/refusals.js';
 import { fail } from './envelope.js';
-import { DsyncError } from '../core/errors.js';
-import { browserCallbackRoute } from './browser-callback.js';
+import { methodNotAllowed } from './route-table.js';
+
+export const MICROSOFT_NOTIFICATIONS = '/dsync/microsoft/notifications';
 
 /** Graph's notification batches are small (at most a few hundred notifications). */
 const NOTIFICATION_BODY_LIMIT = 1024 * 1024;
 
-/** The admin's browser back from the admin-consent page. */
-export function microsoftCallbackRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
-  return browserCallbackRoute(
-    {
-      path: '/dsync/microsoft/callback',
-      name: 'Microsoft Entra ID',
-      complete: async (q) => {
-        const { directoryId, tenantId, redirectUrl } = await microsoft.callback(q);
-        const done = `Directory ${directoryId} is connected to tenant ${tenantId}; its first sync starts now. You can close this window.`;
-        return { directoryId, done, ...(redirectUrl && { redirectUrl }) };
-      },
-      redirectOf: (state) => microsoft.redirectOf(state),
-    },
-    logger,
-  );
-}
-
-/** Graph's change notifications. */
-export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger: Logger): Router {
+export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger: Logger, failures: AuthFailures): Router {
   const r = Router();
   r.post(
-    '/dsync/microsoft/notifications',
+    MICROSOFT_NOTIFICATIONS,
+    failures.gate(() => NOTIFICATIONS_REALM, refuseManagement),
     // The handshake first: its body (if any) is not JSON, and is not read.
     (req, res, next) => {
       const token = req.query.validationToken;
@@ -53,7 +40,8 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
     express.json({ limit: NOTIFICATION_BODY_LIMIT, type: () => true }),
     async (req, res) => {
       try {
-        await microsoft.notifications(req.body);
+        const { forged } = await microsoft.notifications(req.body);
+        if (forged > 0) await failures.failed(attempt(req, NOTIFICATIONS_REALM));
         res.status(202).type('text/plain').send('');
       } catch (err) {
         if (err instanceof DsyncError && err.status < 500) return fail(res, err.status, err.message);
@@ -62,6 +50,6 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       }
     },
   );
-  r.all('/dsync/microsoft/notifications', methodNotAllowed(['POST']));
+  r.all(MICROSOFT_NOTIFICATIONS, methodNotAllowed(['POST']));
   return r;
 }

@@ -1,6 +1,6 @@
 /**
  * Microsoft Entra ID routes (DESIGN.md §4), under /api/v1:
- *   GET  /directory-sync/<id>/microsoft/admin-consent-url[?redirect_url=]   where to send the tenant's admin
+ *   GET  /directory-sync/<id>/microsoft/admin-consent-url[?redirect_url=]   a start link for the tenant's admin
  *   GET  /directory-sync/<id>/microsoft/sync         the last sync's status
  *   POST /dsync/cron/sync-microsoft[?directoryId=]   run the sync (`Prefer: respond-async`: 202 and a Location)
  *   GET  /dsync/cron/sync-microsoft/<runId>          a background run's state and report
@@ -27,12 +27,16 @@ export const microsoftRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/microsoft/admin-consent-url',
+    reach: 'directory',
+    changes: true,
     operationId: 'getMicrosoftAdminConsentUrl',
     description:
-      "Send an admin of the customer's tenant to this URL: after consent, Microsoft sends the browser to the callback, which " +
-      'connects the directory (checking the tenant it names, if any), subscribes to change notifications and starts the first ' +
-      'sync. A newer URL replaces an older one. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate), else 409.',
-    summary: "Microsoft's admin-consent URL for an admin of the directory's tenant (read-only directory permissions)",
+      "Send an admin of the customer's tenant to this URL (valid 15 minutes, opened once): it binds the flow to the browser that " +
+      "opens it (a cookie), then goes on to Microsoft's admin-consent page; after consent Microsoft sends the browser to the " +
+      'callback, which, in that browser only, connects the directory (checking the tenant it names, if any), subscribes to change ' +
+      'notifications and starts the first sync. Each URL is a flow of its own. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID ' +
+      'and a secret or certificate), else 409. Not for read-only keys.',
+    summary: "A single-use link that sends an admin of the directory's tenant to Microsoft's admin-consent page (read-only directory permissions)",
     tag: TAG,
     params: idParams,
     query: redirectQuery,
@@ -44,6 +48,7 @@ export const microsoftRoutes: ApiRoute[] = [
   route({
     method: 'get',
     path: '/directory-sync/:id/microsoft/sync',
+    reach: 'directory',
     operationId: 'getMicrosoftSyncStatus',
     description: 'The state of the last (or running) sync of the directory: its mode, counts, Graph requests, throttling, the error that stopped it, and its change-notification subscriptions.',
     summary: "The directory's last sync: state, mode (full, delta, resync), counts, Graph requests, notifications",

@@ -13,10 +13,12 @@ const timestamp = z.iso.datetime();
 const TENANT_ID = 'aaaaaaaa-1111-4111-8111-111111111111';
 const FINISHED = '2026-11-21T08:00:00.640Z';
 
-export const adminConsentUrlSchema = z.object({ adminConsentUrl: z.string() }).meta({
-  id: 'MicrosoftAdminConsentUrl',
-  examples: [{ adminConsentUrl: 'https://login.microsoftonline.com/organizations/v2.0/adminconsent?client_id=…&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default&redirect_uri=…&state=…' }],
-});
+export const adminConsentUrlSchema = z
+  .object({ adminConsentUrl: z.string().describe("A single-use start link of this service, which goes on to Microsoft's admin-consent page") })
+  .meta({
+    id: 'MicrosoftAdminConsentUrl',
+    examples: [{ adminConsentUrl: 'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' }],
+  });
 
 const REPORT_EXAMPLE = {
   directories: [{ id: DIRECTORY_ID, name: 'Contoso (Entra)', tenant: 'contoso', product: 'app', state: 'succeeded' as const, counts: { ...ZERO_COUNTS, users_updated: 2 }, error: null }],

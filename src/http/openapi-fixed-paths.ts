@@ -1,7 +1,7 @@
 /**
  * The routes that answer outside the `{data, error}` envelope, described by hand beside the route table: the
- * health probes, this document, the Google and Entra callbacks that an admin's browser comes back to, and the
- * endpoint Microsoft Graph posts change notifications to.
+ * health probes, this document, the OAuth start link, the Google and Entra callbacks that an admin's browser comes
+ * back to, and the endpoint Microsoft Graph posts change notifications to.
  */
 import { API_PREFIX } from './route-table.js';
 import { answerHeaders } from './openapi-responses.js';
@@ -30,6 +30,7 @@ const json = (schema: Json, example: unknown) => ({ 'application/json': { schema
 const PAGE_HEADERS: Json = {
   'Cache-Control': { description: 'no-store', schema: { type: 'string' } },
   'Content-Security-Policy': { description: "default-src 'none'", schema: { type: 'string' } },
+  'Referrer-Policy': { description: 'no-referrer', schema: { type: 'string' } },
 };
 
 /** A page for the admin's browser. */
@@ -46,6 +47,7 @@ const page = (description: string, title: string, text: string): Json => ({
 
 const FAILED = 'Google Workspace authorization failed';
 const MS_FAILED = 'Microsoft Entra ID authorization failed';
+const STARTING = 'Authorization could not start';
 
 export function fixedPaths(): Json {
   return {
@@ -76,31 +78,67 @@ export function fixedPaths(): Json {
         },
       },
     },
+    [`${API_PREFIX}/dsync/oauth/start/{token}`]: {
+      get: {
+        operationId: 'oauthStart',
+        summary: 'Open a step-1 link: start the authorization in this browser',
+        description:
+          "The link step 1 answers (the admin's browser, no Api-Key; valid 15 minutes, opened once). It sets an HttpOnly " +
+          "cookie binding the flow to this browser and redirects to the provider's consent page; a second opening is a 410.",
+        tags: ['OAuth flows'],
+        security: [],
+        parameters: [
+          { name: 'token', in: 'path', required: true, description: "The link's single-use token", schema: { type: 'string' }, example: 'q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' },
+        ],
+        responses: {
+          303: {
+            description: "To the provider's consent page, with the flow's cookie set",
+            headers: {
+              ...answerHeaders(false),
+              ...PAGE_HEADERS,
+              Location: { description: "The provider's consent page", required: true, schema: { type: 'string', format: 'uri' } },
+              'Set-Cookie': { description: '`__Host-dsync-oauth-<id>` (https) or `dsync-oauth-<id>` (http): HttpOnly, SameSite=Lax', schema: { type: 'string' } },
+            },
+          },
+          400: page('The directory cannot start this flow (not of the provider\'s type): a page saying why', STARTING, 'Directory 2b6d… is not of type google'),
+          404: page('The directory is gone: a page saying so', STARTING, 'Directory 2b6d… not found'),
+          409: page('The provider is not configured on this server: a page saying so', STARTING, 'Google OAuth is not configured on this server'),
+          410: page('The link has expired or was already opened: a page saying so', STARTING, 'This authorization link has expired or was already opened: ask for a new one'),
+          500: page('A fault of the server: a page saying so (the error is logged)', STARTING, 'The authorization could not be completed; try again later'),
+          503: page('The store does not answer: a page saying so', STARTING, 'The data store is unavailable; retry shortly'),
+        },
+      },
+    },
     [`${API_PREFIX}/dsync/google/callback`]: {
       get: {
         operationId: 'googleCallback',
         summary: "Google's redirect after consent: steps 2 and 3 of the authorization",
         description:
-          "The admin's browser comes back here from Google's consent page (no Api-Key: the signed, expiring state bound " +
-          'to the directory is the credential). The code is exchanged and the tokens set on the directory; the answer is a ' +
-          'page, or a 303 to the `redirect_url` given at step 1 with `directory_id` and `status` (and `error`).',
+          "The admin's browser comes back here from Google's consent page (no Api-Key: the flow's single-use state and the " +
+          "browser's cookie set by the start link are the credential). The code is exchanged, the consenting account checked " +
+          "against the directory's google_domain and the tokens set on the directory; the answer is a page, or a 303 to the " +
+          '`redirect_url` given at step 1 with `directory_id` and `status` (and `error`, `error_description`).',
         tags: ['Google Workspace'],
         security: [],
         parameters: [
-          { name: 'state', in: 'query', required: true, description: 'The signed state of the authorization URL (step 1)', schema: { type: 'string' }, example: 'eyJkIjoiMmI2ZC4uLiJ9.c2ln' },
+          { name: 'state', in: 'query', required: true, description: 'The state of the flow (single use)', schema: { type: 'string' }, example: 'Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR' },
           { name: 'code', in: 'query', required: false, description: "Google's authorization code (absent when the admin refused)", schema: { type: 'string' }, example: '4/0AfJohXl' },
           { name: 'error', in: 'query', required: false, description: "Google's error when the admin refused (e.g. access_denied)", schema: { type: 'string' } },
         ],
         responses: {
           200: page('Authorized: a page saying so', 'Google Workspace connected', 'Directory 2b6d… can now sync from Google Workspace. You can close this window.'),
           303: {
-            description: 'Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error)',
+            description: 'Authorized or failed: back to the redirect_url given at step 1, with directory_id and status (and error, error_description)',
             headers: {
               ...answerHeaders(false),
-              Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
+              Location: { description: 'The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)', required: true, schema: { type: 'string', format: 'uri' } },
             },
           },
-          400: page('A forged, expired or missing state, or a refused code: a page saying why', FAILED, 'The authorization state is invalid or expired: start again'),
+          400: page(
+            'A missing, unknown, expired or used state, another browser, a refused code or an account of another workspace: a page saying why',
+            FAILED,
+            'Invalid OAuth state (unknown, expired or already used): start the authorization again',
+          ),
           404: page('The directory of the state is gone: a page saying so', FAILED, 'Directory 2b6d… not found'),
           409: page('Google OAuth is not configured on this server: a page saying so', FAILED, 'Google OAuth is not configured on this server'),
           500: page('A fault of the server: a page saying so (the error is logged)', FAILED, 'The authorization could not be completed; try again later'),
@@ -114,14 +152,14 @@ export function fixedPaths(): Json {
         operationId: 'microsoftCallback',
         summary: "Microsoft's redirect after admin consent: connects the directory to the tenant",
         description:
-          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the signed, expiring, " +
-          'single-use state bound to the directory is the credential). The tenant is checked against the one the directory ' +
-          'names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 ' +
-          'to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`).',
+          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use " +
+          "state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the " +
+          'directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, ' +
+          'or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).',
         tags: ['Microsoft Entra ID'],
         security: [],
         parameters: [
-          { name: 'state', in: 'query', required: true, description: 'The signed state of the admin-consent URL', schema: { type: 'string' }, example: 'eyJkIjoiMmI2ZC4uLiJ9.c2ln' },
+          { name: 'state', in: 'query', required: true, description: 'The state of the flow (single use)', schema: { type: 'string' }, example: 'Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR' },
           { name: 'admin_consent', in: 'query', required: false, description: '`True` when the admin consented', schema: { type: 'string' }, example: 'True' },
           { name: 'tenant', in: 'query', required: false, description: 'The id (GUID) of the tenant whose admin consented', schema: { type: 'string' }, example: 'aaaaaaaa-1111-4111-8111-111111111111' },
           { name: 'scope', in: 'query', required: false, description: 'The permissions granted', schema: { type: 'string' } },
@@ -131,13 +169,17 @@ export function fixedPaths(): Json {
         responses: {
           200: page('Connected: a page saying so (the first sync starts)', 'Microsoft Entra ID connected', 'Directory 2b6d… is connected to tenant aaaaaaaa-…; its first sync starts now.'),
           303: {
-            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error)',
+            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description)',
             headers: {
               ...answerHeaders(false),
-              Location: { description: 'The redirect_url with status=success|error', required: true, schema: { type: 'string', format: 'uri' } },
+              Location: { description: 'The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)', required: true, schema: { type: 'string', format: 'uri' } },
             },
           },
-          400: page('A forged, expired or used state, a refusal, or another tenant than the directory names: a page saying why', MS_FAILED, 'The admin did not grant consent'),
+          400: page(
+            'A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why',
+            MS_FAILED,
+            'This authorization was started in another browser (or the browser did not send its cookie back): start it again, and finish it in the same browser',
+          ),
           404: page('The directory of the state is gone: a page saying so', MS_FAILED, 'Directory 2b6d… not found'),
           409: page('Microsoft Entra ID is not configured on this server: a page saying so', MS_FAILED, 'Microsoft Entra ID is not configured on this server'),
           500: page('A fault of the server: a page saying so (the error is logged)', MS_FAILED, 'The authorization could not be completed; try again later'),
@@ -152,7 +194,8 @@ export function fixedPaths(): Json {
         summary: "Microsoft Graph's change notifications (and its validation handshake)",
         description:
           'Called by Microsoft Graph, never by a client (no Api-Key: each notification carries the clientState secret of its ' +
-          'directory, checked; one that does not check out is ignored). `?validationToken=` is Graph validating the URL: the ' +
+          "directory, checked; one that does not check out is ignored, and one naming a directory with another secret counts as a " +
+          'failed authentication of the caller: over DSYNC_AUTH_FAILURE_LIMIT, a 429). `?validationToken=` is Graph validating the URL: the ' +
           'token is echoed as text/plain. A notification batch is answered 202 at once; each directory named is synced through ' +
           "Graph's delta query within seconds (a burst is one sync).",
         tags: ['Microsoft Entra ID'],
@@ -176,6 +219,7 @@ export function fixedPaths(): Json {
             content: { 'text/plain': { schema: { type: 'string', maxLength: 0 }, examples: { default: { value: '' } } } },
           },
           400: { $ref: '#/components/responses/BadRequest' },
+          429: { $ref: '#/components/responses/TooManyRequests' },
           503: { $ref: '#/components/responses/ServiceUnavailable' },
         },
       },

@@ -39,8 +39,10 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   403: {
     name: 'Forbidden',
-    description: 'The directory is managed by a controller (the Kubernetes operator): change its resource',
-    message: 'Directory 2b6d… is managed by dsync-operator; change its DirectoryConnection resource instead',
+    description:
+      "Beyond the API key's scope (a read-only key writing; a tenant key reaching another tenant's directory, or every directory), " +
+      'or the directory is managed by a controller (the Kubernetes operator): change its resource',
+    message: 'This API key is limited to tenant acme; directory 2b6d… is not',
   },
   404: { name: 'NotFound', description: 'No such directory, user, group, dead letter or delivery log', message: 'Directory 2b6d… not found' },
   409: {
@@ -57,7 +59,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   429: {
     name: 'TooManyRequests',
-    description: 'Over a rate limit (when rate limits are configured)',
+    description: 'Over a rate limit (when rate limits are configured), or too many failed authentications from this client (always)',
     message: 'Rate limit exceeded: retry after 1 s',
     headers: ['Retry-After'],
   },
@@ -116,6 +118,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Events and delivery': 'The event log of each directory (the Events API), replays, dead letters and delivery attempt logs',
   'Google Workspace': 'Authorizing and running the pull sync from the Google Admin SDK Directory API',
   'Microsoft Entra ID': "Admin consent and the pull sync on Microsoft Graph's delta query, with its change notifications",
+  'OAuth flows': "The admin's browser in the consent flows of Google Workspace and Microsoft Entra ID (no Api-Key)",
   'Setup links, SCIM tokens, activity':
     "Self-serve setup for the customer's IT admin: setup links to a page of its own, the SCIM bearer tokens (at most two), and the recent SCIM requests",
   Cron: 'One-shot runs for CronJobs (also run in-process when the matching interval is set)',

@@ -167,7 +167,18 @@ export function buildOpenApiDocument(routes: ApiRoute[]): Json {
     webhooks: hooks,
     components: {
       securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The header value is `Api-Key <key>` (a key of DSYNC_API_KEYS).' },
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            'The header value is `Api-Key <key>` (a key of DSYNC_API_KEYS). A key has a scope: full access (`key`); ' +
+            'read-only (`key:read`: GET only, any directory); or limited to a tenant (`key:tenant=acme`, optionally ' +
+            '`:product=app`): only the directories of that tenant (and product), and no cron routes; scopes combine ' +
+            '(`key:read:tenant=acme`). Beyond its scope a key gets 403. Only a full-access key sees secret values: ' +
+            'for the others `scim.secret`, `webhook.secret` and Google tokens read `[redacted]`. Too many failed ' +
+            'keys from one client answer 429 before any key is compared.',
+        },
       },
       headers: HEADERS,
       responses: Object.fromEntries([...usedStatuses].sort().map((s) => [ERROR_RESPONSES[s]!.name, errorResponse(s)])),

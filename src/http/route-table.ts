@@ -9,6 +9,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { parseInput } from '../core/directories.js';
 import type { Dsync } from '../service.js';
+import { authorize, FULL_ACCESS, redactSecrets, seesSecrets, type Reach } from './api-keys.js';
 import { fail, ok } from './envelope.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -69,6 +70,15 @@ export interface ApiRoute<
   tag: string;
   /** False for the routes a browser or an unauthenticated client calls (no Api-Key). */
   auth?: boolean;
+  /** Which directories the route reaches, for keys limited to a tenant (api-keys.ts); default `all`. */
+  reach?: Reach;
+  /** The answer can hold secret values (a directory, tokens): redacted for keys that may not see them. */
+  secrets?: boolean;
+  /**
+   * A GET whose answer lets its holder change the directory (a consent link: whoever opens it connects an
+   * account to it): refused to read-only keys, as a write is.
+   */
+  changes?: boolean;
   params?: P;
   query?: Q;
   body?: B;
@@ -78,7 +88,7 @@ export interface ApiRoute<
   responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
   status?: number;
-  /** 403/404/409 (502 for Google) when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
+  /** 404/409 (502 for Google), 403 beyond a key's scope; 400, 401, 403, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
   /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
   handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
@@ -94,14 +104,15 @@ export function route<P extends z.ZodType | undefined, Q extends z.ZodType | und
 export const API_PREFIX = '/api/v1';
 
 /**
- * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key,
- * 429 under the rate limits (when configured), 503 when the store is unreachable.
+ * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key
+ * (and 403 beyond a scoped key's reach), 429 under the rate limits (when configured), 503 when the store is
+ * unreachable.
  */
 export function errorStatuses(r: ApiRoute): number[] {
   const statuses = new Set<number>(r.errors ?? []);
   if (r.params || r.query || r.body) statuses.add(400);
   if (r.body) statuses.add(413).add(415);
-  if (r.auth !== false) statuses.add(401).add(429);
+  if (r.auth !== false) statuses.add(401).add(403).add(429);
   statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -116,9 +127,11 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
         query: r.query ? parseInput(r.query, req.query) : undefined,
         body: r.body ? parseInput(r.body, req.body) : undefined,
       };
-      const data = await r.handle(input, dsync, res);
-      if (data instanceof Answer) ok(res, data.data, data.status);
-      else ok(res, data, r.status ?? 200);
+      const scope = res.locals.apiKey ?? FULL_ACCESS;
+      await authorize(scope, r.method !== 'get' || r.changes === true, r.reach ?? 'all', input, (id) => dsync.directories.get(id));
+      const answer = await r.handle(input, dsync, res);
+      const [status, data] = answer instanceof Answer ? [answer.status, answer.data] : [r.status ?? 200, answer];
+      ok(res, r.secrets && !seesSecrets(scope) ? redactSecrets(data) : data, status);
     });
   }
   // A known path asked with another method is a 405 naming the methods it has (RFC 9110 §15.5.6), as on the

@@ -10,9 +10,28 @@ import { SCIM_JSON, type ScimResult } from '../scim/context.js';
 import { scimErrorResult } from '../scim/error-mapper.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
+import { attempt, scimRealm, type AuthFailures } from '../ratelimit/auth-failures.js';
 import { jsonBody } from './json-body.js';
+import type { RouteTemplate } from './request-identity.js';
 
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
+
+export const SCIM_PREFIX = '/api/scim/v2.0';
+
+const template = (type: string, label: string): RouteTemplate => ({ path: `${SCIM_PREFIX}/:directoryId/${type}`, label, directoryParam: 'directoryId' });
+const withIds = (type: string) => [template(type, `scim/${type.toLowerCase()}`), template(`${type}/:resourceId`, `scim/${type.toLowerCase()}/:id`)];
+/**
+ * The SCIM paths as request-identity templates, labelled `scim/<type>[/:id]`. The handler reads the resource type
+ * in any case, so the types are literals here (one spelling); an unknown type still names its directory.
+ */
+export const SCIM_TEMPLATES: RouteTemplate[] = [
+  template('Users/.search', 'scim/users/.search'),
+  template('Groups/.search', 'scim/groups/.search'),
+  ...['Users', 'Groups', 'ResourceTypes', 'Schemas'].flatMap(withIds),
+  ...['ServiceProviderConfig', '.search', 'Bulk'].map((type) => template(type, `scim/${type.toLowerCase()}`)),
+  template(':resourceType', 'scim/other'),
+  template(':resourceType/:resourceId', 'scim/other/:id'),
+];
 
 /** The bearer token of a SCIM request ('' when none). */
 export function bearer(req: Request): string {
@@ -44,7 +63,8 @@ function scimErrors(logger: Logger): ErrorRequestHandler {
   };
 }
 
-export function scimRoutes(dsync: Dsync, logger: Logger): Router {
+/** `failures` counts each 401 to a presented token (the gate in front refuses a blocked client before any compare). */
+export function scimRoutes(dsync: Dsync, logger: Logger, failures: AuthFailures): Router {
   const r = Router();
   r.use(jsonBody({ limit: MAX_BODY_BYTES, strict: false }));
   const handle = async (req: Request, res: Response) => {
@@ -55,13 +75,14 @@ export function scimRoutes(dsync: Dsync, logger: Logger): Router {
     if (repeated) throw ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue');
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const requestId = requestIdOf(res);
+    const apiSecret = bearer(req);
     const result = await dsync.requests.handle({
       method: req.method,
       body: req.body,
       directoryId: params.directoryId,
       resourceType: params.resourceType,
       ...(params.resourceId !== undefined && { resourceId: params.resourceId }),
-      apiSecret: bearer(req),
+      apiSecret,
       ...(requestId !== undefined && { requestId }),
       query: {
         ...(str(q.filter) !== undefined && { filter: str(q.filter)! }),
@@ -75,6 +96,7 @@ export function scimRoutes(dsync: Dsync, logger: Logger): Router {
         ...(req.get('if-none-match') !== undefined && { 'if-none-match': req.get('if-none-match')! }),
       },
     });
+    if (result.status === 401 && apiSecret !== '') await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
     send(res, result);
   };
   r.all('/:directoryId/:resourceType{/:resourceId}', handle);

@@ -7,6 +7,8 @@
  *   GET    /directory-sync/<id>/scim-tokens                 [{id, created_at, last_used_at}]
  *   DELETE /directory-sync/<id>/scim-tokens/<tokenId>       revoked at once
  *   GET    /directory-sync/<id>/activity                    {last_request_at, recent: [{at, method, path, status, error}]}
+ * Under the key scopes (api-keys.ts): a tenant key reaches its tenant's directories only; a read-only key lists,
+ * and never creates or revokes (a created link or token is a credential, shown to the key that may write).
  */
 import { z } from 'zod';
 import { ACTIVITY_KEEP } from '../core/activity.js';
@@ -89,6 +91,7 @@ export const setupApiRoutes: ApiRoute[] = [
       'Shown once (only its hash is stored); 7 days unless `expires_in` says otherwise, at most 30.',
     summary: "Create a setup link for the customer's IT admin (this directory's setup page, nothing else)",
     tag: TAG,
+    reach: 'directory',
     params: idParams,
     body: setupLinkInput,
     status: 201,
@@ -103,6 +106,7 @@ export const setupApiRoutes: ApiRoute[] = [
     description: 'Every link of the directory (working, expired or revoked), oldest first; never a URL.',
     summary: "List the directory's setup links (never their URLs)",
     tag: TAG,
+    reach: 'directory',
     params: idParams,
     responses: { 200: { description: 'Oldest first', data: z.array(linkSchema) } },
     errors: [404],
@@ -115,6 +119,7 @@ export const setupApiRoutes: ApiRoute[] = [
     description: 'The link stops working at once: its page then says it is no longer valid (410). Revoking it again is fine.',
     summary: 'Revoke a setup link at once',
     tag: TAG,
+    reach: 'directory',
     params: linkParams,
     responses: { 200: { description: 'Revoked', data: revokedSchema } },
     errors: [404],
@@ -132,6 +137,7 @@ export const setupApiRoutes: ApiRoute[] = [
       'counting as the first: a third is 409, so a token is replaced by creating the new one, updating the IdP, revoking the old.',
     summary: 'Create a SCIM bearer token (at most two active per directory)',
     tag: TAG,
+    reach: 'directory',
     params: idParams,
     status: 201,
     responses: { 201: { description: 'The token, shown this once', data: createdTokenSchema } },
@@ -145,6 +151,7 @@ export const setupApiRoutes: ApiRoute[] = [
     description: 'The working tokens, oldest first, with when each last authenticated a request (to the minute); never a value.',
     summary: "List the directory's SCIM tokens (never their values)",
     tag: TAG,
+    reach: 'directory',
     params: idParams,
     responses: { 200: { description: 'Oldest first', data: z.array(tokenSchema) } },
     errors: [404],
@@ -159,6 +166,7 @@ export const setupApiRoutes: ApiRoute[] = [
       '(rotate it with the `dsync.io/rotate-token` annotation instead).',
     summary: 'Revoke a SCIM token at once',
     tag: TAG,
+    reach: 'directory',
     params: tokenParams,
     responses: { 200: { description: 'Revoked', data: revokedSchema } },
     errors: [403, 404],
@@ -176,6 +184,7 @@ export const setupApiRoutes: ApiRoute[] = [
       'error detail it was answered with. No bodies, headers or queries. `last_request_at` outlives the entries.',
     summary: "The directory's recent SCIM requests, newest first, with the error detail of failures",
     tag: TAG,
+    reach: 'directory',
     params: idParams,
     query: activityQuery,
     responses: { 200: { description: 'The activity record', data: activitySchema } },

@@ -45,6 +45,25 @@ class LocalInsurance extends RateLimiterMemory {
   }
 }
 
+/**
+ * A fixed-window counter on the store's Redis, answered by a local insurance limiter (that calls
+ * `onLocalFallback`) while Redis fails; in this process alone without Redis.
+ */
+export function windowLimiter(
+  opts: { keyPrefix: string; points: number; duration: number },
+  redis?: RedisClient,
+  onLocalFallback?: () => void,
+): RateLimiterAbstract {
+  if (!redis) return new RateLimiterMemory(opts);
+  return new RateLimiterRedis({
+    ...opts,
+    storeClient: redis,
+    // A client that is reconnecting answers from the insurance at once instead of queueing the request.
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new LocalInsurance(opts, () => onLocalFallback?.()),
+  });
+}
+
 export interface BucketLimiterOptions {
   limits: BucketLimits;
   /** Counters on this Redis (shared by replicas); unset = in this process only (the embedded memory store). */
@@ -57,17 +76,12 @@ export class BucketLimiter {
   private readonly limiters: Record<Bucket, Record<LimitKind, RateLimiterAbstract>>;
 
   constructor(private readonly options: BucketLimiterOptions) {
-    const make = (bucket: Bucket, kind: LimitKind): RateLimiterAbstract => {
-      const opts = { keyPrefix: `dsync:rl:${bucket}:${kind}`, points: options.limits[bucket][kind], duration: WINDOW_SECONDS[kind] };
-      if (!options.redis) return new RateLimiterMemory(opts);
-      return new RateLimiterRedis({
-        ...opts,
-        storeClient: options.redis,
-        // A client that is reconnecting answers from the insurance at once instead of queueing the request.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new LocalInsurance(opts, () => options.onLocalFallback?.()),
-      });
-    };
+    const make = (bucket: Bucket, kind: LimitKind): RateLimiterAbstract =>
+      windowLimiter(
+        { keyPrefix: `dsync:rl:${bucket}:${kind}`, points: options.limits[bucket][kind], duration: WINDOW_SECONDS[kind] },
+        options.redis,
+        options.onLocalFallback,
+      );
     this.limiters = {
       scim: { burst: make('scim', 'burst'), sustained: make('scim', 'sustained') },
       default: { burst: make('default', 'burst'), sustained: make('default', 'sustained') },

@@ -1,7 +1,8 @@
 /**
  * Inflight rules (SPEC.md §8.3) as data: which writes to one resource must not run concurrently. A rule names
- * its methods, a path pattern (on the full request path), the key template and the action: `enforce` answers
- * 429, `report-only` logs and counts, and the request proceeds. GET, HEAD and OPTIONS never match.
+ * its methods, a path pattern (on the request's canonical path: http/request-identity.ts, one spelling per
+ * resource), the key template and the action: `enforce` answers 429, `report-only` logs and counts, and the
+ * request proceeds. GET, HEAD and OPTIONS never match.
  */
 export type InflightAction = 'enforce' | 'report-only';
 
@@ -9,7 +10,7 @@ export interface InflightRule {
   name: string;
   methods: readonly string[];
   path: RegExp;
-  /** `{project}` = the bucket key (directory id, or API key hash); `{full_path}` = the request path, no query. */
+  /** `{project}` = the bucket key (directory id, or API key hash); `{full_path}` = the canonical path, no query. */
   key: string;
   action: InflightAction;
 }
@@ -18,9 +19,9 @@ const SCIM = '^/api/scim/v2\\.0/[^/]+';
 const KEY = '{project}{full_path}';
 
 export const DEFAULT_INFLIGHT_RULES: readonly InflightRule[] = [
-  { name: 'scim-resource-write', methods: ['PUT', 'PATCH', 'DELETE'], path: new RegExp(`${SCIM}/(users|groups)/[^/]+/?$`, 'i'), key: KEY, action: 'enforce' },
+  { name: 'scim-resource-write', methods: ['PUT', 'PATCH', 'DELETE'], path: new RegExp(`${SCIM}/(Users|Groups)/[^/]+$`), key: KEY, action: 'enforce' },
   // IdPs create users and groups in parallel; blocking would serialise provisioning, so these are only watched.
-  { name: 'scim-create', methods: ['POST'], path: new RegExp(`${SCIM}/(users|groups)/?$`, 'i'), key: KEY, action: 'report-only' },
+  { name: 'scim-create', methods: ['POST'], path: new RegExp(`${SCIM}/(Users|Groups)$`), key: KEY, action: 'report-only' },
   { name: 'directory-write', methods: ['POST', 'PUT', 'PATCH', 'DELETE'], path: /^\/api\/v1\/directory-sync\/[^/]+(\/.*)?$/, key: KEY, action: 'enforce' },
 ];
 

@@ -19,10 +19,18 @@ export type RecordDecision = (bucket: Bucket, kind: DecisionKind, outcome: Decis
 /** Writes a 429 in the route's format (SCIM Error, or the management envelope). */
 export type Refuse = (res: Response, message: string) => void;
 
+/**
+ * The bucket key (`project`: directory id, API key hash) from the request's canonical identity; `trusted` = the
+ * request carries a valid credential. Undefined = not limited (nothing to key on).
+ */
+export type KeyOf = (
+  req: Request,
+  res: Response,
+) => { project: string; trusted: boolean } | undefined | Promise<{ project: string; trusted: boolean } | undefined>;
+
 export interface BucketMiddlewareOptions {
   bucket: Bucket;
-  /** The bucket key (directory id, API key hash); undefined = not limited (nothing to key on). */
-  keyOf: (req: Request) => string | undefined | Promise<string | undefined>;
+  keyOf: KeyOf;
   limiter: BucketLimiter;
   locks: InflightLocks;
   rules: readonly InflightRule[];
@@ -59,8 +67,9 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
   const reports = new ReportThrottle();
   return async (req, res, next) => {
     try {
-      const project = await o.keyOf(req);
-      if (project === undefined) return next();
+      const key = await o.keyOf(req, res);
+      if (key === undefined) return next();
+      const { project, trusted } = key;
       const decision = await o.limiter.consume(o.bucket, project);
       for (const w of decision.windows) o.record(o.bucket, w.kind, decision.refusedBy.includes(w.kind) ? 'limited' : 'allowed');
       const retryAfter = setRateLimitHeaders(res, decision);
@@ -68,8 +77,9 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
         const { burst, sustained } = o.limiter.limitsOf(o.bucket);
         return o.refuse(res, `Rate limit exceeded (${o.bucket}: ${burst} requests per second, ${sustained} per minute); retry after ${retryAfter} s`);
       }
-      const fullPath = req.originalUrl.split('?', 1)[0]!;
-      const match = matchInflight(o.rules, req.method, fullPath, project);
+      // Locks keep writes apart: a request without a valid credential writes nothing, so it takes none (nor logs).
+      const fullPath = res.locals.identity.path;
+      const match = trusted && fullPath !== undefined ? matchInflight(o.rules, req.method, fullPath, project) : undefined;
       if (!match) return next();
       const token = await o.locks.acquire(match.key, o.lockTtlMs);
       if (token) {

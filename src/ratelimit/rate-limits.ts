@@ -3,14 +3,15 @@
  * keyed by a short hash of the API key (a raw key is never a Redis key nor a log field). Counters and locks
  * live on the store's Redis when there is one, in this process otherwise.
  */
-import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import { BucketLimiter, type RedisClient } from './bucket-limiter.js';
+import { shortHash } from './keys.js';
 import { InsuredInflightLocks, MemoryInflightLocks, RedisInflightLocks, type InflightLocks } from './inflight-locks.js';
 import { DEFAULT_INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
-import { bucketMiddleware, type RecordDecision } from './middleware.js';
+import { bucketMiddleware, type KeyOf, type RecordDecision } from './middleware.js';
 import { refuseManagement, refuseScim } from './refusals.js';
+import { fallbackLogger } from './report-log.js';
 import type { RateLimitPolicy } from './settings.js';
 
 export interface RateLimitsOptions {
@@ -37,38 +38,26 @@ export interface RateLimits {
   readonly management: RequestHandler;
 }
 
-const shortHash = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 16);
-
 /**
- * The directory id as the bucket key when the request carries the directory's credential, else
- * `unauthenticated:<id>`; an oversized path segment is hashed so it cannot bloat a Redis key. A store fault
- * while checking counts as unauthenticated (the SCIM handler answers the request itself).
+ * The directory of the request's canonical identity as the bucket key when the request carries the directory's
+ * credential, else `unauthenticated:<id>`; an oversized id is hashed so it cannot bloat a Redis key. A store
+ * fault while checking counts as unauthenticated (the SCIM handler answers the request itself).
  */
-function directoryKey(authenticated: RateLimitsOptions['scimAuthenticated']) {
-  return async (req: Request): Promise<string | undefined> => {
-    const segment = req.path.split('/')[1];
-    if (!segment) return undefined;
-    const key = segment.length <= 64 ? segment : shortHash(segment);
-    const ok = segment.length <= 64 && (await authenticated(segment, req).catch(() => false));
-    return ok ? key : `unauthenticated:${key}`;
+function directoryKey(authenticated: RateLimitsOptions['scimAuthenticated']): KeyOf {
+  return async (req, res) => {
+    const id = res.locals.identity.directoryId;
+    if (id === undefined) return undefined;
+    if (id.length > 64) return { project: `unauthenticated:${shortHash(id)}`, trusted: false };
+    const trusted = await authenticated(id, req).catch(() => false);
+    return { project: trusted ? id : `unauthenticated:${id}`, trusted };
   };
 }
 
-function apiKeyOf(req: Request): string | undefined {
+/** Mounted after API-key authentication: every request here carries a valid key. */
+const apiKeyOf: KeyOf = (req) => {
   const m = /^Api-Key\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
-  return m ? `key-${shortHash(m[1]!)}` : undefined;
-}
-
-/** Logs the first fallback of an outage, then at most once a minute while it lasts. */
-function fallbackLogger(logger: Logger): (err?: unknown) => void {
-  let last = 0;
-  return (err) => {
-    const now = Date.now();
-    if (now - last < 60_000) return;
-    last = now;
-    logger.warn({ err }, 'rate-limit store (Redis) unreachable: limiting in this process only until it is back');
-  };
-}
+  return m ? { project: `key-${shortHash(m[1]!)}`, trusted: true } : undefined;
+};
 
 export function createRateLimits(o: RateLimitsOptions): RateLimits {
   const logger = o.logger.child({ unit: 'ratelimit' });

@@ -1,3 +1,5 @@
+import type { Logger } from '../logger.js';
+
 /**
  * Report-only violations are counted every time (the metric) but logged at most once per rule and project a
  * window: IdPs create users 10-30 at a time during an import, and a warning per request would flood the log
@@ -22,4 +24,15 @@ export class ReportThrottle {
     this.last.set(key, { at: now, suppressed: 0 });
     return seen?.suppressed ?? 0;
   }
+}
+
+/** Logs the first fallback of an outage, then at most once a minute while it lasts. */
+export function fallbackLogger(logger: Logger): (err?: unknown) => void {
+  let last = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - last < 60_000) return;
+    last = now;
+    logger.warn({ err }, 'rate-limit store (Redis) unreachable: limiting in this process only until it is back');
+  };
 }

@@ -3,6 +3,7 @@
  * each bucket: the plan × environment preset, then the overrides on top.
  */
 import { z } from 'zod';
+import type { AuthFailureLimits } from './auth-failures.js';
 import { BUCKETS, ENVIRONMENTS, PLAN_ALIASES, PLANS, presetFor, type Bucket, type BucketLimits, type Environment, type Limits, type Plan } from './presets.js';
 
 export interface RateLimitPolicy {
@@ -51,6 +52,18 @@ export const overridesSchema = z.string().transform((text, ctx): Partial<Record<
     out[bucket!] = { burst: burst.data, sustained: sustained.data };
   }
   return out;
+});
+
+/** `DSYNC_AUTH_FAILURE_LIMIT`: `<per client address>/<in total>` failed authentications a minute, e.g. `10/100`. */
+export const authFailureLimitSchema = z.string().transform((text, ctx): AuthFailureLimits => {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const perAddress = count('DSYNC_AUTH_FAILURE_LIMIT per address').safeParse(m?.[1]);
+  const total = count('DSYNC_AUTH_FAILURE_LIMIT total').safeParse(m?.[2]);
+  if (!m || !perAddress.success || !total.success) {
+    ctx.addIssue({ code: 'custom', message: `"${text}" is not <per address>/<total> failures a minute (e.g. 10/100), each > 0` });
+    return z.NEVER;
+  }
+  return { perAddress: perAddress.data, total: total.data };
 });
 
 export function resolvePolicy(plan: Plan, environment: Environment, overrides: Partial<Record<Bucket, Limits>> = {}): RateLimitPolicy {

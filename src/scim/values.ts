@@ -4,6 +4,7 @@
  */
 
 import { runSliced, type Steps } from '../core/chunks.js';
+import { malformedText, pathOf, walkJson } from '../core/json-walk.js';
 import { ScimError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -17,7 +18,7 @@ const MAX_DEPTH = 32;
 
 /**
  * Checks a request body once, before anything walks it: no prototype-polluting keys at any depth, no absurd
- * nesting. Iterative, so it cannot overflow the stack itself.
+ * nesting, every string (keys included) valid Unicode. Iterative, so it cannot overflow the stack itself.
  */
 export function assertSafeJson(body: unknown): Promise<void> {
   // In time slices: a body may hold 100,000 values.
@@ -25,15 +26,16 @@ export function assertSafeJson(body: unknown): Promise<void> {
 }
 
 function* safeJsonSteps(body: unknown): Steps {
-  const stack: Array<[unknown, number]> = [[body, 0]];
-  while (stack.length > 0) {
+  for (const node of walkJson(body)) {
     yield;
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_DEPTH) throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');
-    for (const key of Object.keys(value)) {
-      if (!Array.isArray(value) && isForbiddenName(key)) throw ScimError.badRequest(`"${key}" is not an allowed attribute name`, 'invalidValue');
-      stack.push([(value as JsonObject)[key], depth + 1]);
+    const nested = typeof node.value === 'object' && node.value !== null;
+    if (nested && node.depth >= MAX_DEPTH) throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');
+    if (typeof node.key === 'string' && isForbiddenName(node.key)) {
+      throw ScimError.badRequest(`"${node.key}" is not an allowed attribute name`, 'invalidValue');
+    }
+    const malformed = malformedText(node);
+    if (malformed) {
+      throw ScimError.badRequest(`${pathOf(node)}: the ${malformed} is not valid Unicode (a lone UTF-16 surrogate)`, 'invalidValue');
     }
   }
 }

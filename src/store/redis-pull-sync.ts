@@ -1,8 +1,9 @@
 /**
  * The Redis store's pull-sync side (PullSyncStore): `dsync:{d}:slease`, the sync lease (like delivery's), and
- * `dsync:{d}:sr:<name>`, the small records (status, service-account key), written only beside a live directory.
+ * `dsync:{d}:sr:<name>`, the small records (status, service-account key), written only beside a live directory;
+ * and `dsync:once:<key>`, the single-use records of the OAuth flows (OneTimeStore: SET NX PX, taken by GETDEL).
  */
-import type { PullSyncStore, SyncRecordName } from '../core/store-port.js';
+import type { OneTimeStore, PullSyncStore, SyncRecordName } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import { RedisDeliveryStore } from './redis-delivery.js';
 import { prefix } from './redis-keys.js';
@@ -14,14 +15,13 @@ export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = [
   'microsoft-sync-status',
   'microsoft-delta',
   'microsoft-subscriptions',
-  'microsoft-consent',
 ];
 export const syncKeys = (directoryId: string): string[] => [
   `${prefix(directoryId)}slease`,
   ...SYNC_RECORD_NAMES.map((name) => `${prefix(directoryId)}sr:${name}`),
 ];
 
-export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncStore {
+export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncStore, OneTimeStore {
   async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
     return this.redis.get(`${prefix(directoryId)}sr:${name}`);
   }
@@ -40,6 +40,12 @@ export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncSt
   }
   async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
     await this.command('dsyncReleaseLease', `${prefix(directoryId)}slease`, owner);
+  }
+  async putOnce(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(`dsync:once:${key}`, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+  async takeOnce(key: string): Promise<string | null> {
+    return this.redis.getdel(`dsync:once:${key}`);
   }
 }
 

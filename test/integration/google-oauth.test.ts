@@ -1,15 +1,16 @@
 /**
  * The Google authorization flow (SPEC.md §4.2) over HTTP, against the fake Google's consent and token endpoints
- * through google-auth-library: the authorization URL, the browser callback (signed, expiring state), the code
- * exchange, setting tokens, and the service-account alternative.
+ * through google-auth-library: the start link, the browser callback (single-use state bound to the browser, the
+ * consenting workspace checked against google_domain: issue 19, finding 4), the code exchange, setting tokens,
+ * and the service-account alternative.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { MemoryStore } from '../../src/store/memory.js';
-import { STATE_TTL_MS, StateSigner } from '../../src/providers/google/oauth-state.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { startGoogleTest, type GoogleTest } from '../support/google-harness.js';
-import { startService } from '../support/harness.js';
+import { Browser } from '../support/cookie-browser.js';
+import { openStore, startService, STORE_KINDS } from '../support/harness.js';
 
 const SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.user.readonly',
@@ -17,33 +18,34 @@ const SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.group.member.readonly',
 ];
 
-describe('Google authorization flow', function () {
+for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} store`, function () {
   this.timeout(20_000);
   let t: GoogleTest;
   let dir: any;
 
   beforeEach(async () => {
-    t = await startGoogleTest(new MemoryStore());
+    t = await startGoogleTest(await openStore(kind, 10));
     t.fake.addUser({ primaryEmail: 'admin@example.com' });
     dir = await t.service.createDirectory({ type: 'google', google_domain: 'example.com' });
   });
   afterEach(() => t.close());
 
-  const authorizationUrl = async (query = '') => {
-    const res = await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/authorization-url${query}`);
+  const authorizationUrl = async (query = '', d = dir) => {
+    const res = await t.service.api('GET', `/api/v1/directory-sync/${d.id}/google/authorization-url${query}`);
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     return new URL(res.body.data.authorizationUrl);
   };
-  /** What the admin's browser does: the consent page (approved at once by the fake), then our callback. */
-  const consent = async (url: URL) => {
-    const res = await fetch(url, { redirect: 'manual' });
-    expect(res.status).to.equal(302);
-    return new URL(res.headers.get('location')!);
-  };
-  const callback = (url: URL) => fetch(url, { redirect: 'manual' });
+  /** What the admin's browser does: our start link, then Google's consent page (approved at once by the fake). */
+  const consent = async (browser: Browser, link: URL) => browser.redirected(await browser.redirected(link), 302);
+  const stored = async (d = dir) => (await t.service.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data;
 
-  it('step 1: offline access, the consent prompt, the three read-only scopes and a signed state, to the configured endpoint', async () => {
-    const url = await authorizationUrl();
+  it('step 1 is a single-use start link: it sets the flow\'s cookie and sends the browser to the consent page', async () => {
+    const link = await authorizationUrl();
+    expect(`${link.origin}${link.pathname}`).to.match(new RegExp(`^${t.service.url}/api/v1/dsync/oauth/start/[A-Za-z0-9_-]{43}$`));
+    const browser = new Browser();
+    const url = await browser.redirected(link);
+    expect(browser.setCookies).to.have.length(1);
+    expect(browser.setCookies[0]).to.match(/^dsync-oauth-[A-Za-z0-9_-]{12}=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
     expect(`${url.origin}${url.pathname}`).to.equal(t.fake.authUrl);
     const q = url.searchParams;
     expect(q.get('access_type')).to.equal('offline');
@@ -51,9 +53,13 @@ describe('Google authorization flow', function () {
     expect(q.get('response_type')).to.equal('code');
     expect(q.get('client_id')).to.equal(FAKE_CLIENT.id);
     expect(q.get('redirect_uri')).to.equal(`${t.service.url}/api/v1/dsync/google/callback`);
-    expect(q.get('scope')!.split(' ')).to.deep.equal(SCOPES);
+    expect(q.get('scope')!.split(' ')).to.deep.equal([...SCOPES, 'openid', 'email']);
     expect(q.get('hd')).to.equal('example.com');
-    expect(new StateSigner(FAKE_CLIENT.secret).verify(q.get('state'))).to.include({ directoryId: dir.id });
+    expect(q.get('state')).to.match(/^[A-Za-z0-9_-]{43}$/);
+    // Opened once: a second browser (or the same one) gets a page saying so.
+    const again = await new Browser().get(link);
+    expect(again.status).to.equal(410);
+    expect(await again.text()).to.contain('expired or was already opened');
   });
 
   it('step 1 refuses what it cannot do: unknown directory 404, a SCIM directory 400, a bad redirect_url 400, no OAuth client 409', async () => {
@@ -90,62 +96,136 @@ describe('Google authorization flow', function () {
     expect(all.directories.map((d: any) => [d.id, d.state])).to.deep.equal([[dir.id, 'not_authorized']]);
   });
 
-  it('the browser callback exchanges the code, sets the tokens and ends on a page; the directory then syncs', async () => {
-    const back = await consent(await authorizationUrl());
+  it('the normal flow: the callback exchanges the code, sets the tokens, clears the cookie, ends on a page; the directory syncs', async () => {
+    const browser = new Browser();
+    const back = await consent(browser, await authorizationUrl());
     expect(`${back.origin}${back.pathname}`).to.equal(`${t.service.url}/api/v1/dsync/google/callback`);
-    const res = await callback(back);
+    const res = await browser.get(back);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/text\/html/);
+    expect(res.headers.get('referrer-policy')).to.equal('no-referrer');
     expect(await res.text()).to.contain('Google Workspace connected');
-    const stored = (await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data;
-    expect(t.fake.oauth.validAccess(`Bearer ${stored.google_access_token}`)).to.equal(true);
-    expect(t.fake.oauth.refreshTokens.has(stored.google_refresh_token)).to.equal(true);
+    expect(browser.cookies.size, 'the flow cookie is cleared').to.equal(0);
+    const d = await stored();
+    expect(t.fake.oauth.validAccess(`Bearer ${d.google_access_token}`)).to.equal(true);
+    expect(t.fake.oauth.refreshTokens.has(d.google_refresh_token)).to.equal(true);
     expect((await t.sync(dir.id)).directories[0]).to.deep.include({ state: 'succeeded' });
-    // The code was used once: a replay of the same callback fails, and changes nothing.
-    const replay = await callback(back);
-    expect(replay.status).to.equal(400);
-    expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.google_access_token).to.equal(stored.google_access_token);
+  });
+
+  it('a replayed state is refused, with the same code or fresh ones, and changes nothing (finding 4)', async () => {
+    const browser = new Browser();
+    const link = await authorizationUrl();
+    const google = await browser.redirected(link);
+    const cookies = new Map(browser.cookies);
+    const back = await browser.redirected(google, 302);
+    expect((await browser.get(back)).status).to.equal(200);
+    const tokens = await stored();
+    // The attacker replays the state with codes of their own consents, in the browser that holds the cookie.
+    for (let i = 0; i < 3; i++) {
+      const replay = new URL(await new Browser().redirected(google, 302)); // a fresh code for the same state
+      for (const [k, v] of cookies) browser.cookies.set(k, v);
+      const res = await browser.get(replay);
+      expect(res.status).to.equal(400);
+      expect(await res.text()).to.contain('Invalid OAuth state (unknown, expired or already used)');
+    }
+    expect(await stored()).to.deep.include({ google_access_token: tokens.google_access_token, google_refresh_token: tokens.google_refresh_token });
+  });
+
+  it('a state finished in another browser is refused, and spent: the flow must start again (finding 4)', async () => {
+    const admin = new Browser();
+    const back = await consent(admin, await authorizationUrl());
+    const elsewhere = await new Browser().get(back); // e.g. the consent link forwarded by e-mail
+    expect(elsewhere.status).to.equal(400);
+    expect(await elsewhere.text()).to.contain('started in another browser');
+    expect(await stored()).to.not.have.property('google_access_token');
+    expect((await admin.get(back)).status, 'the flow was spent by the other browser').to.equal(400);
+    // A browser sending the flow's cookie name with another value is another browser too.
+    const next = await consent(admin, await authorizationUrl());
+    const forged = new Browser();
+    for (const name of admin.cookies.keys()) forged.cookies.set(name, 'A'.repeat(43));
+    expect(await (await forged.get(next)).text()).to.contain('started in another browser');
+    expect(await stored()).to.not.have.property('google_access_token');
+  });
+
+  it('a consent by an account of another workspace is refused with a clear page, tokens not stored (finding 4)', async () => {
+    const other = await t.service.createDirectory({ type: 'google', google_domain: 'other.com', name: 'Other' });
+    const browser = new Browser();
+    const res = await browser.get(await consent(browser, await authorizationUrl('', other))); // the fake's consenter is admin@example.com
+    expect(res.status).to.equal(400);
+    expect(await res.text()).to.contain(
+      'The Google account that consented belongs to the workspace of example.com, not to other.com (this directory&#39;s google_domain): sign in as an administrator of other.com. Nothing was saved',
+    );
+    expect(await stored(other)).to.not.have.property('google_access_token');
+    expect((await t.sync(other.id)).directories[0]).to.deep.include({ state: 'not_authorized' });
+    // A consumer account (no workspace) neither.
+    t.fake.oauth.consenter = { email: 'someone@gmail.com' };
+    const consumer = new Browser();
+    expect((await consumer.get(await consent(consumer, await authorizationUrl('', other)))).status).to.equal(400);
+    // Step 2 by hand checks the same.
+    const code = (await consent(new Browser(), await authorizationUrl('', other))).searchParams.get('code');
+    const exchanged = await t.service.api('POST', `/api/v1/directory-sync/${other.id}/google/token`, { code });
+    expect(exchanged.status).to.equal(400);
+    expect(exchanged.body.error.message).to.match(/belongs to no Google Workspace, not to other\.com/);
+    // An administrator of other.com whose workspace's primary domain is another (other.com is a secondary domain).
+    t.fake.oauth.consenter = { email: 'admin@other.com', hd: 'other-primary.com' };
+    const ok = new Browser();
+    expect((await ok.get(await consent(ok, await authorizationUrl('', other)))).status).to.equal(200);
+    expect(await stored(other)).to.have.property('google_refresh_token');
   });
 
   it('the callback redirects to the redirect_url given at step 1, on success and on failure', async () => {
-    const back = await consent(await authorizationUrl('?redirect_url=https://app.example.com/settings/directory'));
-    const ok = await callback(back);
+    const browser = new Browser();
+    const ok = await browser.get(await consent(browser, await authorizationUrl('?redirect_url=https://app.example.com/settings/directory')));
     expect(ok.status).to.equal(303);
     const to = new URL(ok.headers.get('location')!);
     expect(`${to.origin}${to.pathname}`).to.equal('https://app.example.com/settings/directory');
     expect(Object.fromEntries(to.searchParams)).to.deep.equal({ directory_id: dir.id, status: 'success' });
-    const failed = await callback(back); // the code is spent
+    t.fake.oauth.consenter = { email: 'eve@evil.example', hd: 'evil.example' };
+    const failed = await browser.get(await consent(browser, await authorizationUrl('?redirect_url=https://app.example.com/settings/directory')));
     expect(failed.status).to.equal(303);
-    expect(new URL(failed.headers.get('location')!).searchParams.get('status')).to.equal('error');
+    expect(Object.fromEntries(new URL(failed.headers.get('location')!).searchParams)).to.deep.equal({
+      directory_id: dir.id,
+      status: 'error',
+      error: 'DSYNC_GOOGLE_WRONG_WORKSPACE',
+      // Why, for the page it goes back to (the setup page shows it).
+      error_description:
+        "The Google account that consented belongs to the workspace of evil.example, not to example.com (this directory's google_domain): sign in as an administrator of example.com. Nothing was saved",
+    });
   });
 
-  it('the callback refuses a forged, foreign, expired or missing state (and sets nothing)', async () => {
-    const back = await consent(await authorizationUrl());
-    const state = back.searchParams.get('state')!;
-    const forged = state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA');
-    const foreign = new StateSigner('another-secret').sign(dir.id);
-    const expired = new StateSigner(FAKE_CLIENT.secret).sign(dir.id, undefined, Date.now() - STATE_TTL_MS - 1000);
-    const [body, mac] = state.split('.');
-    const otherDir = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), d: 'other' })).toString('base64url');
+  it('the callback refuses a forged, malformed or missing state (and sets nothing)', async () => {
+    const browser = new Browser();
+    const back = await consent(browser, await authorizationUrl());
     for (const [what, value, reason] of [
-      ['forged', forged, 'bad signature'],
-      ['foreign', foreign, 'bad signature'],
-      ['expired', expired, 'expired'],
-      ['re-bound to another directory', `${otherDir}.${mac}`, 'bad signature'],
-      ['missing', undefined, 'missing'],
+      ['forged', 'A'.repeat(43), 'unknown, expired or already used'],
+      ['malformed', `${back.searchParams.get('state')}x`, 'missing or malformed'],
+      ['missing', undefined, 'missing or malformed'],
     ] as const) {
       const url = new URL(back);
       if (value === undefined) url.searchParams.delete('state');
       else url.searchParams.set('state', value);
-      const res = await callback(url);
+      const res = await browser.get(url);
       expect(res.status, what).to.equal(400);
-      expect(await res.text(), what).to.contain(`Invalid OAuth state: ${reason}`);
+      expect(await res.text(), what).to.contain(`Invalid OAuth state (${reason})`);
     }
-    expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data).to.not.have.property('google_access_token');
+    expect(await stored()).to.not.have.property('google_access_token');
+    expect((await browser.get(back)).status, 'the real one still works').to.equal(200);
+  });
+
+  it('two flows in two tabs of one browser do not disturb each other', async () => {
+    const second = await t.service.createDirectory({ type: 'google', google_domain: 'example.com', name: 'Second' });
+    const browser = new Browser();
+    const one = await consent(browser, await authorizationUrl());
+    const two = await consent(browser, await authorizationUrl('', second));
+    expect(browser.cookies.size).to.equal(2);
+    expect((await browser.get(two)).status).to.equal(200);
+    expect((await browser.get(one)).status).to.equal(200);
+    expect(await stored()).to.have.property('google_refresh_token');
+    expect(await stored(second)).to.have.property('google_refresh_token');
   });
 
   it('step 2 answers the token set of SPEC §2.5; step 3 answers exactly the directory fields SPEC §2.1 lists', async () => {
-    const back = await consent(await authorizationUrl());
+    const back = await consent(new Browser(), await authorizationUrl());
     const exchanged = await t.service.api('POST', `/api/v1/directory-sync/${dir.id}/google/token`, { code: back.searchParams.get('code') });
     expect(exchanged.status).to.equal(200);
     expect(exchanged.body.data).to.have.all.keys('access_token', 'refresh_token', 'scope', 'token_type', 'expiry_date');
@@ -182,7 +262,7 @@ describe('Google authorization flow', function () {
   it('the library calls: dsync.google.authorizationUrl, exchangeCode, setToken, sync', async () => {
     const { google } = t.service.dsync;
     const { authorizationUrl: url } = await google.authorizationUrl({ directoryId: dir.id });
-    const back = await consent(new URL(url));
+    const back = await consent(new Browser(), new URL(url));
     const tokens = await google.exchangeCode({ directoryId: dir.id, code: back.searchParams.get('code')! });
     const view = await google.setToken({ directoryId: dir.id, accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
     expect(view.google_refresh_token).to.equal(tokens.refresh_token);

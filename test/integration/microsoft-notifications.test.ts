@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Tenant } from '../support/fake-entra/index.js';
 import { startEntraTest, TENANT_A, type EntraTest } from '../support/entra-harness.js';
-import { openStore, sleep, STORE_KINDS, until } from '../support/harness.js';
+import { capturedLogger, openStore, sleep, STORE_KINDS, until } from '../support/harness.js';
 
 const runs = async (t: EntraTest): Promise<number> => {
   const metric = await t.service.dsync.metrics.registry.getSingleMetric('dsync_microsoft_sync_runs_total')!.get();
@@ -20,9 +20,12 @@ for (const kind of STORE_KINDS) {
     let t: EntraTest;
     let tenant: Tenant;
     let dir: any;
+    let logs: Array<Record<string, unknown>>;
 
     beforeEach(async () => {
-      t = await startEntraTest(await openStore(kind, 9), { notificationDelayMs: 300, subscriptionMinutes: 60, renewWithinMinutes: 30 }, { https: true });
+      const captured = capturedLogger('warn');
+      logs = captured.lines;
+      t = await startEntraTest(await openStore(kind, 9), { notificationDelayMs: 300, subscriptionMinutes: 60, renewWithinMinutes: 30 }, { https: true, logger: captured.logger });
       tenant = t.tenant();
       for (let i = 0; i < 5; i++) tenant.addUser();
       dir = await t.directory();
@@ -85,6 +88,29 @@ for (const kind of STORE_KINDS) {
       expect(await runs(t)).to.equal(before);
       const ignored = await t.service.dsync.metrics.registry.getSingleMetricAsString('dsync_microsoft_notifications_total');
       expect(ignored).to.match(/outcome="ignored"} 2/);
+    });
+
+    it('a clientState naming a directory with another secret is a failed authentication: past the limit, 429 before the body is read', async () => {
+      const before = await runs(t);
+      const url = `${t.service.url}/api/v1/dsync/microsoft/notifications`;
+      const post = (value: unknown[]) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
+      const note = (clientState: string) => ({ subscriptionId: 'x', changeType: 'updated', resource: 'Users/x', clientState, tenantId: TENANT_A });
+      // A deleted directory's subscriptions notify until they expire: ignored, not counted; one log line a batch.
+      for (let i = 0; i < 15; i++) expect((await post(Array(1000).fill(note('gone-directory:secret')))).status).to.equal(202);
+      const lines = () => logs.filter((l) => l.msg === 'ignored Graph notifications whose clientState does not check out');
+      expect(lines()).to.have.length(15);
+      expect(lines()[0]).to.deep.include({ ignored: 1000, forged: 0 });
+      // Guessing a real directory's secret: ten failures (DSYNC_AUTH_FAILURE_LIMIT's default), then refused unread.
+      for (let i = 0; i < 10; i++) expect((await post([note(`${dir.id}:guess-${i}`)])).status).to.equal(202);
+      const refused = await post([note(`${dir.id}:guess-10`)]);
+      expect(refused.status).to.equal(429);
+      expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(lines()).to.have.length(25);
+      const metric = await t.service.dsync.metrics.registry.getSingleMetricAsString('dsync_auth_failures_total');
+      expect(metric).to.include('api="notifications",outcome="failed"} 10').and.include('api="notifications",outcome="refused"} 1');
+      expect(JSON.stringify(logs)).to.not.include('guess-').and.not.include('gone-directory:secret');
+      await sleep(500);
+      expect(await runs(t), 'nothing synced').to.equal(before);
     });
 
     it('renews a subscription before it expires (same subscription, later expiry)', async () => {

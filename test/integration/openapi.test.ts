@@ -74,8 +74,13 @@ function validBody(r: ApiRoute): unknown {
 describe('OpenAPI document', function () {
   this.timeout(60_000);
   let svc: Service;
+  /** Scoped keys (api-keys.ts): every route documents 403 for a key beyond its scope. */
+  const READ_ONLY = 'read-only-key';
+  const OTHER_TENANT = 'beta-tenant-key';
   before(async () => {
-    svc = await startService(new MemoryStore());
+    svc = await startService(new MemoryStore(), {}, {
+      apiKeys: [API_KEY, { key: READ_ONLY, scope: { readOnly: true } }, { key: OTHER_TENANT, scope: { readOnly: false, tenant: 'beta' } }],
+    });
   });
   after(() => svc.close());
 
@@ -149,17 +154,31 @@ describe('OpenAPI document', function () {
     }
   });
 
-  it('routes documenting 403 refuse to change a directory the operator manages', async () => {
+  it('every route behind the key answers 403 beyond a scoped key\'s reach; three refuse a directory the operator manages', async () => {
+    const acme = await svc.createDirectory({ type: 'google', tenant: 'acme' });
+    const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
+    expect(routes).to.have.length(API_ROUTES.filter((r) => r.auth !== false).length);
+    for (const r of routes) {
+      // A write with the read-only key; a read with a key of tenant beta on acme's directory (or tenant).
+      const key = r.method === 'get' ? OTHER_TENANT : READ_ONLY;
+      const query = Object.fromEntries(Object.entries(validQuery(r)).map(([k, v]) => [k, k === 'directoryId' ? acme.id : k === 'tenant' ? 'acme' : v]));
+      const body = validBody(r);
+      const res = await raw(r.method.toUpperCase(), urlOf(r, acme.id, query), {
+        headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      expect(res.status, `${r.method} ${r.path} with ${key}`).to.equal(403);
+    }
     const managed = await svc.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }, { managedBy: 'operator' });
     const managedGoogle = await svc.dsync.directories.create({ name: 'G', tenant: 'acme', product: 'app', type: 'google' }, { managedBy: 'operator' });
-    const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
-    expect(routes.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
+    const controlled = API_ROUTES.filter((r) => r.errors?.includes(403));
+    expect(controlled.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
       'delete /directory-sync/:id',
       'delete /directory-sync/:id/scim-tokens/:tokenId',
       'patch /directory-sync/:id',
       'put /directory-sync/:id/google/service-account',
     ]);
-    for (const r of routes) {
+    for (const r of controlled) {
       const target = r.path.includes('/google/') ? managedGoogle : managed;
       // The token its DirectoryConnection's Secret holds is the one the operator manages.
       const url = r.path.endsWith(':tokenId') ? `${API_PREFIX}/directory-sync/${target.id}/scim-tokens/scim-secret` : urlOf(r, target.id);

@@ -36,7 +36,7 @@ describe('setup page over HTTP', function () {
     logs.length = 0;
     const logger = createLogger('trace', { write: (line: string) => void logs.push(line) });
     receiver = await startReceiver();
-    svc = await startService(new MemoryStore(), { logger }, { logger, pageLimits: createPageLimits({ limits: { miss: 100, view: 1000 } }) });
+    svc = await startService(new MemoryStore(), { logger }, { logger, pageLimits: createPageLimits({ limits: { view: 1000 } }), authFailures: { limits: { perAddress: 100, total: 1000 } } });
     dir = await svc.createDirectory({ type: 'okta-scim-v2', webhook_url: receiver.url, webhook_secret: receiver.secret });
     link = await linkOf(dir);
   });
@@ -183,37 +183,58 @@ describe('setup page over HTTP', function () {
     expect(logs.join('\n')).to.contain('setup page action');
   });
 
-  it('limits guessing links per client address, and views per link', async () => {
+  it('counts a link that does not open as a failed authentication (issue 19): past the limit, 429 before any lookup, even for a good link', async () => {
     await svc.close();
-    svc = await startService(new MemoryStore(), {}, { pageLimits: createPageLimits({ limits: { miss: 5, view: 40 } }) });
+    svc = await startService(new MemoryStore(), {}, { pageLimits: createPageLimits({ limits: { view: 40 } }), authFailures: { limits: { perAddress: 5, total: 100 } } });
     dir = await svc.createDirectory({ type: 'okta-scim-v2' });
     link = await linkOf(dir);
+    const revoked = await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {});
+    await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/setup-links/${revoked.body.data.id}`);
     const guesses = [];
-    for (let i = 0; i < 6; i++) guesses.push((await fetch(`${svc.url}/setup/${String(i).repeat(43)}`)).status);
-    expect(guesses).to.deep.equal([404, 404, 404, 404, 404, 429]);
-    const limited = await fetch(`${svc.url}/setup/${'7'.repeat(43)}`);
-    expect(limited.status).to.equal(429);
-    expect(Number(limited.headers.get('retry-after'))).to.be.within(1, 60);
-    expect(await limited.text()).to.contain('Too many requests');
+    // Unknown, malformed and revoked links all count; the fifth blocks this address.
+    for (const url of [...[0, 1, 2].map((i) => `${svc.url}/setup/${String(i).repeat(43)}`), `${svc.url}/setup/short`, revoked.body.data.url, `${svc.url}/setup/${'7'.repeat(43)}`]) {
+      guesses.push((await fetch(url)).status);
+    }
+    expect(guesses).to.deep.equal([404, 404, 404, 404, 410, 429]);
+    for (const res of [await fetch(link), await fetch(`${link}/status`, { headers: { accept: 'application/json' } })]) {
+      expect(res.status, res.url).to.equal(429);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(res.headers.get('content-security-policy')).to.equal(CSP);
+    }
+    const page = await fetch(`${svc.url}/setup/${'8'.repeat(43)}`);
+    expect(await page.text()).to.contain('Too many requests').and.contain('Too many failed authentication attempts; retry after');
+    const families = (await svc.dsync.metrics.authFailures.get()).values.map((v) => [v.labels.api, v.labels.outcome, v.value]);
+    expect(families).to.deep.include.members([['setup', 'failed', 5], ['setup', 'refused', 4]]);
+    expect((await fetch(`${svc.url}/setup/static/setup.js`)).status, 'the static files are no credential').to.equal(200);
+  });
 
+  it('limits views per link, whatever the spelling of its URL', async () => {
+    await svc.close();
+    svc = await startService(new MemoryStore(), {}, { pageLimits: createPageLimits({ limits: { view: 40 } }) });
+    dir = await svc.createDirectory({ type: 'okta-scim-v2' });
+    link = await linkOf(dir);
+    const spelled = [`${link}/status`, `${link.replace('/setup/', '/SETUP/')}/Status`, `${link}/status/`];
     const views = [];
-    for (let i = 0; i < 41; i++) views.push((await fetch(`${link}/status`, { headers: { accept: 'application/json' } })).status);
-    expect(views.slice(0, 40).every((s) => s === 200)).to.equal(true);
+    for (let i = 0; i < 41; i++) views.push((await fetch(spelled[i % 3]!, { headers: { accept: 'application/json' } })).status);
+    expect(views.slice(0, 40).every((s) => s === 200), views.join(' ')).to.equal(true);
     expect(views[40]).to.equal(429);
     // Another link of the same directory has its own budget.
     expect((await fetch(await linkOf(dir))).status).to.equal(200);
   });
 
-  it('counts the limits on the store\'s Redis when there is one (shared by replicas)', async () => {
+  it('counts the failures on the store\'s Redis when there is one (shared by replicas)', async () => {
     const store = await freshRedisStore(13);
     const other = new RedisStore(`${redisUrl()}/13`); // a second replica on the same Redis
-    const one = await startService(store, {}, { pageLimits: createPageLimits({ redis: store.redis, limits: { miss: 3 } }) });
-    const two = await startService(other, {}, { pageLimits: createPageLimits({ redis: other.redis, limits: { miss: 3 } }) });
+    const authFailures = (redis: RedisStore['redis']) => ({ limits: { perAddress: 3, total: 100 }, redis });
+    const one = await startService(store, {}, { authFailures: authFailures(store.redis) });
+    const two = await startService(other, {}, { authFailures: authFailures(other.redis) });
     try {
       const statuses = [];
-      for (const s of [one, two, one, two]) statuses.push((await fetch(`${s.url}/setup/${'9'.repeat(43)}`)).status);
-      expect(statuses).to.deep.equal([404, 404, 404, 429]);
-      expect(await store.redis.keys('dsync:rl:setup:miss*')).to.have.length(1);
+      for (const s of [one, two, one, two, two, one]) statuses.push((await fetch(`${s.url}/setup/${'9'.repeat(43)}`)).status);
+      // The third failure (on one) reaches the shared limit: one blocks at once; two blocks at its next failure.
+      expect(statuses).to.deep.equal([404, 404, 404, 404, 429, 429]);
+      expect(await store.redis.keys('dsync:authfail:address*')).to.have.length(1);
+      expect(await store.redis.keys('dsync:rl:setup:*')).to.deep.equal([]);
     } finally {
       await two.close();
       await one.close();

@@ -307,6 +307,18 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.acquireSyncLease('nope', 'a', 5_000)).to.equal(false);
     });
 
+    it('gives a single-use record to one taker only, and forgets it after its time to live', async () => {
+      expect(await store.putOnce('flow-a', 'v1', 5_000)).to.equal(true);
+      expect(await store.putOnce('flow-a', 'v2', 5_000), 'a key in use is not overwritten').to.equal(false);
+      const takes = await Promise.all(Array.from({ length: 10 }, () => store.takeOnce('flow-a')));
+      expect(takes.filter((t) => t !== null)).to.deep.equal(['v1']);
+      expect(await store.takeOnce('flow-a')).to.equal(null);
+      expect(await store.putOnce('flow-b', 'v', 50)).to.equal(true);
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.takeOnce('flow-b')).to.equal(null);
+      expect(await store.putOnce('flow-b', 'again', 5_000), 'an expired key is free again').to.equal(true);
+    });
+
     it('keeps the earliest due mark and lists due directories', async () => {
       await store.markDue(D, 5_000);
       await store.markDue(D, 9_000);

@@ -2,9 +2,11 @@
  * A dsync service wired to a fake Entra ID over real HTTPS (the real @azure/msal-node and
  * @microsoft/microsoft-graph-client in between), with helpers to create Entra directories, run the sync and
  * read the events each sync committed. `https: true` serves dsync itself over TLS (the test CA), so that the
- * fake Graph can validate and notify its notification URL as Graph does (https only).
+ * fake Graph can validate and notify its notification URL as Graph does (https only); `logger` takes the
+ * service's logs.
  */
 import type { Store } from '../../src/core/store-port.js';
+import type { Logger } from '../../src/logger.js';
 import type { DsyncOptions } from '../../src/service.js';
 import { FAKE_APP, FakeEntra, testTls, type Tenant } from './fake-entra/index.js';
 import { eventReader, startService, type Service } from './harness.js';
@@ -37,10 +39,10 @@ export function microsoftOptionsFor(fake: FakeEntra): NonNullable<DsyncOptions['
 export async function startEntraTest(
   store: Store,
   microsoft: Partial<NonNullable<DsyncOptions['microsoft']>> = {},
-  { https = false }: { https?: boolean } = {},
+  { https = false, logger }: { https?: boolean; logger?: Logger } = {},
 ): Promise<EntraTest> {
   const fake = await new FakeEntra().start();
-  const options = { microsoft: { ...microsoftOptionsFor(fake), ...microsoft } };
+  const options = { microsoft: { ...microsoftOptionsFor(fake), ...microsoft }, ...(logger && { logger }) };
   const service = await startService(store, options, https ? { tls: testTls() } : {});
   fake.authority.redirectUris.add(`${service.url}/api/v1/dsync/microsoft/callback`);
   return {

@@ -29,7 +29,9 @@ export class FakeOAuth {
   /** Access token → expiry (epoch ms). */
   readonly accessTokens = new Map<string, number>();
   readonly refreshTokens = new Map<string, { revoked: boolean }>();
-  private readonly codes = new Map<string, { redirectUri: string }>();
+  private readonly codes = new Map<string, { redirectUri: string; idToken?: string }>();
+  /** The account that approves the next consents: its e-mail and its workspace's primary domain (`hd`, none for a consumer account). */
+  consenter: { email: string; hd?: string } = { email: 'admin@example.com', hd: 'example.com' };
   /** Service-account email → PEM public key, and the admins it may act as. */
   private readonly serviceAccounts = new Map<string, { publicKey: string; admins: Set<string> }>();
   accessTokenLifetimeS = 3600;
@@ -77,7 +79,8 @@ export class FakeOAuth {
     const redirectUri = query.get('redirect_uri');
     if (query.get('client_id') !== FAKE_CLIENT.id || !redirectUri) return { status: 400, body: 'Error 400: invalid_request' };
     const code = token('4/code');
-    this.codes.set(code, { redirectUri });
+    const openid = (query.get('scope') ?? '').split(' ').includes('openid');
+    this.codes.set(code, { redirectUri, ...(openid && { idToken: this.idToken() }) });
     const to = new URL(redirectUri);
     to.searchParams.set('code', code);
     to.searchParams.set('state', query.get('state') ?? '');
@@ -98,7 +101,7 @@ export class FakeOAuth {
       const code = this.codes.get(form.get('code') ?? '');
       if (!code || code.redirectUri !== form.get('redirect_uri')) return oauthError(400, 'invalid_grant', 'Bad Request');
       this.codes.delete(form.get('code')!);
-      return this.tokens(this.issueRefreshToken());
+      return this.tokens(this.issueRefreshToken(), code.idToken);
     }
     if (grant === 'refresh_token') {
       this.grants.refresh_token++;
@@ -109,7 +112,7 @@ export class FakeOAuth {
     return oauthError(400, 'unsupported_grant_type', `Invalid grant_type: ${grant}`);
   }
 
-  private tokens(refreshToken?: string): TokenReply {
+  private tokens(refreshToken?: string, idToken?: string): TokenReply {
     return {
       status: 200,
       body: {
@@ -118,8 +121,18 @@ export class FakeOAuth {
         scope: SCOPE,
         token_type: 'Bearer',
         ...(refreshToken && { refresh_token: refreshToken }),
+        ...(idToken && { id_token: idToken }),
       },
     };
+  }
+
+  /** The consenter's ID token, as Google's token endpoint returns it (signed there; the fake's signature is junk). */
+  private idToken(): string {
+    const { email, hd } = this.consenter;
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: 'https://accounts.google.com', aud: FAKE_CLIENT.id, sub: `sub-${email}`, email, email_verified: true, ...(hd && { hd }), iat: now, exp: now + 3600 };
+    const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    return `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}.${randomBytes(32).toString('base64url')}`;
   }
 
   private jwtBearer(assertion: string): TokenReply {

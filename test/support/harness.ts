@@ -2,13 +2,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { createApp } from '../../src/http/app.js';
+import { createApp, type AppOptions } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
-import type { Logger } from '../../src/logger.js';
-import type { PageLimits } from '../../src/ratelimit/page-limits.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
 import { freshRedisStore, freshReplicatedStore } from './services.js';
@@ -25,6 +24,18 @@ export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
   if (kind === 'memory') return new MemoryStore();
   if (kind === 'redis') return freshRedisStore(db);
   return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel');
+}
+
+/** A logger whose lines (JSON objects) land in `lines`. */
+export function capturedLogger(level = 'info'): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, sink), lines };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,13 +89,14 @@ export interface Service {
 
 /**
  * `rateLimits` builds the app's limits once the service (its metrics) exists; `tls` serves HTTPS (a certificate
- * the test processes trust: test/support/test-ca.sh); `logger` is the app's (silent by default), `pageLimits`
- * the setup page's.
+ * the test processes trust: test/support/test-ca.sh); the rest goes to createApp.
  */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer }; logger?: Logger; pageLimits?: PageLimits } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer } } & Partial<
+    Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys' | 'pageLimits'>
+  > = {},
 ): Promise<Service> {
   const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
   const url = await listen(server, app.tls ? 'https' : 'http');
@@ -95,17 +107,9 @@ export async function startService(
     delivery: { pollIntervalMs: 20, ...options.delivery },
     ...options,
   });
-  const rateLimits = app.rateLimits?.(dsync);
-  server.on(
-    'request',
-    createApp({
-      dsync,
-      apiKeys: [API_KEY],
-      logger: app.logger ?? pino({ level: 'silent' }),
-      ...(rateLimits && { rateLimits }),
-      ...(app.pageLimits && { pageLimits: app.pageLimits }),
-    }),
-  );
+  const { rateLimits: makeLimits, tls: _tls, ...appOptions } = app;
+  const rateLimits = makeLimits?.(dsync);
+  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) }));
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {

@@ -1,7 +1,5 @@
 /** Rate-limited services for the tests: the app with a plan's limits, and the helpers that drive and read them. */
 import { request as httpRequest } from 'node:http';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { createRateLimits, type RateLimitsOptions } from '../../src/ratelimit/rate-limits.js';
 import { resolvePolicy } from '../../src/ratelimit/settings.js';
 import type { Environment, Plan, Bucket, Limits } from '../../src/ratelimit/presets.js';
@@ -9,7 +7,7 @@ import type { Store } from '../../src/core/store-port.js';
 import { bearer } from '../../src/http/scim-routes.js';
 import { redisClientOf } from '../../src/store/open-store.js';
 import type { Dsync } from '../../src/service.js';
-import { startService, type Service } from './harness.js';
+import { capturedLogger, startService, type Service } from './harness.js';
 
 export interface LimitedService extends Service {
   /** Log lines of the rate limiter (JSON objects). */
@@ -33,13 +31,7 @@ export async function decisionsOf(dsync: Dsync, bucket: Bucket, kind: string, ou
 }
 
 export async function startLimited(store: Store, o: LimitOptions): Promise<LimitedService> {
-  const logs: Array<Record<string, unknown>> = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { logger, lines: logs } = capturedLogger();
   const redis = o.redis ?? redisClientOf(store);
   const svc = await startService(store, {}, {
     rateLimits: (dsync) => {
@@ -47,7 +39,7 @@ export async function startLimited(store: Store, o: LimitOptions): Promise<Limit
         policy: resolvePolicy(o.plan, o.environment ?? 'production', o.overrides),
         scimAuthenticated: (directoryId, req) => dsync.requests.authenticates(directoryId, bearer(req)),
         ...(redis && { redis }),
-        logger: pino({ level: 'info' }, sink),
+        logger,
         record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
         ...(o.lockTtlMs !== undefined && { lockTtlMs: o.lockTtlMs }),
       };

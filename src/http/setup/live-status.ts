@@ -1,25 +1,22 @@
 /** What the setup page shows live (its script polls it): counts, the last request, recent requests, tokens, sync. */
 import type { Directory } from '../../core/model.js';
 import type { Dsync } from '../../service.js';
+import { pullStatus } from './pull-section.js';
 import type { LiveStatus } from './section.js';
 
 /** Requests the page lists: the newest of the activity record. */
 export const PAGE_RECENT = 50;
 
 export async function liveStatus(dsync: Dsync, directory: Directory): Promise<LiveStatus> {
-  const google = directory.type === 'google';
   const scim = directory.type.endsWith('-scim-v2');
-  const [users, groups, activity, tokens, sync, serviceAccount] = await Promise.all([
+  const [users, groups, activity, tokens, pull] = await Promise.all([
     dsync.store.countUsers(directory.id),
     dsync.store.countGroups(directory.id),
     dsync.activity.read(directory.id, PAGE_RECENT),
     scim ? dsync.scimTokens.list(directory.id) : Promise.resolve([]),
-    google ? dsync.google.syncStatus(directory.id) : Promise.resolve(undefined),
-    google && !directory.google_refresh_token ? dsync.store.getSyncRecord(directory.id, 'google-service-account') : Promise.resolve(null),
+    pullStatus(dsync, directory),
   ]);
-  // Connected: an admin's consent gave tokens, or a service account was set (the operator's way).
-  const connected = Boolean(directory.google_refresh_token) || serviceAccount !== null;
-  const lastRequest = sync ? (sync.last_success_at ?? null) : activity.last_request_at;
+  const lastRequest = pull ? pull.status.last_success_at : activity.last_request_at;
   return {
     state: lastRequest || users > 0 || groups > 0 ? 'receiving' : 'waiting',
     users,
@@ -27,6 +24,6 @@ export async function liveStatus(dsync: Dsync, directory: Directory): Promise<Li
     last_request_at: lastRequest,
     recent: activity.recent,
     tokens,
-    ...(sync && { google: { connected, sync: connected ? sync : { ...sync, state: 'not_authorized' as const } } }),
+    ...(pull && { pull }),
   };
 }

@@ -6,18 +6,23 @@
  *   POST /<link>/<action>        an action of the directory type's section (sections.ts), CSRF-checked
  *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
  * A link grants its one directory and these actions only. Every response carries the page's security headers.
+ * A link that does not open is a failed authentication (realm `setup`): past the limits, the client is refused
+ * before any link is looked up. The page's own limits key on the link's id, whatever the spelling of its URL.
  */
 import { pino } from 'pino';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { DsyncError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
+import { attempt, AuthFailures, SETUP_REALM } from '../../ratelimit/auth-failures.js';
 import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
 import type { Dsync } from '../../service.js';
 import { html } from '../html.js';
+import type { RouteTemplate } from '../request-identity.js';
+import { setFlowCookie } from '../oauth-routes.js';
 import { asset } from './assets.js';
 import { statusText } from './fragments.js';
-import { syncStateText } from './google-section.js';
 import { liveStatus } from './live-status.js';
+import { returnNotice, syncStateText } from './pull-section.js';
 import { linkGonePage, messagePage, setupPage } from './page.js';
 import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
 import { SETUP_SECTIONS } from './sections.js';
@@ -28,6 +33,16 @@ export interface SetupRoutesOptions extends FramingOptions {
   logger?: Logger;
   /** Default: counters in this process (the app passes ones on the store's Redis). */
   limits?: PageLimits;
+  /** Where links that do not open are counted; default: the default limits, in this process (the app passes its own). */
+  authFailures?: AuthFailures;
+}
+
+/** The page's paths under `mount` (GET and HEAD but for the actions), for the request identities and route labels. */
+export function setupTemplates(mount: string): RouteTemplate[] {
+  const page = (path: string, label = path) => ({ path: `${mount}${path}`, methods: ['GET', 'HEAD'], label: `${mount}${label}` });
+  // An action is one or two segments (`scim-tokens`, `scim-tokens/revoke`): one label for both.
+  const action = (path: string) => ({ path: `${mount}${path}`, methods: ['POST'], label: `${mount}/:link/:action` });
+  return [page('/static/:file'), page('/:link'), page('/:link/status'), action('/:link/:action'), action('/:link/:action/:name')];
 }
 
 /** From the response's URL back to the mount point: `./` for `/<link>`, `../` for `/<link>/status`. */
@@ -38,17 +53,10 @@ const rootOf = (req: Request): string => {
 
 const wantsJson = (req: Request): boolean => req.accepts(['html', 'json']) === 'json';
 
-/** A notice from Google's way back here (the callback adds `status` and, on failure, `error`). */
-function returnNotice(req: Request): SetupView['notice'] {
-  const { status, error } = req.query as Record<string, unknown>;
-  if (status === 'success') return { kind: 'success', text: 'Google Workspace is connected. Click “Sync now” to read its users and groups.' };
-  if (status === 'error') return { kind: 'error', text: `Google Workspace could not be connected (${String(error ?? 'unknown error').slice(0, 80)}). Try again.` };
-  return undefined;
-}
-
 export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Router {
   const logger = options.logger ?? pino({ level: 'silent' });
   const limits = options.limits ?? createPageLimits();
+  const failures = options.authFailures ?? new AuthFailures({ logger });
   const r = Router();
   const headers = (res: Response, formTargets: string[] = []) => pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
   const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? logger;
@@ -63,13 +71,12 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   };
 
   /** The link's directory, or the answer that it does not open (already sent). */
-  async function open(req: Request, res: Response, kind: Exclude<PageLimitKind, 'miss'>) {
+  async function open(req: Request, res: Response, kind: PageLimitKind) {
     headers(res);
     const link = String(req.params.link);
     const resolved = await dsync.setupLinks.resolve(link);
     if (resolved.status !== 'valid') {
-      const wait = await limits.take('miss', req.ip ?? req.socket.remoteAddress ?? 'unknown');
-      if (wait !== undefined) return void limited(req, res, wait);
+      await failures.failed(attempt(req, SETUP_REALM));
       const status = resolved.status === 'unknown' ? 404 : 410;
       if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
       return void res.status(status).type('html').send(linkGonePage(rootOf(req), resolved.status));
@@ -103,10 +110,21 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     res.type(file.type).send(file.body);
   });
 
+  // Past here the link is a credential: a client (or the realm) over the failure limit is refused before any lookup.
+  r.use(
+    failures.gate(
+      () => SETUP_REALM,
+      (res, message) => {
+        headers(res);
+        refuse(res.req, res, 429, 'Too many requests', `${message}.`);
+      },
+    ),
+  );
+
   r.get('/:link', async (req, res) => {
     const opened = await open(req, res, 'view');
     if (!opened) return;
-    const notice = returnNotice(req);
+    const notice = opened.section.pull ? returnNotice(req, opened.section) : undefined;
     res.type('html').send(setupPage(await view(req, opened, notice ? { notice } : {}), opened.section));
   });
 
@@ -115,7 +133,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     if (!opened) return;
     const live = await liveStatus(dsync, opened.directory);
     // The texts as the page words them, so its script does not keep a second copy of them.
-    const texts = { state_text: statusText(live, opened.section.idp), ...(live.google && { sync_text: syncStateText(live.google.sync.state) }) };
+    const texts = { state_text: statusText(live, opened.section.idp), ...(live.pull && { sync_text: syncStateText(live.pull.status.state) }) };
     res.json({ data: { ...live, ...texts }, error: null });
   });
 
@@ -140,6 +158,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
       return void res.status(err.status).type('html').send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
     }
     log(res).info({ directoryId: opened.directory.id, action: name }, 'setup page action');
+    if (outcome.cookie) setFlowCookie(res, outcome.cookie);
     if (wantsJson(req)) return void res.json({ data: outcome.data, error: null, ...(outcome.redirect && { redirect: outcome.redirect }) });
     if (outcome.redirect) return res.redirect(303, outcome.redirect);
     res.type('html').send(setupPage(await view(req, opened, outcome.page ?? {}), opened.section));

@@ -1,12 +1,13 @@
 /**
  * What the setup page shows and does for one directory type. Each type has a module (guides/*.ts for the SCIM
- * identity providers, google-section.ts): its section of the page and the POST actions it adds under
+ * identity providers, pull-section.ts for Google Workspace and Microsoft Entra ID): its section of the page and the POST actions it adds under
  * `/setup/<link>/<action>`. A new type (or a "Connect" button for one) is a new module in `sections.ts`.
  */
 import type { ActivityEntry } from '../../core/store-port.js';
 import type { Directory } from '../../core/model.js';
 import type { CreatedScimToken, ScimTokenView } from '../../core/scim-tokens.js';
-import type { SyncStatus } from '../../providers/google/sync-status.js';
+import type { FlowCookie } from '../../providers/oauth/browser-flows.js';
+import type { BaseSyncStatus } from '../../providers/pull/sync-status.js';
 import type { Dsync } from '../../service.js';
 import type { Html } from '../html.js';
 
@@ -18,8 +19,14 @@ export interface LiveStatus {
   last_request_at: string | null;
   recent: ActivityEntry[];
   tokens: ScimTokenView[];
-  /** Google directories: the last pull sync. */
-  google?: { connected: boolean; sync: SyncStatus };
+  /** Pull types (Google Workspace, Microsoft Entra ID): whether the directory is connected, and its last sync. */
+  pull?: PullStatus;
+}
+
+export interface PullStatus {
+  connected: boolean;
+  /** What the provider listed is there when it says (Google). */
+  status: BaseSyncStatus & { listed?: { users: number; groups: number } };
 }
 
 export interface SetupView {
@@ -51,6 +58,8 @@ export interface ActionOutcome {
   data: unknown;
   /** Where the browser goes next, with or without the script (a consent page). */
   redirect?: string;
+  /** Set on the browser with the answer (an OAuth flow's cookie, which its callback checks). */
+  cookie?: FlowCookie;
   /** Without the script: the page rendered again with this (otherwise the browser is sent back to the page). */
   page?: Pick<SetupView, 'newToken' | 'notice'>;
 }
@@ -65,6 +74,8 @@ export interface SetupSection {
   actions: Record<string, SetupAction>;
   /** A pull type (the service fetches, nothing is pushed): no "recent requests", and the last sync is shown. */
   pull?: boolean;
+  /** The notice when the browser comes back from a consent that connected the directory. */
+  connected?: string;
   /** Origins the page's forms may lead to besides its own (CSP form-action), e.g. a consent page. */
   formTargets?: (dsync: Dsync) => string[];
 }

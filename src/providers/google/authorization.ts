@@ -1,7 +1,7 @@
 /**
- * The three-step authorization of SPEC.md §4.2 (authorization URL, code exchange, set tokens), the browser
- * callback that does steps 2 and 3, and the service-account alternative. The answers carry only what SPEC.md
- * shows; a service account's key is never shown back.
+ * The three-step authorization of SPEC.md §4.2 (authorization URL, code exchange, set tokens), Google's part of
+ * the browser flow (providers/oauth: its consent page, and steps 2 and 3 at the callback), and the service-account
+ * alternative. The answers carry only what SPEC.md shows; a service account's key is never shown back.
  */
 import { z } from 'zod';
 import { parseInput, type DirectoryService } from '../../core/directories.js';
@@ -9,13 +9,19 @@ import { oauthToken } from '../../core/directory-input.js';
 import { ForbiddenError, ValidationError } from '../../core/errors.js';
 import type { Directory } from '../../core/model.js';
 import type { DirectoryStore } from '../../core/store-port.js';
+import type { BrowserFlows, FlowProvider } from '../oauth/browser-flows.js';
 import { oauthClient } from './credentials.js';
 import { GoogleCredentialsError, GoogleNotConfiguredError, NotGoogleDirectoryError } from './errors.js';
 import { toGoogleError } from './google-retry.js';
-import { StateSigner } from './oauth-state.js';
 import { GOOGLE_SCOPES, type GoogleOptions } from './options.js';
 import { describeServiceAccount, parseServiceAccount, type ServiceAccounts } from './service-account.js';
 import type { SyncStatuses } from './sync-status.js';
+import { checkWorkspace } from './workspace-check.js';
+
+/** The flow's name in providers/oauth. */
+export const GOOGLE_FLOW = 'google';
+/** Besides the directory scopes, the consent asks for an ID token naming the account (workspace check). */
+const CONSENT_SCOPES = [...GOOGLE_SCOPES, 'openid', 'email'];
 
 /** SPEC.md §2.5. */
 export interface TokenSet {
@@ -36,7 +42,7 @@ export const tokenInput = z
   .meta({ id: 'GoogleTokensInput' });
 const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
 
-export class GoogleAuthorization {
+export class GoogleAuthorization implements FlowProvider {
   constructor(
     private readonly deps: {
       options: GoogleOptions;
@@ -44,27 +50,52 @@ export class GoogleAuthorization {
       store: Pick<DirectoryStore, 'updateDirectory'>;
       statuses: SyncStatuses;
       serviceAccounts: ServiceAccounts;
+      flows: BrowserFlows;
     },
   ) {}
 
-  /** Step 1: where to send the admin. `redirectUrl`: where the callback sends the browser afterwards. */
+  /**
+   * Step 1: where to send the admin: a link to our start route, which binds the flow to the browser that opens
+   * it first and sends it on to Google's consent page. `redirectUrl`: where the callback sends the browser after.
+   */
   async authorizationUrl(directoryId: string, redirectUrl?: unknown): Promise<{ authorizationUrl: string }> {
     const directory = await this.googleDirectory(directoryId);
-    const redirect = parseRedirect(redirectUrl);
-    const authorizationUrl = oauthClient(this.configured()).generateAuthUrl({
+    const returnTo = parseRedirect(redirectUrl);
+    this.configured();
+    const link = await this.deps.flows.link({ provider: GOOGLE_FLOW, directoryId: directory.id, ...(returnTo && { returnTo }) });
+    return { authorizationUrl: link.url };
+  }
+
+  /** Google's consent page for a flow started in a browser (FlowProvider). */
+  async consent(directoryId: string, state: string): Promise<{ url: string }> {
+    const directory = await this.googleDirectory(directoryId);
+    const url = oauthClient(this.configured()).generateAuthUrl({
       access_type: 'offline',
       // Google sends a refresh token only on consent: ask for it every time, so re-authorizing always yields one.
       prompt: 'consent',
-      scope: [...GOOGLE_SCOPES],
-      state: this.signer().sign(directory.id, redirect),
+      scope: CONSENT_SCOPES,
+      state,
+      // A hint for Google's account chooser only: the workspace is checked on the ID token (exchangeCode).
       ...(directory.google_domain && { hd: directory.google_domain }),
     });
-    return { authorizationUrl };
+    return { url };
   }
 
-  /** Step 2: the authorization code for the token set. */
+  /** The callback of a flow (FlowProvider): Google's refusal, or steps 2 and 3. */
+  async complete(directoryId: string, query: Record<string, unknown>): Promise<void> {
+    if (query.error !== undefined) {
+      throw new GoogleCredentialsError(`Google did not authorize the directory: ${String(query.error).slice(0, 100)}`);
+    }
+    const tokens = await this.exchangeCode(directoryId, { code: query.code });
+    await this.setToken(directoryId, { access_token: tokens.access_token, refresh_token: tokens.refresh_token });
+  }
+
+  /**
+   * Step 2: the authorization code for the token set, once the consenting account is known to be of the
+   * directory's workspace (when it has a `google_domain`).
+   */
   async exchangeCode(directoryId: string, input: unknown): Promise<TokenSet> {
-    await this.googleDirectory(directoryId);
+    const directory = await this.googleDirectory(directoryId);
     const { code } = parseInput(codeInput, input);
     const client = oauthClient(this.configured());
     let tokens;
@@ -79,6 +110,7 @@ export class GoogleAuthorization {
     if (!tokens.access_token || !tokens.refresh_token) {
       throw new GoogleCredentialsError('Google returned no refresh token: authorize again (the consent screen must be shown)');
     }
+    if (directory.google_domain) checkWorkspace(tokens.id_token, { clientId: this.configured().clientId, domain: directory.google_domain });
     return {
       access_token: tokens.access_token,
       refresh_token: tokens.refresh_token,
@@ -110,26 +142,6 @@ export class GoogleAuthorization {
     };
   }
 
-  /** The browser callback: checks the signed state, then steps 2 and 3. Returns where the browser goes next. */
-  async callback(query: { code?: unknown; state?: unknown; error?: unknown }): Promise<{ directoryId: string; redirectUrl?: string }> {
-    const state = this.signer().verify(query.state);
-    if (query.error !== undefined) {
-      throw new GoogleCredentialsError(`Google did not authorize the directory: ${String(query.error).slice(0, 100)}`);
-    }
-    const tokens = await this.exchangeCode(state.directoryId, { code: query.code });
-    await this.setToken(state.directoryId, { access_token: tokens.access_token, refresh_token: tokens.refresh_token });
-    return { directoryId: state.directoryId, ...(state.redirectUrl !== undefined && { redirectUrl: state.redirectUrl }) };
-  }
-
-  /** Where a callback with a valid state would send the browser (to report a failure there too). */
-  redirectOf(stateText: unknown): string | undefined {
-    try {
-      return this.signer().verify(stateText).redirectUrl;
-    } catch {
-      return undefined;
-    }
-  }
-
   /** The service-account alternative: a key and the admin to act as. Answers without the key. */
   async setServiceAccount(directoryId: string, input: unknown) {
     const directory = await this.googleDirectory(directoryId);
@@ -154,10 +166,6 @@ export class GoogleAuthorization {
     const { clientId, clientSecret } = this.deps.options;
     if (!clientId || !clientSecret) throw new GoogleNotConfiguredError();
     return { ...this.deps.options, clientId, clientSecret };
-  }
-
-  private signer(): StateSigner {
-    return new StateSigner(this.configured().clientSecret);
   }
 }
 

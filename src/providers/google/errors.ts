@@ -24,11 +24,16 @@ export class NotGoogleDirectoryError extends DsyncError {
   }
 }
 
-/** The `state` of the OAuth callback is forged, malformed, expired or bound to another directory. */
-export class InvalidStateError extends DsyncError {
-  override name = 'InvalidStateError';
-  constructor(reason: string) {
-    super(`Invalid OAuth state: ${reason}; start again from the authorization URL`, 'DSYNC_GOOGLE_INVALID_STATE', 400);
+/** The account that consented is not of the directory's workspace (`google_domain`): its tokens are not kept. */
+export class WrongWorkspaceError extends DsyncError {
+  override name = 'WrongWorkspaceError';
+  constructor(expected: string, consented: string | undefined) {
+    super(
+      `The Google account that consented belongs to ${consented ? `the workspace of ${consented}` : 'no Google Workspace'}, ` +
+        `not to ${expected} (this directory's google_domain): sign in as an administrator of ${expected}. Nothing was saved`,
+      'DSYNC_GOOGLE_WRONG_WORKSPACE',
+      400,
+    );
   }
 }
 

@@ -3,7 +3,8 @@
  * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
  */
 import type { DirectoryService } from '../../core/directories.js';
-import { GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
+import type { BrowserFlows } from '../oauth/browser-flows.js';
+import { GOOGLE_FLOW, GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
 import { NotGoogleDirectoryError } from './errors.js';
 import { GoogleSync, type GoogleSyncDeps, type SyncReport } from './google-sync.js';
 import { ServiceAccounts, type ServiceAccount } from './service-account.js';
@@ -14,16 +15,15 @@ export interface GoogleProvider {
   readonly configured: boolean;
   /** The origin of Google's consent page (a page that sends the browser there allows it as a form target). */
   readonly consentOrigin: string;
-  /** Step 1: the consent URL for an admin of the workspace. `redirectUrl`: where the callback sends the browser. */
+  /**
+   * Step 1: the URL to send an admin of the workspace to (a single-use start link of ours, which goes on to
+   * Google's consent page). `redirectUrl`: where the callback sends the browser afterwards.
+   */
   authorizationUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ authorizationUrl: string }>;
   /** Step 2: an authorization code for the token set. */
   exchangeCode(input: { directoryId: string; code: string }): Promise<TokenSet>;
   /** Step 3: the tokens the sync uses. */
   setToken(input: { directoryId: string; accessToken: string; refreshToken: string }): Promise<GoogleDirectoryView>;
-  /** The browser callback (steps 2 and 3 after checking the signed state). */
-  callback(query: { code?: unknown; state?: unknown; error?: unknown }): Promise<{ directoryId: string; redirectUrl?: string }>;
-  /** Where a callback's state would send the browser (to report a failure there), if the state is valid. */
-  redirectOf(state: unknown): string | undefined;
   /** The service-account alternative (input: `{key, admin_email}`); answers without the key. */
   setServiceAccount(directoryId: string, input: unknown): Promise<{ id: string; client_email: string; admin_email: string }>;
   /** Saves a service account as a controller (the operator) does, past the managed-directory rule. */
@@ -35,14 +35,18 @@ export interface GoogleProvider {
   directoryStates(): Promise<Record<string, number>>;
 }
 
-/** The sync's own dependencies, plus the directory service the authorization steps read and update through. */
+/**
+ * The sync's own dependencies, plus the directory service the authorization steps read and update through, and
+ * the browser flows Google's consent registers with (as `google`).
+ */
 export interface GoogleProviderDeps extends GoogleSyncDeps {
   directories: DirectoryService;
+  flows: BrowserFlows;
 }
 
 export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
   const serviceAccounts = new ServiceAccounts(deps.store);
-  const { directories: _directories, ...syncDeps } = deps;
+  const { directories: _directories, flows: _flows, ...syncDeps } = deps;
   const sync = new GoogleSync({ ...syncDeps, logger: deps.logger.child({ unit: 'google-sync' }) });
   const auth = new GoogleAuthorization({
     options: deps.options,
@@ -50,7 +54,9 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
     store: deps.store,
     statuses: sync.statuses,
     serviceAccounts,
+    flows: deps.flows,
   });
+  deps.flows.register(GOOGLE_FLOW, auth);
   return {
     configured: Boolean(deps.options.clientId && deps.options.clientSecret),
     consentOrigin: new URL(deps.options.authUrl).origin,
@@ -58,8 +64,6 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
     exchangeCode: ({ directoryId, code }) => auth.exchangeCode(directoryId, { code }),
     setToken: ({ directoryId, accessToken, refreshToken }) =>
       auth.setToken(directoryId, { access_token: accessToken, refresh_token: refreshToken }),
-    callback: (query) => auth.callback(query),
-    redirectOf: (state) => auth.redirectOf(state),
     setServiceAccount: (directoryId, input) => auth.setServiceAccount(directoryId, input),
     putServiceAccount: async (directoryId, account) => {
       const saved = await serviceAccounts.put(directoryId, account);

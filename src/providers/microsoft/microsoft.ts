@@ -4,12 +4,13 @@
  */
 import type { DirectoryService } from '../../core/directories.js';
 import { parseInput } from '../../core/directories.js';
-import { AdminConsent } from './consent.js';
+import type { BrowserFlows } from '../oauth/browser-flows.js';
+import { AdminConsent, MICROSOFT_FLOW } from './consent.js';
 import { AsyncRuns, type AsyncRun } from '../pull/async-runs.js';
 import type { SyncReport } from '../pull/runner.js';
 import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
-import { NotificationHandler, notificationBatch, type Outcome } from './notifications.js';
+import { NotificationHandler, notificationBatch, type Outcome, type Received } from './notifications.js';
 import { Subscriptions, type Resource } from './subscriptions.js';
 import type { MicrosoftSyncStatus } from './sync-status.js';
 import { TenantGate } from './throttle.js';
@@ -18,12 +19,12 @@ import { GraphTokens } from './tokens.js';
 export interface MicrosoftProvider {
   /** The origin of the admin-consent page (a page that sends the browser there allows it as a form target). */
   readonly consentOrigin: string;
-  /** The admin-consent URL for an admin of the directory's tenant. `redirectUrl`: where the callback sends the browser. */
+  /**
+   * The URL to send an admin of the directory's tenant to (a single-use start link of ours, which goes on to
+   * Microsoft's admin-consent page). `redirectUrl`: where the callback sends the browser afterwards. The
+   * callback is the browser flows' (`dsync.oauth`, as `microsoft`): it connects the directory, subscribes, syncs.
+   */
   adminConsentUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ adminConsentUrl: string }>;
-  /** The browser's return from the admin-consent page: connects the directory, subscribes, syncs soon. */
-  callback(query: Record<string, unknown>): Promise<{ directoryId: string; tenantId: string; redirectUrl?: string }>;
-  /** Where a callback's state would send the browser (to report a failure there), if the state is valid. */
-  redirectOf(state: unknown): string | undefined;
   /** Syncs every active Entra directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
   /** The same in the background (or the run of that scope already going); `syncRun` reads it later. */
@@ -33,7 +34,7 @@ export interface MicrosoftProvider {
   /** Active Entra directories by the state of their last sync, and of their notification subscriptions. */
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
   /** A batch of Graph change notifications (the body Graph POSTs): checked, then each directory synced soon. */
-  notifications(body: unknown): Promise<{ accepted: number }>;
+  notifications(body: unknown): Promise<Received>;
   /** Creates or renews a directory's subscriptions now (after consent; `recreate`: that one anew). */
   subscribe(directoryId: string, recreate?: Resource): Promise<void>;
   /** No notification-triggered sync is scheduled or running. */
@@ -42,13 +43,18 @@ export interface MicrosoftProvider {
   close(): void;
 }
 
+/**
+ * The sync's own dependencies, plus the directory service the consent reads and updates through, and the
+ * browser flows the admin consent registers with (as `microsoft`).
+ */
 export interface MicrosoftProviderDeps extends Omit<MicrosoftSyncDeps, 'tokens' | 'gate' | 'afterRun'> {
   directories: DirectoryService;
+  flows: BrowserFlows;
   onNotification?: (outcome: Outcome) => void;
 }
 
 export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftProvider {
-  const { directories, onNotification, ...rest } = deps;
+  const { directories, onNotification, flows, ...rest } = deps;
   const logger = deps.logger.child({ unit: 'microsoft-sync' });
   const tokens = new GraphTokens(deps.options);
   const subscriptions = new Subscriptions({ store: deps.store, options: deps.options, logger });
@@ -68,7 +74,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     await sync.statuses.put({ ...(await sync.statuses.get(directoryId)), notifications });
   };
   const handler = new NotificationHandler({
-    verify: (clientState, subscriptionId) => subscriptions.verify(clientState, subscriptionId),
+    verifier: () => subscriptions.verifier(),
     sync: (directoryId) => sync.run({ directoryId }),
     resubscribe: subscribe,
     delayMs: deps.options.notificationDelayMs,
@@ -76,20 +82,22 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     ...(onNotification && { onNotification }),
   });
   const runs = new AsyncRuns();
-  const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens });
+  const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens, flows });
+  flows.register(MICROSOFT_FLOW, {
+    consent: (directoryId, state) => consent.consent(directoryId, state),
+    complete: async (directoryId, query) => {
+      const done = await consent.complete(directoryId, query);
+      // The directory is connected: its subscriptions, then its first sync, without keeping the admin waiting.
+      void subscribe(directoryId)
+        .catch((err) => logger.warn({ err, directoryId }, 'could not subscribe after consent'))
+        .finally(() => handler.schedule(directoryId));
+      return done;
+    },
+  });
   return {
     consentOrigin: new URL(deps.options.authorityUrl).origin,
     adminConsentUrl: ({ directoryId, redirectUrl }) => consent.adminConsentUrl(directoryId, redirectUrl),
-    callback: async (query) => {
-      const connected = await consent.callback(query);
-      // The directory is connected: its subscriptions, then its first sync, without keeping the admin waiting.
-      void subscribe(connected.directoryId)
-        .catch((err) => logger.warn({ err, directoryId: connected.directoryId }, 'could not subscribe after consent'))
-        .finally(() => handler.schedule(connected.directoryId));
-      return connected;
-    },
-    redirectOf: (state) => consent.redirectOf(state),
-    notifications: async (body) => ({ accepted: await handler.receive(parseInput(notificationBatch, body)) }),
+    notifications: (body) => handler.receive(parseInput(notificationBatch, body)),
     subscribe,
     get idle() {
       return handler.idle;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
 import type { SyncReport } from '../pull/runner.js';
-import type { Resource } from './subscriptions.js';
+import type { Resource, Verdict } from './subscriptions.js';
 
 const notification = z.looseObject({
   subscriptionId: z.string().max(200).optional(),
@@ -19,8 +19,15 @@ export const notificationBatch = z.looseObject({ value: z.array(notification).ma
 
 export type Outcome = 'accepted' | 'ignored' | 'lifecycle';
 
+/** What a batch held: notifications accepted, and those ignored because their clientState named a directory with another secret. */
+export interface Received {
+  accepted: number;
+  forged: number;
+}
+
 export interface NotificationDeps {
-  verify(clientState: unknown, subscriptionId: unknown): Promise<{ directoryId: string; resource?: Resource } | null>;
+  /** A clientState checker for one batch (Subscriptions.verifier). */
+  verifier(): (clientState: unknown, subscriptionId: unknown) => Promise<Verdict>;
   sync(directoryId: string): Promise<SyncReport>;
   /** Creates again (`recreate`) or renews the directory's subscriptions. */
   resubscribe(directoryId: string, recreate?: Resource): Promise<void>;
@@ -38,14 +45,20 @@ export class NotificationHandler {
 
   constructor(private readonly deps: NotificationDeps) {}
 
-  /** Checks each notification of a batch; returns how many were accepted. The syncs run afterwards. */
-  async receive(batch: z.infer<typeof notificationBatch>): Promise<number> {
+  /**
+   * Checks each notification of a batch; the syncs run afterwards. Those that do not check out are ignored
+   * and logged once for the batch (never their clientState): the route is unauthenticated, so one request
+   * must not write a thousand lines.
+   */
+  async receive(batch: z.infer<typeof notificationBatch>): Promise<Received> {
+    const verify = this.deps.verifier();
     let accepted = 0;
+    let forged = 0;
     for (const n of batch.value) {
-      const owner = await this.deps.verify(n.clientState, n.subscriptionId);
-      if (!owner) {
+      const owner = await verify(n.clientState, n.subscriptionId);
+      if (typeof owner === 'string') {
+        if (owner === 'forged') forged++;
         this.deps.onNotification?.('ignored');
-        this.deps.logger.warn({ subscriptionId: n.subscriptionId }, 'ignored a Graph notification whose clientState does not check out');
         continue;
       }
       accepted++;
@@ -57,7 +70,9 @@ export class NotificationHandler {
       }
       this.schedule(owner.directoryId);
     }
-    return accepted;
+    const ignored = batch.value.length - accepted;
+    if (ignored > 0) this.deps.logger.warn({ ignored, forged }, 'ignored Graph notifications whose clientState does not check out');
+    return { accepted, forged };
   }
 
   private lifecycle(directoryId: string, event: string, resource: Resource | undefined): void {

@@ -24,6 +24,9 @@ interface SubscriptionRecord {
   subscriptions: Array<{ id: string; resource: Resource; expiresAt: string }>;
 }
 
+/** What a notification's clientState stands for (Subscriptions.verifier). */
+export type Verdict = { directoryId: string; resource?: Resource } | 'unknown' | 'forged';
+
 const created = z.looseObject({ id: z.string().min(1), expirationDateTime: z.string() });
 
 export class Subscriptions {
@@ -100,18 +103,27 @@ export class Subscriptions {
     }
   }
 
-  /** The directory and resource a notification's clientState and subscription id stand for; null when they do not check out. */
-  async verify(clientState: unknown, subscriptionId: unknown): Promise<{ directoryId: string; resource?: Resource } | null> {
-    if (typeof clientState !== 'string' || clientState.length > 256) return null;
-    const at = clientState.lastIndexOf(':');
-    if (at <= 0) return null;
-    const directoryId = clientState.slice(0, at);
-    const record = await this.load(directoryId).catch(() => null);
-    if (!record) return null;
-    const given = Buffer.from(clientState.slice(at + 1));
-    const expected = Buffer.from(record.secret);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    const resource = record.subscriptions.find((s) => s.id === subscriptionId)?.resource;
-    return { directoryId, ...(resource && { resource }) };
+  /**
+   * A checker for one batch of notifications: the directory and resource each clientState and subscription id
+   * stand for, `unknown` when the clientState names no directory with subscriptions (junk, or a deleted
+   * directory's subscriptions until they expire), `forged` when it names one with another secret. Each
+   * directory's record is read once per batch, however many notifications name it.
+   */
+  verifier(): (clientState: unknown, subscriptionId: unknown) => Promise<Verdict> {
+    const records = new Map<string, Promise<SubscriptionRecord | null>>();
+    return async (clientState, subscriptionId) => {
+      if (typeof clientState !== 'string' || clientState.length > 256) return 'unknown';
+      const at = clientState.lastIndexOf(':');
+      if (at <= 0) return 'unknown';
+      const directoryId = clientState.slice(0, at);
+      if (!records.has(directoryId)) records.set(directoryId, this.load(directoryId).catch(() => null));
+      const record = await records.get(directoryId)!;
+      if (!record) return 'unknown';
+      const given = Buffer.from(clientState.slice(at + 1));
+      const expected = Buffer.from(record.secret);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forged';
+      const resource = record.subscriptions.find((s) => s.id === subscriptionId)?.resource;
+      return { directoryId, ...(resource && { resource }) };
+    };
   }
 }

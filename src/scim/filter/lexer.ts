@@ -3,6 +3,8 @@
  * "words" (`urn:...:2.0:User:name.givenName`, `eq`, `and`, `.value` after `]`); the parser tells
  * them apart by position, since any of them could also be an attribute name.
  */
+import { isWellFormed } from '../../core/json-walk.js';
+
 export type Token =
   | { type: 'word'; text: string; pos: number }
   | { type: 'string'; value: string; pos: number }
@@ -61,9 +63,13 @@ function stringEnd(text: string, start: number): number {
 
 /** compValue strings are JSON strings (RFC 7644 §3.4.2.2), so JSON's own decoder applies. */
 function decodeString(literal: string, pos: number, fail: SyntaxErrorFactory): string {
+  let text: string;
   try {
-    return JSON.parse(literal) as string;
+    text = JSON.parse(literal) as string;
   } catch {
     throw fail(`invalid string literal at position ${pos + 1}`);
   }
+  // `\ud800` would match U+FFFD on Redis (stored as UTF-8) and nothing in memory: the stores must agree.
+  if (!isWellFormed(text)) throw fail(`the string at position ${pos + 1} is not valid Unicode (a lone UTF-16 surrogate)`);
+  return text;
 }

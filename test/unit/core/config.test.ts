@@ -14,7 +14,7 @@ describe('config', () => {
   it('defaults to the memory store on :5225 with a generated key and private webhooks allowed', () => {
     const c = loadConfig({}, key);
     expect(c).to.include({ port: 5225, externalUrl: 'http://localhost:5225', apiKeyGenerated: true, metricsPort: 9464 });
-    expect(c.apiKeys).to.deep.equal(['generated']);
+    expect(c.apiKeys).to.deep.equal([{ key: 'generated', scope: { readOnly: false } }]);
     expect(c.webhook.allowPrivate).to.equal(true);
     expect(c.webhook.retrySchedule).to.deep.equal(DEFAULT_RETRY_SCHEDULE);
     expect(DEFAULT_RETRY_SCHEDULE.reduce((a, b) => a + b, 0) / 86_400_000).to.be.within(2.5, 3.5);
@@ -23,7 +23,7 @@ describe('config', () => {
   it('requires API keys with Redis and refuses private webhooks there by default', () => {
     expect(() => loadConfig({ REDIS_URL: 'redis://x:6379' }, key)).to.throw(ConfigError, /DSYNC_API_KEYS/);
     const c = loadConfig({ REDIS_URL: 'redis://x:6379', DSYNC_API_KEYS: 'a, b' }, key);
-    expect(c.apiKeys).to.deep.equal(['a', 'b']);
+    expect(c.apiKeys.map((k) => k.key)).to.deep.equal(['a', 'b']);
     expect(c.webhook.allowPrivate).to.equal(false);
   });
 

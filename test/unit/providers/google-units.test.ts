@@ -1,11 +1,11 @@
-/** The Google provider's pure parts: the diff, the signed state, failure classification, pacing, settings. */
+/** The Google provider's pure parts: the diff, the workspace check, failure classification, pacing, settings. */
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config.js';
 import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen } from '../../../src/providers/pull/diff.js';
-import { InvalidStateError } from '../../../src/providers/google/errors.js';
+import { GoogleCredentialsError, WrongWorkspaceError } from '../../../src/providers/google/errors.js';
 import { backoffMs, classify } from '../../../src/providers/google/google-retry.js';
 import { groupBody, userBody, userMemberIds } from '../../../src/providers/google/mapping.js';
-import { STATE_TTL_MS, StateSigner } from '../../../src/providers/google/oauth-state.js';
+import { checkWorkspace } from '../../../src/providers/google/workspace-check.js';
 import { Pacer } from '../../../src/providers/google/pacer.js';
 
 const gaxiosError = (status: number, data: unknown, retryAfter?: string) => ({
@@ -56,15 +56,17 @@ describe('Google provider units', () => {
     expect(exceedsDeleteShare(21, 100, 1)).to.equal(false);
   });
 
-  it('signs state bound to a directory; refuses tampering, another key, expiry and junk', () => {
-    const signer = new StateSigner('secret');
-    const state = signer.sign('dir-1', 'https://app.example.com/done');
-    expect(signer.verify(state)).to.deep.include({ directoryId: 'dir-1', redirectUrl: 'https://app.example.com/done' });
-    const refused = (s: unknown, now?: number) => expect(() => signer.verify(s, now)).to.throw(InvalidStateError);
-    refused(`${state}x`);
-    refused(new StateSigner('other').sign('dir-1'));
-    refused(state, Date.now() + STATE_TTL_MS + 1);
-    for (const junk of [undefined, '', 'a.b.c', 'x'.repeat(5000), ['a'], 'bm90IGpzb24.sig']) refused(junk);
+  it('checks the consenting workspace on the ID token: hd, or a verified e-mail of an organisation account', () => {
+    const token = (claims: Record<string, unknown>) => `h.${Buffer.from(JSON.stringify({ aud: 'client', ...claims })).toString('base64url')}.s`;
+    const check = (claims: Record<string, unknown> | string | undefined) =>
+      checkWorkspace(typeof claims === 'object' ? token(claims) : claims, { clientId: 'client', domain: 'Acme.com' });
+    check({ hd: 'acme.com', email: 'a@acme.com', email_verified: true });
+    check({ hd: 'acme-primary.com', email: 'a@ACME.com', email_verified: true });
+    expect(() => check({ hd: 'evil.com', email: 'a@evil.com', email_verified: true })).to.throw(WrongWorkspaceError, /workspace of evil\.com, not to Acme\.com/);
+    expect(() => check({ hd: 'evil.com', email: 'a@acme.com', email_verified: false })).to.throw(WrongWorkspaceError);
+    expect(() => check({ email: 'a@acme.com', email_verified: true }), 'a consumer account with an address at the domain').to.throw(WrongWorkspaceError, /no Google Workspace/);
+    expect(() => check({ hd: 'acme.com', aud: 'another-client' })).to.throw(GoogleCredentialsError);
+    for (const junk of [undefined, '', 'a.b.c', 'x', token({ hd: 1 })]) expect(() => check(junk)).to.throw(GoogleCredentialsError);
   });
 
   it('retries rate-limit reasons, 429, 5xx and network failures, not other 4xx; honours Retry-After', () => {
