@@ -25,7 +25,7 @@ Commands:
   cron sync-microsoft     Pull every active Microsoft Entra ID directory once (Graph delta), then exit
   help                    Show this help
 
-Configuration is read from environment variables; see README.md.`;
+Configuration is read from environment variables; see docs/reference/configuration.md.`;
 
 /** The store options every process opens its store with. */
 function storeOptions(config: StoreConfig, logger: Logger, metrics: ProcessMetrics): OpenStoreOptions {

@@ -10,7 +10,7 @@
  *   );
  */
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
-// The setup page for a customer's IT admin, to mount in the host application's express app (README: Setting up a customer).
+// The setup page for a customer's IT admin, to mount in the host application's express app (docs/guides/setting-up-a-customer.md).
 export { setupRoutes, type SetupRoutesOptions } from './http/setup/routes.js';
 export { createPageLimits, type PageLimits } from './ratelimit/page-limits.js';
 export type { CreatedSetupLink, SetupLinkView, SetupLinks } from './core/setup-links.js';

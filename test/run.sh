@@ -20,7 +20,8 @@ cleanup() {
   [ -f "$work/redis.pid" ] && kill "$(cat "$work/redis.pid")" 2>/dev/null || true
   bash test/redis-topology.sh stop "$work/cluster"
   bash test/redis-topology.sh stop "$work/sentinel"
-  rm -rf "$work"
+  # A process that is still ending may write one more file there: try again once, and never fail the run for it.
+  rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work"; } || true
 }
 trap cleanup EXIT
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done

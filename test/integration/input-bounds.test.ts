@@ -105,7 +105,7 @@ for (const kind of STORE_KINDS) {
 
       it('advertises what SCIM has fields for, and nothing a strict client would refuse', async () => {
         // scim2-models (scim2-cli, scim2-tester) refuses a ServiceProviderConfig with any extension: the other
-        // bounds are documented in the README instead.
+        // bounds are documented in docs/concepts/directories.md instead.
         const spc = (await svc.scim(dir, 'GET', '/ServiceProviderConfig')).body;
         expect(spc.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig']);
         expect(spc.filter).to.deep.equal({ supported: true, maxResults: 1000 });

@@ -8,7 +8,7 @@ import { burstOf, startLimited, type LimitedService, type LimitOptions } from '.
 import { freshRedisStore, redisUrl } from '../support/services.js';
 import { blocksOf } from '../readme/readme-blocks.js';
 
-/** README's example 429: status line, headers, blank line, body. */
+/** The example 429 of docs/operating/rate-limits.md: status line, headers, blank line, body. */
 function readmeExample(): { status: number; headers: Record<string, string>; body: unknown } {
   const [head, body] = blocksOf('rate-limit-429')[0]!.code.split('\n\n');
   const [statusLine, ...headerLines] = head!.split('\n');
@@ -71,7 +71,7 @@ describe('rate limits: project buckets on Redis (SPEC §8.2)', function () {
     await start({ plan: 'production' });
     expect(await burstOf(10, () => listUsers())).to.deep.equal({ 200: 10 });
     const eleventh = await listUsers();
-    // Exactly what README.md shows an IdP receiving.
+    // Exactly what the rate-limits page shows an IdP receiving.
     const example = readmeExample();
     expect(eleventh.status).to.equal(example.status);
     for (const [name, value] of Object.entries(example.headers)) expect(eleventh.headers.get(name), name).to.equal(value);

@@ -1,5 +1,5 @@
-// The whole path a user takes, minus the kubelet: the README's CRD command, the rendered chart applied to a real
-// kube-apiserver, `dsync operator` (as the chart's ServiceAccount) and `dsync serve` run with exactly the
+// The whole path a user takes, minus the kubelet: the Install with Helm page's CRD command, the rendered chart
+// applied to a real kube-apiserver, `dsync operator` (as the chart's ServiceAccount) and `dsync serve` run with exactly the
 // environment the rendered Deployments give their containers (Secrets and fieldRefs resolved as the kubelet
 // would; only ports and the kubeconfig are local), the sample DirectoryConnection, a user provisioned through
 // SCIM with the token from the generated Secret, the signed webhook, and /metrics of both processes.
@@ -122,7 +122,7 @@ describe('the chart end to end, minus the kubelet (helm template → dsync opera
     if (this.currentTest?.state === 'failed') for (const p of procs) process.stderr.write(`${p.output.slice(-60).join('\n')}\n`);
   });
 
-  it('installs: the CRD from crds/, the Secrets the README names, the rendered chart', async () => {
+  it('installs: the CRD from crds/, the Secrets the Install with Helm page names, the rendered chart', async () => {
     await k(['apply', '--server-side', '-f', 'crds/dsync.io_directoryconnections.yaml']);
     await k(['create', 'namespace', NAMESPACE]);
     await k(['-n', NAMESPACE, 'create', 'secret', 'generic', 'dsync-redis', `--from-literal=url=${redisUrl()}/${REDIS_DB}`]);

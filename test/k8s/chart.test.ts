@@ -1,6 +1,7 @@
 // The Helm chart against a real kube-apiserver, with every Helm major helm.sh built: lint, schema, a matrix of
-// renders applied with `kubectl apply --dry-run=server`, and installs the way README.md tells a user to.
-import { readFileSync } from 'node:fs';
+// renders applied with `kubectl apply --dry-run=server`, and installs the way the docs' Install with Helm page
+// (docs/operating/helm.md) tells a user to.
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { CRD_FILE } from '../../src/operator/generate-crd.js';
@@ -9,7 +10,7 @@ import { EXPECTED_METRIC_FAMILIES } from './metric-families.js';
 import { CHART_DIR, REPO_DIR, find, type K8sObject, helms, kubectl, ok, parseObjects, promqlCheck, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';
 
 const MONITORING_CRDS = new URL('./fixtures/monitoring.coreos.com-crds.yaml', import.meta.url).pathname;
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const HELM_PAGE = readFileSync(new URL('../../docs/operating/helm.md', import.meta.url), 'utf8');
 const DASHBOARD = readFileSync(new URL('../../charts/dsync/dashboards/dsync.json', import.meta.url), 'utf8');
 
 /** Metric families a PromQL expression reads (histogram series mapped to their family). */
@@ -79,15 +80,13 @@ const MATRIX: Record<string, Record<string, unknown>> = {
   },
 };
 
-/** A command of README.md's "Install with Helm" section, by how it starts; continuation lines joined. */
-function readmeCommand(startsWith: string): string[] {
-  const start = README.indexOf('## Install with Helm');
-  const section = README.slice(start, README.indexOf('\n## ', start + 1));
-  const lines = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
+/** A command of the Install with Helm page, by how it starts; continuation lines joined. */
+function docsCommand(startsWith: string): string[] {
+  const lines = [...HELM_PAGE.matchAll(/```sh\n([\s\S]*?)```/g)]
     .flatMap((m) => m[1]!.replace(/\\\n\s*/g, ' ').split('\n'))
     .map((l) => l.replace(/\s+#.*$/, '').trim());
   const line = lines.find((l) => l.startsWith(startsWith));
-  if (!line) throw new Error(`README.md's "Install with Helm" has no command starting with "${startsWith}"`);
+  if (!line) throw new Error(`docs/operating/helm.md has no command starting with "${startsWith}"`);
   return line.split(/\s+/);
 }
 
@@ -204,6 +203,26 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
     expect(configMap.metadata.labels['grafana_dashboard']).to.equal('1');
     expect(JSON.parse(configMap.data['dsync.json']!)).to.deep.equal(JSON.parse(DASHBOARD));
+  });
+
+  it("every alert links its runbook: <runbookBaseUrl>/<alert>/, the docs site's page of that alert", async () => {
+    const [first] = helms();
+    type Rule = { alert: string; annotations: Record<string, string> };
+    const rulesOf = async (values: Record<string, unknown>) =>
+      (find(parseObjects(await template(first!.bin, { 'metrics.prometheusRule.enabled': true, ...values })), 'PrometheusRule', 'dsync') as unknown as { spec: { groups: Array<{ rules: Rule[] }> } }).spec.groups.flatMap((g) => g.rules);
+    const site = /^site_url: (\S+)$/m.exec(readFileSync(new URL('../../mkdocs.yml', import.meta.url), 'utf8'))![1]!;
+    const byDefault = await rulesOf({});
+    expect(byDefault).to.have.length.above(10);
+    for (const rule of byDefault) {
+      expect(rule.annotations['runbook_url'], rule.alert).to.equal(`${site}operating/alerts/${rule.alert}/`);
+      expect(existsSync(new URL(`../../docs/operating/alerts/${rule.alert}.md`, import.meta.url)), `docs/operating/alerts/${rule.alert}.md`).to.equal(true);
+    }
+    // A mirror of the docs elsewhere; a trailing slash or none gives the same URLs.
+    for (const base of ['https://docs.internal.example/dsync/operating/alerts', 'https://docs.internal.example/dsync/operating/alerts/']) {
+      for (const rule of await rulesOf({ 'metrics.prometheusRule.runbookBaseUrl': base })) {
+        expect(rule.annotations['runbook_url'], rule.alert).to.equal(`https://docs.internal.example/dsync/operating/alerts/${rule.alert}/`);
+      }
+    }
   });
 
   it('the chart CRD (crds.enabled) is the crds/ file, so CRD changes flow through', async () => {
@@ -333,20 +352,20 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(limitsOf(find(objects, 'CronJob', 'dsync-process-events'))).to.deep.equal({});
   });
 
-  it("installs the way README.md says: its CRD command, then helm install; a second release in another namespace; upgrade; uninstall", async () => {
-    const crdCommand = readmeCommand('kubectl apply');
+  it("installs the way the Install with Helm page says: its CRD command, then helm install; a second release in another namespace; upgrade; uninstall", async () => {
+    const crdCommand = docsCommand('kubectl apply');
     expect(crdCommand.join(' ')).to.contain('crds/dsync.io_directoryconnections.yaml');
     await ok(kubectl(), crdCommand.slice(1), { env, cwd: REPO_DIR });
-    const install = readmeCommand('helm install');
+    const install = docsCommand('helm install');
     const namespaceAt = install.indexOf('-n') + 1;
-    expect(namespaceAt, 'README helm install names a namespace with -n').to.be.above(0);
+    expect(namespaceAt, 'the page\'s helm install names a namespace with -n').to.be.above(0);
     for (const [i, { bin: helm }] of helms().entries()) {
       for (const namespace of [`h${i}-dsync-system`, `h${i}-dsync-second`]) {
         await k(['create', 'namespace', namespace]);
         const args = install.slice(1).map((a, j) => (j + 1 === namespaceAt ? namespace : a));
         const out = await ok(helm, args, { env, cwd: REPO_DIR });
         expect(out).to.match(/STATUS: deployed/);
-        expect(out, "NOTES give the README's CRD command").to.contain(crdCommand.join(' '));
+        expect(out, "NOTES give the page's CRD command").to.contain(crdCommand.join(' '));
         const deployments = await k(['get', 'deployments', '-n', namespace, '-o', 'name']);
         expect(deployments.trim().split('\n').sort()).to.deep.equal(['deployment.apps/dsync-operator', 'deployment.apps/dsync-serve']);
         await k(['get', 'clusterrole', `dsync-${namespace}-operator`]);
@@ -363,14 +382,14 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(crd.metadata.labels?.['app.kubernetes.io/managed-by']).to.not.equal('Helm');
   });
 
-  it('adopts the kubectl-applied CRD into a release with crds.enabled after the README adoption commands', async () => {
+  it('adopts the kubectl-applied CRD into a release with crds.enabled after the adoption commands of the Install with Helm page', async () => {
     const [first] = helms();
     await k(['create', 'namespace', 'adopt']);
     const args = ['install', 'dsync', CHART_DIR, '-n', 'adopt', ...setArgs({ ...REQUIRED_VALUES, 'crds.enabled': true })];
     const refused = await run(first!.bin, args, { env });
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.match(/invalid ownership metadata|exists and cannot be imported/);
-    for (const command of [readmeCommand('kubectl label crd'), readmeCommand('kubectl annotate crd')]) {
+    for (const command of [docsCommand('kubectl label crd'), docsCommand('kubectl annotate crd')]) {
       await ok(kubectl(), command.slice(1).map((a) => a.replace('=dsync-system', '=adopt')), { env });
     }
     expect(await ok(first!.bin, args, { env })).to.match(/STATUS: deployed/);

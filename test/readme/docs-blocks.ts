@@ -9,10 +9,10 @@
  *
  * `expect` is text the block's output must contain (a background block's, within a while).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { repoRoot } from '../support/cli.js';
-import { markedBlocks } from './readme-blocks.js';
+import { DOCS_DIR, markdownFiles, markedBlocks } from './readme-blocks.js';
 
 export type DocsBlock =
   | { mode: 'file'; name: string; lang: string; code: string; line: number }
@@ -24,7 +24,6 @@ export interface DocsPage {
   blocks: DocsBlock[];
 }
 
-const DOCS = join(repoRoot, 'docs');
 const SHELL = ['sh', 'bash', 'shell'];
 
 function parse(file: string, attributes: string, block: { lang: string; code: string; line: number }): DocsBlock {
@@ -49,12 +48,6 @@ function parse(file: string, attributes: string, block: { lang: string; code: st
   }
 }
 
-function markdownFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
-  );
-}
-
 /** The marked blocks of one page's text, in page order; a malformed marker throws, naming its line. */
 export function docsTestBlocks(text: string, file: string): DocsBlock[] {
   return markedBlocks(text, file, 'docs-test').map(({ attributes, ...block }) => parse(file, attributes, block));
@@ -62,7 +55,7 @@ export function docsTestBlocks(text: string, file: string): DocsBlock[] {
 
 /** Every docs page with at least one marked block, its blocks in page order. */
 export function docsPages(): DocsPage[] {
-  return markdownFiles(DOCS)
+  return markdownFiles(DOCS_DIR)
     .map((path) => {
       const file = relative(repoRoot, path);
       return { file, blocks: docsTestBlocks(readFileSync(path, 'utf8'), file) };

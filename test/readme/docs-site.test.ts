@@ -85,9 +85,10 @@ describe('Docs: what is added in the code shows on its reference page once regen
   });
 });
 
+const rules = readFileSync(join(repoRoot, 'charts/dsync/templates/prometheusrule.yaml'), 'utf8');
+const alerts = [...rules.matchAll(/^\s*- alert: (\w+)\s*$/gm)].map((m) => m[1]!);
+
 describe('Docs: every alert has a runbook', () => {
-  const rules = readFileSync(join(repoRoot, 'charts/dsync/templates/prometheusrule.yaml'), 'utf8');
-  const alerts = [...rules.matchAll(/^\s*- alert: (\w+)\s*$/gm)].map((m) => m[1]!);
   const index = readFileSync(join(repoRoot, 'docs/operating/alerts/index.md'), 'utf8');
 
   it('reads the alerts of the chart', () => {
@@ -102,15 +103,31 @@ describe('Docs: every alert has a runbook', () => {
       expect(index).to.contain(`(${alert}.md)`);
     });
   }
+
+  it('each alert of the chart links its runbook page (runbook_url under metrics.prometheusRule.runbookBaseUrl)', () => {
+    // The rule of each alert, from its `- alert:` line to the next one: its runbook_url names the same alert.
+    const blocks = rules.split(/^\s*- alert: /m).slice(1);
+    expect(blocks).to.have.length(alerts.length);
+    for (const block of blocks) {
+      const alert = /^\w+/.exec(block)![0];
+      expect(block, alert).to.contain(`runbook_url: {{ printf "%s/${alert}/" $runbooks }}`);
+    }
+    // The default base is where the site publishes the alerts' pages (mkdocs.yml's site_url, directory URLs).
+    const siteUrl = /^site_url: (\S+)$/m.exec(readFileSync(join(repoRoot, 'mkdocs.yml'), 'utf8'))?.[1];
+    const base = /^ {4}runbookBaseUrl: (\S+)$/m.exec(readFileSync(join(repoRoot, 'charts/dsync/values.yaml'), 'utf8'))?.[1];
+    expect(`${base}/`).to.equal(`${siteUrl}operating/alerts/`);
+  });
 });
 
 describe('Docs: the site builds in strict mode', function () {
   this.timeout(300_000);
 
-  async function build(root: string): Promise<{ ok: boolean; output: string }> {
+  /** Builds the site of `root` into a temporary directory; `inspect` sees that directory before it is removed. */
+  async function build(root: string, inspect: (site: string) => void = () => {}): Promise<{ ok: boolean; output: string }> {
     const site = await mkdtemp(join(tmpdir(), 'dsync-site-'));
     try {
       const { stdout, stderr } = await exec('bash', [SITE_SH, 'build', '--config-file', join(root, 'mkdocs.yml'), '--site-dir', site], { cwd: root });
+      inspect(site);
       return { ok: true, output: stdout + stderr };
     } catch (err) {
       const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
@@ -120,10 +137,17 @@ describe('Docs: the site builds in strict mode', function () {
     }
   }
 
-  it('mkdocs build --strict passes', async () => {
-    const { ok, output } = await build(repoRoot);
+  it("mkdocs build --strict passes, with a page at each alert's runbook_url and the README's first run on Run it locally", async () => {
+    const missing: string[] = [];
+    let local = '';
+    const { ok, output } = await build(repoRoot, (site) => {
+      missing.push(...alerts.filter((alert) => !existsSync(join(site, `operating/alerts/${alert}/index.html`))));
+      local = readFileSync(join(site, 'getting-started/local/index.html'), 'utf8');
+    });
     expect(ok, output).to.equal(true);
     expect(output).to.not.match(/WARNING/);
+    expect(missing, 'alerts without a page at <site>/operating/alerts/<alert>/').to.deep.equal([]);
+    expect(local).to.contain('A first run, step by step').and.to.contain('Generated management API key for this run');
   });
 
   it('a broken link or anchor fails it', async () => {
@@ -131,6 +155,7 @@ describe('Docs: the site builds in strict mode', function () {
     try {
       await cp(join(repoRoot, 'docs'), join(copy, 'docs'), { recursive: true });
       await cp(join(repoRoot, 'mkdocs.yml'), join(copy, 'mkdocs.yml'));
+      await cp(join(repoRoot, 'README.md'), join(copy, 'README.md')); // getting-started/local.md includes its first run
       const index = join(copy, 'docs/index.md');
       await writeFile(index, `${await readFile(index, 'utf8')}\n[gone](no-such-page.md), [no anchor](operating/upgrades.md#no-such-anchor)\n`);
       const { ok, output } = await build(copy);

@@ -1,11 +1,14 @@
 /**
  * Tested examples of the README and the docs pages: each fenced block right after a `<!-- <tag>: <attributes> -->`
- * comment (`readme-test` in the README, `docs-test` in docs/), with the indentation of a list item removed (what
- * a reader copies from the rendered page).
+ * comment, with the indentation of a list item removed (what a reader copies from the rendered page).
+ * `docs-test` blocks (docs/ only) are run generically by docs-examples.test.ts; `readme-test: <role>` blocks, in
+ * the README or a docs page, are each read by the test of their role.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { repoRoot } from '../support/cli.js';
+
+export const DOCS_DIR = join(repoRoot, 'docs');
 
 export interface MarkedBlock {
   /** What follows `<tag>:` in the marker, trimmed. */
@@ -45,16 +48,35 @@ export function readmeText(): string {
   return readFileSync(join(repoRoot, 'README.md'), 'utf8');
 }
 
-export function readmeBlocks(text = readmeText()): Block[] {
-  return markedBlocks(text, 'README.md', 'readme-test').map(({ attributes, ...block }) => {
-    if (!/^[\w-]+$/.test(attributes)) throw new Error(`README.md:${block.line}: a readme-test role is one word, not "${attributes}"`);
+/** A docs page's text, by its path under docs/ (`operating/helm.md`). */
+export function docsText(page: string): string {
+  return readFileSync(join(DOCS_DIR, page), 'utf8');
+}
+
+/** Every Markdown file under `dir`, as absolute paths. */
+export function markdownFiles(dir = DOCS_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+  );
+}
+
+export function readmeBlocks(text = readmeText(), file = 'README.md'): Block[] {
+  return markedBlocks(text, file, 'readme-test').map(({ attributes, ...block }) => {
+    if (!/^[\w-]+$/.test(attributes)) throw new Error(`${file}:${block.line}: a readme-test role is one word, not "${attributes}"`);
     return { role: attributes, ...block };
   });
 }
 
-/** The blocks of one role; at least one must exist, so deleting a marker cannot silently skip a test. */
+/**
+ * The blocks of one role, from the README or the one docs page that holds them (in page order). At least one
+ * must exist, so deleting a marker cannot silently skip a test; a role spread over two files is a mistake.
+ */
 export function blocksOf(role: string): Block[] {
-  const found = readmeBlocks().filter((b) => b.role === role);
-  if (found.length === 0) throw new Error(`README.md has no block marked <!-- readme-test: ${role} -->`);
-  return found;
+  const files = [join(repoRoot, 'README.md'), ...markdownFiles()];
+  const found = files
+    .map((path) => ({ file: relative(repoRoot, path), blocks: readmeBlocks(readFileSync(path, 'utf8'), relative(repoRoot, path)).filter((b) => b.role === role) }))
+    .filter(({ blocks }) => blocks.length > 0);
+  if (found.length === 0) throw new Error(`no block is marked <!-- readme-test: ${role} --> in README.md or docs/`);
+  if (found.length > 1) throw new Error(`<!-- readme-test: ${role} --> blocks are in ${found.map((f) => f.file).join(' and ')}: keep a role in one file`);
+  return found[0]!.blocks;
 }

@@ -1,7 +1,8 @@
 /**
- * The README's examples, run as written so they cannot drift: the first-run walkthrough against a fresh
- * `npm start` on free ports, and the Embedding and typed-client examples typechecked and run against the packed
- * package (the latter with a live server and the deliveries it signs).
+ * The examples that have a test of their own, run as written so they cannot drift: the README's first-run
+ * walkthrough against a fresh `npm start` on free ports, and the Embedding guide's and the HTTP API guide's
+ * typed-client examples typechecked and run against the packed package (the latter with a live server and the
+ * deliveries it signs). Each is found by its `<!-- readme-test: <role> -->` marker, wherever it lives.
  */
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
@@ -13,7 +14,7 @@ import { promisify } from 'node:util';
 import { bash, freePort, repoRoot, run, waitHealthy } from '../support/cli.js';
 import { openStore, startService, until } from '../support/harness.js';
 import { installPackedPackage, packageName } from '../support/packed.js';
-import { blocksOf, readmeText } from './readme-blocks.js';
+import { blocksOf, docsText } from './readme-blocks.js';
 import { compileStrict } from './typecheck.js';
 
 const exec = promisify(execFile);
@@ -74,7 +75,7 @@ describe('README: the first run, step by step (as written, on free ports)', func
   });
 });
 
-describe('README: Embedding (typechecked and run against the packed package)', function () {
+describe('Docs, Embedding: the example (typechecked and run against the packed package)', function () {
   this.timeout(300_000);
 
   it('compiles in strict TypeScript and runs as written', async () => {
@@ -91,7 +92,7 @@ describe('README: Embedding (typechecked and run against the packed package)', f
   });
 });
 
-describe('README: the typed client and webhook helper (typechecked and run against the packed package and a live server)', function () {
+describe('Docs, The HTTP API: the typed client and webhook helper (typechecked and run against the packed package and a live server)', function () {
   this.timeout(300_000);
   const stop: Array<() => void> = [];
   after(() => stop.forEach((s) => s()));
@@ -120,10 +121,10 @@ describe('README: the typed client and webhook helper (typechecked and run again
   });
 });
 
-describe("README: the management API's documented messages", () => {
-  it('the field error quoted in the README is the one the API answers', async () => {
-    const quoted = /400 with a message naming the field \(`([^`]+)`/.exec(readmeText())?.[1];
-    expect(quoted, 'the README quotes an example message').to.be.a('string');
+describe("Docs, The HTTP API: the management API's documented messages", () => {
+  it('the field error quoted on the page is the one the API answers', async () => {
+    const quoted = /400 with a message naming the field \(`([^`]+)`/.exec(docsText('guides/api.md'))?.[1];
+    expect(quoted, 'docs/guides/api.md quotes an example message').to.be.a('string');
     const svc = await startService(await openStore('memory'));
     try {
       const res = await svc.api('POST', '/api/v1/directory-sync', { name: 'Acme', tenant: 'acme:eu', product: 'app', type: 'okta-scim-v2' });
