@@ -63,6 +63,7 @@ export interface Resource {
 
 export const SECRETS: Resource = { group: '', version: 'v1', plural: 'secrets' };
 export const EVENTS: Resource = { group: '', version: 'v1', plural: 'events' };
+export const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
 export const LEASES: Resource = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
 
 /** `/api/v1/namespaces/ns/secrets/name/status`; without a namespace, the all-namespaces collection. */

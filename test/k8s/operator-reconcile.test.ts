@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { ForbiddenError } from '../../src/core/errors.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/directory-connection.js';
+import { FINALIZER } from '../../src/operator/scim-secret.js';
 import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
