@@ -185,13 +185,24 @@ export class Deletion {
     return undefined;
   }
 
-  /** Merge patch adding or removing the finalizer, conditional on the resourceVersion the decision was based on. */
+  /**
+   * Merge patch adding or removing the finalizer, conditional on the resourceVersion the decision was based on.
+   * Removing it from an object being deleted is done once the object is gone (a 404 included).
+   */
   private async patchFinalizers<T extends KubeObject>(r: Resource, obj: T, cache: ObjectCache<T>, add: boolean): Promise<T> {
     const others = (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER);
-    const { namespace, name, resourceVersion } = obj.metadata;
-    const patch = { metadata: { finalizers: add ? [...others, FINALIZER] : others, resourceVersion } };
-    const written = await this.o.client.mergePatch<T>(r, namespace!, name, patch);
-    cache.recordWrite(written, resourceVersion);
-    return written;
+    const { namespace, name, resourceVersion, deletionTimestamp } = obj.metadata;
+    const finalizers = add ? [...others, FINALIZER] : others;
+    try {
+      const written = await this.o.client.mergePatch<T>(r, namespace!, name, { metadata: { finalizers, resourceVersion } });
+      // A patch that lets a terminating object go is answered with its last stored state, the finalizer still in
+      // it: cached as such, the next reconcile would remove it again. Cached is what holds until the watch
+      // reports the deletion.
+      cache.recordWrite({ ...written, metadata: { ...written.metadata, finalizers } }, resourceVersion);
+      return written;
+    } catch (err) {
+      if (!add && deletionTimestamp && isNotFound(err)) return obj;
+      throw err;
+    }
   }
 }
