@@ -19,6 +19,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY crds ./crds
+COPY assets ./assets
 USER node
 EXPOSE 5225 9464
 ENTRYPOINT ["node", "dist/cli.js"]

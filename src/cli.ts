@@ -12,6 +12,7 @@ import type { SyncReport } from './providers/pull/runner.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
+import { createPageLimits } from './ratelimit/page-limits.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
 const USAGE = `Usage: dsync <command>
@@ -77,7 +78,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const dsync = build(config, logger);
   await dsync.store.ping();
   const rateLimits = openRateLimits(config, dsync, logger);
-  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, ...(rateLimits && { rateLimits }) }));
+  // The setup page's limits are always on, shared by replicas through the store's Redis when there is one.
+  const redis = redisClientOf(dsync.store);
+  const pageLimits = createPageLimits(redis ? { redis } : {});
+  const server: Server = createServer(createApp({ dsync, apiKeys: config.apiKeys, logger, pageLimits, ...(rateLimits && { rateLimits }) }));
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');

@@ -74,7 +74,7 @@ const millis = z.string().transform((text, ctx) => {
 /** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
 const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
 
-const envSchema = z.object({
+export const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
   DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),

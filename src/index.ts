@@ -10,6 +10,13 @@
  *   );
  */
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
+// The setup page for a customer's IT admin, to mount in the host application's express app (README: Setting up a customer).
+export { setupRoutes, type SetupRoutesOptions } from './http/setup/routes.js';
+export { createPageLimits, type PageLimits } from './ratelimit/page-limits.js';
+export type { CreatedSetupLink, SetupLinkView, SetupLinks } from './core/setup-links.js';
+export type { CreatedScimToken, ScimTokenView, ScimTokens } from './core/scim-tokens.js';
+export type { ActivityRecorder, ActivityView } from './core/activity.js';
+export type { ActivityEntry } from './core/store-port.js';
 export { MemoryStore } from './store/memory.js';
 export { RedisStore, type RedisStoreOptions } from './store/redis.js';
 export type { RedisTarget, RedisTargetAuth } from './store/redis-target.js';

@@ -3,10 +3,13 @@
  * and the delivery engine. Adapters are chosen by the caller (cli.ts, or the embedding application).
  */
 import { pino } from 'pino';
+import { ActivityRecorder } from './core/activity.js';
 import { DirectoryService } from './core/directories.js';
 import type { DirectorySyncEvent } from './core/model.js';
 import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
+import { ScimTokens } from './core/scim-tokens.js';
+import { SetupLinks } from './core/setup-links.js';
 import { UserWriter } from './core/users.js';
 import { measureBacklog } from './delivery/backlog.js';
 import { DeliveryEngine, type AttemptRecord } from './delivery/engine.js';
@@ -46,6 +49,10 @@ export interface DsyncOptions {
   metrics?: Metrics;
   /** Google Workspace pull sync (DSYNC_GOOGLE_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   google?: Partial<GoogleOptions> & { retry?: RetryOptions; leaseMs?: number };
+  /** Where the setup page is mounted as a browser reaches it (setup links are built on it); default `<externalUrl>/setup`. */
+  setupUrl?: string;
+  /** Keep the activity record of SCIM requests (the setup page's "recent requests"); default true. */
+  recordActivity?: boolean;
   /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
@@ -71,6 +78,12 @@ export interface Dsync {
   readonly health: { store: Store['kind']; ping(): Promise<void> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
   readonly google: GoogleProvider;
+  /** A directory's SCIM bearer tokens: list, create, revoke (at most two at once, `scim.secret` the first). */
+  readonly scimTokens: ScimTokens;
+  /** Setup links for the customer's IT admin: create, list, revoke, resolve. */
+  readonly setupLinks: SetupLinks;
+  /** The recent SCIM requests of each directory. */
+  readonly activity: ActivityRecorder;
   /** Microsoft Entra ID: admin consent, the pull sync on Graph's delta query, change notifications. */
   readonly microsoft: MicrosoftProvider;
   /** Delivers queued events now (batch mode's cron). */
@@ -114,14 +127,18 @@ export function createDsync(options: DsyncOptions): Dsync {
   const committed = (directoryId: string) => delivery.notify(directoryId);
   const users = new UserWriter({ store, committed });
   const groups = new GroupWriter({ store, committed });
+  const scimTokens = new ScimTokens({ store, onError: (err) => logger.warn({ err }, 'could not record when a SCIM token was used') });
+  const activity = new ActivityRecorder({ store, onError: (err) => logger.warn({ err }, 'could not write the SCIM activity record') });
   const scim = new ScimHandler({
     reads: store,
     users,
     groups,
+    tokens: scimTokens,
     onError: (err, req, errorId) => {
       const { requestId, directoryId, method, resourceType } = req;
       logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
     },
+    ...(options.recordActivity !== false && { onAnswered: (req, result) => activity.record(req.directoryId, activityEntry(req, result)) }),
   });
   // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
@@ -158,6 +175,9 @@ export function createDsync(options: DsyncOptions): Dsync {
     users,
     groups,
     google,
+    scimTokens,
+    setupLinks: new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` }),
+    activity,
     microsoft,
     delivery,
     deliveryReads: new DeliveryReads(store),
@@ -183,8 +203,20 @@ export function createDsync(options: DsyncOptions): Dsync {
     async close() {
       microsoft.close();
       await delivery.stop();
+      await activity.close();
       await sender.close();
       await store.close();
     },
+  };
+}
+
+/** What the activity record keeps of a SCIM request and its answer: never a body, a header or the query. */
+function activityEntry(req: ScimRequest, result: ScimResult) {
+  const detail = result.status >= 400 ? (result.data as { detail?: unknown } | undefined)?.detail : undefined;
+  return {
+    method: req.method,
+    path: `/${req.resourceType}${req.resourceId ? `/${req.resourceId}` : ''}`,
+    status: result.status,
+    error: typeof detail === 'string' ? detail : null,
   };
 }

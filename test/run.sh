@@ -31,7 +31,7 @@ bash test/support/test-ca.sh "$work/tls"
 export DSYNC_TEST_TLS_DIR="$work/tls" NODE_EXTRA_CA_CERTS="$work/tls/ca.crt"
 echo "node $(node --version); redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
-specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
+specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 
 # The shared cluster and Sentinel setup, started side by side (each takes a few seconds to converge).

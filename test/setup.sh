@@ -3,14 +3,14 @@
 #
 #   bash test/setup.sh
 #
-# - system packages (redis-server, openssl, curl, python3-venv) from apt: installed when run as root; otherwise
+# - system packages (redis-server, openssl, curl, python3-venv, chromium) from apt: installed when run as root; otherwise
 #   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
 # - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
 # - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): Node.js 24 (the image's
 #   line) and the lowest version package.json's engines allows, from the npm registry (NODE_BUILDS below), the
 #   PyPI conformance suites in a virtualenv, openapi-generator's CLI jar from Maven Central (run on the JVM: java
-#   and mvn from apt when missing) with a virtualenv for the Python client it generates, and the tools built from
-#   source listed below.
+#   and mvn from apt when missing) with a virtualenv for the Python client it generates, MkDocs for the docs site
+#   in a virtualenv (scripts/docs/site.sh), and the tools built from source listed below.
 # A cold run takes about 4 minutes on 2 cores (most of it compiling kube-apiserver) and fills about 3.3 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +33,7 @@ TOOL_BUILDS=(
   "kube-apiserver and etcd (Go, ~4 min cold)|bash test/k8s/apiserver.sh build"
   "helm 3 and 4, kubectl, promql-check (Go, ~5 min cold)|bash test/k8s/helm.sh build"
   "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
+  "helm-docs, the chart-values reference page (Go, ~1.5 min cold)|bash scripts/docs/helm-docs.sh build"
 )
 
 t0=$SECONDS
@@ -41,13 +42,14 @@ die() { printf 'test/setup.sh: %s\n' "$*" >&2; exit 1; }
 
 step "system packages"
 missing=()
-need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need() { command -v "$1" >/dev/null 2>&1 || missing+=("${@:2}"); }
 need redis-server redis-server
 need redis-cli redis-tools
 need openssl openssl
 need curl curl
 need flock util-linux
 need python3 python3
+need chromium chromium fonts-liberation # the browser tests (test/browser) drive Debian's Chromium
 need java openjdk-17-jre-headless
 need mvn maven
 command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
@@ -113,6 +115,9 @@ else
   "$DSYNC_CLIENTS/venv/bin/pip" install -q --disable-pip-version-check "${CLIENT_PYPI[@]}"
   echo "$OPENAPI_GENERATOR_VERSION ${CLIENT_PYPI[*]}" >"$DSYNC_CLIENTS/.dsync-tools"
 fi
+
+step "the docs site's tools from PyPI (MkDocs, Material) in $DSYNC_DOCS_VENV"
+bash scripts/docs/site.sh install
 
 for build in "${TOOL_BUILDS[@]}"; do
   step "${build%%|*}"

@@ -16,3 +16,5 @@ export DSYNC_K8S_CACHE="${DSYNC_K8S_CACHE:-$DSYNC_CACHE/k8s}"  # kube-apiserver 
 export NODE_IMAGE_VERSION="${NODE_IMAGE_VERSION:-24.21.0}"
 export NODE_LOWEST_VERSION="${NODE_LOWEST_VERSION:-20.19.0}"
 export DSYNC_NODE_DIR="${DSYNC_NODE_DIR:-$DSYNC_CACHE/node}"    # one v<version>/bin/node each
+export DSYNC_DOCS_VENV="${DSYNC_DOCS_VENV:-$DSYNC_CACHE/docs-venv}"  # MkDocs + Material for the docs site (scripts/docs/site.sh)
+export MKDOCS_BIN="${MKDOCS_BIN:-$DSYNC_DOCS_VENV/bin/mkdocs}"

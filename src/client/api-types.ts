@@ -405,6 +405,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/directory-sync/{id}/setup-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the directory's setup links (never their URLs)
+         * @description Every link of the directory (working, expired or revoked), oldest first; never a URL.
+         */
+        get: operations["listSetupLinks"];
+        put?: never;
+        /**
+         * Create a setup link for the customer's IT admin (this directory's setup page, nothing else)
+         * @description A link to this directory's setup page for the customer's IT admin (`$DSYNC_EXTERNAL_URL/setup/<token>`): it opens that page and its actions, nothing else. Shown once (only its hash is stored); 7 days unless `expires_in` says otherwise, at most 30.
+         */
+        post: operations["createSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/setup-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a setup link at once
+         * @description The link stops working at once: its page then says it is no longer valid (410). Revoking it again is fine.
+         */
+        delete: operations["revokeSetupLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the directory's SCIM tokens (never their values)
+         * @description The working tokens, oldest first, with when each last authenticated a request (to the minute); never a value.
+         */
+        get: operations["listScimTokens"];
+        put?: never;
+        /**
+         * Create a SCIM bearer token (at most two active per directory)
+         * @description A new bearer token for the IdP, shown once (stored as its SHA-256). A directory holds at most two tokens, `scim.secret` counting as the first: a third is 409, so a token is replaced by creating the new one, updating the IdP, revoking the old.
+         */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/scim-tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token at once
+         * @description The token gets 401 at once. `scim-secret` empties the directory's `scim.secret`; on a directory the operator manages it is 403 (rotate it with the `dsync.io/rotate-token` annotation instead).
+         */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The directory's recent SCIM requests, newest first, with the error detail of failures
+         * @description The last SCIM requests of the directory (at most 1,000, within 7 days), newest first: time, method, path, status and the error detail it was answered with. No bodies, headers or queries. `last_request_at` outlives the entries.
+         */
+        get: operations["getActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/directory-sync": {
         parameters: {
             query?: never;
@@ -880,14 +988,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.created";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -923,11 +1037,17 @@ export interface components {
          *     }
          */
         User: {
+            /** @description The user's id in dsync (its SCIM id), stable for the user's life. */
             id: string;
+            /** @description From the SCIM name.givenName. */
             first_name?: string;
+            /** @description From the SCIM name.familyName. */
             last_name?: string;
+            /** @description The primary email (else the first; else userName when it is an address). */
             email?: string;
+            /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
         };
         ScimResource: {
@@ -977,14 +1097,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.updated";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1030,14 +1156,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "user.deleted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1069,14 +1201,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.created";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1098,8 +1236,11 @@ export interface components {
          *     }
          */
         Group: {
+            /** @description The group's id in dsync (its SCIM id). */
             id: string;
+            /** @description From the SCIM displayName. */
             name: string;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), members aside. */
             raw: components["schemas"]["ScimResource"];
         };
         /**
@@ -1132,14 +1273,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.updated";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1171,14 +1318,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.deleted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1234,14 +1387,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.user_added";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -1287,12 +1446,19 @@ export interface components {
          *     }
          */
         Membership: {
+            /** @description The user's id in dsync (its SCIM id), stable for the user's life. */
             id: string;
+            /** @description From the SCIM name.givenName. */
             first_name?: string;
+            /** @description From the SCIM name.familyName. */
             last_name?: string;
+            /** @description The primary email (else the first; else userName when it is an address). */
             email?: string;
+            /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
+            /** @description The group, as it is when the change commits. */
             group: components["schemas"]["Group"];
         };
         /**
@@ -1343,14 +1509,20 @@ export interface components {
             /** @description Unique per event; a receiver de-duplicates on it (delivery is at least once). */
             id: string;
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The event type: says what data holds. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "group.user_removed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the change was committed (UTC).
+             */
             created_at: string;
+            /** @description The directory the change happened in. */
             directory_id: string;
+            /** @description The directory's tenant. */
             tenant: string;
+            /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
             /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
@@ -2012,6 +2184,164 @@ export interface components {
             error: components["schemas"]["ErrorDetail"] | null;
         };
         /**
+         * @example {
+         *       "id": "sl_5f0c2a9e7b1d4c3a",
+         *       "url": "https://dsync.example.com/setup/Vq3k9…",
+         *       "expires_at": "2026-11-28T08:00:00.000Z"
+         *     }
+         */
+        CreatedSetupLink: {
+            id: string;
+            /** @description The link to send to the customer's IT admin; shown this once */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        CreatedSetupLinkEnvelope: {
+            data: components["schemas"]["CreatedSetupLink"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "sl_5f0c2a9e7b1d4c3a",
+         *       "created_at": "2026-11-21T08:00:00.000Z",
+         *       "expires_at": "2026-11-28T08:00:00.000Z",
+         *       "revoked": false
+         *     }
+         */
+        SetupLink: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            revoked: boolean;
+        };
+        SetupLinkListEnvelope: {
+            data: components["schemas"]["SetupLink"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "sl_5f0c2a9e7b1d4c3a",
+         *       "revoked": true
+         *     }
+         */
+        Revoked: {
+            id: string;
+            /** @constant */
+            revoked: true;
+        };
+        RevokedEnvelope: {
+            data: components["schemas"]["Revoked"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "tok_8a1f3c5e7b9d2f4a",
+         *       "token": "q9Xo2Lw…",
+         *       "created_at": "2026-11-21T08:00:00.000Z"
+         *     }
+         */
+        CreatedScimToken: {
+            id: string;
+            /** @description The bearer token for the identity provider; shown this once, stored only as a hash */
+            token: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        CreatedScimTokenEnvelope: {
+            data: components["schemas"]["CreatedScimToken"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "scim-secret",
+         *       "created_at": "2026-11-21T08:00:00.000Z",
+         *       "last_used_at": "2026-11-21T09:12:00.000Z"
+         *     }
+         */
+        ScimToken: {
+            /** @description `scim-secret` is the directory's scim.secret */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description When the token last authenticated a SCIM request (to the minute) */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description Set on the token an operator rotation replaced: it stops working then
+             */
+            expires_at?: string;
+        };
+        ScimTokenListEnvelope: {
+            data: components["schemas"]["ScimToken"][];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "last_request_at": "2026-11-21T09:12:03.000Z",
+         *       "recent": [
+         *         {
+         *           "at": "2026-11-21T09:12:03.000Z",
+         *           "method": "POST",
+         *           "path": "/Users",
+         *           "status": 409,
+         *           "error": "User with userName \"ann@acme.io\" already exists in this directory"
+         *         },
+         *         {
+         *           "at": "2026-11-21T09:12:01.000Z",
+         *           "method": "GET",
+         *           "path": "/Users",
+         *           "status": 200,
+         *           "error": null
+         *         }
+         *       ]
+         *     }
+         */
+        Activity: {
+            /** @description The last SCIM request of the directory; null before the first */
+            last_request_at: string | null;
+            recent: {
+                /** Format: date-time */
+                at: string;
+                method: string;
+                /** @description Relative to the SCIM base URL, without the query */
+                path: string;
+                status: number;
+                /** @description The error detail the request was answered with */
+                error: string | null;
+            }[];
+        };
+        ActivityEnvelope: {
+            data: components["schemas"]["Activity"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
          * @description A directory connection
          * @example {
          *       "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
@@ -2154,8 +2484,11 @@ export interface components {
          *     }
          */
         GroupWithMembers: {
+            /** @description The group's id in dsync (its SCIM id). */
             id: string;
+            /** @description From the SCIM displayName. */
             name: string;
+            /** @description Every SCIM attribute as the IdP sent it (normalised), members aside. */
             raw: components["schemas"]["ScimResource"];
             members: {
                 group_id: string;
@@ -3400,6 +3733,263 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MicrosoftSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSetupLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupLinkListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Seconds until the link stops working; default 7 days, at most 30 */
+                    expires_in?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The link, shown this once */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSetupLinkEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+                /** @description The setup link id (`sl_…`) */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimTokenListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, shown this once */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedScimTokenEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+                /** @description The token id: `scim-secret` for the directory's scim.secret, `tok_…` for the others */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getActivity: {
+        parameters: {
+            query?: {
+                /** @description Newest entries to return */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];

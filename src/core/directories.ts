@@ -1,6 +1,7 @@
 /** Directory connections: create, read, list, update, delete. Depends only on the store port. */
 import type { z } from 'zod';
-import type { DirectoryStore } from './store-port.js';
+import { keepPreviousSecret } from './scim-token-list.js';
+import type { AccessStore, DirectoryStore } from './store-port.js';
 import {
   createDirectoryInput,
   describeIssues,
@@ -12,7 +13,8 @@ import { newId, newSecret, newWebhookSecret } from './ids.js';
 import type { Directory } from './model.js';
 
 export interface DirectoryServiceOptions {
-  store: DirectoryStore;
+  /** The directories, and their SCIM token lists (a rotation keeps the replaced token working for a while). */
+  store: DirectoryStore & Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens'>;
   /** Base URL that `scim.endpoint` is built on, without a trailing slash. */
   externalUrl: string;
 }
@@ -67,7 +69,7 @@ export function staysDisabled(current: Directory, webhook: Directory['webhook'],
 export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
 
 export class DirectoryService {
-  private readonly store: DirectoryStore;
+  private readonly store: DirectoryServiceOptions['store'];
   private readonly externalUrl: string;
 
   constructor(options: DirectoryServiceOptions) {
@@ -148,10 +150,18 @@ export class DirectoryService {
     return next;
   }
 
-  /** Replaces the whole stored record (operator reconcile: the spec is the source of truth). */
+  /**
+   * Replaces the whole stored record (operator reconcile: the spec is the source of truth). A new `scim.secret`
+   * is a rotation: the one it replaces keeps working for ROTATION_GRACE_MS beside it, so the identity provider
+   * can be updated without a gap (kept first: a failure in between leaves both working, never neither).
+   */
   async put(directory: Directory, actor: Actor = {}): Promise<void> {
     const current = await this.get(directory.id);
     this.assertMayChange(current, actor);
+    const previous = current.scim.secret;
+    if (previous && previous !== directory.scim.secret && directory.scim.secret) {
+      await keepPreviousSecret(this.store, directory.id, previous, directory.scim.secret);
+    }
     await this.store.updateDirectory(directory);
   }
 

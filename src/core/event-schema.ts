@@ -41,20 +41,24 @@ const GROUP_EXAMPLE = {
 
 export const userEventDataSchema = z
   .object({
-    id: z.string(),
-    first_name: z.string().optional(),
-    last_name: z.string().optional(),
-    email: z.string().optional(),
-    active: z.boolean(),
-    raw: scimBodySchema,
+    id: z.string().describe("The user's id in dsync (its SCIM id), stable for the user's life."),
+    first_name: z.string().optional().describe('From the SCIM name.givenName.'),
+    last_name: z.string().optional().describe('From the SCIM name.familyName.'),
+    email: z.string().optional().describe('The primary email (else the first; else userName when it is an address).'),
+    active: z.boolean().describe('False for a deactivated (suspended) user, who keeps their groups.'),
+    raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), with id.'),
   })
   .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.', examples: [USER_EXAMPLE] });
 
 export const groupEventDataSchema = z
-  .object({ id: z.string(), name: z.string(), raw: scimBodySchema })
+  .object({
+    id: z.string().describe("The group's id in dsync (its SCIM id)."),
+    name: z.string().describe('From the SCIM displayName.'),
+    raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), members aside.'),
+  })
   .meta({ id: 'Group', description: 'A group, without its members (membership travels as group.user_added/removed).', examples: [GROUP_EXAMPLE] });
 
-export const membershipEventDataSchema = userEventDataSchema.extend({ group: groupEventDataSchema }).meta({
+export const membershipEventDataSchema = userEventDataSchema.extend({ group: groupEventDataSchema.describe('The group, as it is when the change commits.') }).meta({
   id: 'Membership',
   description: 'The user added to or removed from a group, with the group.',
   examples: [{ ...USER_EXAMPLE, group: GROUP_EXAMPLE }],
@@ -95,11 +99,11 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
   return z
     .object({
       id: z.string().describe('Unique per event; a receiver de-duplicates on it (delivery is at least once).'),
-      event: z.literal(type),
-      created_at: z.iso.datetime(),
-      directory_id: z.string(),
-      tenant: z.string(),
-      product: z.string(),
+      event: z.literal(type).describe('The event type: says what data holds.'),
+      created_at: z.iso.datetime().describe('When the change was committed (UTC).'),
+      directory_id: z.string().describe('The directory the change happened in.'),
+      tenant: z.string().describe("The directory's tenant."),
+      product: z.string().describe("The directory's product."),
       data: data as EventDataSchemas[T],
       previous_attributes: z
         .record(z.string(), z.unknown())

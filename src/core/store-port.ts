@@ -256,6 +256,69 @@ export interface PullSyncStore {
   releaseSyncLease(directoryId: string, owner: string): Promise<void>;
 }
 
+/** A SCIM bearer token as stored: its SHA-256, never its value (the SPEC's `scim.secret` lives on the directory). */
+export interface StoredScimToken {
+  id: string;
+  /** Hex SHA-256 of the token. */
+  hash: string;
+  created_at: string;
+  /** Set on the token an operator rotation replaced: it stops working then. */
+  expires_at?: string;
+  /** Marks the record that only describes the directory's `scim.secret` (its creation time); never a credential. */
+  primary?: true;
+}
+
+/** What a SCIM request authenticates against, read in one round trip. */
+export interface DirectoryAccess {
+  directory: Directory;
+  tokens: StoredScimToken[];
+  /** Opaque: what `putScimTokens` compares with (the list changed meanwhile = `stale`). */
+  tokensRevision: string;
+}
+
+/** A setup link as stored: the SHA-256 of its secret part, never the URL. */
+export interface StoredSetupLink {
+  id: string;
+  directory_id: string;
+  /** Hex SHA-256 of the link's secret part. */
+  hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at?: string;
+}
+
+/** One SCIM request as the activity record keeps it: no body, no header, no query. */
+export interface ActivityEntry {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  /** The error detail the request was answered with (status >= 400), else null. */
+  error: string | null;
+}
+
+/** SCIM tokens, setup links and the activity record of each directory (the setup page's data). */
+export interface AccessStore {
+  getDirectoryAccess(id: string): Promise<DirectoryAccess | null>;
+  /** Replaces the token list if it is still at `revision` (compare-and-set); `missing` once the directory is gone. */
+  putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'>;
+  /** When each token was last used (epoch ms), as recorded: coarse, written off the request path. */
+  scimTokenUsage(directoryId: string): Promise<Record<string, number>>;
+  /** Records use times (a later time wins); `forget` drops the entries of revoked tokens. */
+  recordScimTokenUsage(directoryId: string, usage: Record<string, number>, forget?: string[]): Promise<void>;
+  /**
+   * Saves a link (new or changed) while the directory exists; found by its hash until `keepUntil` (epoch ms), so a
+   * revoked or expired link can still be told from an unknown one. `drop`: links to forget (long expired).
+   */
+  putSetupLink(link: StoredSetupLink, keepUntil: number, drop?: StoredSetupLink[]): Promise<boolean>;
+  findSetupLink(hash: string): Promise<StoredSetupLink | null>;
+  listSetupLinks(directoryId: string): Promise<StoredSetupLink[]>;
+  /** Appends entries (oldest first), keeps the newest `keep`, and lets the record expire `ttlMs` after the last write. */
+  appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number): Promise<void>;
+  /** Newest first, at most `limit`; `last_request_at` outlives the entries. */
+  readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }>;
+}
+
 export interface Store
   extends DirectoryStore,
     UserStore,
@@ -263,7 +326,8 @@ export interface Store
     EventLogStore,
     DeliveryStore,
     DeliveryRecordStore,
-    PullSyncStore {
+    PullSyncStore,
+    AccessStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;

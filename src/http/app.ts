@@ -14,6 +14,8 @@ import { microsoftCallbackRoute, microsoftNotificationRoute } from './microsoft-
 import { requestIds } from './request-id.js';
 import { methodNotAllowed, mountRoutes } from './route-table.js';
 import { scimRoutes } from './scim-routes.js';
+import { setupRoutes } from './setup/routes.js';
+import type { PageLimits } from '../ratelimit/page-limits.js';
 
 /** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
 const READY_DEADLINE_MS = 500;
@@ -24,6 +26,8 @@ export interface AppOptions {
   logger: Logger;
   /** Project and inflight limits (SPEC §8); unset = off. */
   rateLimits?: RateLimits;
+  /** The setup page's limits (always on); default: counted in this process. */
+  pageLimits?: PageLimits;
 }
 
 const SCIM_TYPES = new Set(['users', 'groups', 'serviceproviderconfig', 'resourcetypes', 'schemas', '.search', 'bulk']);
@@ -38,7 +42,7 @@ function routeLabel(req: express.Request): string {
   return req.route ? `${req.baseUrl}${String(req.route.path)}` : 'unmatched';
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits, pageLimits }: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -95,6 +99,8 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   app.use('/api/v1', apiKeyAuth(apiKeys), ...limit((r) => r.management), jsonBody({ limit: MAX_BODY_BYTES, strict: true }), mountRoutes(API_ROUTES, dsync));
   app.use('/api/v1', (_req, res) => fail(res, 404, 'Unknown API route'));
   app.use('/api/v1', envelopeErrors());
+  // The IT admin's browser: the setup link is the credential (no Api-Key), HTML with its own security headers.
+  app.use('/setup', setupRoutes(dsync, { logger, ...(pageLimits && { limits: pageLimits }) }));
 
   app.use((_req, res) => {
     res.status(404).json({ data: null, error: { message: 'Not found', code: 404 } });

@@ -6,10 +6,8 @@
 import { Router, type Response } from 'express';
 import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
+import { html } from './html.js';
 import { methodNotAllowed } from './route-table.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(res: Response, status: number, title: string, text: string): void {
   res
@@ -17,8 +15,7 @@ function page(res: Response, status: number, title: string, text: string): void 
     .setHeader('Content-Type', 'text/html; charset=utf-8')
     .setHeader('Cache-Control', 'no-store')
     .setHeader('Content-Security-Policy', "default-src 'none'")
-    .send(`<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`);
+    .send(html`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`.text);
 }
 
 export interface BrowserCallback {

@@ -116,6 +116,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Events and delivery': 'The event log of each directory (the Events API), replays, dead letters and delivery attempt logs',
   'Google Workspace': 'Authorizing and running the pull sync from the Google Admin SDK Directory API',
   'Microsoft Entra ID': "Admin consent and the pull sync on Microsoft Graph's delta query, with its change notifications",
+  'Setup links, SCIM tokens, activity':
+    "Self-serve setup for the customer's IT admin: setup links to a page of its own, the SCIM bearer tokens (at most two), and the recent SCIM requests",
   Cron: 'One-shot runs for CronJobs (also run in-process when the matching interval is set)',
   Health: 'Liveness and readiness probes',
   Meta: 'This document',

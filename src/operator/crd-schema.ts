@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { createDirectoryInput, webhookUrl } from '../core/directory-input.js';
+import { MAX_LINK_TTL_S } from '../core/setup-links.js';
 import type { KubeObject } from './kube.js';
 
 export const GROUP = 'dsync.io';
@@ -36,6 +37,11 @@ export const secretKeySelector = z
     key: z.string().min(1).max(253).regex(/^[-._a-zA-Z0-9]+$/).describe('Key in that Secret'),
   })
   .describe('A key of a Secret in the namespace of the DirectoryConnection');
+
+/** `30m`, `72h`, `7d`: the setup link's lifetime (the core takes seconds). */
+const SETUP_LINK_DURATION = /^[1-9][0-9]{0,5}(m|h|d)$/;
+const DURATION_S = { m: 60, h: 3_600, d: 86_400 } as const;
+export const durationSeconds = (text: string): number => Number(text.slice(0, -1)) * DURATION_S[text.slice(-1) as keyof typeof DURATION_S];
 
 const GOOGLE_REQUIRED = 'spec.google is required when type is google';
 const GOOGLE_FORBIDDEN = 'spec.google is only allowed when type is google';
@@ -88,6 +94,26 @@ export const directoryConnectionSpec = z
       .partial({ tenantId: true })
       .optional()
       .describe('Microsoft Entra ID settings (type microsoft-entra); the consent itself comes from the admin-consent URL'),
+    setupLink: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('Keep a working setup link; false revokes it'),
+        expiresIn: celRules(
+          z
+            .string()
+            .max(7)
+            .regex(SETUP_LINK_DURATION, 'expiresIn must be a duration such as 72h or 7d')
+            .refine((d) => durationSeconds(d) <= MAX_LINK_TTL_S, 'expiresIn must be at most 30d'),
+          [
+            {
+              rule: "self.endsWith('d') ? int(self.substring(0, self.size() - 1)) <= 30 : duration(self) <= duration('720h')",
+              message: 'expiresIn must be at most 30d',
+            },
+          ],
+        )
+          .default('7d').describe('How long each link works (e.g. 72h, 7d; at most 30d); a new one is issued when it ends'),
+      })
+      .optional()
+      .describe("A setup link for the customer's IT admin, kept in the Secret <name>-setup (key url); never in the status"),
   })
   // Refinements for the operator, CEL for the API server: the same two rules.
   .refine((spec) => spec.type !== 'google' || spec.google !== undefined, { message: GOOGLE_REQUIRED, path: ['google'] })

@@ -8,8 +8,8 @@
  *   3. being deleted and carrying the finalizer itself (made before it moved to the Secret) → deletion.ts
  *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret, created with the finalizer → the
  *      resource's own finalizer dropped once the Secret holds it → stored directory → acknowledge a webhook
- *      re-enable; a step that cannot proceed halts the rest with a reason. No store write happens before the
- *      Secret holding the finalizer exists.
+ *      re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest with a reason.
+ *      No store write happens before the Secret holding the finalizer exists.
  *   5. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
  *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
  *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
@@ -17,8 +17,7 @@
  *
  * So a new resource costs three writes: the Secret (finalizer included), the stored directory, the status.
  *
- * Store calls are bounded (`storeTimeoutMs`): a stalled Redis yields Ready=False StoreUnavailable and a retry
- * with backoff, never a worker that hangs.
+ * Store calls are bounded (`storeTimeoutMs`): a stalled Redis is Ready=False StoreUnavailable, never a hung worker.
  *
  * A write the API server refuses (quota, admission, RBAC, a terminating namespace) halts with its message, so
  * the status says so; only a 409 Conflict (a stale cache, retried at once) and transport errors (the status
@@ -50,6 +49,7 @@ import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
 import type { ReferencedSecrets } from './referenced-secrets.js';
+import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
   REENABLE_WEBHOOK_ANNOTATION,
@@ -90,6 +90,8 @@ export interface DirectoryConnectionReconcilerOptions {
   fence?: () => void;
   google: GoogleAccess;
   microsoft: MicrosoftAccess;
+  /** spec.setupLink: the link in the Secret `<name>-setup`. */
+  setupLink: SetupLinkStep;
 }
 
 /** A named step (the name goes to the debug log). */
@@ -116,6 +118,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
         }),
     ],
     ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
+    ['setupLink', (s) => this.o.setupLink.ensure(s)],
   ];
 
   constructor(options: DirectoryConnectionReconcilerOptions) {

@@ -14,6 +14,7 @@
  * resourceVersion (referenced-secrets.ts).
  */
 import { DirectoryService } from '../core/directories.js';
+import { SetupLinks } from '../core/setup-links.js';
 import { Controller } from './controller/controller.js';
 import type { InformerEventType } from './controller/informer.js';
 import { cacheFor } from './controller/namespaced-informers.js';
@@ -31,6 +32,7 @@ import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { readiness, type Readiness } from './readiness.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX, holdsFinalizer } from './scim-secret.js';
+import { SetupLinkStep } from './setup-link.js';
 
 export type { OperatorOptions } from './options.js';
 
@@ -231,6 +233,7 @@ export function runOperator(options: OperatorOptions): Operator {
   void Promise.all(caches.all.map((i) => i.synced)).then(() => (synced = true));
   // The leader alone reports the DirectoryConnections (standbys' caches hold the same), so a sum over pods is right.
   metrics.trackConnections(() => caches.connections.list(), () => controller.isRunning());
+  const events = new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger });
   const controller = new Controller({
     name: CONTROLLER_NAME,
     workers: o.workers,
@@ -245,7 +248,7 @@ export function runOperator(options: OperatorOptions): Operator {
       referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
       directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl }),
       externalUrl: o.externalUrl,
-      events: new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger }),
+      events,
       metrics,
       logger,
       requeueAfterMs: o.requeueAfterMs,
@@ -254,6 +257,15 @@ export function runOperator(options: OperatorOptions): Operator {
       fence,
       google: new GoogleAccess(o.store),
       microsoft: new MicrosoftAccess(o.store),
+      setupLink: new SetupLinkStep({
+        links: new SetupLinks({ store: o.store, baseUrl: `${o.externalUrl}/setup` }),
+        client,
+        secrets: caches.secrets,
+        otherSecrets: caches.otherSecrets,
+        events,
+        storeTimeoutMs: o.storeTimeoutMs,
+        fence,
+      }),
     }),
   });
   enqueueOnChange(caches, controller);

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
 import type { Logger } from '../logger.js';
-import type { DirectoryStore, PullSyncStore } from '../core/store-port.js';
+import type { AccessStore, DirectoryStore, PullSyncStore } from '../core/store-port.js';
 import { checkLeaderElectionTimings } from './controller/leader-election.js';
 import { InvalidOptionError } from './errors.js';
 
@@ -31,7 +31,9 @@ export interface OperatorOptions {
   /** Where the cluster is and how to authenticate (kubeconfig or in-cluster). */
   kubeConfig: KubeConfig;
   /** The directory store `dsync serve` reads (Redis). The caller opens and closes it. */
-  store: DirectoryStore & Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>;
+  store: DirectoryStore &
+    Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'> &
+    Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens' | 'putSetupLink' | 'findSetupLink' | 'listSetupLinks'>;
   /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
   externalUrl: string;
   /**

@@ -1,14 +1,13 @@
 /** Per-request state of one SCIM call: never module-level (the peer's cross-tenant bug). */
 import type { GroupWriter } from '../core/groups.js';
 import type { Directory, PendingEvent } from '../core/model.js';
-import type { DirectoryStore, GroupStore, UserStore } from '../core/store-port.js';
+import type { GroupStore, UserStore } from '../core/store-port.js';
 import type { UserWriter } from '../core/users.js';
 
 export const SCIM_JSON = 'application/scim+json';
 
 /** What SCIM reads straight from the store (lookups, listings, rendering); every write goes through a writer. */
-export type ScimReads = Pick<DirectoryStore, 'getDirectory'> &
-  Pick<UserStore, 'getUser' | 'getUsers' | 'findUserIds' | 'listUsers' | 'userGroupIds'> &
+export type ScimReads = Pick<UserStore, 'getUser' | 'getUsers' | 'findUserIds' | 'listUsers' | 'userGroupIds'> &
   Pick<GroupStore, 'getGroup' | 'getGroups' | 'findGroupIds' | 'listGroups' | 'memberDisplays' | 'groupMemberIds'>;
 
 /** The core use cases and the read role the SCIM handler works with (built once, in service.ts). */

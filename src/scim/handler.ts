@@ -5,7 +5,7 @@
 import { challenge } from '../core/auth-challenge.js';
 import { Slicer, yieldToLoop } from '../core/chunks.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
-import { sameSecret } from '../core/secrets.js';
+import type { ScimTokens } from '../core/scim-tokens.js';
 import { checkRequestBounds } from './bounds.js';
 import { SCIM_JSON, type ScimContext, type ScimDeps, type ScimQuery, type ScimResult } from './context.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
@@ -36,8 +36,12 @@ export interface ScimRequest {
 export type EventCallback = (event: DirectorySyncEvent) => unknown;
 
 export interface ScimHandlerOptions extends ScimDeps {
+  /** Finds the directory and tells which of its tokens (if any) the request presented. */
+  tokens: Pick<ScimTokens, 'authenticate'>;
   /** Logs failures: 5xx answers (with the error id their body names) and throwing per-request callbacks. */
   onError?: (err: unknown, req: ScimRequest, errorId?: string) => void;
+  /** Told every answer to a request for an existing directory (the activity record); must not throw. */
+  onAnswered?: (req: ScimRequest, result: ScimResult) => void;
 }
 
 /**
@@ -49,8 +53,8 @@ function unauthorized(presented: string): ScimResult {
   const err = new ScimError(
     401,
     missing
-      ? "Missing bearer token: send Authorization: Bearer <scim.secret> (the directory's scim.secret)"
-      : "Invalid bearer token for this directory: the token is the directory's scim.secret",
+      ? "Missing bearer token: send Authorization: Bearer <token> (the directory's scim.secret or a SCIM token created for it)"
+      : "Invalid bearer token for this directory (revoked, or not one of its tokens): use the directory's scim.secret or a SCIM token created for it",
   );
   const result = scimErrorResult(err);
   return { ...result, headers: { ...result.headers, 'WWW-Authenticate': challenge('Bearer', !missing) } };
@@ -58,26 +62,39 @@ function unauthorized(presented: string): ScimResult {
 
 export class ScimHandler {
   private readonly deps: ScimDeps;
+  private readonly tokens: ScimHandlerOptions['tokens'];
   private readonly onError: NonNullable<ScimHandlerOptions['onError']>;
+  private readonly onAnswered: NonNullable<ScimHandlerOptions['onAnswered']>;
 
-  constructor({ onError, ...deps }: ScimHandlerOptions) {
+  constructor({ onError, onAnswered, tokens, ...deps }: ScimHandlerOptions) {
     this.deps = deps;
+    this.tokens = tokens;
     this.onError = onError ?? (() => {});
+    this.onAnswered = onAnswered ?? (() => {});
   }
 
-  /** Whether `apiSecret` is the SCIM secret of an existing directory (the rate limiter keys on it, see ratelimit/). */
+  /** Whether `apiSecret` is a SCIM token of an existing directory (the rate limiter keys on it, see ratelimit/). */
   async authenticates(directoryId: string, apiSecret: string): Promise<boolean> {
-    const directory = await this.deps.reads.getDirectory(directoryId);
-    return directory !== null && sameSecret(apiSecret, directory.scim.secret);
+    const auth = await this.tokens.authenticate(directoryId, apiSecret);
+    return auth.directory !== null && auth.tokenId !== null;
   }
 
   /** Never throws: every failure becomes a SCIM Error response. The callback sees this request's events, in order. */
   async handle(req: ScimRequest, callback?: EventCallback): Promise<ScimResult> {
+    let known = false;
+    const result = await this.answer(req, callback, () => (known = true));
+    if (known) this.onAnswered(req, result);
+    return result;
+  }
+
+  private async answer(req: ScimRequest, callback: EventCallback | undefined, found: () => void): Promise<ScimResult> {
     let ctx: ScimContext | undefined;
     try {
-      const directory = await this.deps.reads.getDirectory(req.directoryId);
-      if (!directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
-      if (!sameSecret(req.apiSecret ?? '', directory.scim.secret)) return unauthorized(req.apiSecret ?? '');
+      const auth = await this.tokens.authenticate(req.directoryId, req.apiSecret ?? '');
+      if (!auth.directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
+      found();
+      const { directory } = auth;
+      if (auth.tokenId === null) return unauthorized(req.apiSecret ?? '');
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }

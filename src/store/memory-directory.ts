@@ -1,7 +1,16 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
 import { forEachChunked, Slicer } from '../core/chunks.js';
 import type { GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { DeadLetter, DeliveryLogRecord, DeliveryState, MemberChange, Page, SyncRecordName, WriteResult } from '../core/store-port.js';
+import type {
+  ActivityEntry,
+  DeadLetter,
+  DeliveryLogRecord,
+  DeliveryState,
+  MemberChange,
+  Page,
+  SyncRecordName,
+  WriteResult,
+} from '../core/store-port.js';
 import { EventLog } from './memory-event-log.js';
 
 export interface Row {
@@ -67,6 +76,14 @@ export class DirectoryData {
   /** The pull sync's lease and its small records (PullSyncStore). */
   syncLease: Lease | undefined;
   readonly syncRecords = new Map<SyncRecordName, string>();
+  /** SCIM tokens (their JSON is the revision), their use times, setup links (JSON) and the activity record. */
+  scimTokens = '';
+  readonly tokenUsage = new Map<string, number>();
+  readonly setupLinks = new Map<string, string>();
+  /** Newest first. */
+  activity: ActivityEntry[] = [];
+  activityExpires = 0;
+  lastRequestAt: string | null = null;
   /** Membership changes of a group still being applied chunk by chunk. */
   private readonly applying = new Map<string, Promise<unknown>>();
 

@@ -8,11 +8,11 @@
  */
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
-import { MemoryPullSyncStore } from './memory-pull-sync.js';
+import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import { MemoryAccessStore } from './memory-access.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
-export class MemoryStore extends MemoryPullSyncStore implements Store {
+export class MemoryStore extends MemoryAccessStore implements Store {
   readonly kind = 'memory' as const;
   private readonly directories = new Map<string, string>();
 
@@ -42,6 +42,10 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
     const json = this.directories.get(id);
     return json ? (JSON.parse(json) as Directory) : null;
   }
+  async getDirectoryAccess(id: string): Promise<DirectoryAccess | null> {
+    const directory = await this.getDirectory(id);
+    return directory ? { directory, ...this.tokensOf(id) } : null;
+  }
   async listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]> {
     return [...this.directories.values()]
       .map((json) => JSON.parse(json) as Directory)
@@ -62,6 +66,7 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
     return true;
   }
   async deleteDirectory(id: string): Promise<boolean> {
+    this.dropSetupLinks(id);
     this.data.delete(id);
     this.due.delete(id);
     return this.directories.delete(id);

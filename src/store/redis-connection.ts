@@ -65,7 +65,7 @@ export class RedisConnection {
       this.redis.options.enableOfflineQueue = false;
     });
     this.reconnectAfterUnaskedEnd();
-    for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    this.defineCommands(COMMANDS);
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),
       ...(waitTimeoutMs !== undefined && { waitTimeoutMs }),
@@ -77,6 +77,11 @@ export class RedisConnection {
   /** Reports every command (scripts as `evalsha`, pipelined ones included) to `observer` when it settles. */
   observeCommands(observer: CommandObserver): void {
     observeCommands(this.redis, observer);
+  }
+
+  /** Registers Lua commands on the client (the store's parts add their own). */
+  protected defineCommands(commands: Record<string, { keys: number; lua: string }>): void {
+    for (const [name, { keys, lua }] of Object.entries(commands)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
 
   protected command(name: string, ...args: Array<string | number>): Promise<unknown> {

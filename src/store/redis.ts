@@ -17,16 +17,18 @@
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
  *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (redis-pull-sync.ts)
  *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
+ *   dsync:{d}:tok, tokuse, links, act, actlast   SCIM tokens, setup links, the activity record (redis-access.ts)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
 import type { RedisTarget } from './redis-target.js';
-import { RedisPullSyncStore, syncKeys } from './redis-pull-sync.js';
+import { accessKeys, RedisAccessStore, setupLinkKey } from './redis-access.js';
+import { syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
 import { SCRIPT_KEYS } from './redis-script-keys.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
@@ -55,7 +57,7 @@ const events = (list: PendingEvent[]): string[] => [String(list.length), ...list
 
 const CASCADE_BATCH = 500;
 
-export class RedisStore extends RedisPullSyncStore implements Store {
+export class RedisStore extends RedisAccessStore implements Store {
   readonly kind = 'redis' as const;
   private readonly writes: RedisWriteScripts;
 
@@ -146,6 +148,7 @@ export class RedisStore extends RedisPullSyncStore implements Store {
   async deleteDirectory(id: string): Promise<boolean> {
     const directory = await this.getDirectory(id);
     const p = prefix(id);
+    await this.dropSetupLinks(id);
     await this.redis.del(`${p}dir`);
     await this.redis.zrem(DIRS, id);
     if (directory) await this.redis.zrem(tenantProductKey(directory.tenant, directory.product), id);
@@ -163,7 +166,7 @@ export class RedisStore extends RedisPullSyncStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id));
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -331,12 +334,14 @@ const recordOf = (directoryId: string): string[] => [`${prefix(directoryId)}dir`
 /** Writes into one directory's slot: SCIM and management writes, Google sync state and tokens, Events API replays. */
 const DIRECTORY_WRITES = [
   ...['disableWebhook', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup'],
-  ...['putSyncRecord', 'requestReplay', 'removeDeadLetter'],
+  ...['putSyncRecord', 'requestReplay', 'removeDeadLetter', 'putScimTokens'],
 ];
 
 const ACKNOWLEDGED: Record<string, WrittenKeys> = {
   createDirectory: (d: Directory) => [...recordOf(d.id), DIRS, tenantProductKey(d.tenant, d.product)],
   updateDirectory: (d: Directory) => recordOf(d.id),
+  // A link is resolved through its global key: confirmed with the directory's record of it.
+  putSetupLink: (link: StoredSetupLink) => [...recordOf(link.directory_id), setupLinkKey(link.hash)],
   ...Object.fromEntries(DIRECTORY_WRITES.map((name) => [name, recordOf])),
 };
 

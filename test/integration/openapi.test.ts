@@ -31,7 +31,8 @@ function expressRoutes(app: Express): Array<[string, string]> {
       // A route answering only 405 (methodNotAllowed) is the other methods of a known path, not a route of its own.
       const only405 = layer.route?.stack.every((l: any) => l.name === 'methodNotAllowed');
       if (layer.route && !only405) for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
-      else if (layer.handle?.stack && `${prefix}${layer.rawPath ?? ''}` !== '/api/scim/v2.0') walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
+      // Not the API: the SCIM endpoint (another protocol) and the setup page (HTML for the IT admin's browser).
+      else if (layer.handle?.stack && !['/api/scim/v2.0', '/setup'].includes(`${prefix}${layer.rawPath ?? ''}`)) walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
     }
   };
   walk((app as any).router.stack, '');
@@ -61,6 +62,7 @@ function validBody(r: ApiRoute): unknown {
     '/directory-sync': { name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' },
     'post /directory-sync/:id/google/token': { code: 'an-authorization-code' },
     'put /directory-sync/:id/google/token': { access_token: 'ya29.a', refresh_token: '1//r' },
+    'post /directory-sync/:id/setup-links': { expires_in: 3600 },
     '/directory-sync/:id/google/service-account': {
       key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
       admin_email: 'admin@acme.io',
@@ -153,12 +155,15 @@ describe('OpenAPI document', function () {
     const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
     expect(routes.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
       'delete /directory-sync/:id',
+      'delete /directory-sync/:id/scim-tokens/:tokenId',
       'patch /directory-sync/:id',
       'put /directory-sync/:id/google/service-account',
     ]);
     for (const r of routes) {
       const target = r.path.includes('/google/') ? managedGoogle : managed;
-      const res: Reply = await svc.api(r.method.toUpperCase(), urlOf(r, target.id), validBody(r));
+      // The token its DirectoryConnection's Secret holds is the one the operator manages.
+      const url = r.path.endsWith(':tokenId') ? `${API_PREFIX}/directory-sync/${target.id}/scim-tokens/scim-secret` : urlOf(r, target.id);
+      const res: Reply = await svc.api(r.method.toUpperCase(), url, validBody(r));
       expect(res.status, `${r.method} ${r.path}`).to.equal(403);
     }
   });

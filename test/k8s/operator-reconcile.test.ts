@@ -2,6 +2,8 @@
 // stored directory, spec changes, the webhook Secret, token rotation, Secret conflicts, deletion.
 import { expect } from 'chai';
 import { ForbiddenError } from '../../src/core/errors.js';
+import { ScimTokens } from '../../src/core/scim-tokens.js';
+import { SetupLinks } from '../../src/core/setup-links.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
@@ -141,6 +143,15 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
       return token !== original && token;
     });
     await waitFor('the store to use it', async () => (await env.directories.get(uid)).scim.secret === rotated);
+    // No gap: the replaced token keeps working beside the new one until the IdP is updated (7 days at most).
+    const tokens = new ScimTokens({ store: env.store });
+    expect((await tokens.authenticate(uid, rotated)).directory).to.not.equal(null);
+    const previous = await tokens.authenticate(uid, original);
+    expect(previous.directory && previous.tokenId).to.match(/^tok_/);
+    const listed = await tokens.list(uid);
+    const previousId = previous.directory && previous.tokenId;
+    expect(listed.map((t) => t.id)).to.have.members([previousId, 'scim-secret']);
+    expect(Date.parse(listed.find((t) => t.id === previousId)!.expires_at!) - Date.now()).to.be.greaterThan(6 * 86_400_000);
 
     await operator.idle();
     const before = await writes(operator);
@@ -148,6 +159,50 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await operator.idle();
     expect(unb64((await getSecret(env, 'acme-scim')).data?.['token'])).to.equal(rotated);
     expect(await writes(operator)).to.equal(before);
+  });
+
+  it('spec.setupLink: a working link in the Secret <name>-setup, renewed when it ends, revoked when disabled; never in status or events', async () => {
+    const uid = (await getConnection(env, 'acme')).metadata.uid!;
+    const links = new SetupLinks({ store: env.store, baseUrl: `${EXTERNAL_URL}/setup` });
+    const refused = await patchConnection(env, 'acme', { spec: { setupLink: { expiresIn: '31d' } } }).catch((e: unknown) => e);
+    expect(String((refused as { serverMessage?: string }).serverMessage ?? refused)).to.contain('expiresIn must be at most 30d');
+
+    await patchConnection(env, 'acme', { spec: { setupLink: { enabled: true, expiresIn: '2d' } } });
+    const secret = await waitFor('the setup Secret', async () => {
+      const got = await getSecret(env, 'acme-setup').catch(() => undefined);
+      return got?.data?.['url'] ? got : undefined;
+    });
+    const url = unb64(secret.data?.['url']);
+    expect(url).to.match(new RegExp(`^${EXTERNAL_URL}/setup/[A-Za-z0-9_-]{43}$`));
+    expect(Date.parse(unb64(secret.data?.['expiresAt'])) - Date.now()).to.be.closeTo(2 * 86_400_000, 120_000);
+    expect(secret.metadata.ownerReferences?.[0]?.uid).to.equal(uid);
+    const resolved = await links.resolve(url.split('/').pop()!);
+    expect(resolved.status === 'valid' && resolved.directory.id).to.equal(uid);
+    const cr = await getConnection(env, 'acme');
+    expect(JSON.stringify(cr.status)).not.to.contain(url.split('/').pop());
+    const events = await env.kube.list<{ reason: string; message: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
+    expect(events.items.some((e) => e.involvedObject.name === 'acme' && e.reason === 'SetupLinkIssued')).to.equal(true);
+    expect(JSON.stringify(events.items)).not.to.contain(url.split('/').pop());
+
+    // Revoked through the API: the next reconcile issues a new one into the Secret.
+    const [first] = await links.list(uid);
+    await links.revoke(uid, first!.id);
+    operator.resync();
+    const renewed = await waitFor('a new link', async () => {
+      const next = unb64((await getSecret(env, 'acme-setup')).data?.['url']);
+      return next && next !== url && next;
+    });
+    expect((await links.resolve(renewed.split('/').pop()!)).status).to.equal('valid');
+    await operator.idle();
+    const before = await writes(operator);
+    operator.resync();
+    await operator.idle();
+    expect(await writes(operator)).to.equal(before);
+
+    // Disabled: the link stops working and the Secret is emptied.
+    await patchConnection(env, 'acme', { spec: { setupLink: { enabled: false } } });
+    await waitFor('the link revoked', async () => (await links.resolve(renewed.split('/').pop()!)).status === 'revoked');
+    await waitFor('the Secret emptied', async () => Object.keys((await getSecret(env, 'acme-setup')).data ?? {}).length === 0);
   });
 
   it('never adopts a pre-existing Secret <name>-scim: SecretConflict until it is gone', async () => {

@@ -1,10 +1,19 @@
 /**
- * The README's tested examples: each fenced block right after a `<!-- readme-test: <role> -->` comment, with
- * the indentation of a list item removed (what a reader copies from the rendered page).
+ * Tested examples of the README and the docs pages: each fenced block right after a `<!-- <tag>: <attributes> -->`
+ * comment (`readme-test` in the README, `docs-test` in docs/), with the indentation of a list item removed (what
+ * a reader copies from the rendered page).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../support/cli.js';
+
+export interface MarkedBlock {
+  /** What follows `<tag>:` in the marker, trimmed. */
+  attributes: string;
+  lang: string;
+  code: string;
+  line: number;
+}
 
 export interface Block {
   role: string;
@@ -13,25 +22,34 @@ export interface Block {
   line: number;
 }
 
+/** Every block marked with `<!-- <tag>: … -->` in `text` (from `file`, named in errors). */
+export function markedBlocks(text: string, file: string, tag: string): MarkedBlock[] {
+  const lines = text.split('\n');
+  const marker = new RegExp(`^\\s*<!-- ${tag}: (.+?) -->\\s*$`);
+  const blocks: MarkedBlock[] = [];
+  lines.forEach((line, i) => {
+    const found = marker.exec(line);
+    if (!found) return;
+    const fence = /^(\s*)```(\w*)\s*$/.exec(lines[i + 1] ?? '');
+    if (!fence) throw new Error(`${file}:${i + 1}: a ${tag} marker must be followed by a code fence`);
+    const indent = fence[1]!.length;
+    const end = lines.findIndex((l, j) => j > i + 1 && l.trim() === '```');
+    if (end < 0) throw new Error(`${file}:${i + 2}: unterminated code fence`);
+    const code = lines.slice(i + 2, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
+    blocks.push({ attributes: found[1]!.trim(), lang: fence[2]!, code: `${code.join('\n')}\n`, line: i + 1 });
+  });
+  return blocks;
+}
+
 export function readmeText(): string {
   return readFileSync(join(repoRoot, 'README.md'), 'utf8');
 }
 
 export function readmeBlocks(text = readmeText()): Block[] {
-  const lines = text.split('\n');
-  const blocks: Block[] = [];
-  lines.forEach((line, i) => {
-    const marker = /^(\s*)<!-- readme-test: ([\w-]+) -->\s*$/.exec(line);
-    if (!marker) return;
-    const fence = /^(\s*)```(\w*)\s*$/.exec(lines[i + 1] ?? '');
-    if (!fence) throw new Error(`README.md:${i + 1}: a readme-test marker must be followed by a code fence`);
-    const indent = fence[1]!.length;
-    const end = lines.findIndex((l, j) => j > i + 1 && l.trim() === '```');
-    if (end < 0) throw new Error(`README.md:${i + 2}: unterminated code fence`);
-    const code = lines.slice(i + 2, end).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
-    blocks.push({ role: marker[2]!, lang: fence[2]!, code: `${code.join('\n')}\n`, line: i + 1 });
+  return markedBlocks(text, 'README.md', 'readme-test').map(({ attributes, ...block }) => {
+    if (!/^[\w-]+$/.test(attributes)) throw new Error(`README.md:${block.line}: a readme-test role is one word, not "${attributes}"`);
+    return { role: attributes, ...block };
   });
-  return blocks;
 }
 
 /** The blocks of one role; at least one must exist, so deleting a marker cannot silently skip a test. */

@@ -10,28 +10,25 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, repoRoot, run, waitHealthy, type Running } from '../support/cli.js';
+import { bash, freePort, repoRoot, run, waitHealthy } from '../support/cli.js';
 import { openStore, startService, until } from '../support/harness.js';
 import { installPackedPackage, packageName } from '../support/packed.js';
 import { blocksOf, readmeText } from './readme-blocks.js';
+import { compileStrict } from './typecheck.js';
 
 const exec = promisify(execFile);
-
-/** Runs a script with bash in its own process group, so the whole tree can be stopped. */
-function bash(script: string, env: Record<string, string>): Running & { stop(): void } {
-  const proc = run('bash', ['-euo', 'pipefail', '-c', script], env, { detached: true });
-  return { ...proc, stop: () => proc.child.exitCode === null && process.kill(-proc.child.pid!, 'SIGTERM') };
-}
 
 describe('README: the first run, step by step (as written, on free ports)', function () {
   this.timeout(120_000);
   let scratch: string;
-  const stop: Array<() => void> = [];
+  // Each stops a process and resolves once it has exited: the scratch directory is its TMPDIR, and a process
+  // still writing there (Node 24's compile cache) makes removing it fail with ENOTEMPTY.
+  const stop: Array<() => Promise<unknown>> = [];
   before(async () => {
     scratch = await mkdtemp(join(tmpdir(), 'dsync-readme-'));
   });
   after(async () => {
-    for (const s of stop) s();
+    await Promise.all(stop.map((s) => s()));
     await rm(scratch, { recursive: true, force: true });
   });
 
@@ -44,7 +41,7 @@ describe('README: the first run, step by step (as written, on free ports)', func
     const command = service!.code.split('\n')[0]!;
     expect(command).to.equal('npm ci && npm start');
     const dsync = run('npm', ['start'], env);
-    stop.push(() => dsync.child.kill('SIGTERM'));
+    stop.push(() => (dsync.child.kill('SIGTERM'), dsync.exited));
     await waitHealthy(port, dsync);
     const key = /Generated management API key for this run: (\S+)/.exec(dsync.output())?.[1];
     expect(key, dsync.output()).to.be.a('string');
@@ -52,7 +49,7 @@ describe('README: the first run, step by step (as written, on free ports)', func
     // Step 2: the webhook receiver.
     const [receiverBlock] = blocksOf('receiver');
     const receiver = bash(receiverBlock!.code, env);
-    stop.push(receiver.stop);
+    stop.push(() => (receiver.stop(), receiver.exited));
     await until(() => receiver.output().includes('receiving webhooks on'), () => `the receiver to start:\n${receiver.output()}`, 60_000);
 
     // Steps 3 to 5 in one terminal, the key pasted where the README says so.
@@ -77,20 +74,6 @@ describe('README: the first run, step by step (as written, on free ports)', func
   });
 });
 
-/** Strict TypeScript as an application compiles the README's examples (Node's ES modules, into out/). */
-const strictConfig = () => ({
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    types: ['node'],
-    typeRoots: [join(repoRoot, 'node_modules/@types')],
-    outDir: 'out',
-  },
-});
-
 describe('README: Embedding (typechecked and run against the packed package)', function () {
   this.timeout(300_000);
 
@@ -100,10 +83,7 @@ describe('README: Embedding (typechecked and run against the packed package)', f
     expect(example!.code).to.contain(`from '${packageName}'`);
     const { app } = await installPackedPackage();
     await writeFile(join(app, 'example.mts'), example!.code);
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify({ ...strictConfig(), files: ['example.mts'] }));
-    await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', app]).catch((err: { stdout?: string }) => {
-      throw new Error(`the Embedding example does not typecheck:\n${err.stdout}`);
-    });
+    await compileStrict(app, ['example.mts']);
     const { stdout } = await exec(process.execPath, [join(app, 'out/example.mjs')], { cwd: app });
     expect(stdout).to.contain('caused by this request: user.created');
     expect(stdout).to.match(/^201 \{/m);
@@ -121,10 +101,7 @@ describe('README: the typed client and webhook helper (typechecked and run again
     expect(example!.code).to.contain(`from '${packageName}/client'`);
     const { app } = await installPackedPackage();
     await writeFile(join(app, 'client-example.mts'), example!.code);
-    await writeFile(join(app, 'tsconfig.client.json'), JSON.stringify({ ...strictConfig(), files: ['client-example.mts'] }));
-    await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(app, 'tsconfig.client.json')]).catch((err: { stdout?: string }) => {
-      throw new Error(`the typed-client example does not typecheck:\n${err.stdout}`);
-    });
+    await compileStrict(app, ['client-example.mts'], 'tsconfig.client.json');
 
     const [port, webhookPort] = [await freePort(), await freePort()];
     const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: 'readme-key' });

@@ -42,13 +42,13 @@ export interface Running {
 }
 
 /**
- * Spawns `command args` in the repo with `env` added; the environment's own PORT/METRICS_PORT never leak in.
- * `detached` makes it lead its own process group (to stop a whole tree with `process.kill(-pid)`).
+ * Spawns `command args` in the repo (or `cwd`) with `env` added; the environment's own PORT/METRICS_PORT never
+ * leak in. `detached` makes it lead its own process group (to stop a whole tree with `process.kill(-pid)`).
  */
-export function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}): Running {
+export function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean; cwd?: string } = {}): Running {
   const { PORT: _p, METRICS_PORT: _m, REDIS_URL: _r, DSYNC_API_KEYS: _k, ...base } = process.env;
   const child = spawn(command, args, {
-    cwd: repoRoot,
+    cwd: options.cwd ?? repoRoot,
     env: { ...base, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
@@ -58,6 +58,12 @@ export function run(command: string, args: string[], env: Record<string, string>
   child.stderr!.on('data', (b: Buffer) => (text += b.toString()));
   const exited = once(child, 'exit').then(([code, signal]) => (code ?? signal) as number | string);
   return { child, output: () => text, exited };
+}
+
+/** Runs a script with `bash -euo pipefail` in its own process group, so `stop()` ends the whole tree. */
+export function bash(script: string, env: Record<string, string>, options: { cwd?: string } = {}): Running & { stop(): void } {
+  const proc = run('bash', ['-euo', 'pipefail', '-c', script], env, { ...options, detached: true });
+  return { ...proc, stop: () => proc.child.exitCode === null && process.kill(-proc.child.pid!, 'SIGTERM') };
 }
 
 /** Waits until the service answers /healthz on `port`. */

@@ -7,6 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { createApp } from '../../src/http/app.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
+import type { Logger } from '../../src/logger.js';
+import type { PageLimits } from '../../src/ratelimit/page-limits.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
 import { freshRedisStore, freshReplicatedStore } from './services.js';
@@ -76,12 +78,13 @@ export interface Service {
 
 /**
  * `rateLimits` builds the app's limits once the service (its metrics) exists; `tls` serves HTTPS (a certificate
- * the test processes trust: test/support/test-ca.sh).
+ * the test processes trust: test/support/test-ca.sh); `logger` is the app's (silent by default), `pageLimits`
+ * the setup page's.
  */
 export async function startService(
   store: Store,
   options: Partial<DsyncOptions> = {},
-  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer } } = {},
+  app: { rateLimits?: (dsync: Dsync) => RateLimits; tls?: { key: Buffer; cert: Buffer }; logger?: Logger; pageLimits?: PageLimits } = {},
 ): Promise<Service> {
   const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
   const url = await listen(server, app.tls ? 'https' : 'http');
@@ -93,7 +96,16 @@ export async function startService(
     ...options,
   });
   const rateLimits = app.rateLimits?.(dsync);
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...(rateLimits && { rateLimits }) }));
+  server.on(
+    'request',
+    createApp({
+      dsync,
+      apiKeys: [API_KEY],
+      logger: app.logger ?? pino({ level: 'silent' }),
+      ...(rateLimits && { rateLimits }),
+      ...(app.pageLimits && { pageLimits: app.pageLimits }),
+    }),
+  );
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {

@@ -10,6 +10,10 @@ import { ServiceAccounts, type ServiceAccount } from './service-account.js';
 import type { SyncStatus } from './sync-status.js';
 
 export interface GoogleProvider {
+  /** Whether an OAuth client is configured (DSYNC_GOOGLE_CLIENT_ID and _SECRET): the consent flow can run. */
+  readonly configured: boolean;
+  /** The origin of Google's consent page (a page that sends the browser there allows it as a form target). */
+  readonly consentOrigin: string;
   /** Step 1: the consent URL for an admin of the workspace. `redirectUrl`: where the callback sends the browser. */
   authorizationUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ authorizationUrl: string }>;
   /** Step 2: an authorization code for the token set. */
@@ -48,6 +52,8 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
     serviceAccounts,
   });
   return {
+    configured: Boolean(deps.options.clientId && deps.options.clientSecret),
+    consentOrigin: new URL(deps.options.authUrl).origin,
     authorizationUrl: ({ directoryId, redirectUrl }) => auth.authorizationUrl(directoryId, redirectUrl),
     exchangeCode: ({ directoryId, code }) => auth.exchangeCode(directoryId, { code }),
     setToken: ({ directoryId, accessToken, refreshToken }) =>

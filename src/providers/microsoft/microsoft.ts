@@ -16,6 +16,8 @@ import { TenantGate } from './throttle.js';
 import { GraphTokens } from './tokens.js';
 
 export interface MicrosoftProvider {
+  /** The origin of the admin-consent page (a page that sends the browser there allows it as a form target). */
+  readonly consentOrigin: string;
   /** The admin-consent URL for an admin of the directory's tenant. `redirectUrl`: where the callback sends the browser. */
   adminConsentUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ adminConsentUrl: string }>;
   /** The browser's return from the admin-consent page: connects the directory, subscribes, syncs soon. */
@@ -76,6 +78,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
   const runs = new AsyncRuns();
   const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens });
   return {
+    consentOrigin: new URL(deps.options.authorityUrl).origin,
     adminConsentUrl: ({ directoryId, redirectUrl }) => consent.adminConsentUrl(directoryId, redirectUrl),
     callback: async (query) => {
       const connected = await consent.callback(query);

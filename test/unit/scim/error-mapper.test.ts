@@ -63,7 +63,7 @@ describe('SCIM error mapper', () => {
       },
     });
     const logged: string[] = [];
-    const handler = new ScimHandler({ reads: failing, users: failing, groups: failing, onError: (_err, _req, id) => logged.push(id!) });
+    const handler = new ScimHandler({ reads: failing, users: failing, groups: failing, tokens: failing, onError: (_err, _req, id) => logged.push(id!) });
     const res = await handler.handle({ method: 'GET', directoryId: 'd1', resourceType: 'Users', apiSecret: 's', requestId: 'r-9' });
     expect(res.status).to.equal(500);
     expect(logged).to.have.length(1);

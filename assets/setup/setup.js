@@ -1,0 +1,287 @@
+// The setup page's progressive script: copy buttons, actions without a reload, and the live status (polled).
+// Everything it writes into the page goes through textContent or element properties, never HTML parsing:
+// directory names and identity-provider error texts are not ours to trust.
+'use strict';
+
+(function () {
+  const body = document.body;
+  const statusUrl = body.dataset.status;
+  const csrf = body.dataset.csrf;
+  if (!statusUrl || !csrf) return; // a message page (link gone, limit reached): nothing to do
+  const base = statusUrl.replace(/\/status$/, '');
+  const $ = (id) => document.getElementById(id);
+  const POLL_MS = 2000;
+  const HIDDEN_POLL_MS = 10000;
+  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync']);
+
+  function announce(text) {
+    const el = $('announce');
+    if (!el) return;
+    el.textContent = '';
+    setTimeout(() => (el.textContent = text), 50);
+  }
+
+  function notice(kind, text) {
+    const el = $('notice');
+    if (!el) return;
+    el.className = 'notice ' + kind;
+    el.textContent = text;
+    el.hidden = false;
+  }
+
+  function localTime(iso) {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  }
+
+  function timeEl(iso, none) {
+    if (!iso) return document.createTextNode(none || 'never');
+    const t = document.createElement('time');
+    t.dateTime = iso;
+    t.textContent = localTime(iso);
+    return t;
+  }
+
+  function localizeTimes(root) {
+    for (const t of root.querySelectorAll('time[datetime]')) t.textContent = localTime(t.getAttribute('datetime'));
+  }
+
+  function cell(label, content) {
+    const td = document.createElement('td');
+    if (label) td.dataset.label = label;
+    if (content instanceof Node) td.append(content);
+    else td.textContent = content;
+    return td;
+  }
+
+  // Copy buttons ---------------------------------------------------------------------------------------
+
+  async function copy(input) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.focus();
+      input.select();
+      document.execCommand('copy');
+    }
+    announce('Copied to the clipboard');
+  }
+
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-copy]');
+    if (!button) return;
+    const input = $(button.dataset.copy);
+    if (!input) return;
+    copy(input).then(() => {
+      const label = button.querySelector('.label');
+      if (!label) return;
+      label.textContent = 'Copied';
+      setTimeout(() => (label.textContent = 'Copy'), 1500);
+    });
+  });
+
+  // Actions ----------------------------------------------------------------------------------------------
+
+  async function post(action, fields) {
+    const form = new URLSearchParams(fields);
+    form.set('csrf', csrf);
+    const res = await fetch(base + '/' + action, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'X-CSRF-Token': csrf, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      credentials: 'same-origin',
+    });
+    const answer = await res.json().catch(() => ({ error: { message: 'Unexpected answer (' + res.status + ')' } }));
+    if (answer.error && answer.error.gone) linkGone();
+    if (!res.ok) throw new Error((answer.error && answer.error.message) || 'Request failed (' + res.status + ')');
+    return answer.data;
+  }
+
+  function showNewToken(created) {
+    const box = $('new-token');
+    const input = $('new-token-value');
+    if (!box || !input) return;
+    input.value = created.token;
+    box.hidden = false;
+    input.focus();
+    input.select();
+    announce('A new token was created. Copy it now: it is shown only once.');
+  }
+
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    const action = form.dataset.action;
+    if (!action || !SCRIPTED.has(action)) return; // e.g. "Connect Google Workspace": a real navigation
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form));
+    const button = form.querySelector('button[type="submit"]');
+    if (button) button.disabled = true;
+    post(action, fields)
+      .then((data) => {
+        if (action === 'scim-tokens') showNewToken(data);
+        if (action === 'scim-tokens/revoke') {
+          notice('success', 'The token was revoked: it stops working at once.');
+          announce('Token revoked');
+        }
+        if (action === 'google/sync') {
+          const failed = data && data.failed > 0;
+          notice(failed ? 'error' : 'success', failed ? 'The sync failed; see the error below.' : 'Synced.');
+        }
+      })
+      .catch((err) => notice('error', err.message))
+      .then(() => {
+        // The token list decides whether "Create token" is enabled again (at most two tokens).
+        if (button && action !== 'scim-tokens') button.disabled = false;
+        lastTokens = '';
+        return refresh();
+      })
+      .catch(() => undefined);
+  });
+
+  // Live status --------------------------------------------------------------------------------------------
+
+  let lastTokens = '';
+  let lastRecent = '';
+  let lastState = '';
+  let stopped = false;
+
+  function linkGone() {
+    if (stopped) return;
+    stopped = true;
+    const main = document.querySelector('main');
+    if (!main) return;
+    main.replaceChildren();
+    const card = document.createElement('div');
+    card.className = 'card';
+    const h = document.createElement('h2');
+    h.textContent = 'This setup link is no longer valid';
+    const p = document.createElement('p');
+    p.textContent = 'It has been revoked or has expired. Ask the person who sent it to you for a new setup link.';
+    card.append(h, p);
+    card.setAttribute('role', 'alert');
+    main.append(card);
+  }
+
+  function renderTokens(tokens) {
+    const table = $('tokens');
+    if (!table) return;
+    const key = JSON.stringify(tokens);
+    if (key === lastTokens) return;
+    lastTokens = key;
+    const managed = table.dataset.managed === 'true';
+    const rows = tokens.map((t) => {
+      const tr = document.createElement('tr');
+      tr.dataset.tokenId = t.id;
+      const label = t.id === 'scim-secret' ? 'Initial token' : 'Token ' + t.id;
+      const name = document.createElement('span');
+      name.textContent = label;
+      if (t.expires_at) {
+        const until = document.createElement('span');
+        until.className = 'hint';
+        until.append(' (works until ', timeEl(t.expires_at), ')');
+        name.append(until);
+      }
+      let act;
+      if (t.id === 'scim-secret' && managed) {
+        act = document.createElement('span');
+        act.className = 'hint';
+        act.textContent = 'Managed by your provider';
+      } else {
+        act = document.createElement('form');
+        act.method = 'post';
+        act.action = base + '/scim-tokens/revoke';
+        act.dataset.action = 'scim-tokens/revoke';
+        const id = document.createElement('input');
+        id.type = 'hidden';
+        id.name = 'token_id';
+        id.value = t.id;
+        const b = document.createElement('button');
+        b.type = 'submit';
+        b.className = 'secondary';
+        b.textContent = 'Revoke';
+        const sr = document.createElement('span');
+        sr.className = 'visually-hidden';
+        sr.textContent = ' ' + label;
+        b.append(sr);
+        act.append(id, b);
+      }
+      tr.append(cell('Token', name), cell('Created', timeEl(t.created_at)), cell('Last used', timeEl(t.last_used_at)), cell('', act));
+      return tr;
+    });
+    table.tBodies[0].replaceChildren(...rows);
+    const full = tokens.length >= 2;
+    const create = $('create-token');
+    if (create) create.disabled = full;
+    const fullNote = $('tokens-full');
+    if (fullNote) fullNote.hidden = !full;
+    const none = $('no-tokens');
+    if (none) none.hidden = tokens.length > 0;
+  }
+
+  function renderRecent(recent) {
+    const table = $('recent');
+    if (!table) return;
+    const key = JSON.stringify(recent);
+    if (key === lastRecent) return;
+    lastRecent = key;
+    const rows = recent.map((e) => {
+      const tr = document.createElement('tr');
+      tr.className = e.status >= 400 ? 'failed' : 'ok';
+      const code = document.createElement('code');
+      code.textContent = e.method + ' ' + e.path;
+      tr.append(cell('Time', timeEl(e.at)), cell('Request', code), cell('Status', String(e.status)), cell('Error', e.error || ''));
+      return tr;
+    });
+    table.tBodies[0].replaceChildren(...rows);
+    table.hidden = recent.length === 0;
+    const empty = $('recent-empty');
+    if (empty) empty.hidden = recent.length > 0;
+  }
+
+  function renderGoogle(google, syncText) {
+    if (!google || !$('google-state')) return;
+    const { sync } = google;
+    $('google-state').textContent = syncText;
+    $('google-last-success').replaceChildren(timeEl(sync.last_success_at));
+    const count = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
+    $('google-listed').textContent = count(sync.listed.users, 'user') + ', ' + count(sync.listed.groups, 'group');
+    const error = $('google-error');
+    error.textContent = sync.error ? sync.error.message : '';
+    error.hidden = !sync.error;
+    const now = $('google-sync-now');
+    if (now) now.disabled = !google.connected;
+  }
+
+  function render(live) {
+    const state = $('state');
+    if (state) {
+      state.textContent = live.state_text;
+      state.className = 'state state-' + live.state;
+      if (lastState && lastState !== live.state) announce(state.textContent);
+      lastState = live.state;
+    }
+    $('count-users').textContent = String(live.users);
+    $('count-groups').textContent = String(live.groups);
+    $('last-request').replaceChildren(timeEl(live.last_request_at));
+    renderTokens(live.tokens);
+    renderRecent(live.recent);
+    renderGoogle(live.google, live.sync_text);
+  }
+
+  async function refresh() {
+    if (stopped) return;
+    const res = await fetch(statusUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (res.status === 404 || res.status === 410) return linkGone();
+    if (!res.ok) return;
+    const answer = await res.json();
+    render(answer.data);
+  }
+
+  function schedule() {
+    if (stopped) return;
+    setTimeout(() => refresh().catch(() => undefined).finally(schedule), document.hidden ? HIDDEN_POLL_MS : POLL_MS);
+  }
+
+  localizeTimes(document);
+  schedule();
+})();

@@ -1,0 +1,169 @@
+/**
+ * The setup page's routes (no Api-Key: the link is the credential), mounted at `/setup` by the app or anywhere
+ * by an embedding application:
+ *   GET  /<link>                 the page (HTML); 404/410 page when the link does not open
+ *   GET  /<link>/status          what the page shows live (JSON; its script polls it)
+ *   POST /<link>/<action>        an action of the directory type's section (sections.ts), CSRF-checked
+ *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
+ * A link grants its one directory and these actions only. Every response carries the page's security headers.
+ */
+import { pino } from 'pino';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import { DsyncError } from '../../core/errors.js';
+import type { Logger } from '../../logger.js';
+import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
+import type { Dsync } from '../../service.js';
+import { html } from '../html.js';
+import { asset } from './assets.js';
+import { statusText } from './fragments.js';
+import { syncStateText } from './google-section.js';
+import { liveStatus } from './live-status.js';
+import { linkGonePage, messagePage, setupPage } from './page.js';
+import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
+import { SETUP_SECTIONS } from './sections.js';
+import type { ActionOutcome, SetupView } from './section.js';
+
+export interface SetupRoutesOptions extends FramingOptions {
+  /** Default: silent. */
+  logger?: Logger;
+  /** Default: counters in this process (the app passes ones on the store's Redis). */
+  limits?: PageLimits;
+}
+
+/** From the response's URL back to the mount point: `./` for `/<link>`, `../` for `/<link>/status`. */
+const rootOf = (req: Request): string => {
+  const depth = req.path.split('/').filter(Boolean).length;
+  return depth <= 1 ? './' : '../'.repeat(depth - 1);
+};
+
+const wantsJson = (req: Request): boolean => req.accepts(['html', 'json']) === 'json';
+
+/** A notice from Google's way back here (the callback adds `status` and, on failure, `error`). */
+function returnNotice(req: Request): SetupView['notice'] {
+  const { status, error } = req.query as Record<string, unknown>;
+  if (status === 'success') return { kind: 'success', text: 'Google Workspace is connected. Click “Sync now” to read its users and groups.' };
+  if (status === 'error') return { kind: 'error', text: `Google Workspace could not be connected (${String(error ?? 'unknown error').slice(0, 80)}). Try again.` };
+  return undefined;
+}
+
+export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Router {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const limits = options.limits ?? createPageLimits();
+  const r = Router();
+  const headers = (res: Response, formTargets: string[] = []) => pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
+  const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? logger;
+
+  const refuse = (req: Request, res: Response, status: number, title: string, text: string) => {
+    if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: text, code: status } });
+    res.status(status).type('html').send(messagePage(rootOf(req), title, html`<p>${text}</p>`));
+  };
+  const limited = (req: Request, res: Response, seconds: number) => {
+    res.setHeader('Retry-After', String(seconds));
+    refuse(req, res, 429, 'Too many requests', `Too many requests from here: wait ${seconds} s and try again.`);
+  };
+
+  /** The link's directory, or the answer that it does not open (already sent). */
+  async function open(req: Request, res: Response, kind: Exclude<PageLimitKind, 'miss'>) {
+    headers(res);
+    const link = String(req.params.link);
+    const resolved = await dsync.setupLinks.resolve(link);
+    if (resolved.status !== 'valid') {
+      const wait = await limits.take('miss', req.ip ?? req.socket.remoteAddress ?? 'unknown');
+      if (wait !== undefined) return void limited(req, res, wait);
+      const status = resolved.status === 'unknown' ? 404 : 410;
+      if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
+      return void res.status(status).type('html').send(linkGonePage(rootOf(req), resolved.status));
+    }
+    const wait = await limits.take(kind, resolved.link.id);
+    if (wait !== undefined) return void limited(req, res, wait);
+    const section = SETUP_SECTIONS[resolved.directory.type];
+    headers(res, section.formTargets?.(dsync));
+    return { secret: link, link: resolved.link, directory: resolved.directory, section };
+  }
+
+  async function view(req: Request, opened: NonNullable<Awaited<ReturnType<typeof open>>>, extra: Partial<SetupView> = {}): Promise<SetupView> {
+    const { directory, secret } = opened;
+    return {
+      root: rootOf(req),
+      link: secret,
+      csrf: csrfToken(secret),
+      directory: { id: directory.id, name: directory.name, type: directory.type, ...(directory.managed_by && { managed_by: directory.managed_by }) },
+      scimUrl: directory.scim.endpoint,
+      expiresAt: opened.link.expires_at,
+      live: await liveStatus(dsync, directory),
+      ...extra,
+    };
+  }
+
+  r.get('/static/:file', (req, res) => {
+    const file = asset(String(req.params.file));
+    if (!file) return void res.status(404).type('text/plain').send('Not found');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type(file.type).send(file.body);
+  });
+
+  r.get('/:link', async (req, res) => {
+    const opened = await open(req, res, 'view');
+    if (!opened) return;
+    const notice = returnNotice(req);
+    res.type('html').send(setupPage(await view(req, opened, notice ? { notice } : {}), opened.section));
+  });
+
+  r.get('/:link/status', async (req, res) => {
+    const opened = await open(req, res, 'view');
+    if (!opened) return;
+    const live = await liveStatus(dsync, opened.directory);
+    // The texts as the page words them, so its script does not keep a second copy of them.
+    const texts = { state_text: statusText(live, opened.section.idp), ...(live.google && { sync_text: syncStateText(live.google.sync.state) }) };
+    res.json({ data: { ...live, ...texts }, error: null });
+  });
+
+  r.post('/:link/*action', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 }), async (req, res) => {
+    const opened = await open(req, res, 'action');
+    if (!opened) return;
+    const name = (req.params as { action: string[] }).action.join('/');
+    const action = opened.section.actions[name];
+    if (!action) return refuse(req, res, 404, 'Not found', 'This page has no such action.');
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const failure = csrfFailure(req, opened.secret, req.get('x-csrf-token') ?? fields.csrf);
+    if (failure) {
+      log(res).warn({ directoryId: opened.directory.id, action: name, reason: failure }, 'setup page action refused (CSRF)');
+      return refuse(req, res, 403, 'Refused', `Refused: ${failure}. Use the buttons of the setup page.`);
+    }
+    let outcome: ActionOutcome;
+    try {
+      outcome = await action({ dsync, directory: opened.directory, fields, pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}` });
+    } catch (err) {
+      if (!(err instanceof DsyncError) || err.status >= 500) throw err;
+      if (wantsJson(req)) return void res.status(err.status).json({ data: null, error: { message: err.message, code: err.status } });
+      return void res.status(err.status).type('html').send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
+    }
+    log(res).info({ directoryId: opened.directory.id, action: name }, 'setup page action');
+    if (wantsJson(req)) return void res.json({ data: outcome.data, error: null, ...(outcome.redirect && { redirect: outcome.redirect }) });
+    if (outcome.redirect) return res.redirect(303, outcome.redirect);
+    res.type('html').send(setupPage(await view(req, opened, outcome.page ?? {}), opened.section));
+  });
+
+  r.all(['/:link', '/:link/status'], (req, res) => {
+    headers(res);
+    res.setHeader('Allow', 'GET, HEAD');
+    refuse(req, res, 405, 'Method not allowed', 'Use the setup page itself.');
+  });
+  r.use((req, res) => {
+    headers(res);
+    refuse(req, res, 404, 'Not found', 'There is nothing here.');
+  });
+  r.use(((err, req, res, _next) => {
+    headers(res);
+    const e = err as { type?: string; status?: number };
+    if (e.type === 'entity.too.large' || e.type === 'entity.parse.failed' || e.status === 400) return refuse(req, res, 400, 'Bad request', 'The request could not be read.');
+    if (err instanceof DsyncError && err.status === 503) {
+      res.setHeader('Retry-After', String(err.retryAfter ?? 1));
+      return refuse(req, res, 503, 'Try again shortly', 'The service is briefly unavailable: try again in a moment.');
+    }
+    log(res).error({ err }, 'setup page request failed');
+    refuse(req, res, 500, 'Something went wrong', 'Something went wrong on our side: try again in a moment.');
+  }) as ErrorRequestHandler);
+  return r;
+}

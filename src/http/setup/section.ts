@@ -1,0 +1,70 @@
+/**
+ * What the setup page shows and does for one directory type. Each type has a module (guides/*.ts for the SCIM
+ * identity providers, google-section.ts): its section of the page and the POST actions it adds under
+ * `/setup/<link>/<action>`. A new type (or a "Connect" button for one) is a new module in `sections.ts`.
+ */
+import type { ActivityEntry } from '../../core/store-port.js';
+import type { Directory } from '../../core/model.js';
+import type { CreatedScimToken, ScimTokenView } from '../../core/scim-tokens.js';
+import type { SyncStatus } from '../../providers/google/sync-status.js';
+import type { Dsync } from '../../service.js';
+import type { Html } from '../html.js';
+
+/** Waiting for the first request, or receiving (the IdP has called). */
+export interface LiveStatus {
+  state: 'waiting' | 'receiving';
+  users: number;
+  groups: number;
+  last_request_at: string | null;
+  recent: ActivityEntry[];
+  tokens: ScimTokenView[];
+  /** Google directories: the last pull sync. */
+  google?: { connected: boolean; sync: SyncStatus };
+}
+
+export interface SetupView {
+  /** The relative path from the page to the setup routes' mount point (`./` on the page itself). */
+  root: string;
+  /** The link's secret part: form actions are `${root}${link}/<action>`. */
+  link: string;
+  csrf: string;
+  directory: Pick<Directory, 'id' | 'name' | 'type' | 'managed_by'>;
+  scimUrl: string;
+  expiresAt: string;
+  live: LiveStatus;
+  /** A token just created (shown on this response only). */
+  newToken?: CreatedScimToken;
+  notice?: { kind: 'success' | 'error'; text: string };
+}
+
+export interface ActionContext {
+  dsync: Dsync;
+  directory: Directory;
+  /** The form fields (urlencoded) or JSON body of the POST. */
+  fields: Record<string, unknown>;
+  /** This page's own absolute URL (where the browser comes back to). */
+  pageUrl: string;
+}
+
+export interface ActionOutcome {
+  /** What the page's script receives (JSON). */
+  data: unknown;
+  /** Where the browser goes next, with or without the script (a consent page). */
+  redirect?: string;
+  /** Without the script: the page rendered again with this (otherwise the browser is sent back to the page). */
+  page?: Pick<SetupView, 'newToken' | 'notice'>;
+}
+
+export type SetupAction = (ctx: ActionContext) => Promise<ActionOutcome>;
+
+export interface SetupSection {
+  /** The identity provider as the IT admin knows it. */
+  idp: string;
+  render(view: SetupView): Html;
+  /** Action name (a path, e.g. `google/connect`) → what it does. */
+  actions: Record<string, SetupAction>;
+  /** A pull type (the service fetches, nothing is pushed): no "recent requests", and the last sync is shown. */
+  pull?: boolean;
+  /** Origins the page's forms may lead to besides its own (CSP form-action), e.g. a consent page. */
+  formTargets?: (dsync: Dsync) => string[];
+}

@@ -1,0 +1,128 @@
+/**
+ * The Redis store's access side (AccessStore). Per directory, under its hash tag:
+ *   dsync:{d}:tok       the SCIM token list (JSON; the string itself is the compare-and-set revision)
+ *   dsync:{d}:tokuse    when each token was last used (HASH id → epoch ms)
+ *   dsync:{d}:links     its setup links (HASH id → JSON)
+ *   dsync:{d}:act       the activity record (LIST of JSON, newest first, capped, expiring)
+ *   dsync:{d}:actlast   the last request's time (outlives the record)
+ * and one global key per setup link, dsync:setup:<hash> (JSON, expiring), by which a link's URL is resolved.
+ */
+import type { ActivityEntry, AccessStore, DirectoryAccess, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
+import { failFast } from './fail-fast.js';
+import type { RedisStoreOptions } from './redis-connection.js';
+import { prefix } from './redis-keys.js';
+import { RedisPullSyncStore } from './redis-pull-sync.js';
+import type { RedisTarget } from './redis-target.js';
+
+const PUT_TOKENS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
+if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 'stale' end
+if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2]) end
+return 'ok'`;
+
+/** ARGV: n, then n (id, at) pairs (a later time wins), then ids to forget. */
+const RECORD_USAGE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local n = tonumber(ARGV[1])
+for i = 0, n - 1 do
+  local id, at = ARGV[2 + i * 2], ARGV[3 + i * 2]
+  if tonumber(at) > tonumber(redis.call('HGET', KEYS[2], id) or '0') then redis.call('HSET', KEYS[2], id, at) end
+end
+for i = 2 + n * 2, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
+return 1`;
+
+/** ARGV: id, json, then ids to forget. */
+const PUT_LINK = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 3, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1`;
+
+/** ARGV: keep, ttl ms, the newest entry's time, then the entries oldest first. */
+const APPEND_ACTIVITY = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+for i = 4, #ARGV do redis.call('LPUSH', KEYS[2], ARGV[i]) end
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[1]) - 1)
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local last = redis.call('GET', KEYS[3])
+if not last or ARGV[3] > last then redis.call('SET', KEYS[3], ARGV[3]) end
+return 1`;
+
+const COMMANDS = {
+  dsyncPutTokens: { keys: 2, lua: PUT_TOKENS },
+  dsyncRecordUsage: { keys: 2, lua: RECORD_USAGE },
+  dsyncPutLink: { keys: 2, lua: PUT_LINK },
+  dsyncAppendActivity: { keys: 3, lua: APPEND_ACTIVITY },
+};
+
+export const setupLinkKey = (hash: string): string => `dsync:setup:${hash}`;
+
+/** The directory's access keys, for its cascade delete (the links' global keys go through `dropSetupLinks`). */
+export const accessKeys = (directoryId: string): string[] => ['tok', 'tokuse', 'links', 'act', 'actlast'].map((k) => `${prefix(directoryId)}${k}`);
+
+export class RedisAccessStore extends RedisPullSyncStore implements AccessStore {
+  constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
+    super(target, options);
+    this.defineCommands(COMMANDS);
+  }
+
+  async getDirectoryAccess(id: string): Promise<DirectoryAccess | null> {
+    const p = prefix(id);
+    const [dir, tokens] = await this.redis.mget(`${p}dir`, `${p}tok`);
+    if (!dir) return null;
+    return { directory: JSON.parse(dir), tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [], tokensRevision: tokens ?? '' };
+  }
+  async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
+    const p = prefix(directoryId);
+    const next = tokens.length > 0 ? JSON.stringify(tokens) : '';
+    return (await this.command('dsyncPutTokens', `${p}dir`, `${p}tok`, revision, next)) as 'ok' | 'stale' | 'missing';
+  }
+  async scimTokenUsage(directoryId: string): Promise<Record<string, number>> {
+    const raw = await this.redis.hgetall(`${prefix(directoryId)}tokuse`);
+    return Object.fromEntries(Object.entries(raw).map(([id, at]) => [id, Number(at)]));
+  }
+  async recordScimTokenUsage(directoryId: string, usage: Record<string, number>, forget: string[] = []): Promise<void> {
+    const p = prefix(directoryId);
+    const pairs = Object.entries(usage).flatMap(([id, at]) => [id, String(at)]);
+    await this.command('dsyncRecordUsage', `${p}dir`, `${p}tokuse`, pairs.length / 2, ...pairs, ...forget);
+  }
+
+  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = []): Promise<boolean> {
+    const p = prefix(link.directory_id);
+    const json = JSON.stringify(link);
+    const saved = (await this.command('dsyncPutLink', `${p}dir`, `${p}links`, link.id, json, ...drop.map((d) => d.id))) === 1;
+    if (!saved) return false;
+    // The global key is what resolves the URL: written after the directory's own record of the link, so a
+    // revocation that answered has taken effect (a failure here fails the call, and the caller retries).
+    await this.redis.set(setupLinkKey(link.hash), json, 'PXAT', keepUntil);
+    if (drop.length > 0) await this.redis.del(...drop.map((d) => setupLinkKey(d.hash)));
+    return true;
+  }
+  async findSetupLink(hash: string): Promise<StoredSetupLink | null> {
+    const json = await this.redis.get(setupLinkKey(hash));
+    return json ? (JSON.parse(json) as StoredSetupLink) : null;
+  }
+  async listSetupLinks(directoryId: string): Promise<StoredSetupLink[]> {
+    return (await this.redis.hvals(`${prefix(directoryId)}links`)).map((json) => JSON.parse(json) as StoredSetupLink);
+  }
+  /** The cascade delete of a directory: its links stop resolving. */
+  protected async dropSetupLinks(directoryId: string): Promise<void> {
+    const links = await this.listSetupLinks(directoryId);
+    // One key per command: each global key has its own slot on a cluster.
+    await Promise.all(links.map((l) => this.redis.del(setupLinkKey(l.hash))));
+  }
+
+  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number): Promise<void> {
+    if (entries.length === 0) return;
+    const p = prefix(directoryId);
+    const last = entries[entries.length - 1]!.at;
+    await this.command('dsyncAppendActivity', `${p}dir`, `${p}act`, `${p}actlast`, keep, ttlMs, last, ...entries.map((e) => JSON.stringify(e)));
+  }
+  async readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
+    const p = prefix(directoryId);
+    const [recent, last] = await Promise.all([this.redis.lrange(`${p}act`, 0, limit - 1), this.redis.get(`${p}actlast`)]);
+    return { last_request_at: last, recent: recent.map((json) => JSON.parse(json) as ActivityEntry) };
+  }
+}
+
+failFast(RedisAccessStore.prototype);

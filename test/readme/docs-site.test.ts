@@ -1,0 +1,144 @@
+/**
+ * The docs site (docs/, mkdocs.yml): the generated reference pages match the code they come from, every alert of
+ * the chart has its runbook, and `mkdocs build --strict` passes (a broken link or anchor, or a page left out of
+ * the nav, fails it).
+ */
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Counter, Registry } from 'prom-client';
+import { z } from 'zod';
+import { chartValuesPage, CHART_DIR } from '../../scripts/docs/reference/chart-values.js';
+import { configurationPage } from '../../scripts/docs/reference/configuration.js';
+import { crdPage, type Crd } from '../../scripts/docs/reference/crd.js';
+import { httpApiPage, OPENAPI_FILE, type Document } from '../../scripts/docs/reference/http-api.js';
+import { metricsPage, processRegistries } from '../../scripts/docs/reference/metrics.js';
+import { REFERENCE_DIR, REFERENCE_PAGES } from '../../scripts/docs/reference/pages.js';
+import { directoryConnectionCrd } from '../../src/operator/crd-manifest.js';
+import { repoRoot } from '../support/cli.js';
+
+const exec = promisify(execFile);
+const SITE_SH = join(repoRoot, 'scripts/docs/site.sh');
+
+describe('Docs: the generated reference pages are up to date with the code', function () {
+  this.timeout(60_000);
+
+  for (const { file, render } of REFERENCE_PAGES) {
+    it(`docs/reference/${file}`, () => {
+      const committed = readFileSync(join(REFERENCE_DIR, file), 'utf8');
+      expect(render() === committed, `docs/reference/${file} is out of date with the code: run \`npm run docs:reference\` and commit it`).to.equal(true);
+    });
+  }
+});
+
+describe('Docs: what is added in the code shows on its reference page once regenerated', function () {
+  this.timeout(60_000);
+  const committed = (file: string) => readFileSync(join(REFERENCE_DIR, file), 'utf8');
+
+  it('an environment variable (with or without a description yet)', async () => {
+    const { envSchema } = await import('../../src/config.js');
+    const page = configurationPage({ ...envSchema.shape, DSYNC_DOCS_TEST_ADDED: z.coerce.number().int().min(1).default(3) });
+    expect(page).to.not.equal(committed('configuration.md'));
+    expect(page).to.match(/\| `DSYNC_DOCS_TEST_ADDED` \| integer \(≥ 1\) \| `3` \| Not described yet: add it to `src\/config-docs.ts`\. \|/);
+  });
+
+  it('a metric, with its type and labels', () => {
+    const registry = new Registry();
+    new Counter({ name: 'dsync_docs_test_added_total', help: 'Added by a test', labelNames: ['outcome'], registers: [registry] });
+    const page = metricsPage([...processRegistries(), { process: '`dsync test`', registry }]);
+    expect(page).to.not.equal(committed('metrics.md'));
+    expect(page).to.contain('| `dsync_docs_test_added_total` | counter | `outcome` | Added by a test | `dsync test` |');
+  });
+
+  it('a route of the OpenAPI document (under a tag the document does not declare, too)', () => {
+    const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document;
+    const get = { operationId: 'getDocsTest', summary: 'A route added by a test', tags: ['Docs test'], responses: { '204': { description: 'Nothing' } } };
+    const page = httpApiPage({ ...document, paths: { ...document.paths, '/api/v1/docs-test': { get } } });
+    expect(page).to.not.equal(committed('http-api.md'));
+    expect(page).to.contain('## Docs test\n\n### A route added by a test {#op-getdocstest}\n\n`GET /api/v1/docs-test`');
+  });
+
+  it('a field of the CRD', () => {
+    const crd = directoryConnectionCrd() as unknown as Crd;
+    const spec = crd.spec.versions[0]!.schema.openAPIV3Schema.properties!['spec']!;
+    spec.properties!['docsTestAdded'] = { type: 'integer', minimum: 1, description: 'Added by a test' };
+    const page = crdPage(crd);
+    expect(page).to.not.equal(committed('crd.md'));
+    expect(page).to.contain('| `spec.docsTestAdded` | integer |  | Added by a test. ≥ 1. |');
+  });
+
+  it('a chart value, with its # -- comment (helm-docs)', async () => {
+    const chart = await mkdtemp(join(tmpdir(), 'dsync-chart-'));
+    try {
+      await cp(CHART_DIR, chart, { recursive: true });
+      await appendFile(join(chart, 'values.yaml'), '\n# -- Added by a test.\ndocsTestAdded: 7\n');
+      const page = chartValuesPage(chart);
+      expect(page).to.not.equal(committed('chart-values.md'));
+      expect(page).to.contain('| `docsTestAdded` | int | `7` | Added by a test. |');
+    } finally {
+      await rm(chart, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('Docs: every alert has a runbook', () => {
+  const rules = readFileSync(join(repoRoot, 'charts/dsync/templates/prometheusrule.yaml'), 'utf8');
+  const alerts = [...rules.matchAll(/^\s*- alert: (\w+)\s*$/gm)].map((m) => m[1]!);
+  const index = readFileSync(join(repoRoot, 'docs/operating/alerts/index.md'), 'utf8');
+
+  it('reads the alerts of the chart', () => {
+    expect(alerts).to.include('DsyncStoreErrors');
+  });
+
+  for (const alert of alerts) {
+    it(`${alert}: docs/operating/alerts/${alert}.md, linked from the alerts page`, () => {
+      const runbook = join(repoRoot, `docs/operating/alerts/${alert}.md`);
+      expect(existsSync(runbook), `write the runbook docs/operating/alerts/${alert}.md (and add it to mkdocs.yml's nav)`).to.equal(true);
+      expect(readFileSync(runbook, 'utf8')).to.match(new RegExp(`^# ${alert}\\n`));
+      expect(index).to.contain(`(${alert}.md)`);
+    });
+  }
+});
+
+describe('Docs: the site builds in strict mode', function () {
+  this.timeout(300_000);
+
+  async function build(root: string): Promise<{ ok: boolean; output: string }> {
+    const site = await mkdtemp(join(tmpdir(), 'dsync-site-'));
+    try {
+      const { stdout, stderr } = await exec('bash', [SITE_SH, 'build', '--config-file', join(root, 'mkdocs.yml'), '--site-dir', site], { cwd: root });
+      return { ok: true, output: stdout + stderr };
+    } catch (err) {
+      const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
+      return { ok: false, output: stdout + stderr };
+    } finally {
+      await rm(site, { recursive: true, force: true });
+    }
+  }
+
+  it('mkdocs build --strict passes', async () => {
+    const { ok, output } = await build(repoRoot);
+    expect(ok, output).to.equal(true);
+    expect(output).to.not.match(/WARNING/);
+  });
+
+  it('a broken link or anchor fails it', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'dsync-docs-'));
+    try {
+      await cp(join(repoRoot, 'docs'), join(copy, 'docs'), { recursive: true });
+      await cp(join(repoRoot, 'mkdocs.yml'), join(copy, 'mkdocs.yml'));
+      const index = join(copy, 'docs/index.md');
+      await writeFile(index, `${await readFile(index, 'utf8')}\n[gone](no-such-page.md), [no anchor](operating/upgrades.md#no-such-anchor)\n`);
+      const { ok, output } = await build(copy);
+      expect(ok, output).to.equal(false);
+      expect(output).to.contain("contains a link 'no-such-page.md', but the target is not found");
+      expect(output).to.contain("does not contain an anchor '#no-such-anchor'");
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});
