@@ -7,6 +7,9 @@ import type { CreateDirectoryInput } from '../core/directory-input.js';
 import type { Directory } from '../core/model.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
 
+/** The identity the operator acts as in the store: only it may change the directories it manages. */
+export const managedBy = (namespace: string, name: string): string => `kubernetes:${namespace}/${name}`;
+
 /** The management API's create input for a spec; throws the core's ValidationError when it is invalid. */
 export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: string): CreateDirectoryInput {
   return parseCreateInput({

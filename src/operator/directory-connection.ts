@@ -2,14 +2,20 @@
  * The DirectoryConnection reconciler. Level-based: it gets a key, re-reads the resource and its Secrets and
  * moves the world one step towards the spec, writing only what differs.
  *
- *   1. get the resource from the cache (gone → done: the finalizer already cleaned up)
- *   2. being deleted → reconcileDelete: delete the stored directory, then drop the finalizer
- *   3. the ordered steps: finalizer → valid spec → webhook Secret → SCIM Secret → stored directory →
- *      acknowledge a webhook re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest
- *   4. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
+ *   1. the SCIM Secret being deleted → deletion.ts (the finalizer is on it): the stored directory goes with
+ *      the resource, or the Secret is made anew while the resource lives
+ *   2. get the resource from the cache (gone → done: its Secret's finalizer cleans up)
+ *   3. being deleted and carrying the finalizer itself (made before it moved to the Secret) → deletion.ts
+ *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret, created with the finalizer → the
+ *      resource's own finalizer dropped once the Secret holds it → stored directory → acknowledge a webhook
+ *      re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest with a reason.
+ *      No store write happens before the Secret holding the finalizer exists.
+ *   5. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
  *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
  *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
  *      until this one, the CRD's default (observedGeneration 0) reads as InProgress, and every step is bounded.
+ *
+ * So a new resource costs three writes: the Secret (finalizer included), the stored directory, the status.
  *
  * Store calls are bounded (`storeTimeoutMs`): a stalled Redis is Ready=False StoreUnavailable, never a hung worker.
  *
@@ -33,7 +39,8 @@ import { computeStatus } from './connection-status.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { ObjectCache } from './controller/namespaced-informers.js';
 import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnection, type DirectoryConnectionStatus } from './crd-schema.js';
-import { directoryInput, planDirectory } from './desired-directory.js';
+import { Deletion } from './deletion.js';
+import { directoryInput, managedBy, planDirectory } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
 import { ensureGoogle, type GoogleAccess } from './google-access.js';
@@ -46,6 +53,8 @@ import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import {
   REENABLE_WEBHOOK_ANNOTATION,
+  guardedDirectory,
+  holdsFinalizer,
   isControlledBy,
   pendingWebhookReenable,
   planScimSecret,
@@ -53,12 +62,9 @@ import {
   withWebhookReenabled,
 } from './scim-secret.js';
 
-export const FINALIZER = 'dsync.io/finalizer';
 export const CONTROLLER_NAME = 'directoryconnection';
 
-/** The identity the operator acts as in the store: only it may change the directories it manages. */
-export const managedBy = (cr: DirectoryConnection): string =>
-  `kubernetes:${cr.metadata.namespace}/${cr.metadata.name}`;
+const managerOf = (cr: DirectoryConnection): string => managedBy(cr.metadata.namespace!, cr.metadata.name);
 
 export interface DirectoryConnectionReconcilerOptions {
   client: KubeClient;
@@ -93,11 +99,12 @@ type Step = [name: string, run: (state: ReconcileState) => Promise<Halt | undefi
 
 export class DirectoryConnectionReconciler implements Reconciler {
   private readonly o: DirectoryConnectionReconcilerOptions;
+  private readonly deletion: Deletion;
   private readonly steps: Step[] = [
-    ['finalizer', (s) => this.ensureFinalizer(s)],
     ['spec', (s) => this.ensureValidSpec(s)],
     ['webhookSecret', (s) => this.ensureWebhookSecret(s)],
     ['scimSecret', (s) => this.ensureScimSecret(s)],
+    ['finalizer', (s) => this.deletion.dropConnectionFinalizer(s)],
     ['directory', (s) => this.ensureDirectory(s)],
     ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
     [
@@ -116,13 +123,22 @@ export class DirectoryConnectionReconciler implements Reconciler {
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
     this.o = options;
+    this.deletion = new Deletion({
+      ...options,
+      store: (call, work) => this.store(call, work),
+      countStoreWrite: (verb) => this.countStoreWrite(verb),
+    });
   }
 
   async reconcile(key: string): Promise<ReconcileOutcome> {
+    const secret = this.deletion.scimSecret(key);
+    if (secret?.metadata.deletionTimestamp) return this.reconcileSecretDeletion(key, secret);
     const cached = this.o.connections.get(key);
     if (!cached) return {};
-    if (cached.metadata.deletionTimestamp) return this.reconcileDelete(cached);
-    const state: ReconcileState = { cr: cached, log: this.o.logger.child({ key, directoryId: cached.metadata.uid }) };
+    if (cached.metadata.deletionTimestamp) {
+      return holdsFinalizer(cached) ? this.settle(this.stateOf(cached), await this.deletion.deleteConnection(cached)) : {};
+    }
+    const state = this.stateOf(cached);
     let halt: Halt | undefined;
     for (const [name, run] of this.steps) {
       const started = performance.now();
@@ -134,47 +150,28 @@ export class DirectoryConnectionReconciler implements Reconciler {
     return outcome(halt, this.o.requeueAfterMs);
   }
 
-  /** Without the finalizer the stored directory would outlive the resource: nothing else happens before it. */
-  private async ensureFinalizer(state: ReconcileState): Promise<Halt | undefined> {
-    const finalizers = state.cr.metadata.finalizers ?? [];
-    if (finalizers.includes(FINALIZER)) return undefined;
-    try {
-      state.cr = await this.patchMetadata(state.cr, { finalizers: [...finalizers, FINALIZER] });
-    } catch (err) {
-      return refused(err, REASONS.FinalizerWriteFailed, `could not add the finalizer ${FINALIZER}`);
-    }
-    return undefined;
+  /**
+   * The SCIM Secret is being deleted. Without the finalizer (released a moment ago, or not the operator's) it
+   * just goes, and its deletion queues the resource again. With it: deletion.ts; a halt is reported on the
+   * resource while it lives, else (the resource is gone) as an Event on the Secret.
+   */
+  private async reconcileSecretDeletion(key: string, secret: KubeObject): Promise<ReconcileOutcome> {
+    if (!holdsFinalizer(secret)) return {};
+    const halt = await this.deletion.releaseSecret(key, secret);
+    const cr = this.o.connections.get(key);
+    if (cr && cr.metadata.uid === guardedDirectory(secret)) return this.settle(this.stateOf(cr), halt);
+    await this.deletion.reportOnSecret(secret, halt);
+    return outcome(halt, this.o.requeueAfterMs);
   }
 
-  private async reconcileDelete(cr: DirectoryConnection): Promise<ReconcileOutcome> {
-    const finalizers = cr.metadata.finalizers ?? [];
-    if (!finalizers.includes(FINALIZER)) return {};
-    const key = `${cr.metadata.namespace}/${cr.metadata.name}`;
-    const state: ReconcileState = { cr, log: this.o.logger.child({ key, directoryId: cr.metadata.uid }) };
-    let halt: Halt | undefined;
-    try {
-      this.o.fence?.();
-      await this.store('delete', () => this.o.directories.delete(cr.metadata.uid!, { managedBy: managedBy(cr) }));
-      this.countStoreWrite('delete');
-      state.log.info('deleted the stored directory and its data');
-    } catch (err) {
-      if (err instanceof NotLeaderError) throw err;
-      if (err instanceof ForbiddenError) state.log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
-      else if (!(err instanceof NotFoundError)) {
-        const message = 'the stored directory could not be deleted: the directory store could not be reached; the finalizer keeps the resource until it is';
-        halt = { reason: REASONS.DeletionBlocked, message, retry: 'backoff', cause: err };
-      }
-    }
-    if (!halt) {
-      try {
-        await this.patchMetadata(cr, { finalizers: finalizers.filter((f) => f !== FINALIZER) });
-        return {};
-      } catch (err) {
-        halt = refused(err, REASONS.DeletionBlocked, `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed`);
-      }
-    }
-    await this.writeStatus(state, halt);
+  /** The status write for a halt of the deletion paths (nothing to write without one), and the outcome. */
+  private async settle(state: ReconcileState, halt: Halt | undefined): Promise<ReconcileOutcome> {
+    if (halt) await this.writeStatus(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
+  }
+
+  private stateOf(cr: DirectoryConnection): ReconcileState {
+    return { cr, log: this.o.logger.child({ key: `${cr.metadata.namespace}/${cr.metadata.name}`, directoryId: cr.metadata.uid }) };
   }
 
   private async ensureValidSpec(state: ReconcileState): Promise<Halt | undefined> {
@@ -261,7 +258,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private async ensureDirectory(state: ReconcileState): Promise<Halt | undefined> {
     const { cr } = state;
     const id = cr.metadata.uid!;
-    const actor = { managedBy: managedBy(cr) };
+    const actor = { managedBy: managerOf(cr) };
     let input;
     try {
       input = directoryInput(state.spec!, state.webhookSecret);
@@ -375,19 +372,6 @@ export class DirectoryConnectionReconciler implements Reconciler {
   private store<T>(call: string, work: () => Promise<T>): Promise<T> {
     const ms = this.o.storeTimeoutMs;
     return withDeadline(work(), ms, () => new DeadlineExceededError(`directory store (${call})`, ms));
-  }
-
-  /** Merge patch of metadata, conditional on the resourceVersion the decision was based on. */
-  private async patchMetadata(cr: DirectoryConnection, metadata: { finalizers: string[] }): Promise<DirectoryConnection> {
-    const patch = { metadata: { ...metadata, resourceVersion: cr.metadata.resourceVersion } };
-    const written = await this.o.client.mergePatch<DirectoryConnection>(
-      DIRECTORY_CONNECTIONS,
-      cr.metadata.namespace!,
-      cr.metadata.name,
-      patch,
-    );
-    this.o.connections.recordWrite(written, cr.metadata.resourceVersion);
-    return written;
   }
 
   private endpoint(cr: DirectoryConnection): string {

@@ -63,6 +63,7 @@ export interface Resource {
 
 export const SECRETS: Resource = { group: '', version: 'v1', plural: 'secrets' };
 export const EVENTS: Resource = { group: '', version: 'v1', plural: 'events' };
+export const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
 export const LEASES: Resource = { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' };
 
 /** `/api/v1/namespaces/ns/secrets/name/status`; without a namespace, the all-namespaces collection. */
@@ -233,7 +234,12 @@ export class KubeClient {
     };
     if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;
     const payload = args.body === undefined ? undefined : JSON.stringify(args.body);
-    if (payload !== undefined) headers['Content-Type'] = args.contentType ?? 'application/json';
+    if (payload !== undefined) {
+      headers['Content-Type'] = args.contentType ?? 'application/json';
+      // Node frames a DELETE's body only with a length (no chunking by default): unframed, it would be read
+      // as the next request on the kept-alive connection.
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
     const agent = this.pooledAgent(opts);
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const timeoutMs = Math.floor(deadline - performance.now());

@@ -31,7 +31,7 @@ import { OperatorMetrics } from './metrics.js';
 import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { readiness, type Readiness } from './readiness.js';
-import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX } from './scim-secret.js';
+import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX, holdsFinalizer } from './scim-secret.js';
 import { SetupLinkStep } from './setup-link.js';
 
 export type { OperatorOptions } from './options.js';
@@ -62,10 +62,41 @@ function referencedSecret(cr: DirectoryConnection): string[] {
   return [...new Set(names.filter((n): n is string => typeof n === 'string'))].map((n) => `${cr.metadata.namespace}/${n}`);
 }
 
-/** What is kept of a Secret that is not the operator's: enough to map it to resources, nothing else. */
+/**
+ * What is kept of a Secret that is not labelled as the operator's: enough to map it to resources, and to
+ * finish the deletion of a SCIM Secret whose label was removed; nothing else.
+ */
 function secretIdentity(obj: KubeObject): KubeObject {
-  const { name, namespace, uid, resourceVersion, ownerReferences } = obj.metadata;
-  return { metadata: { name, namespace, uid, resourceVersion, ...(ownerReferences && { ownerReferences }) } };
+  const { name, namespace, uid, resourceVersion, ownerReferences, deletionTimestamp, finalizers } = obj.metadata;
+  return {
+    metadata: {
+      name,
+      namespace,
+      uid,
+      resourceVersion,
+      ...(ownerReferences && { ownerReferences }),
+      ...(deletionTimestamp && { deletionTimestamp }),
+      ...(finalizers && { finalizers }),
+    },
+  };
+}
+
+/** The resource a SCIM Secret `<name>-scim` belongs to, by its name. */
+const scimSecretOwner = (secret: KubeObject): string | undefined =>
+  secret.metadata.name.endsWith(SCIM_SECRET_SUFFIX) ? `${secret.metadata.namespace}/${secret.metadata.name.slice(0, -SCIM_SECRET_SUFFIX.length)}` : undefined;
+
+/**
+ * Every key to reconcile: the cached resources, and the resources of SCIM Secrets being deleted that hold the
+ * finalizer (their resource may be gone already, e.g. deleted while no operator ran).
+ */
+function* allKeys(caches: Caches): Generator<string> {
+  for (const cr of caches.connections.list()) yield objectKey(cr);
+  for (const cache of [caches.secrets, caches.otherSecrets]) {
+    for (const secret of cache.list()) {
+      const owner = secret.metadata.deletionTimestamp && holdsFinalizer(secret) && scimSecretOwner(secret);
+      if (owner && !caches.connections.get(owner)) yield owner;
+    }
+  }
 }
 
 type Resolved = ReturnType<typeof resolveOptions>;
@@ -135,8 +166,9 @@ function enqueueOnChange(caches: Caches, controller: Controller): void {
     for (const ref of secret.metadata.ownerReferences ?? []) {
       if (ref.controller && ref.kind === KIND && ref.apiVersion.startsWith(`${GROUP}/`)) keys.add(`${namespace}/${ref.name}`);
     }
-    const owner = name.endsWith(SCIM_SECRET_SUFFIX) && `${namespace}/${name.slice(0, -SCIM_SECRET_SUFFIX.length)}`;
-    if (owner && connections.get(owner)) keys.add(owner);
+    // By name: a conflicting Secret's removal, and a SCIM Secret holding the finalizer whose owner reference is gone.
+    const owner = scimSecretOwner(secret);
+    if (owner && (connections.get(owner) || holdsFinalizer(secret))) keys.add(owner);
     for (const key of keys) controller.enqueue(key);
   };
   caches.secrets.on(onSecret);
@@ -157,11 +189,8 @@ interface Lifecycle {
 /** Every resyncIntervalMs, reconciles again what has not been reconciled for half of it; until the controller stops. */
 function startResync(o: Resolved, caches: Caches, controller: Controller): void {
   if (o.resyncIntervalMs === 0) return;
-  const keys = function* () {
-    for (const cr of caches.connections.list()) yield objectKey(cr);
-  };
   const timer = setInterval(() => {
-    if (controller.isRunning()) controller.resync(keys(), o.resyncIntervalMs / 2);
+    if (controller.isRunning()) controller.resync(allKeys(caches), o.resyncIntervalMs / 2);
     else clearInterval(timer);
   }, o.resyncIntervalMs);
   timer.unref();
@@ -183,7 +212,7 @@ async function lead({ o, logger, metrics, caches, controller, elector, stopReque
     metrics.leader.set({ name: le.leaseName }, 1);
     logger.info({ namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity }, 'reconciling');
     controller.start();
-    for (const cr of caches.connections.list()) controller.enqueue(objectKey(cr));
+    for (const key of allKeys(caches)) controller.enqueue(key);
     startResync(o, caches, controller);
   }
   if ((await renewing) || stopping()) return;

@@ -3,12 +3,14 @@
  * the source of truth for the stored directory's SCIM secret: generated once, kept across restarts and
  * re-reconciles, replaced only when the `dsync.io/rotate-token` annotation takes a value not handled yet.
  * It also remembers the last `dsync.io/reenable-webhook` value handled. It carries the label
- * `app.kubernetes.io/managed-by: dsync-operator`, by which the operator watches only its own Secrets.
+ * `app.kubernetes.io/managed-by: dsync-operator`, by which the operator watches only its own Secrets, and the
+ * finalizer that keeps the stored directory from outliving the resource (deletion.ts): in its create request,
+ * so guarding the directory costs no write of its own.
  * Pure planning: the reconciler performs the write.
  */
 import type { DirectoryConnection } from './crd-schema.js';
 import { API_VERSION, KIND } from './crd-schema.js';
-import type { OwnerReference, Secret } from './kube.js';
+import type { KubeObject, OwnerReference, Secret } from './kube.js';
 
 /** Set on the DirectoryConnection to any new value to issue a new SCIM token. */
 export const ROTATE_ANNOTATION = 'dsync.io/rotate-token';
@@ -18,6 +20,13 @@ export const ROTATED_ANNOTATION = 'dsync.io/rotated-token';
 export const REENABLE_WEBHOOK_ANNOTATION = 'dsync.io/reenable-webhook';
 /** On the Secret: the last reenable-webhook value handled, so a value re-enables once. */
 export const REENABLED_WEBHOOK_ANNOTATION = 'dsync.io/reenabled-webhook';
+/**
+ * Holds the SCIM Secret (and, for resources made before it moved there or while their Secret is replaced, the
+ * resource) until the stored directory is deleted.
+ */
+export const FINALIZER = 'dsync.io/finalizer';
+/** On the Secret: the stored directory it guards (the owner's uid), known even after an orphaning delete dropped the ownerReference. */
+export const DIRECTORY_ID_ANNOTATION = 'dsync.io/directory-id';
 export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'dsync-operator' } as const;
 /** The label selector of the Secrets the operator owns (its Secret informer watches only those). */
 export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=dsync-operator';
@@ -46,8 +55,16 @@ export function controllerReference(owner: DirectoryConnection): OwnerReference 
   return { apiVersion: API_VERSION, kind: KIND, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
-export const isControlledBy = (obj: Secret, owner: DirectoryConnection): boolean =>
+export const isControlledBy = (obj: KubeObject, owner: DirectoryConnection): boolean =>
   (obj.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.uid === owner.metadata.uid);
+
+export const holdsFinalizer = (obj: KubeObject): boolean => obj.metadata.finalizers?.includes(FINALIZER) ?? false;
+
+/** The stored directory a SCIM Secret guards: its annotation, else its controller's uid (Secrets made before the annotation). */
+export function guardedDirectory(secret: KubeObject): string | undefined {
+  const owner = secret.metadata.ownerReferences?.find((r) => r.controller && r.kind === KIND && r.apiVersion === API_VERSION);
+  return secret.metadata.annotations?.[DIRECTORY_ID_ANNOTATION] ?? owner?.uid;
+}
 
 export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecretInput): ScimSecretPlan {
   const name = scimSecretName(owner.metadata.name);
@@ -63,7 +80,10 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
   const current = unb64(existing?.data?.['token']);
   const token = rotated || !current ? newToken() : current;
   const data = { endpoint: b64(endpoint), token: b64(token) };
-  const annotations: Record<string, string> = rotateTo === undefined ? {} : { [ROTATED_ANNOTATION]: rotateTo };
+  const annotations: Record<string, string> = {
+    [DIRECTORY_ID_ANNOTATION]: owner.metadata.uid!,
+    ...(rotateTo !== undefined && { [ROTATED_ANNOTATION]: rotateTo }),
+  };
 
   if (!existing) {
     // A new Secret starts with the current re-enable value handled, as with rotate-token: a value handled
@@ -79,6 +99,7 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
         labels: { ...MANAGED_BY_LABEL },
         annotations: { ...annotations, ...(reenable !== undefined && { [REENABLED_WEBHOOK_ANNOTATION]: reenable }) },
         ownerReferences: [controllerReference(owner)],
+        finalizers: [FINALIZER],
       },
       data,
     };
@@ -92,9 +113,13 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
     existing.data?.['endpoint'] === data.endpoint &&
     existing.data?.['token'] === data.token &&
     existing.metadata.labels?.['app.kubernetes.io/managed-by'] === MANAGED_BY_LABEL['app.kubernetes.io/managed-by'] &&
+    existing.metadata.annotations?.[DIRECTORY_ID_ANNOTATION] === owner.metadata.uid &&
+    holdsFinalizer(existing) &&
     (rotateTo === undefined || handled === rotateTo);
   if (unchanged) return { action: 'none', token };
-  const secret: Secret = { ...existing, metadata: { ...existing.metadata, labels, annotations: merged }, data };
+  // A Secret made before the finalizer moved here gets it (and the annotation) with this update, token unchanged.
+  const finalizers = holdsFinalizer(existing) ? existing.metadata.finalizers : [...(existing.metadata.finalizers ?? []), FINALIZER];
+  const secret: Secret = { ...existing, metadata: { ...existing.metadata, labels, annotations: merged, finalizers }, data };
   return { action: 'update', secret, token, rotated };
 }
 

@@ -7,19 +7,23 @@
 //   OPERATOR_BENCH_N=200,1000 npx tsx test/bench/operator-scale.bench.ts
 //   OPERATOR_BENCH_FROM_SOURCE=1 npx tsx test/bench/operator-scale.bench.ts     # under tsx (~85 MB more RSS)
 //   OPERATOR_BENCH_CPU_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # the leader's --cpu-prof
+//   OPERATOR_BENCH_APISERVER_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # kube-apiserver's pprof, 30 s from the first create
+//   GOGC=400 npx tsx test/bench/operator-scale.bench.ts    # kube-apiserver and etcd (children) collect garbage less often
 //
 // Per N it prints: the time until every resource is Ready (from the first create, seen through a watch), the
 // writes to converge (API server and store apart) and the API requests per resource, the leader's RSS, the
 // writes of one full resync with nothing changed (must be 0), and a leader takeover: the leader stops (as in a
 // rolling update), the standby takes the Lease and reconciles every resource; the time until it leads and
-// until it has reconciled all N, and its writes (must be 0). Then how the time to Ready grows with N.
+// until it has reconciled all N, and its writes (must be 0). Then how the time to Ready grows with N. On a shared
+// machine the time to Ready is mostly the others' load: the CPU seconds of each process of the run, and their
+// sum over the machine's cores (the least time to Ready that work allows on it, idle), tell the run's own cost.
 // Targets (2-core machine): 10,000 Ready in < 60 s, <= 3 writes per resource, < 300 MB RSS.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -36,6 +40,7 @@ const CREATE_CONCURRENCY = 50;
 const RESYNC = '60s'; // past convergence at 10,000 on a quiet machine; production's default is 10 min
 const FROM_SOURCE = process.env['OPERATOR_BENCH_FROM_SOURCE'] === '1';
 const CPU_PROF = process.env['OPERATOR_BENCH_CPU_PROF'];
+const APISERVER_PROF = process.env['OPERATOR_BENCH_APISERVER_PROF'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -50,13 +55,40 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startRedis(dir: string): Promise<{ url: string; stop(): void }> {
+async function startRedis(dir: string): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
     stdio: 'ignore',
   });
   await sleep(300);
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+function cpuOf(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** The machine's busy and total CPU seconds so far (all cores), from /proc/stat. */
+function machineCpu(): { busy: number; total: number } {
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = ticks.reduce((a, b) => a + b, 0);
+  const idle = ticks[3]! + (ticks[4] ?? 0);
+  return { busy: (total - idle) / CLOCK_TICKS, total: total / CLOCK_TICKS };
+}
+
+/** The pids of a started cluster's kube-apiserver and etcd (apiserver.sh writes them to <dir>/env). */
+function clusterPids(dir: string): { apiserver: number; etcd: number } {
+  const env = readFileSync(join(dir, 'env'), 'utf8');
+  const pid = (name: string): number => Number(new RegExp(`^${name}=(\\d+)`, 'm').exec(env)?.[1]);
+  return { apiserver: pid('APISERVER_PID'), etcd: pid('ETCD_PID') };
 }
 
 /** VmRSS and VmHWM (peak) of a process, in MB. */
@@ -142,6 +174,33 @@ function loadSince(after: ServerLoad, before: ServerLoad): ServerLoad {
   return diff;
 }
 
+type CpuSample = Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark', number> & { machine: { busy: number; total: number } };
+
+function cpuSpent(start: CpuSample, end: CpuSample): Pick<Result, 'cpu' | 'machineBusy'> {
+  const names = ['apiserver', 'etcd', 'leader', 'standby', 'redis', 'benchmark'] as const;
+  const cpu = Object.fromEntries(names.map((k) => [k, end[k] - start[k]])) as Result['cpu'];
+  const busy = end.machine.busy - start.machine.busy;
+  cpu.other = Math.max(0, busy - names.reduce((sum, k) => sum + cpu[k], 0));
+  return { cpu, machineBusy: busy / (end.machine.total - start.machine.total) };
+}
+
+/** kube-apiserver's CPU profile over 30 s (needs --profiling=true: set below when asked for), to a file. */
+async function apiServerProfile(kubeConfig: KubeConfig, file: string): Promise<void> {
+  const opts: RequestOptions & Record<string, unknown> = {};
+  await kubeConfig.applyToHTTPSOptions(opts);
+  const url = new URL('/debug/pprof/profile?seconds=30', kubeConfig.getCurrentCluster()!.server);
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    request(url, { ...opts, method: 'GET' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(Buffer.concat(chunks)));
+      res.on('error', reject);
+    }).on('error', reject).end();
+  });
+  mkdirSync(APISERVER_PROF!, { recursive: true });
+  writeFileSync(file, body);
+}
+
 /**
  * The command line that starts `dsync operator`: `dist/cli.js` as the image runs it (built here with the
  * build script's own tsc invocation, so `dist/` keeps the layout the sources expect, e.g. `../package.json`),
@@ -211,6 +270,10 @@ interface Result {
   leaderCpuSeconds: number;
   /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
   server: ServerLoad;
+  /** CPU seconds per process from the first create to all Ready; `other` is the rest of the machine's. */
+  cpu: Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark' | 'other', number>;
+  /** The machine's busy share of all its cores over the same span. */
+  machineBusy: number;
   resyncReconciles: number;
   resyncWrites: number;
   takeover: { leadsMs: number; reconciledMs: number; reconciles: number; writes: number };
@@ -263,7 +326,14 @@ async function measure(n: number, command: string[]): Promise<Result> {
 
     const serverBefore = await serverLoad(kubeConfig);
     const cpuBefore = (await leader.scrape()).cpuSeconds;
+    const pids = { ...clusterPids(cluster.dir), leader: pid, standby: standby.process.pid!, redis: redis.pid };
+    const sample = (): CpuSample => {
+      const { user, system } = process.cpuUsage();
+      return { ...(Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, cpuOf(p)])) as Record<keyof typeof pids, number>), benchmark: (user + system) / 1e6, machine: machineCpu() };
+    };
+    const cpuAtStart = sample();
     const t0 = Date.now();
+    const profiled = APISERVER_PROF ? apiServerProfile(kubeConfig, join(APISERVER_PROF, `kube-apiserver-${n}.pprof`)) : undefined;
     let next = 0;
     await Promise.all(
       Array.from({ length: CREATE_CONCURRENCY }, async () => {
@@ -293,6 +363,8 @@ async function measure(n: number, command: string[]): Promise<Result> {
       return ready.size >= n;
     }, 600_000);
     const readyMs = Date.now() - t0;
+    const cpuAtReady = sample();
+    await profiled;
     const settled = memoryOf(pid);
     await sleep(2_000); // trailing echoes
     const converged = await leader.scrape();
@@ -336,6 +408,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
       converged,
       leaderCpuSeconds: converged.cpuSeconds - cpuBefore,
       server,
+      ...cpuSpent(cpuAtStart, cpuAtReady),
       resyncReconciles: after.reconciles - before.reconciles,
       resyncWrites: writes(after) - writes(before),
       takeover: {
@@ -355,6 +428,14 @@ async function measure(n: number, command: string[]): Promise<Result> {
   }
 }
 
+/**
+ * CPU seconds the run itself used to all Ready (API server, etcd, both replicas, Redis, the benchmark): spread
+ * over every core of an otherwise idle machine, the least time to Ready its work allows, whatever the others
+ * running beside it take.
+ */
+const stackCpu = (r: Result): number => Object.entries(r.cpu).reduce((sum, [k, v]) => (k === 'other' ? sum : sum + v), 0);
+const CORES = availableParallelism();
+
 function report(results: Result[]): void {
   const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
   const mb = (x: number): string => `${x.toFixed(0)} MB`;
@@ -369,6 +450,10 @@ function report(results: Result[]): void {
     ['API answers 429 (retried after Retry-After)', (r) => String(r.converged.throttled)],
     ['API server: requests per resource by verb', (r) => [...r.server].map(([v, l]) => `${v} ${per(l.count, r.n)}`).join(', ')],
     ['API server: busy seconds by verb', (r) => [...r.server].map(([v, l]) => `${v} ${l.seconds.toFixed(0)}`).join(', ')],
+    ['CPU seconds to all Ready: kube-apiserver, etcd', (r) => `${r.cpu.apiserver.toFixed(0)}, ${r.cpu.etcd.toFixed(0)}`],
+    ['  leader, standby, redis, benchmark', (r) => [r.cpu.leader, r.cpu.standby, r.cpu.redis, r.cpu.benchmark].map((x) => x.toFixed(0)).join(', ')],
+    ['  other processes; machine busy', (r) => `${r.cpu.other.toFixed(0)}; ${(r.machineBusy * 100).toFixed(0)}%`],
+    [`  floor on ${CORES} idle cores (this run's CPU / cores)`, (r) => s((stackCpu(r) / CORES) * 1000)],
     ['leader CPU seconds to converge, per 1,000', (r) => `${r.leaderCpuSeconds.toFixed(1)}, ${((r.leaderCpuSeconds / r.n) * 1000).toFixed(1)}`],
     ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
     ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
@@ -379,7 +464,7 @@ function report(results: Result[]): void {
   const table = [['DirectoryConnections', ...results.map((r) => String(r.n))], ...rows.map(([k, f]) => [k, ...results.map(f)])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const form = FROM_SOURCE ? 'sources under tsx' : 'dist/cli.js';
-  process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form}, 2 replicas)\n`);
+  process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form}, 2 replicas, kube-apiserver and etcd at GOGC=${process.env['GOGC'] ?? '100'})\n`);
   for (const row of table) process.stdout.write(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  |  ')}\n`);
   const first = results[0]!;
   const last = results[results.length - 1]!;
@@ -395,6 +480,7 @@ function report(results: Result[]): void {
 }
 
 async function main(): Promise<void> {
+  if (APISERVER_PROF) process.env['DSYNC_K8S_APISERVER_ARGS'] = `${process.env['DSYNC_K8S_APISERVER_ARGS'] ?? ''} --profiling=true`;
   const command = operatorCommand();
   const results: Result[] = [];
   for (const n of SIZES) {

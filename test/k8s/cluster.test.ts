@@ -80,7 +80,7 @@ describe('k8s test harness (real kube-apiserver + etcd)', function () {
     await cluster?.stop();
   });
 
-  it('serves the core API with admin (system:masters) client-cert auth', async () => {
+  it('serves the core API to the kubeconfig admin (system:masters, by a static token)', async () => {
     const nss = await kc.makeApiClient(CoreV1Api).listNamespace();
     expect(nss.items.map((n) => n.metadata?.name)).to.include.members(['default', 'kube-system']);
   });

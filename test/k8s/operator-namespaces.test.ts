@@ -4,8 +4,8 @@
 // a cluster-wide list or watch would be refused and the caches would never sync.
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/directory-connection.js';
-import { SECRETS } from '../../src/operator/kube.js';
+import { FINALIZER } from '../../src/operator/scim-secret.js';
+import { SECRETS, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { connection, readyOf, sleep, startEnv, startOperator, waitFor, webhookSecret, type Env } from './operator-harness.js';
 import { applyChartRbac, NAMESPACES, serviceAccountKubeConfig } from './rbac-harness.js';
@@ -64,6 +64,13 @@ describe('operator watching a list of namespaces (real kube-apiserver, RBAC enfo
     const scim = await env.kube.get(SECRETS, OTHER, 'acme-scim').catch((e: { status?: number }) => e.status);
     expect(scim).to.equal(404);
     expect(await env.store.getDirectory(other.metadata.uid!)).to.equal(null);
+    // A Secret deleted by hand is made anew: the Role in its namespace lets the operator read that namespace.
+    const old = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-scim');
+    await env.kube.delete(SECRETS, 'tenant-a', 'acme-scim');
+    await waitFor('a new Secret in tenant-a', async () => {
+      const fresh = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-scim').catch(() => undefined);
+      return fresh && fresh.metadata.uid !== old.metadata.uid && (await get('tenant-a', 'acme')).metadata.finalizers === undefined;
+    });
     const errors = await operator!.metrics.reconcileErrors.get();
     expect(errors.values.reduce((sum, v) => sum + v.value, 0), 'reconcile errors (a 403 would count)').to.equal(0);
   });

@@ -7,7 +7,8 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { KubeClient, SECRETS, type KubeObject } from '../../src/operator/kube.js';
+import { KubeClient, SECRETS, type KubeObject, type Secret } from '../../src/operator/kube.js';
+import { collectGarbage } from './cluster-controllers.js';
 import type { Operator } from '../../src/operator/main.js';
 import { find, helms, parseObjects, template } from './helm-tools.js';
 import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
@@ -46,7 +47,7 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
     expect((err as { status?: number }).status).to.equal(403);
   });
 
-  it('reconciles the samples to Ready and cleans up on delete with only those permissions', async () => {
+  it('reconciles the samples to Ready, replaces a Secret deleted by hand and cleans up on delete with only those permissions', async () => {
     operator = startOperator({ ...env, kubeConfig: asServiceAccount });
     const secret = { ...load('webhook-secret.yaml'), metadata: { name: 'acme-webhook', namespace: 'tenant-a' } };
     const cr = { ...load('directoryconnection.yaml'), metadata: { name: 'acme-okta', namespace: 'tenant-a' } } as DirectoryConnection;
@@ -61,9 +62,20 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
     const lease = await env.kube.get<{ spec: { holderIdentity: string } }>({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' }, 'dsync-system', 'dsync-operator');
     expect(lease.spec.holderIdentity).to.equal(operator.identity);
 
+    // A Secret deleted by hand: the operator reads the resource and the namespace, holds the finalizer on the
+    // resource, releases the Secret and makes a new one.
+    const old = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-okta-scim');
+    await env.kube.delete(SECRETS, 'tenant-a', 'acme-okta-scim');
+    await waitFor('a new Secret holding the finalizer, the resource none', async () => {
+      const fresh = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-okta-scim').catch(() => undefined);
+      const cr = await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
+      return fresh && fresh.metadata.uid !== old.metadata.uid && fresh.metadata.finalizers?.length === 1 && (cr.metadata.finalizers ?? []).length === 0;
+    });
+
     await env.kube.delete(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
-    await waitFor('the resource gone', () =>
-      env.kube.get(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta').then(
+    await collectGarbage(env.kube, 'tenant-a'); // no GC in this test cluster: the test does its part
+    await waitFor('the Secret gone', () =>
+      env.kube.get(SECRETS, 'tenant-a', 'acme-okta-scim').then(
         () => false,
         (e: { status?: number }) => e.status === 404,
       ),

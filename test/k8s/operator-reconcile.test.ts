@@ -5,11 +5,11 @@ import { ForbiddenError } from '../../src/core/errors.js';
 import { ScimTokens } from '../../src/core/scim-tokens.js';
 import { SetupLinks } from '../../src/core/setup-links.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/directory-connection.js';
 import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
+import { collectGarbage } from './cluster-controllers.js';
 import type { Operator } from '../../src/operator/main.js';
-import { ROTATE_ANNOTATION } from '../../src/operator/scim-secret.js';
+import { DIRECTORY_ID_ANNOTATION, FINALIZER, ROTATE_ANNOTATION } from '../../src/operator/scim-secret.js';
 import {
   EXTERNAL_URL,
   connection,
@@ -50,7 +50,8 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const created = await createConnection(env, connection('acme', { name: 'Acme Inc', webhook: hook() }));
     const cr = await waitForReady(env, 'acme');
     const uid = created.metadata.uid!;
-    expect(cr.metadata.finalizers).to.deep.equal([FINALIZER]);
+    // The finalizer is on the Secret, set in its create request: the resource itself carries none.
+    expect(cr.metadata.finalizers ?? []).to.deep.equal([]);
     expect(cr.status).to.deep.include({
       directoryId: uid,
       scimEndpoint: `${EXTERNAL_URL}/api/scim/v2.0/${uid}`,
@@ -65,6 +66,8 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect(secret.metadata.ownerReferences).to.deep.equal([
       { apiVersion: 'dsync.io/v1alpha1', kind: 'DirectoryConnection', name: 'acme', uid, controller: true, blockOwnerDeletion: true },
     ]);
+    expect(secret.metadata.finalizers).to.deep.equal([FINALIZER]);
+    expect(secret.metadata.annotations?.[DIRECTORY_ID_ANNOTATION]).to.equal(uid);
 
     const directory = await env.directories.get(uid);
     expect(directory).to.deep.include({ name: 'Acme Inc', tenant: 'acme', product: 'app', type: 'okta-scim-v2', managed_by: 'kubernetes:default/acme' });
@@ -239,20 +242,20 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect((await waitForReady(env, 'blank')).status?.observedGeneration).to.equal(1);
   });
 
-  it('CR delete → the finalizer deletes the stored directory, then the resource goes', async () => {
+  it('CR delete → the resource goes; its Secret, deleted by the garbage collector, waits until the directory is deleted', async () => {
     const cr = await getConnection(env, 'globex');
     const uid = cr.metadata.uid!;
     expect(await env.store.getDirectory(uid)).to.not.equal(null);
     await env.kube.delete(DIRECTORY_CONNECTIONS, 'default', 'globex');
-    await waitFor('the resource to be gone', async () =>
-      env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'globex').then(
+    const gone = (r: typeof SECRETS, name: string) => () =>
+      env.kube.get(r, 'default', name).then(
         () => false,
         (err: { status?: number }) => err.status === 404,
-      ),
-    );
+      );
+    expect(await gone(DIRECTORY_CONNECTIONS, 'globex')(), 'no finalizer on the resource').to.equal(true);
+    await collectGarbage(env.kube, 'default'); // no GC runs in this test cluster: the test does its part
+    await waitFor('the Secret to be gone', gone(SECRETS, 'globex-scim'));
     expect(await env.store.getDirectory(uid)).to.equal(null);
-    // The Secret is left to garbage collection through its ownerReference (no GC runs in this test cluster).
-    expect((await getSecret(env, 'globex-scim')).metadata.ownerReferences?.[0]?.uid).to.equal(uid);
   });
 
   it('settles: a resync with nothing changed issues no writes', async () => {

@@ -1,11 +1,14 @@
 // The operator on a Redis Cluster, as the Deployment runs it: `dsync operator` and `dsync serve` (the real CLI)
 // both on REDIS_CLUSTER_NODES (the shared test cluster) against a real kube-apiserver. A DirectoryConnection
-// becomes a directory on the cluster that serve answers for; deleting it removes the directory from the cluster.
+// becomes a directory on the cluster that serve answers for; deleting it removes the directory from the cluster
+// (through its SCIM Secret's finalizer, once the garbage collector, played here by the test, deletes the Secret).
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
+import { SECRETS } from '../../src/operator/kube.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { API_KEY } from '../support/harness.js';
 import { clusterNodes, freshReplicatedStore } from '../support/services.js';
+import { collectGarbage } from './cluster-controllers.js';
 import { EXTERNAL_URL, connection, createConnection, getSecret, readyOf, startEnv, unb64, waitFor, type Env } from './operator-harness.js';
 
 describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiserver, cluster)', function () {
@@ -59,8 +62,9 @@ describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiser
     const uid = (await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'acme')).metadata.uid!;
     expect(await env.store.getDirectory(uid)).to.not.equal(null);
     await env.kube.delete(DIRECTORY_CONNECTIONS, 'default', 'acme');
-    await waitFor('the resource to be gone', async () =>
-      env.kube.get(DIRECTORY_CONNECTIONS, 'default', 'acme').then(
+    await collectGarbage(env.kube, 'default'); // no garbage collector in this test cluster: the test does its part
+    await waitFor('the SCIM Secret to be gone', async () =>
+      env.kube.get(SECRETS, 'default', 'acme-scim').then(
         () => false,
         (err: { status?: number }) => err.status === 404,
       ),

@@ -3,7 +3,8 @@
 // (its redis-server, this file's own, paused with SIGSTOP: connected, answering nothing).
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/directory-connection.js';
+import { FINALIZER } from '../../src/operator/scim-secret.js';
+import { collectGarbage } from './cluster-controllers.js';
 import { EVENTS, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { RedisStore } from '../../src/store/redis.js';
@@ -72,6 +73,7 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       const failed = await waitForReady(env, 'quota', 'False', 'SecretWriteFailed');
       expect(readyOf(failed)?.message).to.match(/^could not create Secret quota-scim: .*exceeded quota: secrets/);
       expect(failed.status?.observedGeneration).to.equal(1); // from the last success, not moved
+      expect(failed.metadata.finalizers, 'the resource holds the finalizer while its Secret cannot be made').to.deep.equal([FINALIZER]);
       const events = await waitFor('a Warning Event', async () => {
         const list = await warningEvents('quota');
         return list.some((e) => e.reason === 'SecretWriteFailed') && list;
@@ -87,21 +89,23 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
     const token = unb64((await getSecret(env, 'quota-scim')).data?.['token']);
     expect(token).to.not.equal(oldToken);
     await waitFor('the store to use the new token', async () => (await env.directories.get(cr.metadata.uid!)).scim.secret === token);
+    await waitFor('the finalizer back on the Secret alone', async () => ((await getConnection(env, 'quota')).metadata.finalizers ?? []).length === 0);
+    expect((await getSecret(env, 'quota-scim')).metadata.finalizers).to.deep.equal([FINALIZER]);
   });
 
-  it('a finalizer refused by an admission policy → Ready=False FinalizerWriteFailed, and nothing is created', async () => {
-    // A ValidatingAdmissionPolicy (in the API server, no webhook) refusing finalizers on `guarded`; creating
-    // `guarded-probe` is always refused, which tells when the policy is in force.
+  it('a finalizer refused by an admission policy → Ready=False SecretWriteFailed, and nothing is created', async () => {
+    // A ValidatingAdmissionPolicy (in the API server, no webhook) refusing finalizers on the Secret `guarded-scim`;
+    // creating the Secret `guarded-probe` is always refused, which tells when the policy is in force.
     await env.kube.create(POLICIES, {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicy',
       metadata: { name: 'no-finalizers' },
       spec: {
         failurePolicy: 'Fail',
-        matchConstraints: { resourceRules: [{ apiGroups: ['dsync.io'], apiVersions: ['*'], operations: ['CREATE', 'UPDATE'], resources: ['directoryconnections'] }] },
+        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['secrets'] }] },
         validations: [
           { expression: "object.metadata.name != 'guarded-probe'", message: 'probe refused' },
-          { expression: "object.metadata.name != 'guarded' || !has(object.metadata.finalizers)", message: 'finalizers are not allowed on guarded (test policy)' },
+          { expression: "object.metadata.name != 'guarded-scim' || !has(object.metadata.finalizers)", message: 'finalizers are not allowed on guarded-scim (test policy)' },
         ],
       },
     } as KubeObject);
@@ -112,46 +116,46 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       spec: { policyName: 'no-finalizers', validationActions: ['Deny'] },
     } as KubeObject);
     await waitFor('the policy to be in force', async () => {
-      const probe = await createConnection(env, connection('guarded-probe')).catch((e: Error) => e);
+      const probe = await env.kube.create(SECRETS, { metadata: { name: 'guarded-probe', namespace: 'default' } }).catch((e: Error) => e);
       if (!(probe instanceof Error)) throw new Error('guarded-probe was created: the policy is not in force');
       return /probe refused/.test(probe.message);
     });
 
     const cr = await createConnection(env, connection('guarded'));
-    const failed = await waitForReady(env, 'guarded', 'False', 'FinalizerWriteFailed');
-    expect(readyOf(failed)?.message).to.contain(`could not add the finalizer ${FINALIZER}`).and.contain('finalizers are not allowed on guarded');
-    expect(await env.store.getDirectory(cr.metadata.uid!)).to.equal(null); // no directory the resource could not clean up
+    const failed = await waitForReady(env, 'guarded', 'False', 'SecretWriteFailed');
+    expect(readyOf(failed)?.message).to.contain('could not create Secret guarded-scim').and.contain('finalizers are not allowed on guarded-scim');
+    expect(await env.store.getDirectory(cr.metadata.uid!)).to.equal(null); // no directory without the finalizer guarding it
     expect(await getSecret(env, 'guarded-scim').catch((e: { status?: number }) => e.status)).to.equal(404);
-    await waitFor('a Warning Event', async () => (await warningEvents('guarded')).some((e) => e.reason === 'FinalizerWriteFailed'));
+    await waitFor('a Warning Event', async () => (await warningEvents('guarded')).some((e) => e.reason === 'SecretWriteFailed'));
 
     await env.kube.delete(BINDINGS, '', 'no-finalizers');
     await env.kube.delete(POLICIES, '', 'no-finalizers');
-    const ready = await waitForReady(env, 'guarded');
-    expect(ready.metadata.finalizers).to.deep.equal([FINALIZER]);
+    await waitForReady(env, 'guarded');
+    expect((await getSecret(env, 'guarded-scim')).metadata.finalizers).to.deep.equal([FINALIZER]);
     expect(await env.store.getDirectory(cr.metadata.uid!)).to.not.equal(null);
   });
 
-  it('deleted while the store is down → Ready=False DeletionBlocked, then the directory and the resource go', async () => {
+  it('deleted while the store is down → the Secret holds on with a Warning Event (DeletionBlocked), then it and the directory go', async () => {
     const cr = await createConnection(env, connection('doomed'));
     await waitForReady(env, 'doomed');
     redis.pause();
     try {
       await env.kube.delete(DIRECTORY_CONNECTIONS, 'default', 'doomed');
-      const blocked = await waitForReady(env, 'doomed', 'False', 'DeletionBlocked');
-      expect(blocked.metadata.deletionTimestamp).to.be.a('string');
-      expect(blocked.metadata.finalizers).to.deep.equal([FINALIZER]);
-      expect(readyOf(blocked)?.message).to.contain('the directory store could not be reached');
-      await waitFor('a Warning Event', async () => (await warningEvents('doomed')).some((e) => e.reason === 'DeletionBlocked'));
+      await collectGarbage(env.kube, 'default'); // the resource is gone at once; the garbage collector's part
+      await waitFor('a Warning Event on the Secret', async () => (await warningEvents('doomed-scim')).some((e) => e.reason === 'DeletionBlocked'));
+      const event = (await warningEvents('doomed-scim')).find((e) => e.reason === 'DeletionBlocked');
+      expect(event?.message).to.contain('the directory store could not be reached');
       const failures = await reconcileErrors(operator);
       await waitFor('a retry meanwhile', async () => (await reconcileErrors(operator)) > failures);
-      const still = await getConnection(env, 'doomed');
-      expect(readyOf(still)?.reason, 'still blocked after a retry').to.equal('DeletionBlocked');
-      expect(still.metadata.finalizers, 'the finalizer holds the resource').to.deep.equal([FINALIZER]);
+      const blocked = await getSecret(env, 'doomed-scim');
+      expect(blocked.metadata.deletionTimestamp).to.be.a('string');
+      expect(blocked.metadata.finalizers, 'the finalizer holds the Secret').to.deep.equal([FINALIZER]);
+      expect((await warningEvents('doomed-scim')).filter((e) => e.reason === 'DeletionBlocked'), 'one Event, not one per retry').to.have.length(1);
     } finally {
       redis.resume();
     }
-    await waitFor('the resource to be gone', async () =>
-      env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'doomed').then(
+    await waitFor('the Secret to be gone', async () =>
+      getSecret(env, 'doomed-scim').then(
         () => false,
         (err: { status?: number }) => err.status === 404,
       ),
