@@ -247,6 +247,15 @@ export interface PullSyncStore {
   releaseSyncLease(directoryId: string, owner: string): Promise<void>;
 }
 
+/** A master's replicas as durability counts them (readiness): those in sync now, the wanted and the minimum. */
+export interface ShardReplication {
+  /** `host:port` of the master. */
+  master: string;
+  inSync: number;
+  wanted: number;
+  minimum: number;
+}
+
 export interface Store
   extends DirectoryStore,
     UserStore,
@@ -258,5 +267,7 @@ export interface Store
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;
+  /** Each master's replicas in sync against DSYNC_REDIS_WAIT/MIN_REPLICAS; [] when writes wait for none (memory, WAIT off). */
+  replication(): Promise<ShardReplication[]>;
   close(): Promise<void>;
 }

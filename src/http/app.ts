@@ -1,6 +1,5 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
-import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';
@@ -10,12 +9,10 @@ import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { googleCallbackRoute } from './google-routes.js';
 import { jsonBody } from './json-body.js';
+import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
 import { methodNotAllowed, mountRoutes } from './route-table.js';
 import { scimRoutes } from './scim-routes.js';
-
-/** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
-const READY_DEADLINE_MS = 500;
 
 export interface AppOptions {
   dsync: Dsync;
@@ -62,20 +59,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits }: AppOptions): E
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  // Logged when readiness changes, not at every probe of an outage.
-  let ready = true;
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await withDeadline(dsync.health.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
-      if (!ready) logger.info({ store: dsync.health.store }, 'store reachable again: ready');
-      ready = true;
-      res.json({ status: 'ready', store: dsync.health.store });
-    } catch (err) {
-      if (ready) logger.warn({ err, store: dsync.health.store }, 'store not reachable: not ready');
-      ready = false;
-      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.health.store });
-    }
-  });
+  app.get('/readyz', readiness(dsync.health, logger));
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
   app.use('/api/scim/v2.0', ...limit((r) => r.scim), scimRoutes(dsync, logger));

@@ -88,6 +88,16 @@ function operationId(r: ApiRoute): string {
   return r.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
+/** A shard's replicas in sync, as `/readyz` lists them. */
+const SHARDS: Json = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: { master: { type: 'string' }, replicas_in_sync: { type: 'integer' }, wait_replicas: { type: 'integer' }, min_replicas: { type: 'integer' } },
+    required: ['master', 'replicas_in_sync', 'wait_replicas', 'min_replicas'],
+  },
+};
+
 /** The routes that answer outside the `{data, error}` envelope: health probes and this document. */
 function fixedPaths(): Json {
   const status = (description: string, extra: Json = {}) => ({
@@ -99,12 +109,15 @@ function fixedPaths(): Json {
     '/readyz': {
       get: {
         operationId: 'getReadyz',
-        summary: 'Readiness: the store answers',
+        summary: 'Readiness: the store answers, and no shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS',
         tags: ['Health'],
         security: [],
         responses: {
-          200: status('Ready', { store: { type: 'string' } }),
-          503: { ...status('The store does not answer', { store: { type: 'string' } }), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+          200: status('Ready; `degraded` lists shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS', { store: { type: 'string' }, degraded: SHARDS }),
+          503: {
+            ...status('`unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes', { store: { type: 'string' }, shards: SHARDS }),
+            headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          },
         },
       },
     },

@@ -8,7 +8,7 @@
  */
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import type { GroupIndex, GroupUpdate, MemberChange, Page, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryPullSyncStore } from './memory-pull-sync.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
@@ -17,6 +17,10 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
   private readonly directories = new Map<string, string>();
 
   async ping(): Promise<void> {}
+
+  async replication(): Promise<ShardReplication[]> {
+    return [];
+  }
   async close(): Promise<void> {}
 
   private records(directoryId: string, kind: 'users' | 'groups', ids: string[]): Array<StoredResource | null> {

@@ -3,6 +3,7 @@
  * store's parts (redis-delivery.ts, redis.ts) build on it.
  */
 import type { RedisOptions } from 'ioredis';
+import type { ShardReplication } from '../core/store-port.js';
 import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
 import { failFast } from './fail-fast.js';
@@ -57,7 +58,7 @@ export class RedisConnection {
 
   /** Connection events are logged by `logRedisConnection` (redis-events.ts). */
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
-    const { waitReplicas, waitTimeoutMs, onNotDurable, ...redisOptions } = options;
+    const { waitReplicas, minReplicas, waitTimeoutMs, onNotDurable, onDegraded, ...redisOptions } = options;
     this.redis = createRedisClient(target, redisOptions);
     // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
     // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
@@ -68,8 +69,10 @@ export class RedisConnection {
     for (const [name, { keys, lua }] of Object.entries(COMMANDS)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),
+      ...(minReplicas !== undefined && { minReplicas }),
       ...(waitTimeoutMs !== undefined && { waitTimeoutMs }),
       ...(onNotDurable && { onNotDurable }),
+      ...(onDegraded && { onDegraded }),
       commandTimeoutMs: redisOptions.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
     });
   }
@@ -97,6 +100,11 @@ export class RedisConnection {
     await Promise.all(masters.map((node) => node.ping()));
     const info = await masters[0]!.cluster('INFO');
     if (!/^cluster_state:ok\b/m.test(info)) throw new Error('CLUSTERDOWN the cluster reports cluster_state:fail');
+  }
+
+  /** Each master's replicas in sync, against DSYNC_REDIS_WAIT_REPLICAS and DSYNC_REDIS_MIN_REPLICAS (readiness). */
+  replication(): Promise<ShardReplication[]> {
+    return this.durability.shards();
   }
   /**
    * ioredis ends a Sentinel client for good when the Sentinels' +switch-master arrives while it is asking them for
