@@ -247,6 +247,23 @@ export interface PullSyncStore {
   releaseSyncLease(directoryId: string, owner: string): Promise<void>;
 }
 
+/**
+ * Background runs of a pull sync (a provider's cron route with `Prefer: respond-async`), shared by every process:
+ * at most one run going per scope (a provider and its filter), and each run's record, readable anywhere.
+ */
+export interface SyncRunStore {
+  /** Makes `runId` the run going for `scope` for `ttlMs`, unless one already is: answers the id of the run going. */
+  claimSyncRun(scope: string, runId: string, ttlMs: number): Promise<string>;
+  /** The id of the run going for `scope`, or null. */
+  currentSyncRun(scope: string): Promise<string | null>;
+  /** Extends the claim only while `runId` still holds it; false = it was lost. */
+  renewSyncRun(scope: string, runId: string, ttlMs: number): Promise<boolean>;
+  releaseSyncRun(scope: string, runId: string): Promise<void>;
+  /** Saves a run's record (JSON), kept `ttlMs` from now. */
+  putSyncRun(runId: string, json: string, ttlMs: number): Promise<void>;
+  getSyncRun(runId: string): Promise<string | null>;
+}
+
 /** A master's replicas as durability counts them (readiness): those in sync now, the wanted and the minimum. */
 export interface ShardReplication {
   /** `host:port` of the master. */
@@ -263,7 +280,8 @@ export interface Store
     EventLogStore,
     DeliveryStore,
     DeliveryRecordStore,
-    PullSyncStore {
+    PullSyncStore,
+    SyncRunStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;

@@ -5,7 +5,8 @@
  *   PUT  /directory-sync/<id>/google/token {access_token, refresh_token}  step 3 → the directory's google view
  *   PUT  /directory-sync/<id>/google/service-account {key, admin_email}  service account (domain-wide delegation)
  *   GET  /directory-sync/<id>/google/sync                                the last sync's status
- *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync
+ *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync (Prefer: respond-async: in the
+ *   GET  /dsync/cron/sync-google/<runId>                                 background, and read it here; sync-run-routes.ts)
  * and, without Api-Key (the admin's browser; the signed state is the credential):
  *   GET  /dsync/google/callback?code=&state=                             steps 2 and 3, then a page or a redirect
  */
@@ -17,9 +18,17 @@ import type { Logger } from '../logger.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import type { GoogleProvider } from '../providers/google/google.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
-import { googleDirectoryViewSchema, serviceAccountViewSchema, syncReportSchema, syncStatusSchema, tokenSetSchema } from './google-schemas.js';
+import {
+  googleDirectoryViewSchema,
+  serviceAccountViewSchema,
+  syncReportSchema,
+  syncRunRecordSchema,
+  syncStatusSchema,
+  tokenSetSchema,
+} from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';
+import { syncRunRoutes } from './sync-run-routes.js';
 
 const TAG = 'Google Workspace';
 const redirectQuery = z.object({ redirect_url: queryValue('redirect_url', 2048).optional().describe('Where the callback sends the browser afterwards') });
@@ -82,15 +91,15 @@ export const googleRoutes: ApiRoute[] = [
     errors: [404],
     handle: ({ params }, dsync) => dsync.google.syncStatus(params.id),
   }),
-  route({
-    method: 'post',
-    path: '/dsync/cron/sync-google',
-    summary: 'Sync every active Google directory (or one) now',
+  ...syncRunRoutes({
+    provider: 'google',
     tag: TAG,
+    what: 'every active Google directory',
     query: syncQuery,
-    responses: { 200: { description: 'What each directory did; a failing directory is reported, not an error', data: syncReportSchema } },
-    errors: [404],
-    handle: ({ query }, dsync) => dsync.google.sync(query.directoryId ? { directoryId: query.directoryId } : {}),
+    report: syncReportSchema,
+    run: syncRunRecordSchema,
+    sync: (dsync, filter) => dsync.google.sync(filter),
+    runs: (dsync) => dsync.google.runs,
   }),
 ];
 

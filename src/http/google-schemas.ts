@@ -7,6 +7,7 @@ import { DIRECTORY_TYPES } from '../core/model.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
 import type { SyncReport } from '../providers/google/google-sync.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
+import { syncRunSchema } from './sync-run-routes.js';
 
 const timestamp = z.iso.datetime();
 const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
@@ -63,6 +64,8 @@ export const syncStatusSchema = z.object({
   last_success_at: timestamp.nullable(),
 }) satisfies z.ZodType<SyncStatus>;
 
+const reportStateSchema = z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now');
+
 export const syncReportSchema = z.object({
   directories: z.array(
     z.object({
@@ -70,7 +73,7 @@ export const syncReportSchema = z.object({
       name: z.string(),
       tenant: z.string(),
       product: z.string(),
-      state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
+      state: reportStateSchema,
       counts: countsSchema,
       error: errorSchema,
     }),
@@ -80,3 +83,6 @@ export const syncReportSchema = z.object({
   deleted: z.int(),
   failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
 }) satisfies z.ZodType<SyncReport>;
+
+/** A background run (Prefer: respond-async) of the Google sync. */
+export const syncRunRecordSchema = syncRunSchema({ state: reportStateSchema, counts: countsSchema });

@@ -40,7 +40,7 @@ export const openApiPath = (expressPath: string): string => `${API_PREFIX}${expr
 const isRequired = (schema: z.ZodType): boolean => !schema.safeParse(undefined).success;
 
 function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
-  const of = (where: 'path' | 'query', object: z.ZodType | undefined): Json[] => {
+  const of = (where: 'path' | 'query' | 'header', object: z.ZodType | undefined): Json[] => {
     if (!object) return [];
     if (!(object instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
     return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, schema]) => {
@@ -55,14 +55,18 @@ function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
       };
     });
   };
-  return [...of('path', r.params), ...of('query', r.query)];
+  return [...of('path', r.params), ...of('query', r.query), ...of('header', r.headers)];
 }
 
 function operation(r: ApiRoute, schemas: SchemaCollector): Json {
   const responses: Json = {};
-  for (const [status, { description, data }] of Object.entries(r.responses)) {
+  for (const [status, { description, data, headers }] of Object.entries(r.responses)) {
     const envelope = z.object({ data, error: z.null() });
-    responses[status] = { description, content: { 'application/json': { schema: schemas.convert(envelope, 'output') } } };
+    responses[status] = {
+      description,
+      ...(headers && { headers: Object.fromEntries(Object.entries(headers).map(([name, said]) => [name, { description: said, schema: { type: 'string' } }])) }),
+      content: { 'application/json': { schema: schemas.convert(envelope, 'output') } },
+    };
   }
   for (const status of errorStatuses(r)) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
   const params = parameters(r, schemas);

@@ -18,10 +18,11 @@ export type ErrorStatus = 403 | 404 | 409 | 502;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, H = undefined> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  headers: Out<H>;
 }
 
 /** A success answer other than the route's default status (replay answers 200 or 202). */
@@ -32,7 +33,8 @@ export class Answer {
   ) {}
 }
 
-type Responses = Record<number, { description: string; data: z.ZodType }>;
+/** Each success answer: its `data` schema, and the headers it sets (name → what it says), for the document. */
+type Responses = Record<number, { description: string; data: z.ZodType; headers?: Record<string, string> }>;
 type DataOf<A> = A extends { data: infer D extends z.ZodType } ? z.output<D> : never;
 
 export interface ApiRoute<
@@ -40,6 +42,7 @@ export interface ApiRoute<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends Responses = Responses,
+  H extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   method: HttpMethod;
   /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
@@ -51,6 +54,8 @@ export interface ApiRoute<
   params?: P;
   query?: Q;
   body?: B;
+  /** Request headers the route reads (a z.object of lower-case names; e.g. `prefer`). */
+  headers?: H;
   /** Success answers by status, each with the schema of its `data`. */
   responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
@@ -58,13 +63,17 @@ export interface ApiRoute<
   /** 403/404/409 (502 for Google) when the route can answer them; 400, 401, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
   /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
-  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
+  handle(input: RouteInput<P, Q, B, H>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
 }
 
 /** Types a route's handler from its schemas, then widens it to sit in a table. */
-export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses>(
-  r: ApiRoute<P, Q, B, R>,
-): ApiRoute {
+export function route<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends Responses,
+  H extends z.ZodType | undefined = undefined,
+>(r: ApiRoute<P, Q, B, R, H>): ApiRoute {
   return r as unknown as ApiRoute;
 }
 
@@ -92,6 +101,7 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
         params: r.params ? parseInput(r.params, req.params) : undefined,
         query: r.query ? parseInput(r.query, req.query) : undefined,
         body: r.body ? parseInput(r.body, req.body) : undefined,
+        headers: r.headers ? parseInput(r.headers, req.headers) : undefined,
       };
       const data = await r.handle(input, dsync, res);
       if (data instanceof Answer) ok(res, data.data, data.status);

@@ -1,10 +1,13 @@
-/** The memory store's pull-sync side (PullSyncStore): each directory's sync lease and small records. */
-import type { PullSyncStore, SyncRecordName } from '../core/store-port.js';
+/** The memory store's pull-sync side (PullSyncStore, SyncRunStore): sync leases, small records, background runs. */
+import type { PullSyncStore, SyncRecordName, SyncRunStore } from '../core/store-port.js';
 import { MemoryDeliveryStore } from './memory-delivery.js';
-import type { DirectoryData } from './memory-directory.js';
+import type { DirectoryData, Lease } from './memory-directory.js';
 import { extendLease, takeLease } from './memory-leases.js';
 
-export class MemoryPullSyncStore extends MemoryDeliveryStore implements PullSyncStore {
+export class MemoryPullSyncStore extends MemoryDeliveryStore implements PullSyncStore, SyncRunStore {
+  private readonly runClaims: Record<string, Lease> = {};
+  private readonly runs = new Map<string, { json: string; expires: number }>();
+
   /** The directory's data while the directory exists (memory.ts creates and deletes it). */
   protected live(directoryId: string): DirectoryData | undefined {
     return this.data.get(directoryId);
@@ -29,5 +32,29 @@ export class MemoryPullSyncStore extends MemoryDeliveryStore implements PullSync
   async releaseSyncLease(directoryId: string, owner: string): Promise<void> {
     const d = this.live(directoryId);
     if (d?.syncLease?.owner === owner) d.syncLease = undefined;
+  }
+
+  async claimSyncRun(scope: string, runId: string, ttlMs: number): Promise<string> {
+    takeLease(this.runClaims, scope, runId, ttlMs);
+    return this.runClaims[scope]!.owner;
+  }
+  async currentSyncRun(scope: string): Promise<string | null> {
+    const claim = this.runClaims[scope];
+    return claim && claim.expires > Date.now() ? claim.owner : null;
+  }
+  async renewSyncRun(scope: string, runId: string, ttlMs: number): Promise<boolean> {
+    return extendLease(this.runClaims[scope], runId, ttlMs);
+  }
+  async releaseSyncRun(scope: string, runId: string): Promise<void> {
+    if (this.runClaims[scope]?.owner === runId) delete this.runClaims[scope];
+  }
+  async putSyncRun(runId: string, json: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, run] of this.runs) if (run.expires <= now) this.runs.delete(id); // as Redis expires them
+    this.runs.set(runId, { json, expires: now + ttlMs });
+  }
+  async getSyncRun(runId: string): Promise<string | null> {
+    const run = this.runs.get(runId);
+    return run && run.expires > Date.now() ? run.json : null;
   }
 }

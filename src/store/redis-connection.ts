@@ -31,6 +31,11 @@ d.webhook_disabled_at = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(d))
 return 1`;
 
+/** Claims KEYS[1] for ARGV[1] (expiring after ARGV[2] ms) unless held: answers the holder. */
+const CLAIM = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
+return redis.call('GET', KEYS[1])`;
+
 /** Sets (or, with an empty value, deletes) KEYS[2] only while the directory record KEYS[1] exists. */
 const PUT_SYNC_RECORD = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -44,6 +49,7 @@ const COMMANDS = {
   dsyncDisableWebhook: { keys: 1, lua: DISABLE_WEBHOOK },
   dsyncSaveState: { keys: 2, lua: SAVE_STATE },
   dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
+  dsyncClaim: { keys: 1, lua: CLAIM },
 };
 
 /** How long after an end we did not ask for the client connects again. */

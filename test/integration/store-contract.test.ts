@@ -307,6 +307,30 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.acquireSyncLease('nope', 'a', 5_000)).to.equal(false);
     });
 
+    it('runs one background sync run per scope at a time, and keeps each run record (issue 21)', async () => {
+      expect(await store.claimSyncRun('google:*', 'run-a', 5_000)).to.equal('run-a');
+      expect(await store.claimSyncRun('google:*', 'run-b', 5_000), 'joins the run going').to.equal('run-a');
+      expect(await store.claimSyncRun('google:dir-1', 'run-b', 5_000), 'another scope').to.equal('run-b');
+      expect(await store.currentSyncRun('google:*')).to.equal('run-a');
+      expect(await store.renewSyncRun('google:*', 'run-b', 5_000)).to.equal(false);
+      await store.releaseSyncRun('google:*', 'run-b');
+      expect(await store.currentSyncRun('google:*'), 'only its holder releases it').to.equal('run-a');
+      await store.releaseSyncRun('google:*', 'run-a');
+      expect(await store.currentSyncRun('google:*')).to.equal(null);
+      expect(await store.claimSyncRun('google:*', 'run-c', 50)).to.equal('run-c');
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.renewSyncRun('google:*', 'run-c', 5_000), 'expired').to.equal(false);
+      expect(await store.currentSyncRun('google:*')).to.equal(null);
+      await store.putSyncRun('run-a', '{"state":"running"}', 5_000);
+      await store.putSyncRun('run-a', '{"state":"succeeded"}', 5_000);
+      await store.putSyncRun('run-short', '{}', 50);
+      expect(await store.getSyncRun('run-a')).to.equal('{"state":"succeeded"}');
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.getSyncRun('run-short')).to.equal(null);
+      expect(await store.getSyncRun('nope')).to.equal(null);
+      await store.releaseSyncRun('google:dir-1', 'run-b');
+    });
+
     it('keeps the earliest due mark and lists due directories', async () => {
       await store.markDue(D, 5_000);
       await store.markDue(D, 9_000);

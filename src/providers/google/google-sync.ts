@@ -10,6 +10,7 @@ import { ConflictError, DsyncError, NotFoundError, StoreUnavailableError } from 
 import type { Directory } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
+import type { DirectoryOutcome, RunListener, RunReport, SyncFilter } from '../sync-runs.js';
 import { CredentialSource } from './credentials.js';
 import { DirectoryApi } from './directory-api.js';
 import { DirectorySync, type SyncReadStore } from './directory-sync.js';
@@ -37,26 +38,14 @@ export interface SyncObserver {
   retry(reason: string): void;
 }
 
-export interface DirectoryReport {
-  id: string;
-  name: string;
-  tenant: string;
-  product: string;
+export interface DirectoryReport extends DirectoryOutcome {
   /** `skipped`: another run holds the directory right now (it does the work). */
   state: SyncState | 'skipped';
   counts: SyncCounts;
-  error: { code: string; message: string } | null;
 }
 
-export interface SyncReport {
-  directories: DirectoryReport[];
-  /** Users and groups created, updated and deleted, over all directories. */
-  created: number;
-  updated: number;
-  deleted: number;
-  /** Directories whose run failed or was stopped by the guard. */
-  failed: number;
-}
+/** Users and groups created, updated and deleted over all directories; `failed`: directories that failed or were guarded. */
+export type SyncReport = RunReport<DirectoryReport>;
 
 export interface GoogleSyncDeps {
   store: SyncStore;
@@ -90,11 +79,22 @@ export class GoogleSync {
   }
 
   /** Syncs every active Google directory, or only `directoryId` (which must be a Google directory). */
-  async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    const directories = filter.directoryId ? [await this.googleDirectory(filter.directoryId)] : await this.googleDirectories();
+  async run(filter: SyncFilter = {}): Promise<SyncReport> {
+    return this.sync(await this.directories(filter));
+  }
+
+  /** The directories a run with `filter` syncs: every active Google directory, or the one named (checked). */
+  async directories(filter: SyncFilter): Promise<Directory[]> {
+    return filter.directoryId ? [await this.googleDirectory(filter.directoryId)] : this.googleDirectories();
+  }
+
+  /** Syncs `directories` one after another, telling `listener` (a background run's progress) as it goes. */
+  async sync(directories: Directory[], listener?: RunListener): Promise<SyncReport> {
     const report: SyncReport = { directories: [], created: 0, updated: 0, deleted: 0, failed: 0 };
     for (const directory of directories) {
+      listener?.started(directory.id);
       const r = await this.syncDirectory(directory);
+      listener?.finished(r);
       report.directories.push(r);
       report.created += r.counts.users_created + r.counts.groups_created;
       report.updated += r.counts.users_updated + r.counts.groups_updated;
