@@ -84,6 +84,12 @@ export interface DirectoryStore {
    * update that set a new URL wins. Returns whether it was disabled.
    */
   disableWebhook(id: string, endpoint: string, at: string): Promise<boolean>;
+  /**
+   * Saves Google tokens a sync refreshed, those fields alone (a concurrent edit of any other field stays), and
+   * only while the refresh token is still `expectedRefreshToken` (an admin who set other tokens meanwhile wins).
+   * Returns whether they were saved.
+   */
+  saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean>;
   /** Deletes the directory and cascades to its users, groups, memberships and events. */
   deleteDirectory(id: string): Promise<boolean>;
 }

@@ -65,6 +65,13 @@ export class MemoryStore extends MemoryPullSyncStore implements Store {
     this.directories.set(id, JSON.stringify({ ...directory, webhook_disabled_at: at }));
     return true;
   }
+  async saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean> {
+    const directory = await this.getDirectory(id);
+    if (!directory || directory.google_refresh_token !== expectedRefreshToken) return false;
+    const refreshed = { google_access_token: tokens.accessToken, ...(tokens.refreshToken && { google_refresh_token: tokens.refreshToken }) };
+    this.directories.set(id, JSON.stringify({ ...directory, ...refreshed, updated_at: at }));
+    return true;
+  }
   async deleteDirectory(id: string): Promise<boolean> {
     this.data.delete(id);
     this.due.delete(id);

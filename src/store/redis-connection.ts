@@ -31,6 +31,18 @@ d.webhook_disabled_at = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(d))
 return 1`;
 
+/** Compare-and-set of the Google token fields alone, while the refresh token is still ARGV[1] ('' = none). */
+const SAVE_GOOGLE_TOKENS = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local d = cjson.decode(raw)
+if (d.google_refresh_token or '') ~= ARGV[1] then return 0 end
+d.google_access_token = ARGV[2]
+if ARGV[3] ~= '' then d.google_refresh_token = ARGV[3] end
+d.updated_at = ARGV[4]
+redis.call('SET', KEYS[1], cjson.encode(d))
+return 1`;
+
 /** Claims KEYS[1] for ARGV[1] (expiring after ARGV[2] ms) unless held: answers the holder. */
 const CLAIM = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
@@ -47,6 +59,7 @@ const COMMANDS = {
   dsyncReleaseLease: { keys: 1, lua: RELEASE_LEASE },
   dsyncRenewLease: { keys: 1, lua: RENEW_LEASE },
   dsyncDisableWebhook: { keys: 1, lua: DISABLE_WEBHOOK },
+  dsyncSaveGoogleTokens: { keys: 1, lua: SAVE_GOOGLE_TOKENS },
   dsyncSaveState: { keys: 2, lua: SAVE_STATE },
   dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
   dsyncClaim: { keys: 1, lua: CLAIM },

@@ -29,7 +29,7 @@ import { ServiceAccounts } from './service-account.js';
 import { SyncStatuses, zeroCounts, type SyncCounts, type SyncState, type SyncStatus } from './sync-status.js';
 import type { SyncWriters } from './writers.js';
 
-export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> & PullSyncStore;
+export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory' | 'saveGoogleTokens'> & PullSyncStore;
 
 /** Told about runs and requests (metrics.ts); never about tenants. */
 export interface SyncObserver {
