@@ -7,7 +7,7 @@ import { DIRECTORY_TYPES } from '../core/model.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
 import type { SyncReport } from '../providers/google/google-sync.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
-import { syncRunSchema } from './sync-run-routes.js';
+import { runDirectorySchema, runErrorSchema, syncRunSchema } from './sync-run-routes.js';
 
 const timestamp = z.iso.datetime();
 const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
@@ -49,8 +49,6 @@ const countsSchema = z.object({
   members_removed: z.int(),
 }) satisfies z.ZodType<SyncCounts>;
 
-const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
-
 export const syncStatusSchema = z.object({
   directory_id: z.string(),
   state: z.enum(SYNC_STATES),
@@ -60,24 +58,14 @@ export const syncStatusSchema = z.object({
   counts: countsSchema,
   listed: z.object({ users: z.int(), groups: z.int() }),
   google_requests: z.int(),
-  error: errorSchema,
+  error: runErrorSchema,
   last_success_at: timestamp.nullable(),
 }) satisfies z.ZodType<SyncStatus>;
 
 const reportStateSchema = z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now');
 
 export const syncReportSchema = z.object({
-  directories: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      tenant: z.string(),
-      product: z.string(),
-      state: reportStateSchema,
-      counts: countsSchema,
-      error: errorSchema,
-    }),
-  ),
+  directories: z.array(runDirectorySchema.extend({ state: reportStateSchema, counts: countsSchema, error: runErrorSchema })),
   created: z.int(),
   updated: z.int(),
   deleted: z.int(),

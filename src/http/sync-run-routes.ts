@@ -13,7 +13,9 @@ import { idParam } from './params.js';
 import { API_PREFIX, Answer, route, type ApiRoute } from './route-table.js';
 
 const timestamp = z.iso.datetime();
-const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
+export const runErrorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
+/** A directory as a run and a report name it, before its outcome's fields. */
+export const runDirectorySchema = z.object({ id: z.string(), name: z.string(), tenant: z.string(), product: z.string() });
 
 /** A run record's schema, with the provider's own per-directory states and counts. */
 export function syncRunSchema(outcome: { state: z.ZodType<string>; counts: z.ZodType<Record<string, number>> }) {
@@ -26,21 +28,17 @@ export function syncRunSchema(outcome: { state: z.ZodType<string>; counts: z.Zod
     finished_at: timestamp.nullable(),
     progress: z.object({ directories: z.int(), done: z.int() }),
     directories: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        tenant: z.string(),
-        product: z.string(),
+      runDirectorySchema.extend({
         state: outcome.state.describe('pending, running, then the outcome of its sync'),
         counts: outcome.counts.nullable(),
-        error: errorSchema,
+        error: runErrorSchema,
       }),
     ),
     created: z.int(),
     updated: z.int(),
     deleted: z.int(),
     failed: z.int().describe('Directories whose sync failed or was stopped by the mass-deletion guard'),
-    error: errorSchema.describe('Why the run stopped (state failed)'),
+    error: runErrorSchema.describe('Why the run stopped (state failed)'),
   }) satisfies z.ZodType<SyncRun>;
 }
 
