@@ -32,10 +32,12 @@ function storeOptions(config: StoreConfig, logger: Logger, metrics: ProcessMetri
   return {
     commandTimeoutMs: config.redisCommandTimeoutMs,
     waitReplicas: config.redisWait.replicas,
+    minReplicas: config.redisWait.minReplicas,
     waitTimeoutMs: config.redisWait.timeoutMs,
     logger,
     observe: metrics.observeStore,
     onNotDurable: metrics.countNotDurable,
+    onDegraded: metrics.countDegraded,
   };
 }
 

@@ -29,8 +29,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the store answers
-         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout.
+         * Readiness: the store answers, and no shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS
+         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout. A shard whose master has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes: not ready either, told apart (`below-min-replicas`, naming the shards). Below DSYNC_REDIS_WAIT_REPLICAS but at the minimum, writes are taken (counted as degraded) and the service is ready, the shards listed under `degraded`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -335,10 +335,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync every active Google directory (or one) now
-         * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status.
+         * Sync every active Google directory (or one) now; with Prefer: respond-async, in the background
+         * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 at once, with the `Location` of the run to read (kept in the store, so any replica answers for it); a request while a run for the same filter goes joins it instead of starting another.
          */
         post: operations["syncGoogle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-google/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background sync run (POST /dsync/cron/sync-google with Prefer: respond-async): state, each directory's progress and counts, errors
+         * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
+         */
+        get: operations["getGoogleSyncRun"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -916,12 +936,26 @@ export interface components {
         };
         Readiness: {
             /** @enum {string} */
-            status: "ready" | "unavailable";
+            status: "ready" | "unavailable" | "below-min-replicas";
             /**
              * @description Which store the service runs on
              * @enum {string}
              */
             store: "memory" | "redis";
+            /** @description Ready: shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS (their writes count as degraded) */
+            degraded?: components["schemas"]["ShardReplication"][];
+            /** @description below-min-replicas: the shards that refuse writes */
+            shards?: components["schemas"]["ShardReplication"][];
+        };
+        ShardReplication: {
+            /** @description `host:port` of the master */
+            master: string;
+            /** @description Replicas connected and in sync (lag at most 3 s) */
+            replicas_in_sync: number;
+            /** @description DSYNC_REDIS_WAIT_REPLICAS */
+            wait_replicas: number;
+            /** @description DSYNC_REDIS_MIN_REPLICAS */
+            min_replicas: number;
         };
         /**
          * @example {
@@ -1946,6 +1980,106 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60",
+         *       "provider": "google",
+         *       "state": "succeeded",
+         *       "directory_id": null,
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:04.210Z",
+         *       "progress": {
+         *         "directories": 1,
+         *         "done": 1
+         *       },
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Acme (Google)",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 30,
+         *             "users_updated": 0,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 30,
+         *       "updated": 0,
+         *       "deleted": 0,
+         *       "failed": 0,
+         *       "error": null
+         *     }
+         */
+        GoogleSyncRun: {
+            id: string;
+            provider: string;
+            /**
+             * @description succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)
+             * @enum {string}
+             */
+            state: "running" | "succeeded" | "failed";
+            /** @description The directoryId the run was asked for; null: every directory */
+            directory_id: string | null;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            progress: {
+                directories: number;
+                done: number;
+            };
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description pending, running, then the outcome of its sync
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose sync failed or was stopped by the mass-deletion guard */
+            failed: number;
+            /** @description Why the run stopped (state failed) */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        GoogleSyncRunEnvelope: {
+            data: components["schemas"]["GoogleSyncRun"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
          *       "adminConsentUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
@@ -2813,7 +2947,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready */
+            /** @description Ready; `degraded` lists shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2823,7 +2957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The store does not answer */
+            /** @description `unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3751,7 +3885,10 @@ export interface operations {
                 /** @description Sync only this directory (absent: every active Google directory) */
                 directoryId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3769,6 +3906,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GoogleSyncReportEnvelope"];
+                };
+            };
+            /** @description Prefer: respond-async: the run started, or the one already going for the same filter */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The run: /api/v1/dsync/cron/sync-google/<runId> */
+                    Location: string;
+                    /** @description `respond-async` */
+                    "Preference-Applied": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGoogleSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id in the Location of the 202 */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncRunEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];

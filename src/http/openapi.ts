@@ -28,7 +28,7 @@ export function operationId(r: ApiRoute): string {
 }
 
 function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
-  const of = (where: 'path' | 'query', object: z.ZodType | undefined): Json[] => {
+  const of = (where: 'path' | 'query' | 'header', object: z.ZodType | undefined): Json[] => {
     if (!object) return [];
     if (!(object instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
     return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, schema]) => {
@@ -44,7 +44,7 @@ function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
       };
     });
   };
-  return [...of('path', r.params), ...of('query', r.query)];
+  return [...of('path', r.params), ...of('query', r.query), ...of('header', r.headers)];
 }
 
 const examples = (value: unknown): Json => (value === undefined ? {} : { examples: { default: { value } } });
