@@ -415,8 +415,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync every active Microsoft Entra ID directory (or one) now
-         * @description Runs Graph's delta query for every active Entra directory (or one) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 with a `Location` to read the run from; a request while a run of the same scope goes joins it.
+         * Sync every active Microsoft Entra ID directory (or one) now; with Prefer: respond-async, in the background
+         * @description Runs Graph's delta query for every active Entra directory (or one) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 at once, with the `Location` of the run to read (kept in the store, so any replica answers for it); a request while a run for the same filter goes joins it instead of starting another.
          */
         post: operations["syncMicrosoft"];
         delete?: never;
@@ -433,8 +433,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A sync run started with `Prefer: respond-async`: its state, and its report once done
-         * @description A run started with `Prefer: respond-async`: running, then succeeded with its report (or failed when it could not work). Runs are kept by the replica that started them.
+         * A background sync run (POST /dsync/cron/sync-microsoft with Prefer: respond-async): state, each directory's progress and counts, errors
+         * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
          */
         get: operations["getMicrosoftSyncRun"];
         put?: never;
@@ -2251,80 +2251,90 @@ export interface components {
         /**
          * @example {
          *       "id": "5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60",
+         *       "provider": "microsoft",
          *       "state": "succeeded",
+         *       "directory_id": null,
          *       "started_at": "2026-11-21T08:00:00.000Z",
          *       "finished_at": "2026-11-21T08:00:00.640Z",
-         *       "report": {
-         *         "directories": [
-         *           {
-         *             "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
-         *             "name": "Contoso (Entra)",
-         *             "tenant": "contoso",
-         *             "product": "app",
-         *             "state": "succeeded",
-         *             "counts": {
-         *               "users_created": 0,
-         *               "users_updated": 2,
-         *               "users_deleted": 0,
-         *               "groups_created": 0,
-         *               "groups_updated": 0,
-         *               "groups_deleted": 0,
-         *               "members_added": 0,
-         *               "members_removed": 0
-         *             },
-         *             "error": null
-         *           }
-         *         ],
-         *         "created": 0,
-         *         "updated": 2,
-         *         "deleted": 0,
-         *         "failed": 0
+         *       "progress": {
+         *         "directories": 1,
+         *         "done": 1
          *       },
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Contoso (Entra)",
+         *           "tenant": "contoso",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 0,
+         *             "users_updated": 2,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 0,
+         *       "updated": 2,
+         *       "deleted": 0,
+         *       "failed": 0,
          *       "error": null
          *     }
          */
         MicrosoftSyncRun: {
             id: string;
-            /** @enum {string} */
+            provider: string;
+            /**
+             * @description succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)
+             * @enum {string}
+             */
             state: "running" | "succeeded" | "failed";
+            /** @description The directoryId the run was asked for; null: every directory */
+            directory_id: string | null;
             /** Format: date-time */
             started_at: string;
             finished_at: string | null;
-            /** @description What the synchronous form answers, once the run is done */
-            report: {
-                directories: {
-                    id: string;
-                    name: string;
-                    tenant: string;
-                    product: string;
-                    /**
-                     * @description skipped: another run holds the directory right now
-                     * @enum {string}
-                     */
-                    state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
-                    counts: {
-                        users_created: number;
-                        users_updated: number;
-                        users_deleted: number;
-                        groups_created: number;
-                        groups_updated: number;
-                        groups_deleted: number;
-                        members_added: number;
-                        members_removed: number;
-                    };
-                    /** @description Why the last run did not succeed */
-                    error: {
-                        code: string;
-                        message: string;
-                    } | null;
-                }[];
-                created: number;
-                updated: number;
-                deleted: number;
-                /** @description Directories whose run failed or was stopped by the mass-deletion guard */
-                failed: number;
-            } | null;
-            /** @description Why the run could not work (the store unreachable); a failing directory is in the report */
+            progress: {
+                directories: number;
+                done: number;
+            };
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description pending, running, then the outcome of its sync
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose sync failed or was stopped by the mass-deletion guard */
+            failed: number;
+            /** @description Why the run stopped (state failed) */
             error: {
                 code: string;
                 message: string;
@@ -4050,7 +4060,10 @@ export interface operations {
                 /** @description Sync only this directory (absent: every active Entra directory) */
                 directoryId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4070,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["MicrosoftSyncReportEnvelope"];
                 };
             };
-            /** @description `Prefer: respond-async`: the run goes on (or the one already going is joined); GET its Location */
+            /** @description Prefer: respond-async: the run started, or the one already going for the same filter */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4078,6 +4091,10 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The run: /api/v1/dsync/cron/sync-microsoft/<runId> */
+                    Location: string;
+                    /** @description `respond-async` */
+                    "Preference-Applied": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -7,7 +7,7 @@
  * would start a second): the asynchronous form answers before any proxy gives up, and a retry joins the run.
  */
 import { z } from 'zod';
-import type { RunReport, SyncFilter, SyncRun, SyncRuns } from '../providers/sync-runs.js';
+import type { RunReport, SyncFilter, SyncRun, SyncRuns } from '../providers/pull/sync-runs.js';
 import type { Dsync } from '../service.js';
 import { idParam } from './params.js';
 import { API_PREFIX, Answer, route, type ApiRoute } from './route-table.js';

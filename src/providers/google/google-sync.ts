@@ -7,7 +7,7 @@ import type { Logger } from '../../logger.js';
 import { MassDeletionError } from '../pull/errors.js';
 import { PullRunner, type RunContext, type RunObserver, type SyncReport } from '../pull/runner.js';
 import type { SyncWriters } from '../pull/writers.js';
-import type { SyncFilter } from '../sync-runs.js';
+import type { SyncFilter } from '../pull/sync-runs.js';
 import { CredentialSource } from './credentials.js';
 import { DirectoryApi } from './directory-api.js';
 import { DirectorySync, type SyncReadStore } from './directory-sync.js';
@@ -50,7 +50,7 @@ export class GoogleSync {
   readonly statuses: SyncStatuses;
   private readonly credentials: CredentialSource;
   private readonly pacer: Pacer;
-  /** The shared runner: also what a background run drives (sync-runs.ts). */
+  /** The shared runner: also what a background run drives (pull/sync-runs.ts). */
   readonly runner: PullRunner<SyncStatus>;
 
   constructor(private readonly deps: GoogleSyncDeps) {

@@ -6,7 +6,7 @@ import type { DirectoryService } from '../../core/directories.js';
 import type { Directory } from '../../core/model.js';
 import type { SyncRunStore } from '../../core/store-port.js';
 import type { BrowserFlows } from '../oauth/browser-flows.js';
-import { SyncRuns } from '../sync-runs.js';
+import { SyncRuns } from '../pull/sync-runs.js';
 import { GOOGLE_FLOW, GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
 import { NotGoogleDirectoryError } from './errors.js';
 import { GoogleSync, type GoogleSyncDeps, type SyncReport } from './google-sync.js';

@@ -54,7 +54,8 @@ const STATE_OF: Array<[new (...args: never[]) => Error, SyncState]> = [
 export class MicrosoftSync {
   readonly statuses: MicrosoftSyncStatuses;
   readonly deltaStates: DeltaStates;
-  private readonly runner: PullRunner<MicrosoftSyncStatus>;
+  /** The shared runner: also what a background run drives (pull/sync-runs.ts). */
+  readonly runner: PullRunner<MicrosoftSyncStatus>;
 
   constructor(private readonly deps: MicrosoftSyncDeps) {
     this.statuses = new MicrosoftSyncStatuses(deps.store);

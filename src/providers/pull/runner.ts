@@ -11,7 +11,7 @@ import { ConflictError, DsyncError, NotFoundError, StoreUnavailableError } from 
 import type { Directory, DirectoryType } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
-import type { DirectoryOutcome, RunListener, RunReport, SyncFilter, SyncRunner } from '../sync-runs.js';
+import type { DirectoryOutcome, RunListener, RunReport, SyncFilter, SyncRunner } from './sync-runs.js';
 import { LeaseLostError, SyncBusyError, type ProviderLabel } from './errors.js';
 import { zeroCounts, type BaseSyncStatus, type PullSyncStatuses, type SyncCounts, type SyncState } from './sync-status.js';
 

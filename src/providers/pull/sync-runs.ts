@@ -6,12 +6,12 @@
  * One run at a time per scope (provider + filter), across processes: a second request joins the run going.
  *
  * Provider-neutral: a provider gives its name and a `SyncRunner` (which directories a filter means, and the sync
- * of those directories, telling a listener as each starts and finishes).
+ * of those directories, telling a listener as each starts and finishes): the shared runner, runner.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { DsyncError, NotFoundError } from '../core/errors.js';
-import type { SyncRunStore } from '../core/store-port.js';
-import type { Logger } from '../logger.js';
+import { DsyncError, NotFoundError } from '../../core/errors.js';
+import type { SyncRunStore } from '../../core/store-port.js';
+import type { Logger } from '../../logger.js';
 
 export interface RunDirectory {
   id: string;
