@@ -77,6 +77,19 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
 };
 
+/**
+ * Node's HTTP parser refuses a request whose request line and headers together exceed its limit (16 KiB,
+ * `--max-http-header-size`) before any of dsync's code runs: a bare 431 (RFC 6585), no body and none of the
+ * headers above, on any path. So every operation can answer it, whatever its parameters' own bounds.
+ */
+export const HEADERS_TOO_LARGE = {
+  status: 431,
+  name: 'RequestHeaderFieldsTooLarge',
+  response: {
+    description: "The request line and headers exceed 16 KiB (Node's limit; a URL or a header too long): refused before any route, without a body",
+  },
+} as const;
+
 export function errorResponse(status: number): Json {
   const { description, message, headers = [] } = ERROR_RESPONSES[status]!;
   const error = { message, code: status, ...(status === 500 && { id: 'err_01JD2Q8M0Y3W5Z7X9V1T3R5P7N', requestId: '6f1c2a7e-5b8d-4e0f-9a3c-2d4e6f8a0b1c' }) };
