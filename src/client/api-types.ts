@@ -2861,6 +2861,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The request line and headers exceed 16 KiB (Node's limit: an over-long URL or header), refused by the HTTP parser before any route; any path can answer it */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description A fault of the server: the body carries the id of the logged error and the request id, to quote in a report */
         InternalError: {
             headers: {
@@ -2903,13 +2917,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
-        };
-        /** @description The request line and headers exceed 16 KiB (Node's limit; a URL or a header too long): refused before any route, without a body */
-        RequestHeaderFieldsTooLarge: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content?: never;
         };
     };
     parameters: never;

@@ -63,6 +63,12 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     message: 'Rate limit exceeded: retry after 1 s',
     headers: ['Retry-After'],
   },
+  431: {
+    name: 'RequestHeaderFieldsTooLarge',
+    description:
+      "The request line and headers exceed 16 KiB (Node's limit: an over-long URL or header), refused by the HTTP parser before any route; any path can answer it",
+    message: "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers",
+  },
   500: {
     name: 'InternalError',
     description: 'A fault of the server: the body carries the id of the logged error and the request id, to quote in a report',
@@ -76,19 +82,6 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     headers: ['Retry-After'],
   },
 };
-
-/**
- * Node's HTTP parser refuses a request whose request line and headers together exceed its limit (16 KiB,
- * `--max-http-header-size`) before any of dsync's code runs: a bare 431 (RFC 6585), no body and none of the
- * headers above, on any path. So every operation can answer it, whatever its parameters' own bounds.
- */
-export const HEADERS_TOO_LARGE = {
-  status: 431,
-  name: 'RequestHeaderFieldsTooLarge',
-  response: {
-    description: "The request line and headers exceed 16 KiB (Node's limit; a URL or a header too long): refused before any route, without a body",
-  },
-} as const;
 
 export function errorResponse(status: number): Json {
   const { description, message, headers = [] } = ERROR_RESPONSES[status]!;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { EVENT_TYPES, directorySyncEventSchema, eventSchemaId, eventSchemas } from '../core/event-schema.js';
 import { errorStatuses, API_PREFIX, type ApiRoute } from './route-table.js';
 import { FIXED_SCHEMAS, fixedPaths } from './openapi-fixed-paths.js';
-import { ERROR_RESPONSES, ERROR_SCHEMAS, HEADERS, TAG_DESCRIPTIONS, WEBHOOK_HEADERS, answerHeaders, errorResponse, HEADERS_TOO_LARGE } from './openapi-responses.js';
+import { ERROR_RESPONSES, ERROR_SCHEMAS, HEADERS, TAG_DESCRIPTIONS, WEBHOOK_HEADERS, answerHeaders, errorResponse } from './openapi-responses.js';
 import { SchemaCollector, exampleOf, ref, type Json } from './openapi-schemas.js';
 
 const { version, license } = createRequire(import.meta.url)('../../package.json') as { version: string; license: string };
@@ -138,14 +138,15 @@ function tags(paths: Json, hooks: Json): Json[] {
 export function buildOpenApiDocument(routes: ApiRoute[]): Json {
   const schemas = new SchemaCollector();
   for (const [name, schema] of Object.entries({ ...ERROR_SCHEMAS, ...FIXED_SCHEMAS })) schemas.add(name, schema);
-  const paths: Json = fixedPaths();
+  const fixed = fixedPaths();
+  const paths: Json = { ...fixed };
   for (const r of routes) {
     const path = openApiPath(r.path);
     paths[path] = { ...(paths[path] as Json | undefined), [r.method]: operation(r, schemas) };
   }
-  // Whatever the operation (the fixed paths too): the HTTP parser answers it before routing.
-  for (const ops of Object.values(paths) as Array<Record<string, { responses: Json }>>) {
-    for (const op of Object.values(ops)) op.responses[HEADERS_TOO_LARGE.status] = { $ref: `#/components/responses/${HEADERS_TOO_LARGE.name}` };
+  // The routes' error statuses include it (route-table.ts); the fixed paths meet the same parser.
+  for (const ops of Object.values(fixed) as Array<Record<string, { responses: Json }>>) {
+    for (const op of Object.values(ops)) op.responses[431] = { $ref: `#/components/responses/${ERROR_RESPONSES[431]!.name}` };
   }
   const hooks = webhooks(schemas);
   const usedStatuses = new Set([...routes.flatMap(errorStatuses), 500]);
@@ -185,10 +186,7 @@ export function buildOpenApiDocument(routes: ApiRoute[]): Json {
         },
       },
       headers: HEADERS,
-      responses: {
-        ...Object.fromEntries([...usedStatuses].sort().map((s) => [ERROR_RESPONSES[s]!.name, errorResponse(s)])),
-        [HEADERS_TOO_LARGE.name]: HEADERS_TOO_LARGE.response,
-      },
+      responses: Object.fromEntries([...usedStatuses].sort().map((s) => [ERROR_RESPONSES[s]!.name, errorResponse(s)])),
       schemas: schemas.components,
     },
   };

@@ -113,15 +113,16 @@ export const API_PREFIX = '/api/v1';
 
 /**
  * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key
- * (and 403 beyond a scoped key's reach), 429 under the rate limits (when configured), 503 when the store is
- * unreachable.
+ * (and 403 beyond a scoped key's reach), 429 under the rate limits (when configured), 431 for a request line
+ * too long, 503 when the store is unreachable.
  */
 export function errorStatuses(r: ApiRoute): number[] {
   const statuses = new Set<number>(r.errors ?? []);
   if (r.params || r.query || r.body || r.headers) statuses.add(400);
   if (r.body) statuses.add(413).add(415);
   if (r.auth !== false) statuses.add(401).add(403).add(429);
-  statuses.add(503);
+  // A request line and headers over Node's 16 KiB, refused by the parser whatever the route (http/client-errors.ts).
+  statuses.add(431).add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
