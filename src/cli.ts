@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-errors.js';
 import { bearer } from './http/scim-routes.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
@@ -32,10 +33,12 @@ function storeOptions(config: StoreConfig, logger: Logger, metrics: ProcessMetri
   return {
     commandTimeoutMs: config.redisCommandTimeoutMs,
     waitReplicas: config.redisWait.replicas,
+    minReplicas: config.redisWait.minReplicas,
     waitTimeoutMs: config.redisWait.timeoutMs,
     logger,
     observe: metrics.observeStore,
     onNotDurable: metrics.countNotDurable,
+    onDegraded: metrics.countDegraded,
   };
 }
 
@@ -91,6 +94,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
   });
   const server: Server = createServer(app);
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');

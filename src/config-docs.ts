@@ -78,13 +78,20 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
   DSYNC_REDIS_WAIT_REPLICAS: {
     group: 'Store (Redis)',
     default: '`1` with a cluster or Sentinel, `0` with `REDIS_URL`',
-    meaning: 'A write answers 2xx only once this many replicas confirmed it (`WAIT`); `0` turns it off (faster; a failover may lose acknowledged writes).',
+    meaning:
+      'A write waits for up to this many replicas, of those connected and in sync, to confirm it (`WAIT`) before it answers 2xx; `0` turns it off (faster; a failover may lose acknowledged writes).',
+  },
+  DSYNC_REDIS_MIN_REPLICAS: {
+    group: 'Store (Redis)',
+    default: '`0`',
+    meaning:
+      'The fewest confirmations a write may answer 2xx with (at most `DSYNC_REDIS_WAIT_REPLICAS`); below it the write answers 503 and `/readyz` says `below-min-replicas`. `0`: a shard whose only replica was promoted stays writable, its writes counted as degraded (`dsync_store_degraded_writes_total`; a second failure before a new replica syncs could lose them). `1`: refuse them instead.',
   },
   DSYNC_REDIS_WAIT_TIMEOUT: {
     group: 'Store (Redis)',
     default: `\`${DEFAULT_WAIT_TIMEOUT_MS}\` (ms)`,
     type: 'milliseconds, or a duration (`500ms`, `2s`)',
-    meaning: 'How long a write waits for those replicas; past it the write answers 503 (not durable, safe to retry).',
+    meaning: 'How long a write waits for those replicas; past it the write counts as degraded, or answers 503 (not durable, safe to retry) below `DSYNC_REDIS_MIN_REPLICAS`.',
   },
   DSYNC_REDIS_COMMAND_TIMEOUT: {
     group: 'Store (Redis)',

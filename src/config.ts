@@ -114,6 +114,11 @@ export const envSchema = z.object({
     .int('DSYNC_REDIS_WAIT_REPLICAS must be an integer')
     .min(0, 'DSYNC_REDIS_WAIT_REPLICAS must be >= 0 (0 = off)')
     .optional(),
+  DSYNC_REDIS_MIN_REPLICAS: z.coerce
+    .number({ error: 'DSYNC_REDIS_MIN_REPLICAS must be a number' })
+    .int('DSYNC_REDIS_MIN_REPLICAS must be an integer')
+    .min(0, 'DSYNC_REDIS_MIN_REPLICAS must be >= 0')
+    .optional(),
   DSYNC_REDIS_WAIT_TIMEOUT: millis.pipe(z.number().positive('DSYNC_REDIS_WAIT_TIMEOUT must be longer than 0')).optional(),
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
@@ -153,8 +158,11 @@ export interface StoreConfig {
   redis?: RedisTarget;
   /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
   redisCommandTimeoutMs?: number;
-  /** WAIT for this many replicas (within timeoutMs) before acknowledging a write; replicas 0 = off. */
-  redisWait: { replicas: number; timeoutMs: number };
+  /**
+   * WAIT for up to `replicas` replicas in sync (within timeoutMs) before acknowledging a write, refusing it when
+   * fewer than `minReplicas` confirm; replicas 0 = off.
+   */
+  redisWait: { replicas: number; minReplicas: number; timeoutMs: number };
 }
 
 export interface Config extends StoreConfig {
@@ -273,16 +281,23 @@ function redisTarget(e: Env): RedisTarget | undefined {
 
 /**
  * The store slice of both configs. WAIT defaults on (1 replica) where the store has replicas by design
- * (cluster, sentinel), off for one server (which may have none: WAIT 1 would refuse every write).
+ * (cluster, sentinel), off for one server (which may have none: every write would count as degraded). The
+ * minimum defaults to 0: a shard whose only replica was promoted stays writable (its writes counted as degraded).
  */
 function storeConfig(e: Env): StoreConfig {
   const redis = redisTarget(e);
   if (redis === undefined && e.DSYNC_REDIS_WAIT_REPLICAS) throw new ConfigError(`DSYNC_REDIS_WAIT_REPLICAS needs ${REDIS_STORE}`);
+  const replicas = e.DSYNC_REDIS_WAIT_REPLICAS ?? (redis === undefined || redis.kind === 'server' ? 0 : 1);
+  const minReplicas = e.DSYNC_REDIS_MIN_REPLICAS ?? 0;
+  if (minReplicas > replicas) {
+    throw new ConfigError(`DSYNC_REDIS_MIN_REPLICAS (${minReplicas}) must not exceed DSYNC_REDIS_WAIT_REPLICAS (${replicas}): a write never waits for more replicas than that`);
+  }
   return {
     ...(redis !== undefined && { redis }),
     ...(e.DSYNC_REDIS_COMMAND_TIMEOUT !== undefined && { redisCommandTimeoutMs: e.DSYNC_REDIS_COMMAND_TIMEOUT }),
     redisWait: {
-      replicas: e.DSYNC_REDIS_WAIT_REPLICAS ?? (redis === undefined || redis.kind === 'server' ? 0 : 1),
+      replicas,
+      minReplicas,
       timeoutMs: e.DSYNC_REDIS_WAIT_TIMEOUT ?? DEFAULT_WAIT_TIMEOUT_MS,
     },
   };

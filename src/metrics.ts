@@ -28,7 +28,12 @@ export class ProcessMetrics {
   });
   readonly storeNotDurable = new Counter({
     name: 'dsync_store_not_durable_total',
-    help: 'Store writes answered 503 because fewer replicas than DSYNC_REDIS_WAIT_REPLICAS confirmed them in time',
+    help: 'Store writes answered 503 because fewer replicas than DSYNC_REDIS_MIN_REPLICAS confirmed them in time (or the WAIT failed)',
+    registers: [this.registry],
+  });
+  readonly storeDegraded = new Counter({
+    name: 'dsync_store_degraded_writes_total',
+    help: 'Store writes acknowledged with fewer replica confirmations than DSYNC_REDIS_WAIT_REPLICAS (a failover before a replica has them could lose them)',
     registers: [this.registry],
   });
   readonly storeDuration = new Histogram({
@@ -51,6 +56,9 @@ export class ProcessMetrics {
 
   /** Give to the store's `onNotDurable`. */
   readonly countNotDurable = (): void => this.storeNotDurable.inc();
+
+  /** Give to the store's `onDegraded`. */
+  readonly countDegraded = (): void => this.storeDegraded.inc();
 
   /** Give to `RedisStore.observeCommands`. */
   readonly observeStore: CommandObserver = (command, seconds, failed) => {

@@ -29,7 +29,7 @@ import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/o
 import { BrowserFlows } from './providers/oauth/browser-flows.js';
 import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
-import type { Store } from './core/store-port.js';
+import type { ShardReplication, Store } from './core/store-port.js';
 
 export interface DsyncOptions {
   store: Store;
@@ -75,8 +75,8 @@ export interface Dsync {
     /** Whether `apiSecret` is the SCIM secret of directory `directoryId`. */
     authenticates(directoryId: string, apiSecret: string): Promise<boolean>;
   };
-  /** Readiness: resolves when the store answers (the `store` is named by its kind). */
-  readonly health: { store: Store['kind']; ping(): Promise<void> };
+  /** Readiness: resolves when the store answers (the `store` is named by its kind), and its shards' replicas in sync. */
+  readonly health: { store: Store['kind']; ping(): Promise<void>; replication(): Promise<ShardReplication[]> };
   /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
   readonly google: GoogleProvider;
   /** A directory's SCIM bearer tokens: list, create, revoke (at most two at once, `scim.secret` the first). */
@@ -193,7 +193,7 @@ export function createDsync(options: DsyncOptions): Dsync {
       handle: (request, callback) => scim.handle(request, callback),
       authenticates: (directoryId, apiSecret) => scim.authenticates(directoryId, apiSecret),
     },
-    health: { store: store.kind, ping: () => store.ping() },
+    health: { store: store.kind, ping: () => store.ping(), replication: () => store.replication() },
     async processEvents() {
       // A receiver that is down is a `partial` run (its events are retried on the schedule); `error` means the
       // job itself could not run (the store failed).

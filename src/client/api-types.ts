@@ -29,8 +29,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the store answers
-         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout.
+         * Readiness: the store answers, and no shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS
+         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout. A shard whose master has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes: not ready either, told apart (`below-min-replicas`, naming the shards). Below DSYNC_REDIS_WAIT_REPLICAS but at the minimum, writes are taken (counted as degraded) and the service is ready, the shards listed under `degraded`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -335,10 +335,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync every active Google directory (or one) now
-         * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status.
+         * Sync every active Google directory (or one) now; with Prefer: respond-async, in the background
+         * @description Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 at once, with the `Location` of the run to read (kept in the store, so any replica answers for it); a request while a run for the same filter goes joins it instead of starting another.
          */
         post: operations["syncGoogle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-google/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background sync run (POST /dsync/cron/sync-google with Prefer: respond-async): state, each directory's progress and counts, errors
+         * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
+         */
+        get: operations["getGoogleSyncRun"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -395,8 +415,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync every active Microsoft Entra ID directory (or one) now
-         * @description Runs Graph's delta query for every active Entra directory (or one) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 with a `Location` to read the run from; a request while a run of the same scope goes joins it.
+         * Sync every active Microsoft Entra ID directory (or one) now; with Prefer: respond-async, in the background
+         * @description Runs Graph's delta query for every active Entra directory (or one) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 at once, with the `Location` of the run to read (kept in the store, so any replica answers for it); a request while a run for the same filter goes joins it instead of starting another.
          */
         post: operations["syncMicrosoft"];
         delete?: never;
@@ -413,8 +433,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A sync run started with `Prefer: respond-async`: its state, and its report once done
-         * @description A run started with `Prefer: respond-async`: running, then succeeded with its report (or failed when it could not work). Runs are kept by the replica that started them.
+         * A background sync run (POST /dsync/cron/sync-microsoft with Prefer: respond-async): state, each directory's progress and counts, errors
+         * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
          */
         get: operations["getMicrosoftSyncRun"];
         put?: never;
@@ -916,12 +936,26 @@ export interface components {
         };
         Readiness: {
             /** @enum {string} */
-            status: "ready" | "unavailable";
+            status: "ready" | "unavailable" | "below-min-replicas";
             /**
              * @description Which store the service runs on
              * @enum {string}
              */
             store: "memory" | "redis";
+            /** @description Ready: shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS (their writes count as degraded) */
+            degraded?: components["schemas"]["ShardReplication"][];
+            /** @description below-min-replicas: the shards that refuse writes */
+            shards?: components["schemas"]["ShardReplication"][];
+        };
+        ShardReplication: {
+            /** @description `host:port` of the master */
+            master: string;
+            /** @description Replicas connected and in sync (lag at most 3 s) */
+            replicas_in_sync: number;
+            /** @description DSYNC_REDIS_WAIT_REPLICAS */
+            wait_replicas: number;
+            /** @description DSYNC_REDIS_MIN_REPLICAS */
+            min_replicas: number;
         };
         /**
          * @example {
@@ -1946,6 +1980,106 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60",
+         *       "provider": "google",
+         *       "state": "succeeded",
+         *       "directory_id": null,
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:04.210Z",
+         *       "progress": {
+         *         "directories": 1,
+         *         "done": 1
+         *       },
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Acme (Google)",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 30,
+         *             "users_updated": 0,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 30,
+         *       "updated": 0,
+         *       "deleted": 0,
+         *       "failed": 0,
+         *       "error": null
+         *     }
+         */
+        GoogleSyncRun: {
+            id: string;
+            provider: string;
+            /**
+             * @description succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)
+             * @enum {string}
+             */
+            state: "running" | "succeeded" | "failed";
+            /** @description The directoryId the run was asked for; null: every directory */
+            directory_id: string | null;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            progress: {
+                directories: number;
+                done: number;
+            };
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description pending, running, then the outcome of its sync
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose sync failed or was stopped by the mass-deletion guard */
+            failed: number;
+            /** @description Why the run stopped (state failed) */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        GoogleSyncRunEnvelope: {
+            data: components["schemas"]["GoogleSyncRun"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
          *       "adminConsentUrl": "https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA"
          *     }
          */
@@ -2117,80 +2251,90 @@ export interface components {
         /**
          * @example {
          *       "id": "5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60",
+         *       "provider": "microsoft",
          *       "state": "succeeded",
+         *       "directory_id": null,
          *       "started_at": "2026-11-21T08:00:00.000Z",
          *       "finished_at": "2026-11-21T08:00:00.640Z",
-         *       "report": {
-         *         "directories": [
-         *           {
-         *             "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
-         *             "name": "Contoso (Entra)",
-         *             "tenant": "contoso",
-         *             "product": "app",
-         *             "state": "succeeded",
-         *             "counts": {
-         *               "users_created": 0,
-         *               "users_updated": 2,
-         *               "users_deleted": 0,
-         *               "groups_created": 0,
-         *               "groups_updated": 0,
-         *               "groups_deleted": 0,
-         *               "members_added": 0,
-         *               "members_removed": 0
-         *             },
-         *             "error": null
-         *           }
-         *         ],
-         *         "created": 0,
-         *         "updated": 2,
-         *         "deleted": 0,
-         *         "failed": 0
+         *       "progress": {
+         *         "directories": 1,
+         *         "done": 1
          *       },
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Contoso (Entra)",
+         *           "tenant": "contoso",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 0,
+         *             "users_updated": 2,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 0,
+         *       "updated": 2,
+         *       "deleted": 0,
+         *       "failed": 0,
          *       "error": null
          *     }
          */
         MicrosoftSyncRun: {
             id: string;
-            /** @enum {string} */
+            provider: string;
+            /**
+             * @description succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)
+             * @enum {string}
+             */
             state: "running" | "succeeded" | "failed";
+            /** @description The directoryId the run was asked for; null: every directory */
+            directory_id: string | null;
             /** Format: date-time */
             started_at: string;
             finished_at: string | null;
-            /** @description What the synchronous form answers, once the run is done */
-            report: {
-                directories: {
-                    id: string;
-                    name: string;
-                    tenant: string;
-                    product: string;
-                    /**
-                     * @description skipped: another run holds the directory right now
-                     * @enum {string}
-                     */
-                    state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
-                    counts: {
-                        users_created: number;
-                        users_updated: number;
-                        users_deleted: number;
-                        groups_created: number;
-                        groups_updated: number;
-                        groups_deleted: number;
-                        members_added: number;
-                        members_removed: number;
-                    };
-                    /** @description Why the last run did not succeed */
-                    error: {
-                        code: string;
-                        message: string;
-                    } | null;
-                }[];
-                created: number;
-                updated: number;
-                deleted: number;
-                /** @description Directories whose run failed or was stopped by the mass-deletion guard */
-                failed: number;
-            } | null;
-            /** @description Why the run could not work (the store unreachable); a failing directory is in the report */
+            progress: {
+                directories: number;
+                done: number;
+            };
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description pending, running, then the outcome of its sync
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose sync failed or was stopped by the mass-deletion guard */
+            failed: number;
+            /** @description Why the run stopped (state failed) */
             error: {
                 code: string;
                 message: string;
@@ -2717,6 +2861,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The request line and headers exceed 16 KiB (Node's limit: an over-long URL or header), refused by the HTTP parser before any route; any path can answer it */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description A fault of the server: the body carries the id of the logged error and the request id, to quote in a report */
         InternalError: {
             headers: {
@@ -2802,6 +2960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Liveness"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     getReadiness: {
@@ -2813,7 +2972,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Ready */
+            /** @description Ready; `degraded` lists shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2823,7 +2982,8 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description The store does not answer */
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description `unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2933,6 +3093,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description A fault of the server: a page saying so (the error is logged) */
             500: {
                 headers: {
@@ -3063,6 +3224,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description A fault of the server: a page saying so (the error is logged) */
             500: {
                 headers: {
@@ -3218,6 +3380,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description A fault of the server: a page saying so (the error is logged) */
             500: {
                 headers: {
@@ -3308,6 +3471,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3330,6 +3494,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     listEvents: {
@@ -3368,6 +3533,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3423,6 +3589,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3458,6 +3625,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3507,6 +3675,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3542,6 +3711,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3581,6 +3751,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3622,6 +3793,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3664,6 +3836,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3706,6 +3879,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3741,6 +3915,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3751,7 +3926,10 @@ export interface operations {
                 /** @description Sync only this directory (absent: every active Google directory) */
                 directoryId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3771,11 +3949,66 @@ export interface operations {
                     "application/json": components["schemas"]["GoogleSyncReportEnvelope"];
                 };
             };
+            /** @description Prefer: respond-async: the run started, or the one already going for the same filter */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The run: /api/v1/dsync/cron/sync-google/<runId> */
+                    Location: string;
+                    /** @description `respond-async` */
+                    "Preference-Applied": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncRunEnvelope"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGoogleSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id in the Location of the 202 */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3815,6 +4048,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3850,6 +4084,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3860,7 +4095,10 @@ export interface operations {
                 /** @description Sync only this directory (absent: every active Entra directory) */
                 directoryId?: string;
             };
-            header?: never;
+            header?: {
+                /** @description `respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3880,7 +4118,7 @@ export interface operations {
                     "application/json": components["schemas"]["MicrosoftSyncReportEnvelope"];
                 };
             };
-            /** @description `Prefer: respond-async`: the run goes on (or the one already going is joined); GET its Location */
+            /** @description Prefer: respond-async: the run started, or the one already going for the same filter */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3888,6 +4126,10 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The run: /api/v1/dsync/cron/sync-microsoft/<runId> */
+                    Location: string;
+                    /** @description `respond-async` */
+                    "Preference-Applied": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3899,6 +4141,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3934,6 +4177,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3969,6 +4213,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4014,6 +4259,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4051,6 +4297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4086,6 +4333,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4122,6 +4370,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4159,6 +4408,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4197,6 +4447,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4233,6 +4484,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4270,6 +4522,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4323,6 +4576,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4365,6 +4619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4418,6 +4673,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4460,6 +4716,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4516,6 +4773,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4551,6 +4809,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4586,6 +4845,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4627,6 +4887,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4657,6 +4918,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -5,7 +5,8 @@
  */
 import { chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
 import { buildEvent, groupData, membershipData, userData } from './events.js';
-import type { Directory, ScimBody } from './model.js';
+import type { Directory, PendingEvent, ScimBody } from './model.js';
+import { PackedStrings } from './packed-strings.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
 
 /** A member as a writer names it: the user id and, optionally, the display the client sent. */
@@ -42,9 +43,24 @@ export async function memberIdsOf(
   }
 }
 
+/** A membership event whose JSON sits in its chunk's packed block until the store reads it to append it. */
+class PackedEvent implements PendingEvent {
+  constructor(
+    readonly id: string,
+    private readonly block: PackedStrings,
+    private readonly index: number,
+  ) {}
+
+  get json(): string {
+    return this.block.at(this.index);
+  }
+}
+
 /**
  * One candidate membership event per user that exists; users unknown to the directory are skipped. Users are
- * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU).
+ * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU), each
+ * chunk's JSON packed outside the heap (core/packed-strings.ts): a 200,000-member change holds 150 MB of event
+ * JSON until the store has appended it, and as live strings that was the longest pause of the event loop.
  */
 export async function memberChanges(
   store: Pick<UserStore, 'getUsers'>,
@@ -59,14 +75,19 @@ export async function memberChanges(
   const slicer = new Slicer();
   for (const chunk of chunksOf(refs)) {
     const users = await store.getUsers(directory.id, chunk.map((r) => r.value));
+    const built: Array<{ change: Omit<MemberChange, 'event'>; id: string }> = [];
+    const jsons: string[] = [];
     for (let i = 0; i < users.length; i++) {
       if (slicer.spent()) await slicer.yield();
       const u = users[i];
       if (!u) continue;
-      const event = buildEvent(directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
+      const { id, json } = buildEvent(directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
       const display = chunk[i]!.display;
-      out.push({ userId: u.id, userVersion: u.version, event, ...(display !== undefined && { display }) });
+      built.push({ change: { userId: u.id, userVersion: u.version, ...(display !== undefined && { display }) }, id });
+      jsons.push(json);
     }
+    const block = new PackedStrings(jsons);
+    built.forEach(({ change, id }, j) => out.push({ ...change, event: new PackedEvent(id, block, j) }));
   }
   return out;
 }

@@ -84,6 +84,12 @@ export interface DirectoryStore {
    * update that set a new URL wins. Returns whether it was disabled.
    */
   disableWebhook(id: string, endpoint: string, at: string): Promise<boolean>;
+  /**
+   * Saves Google tokens a sync refreshed, those fields alone (a concurrent edit of any other field stays), and
+   * only while the refresh token is still `expectedRefreshToken` (an admin who set other tokens meanwhile wins).
+   * Returns whether they were saved.
+   */
+  saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean>;
   /** Deletes the directory and cascades to its users, groups, memberships and events. */
   deleteDirectory(id: string): Promise<boolean>;
 }
@@ -328,6 +334,32 @@ export interface AccessStore {
   readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }>;
 }
 
+/**
+ * Background runs of a pull sync (a provider's cron route with `Prefer: respond-async`), shared by every process:
+ * at most one run going per scope (a provider and its filter), and each run's record, readable anywhere.
+ */
+export interface SyncRunStore {
+  /** Makes `runId` the run going for `scope` for `ttlMs`, unless one already is: answers the id of the run going. */
+  claimSyncRun(scope: string, runId: string, ttlMs: number): Promise<string>;
+  /** The id of the run going for `scope`, or null. */
+  currentSyncRun(scope: string): Promise<string | null>;
+  /** Extends the claim only while `runId` still holds it; false = it was lost. */
+  renewSyncRun(scope: string, runId: string, ttlMs: number): Promise<boolean>;
+  releaseSyncRun(scope: string, runId: string): Promise<void>;
+  /** Saves a run's record (JSON), kept `ttlMs` from now. */
+  putSyncRun(runId: string, json: string, ttlMs: number): Promise<void>;
+  getSyncRun(runId: string): Promise<string | null>;
+}
+
+/** A master's replicas as durability counts them (readiness): those in sync now, the wanted and the minimum. */
+export interface ShardReplication {
+  /** `host:port` of the master. */
+  master: string;
+  inSync: number;
+  wanted: number;
+  minimum: number;
+}
+
 export interface Store
   extends DirectoryStore,
     UserStore,
@@ -337,9 +369,12 @@ export interface Store
     DeliveryRecordStore,
     PullSyncStore,
     OneTimeStore,
-    AccessStore {
+    AccessStore,
+    SyncRunStore {
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;
+  /** Each master's replicas in sync against DSYNC_REDIS_WAIT/MIN_REPLICAS; [] when writes wait for none (memory, WAIT off). */
+  replication(): Promise<ShardReplication[]>;
   close(): Promise<void>;
 }

@@ -40,7 +40,8 @@ const MAX_POLL_BACKOFF_MS = 5_000;
 export class DeliveryEngine {
   readonly owner = `dsync-${randomUUID()}`;
   private readonly o: Pick<EngineOptions, 'store' | 'sink' | 'policy' | 'logger' | 'realtime'> & ResolvedEngineTuning;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Each directory's drain; it resolves with the error that cut it short, if any (the store failed). */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly again = new Set<string>();
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
@@ -77,7 +78,11 @@ export class DeliveryEngine {
       .catch((err) => this.o.logger.error({ err, directoryId }, 'delivery wake-up failed'));
   }
 
-  /** One pass over every due directory (batch mode's cron, or a manual run); resolves when they are drained. */
+  /**
+   * One pass over every due directory (batch mode's cron, or a manual run); resolves when they are drained. A
+   * drain cut short by the store (Redis gone mid-run) rejects the pass with that error once the batch in flight
+   * settles: the run could not do its work, even if the store is back by then (empty, or with the same work due).
+   */
   async processDue(): Promise<PassStats> {
     const before = { ...this.stats };
     const seen = new Set<string>();
@@ -85,7 +90,12 @@ export class DeliveryEngine {
       const due = (await this.o.store.dueDirectories(Date.now(), this.o.concurrency * 4)).filter((id) => !seen.has(id));
       if (due.length === 0) break;
       for (const id of due) seen.add(id);
-      await mapLimit(due, this.o.concurrency, (id) => this.drain(id));
+      const failures: unknown[] = [];
+      await mapLimit(due, this.o.concurrency, async (id) => {
+        const failure = await this.drain(id);
+        if (failure !== undefined) failures.push(failure);
+      });
+      if (failures.length > 0) throw failures[0];
     }
     return {
       directories: seen.size,
@@ -146,8 +156,11 @@ export class DeliveryEngine {
     }
   }
 
-  /** Delivers everything pending for one directory while holding its lease. Re-runs if notified meanwhile. */
-  private drain(directoryId: string): Promise<void> {
+  /**
+   * Delivers everything pending for one directory while holding its lease. Re-runs if notified meanwhile.
+   * Never rejects: resolves with the error that cut it short (logged, and the directory marked due again).
+   */
+  private drain(directoryId: string): Promise<unknown> {
     const running = this.inFlight.get(directoryId);
     if (running) {
       this.again.add(directoryId);
@@ -178,6 +191,7 @@ export class DeliveryEngine {
       } catch (err) {
         this.o.logger.error({ err, directoryId }, 'delivery failed unexpectedly');
         await this.o.store.markDue(directoryId, Date.now() + 5_000).catch(() => undefined);
+        return err;
       } finally {
         this.inFlight.delete(directoryId);
       }

@@ -1,6 +1,5 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
-import { withDeadline } from '../core/deadline.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '../ratelimit/auth-failures.js';
@@ -14,15 +13,13 @@ import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { jsonBody } from './json-body.js';
 import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft-public-routes.js';
 import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
+import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
 import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
 import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
-
-/** Well inside a probe's usual 1 s timeout, so a stalled store reads as "not ready" rather than a probe timeout. */
-const READY_DEADLINE_MS = 500;
 
 export interface AppOptions {
   dsync: Dsync;
@@ -96,20 +93,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  // Logged when readiness changes, not at every probe of an outage.
-  let ready = true;
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await withDeadline(dsync.health.ping(), READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
-      if (!ready) logger.info({ store: dsync.health.store }, 'store reachable again: ready');
-      ready = true;
-      res.json({ status: 'ready', store: dsync.health.store });
-    } catch (err) {
-      if (ready) logger.warn({ err, store: dsync.health.store }, 'store not reachable: not ready');
-      ready = false;
-      res.status(503).setHeader('Retry-After', '1').json({ status: 'unavailable', store: dsync.health.store });
-    }
-  });
+  app.get('/readyz', readiness(dsync.health, logger));
 
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
   // The auth-failure gates come first: a blocked client is refused before anything compares its credential.

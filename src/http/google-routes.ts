@@ -5,7 +5,8 @@
  *   PUT  /directory-sync/<id>/google/token {access_token, refresh_token}  step 3 → the directory's google view
  *   PUT  /directory-sync/<id>/google/service-account {key, admin_email}  service account (domain-wide delegation)
  *   GET  /directory-sync/<id>/google/sync                                the last sync's status
- *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync
+ *   POST /dsync/cron/sync-google[?directoryId=]                          run the sync (Prefer: respond-async: in the
+ *   GET  /dsync/cron/sync-google/<runId>                                 background, and read it here; sync-run-routes.ts)
  * The admin's browser (no Api-Key) opens step 1's link and comes back to /dsync/google/callback: oauth-routes.ts.
  */
 import { z } from 'zod';
@@ -17,11 +18,13 @@ import {
   googleDirectoryViewSchema,
   serviceAccountViewSchema,
   syncReportSchema,
+  syncRunRecordSchema,
   syncStatusSchema,
   tokenSetSchema,
 } from './google-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';
+import { syncRunRoutes } from './sync-run-routes.js';
 
 const TAG = 'Google Workspace';
 const redirectQuery = z.object({
@@ -120,18 +123,16 @@ export const googleRoutes: ApiRoute[] = [
     errors: [404],
     handle: ({ params }, dsync) => dsync.google.syncStatus(params.id),
   }),
-  route({
-    method: 'post',
-    path: '/dsync/cron/sync-google',
-    operationId: 'syncGoogle',
-    summary: 'Sync every active Google directory (or one) now',
-    description:
-      'Pulls users, groups and memberships from Google and commits the differences with their events. A directory that fails ' +
-      'is reported in the answer (`failed`), not as an error status.',
+  ...syncRunRoutes({
+    provider: 'google',
+    name: 'Google',
     tag: TAG,
+    what: 'every active Google directory',
+    does: 'Pulls users, groups and memberships from Google and commits the differences with their events.',
     query: syncQuery,
-    responses: { 200: { description: 'What each directory did; a failing directory is reported, not an error', data: syncReportSchema } },
-    errors: [404],
-    handle: ({ query }, dsync) => dsync.google.sync(query),
+    report: syncReportSchema,
+    run: syncRunRecordSchema,
+    sync: (dsync, filter) => dsync.google.sync(filter),
+    runs: (dsync) => dsync.google.runs,
   }),
 ];

@@ -8,6 +8,7 @@ import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 import type { GoogleDirectoryView, TokenSet } from '../providers/google/authorization.js';
 import type { SyncReport } from '../providers/pull/runner.js';
 import type { SyncCounts, SyncState, SyncStatus } from '../providers/google/sync-status.js';
+import { runDirectorySchema, runErrorSchema, syncRunSchema } from './sync-run-routes.js';
 
 const timestamp = z.iso.datetime();
 export const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
@@ -70,7 +71,7 @@ export const countsSchema = z.object({
   members_removed: z.int(),
 }) satisfies z.ZodType<SyncCounts>;
 
-export const errorSchema = z.object({ code: z.string(), message: z.string() }).nullable().describe('Why the last run did not succeed');
+export const errorSchema = runErrorSchema.describe('Why the last run did not succeed');
 
 /** The fields every pull provider's sync status has (pull/sync-status.ts). */
 export const baseSyncStatusShape = {
@@ -109,18 +110,10 @@ export const syncStatusSchema = z
   }) satisfies z.ZodType<SyncStatus>;
 
 /** A sync run's report, as both pull providers' cron routes answer it. */
+const reportStateSchema = z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now');
+
 export const syncReportObject = z.object({
-  directories: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      tenant: z.string(),
-      product: z.string(),
-      state: z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now'),
-      counts: countsSchema,
-      error: errorSchema,
-    }),
-  ),
+  directories: z.array(runDirectorySchema.extend({ state: reportStateSchema, counts: countsSchema, error: errorSchema })),
   created: z.int(),
   updated: z.int(),
   deleted: z.int(),
@@ -140,3 +133,27 @@ export const syncReportSchema = syncReportObject
       },
     ],
   }) satisfies z.ZodType<SyncReport>;
+
+/** A background run (Prefer: respond-async) of a pull provider's sync: each provider names it and gives its example. */
+export const syncRunObject = syncRunSchema({ state: reportStateSchema, counts: countsSchema });
+
+export const syncRunRecordSchema = syncRunObject.meta({
+  id: 'GoogleSyncRun',
+  examples: [
+    {
+      id: '5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60',
+      provider: 'google',
+      state: 'succeeded',
+      directory_id: null,
+      started_at: '2026-11-21T08:00:00.000Z',
+      finished_at: '2026-11-21T08:00:04.210Z',
+      progress: { directories: 1, done: 1 },
+      directories: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', state: 'succeeded', counts: { ...ZERO_COUNTS, users_created: 30 }, error: null }],
+      created: 30,
+      updated: 0,
+      deleted: 0,
+      failed: 0,
+      error: null,
+    },
+  ],
+});

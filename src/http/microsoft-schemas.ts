@@ -1,13 +1,12 @@
 /**
  * What the Microsoft Entra ID routes answer inside `data`, as named zod schemas with examples for the OpenAPI
  * document; `satisfies` ties each to the provider's type, so a field added there without its schema fails to
- * compile. The sync report has the Google route's shape.
+ * compile. The sync report and a background run have the Google route's shapes.
  */
 import { z } from 'zod';
-import type { AsyncRun } from '../providers/pull/async-runs.js';
 import type { SyncReport } from '../providers/pull/runner.js';
 import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, errorSchema, syncReportObject, ZERO_COUNTS } from './google-schemas.js';
+import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './google-schemas.js';
 
 const timestamp = z.iso.datetime();
 const TENANT_ID = 'aaaaaaaa-1111-4111-8111-111111111111';
@@ -66,18 +65,19 @@ export const microsoftSyncStatusSchema = z
     ],
   }) satisfies z.ZodType<MicrosoftSyncStatus>;
 
-export const asyncRunSchema = z
-  .object({
-    id: z.string(),
-    state: z.enum(['running', 'succeeded', 'failed']),
-    started_at: timestamp,
-    finished_at: timestamp.nullable(),
-    report: syncReportObject.nullable().describe('What the synchronous form answers, once the run is done'),
-    error: errorSchema.describe('Why the run could not work (the store unreachable); a failing directory is in the report'),
-  })
-  .meta({
-    id: 'MicrosoftSyncRun',
-    examples: [
-      { id: '5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60', state: 'succeeded', started_at: '2026-11-21T08:00:00.000Z', finished_at: FINISHED, report: REPORT_EXAMPLE, error: null },
-    ],
-  }) satisfies z.ZodType<AsyncRun>;
+export const microsoftSyncRunSchema = syncRunObject.meta({
+  id: 'MicrosoftSyncRun',
+  examples: [
+    {
+      id: '5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60',
+      provider: 'microsoft',
+      state: 'succeeded',
+      directory_id: null,
+      started_at: '2026-11-21T08:00:00.000Z',
+      finished_at: FINISHED,
+      progress: { directories: 1, done: 1 },
+      ...REPORT_EXAMPLE,
+      error: null,
+    },
+  ],
+});

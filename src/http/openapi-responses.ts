@@ -63,6 +63,12 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
     message: 'Rate limit exceeded: retry after 1 s',
     headers: ['Retry-After'],
   },
+  431: {
+    name: 'RequestHeaderFieldsTooLarge',
+    description:
+      "The request line and headers exceed 16 KiB (Node's limit: an over-long URL or header), refused by the HTTP parser before any route; any path can answer it",
+    message: "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers",
+  },
   500: {
     name: 'InternalError',
     description: 'A fault of the server: the body carries the id of the logged error and the request id, to quote in a report',

@@ -28,7 +28,7 @@ export function operationId(r: ApiRoute): string {
 }
 
 function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
-  const of = (where: 'path' | 'query', object: z.ZodType | undefined): Json[] => {
+  const of = (where: 'path' | 'query' | 'header', object: z.ZodType | undefined): Json[] => {
     if (!object) return [];
     if (!(object instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
     return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, schema]) => {
@@ -44,7 +44,7 @@ function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
       };
     });
   };
-  return [...of('path', r.params), ...of('query', r.query)];
+  return [...of('path', r.params), ...of('query', r.query), ...of('header', r.headers)];
 }
 
 const examples = (value: unknown): Json => (value === undefined ? {} : { examples: { default: { value } } });
@@ -138,10 +138,15 @@ function tags(paths: Json, hooks: Json): Json[] {
 export function buildOpenApiDocument(routes: ApiRoute[]): Json {
   const schemas = new SchemaCollector();
   for (const [name, schema] of Object.entries({ ...ERROR_SCHEMAS, ...FIXED_SCHEMAS })) schemas.add(name, schema);
-  const paths: Json = fixedPaths();
+  const fixed = fixedPaths();
+  const paths: Json = { ...fixed };
   for (const r of routes) {
     const path = openApiPath(r.path);
     paths[path] = { ...(paths[path] as Json | undefined), [r.method]: operation(r, schemas) };
+  }
+  // The routes' error statuses include it (route-table.ts); the fixed paths meet the same parser.
+  for (const ops of Object.values(fixed) as Array<Record<string, { responses: Json }>>) {
+    for (const op of Object.values(ops)) op.responses[431] = { $ref: `#/components/responses/${ERROR_RESPONSES[431]!.name}` };
   }
   const hooks = webhooks(schemas);
   const usedStatuses = new Set([...routes.flatMap(errorStatuses), 500]);

@@ -19,10 +19,11 @@ export type ErrorStatus = 403 | 404 | 409 | 502;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, Q, B> {
+export interface RouteInput<P, Q, B, H = undefined> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  headers: Out<H>;
 }
 
 /** A success answer other than the route's default status (replay answers 200 or 202). */
@@ -57,6 +58,7 @@ export interface ApiRoute<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends Responses = Responses,
+  H extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   method: HttpMethod;
   /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
@@ -84,6 +86,8 @@ export interface ApiRoute<
   body?: B;
   /** An example body; default: built from the body schema's meta `examples`. */
   requestExample?: unknown;
+  /** Request headers the route reads (a z.object of lower-case names; e.g. `prefer`). */
+  headers?: H;
   /** Success answers by status, each with the schema of its `data`. */
   responses: R;
   /** The success status the handler's result is sent with (an `Answer` picks another); 200 unless given. */
@@ -91,13 +95,17 @@ export interface ApiRoute<
   /** 404/409 (502 for Google), 403 beyond a key's scope; 400, 401, 403, 413, 415, 429 and 503 are derived. */
   errors?: ErrorStatus[];
   /** Resolves with the `data` of the default status (typed by its schema), or an `Answer` for another. */
-  handle(input: RouteInput<P, Q, B>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
+  handle(input: RouteInput<P, Q, B, H>, dsync: Dsync, res: Response): Promise<DataOf<R[keyof R]> | Answer>;
 }
 
 /** Types a route's handler from its schemas, then widens it to sit in a table. */
-export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends Responses>(
-  r: ApiRoute<P, Q, B, R>,
-): ApiRoute {
+export function route<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends Responses,
+  H extends z.ZodType | undefined = undefined,
+>(r: ApiRoute<P, Q, B, R, H>): ApiRoute {
   return r as unknown as ApiRoute;
 }
 
@@ -105,15 +113,16 @@ export const API_PREFIX = '/api/v1';
 
 /**
  * Every error status a route can answer: 400 when it takes input, 413/415 with a body, 401 behind the Api-Key
- * (and 403 beyond a scoped key's reach), 429 under the rate limits (when configured), 503 when the store is
- * unreachable.
+ * (and 403 beyond a scoped key's reach), 429 under the rate limits (when configured), 431 for a request line
+ * too long, 503 when the store is unreachable.
  */
 export function errorStatuses(r: ApiRoute): number[] {
   const statuses = new Set<number>(r.errors ?? []);
-  if (r.params || r.query || r.body) statuses.add(400);
+  if (r.params || r.query || r.body || r.headers) statuses.add(400);
   if (r.body) statuses.add(413).add(415);
   if (r.auth !== false) statuses.add(401).add(403).add(429);
-  statuses.add(503);
+  // A request line and headers over Node's 16 KiB, refused by the parser whatever the route (http/client-errors.ts).
+  statuses.add(431).add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
@@ -126,6 +135,7 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
         params: r.params ? parseInput(r.params, req.params) : undefined,
         query: r.query ? parseInput(r.query, req.query) : undefined,
         body: r.body ? parseInput(r.body, req.body) : undefined,
+        headers: r.headers ? parseInput(r.headers, req.headers) : undefined,
       };
       const scope = res.locals.apiKey ?? FULL_ACCESS;
       await authorize(scope, r.method !== 'get' || r.changes === true, r.reach ?? 'all', input, (id) => dsync.directories.get(id));

@@ -93,8 +93,11 @@ export class BucketLimiter {
   }
 
   /**
-   * Takes one point from both windows at once (one round trip each, in parallel). Every request counts in both,
-   * refused ones included, so a client that ignores 429s stays refused instead of being let through each second.
+   * Takes one point from both windows at once (one round trip each, in parallel). Only an allowed request spends
+   * them: a request either window refuses gives both points back before it is answered, so a client retrying
+   * on 429 (as IdPs do) gets every request of its budget, and one that ignores 429s is still refused each time
+   * it is over. Between the take and the give-back a concurrent request sees the counter one higher: at a
+   * window's edge it may be refused once too early, never let through over the limit.
    */
   async consume(bucket: Bucket, key: string): Promise<BucketDecision> {
     const results = await Promise.all(
@@ -109,9 +112,12 @@ export class BucketLimiter {
         }
       }),
     );
+    const allowed = results.every((r) => !r.refused);
+    if (!allowed) await Promise.all(KINDS.map((kind) => this.limiters[bucket][kind].reward(key, 1)));
     return {
-      allowed: results.every((r) => !r.refused),
-      windows: results.map((r) => ({ kind: r.kind, limit: r.limit, remaining: r.res.remainingPoints, resetMs: r.res.msBeforeNext })),
+      allowed,
+      // A window that allowed a refused request got its point back: one more left than it answered.
+      windows: results.map((r) => ({ kind: r.kind, limit: r.limit, remaining: r.res.remainingPoints + (allowed || r.refused ? 0 : 1), resetMs: r.res.msBeforeNext })),
       refusedBy: results.filter((r) => r.refused).map((r) => r.kind),
     };
   }

@@ -7,6 +7,12 @@ export type CommandObserver = (command: string, seconds: number, failed: boolean
 
 type Sent = { name: string; promise: Promise<unknown> };
 
+/**
+ * NOSCRIPT is how Redis says "load the script first" (after a restart, a failover or SCRIPT FLUSH): the caller
+ * sends it again with EVAL (ioredis' commands and the write scripts alike), so it is an answer, not an error.
+ */
+const isFailure = (err: unknown): boolean => !/^NOSCRIPT\b/.test((err as Error | undefined)?.message ?? '');
+
 /** Wraps one connection's sendCommand; a command seen before (re-sent after MOVED or a failover) is reported once. */
 function observeConnection(redis: RedisClient, observer: CommandObserver, seen: WeakSet<Sent>): void {
   const conn = redis as unknown as { sendCommand(command: Sent, ...rest: unknown[]): unknown };
@@ -19,7 +25,7 @@ function observeConnection(redis: RedisClient, observer: CommandObserver, seen: 
       const name = command.name.toLowerCase(); // `call('GET')` and `get()` are one command
       command.promise.then(
         () => observer(name, seconds(), false),
-        () => observer(name, seconds(), true),
+        (err: unknown) => observer(name, seconds(), isFailure(err)),
       );
     }
     return send(command, ...rest);

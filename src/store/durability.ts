@@ -1,28 +1,38 @@
 /**
- * Durable acknowledgement of store writes (DSYNC_REDIS_WAIT_REPLICAS): after a write the caller will answer 2xx
- * for, `WAIT <replicas> <timeout>` on the connection of the master that took it. WAIT counts the replicas that
- * have every write of *that connection* so far, so it must go to that node's own connection: on a cluster, the
- * master of the key's slot (a keyless `cluster.call('WAIT')` would go to any node and prove nothing).
+ * Durable acknowledgement of store writes, Kafka's `acks=all` with `min.insync.replicas`: after a write the caller
+ * will answer 2xx for, `WAIT` for up to DSYNC_REDIS_WAIT_REPLICAS of the master's replicas that are connected and
+ * in sync (replicas-in-sync.ts), and refuse the write (StoreNotDurableError, 503) only when fewer than
+ * DSYNC_REDIS_MIN_REPLICAS confirmed it. A write confirmed by fewer than wanted but at least the minimum is
+ * acknowledged and counted as degraded: a promoted replica with no replica of its own keeps its shard writable
+ * (minimum 0), instead of refusing every write until a replica comes back.
+ *
+ * WAIT counts the replicas that have every write of *that connection* so far, so it goes to that node's own
+ * connection: on a cluster, the master of the key's slot (a keyless `cluster.call('WAIT')` would go to any node
+ * and prove nothing). A failed WAIT, or a connection re-established since the write, proves nothing about the
+ * write: it is refused whatever the minimum (a failover may have lost it).
  *
  * Group commit: a WAIT blocks its connection until answered, so each node has at most one WAIT in flight; it
  * covers every write that completed before it was sent, and writes that complete meanwhile share the next one.
- * Fewer replicas than asked, a failed WAIT, or a connection re-established since the write → StoreNotDurableError.
- *
  * A WAIT holds up every command behind it on its connection (reads, readiness pings), so once a node's WAIT
- * fell short (a replica down or lagging) the next ones wait only DEGRADED_WAIT_MS, until one succeeds again:
- * writes keep answering 503 but at once, and the connection is not held a full timeout per batch.
+ * fell short (a replica down or lagging) the next ones wait only DEGRADED_WAIT_MS, until one succeeds again.
  */
 import { Command, type Redis } from 'ioredis';
 import { StoreNotDurableError } from '../core/errors.js';
+import type { ShardReplication } from '../core/store-port.js';
 import { isCluster, type RedisClient } from './redis-client.js';
+import { nodeName, replicasInSync } from './replicas-in-sync.js';
 
 export interface DurabilityOptions {
-  /** Replicas that must confirm a write before it is acknowledged; 0 (default) = no WAIT. */
+  /** Replicas (of those in sync) a write waits for before it is acknowledged; 0 (default) = no WAIT. */
   waitReplicas?: number;
+  /** Fewest confirmations with which a write is still acknowledged (default 0); at most `waitReplicas`. */
+  minReplicas?: number;
   /** How long a WAIT may take (ms, default 1000); the WAIT command itself gets this plus the command timeout. */
   waitTimeoutMs?: number;
-  /** Told of every write reported not durable (metrics). */
+  /** Told of every write refused as not durable (metrics). */
   onNotDurable?: () => void;
+  /** Told of every write acknowledged with fewer confirmations than `waitReplicas` (metrics). */
+  onDegraded?: () => void;
 }
 
 export const DEFAULT_WAIT_TIMEOUT_MS = 1000;
@@ -30,31 +40,53 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 1000;
 /** The WAIT timeout of a node whose last WAIT fell short: enough for a healthy replica's acknowledgement. */
 export const DEGRADED_WAIT_MS = 50;
 
+/** A node's count of replicas in sync is measured again after this long (one INFO per node and second at most). */
+const IN_SYNC_TTL_MS = 1000;
+
 /** The hash slot of a key, by ioredis' own routing (hash tags included). */
 const slotOf = (key: string): number => new Command('get', [key]).getSlot();
 
 type Stream = Redis['stream'];
 
-/** One node's group commit; resolves to the connection (stream) the WAIT went out on. */
+/** What one node's WAIT established: the connection it went out on and the replicas that confirmed. */
+interface Confirmation {
+  stream: Stream;
+  acked: number;
+  /** How the count was reached, for the refusal's message. */
+  detail: string;
+}
+
+interface WaitPolicy {
+  wanted: number;
+  minimum: number;
+  timeoutMs: number;
+  commandTimeoutMs: number;
+}
+
+/** One node's group commit and its count of replicas in sync. */
 class NodeWaits {
-  private inFlight: Promise<Stream> | null = null;
-  private next: Promise<Stream> | null = null;
+  private inFlight: Promise<Confirmation> | null = null;
+  private next: Promise<Confirmation> | null = null;
   /** The last WAIT fell short or failed: the next ones wait DEGRADED_WAIT_MS. */
   private degraded = false;
+  /** Measured on one connection: a reconnect (a Sentinel failover) may have reached another master. */
+  private inSync: { stream: Stream; at: number; count: Promise<number> } | null = null;
 
   constructor(
     private readonly node: Redis,
-    private readonly send: (node: Redis, degraded: boolean) => Promise<void>,
+    private readonly policy: WaitPolicy,
   ) {}
 
-  async confirm(): Promise<void> {
+  /** The replicas that confirmed every write of this node's connection so far, ours included. */
+  async confirm(): Promise<Confirmation> {
     const wroteOn = this.node.stream;
-    const sentOn = await this.batch();
+    const confirmation = await this.batch();
     // A WAIT on a new connection counts only that connection's writes: it cannot vouch for ours.
-    if (sentOn !== wroteOn) throw new StoreNotDurableError('the connection to the master was re-established since the write');
+    if (confirmation.stream !== wroteOn) throw new StoreNotDurableError('the connection to the master was re-established since the write');
+    return confirmation;
   }
 
-  private batch(): Promise<Stream> {
+  private batch(): Promise<Confirmation> {
     if (!this.inFlight) return this.start();
     // This write completed after the WAIT in flight was sent: it shares the next one.
     this.next ??= this.inFlight.then(
@@ -64,28 +96,56 @@ class NodeWaits {
     return this.next;
   }
 
-  private start(): Promise<Stream> {
+  private start(): Promise<Confirmation> {
     this.next = null;
-    const stream = this.node.stream;
-    const run: Promise<Stream> = this.send(this.node, this.degraded)
-      .then(
-        () => ((this.degraded = false), stream),
-        (err: unknown) => {
-          this.degraded = true;
-          throw err;
-        },
-      )
-      .finally(() => {
-        if (this.inFlight === run) this.inFlight = null;
-      });
+    const run = this.confirmNow().finally(() => {
+      if (this.inFlight === run) this.inFlight = null;
+    });
     this.inFlight = run;
     return run;
+  }
+
+  private async confirmNow(): Promise<Confirmation> {
+    const stream = this.node.stream;
+    const { wanted, minimum } = this.policy;
+    // Wait for the replicas there are (up to the wanted), and always for the minimum: a count measured a moment
+    // ago must not let a write through below it.
+    const target = Math.max(minimum, Math.min(wanted, await this.countInSync(stream)));
+    if (target === 0) return { stream, acked: 0, detail: 'no replica is in sync' };
+    const timeoutMs = this.degraded ? Math.min(DEGRADED_WAIT_MS, this.policy.timeoutMs) : this.policy.timeoutMs;
+    try {
+      const acked = await this.wait(target, timeoutMs);
+      this.degraded = acked < target;
+      if (this.degraded) this.inSync = null; // a replica fell behind: measure again
+      return { stream, acked, detail: `${acked} of ${target} replicas confirmed it within ${timeoutMs} ms` };
+    } catch (err) {
+      this.degraded = true;
+      this.inSync = null;
+      throw err;
+    }
+  }
+
+  private countInSync(stream: Stream): Promise<number> {
+    const now = Date.now();
+    if (this.inSync?.stream !== stream || now - this.inSync.at > IN_SYNC_TTL_MS) {
+      const count = replicasInSync(this.node);
+      count.catch(() => (this.inSync = null)); // a failed measurement is not kept
+      this.inSync = { stream, at: now, count };
+    }
+    return this.inSync.count;
+  }
+
+  private async wait(replicas: number, timeoutMs: number): Promise<number> {
+    const command = new Command('wait', [replicas, timeoutMs], { replyEncoding: 'utf8' });
+    // Set before sending, so the connection's shorter command timeout does not cut the WAIT short.
+    command.setTimeout(timeoutMs + this.policy.commandTimeoutMs);
+    return Number(await this.node.sendCommand(command));
   }
 }
 
 export class Durability {
   readonly replicas: number;
-  private readonly timeoutMs: number;
+  private readonly policy: WaitPolicy;
   private readonly nodes = new WeakMap<Redis, NodeWaits>();
 
   constructor(
@@ -93,27 +153,45 @@ export class Durability {
     private readonly o: DurabilityOptions & { commandTimeoutMs: number },
   ) {
     this.replicas = o.waitReplicas ?? 0;
-    this.timeoutMs = o.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+    const minimum = o.minReplicas ?? 0;
+    if (minimum > this.replicas) throw new RangeError(`minReplicas (${minimum}) must not exceed waitReplicas (${this.replicas})`);
+    this.policy = { wanted: this.replicas, minimum, timeoutMs: o.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS, commandTimeoutMs: o.commandTimeoutMs };
   }
 
-  /** Waits until the masters holding `keys` have replicated every write so far; no-op when WAIT is off. */
+  /**
+   * Waits until the masters holding `keys` have replicated every write so far to their replicas in sync (up to
+   * the wanted number); refuses below the minimum; no-op when WAIT is off.
+   */
   async confirm(keys: readonly string[]): Promise<void> {
     if (this.replicas === 0) return;
+    let weakest: Confirmation;
     try {
       const nodes = new Set(keys.map((key) => this.masterOf(key)));
-      await Promise.all([...nodes].map((node) => this.waitsOf(node).confirm()));
+      const confirmations = await Promise.all([...nodes].map((node) => this.waitsOf(node).confirm()));
+      weakest = confirmations.reduce((a, b) => (b.acked < a.acked ? b : a));
     } catch (err) {
       this.o.onNotDurable?.();
       throw err instanceof StoreNotDurableError ? err : new StoreNotDurableError((err as Error).message.split('\n')[0]!, { cause: err });
     }
+    if (weakest.acked < this.policy.minimum) {
+      this.o.onNotDurable?.();
+      throw new StoreNotDurableError(`${weakest.detail}; at least ${this.policy.minimum} must`);
+    }
+    if (weakest.acked < this.replicas) this.o.onDegraded?.();
+  }
+
+  /** Each master's replicas in sync, measured now, against the wanted and the minimum (readiness); [] when WAIT is off. */
+  async shards(): Promise<ShardReplication[]> {
+    if (this.replicas === 0) return [];
+    const client = this.client;
+    const masters = isCluster(client) ? client.nodes('master') : [client];
+    const { wanted, minimum } = this.policy;
+    return Promise.all(masters.map(async (node) => ({ master: nodeName(node), inSync: await replicasInSync(node), wanted, minimum })));
   }
 
   private waitsOf(node: Redis): NodeWaits {
     let waits = this.nodes.get(node);
-    if (!waits) {
-      const send = (n: Redis, degraded: boolean) => this.wait(n, degraded ? Math.min(DEGRADED_WAIT_MS, this.timeoutMs) : this.timeoutMs);
-      this.nodes.set(node, (waits = new NodeWaits(node, send)));
-    }
+    if (!waits) this.nodes.set(node, (waits = new NodeWaits(node, this.policy)));
     return waits;
   }
 
@@ -126,16 +204,6 @@ export class Durability {
     const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === nodeKey);
     if (!node) throw new StoreNotDurableError(`no master is known for slot ${slot}`);
     return node;
-  }
-
-  private async wait(node: Redis, timeoutMs: number): Promise<void> {
-    const command = new Command('wait', [this.replicas, timeoutMs], { replyEncoding: 'utf8' });
-    // Set before sending, so the connection's shorter command timeout does not cut the WAIT short.
-    command.setTimeout(timeoutMs + this.o.commandTimeoutMs);
-    const acked = Number(await node.sendCommand(command));
-    if (acked < this.replicas) {
-      throw new StoreNotDurableError(`${acked} of ${this.replicas} replicas confirmed it within ${timeoutMs} ms`);
-    }
   }
 }
 

@@ -4,26 +4,14 @@
  * events (a few refills of a 200,000-member group) is then about a thousand heap objects instead of millions of
  * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms.
  */
+import { PackedStrings } from '../core/packed-strings.js';
 import type { LoggedEvent } from '../core/store-port.js';
 
 const BLOCK = 1024;
 const format = (seq: number): string => String(seq).padStart(16, '0');
 
-interface Block {
-  data: Buffer;
-  /** Byte offset where each event ends. */
-  ends: Uint32Array;
-}
-
-function seal(jsons: string[]): Block {
-  const ends = new Uint32Array(jsons.length);
-  let end = 0;
-  jsons.forEach((json, i) => (ends[i] = end += Buffer.byteLength(json)));
-  return { data: Buffer.from(jsons.join('')), ends };
-}
-
 export class EventLog {
-  private sealed: Block[] = [];
+  private sealed: PackedStrings[] = [];
   /** The block being filled. */
   private open: string[] = [];
   /** Commit time of every stored event, by position. */
@@ -40,16 +28,14 @@ export class EventLog {
   private json(position: number): string {
     const b = Math.floor(position / BLOCK);
     if (b === this.sealed.length) return this.open[position - b * BLOCK]!;
-    const { data, ends } = this.sealed[b]!;
-    const j = position % BLOCK;
-    return data.toString('utf8', j === 0 ? 0 : ends[j - 1], ends[j]);
+    return this.sealed[b]!.at(position % BLOCK);
   }
 
   append(json: string, at: number): void {
     this.open.push(json);
     this.ats.push(at);
     if (this.open.length === BLOCK) {
-      this.sealed.push(seal(this.open));
+      this.sealed.push(new PackedStrings(this.open));
       this.open = [];
     }
   }

@@ -8,7 +8,7 @@
  */
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
-import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryAccessStore } from './memory-access.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
@@ -17,6 +17,10 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   private readonly directories = new Map<string, string>();
 
   async ping(): Promise<void> {}
+
+  async replication(): Promise<ShardReplication[]> {
+    return [];
+  }
   async close(): Promise<void> {}
 
   private records(directoryId: string, kind: 'users' | 'groups', ids: string[]): Array<StoredResource | null> {
@@ -63,6 +67,13 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     const directory = await this.getDirectory(id);
     if (!directory || directory.webhook.endpoint !== endpoint) return false;
     this.directories.set(id, JSON.stringify({ ...directory, webhook_disabled_at: at }));
+    return true;
+  }
+  async saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean> {
+    const directory = await this.getDirectory(id);
+    if (!directory || directory.google_refresh_token !== expectedRefreshToken) return false;
+    const refreshed = { google_access_token: tokens.accessToken, ...(tokens.refreshToken && { google_refresh_token: tokens.refreshToken }) };
+    this.directories.set(id, JSON.stringify({ ...directory, ...refreshed, updated_at: at }));
     return true;
   }
   async deleteDirectory(id: string): Promise<boolean> {

@@ -14,26 +14,30 @@ import { describeTarget, type RedisTarget } from './redis-target.js';
 
 export interface OpenStoreOptions {
   commandTimeoutMs?: number | undefined;
-  /** Replicas that must confirm each acknowledged write (0 = no WAIT), and for how long. */
+  /** Replicas in sync each acknowledged write waits for (0 = no WAIT), the fewest it may settle for, and for how long. */
   waitReplicas?: number | undefined;
+  minReplicas?: number | undefined;
   waitTimeoutMs?: number | undefined;
   logger: Logger;
   observe: CommandObserver;
-  /** Told of each write answered 503 as not durable (metrics). */
+  /** Told of each write answered 503 as not durable, and of each acknowledged with fewer replicas than wanted (metrics). */
   onNotDurable?: () => void;
+  onDegraded?: () => void;
 }
 
 export function openRedisStore(target: string | RedisTarget, o: OpenStoreOptions): RedisStore {
   const store = new RedisStore(target, {
     ...(o.commandTimeoutMs !== undefined && { commandTimeout: o.commandTimeoutMs }),
     ...(o.waitReplicas !== undefined && { waitReplicas: o.waitReplicas }),
+    ...(o.minReplicas !== undefined && { minReplicas: o.minReplicas }),
     ...(o.waitTimeoutMs !== undefined && { waitTimeoutMs: o.waitTimeoutMs }),
     ...(o.onNotDurable && { onNotDurable: o.onNotDurable }),
+    ...(o.onDegraded && { onDegraded: o.onDegraded }),
   });
   store.observeCommands(o.observe);
   logRedisConnection(store, o.logger);
   const t: RedisTarget = typeof target === 'string' ? { kind: 'server', url: target } : target;
-  o.logger.info({ store: describeTarget(t), waitReplicas: o.waitReplicas ?? 0 }, 'store: Redis');
+  o.logger.info({ store: describeTarget(t), waitReplicas: o.waitReplicas ?? 0, minReplicas: o.minReplicas ?? 0 }, 'store: Redis');
   return store;
 }
 

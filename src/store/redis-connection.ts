@@ -3,6 +3,7 @@
  * store's parts (redis-delivery.ts, redis.ts) build on it.
  */
 import type { RedisOptions } from 'ioredis';
+import type { ShardReplication } from '../core/store-port.js';
 import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
 import { failFast } from './fail-fast.js';
@@ -30,6 +31,23 @@ d.webhook_disabled_at = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(d))
 return 1`;
 
+/** Compare-and-set of the Google token fields alone, while the refresh token is still ARGV[1] ('' = none). */
+const SAVE_GOOGLE_TOKENS = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return 0 end
+local d = cjson.decode(raw)
+if (d.google_refresh_token or '') ~= ARGV[1] then return 0 end
+d.google_access_token = ARGV[2]
+if ARGV[3] ~= '' then d.google_refresh_token = ARGV[3] end
+d.updated_at = ARGV[4]
+redis.call('SET', KEYS[1], cjson.encode(d))
+return 1`;
+
+/** Claims KEYS[1] for ARGV[1] (expiring after ARGV[2] ms) unless held: answers the holder. */
+const CLAIM = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
+return redis.call('GET', KEYS[1])`;
+
 /** Sets (or, with an empty value, deletes) KEYS[2] only while the directory record KEYS[1] exists. */
 const PUT_SYNC_RECORD = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -41,8 +59,10 @@ const COMMANDS = {
   dsyncReleaseLease: { keys: 1, lua: RELEASE_LEASE },
   dsyncRenewLease: { keys: 1, lua: RENEW_LEASE },
   dsyncDisableWebhook: { keys: 1, lua: DISABLE_WEBHOOK },
+  dsyncSaveGoogleTokens: { keys: 1, lua: SAVE_GOOGLE_TOKENS },
   dsyncSaveState: { keys: 2, lua: SAVE_STATE },
   dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
+  dsyncClaim: { keys: 1, lua: CLAIM },
 };
 
 /** How long after an end we did not ask for the client connects again. */
@@ -57,7 +77,7 @@ export class RedisConnection {
 
   /** Connection events are logged by `logRedisConnection` (redis-events.ts). */
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
-    const { waitReplicas, waitTimeoutMs, onNotDurable, ...redisOptions } = options;
+    const { waitReplicas, minReplicas, waitTimeoutMs, onNotDurable, onDegraded, ...redisOptions } = options;
     this.redis = createRedisClient(target, redisOptions);
     // Queue commands only until the first connection: a service starting beside its Redis waits for it, while
     // an outage later fails each command at once (503) instead of piling requests up behind a reconnect.
@@ -68,8 +88,10 @@ export class RedisConnection {
     this.defineCommands(COMMANDS);
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),
+      ...(minReplicas !== undefined && { minReplicas }),
       ...(waitTimeoutMs !== undefined && { waitTimeoutMs }),
       ...(onNotDurable && { onNotDurable }),
+      ...(onDegraded && { onDegraded }),
       commandTimeoutMs: redisOptions.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
     });
   }
@@ -102,6 +124,11 @@ export class RedisConnection {
     await Promise.all(masters.map((node) => node.ping()));
     const info = await masters[0]!.cluster('INFO');
     if (!/^cluster_state:ok\b/m.test(info)) throw new Error('CLUSTERDOWN the cluster reports cluster_state:fail');
+  }
+
+  /** Each master's replicas in sync, against DSYNC_REDIS_WAIT_REPLICAS and DSYNC_REDIS_MIN_REPLICAS (readiness). */
+  replication(): Promise<ShardReplication[]> {
+    return this.durability.shards();
   }
   /**
    * ioredis ends a Sentinel client for good when the Sentinels' +switch-master arrives while it is asking them for

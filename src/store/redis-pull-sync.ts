@@ -1,9 +1,11 @@
 /**
- * The Redis store's pull-sync side (PullSyncStore): `dsync:{d}:slease`, the sync lease (like delivery's), and
- * `dsync:{d}:sr:<name>`, the small records (status, service-account key), written only beside a live directory;
+/**
+ * The Redis store's pull-sync side (PullSyncStore, SyncRunStore): `dsync:{d}:slease`, the sync lease (like
+ * delivery's), and `dsync:{d}:sr:<name>`, the small records (status, service-account key), written only beside a
+ * live directory; `dsync:runclaim:<scope>` and `dsync:run:<id>`, background runs (global keys, one per command);
  * and `dsync:once:<key>`, the single-use records of the OAuth flows (OneTimeStore: SET NX PX, taken by GETDEL).
  */
-import type { OneTimeStore, PullSyncStore, SyncRecordName } from '../core/store-port.js';
+import type { OneTimeStore, PullSyncStore, SyncRecordName, SyncRunStore } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import { RedisDeliveryStore } from './redis-delivery.js';
 import { prefix } from './redis-keys.js';
@@ -21,7 +23,10 @@ export const syncKeys = (directoryId: string): string[] => [
   ...SYNC_RECORD_NAMES.map((name) => `${prefix(directoryId)}sr:${name}`),
 ];
 
-export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncStore, OneTimeStore {
+const runClaimKey = (scope: string) => `dsync:runclaim:${scope}`;
+const runKey = (runId: string) => `dsync:run:${runId}`;
+
+export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncStore, OneTimeStore, SyncRunStore {
   async getSyncRecord(directoryId: string, name: SyncRecordName): Promise<string | null> {
     return this.redis.get(`${prefix(directoryId)}sr:${name}`);
   }
@@ -46,6 +51,25 @@ export class RedisPullSyncStore extends RedisDeliveryStore implements PullSyncSt
   }
   async takeOnce(key: string): Promise<string | null> {
     return this.redis.getdel(`dsync:once:${key}`);
+  }
+
+  async claimSyncRun(scope: string, runId: string, ttlMs: number): Promise<string> {
+    return String(await this.command('dsyncClaim', runClaimKey(scope), runId, ttlMs));
+  }
+  async currentSyncRun(scope: string): Promise<string | null> {
+    return this.redis.get(runClaimKey(scope));
+  }
+  async renewSyncRun(scope: string, runId: string, ttlMs: number): Promise<boolean> {
+    return (await this.command('dsyncRenewLease', runClaimKey(scope), runId, ttlMs)) === 1;
+  }
+  async releaseSyncRun(scope: string, runId: string): Promise<void> {
+    await this.command('dsyncReleaseLease', runClaimKey(scope), runId);
+  }
+  async putSyncRun(runId: string, json: string, ttlMs: number): Promise<void> {
+    await this.redis.set(runKey(runId), json, 'PX', ttlMs);
+  }
+  async getSyncRun(runId: string): Promise<string | null> {
+    return this.redis.get(runKey(runId));
   }
 }
 

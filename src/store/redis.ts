@@ -140,6 +140,11 @@ export class RedisStore extends RedisAccessStore implements Store {
     return (await this.command('dsyncDisableWebhook', `${prefix(id)}dir`, endpoint, at)) === 1;
   }
 
+  async saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean> {
+    const args = [expectedRefreshToken ?? '', tokens.accessToken, tokens.refreshToken ?? '', at];
+    return (await this.command('dsyncSaveGoogleTokens', `${prefix(id)}dir`, ...args)) === 1;
+  }
+
   /**
    * Idempotent: the record goes first (every SCIM write then refuses), then the global index entries (their own
    * slots, one command each), then the data in batches (the directory's slot). Re-running it after a crash
@@ -333,7 +338,7 @@ const recordOf = (directoryId: string): string[] => [`${prefix(directoryId)}dir`
  */
 /** Writes into one directory's slot: SCIM and management writes, Google sync state and tokens, Events API replays. */
 const DIRECTORY_WRITES = [
-  ...['disableWebhook', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup'],
+  ...['disableWebhook', 'saveGoogleTokens', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup'],
   ...['putSyncRecord', 'requestReplay', 'removeDeadLetter', 'putScimTokens'],
 ];
 

@@ -85,6 +85,8 @@ function pinnedConfig(ids: { directory: string; user: string; group: string }): 
     'checks = { negative_data_rejection = { enabled = false } }\n';
   const directoryId = { 'query.directoryId': ids.directory };
   return [
+    // A request line past Node's 16 KiB (an over-long query value) is refused with 431, documented on every operation.
+    '[checks.negative_data_rejection]\nexpected-statuses = ["400", "401", "403", "404", "405", "406", "409", "415", "422", "428", "429", "431", "5xx"]\n',
     pin('/directory-sync/users', directoryId),
     pin('/directory-sync/groups', directoryId),
     pin('/directory-sync/users/{id}', { ...directoryId, 'path.id': ids.user }),

@@ -71,12 +71,18 @@ describe('scoped API keys (issue 19, finding 8)', function () {
       ['POST', '/api/v1/directory-sync', { name: 'x', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }],
       ['POST', `/api/v1/directory-sync/${acme.id}/events/replay`, { since: 0 }],
       ['POST', '/api/v1/dsync/cron/process-events', undefined],
+      ['POST', '/api/v1/dsync/cron/sync-google', undefined],
+      ['POST', '/api/v1/dsync/cron/sync-microsoft', undefined],
     ] as const) {
       const res = await as(KEYS.read.key, method, path, body);
       expect(res.status, `${method} ${path}`).to.equal(403);
       expect(res.body.error).to.deep.equal({ message: 'This API key is read-only', code: 403 });
     }
     expect((await as(API_KEY, 'GET', `/api/v1/directory-sync/${acme.id}`)).body.data.name).to.not.equal('x');
+    // A background sync run is read like any record: past the key's scope, on to the lookup (unknown run: 404).
+    for (const provider of ['google', 'microsoft']) {
+      expect((await as(KEYS.read.key, 'GET', `/api/v1/dsync/cron/sync-${provider}/5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60`)).status, provider).to.equal(404);
+    }
   });
 
   it('a tenant key reaches its tenant only (and its product, when it names one), and no cron route', async () => {
@@ -95,12 +101,13 @@ describe('scoped API keys (issue 19, finding 8)', function () {
       await as(KEYS.acme.key, 'POST', '/api/v1/directory-sync', { name: 'x', tenant: 'beta', product: 'app', type: 'okta-scim-v2' }),
       await as(KEYS.acme.key, 'POST', '/api/v1/dsync/cron/process-events'),
       await as(KEYS.acme.key, 'POST', '/api/v1/dsync/cron/sync-google'),
+      await as(KEYS.acme.key, 'GET', '/api/v1/dsync/cron/sync-google/5f0c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f60'),
       await as(KEYS.acmeApp.key, 'GET', '/api/v1/directory-sync?tenant=acme&product=other'),
       await as(KEYS.acmeRead.key, 'PATCH', `/api/v1/directory-sync/${acme.id}`, { name: 'x' }),
     ];
     expect(refused.map((r) => r.status)).to.deep.equal(Array(refused.length).fill(403));
     expect(refused[0]!.body.error.message).to.equal(`This API key is limited to tenant acme; directory ${beta.id} is not`);
-    expect(refused[12]!.body.error.message).to.equal('This API key is limited to tenant acme and product app');
+    expect(refused[13]!.body.error.message).to.equal('This API key is limited to tenant acme and product app');
     expect((await as(API_KEY, 'GET', `/api/v1/directory-sync/${beta.id}`)).body.data.name).to.equal(beta.name);
     expect((await as(KEYS.acmeApp.key, 'GET', `/api/v1/directory-sync/${acme.id}`)).status).to.equal(200);
   });

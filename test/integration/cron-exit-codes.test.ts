@@ -5,8 +5,12 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { expect } from 'chai';
+import { until } from '../support/harness.js';
 import { createDsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis.js';
+import { SECRET } from '../support/dsync-process.js';
+import { FaultReceiver } from '../support/fault-receiver.js';
+import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 import { redisUrl } from '../support/services.js';
 
 const DB = 12;
@@ -73,5 +77,51 @@ describe('dsync cron process-events exit codes (spawned CLI, real Redis)', funct
     const run = await cron({ REDIS_URL: `${redisUrl()}/${DB}`, DSYNC_WEBHOOK_BATCH_SIZE: 'many' });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.contain('DSYNC_WEBHOOK_BATCH_SIZE');
+  });
+});
+
+describe('dsync cron process-events whose Redis dies mid-run (spawned CLI, its own redis-server)', function () {
+  this.timeout(60_000);
+  let redis: RedisTopology;
+  let receiver: FaultReceiver;
+
+  before(async () => {
+    redis = await startTopology('sentinel', { sentinels: 0, replicas: 0 }); // one server this test may kill
+    receiver = await new FaultReceiver().open();
+    const store = new RedisStore(`redis://${redis.nodes[0]}`);
+    const dsync = createDsync({ store, externalUrl: 'http://localhost', webhook: { batchSize: 10 } });
+    const dir = await dsync.directories.create({ name: 'Dies', tenant: 'dies', product: 'app', type: 'generic-scim-v2', webhook_url: receiver.url, webhook_secret: SECRET }, {});
+    const res = await dsync.requests.handle({
+      method: 'POST',
+      directoryId: dir.id,
+      resourceType: 'users',
+      apiSecret: dir.scim.secret,
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'a@x.com' },
+    } as never);
+    expect(res.status).to.equal(201);
+    await dsync.delivery.sweep();
+    await dsync.close();
+  });
+  after(async () => {
+    await receiver?.close();
+    await redis?.stop();
+  });
+
+  it('exits non-zero when Redis is killed during a delivery and restarted (empty) before the run ends (issue 21)', async () => {
+    const node = redis.nodes[0]!;
+    // The receiver kills Redis while it holds the delivery, and answers once a new, empty Redis is up: the run
+    // can neither save its cursor nor find its work again, so it did not do what it was run for.
+    receiver.answer = () => ({
+      status: 200,
+      until: (async () => {
+        await redis.signal(node, 'SIGKILL');
+        await redis.restart(node);
+        await until(async () => (await redis.cli('-p', node.split(':')[1]!, 'ping').catch(() => '')).trim() === 'PONG', 'Redis back', 10_000);
+      })(),
+    });
+    const run = await cron({ REDIS_URL: `redis://${node}` });
+    expect(receiver.seen, 'the delivery reached the receiver').to.have.length(1);
+    expect(run.code, run.stdout).to.not.equal(0);
+    expect(run.stderr).to.match(/StoreUnavailableError|unavailable/);
   });
 });

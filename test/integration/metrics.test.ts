@@ -126,6 +126,17 @@ for (const kind of STORE_KINDS) {
         expect(counts.reduce((sum, [, v]) => sum + v, 0)).to.be.above(10);
         expect(value(s, 'dsync_store_errors_total{command="nosuchcommand"}')).to.equal(1);
       });
+
+      it('does not count a Lua script reloaded after NOSCRIPT as a store error (issue 21)', async () => {
+        const redis = (store as RedisStore).redis;
+        const dir = await service.createDirectory({ tenant: 'noscript' });
+        await redis.script('FLUSH'); // as after a Redis restart or failover: every EVALSHA answers NOSCRIPT once
+        const before = value(await scrape(port), 'dsync_store_errors_total{command="evalsha"}') ?? 0;
+        expect((await service.scim(dir, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'noscript@acme.io' })).status).to.equal(201);
+        const s = await scrape(port);
+        expect(value(s, 'dsync_store_errors_total{command="evalsha"}') ?? 0).to.equal(before);
+        expect(value(s, 'dsync_store_command_duration_seconds_count{command="eval"}'), 'the script was loaded again').to.be.above(0);
+      });
     }
   });
 }

@@ -99,7 +99,7 @@ for (const kind of STORE_KINDS) {
       expect(events.filter((e) => e.event === 'group.user_added')).to.have.length(30);
     });
 
-    it('Prefer: respond-async answers 202 with a Location, joins the run already going, and the run reads back with its report', async () => {
+    it('Prefer: respond-async answers 202 with a Location, joins the run already going, and the run (in the store) reads back with its counts', async () => {
       const dir = await t.directory(TENANT_A);
       t.fake.delayMs = 30;
       const start = () =>
@@ -113,11 +113,13 @@ for (const kind of STORE_KINDS) {
       const location = first.headers.get('location')!;
       expect(location).to.match(/^\/api\/v1\/dsync\/cron\/sync-microsoft\/[0-9a-f-]{36}$/);
       expect(second.headers.get('location')).to.equal(location);
-      expect(((await first.json()) as any).data).to.deep.include({ state: 'running', report: null });
+      expect(((await first.json()) as any).data).to.deep.include({ provider: 'microsoft', state: 'running', directory_id: dir.id, progress: { directories: 1, done: 0 } });
       let run: any;
       await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the run to finish', 10_000);
-      expect(run.state).to.equal('succeeded');
-      expect(run.report).to.deep.include({ created: 31, failed: 0 });
+      expect(run).to.deep.include({ state: 'succeeded', created: 31, failed: 0, error: null, progress: { directories: 1, done: 1 } });
+      expect(run.directories[0]).to.deep.include({ id: dir.id, state: 'succeeded' }).and.nested.include({ 'counts.users_created': 30 });
+      // Kept in the store the replicas share, not in the process that ran it.
+      expect(JSON.parse((await t.service.dsync.store.getSyncRun(run.id))!)).to.deep.include({ id: run.id, provider: 'microsoft', state: 'succeeded' });
       expect((await t.service.api('GET', '/api/v1/dsync/cron/sync-microsoft/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
     });
 

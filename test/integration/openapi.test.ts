@@ -129,6 +129,30 @@ describe('OpenAPI document', function () {
     }
   });
 
+  it('every route with a path parameter answers 400 for an id that is not percent-decodable, as documented', async () => {
+    const routes = API_ROUTES.filter((r) => r.params);
+    expect(routes.length).to.be.at.least(10);
+    for (const r of routes) {
+      expect(errorStatuses(r), `${r.method} ${r.path}`).to.include(400);
+      // %A7 alone is no UTF-8 character: express cannot decode the parameter.
+      const body = r.body ? JSON.stringify(validBody(r)) : undefined;
+      const res = await raw(r.method.toUpperCase(), `${API_PREFIX}${r.path.replace(/:(\w+)/g, '%A7%F2')}`, { headers: { 'content-type': 'application/json' }, ...(body && { body }) });
+      expect(res.status, `${r.method} ${r.path}`).to.equal(400);
+      expect(((await res.json()) as any).error.code).to.equal(400);
+    }
+  });
+
+  it('every operation documents the 431 the HTTP parser answers to a request line over 16 KiB, and every route answers it in the envelope', async () => {
+    // Before, no operation listed it: the fuzzer's over-long redirect_url (past its maxLength) met a bare, undocumented 431.
+    for (const [path, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) expect(op.responses, `${m} ${path}`).to.have.property('431');
+    for (const r of API_ROUTES) {
+      const res = await raw(r.method.toUpperCase(), `${urlOf(r, UNKNOWN)}?redirect_url=${'%F0%9F%8F%BB'.repeat(1_500)}`);
+      expect(res.status, `${r.method} ${r.path}`).to.equal(431);
+      expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      expect(await res.json()).to.deep.equal({ data: null, error: { code: 431, message: "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers" } });
+    }
+  });
+
   it('every route with an id or a directoryId answers 404 for an unknown one, as documented', async () => {
     const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(404));
     expect(routes.length).to.be.at.least(10);

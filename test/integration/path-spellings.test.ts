@@ -168,6 +168,33 @@ describe('the route label takes only the route table\'s values (issue 19, findin
     }
   });
 
+  it('the sync-run routes of both providers: any spelling of a run reads that run, under its one route label (issue 21)', async () => {
+    const svc = await startService(await openStore('memory'));
+    const key = { authorization: 'Api-Key test-api-key' };
+    try {
+      for (const provider of ['google', 'microsoft']) {
+        const started = await fetch(`${svc.url}/api/v1/dsync/cron/sync-${provider}`, { method: 'POST', headers: { ...key, prefer: 'respond-async' } });
+        expect(started.status, provider).to.equal(202);
+        const location = started.headers.get('location')!;
+        const id = location.split('/').pop()!;
+        const statuses = await Promise.all(spellings(location, 24, SEED, { structural: false, ids: [id] }).map((p) => send(svc.url, 'GET', p, key)));
+        // A fixed segment percent-encoded is another path to express (404); every other spelling is the run.
+        expect(statuses.filter((s) => s !== 200 && s !== 404), statuses.join(' ')).to.deep.equal([]);
+        expect(statuses.filter((s) => s === 200).length, statuses.join(' ')).to.be.greaterThan(12);
+      }
+      const { values } = await svc.dsync.metrics.httpDuration.get();
+      const routes = new Set(values.map((v) => v.labels.route).filter((r) => String(r).includes('cron')));
+      expect([...routes].sort()).to.deep.equal([
+        '/api/v1/dsync/cron/sync-google',
+        '/api/v1/dsync/cron/sync-google/:runId',
+        '/api/v1/dsync/cron/sync-microsoft',
+        '/api/v1/dsync/cron/sync-microsoft/:runId',
+      ]);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('the routes without credentials (the OAuth start link, both callbacks, Graph notifications, the setup page) take their own labels only', async () => {
     const svc = await startService(await openStore('memory'));
     const agent = new Agent({ keepAlive: true, maxSockets: 8 });

@@ -319,6 +319,44 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.putOnce('flow-b', 'again', 5_000), 'an expired key is free again').to.equal(true);
     });
 
+    it('saves refreshed Google tokens alone, only while the refresh token is the one expected (issue 21)', async () => {
+      const dir = { ...directory('g-1'), type: 'google' as const, google_access_token: 'a1', google_refresh_token: 'r1' };
+      await store.createDirectory(dir);
+      await store.updateDirectory({ ...dir, name: 'renamed' });
+      expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a2' }, '2030-01-01T00:00:00.000Z')).to.equal(true);
+      expect(await store.getDirectory('g-1')).to.deep.equal({ ...dir, name: 'renamed', google_access_token: 'a2', updated_at: '2030-01-01T00:00:00.000Z' });
+      expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a3', refreshToken: 'r2' }, dir.updated_at)).to.equal(true);
+      expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a4' }, dir.updated_at), 'the refresh token changed').to.equal(false);
+      expect(await store.getDirectory('g-1')).to.deep.include({ google_access_token: 'a3', google_refresh_token: 'r2' });
+      expect(await store.saveGoogleTokens('nope', 'r1', { accessToken: 'a4' }, dir.updated_at)).to.equal(false);
+      expect(await store.saveGoogleTokens(D, undefined, { accessToken: 'a5' }, dir.updated_at), 'none stored, none expected').to.equal(true);
+      expect((await store.getDirectory(D))?.google_access_token).to.equal('a5');
+    });
+
+    it('runs one background sync run per scope at a time, and keeps each run record (issue 21)', async () => {
+      expect(await store.claimSyncRun('google:*', 'run-a', 5_000)).to.equal('run-a');
+      expect(await store.claimSyncRun('google:*', 'run-b', 5_000), 'joins the run going').to.equal('run-a');
+      expect(await store.claimSyncRun('google:dir-1', 'run-b', 5_000), 'another scope').to.equal('run-b');
+      expect(await store.currentSyncRun('google:*')).to.equal('run-a');
+      expect(await store.renewSyncRun('google:*', 'run-b', 5_000)).to.equal(false);
+      await store.releaseSyncRun('google:*', 'run-b');
+      expect(await store.currentSyncRun('google:*'), 'only its holder releases it').to.equal('run-a');
+      await store.releaseSyncRun('google:*', 'run-a');
+      expect(await store.currentSyncRun('google:*')).to.equal(null);
+      expect(await store.claimSyncRun('google:*', 'run-c', 50)).to.equal('run-c');
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.renewSyncRun('google:*', 'run-c', 5_000), 'expired').to.equal(false);
+      expect(await store.currentSyncRun('google:*')).to.equal(null);
+      await store.putSyncRun('run-a', '{"state":"running"}', 5_000);
+      await store.putSyncRun('run-a', '{"state":"succeeded"}', 5_000);
+      await store.putSyncRun('run-short', '{}', 50);
+      expect(await store.getSyncRun('run-a')).to.equal('{"state":"succeeded"}');
+      await new Promise((r) => setTimeout(r, 80));
+      expect(await store.getSyncRun('run-short')).to.equal(null);
+      expect(await store.getSyncRun('nope')).to.equal(null);
+      await store.releaseSyncRun('google:dir-1', 'run-b');
+    });
+
     it('keeps the earliest due mark and lists due directories', async () => {
       await store.markDue(D, 5_000);
       await store.markDue(D, 9_000);

@@ -1,7 +1,7 @@
 /**
  * Durable acknowledgement on a Redis Cluster (issue 13 point 2): WAIT goes to the master of the directory's slot
- * (WAIT has no key; on any other node it would prove nothing). With one shard's replica paused, writes into
- * directories of that shard answer 503 not durable, writes into the other shards 2xx; resumed, all answer 2xx.
+ * (WAIT has no key; on any other node it would prove nothing). With one shard's replica paused (and a minimum of
+ * one replica), writes into directories of that shard answer 503 not durable, writes into the other shards 2xx; resumed, all answer 2xx.
  */
 import { expect } from 'chai';
 import { RedisStore } from '../../src/store/redis.js';
@@ -21,7 +21,7 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
 
   before(async () => {
     cluster = await startTopology('cluster');
-    store = new RedisStore({ kind: 'cluster', nodes: cluster.nodes.slice(0, 2) }, { waitReplicas: 1, waitTimeoutMs: 300 });
+    store = new RedisStore({ kind: 'cluster', nodes: cluster.nodes.slice(0, 2) }, { waitReplicas: 1, minReplicas: 1, waitTimeoutMs: 300 });
     store.observeCommands((name) => commands.push(name));
     svc = await startService(store);
   });

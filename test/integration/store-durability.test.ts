@@ -1,6 +1,7 @@
 /**
  * Durable acknowledgement (DSYNC_REDIS_WAIT_REPLICAS, issue 13 point 2) on a real master + replica this file
- * starts: a write answers 2xx only once the replica has it; with the replica paused the write answers 503 with
+ * starts: a write answers 2xx only once the replica has it; with DSYNC_REDIS_MIN_REPLICAS=1 (the default 0 is
+ * store-min-replicas.test.ts) and the replica paused the write answers 503 with
  * Retry-After and a body within the WAIT timeout plus the command timeout, the process keeps serving, and it
  * recovers by itself; concurrent writes share WAITs; with WAIT off no WAIT is sent at all.
  */
@@ -16,11 +17,11 @@ const user = (userName: string) => ({ schemas: [USER], userName, name: { givenNa
 const WAIT_TIMEOUT_MS = 300;
 const COMMAND_TIMEOUT_MS = 500;
 
-/** A service on `url` whose store reports every command name and every write found not durable. */
+/** A service on `url` (refusing below `waitReplicas`) whose store reports every command name and every write found not durable. */
 async function serviceOn(url: string, waitReplicas: number) {
   const commands: string[] = [];
   const metrics = new ProcessMetrics();
-  const store = new RedisStore(url, { waitReplicas, waitTimeoutMs: WAIT_TIMEOUT_MS, commandTimeout: COMMAND_TIMEOUT_MS, onNotDurable: metrics.countNotDurable });
+  const store = new RedisStore(url, { waitReplicas, minReplicas: waitReplicas, waitTimeoutMs: WAIT_TIMEOUT_MS, commandTimeout: COMMAND_TIMEOUT_MS, onNotDurable: metrics.countNotDurable });
   store.observeCommands((name) => commands.push(name));
   const svc = await startService(store);
   const notDurable = async () => (await metrics.storeNotDurable.get()).values[0]?.value ?? 0;
@@ -97,7 +98,7 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       const ms = performance.now() - started;
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('retry-after')).to.equal('1');
-      expect(refused.body.detail).to.match(/not confirmed by the store's replicas \(0 of 1 replicas confirmed it within 300 ms\); it may or may not survive a failover, and is safe to retry/);
+      expect(refused.body.detail).to.match(/not confirmed by the store's replicas \(0 of 1 replicas confirmed it within 300 ms; at least 1 must\); it may or may not survive a failover, and is safe to retry/);
       expect(ms).to.be.below(WAIT_TIMEOUT_MS + COMMAND_TIMEOUT_MS + 700);
       // Once a WAIT fell short, the next ones wait briefly: writes answer 503 at once, the connection stays free.
       const again = performance.now();
@@ -106,7 +107,8 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       expect(quick.body.detail).to.match(/0 of 1 replicas confirmed it within 50 ms/);
       // Relative, not a wall-clock bound: the short WAIT answers sooner than the first refusal's full one did.
       expect(performance.now() - again, `the first refusal took ${ms.toFixed(0)} ms`).to.be.below(ms);
-      expect((await fetch(`${svc.url}/readyz`)).status).to.equal(200);
+      // Readiness: the store answers; once the paused replica's lag shows, the shard reads as below the minimum.
+      expect(['ready', 'below-min-replicas']).to.include(((await (await fetch(`${svc.url}/readyz`)).json()) as { status: string }).status);
       const mgmt = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Renamed' });
       expect(mgmt.status).to.equal(503);
       expect(mgmt.body.error.message).to.match(/may or may not survive a failover/);

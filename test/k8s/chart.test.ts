@@ -67,6 +67,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
     'redis.passwordSecret': { name: 'dsync-redis-acl', key: 'password' },
     'redis.tls': { enabled: true, caSecret: 'redis-ca' },
     'redis.waitReplicas': 1,
+    'redis.minReplicas': 1,
     'redis.waitTimeout': '500ms',
     'cron.syncGoogle.enabled': true,
   },
@@ -197,7 +198,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
     const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
     expect(parsed.code, parsed.stdout).to.equal(0);
-    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing', 'DsyncMicrosoftConsentRevoked', 'DsyncMicrosoftSyncFailing']);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing', 'DsyncMicrosoftConsentRevoked', 'DsyncMicrosoftSyncFailing', 'DsyncStoreDegradedWrites']);
     for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
     expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
     const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };
@@ -279,6 +280,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
         REDIS_TLS: 'true',
         REDIS_TLS_CA_FILE: '/etc/dsync/redis-ca/ca.crt',
         DSYNC_REDIS_WAIT_REPLICAS: '1',
+        DSYNC_REDIS_MIN_REPLICAS: '1',
         DSYNC_REDIS_WAIT_TIMEOUT: '500ms',
       });
       expect(env).to.not.have.property('REDIS_URL');

@@ -1,6 +1,6 @@
 // The metric families the chart's users rely on: the end-to-end test (chart-e2e.test.ts) expects each on the
 // /metrics of the process named, and every family the dashboard or the alerts query must be listed here.
-const BOTH = ['dsync_store_errors_total', 'dsync_store_not_durable_total', 'dsync_store_command_duration_seconds', 'dsync_build_info'] as const;
+const BOTH = ['dsync_store_errors_total', 'dsync_store_not_durable_total', 'dsync_store_degraded_writes_total', 'dsync_store_command_duration_seconds', 'dsync_build_info'] as const;
 
 export const EXPECTED_METRIC_FAMILIES = {
   serve: [

@@ -26,36 +26,41 @@ export async function seedUsers(store: Store, directoryId: string, n: number): P
   return ids;
 }
 
-/** CPU time (µs) of the main thread on Linux (its schedstat, in ns; about 30 µs a read), else of the process. */
-const loopCpuMicros: () => number = (() => {
-  const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-  try {
-    readFileSync(schedstat, 'utf8');
-    return () => Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1000;
-  } catch {
-    return () => {
-      const used = process.cpuUsage();
-      return used.user + used.system;
-    };
-  }
-})();
-
 /**
  * Polls `GET /healthz` every ~10 ms while running; `maxMs` is the longest a poll waited for its answer.
  * In-process, two more measures of the longest event-loop block:
  * - `loopMaxMs`: perf_hooks' event-loop delay (the longest gap between ticks of a 1 ms timer, so at most ~1 ms
  *   above the longest block). Wall time: on a machine loaded by other processes it includes the time this
  *   process waited for a core.
- * - `cpuMaxMs`: the same gaps measured in CPU time the main thread (the event loop's) used during each (at most
- *   the gap): what its own work blocked, whatever the machine's load. On Linux it is that thread's alone
- *   (/proc schedstat, in ns); elsewhere the whole process's (process.cpuUsage), which also counts the garbage
- *   collector's helper threads running beside it and so can only overstate a block (on a loaded 2-core machine
- *   it did, to 287 ms).
+ * - `cpuMaxMs`: the same gaps measured in CPU time the main thread used during each (at most the gap): what its
+ *   own work took, whatever the machine's load. Read from Linux's per-thread accounting
+ *   (/proc/self/task/<pid>/schedstat, nanoseconds); elsewhere the whole process' CPU time, which also counts the
+ *   garbage collector's helper threads and so can only overstate a block.
+ * - `ownMaxMs` (Linux): the same gaps less the time the main thread was ready to run but waited for a core
+ *   (schedstat's run delay): the block as this process made it, its waits for the collector's helper threads
+ *   included, the other processes' load not. Equal to `cpuMaxMs` where schedstat is missing.
  */
+const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/schedstat`;
+
+/**
+ * Milliseconds the main thread has run on a CPU and waited for one (Linux's per-thread accounting); elsewhere the
+ * whole process' CPU time and no wait.
+ */
+function threadTimes(): { cpu: number; waited: number } {
+  try {
+    const [cpu, waited] = readFileSync(MAIN_THREAD_STAT, 'utf8').split(' ').map((ns) => Number(ns) / 1e6);
+    return { cpu: cpu!, waited: waited! };
+  } catch {
+    const { user, system } = process.cpuUsage();
+    return { cpu: (user + system) / 1000, waited: 0 };
+  }
+}
+
 export class StallProbe {
   maxMs = 0;
   loopMaxMs = 0;
   cpuMaxMs = 0;
+  ownMaxMs = 0;
   polls = 0;
   private running: Promise<void> | undefined;
   private stopping = false;
@@ -70,20 +75,24 @@ export class StallProbe {
     this.loop.reset();
     this.loop.enable();
     let wall = performance.now();
-    let cpu = loopCpuMicros();
+    let times = threadTimes();
     this.ticker = setInterval(() => {
-      const used = loopCpuMicros() - cpu;
       const now = performance.now();
-      this.cpuMaxMs = Math.max(this.cpuMaxMs, Math.min(now - wall, used / 1000));
+      const next = threadTimes();
+      const gap = now - wall;
+      this.cpuMaxMs = Math.max(this.cpuMaxMs, Math.min(gap, next.cpu - times.cpu));
+      this.ownMaxMs = Math.max(this.ownMaxMs, Math.max(0, gap - (next.waited - times.waited)));
       wall = now;
-      cpu = loopCpuMicros();
+      times = next;
     }, 1);
     this.running = (async () => {
       // A poll is due 10 ms after the previous one ended; its wait runs from then, so an event-loop block that
       // delays the timer counts too (an outside poller would have sent its request into that block).
       let due = performance.now();
       while (!this.stopping) {
-        const res = await fetch(`${this.url}/healthz`);
+        // A pooled keep-alive connection the server has just closed fails at once: the poll goes again on a new
+        // one, and its wait still runs from `due`.
+        const res = await fetch(`${this.url}/healthz`).catch(() => fetch(`${this.url}/healthz`));
         await res.arrayBuffer();
         const end = performance.now();
         this.maxMs = Math.max(this.maxMs, end - due);

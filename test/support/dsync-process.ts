@@ -32,6 +32,8 @@ export function dsyncEnv(store: Record<string, string>, extra: Record<string, st
 export interface DsyncProc {
   name: string;
   url: string;
+  /** `/metrics` of a process served with `serve(..., { metrics: true })`. */
+  metricsUrl?: string;
   child: ChildProcess;
   output: string[];
 }
@@ -57,20 +59,49 @@ export function spawnDsync(name: string, args: string[], env: Record<string, str
   return proc;
 }
 
-/** `dsync serve` on a free port; resolves once /readyz answers. */
-export async function serve(name: string, env: Record<string, string>): Promise<DsyncProc> {
+/** `dsync serve` on a free port (and its metrics on another with `metrics`); resolves once /readyz answers. */
+export async function serve(name: string, env: Record<string, string>, o: { metrics?: boolean; readyWithinMs?: number } = {}): Promise<DsyncProc> {
   const port = await freePort();
-  const proc = spawnDsync(name, ['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const metricsPort = o.metrics ? await freePort() : 0;
+  const proc = spawnDsync(name, ['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort) });
   proc.url = `http://127.0.0.1:${port}`;
+  if (o.metrics) proc.metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   await until(
     async () => {
       if (proc.child.exitCode !== null) throw new Error(`${name} exited early:\n${proc.output.join('\n')}`);
       return (await fetch(`${proc.url}/readyz`).catch(() => undefined))?.ok === true;
     },
     () => `${name} to be ready`,
-    20_000,
+    o.readyWithinMs ?? 20_000,
   );
   return proc;
+}
+
+/**
+ * The value of an unlabelled counter on a process served with `{ metrics: true }`. A scrape fails (500) while a
+ * gauge cannot walk the store (a shard failing over): asked again until one succeeds.
+ */
+export async function counter(proc: DsyncProc, name: string): Promise<number> {
+  let last = '';
+  let value: number | undefined;
+  await until(
+    async () => {
+      const res = await fetch(proc.metricsUrl!);
+      const text = await res.text();
+      last = `${res.status}: ${text.slice(0, 200)}`;
+      value = valueOf(text, name);
+      return res.ok;
+    },
+    () => `a scrape of ${proc.metricsUrl} (last: ${last})`,
+    10_000,
+  );
+  if (value === undefined) throw new Error(`${name} is not on ${proc.metricsUrl}`);
+  return value;
+}
+
+function valueOf(text: string, name: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 
 /** `dsync cron process-events`: resolves with its exit code and the stats it logged (LOG_LEVEL=info). */

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { createApp, type AppOptions } from '../../src/http/app.js';
+import { answerClientErrors } from '../../src/http/client-errors.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
@@ -99,6 +100,7 @@ export async function startService(
   > = {},
 ): Promise<Service> {
   const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
+  answerClientErrors(server); // as dsync serve does
   const url = await listen(server, app.tls ? 'https' : 'http');
   const dsync = createDsync({
     store,

@@ -42,6 +42,8 @@ export interface RedisTopology {
   pid(node: string): Promise<number>;
   /** Sends `signal` (SIGKILL a master, SIGSTOP / SIGCONT it) to the redis-server on `node`. */
   signal(node: string, signal: NodeJS.Signals): Promise<void>;
+  /** Starts the killed redis-server of `node` again from its config, as Kubernetes restarts a pod (it rejoins as a replica). */
+  restart(node: string): Promise<void>;
   /** The master serving `key` now: its slot's master on a cluster, the Sentinels' master otherwise. */
   masterOf(key: string): Promise<string>;
   /** The replicas of the master `node` now (`host:port` each). */
@@ -116,6 +118,9 @@ function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string,
     },
     async signal(node, signal) {
       process.kill(await topology.pid(node), signal);
+    },
+    async restart(node) {
+      await exec('redis-server', [join(dir, String(portOf(node)), 'redis.conf')]); // daemonized by its config
     },
     async masterOf(key) {
       if (kind === 'sentinel') {

@@ -178,18 +178,27 @@ export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceive
   );
   const deliveredMs = Date.now() - t0;
 
+  const lost = await lostAcknowledged(proc, load, dirs);
+  expect(lost.users, 'acknowledged users missing').to.deep.equal([]);
+  expect(lost.members, 'acknowledged members missing from their groups').to.deep.equal([]);
+  return { deliveredMs };
+}
+
+/** The acknowledged users and memberships that the service cannot read back (each directory must be readable). */
+export async function lostAcknowledged(proc: DsyncProc, load: ScimWriteLoad, dirs: LoadDirectory[]): Promise<{ users: string[]; members: string[] }> {
+  const lost = { users: [] as string[], members: [] as string[] };
   for (const dir of dirs) {
-    const users = load.users.get(dir.id) ?? [];
-    await mapLimit(users, 16, async (id) => {
+    await mapLimit(load.users.get(dir.id) ?? [], 16, async (id) => {
       const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users/${id}`, { headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` } });
-      expect(res.status, `acknowledged user ${id} of ${dir.id}`).to.equal(200);
+      if (res.status === 404) lost.users.push(`${dir.id} ${id}`);
+      else expect(res.status, `acknowledged user ${id} of ${dir.id}`).to.equal(200);
       await res.arrayBuffer();
     });
     expect((await api(proc, 'GET', `/api/v1/directory-sync/${dir.id}`)).status, `directory ${dir.id}`).to.equal(200);
     const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Groups/${dir.groupId}`, { headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` } });
+    expect(res.status, `group ${dir.groupId} of ${dir.id}`).to.equal(200);
     const members = new Set(((await res.json()) as { members?: Array<{ value: string }> }).members?.map((m) => m.value));
-    const lost = [...load.members].filter((m) => m.startsWith(`${dir.groupId} `) && !members.has(m.split(' ')[1]!));
-    expect(lost.length, `acknowledged members missing from group ${dir.groupId}`).to.equal(0);
+    lost.members.push(...[...load.members].filter((m) => m.startsWith(`${dir.groupId} `) && !members.has(m.split(' ')[1]!)));
   }
-  return { deliveredMs };
+  return lost;
 }

@@ -279,6 +279,10 @@ a master behind Sentinel (redis.sentinels + redis.sentinelName); the ACL user, T
 - name: DSYNC_REDIS_WAIT_REPLICAS
   value: {{ $r.waitReplicas | quote }}
 {{- end }}
+{{- if not (kindIs "invalid" $r.minReplicas) }}
+- name: DSYNC_REDIS_MIN_REPLICAS
+  value: {{ $r.minReplicas | quote }}
+{{- end }}
 {{- with $r.waitTimeout }}
 - name: DSYNC_REDIS_WAIT_TIMEOUT
   value: {{ . | quote }}

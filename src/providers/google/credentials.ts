@@ -60,7 +60,7 @@ export class CredentialSource {
   constructor(
     private readonly deps: {
       options: GoogleOptions;
-      store: Pick<DirectoryStore, 'getDirectory' | 'updateDirectory'>;
+      store: Pick<DirectoryStore, 'saveGoogleTokens'>;
       serviceAccounts: ServiceAccounts;
     },
   ) {}
@@ -84,23 +84,17 @@ export class CredentialSource {
       expiry_date: Date.now() + ASSUMED_VALID_MS,
     });
     let pending: Promise<void> = Promise.resolve();
+    // The refresh token stored now, as far as this run knows: Google may rotate it on a refresh.
+    let stored = directory.google_refresh_token;
     client.on('tokens', (tokens) => {
       if (!tokens.access_token) return;
-      const accessToken = tokens.access_token;
-      pending = pending.then(() => this.persist(directory, accessToken, tokens.refresh_token ?? undefined));
+      const refreshed = { accessToken: tokens.access_token, ...(tokens.refresh_token && { refreshToken: tokens.refresh_token }) };
+      // Those fields alone, unless an admin set other tokens meanwhile (theirs win): a read-then-write of the
+      // whole directory would undo an edit of another field made during the run.
+      pending = pending.then(async () => {
+        if (await this.deps.store.saveGoogleTokens(directory.id, stored, refreshed, new Date().toISOString())) stored = refreshed.refreshToken ?? stored;
+      });
     });
     return { client, saved: () => pending };
-  }
-
-  /** Saves a refreshed token unless an admin set other tokens meanwhile (theirs win). */
-  private async persist(used: Directory, accessToken: string, refreshToken?: string): Promise<void> {
-    const current = await this.deps.store.getDirectory(used.id);
-    if (!current || current.google_refresh_token !== used.google_refresh_token) return;
-    await this.deps.store.updateDirectory({
-      ...current,
-      google_access_token: accessToken,
-      ...(refreshToken && { google_refresh_token: refreshToken }),
-      updated_at: new Date().toISOString(),
-    });
   }
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import { MassDeletionError } from '../pull/errors.js';
 import { PullRunner, type RunContext, type RunObserver, type SyncReport } from '../pull/runner.js';
 import type { SyncWriters } from '../pull/writers.js';
+import type { SyncFilter } from '../pull/sync-runs.js';
 import { CredentialSource } from './credentials.js';
 import { DirectoryApi } from './directory-api.js';
 import { DirectorySync, type SyncReadStore } from './directory-sync.js';
@@ -20,7 +21,7 @@ import type { Directory } from '../../core/model.js';
 
 export type { DirectoryReport, SyncReport } from '../pull/runner.js';
 
-export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> & PullSyncStore;
+export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory' | 'saveGoogleTokens'> & PullSyncStore;
 
 /** Told about runs and requests (metrics.ts); never about tenants. */
 export interface SyncObserver extends RunObserver {
@@ -49,7 +50,8 @@ export class GoogleSync {
   readonly statuses: SyncStatuses;
   private readonly credentials: CredentialSource;
   private readonly pacer: Pacer;
-  private readonly runner: PullRunner<SyncStatus>;
+  /** The shared runner: also what a background run drives (pull/sync-runs.ts). */
+  readonly runner: PullRunner<SyncStatus>;
 
   constructor(private readonly deps: GoogleSyncDeps) {
     this.statuses = new SyncStatuses(deps.store);
@@ -63,6 +65,7 @@ export class GoogleSync {
       logger: deps.logger,
       ...(deps.observer && { observer: deps.observer }),
       leaseMs: deps.leaseMs ?? 60_000,
+      wrongType: (id) => new NotGoogleDirectoryError(id),
       stateOf: (err) => STATE_OF.find(([type]) => err instanceof type)?.[1],
       fresh: (status) => ({ ...status, listed: { users: 0, groups: 0 }, google_requests: 0 }),
       work: (directory, run) => this.syncOne(directory, run),
@@ -70,8 +73,7 @@ export class GoogleSync {
   }
 
   /** Syncs every active Google directory, or only `directoryId` (which must be a Google directory). */
-  async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    if (filter.directoryId !== undefined) await this.runner.directory(filter.directoryId, (id) => new NotGoogleDirectoryError(id));
+  async run(filter: SyncFilter = {}): Promise<SyncReport> {
     return this.runner.run(filter);
   }
 

@@ -3,7 +3,10 @@
  * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
  */
 import type { DirectoryService } from '../../core/directories.js';
+import type { Directory } from '../../core/model.js';
+import type { SyncRunStore } from '../../core/store-port.js';
 import type { BrowserFlows } from '../oauth/browser-flows.js';
+import { SyncRuns } from '../pull/sync-runs.js';
 import { GOOGLE_FLOW, GoogleAuthorization, type GoogleDirectoryView, type TokenSet } from './authorization.js';
 import { NotGoogleDirectoryError } from './errors.js';
 import { GoogleSync, type GoogleSyncDeps, type SyncReport } from './google-sync.js';
@@ -30,6 +33,8 @@ export interface GoogleProvider {
   putServiceAccount(directoryId: string, account: ServiceAccount | null): Promise<boolean>;
   /** Syncs every active Google directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
+  /** The same sync as a background run (`Prefer: respond-async`): started or joined, then read by its id. */
+  readonly runs: SyncRuns<Directory>;
   syncStatus(directoryId: string): Promise<SyncStatus>;
   /** Active Google directories by the state of their last sync. */
   directoryStates(): Promise<Record<string, number>>;
@@ -40,6 +45,7 @@ export interface GoogleProvider {
  * the browser flows Google's consent registers with (as `google`).
  */
 export interface GoogleProviderDeps extends GoogleSyncDeps {
+  store: GoogleSyncDeps['store'] & SyncRunStore;
   directories: DirectoryService;
   flows: BrowserFlows;
 }
@@ -71,6 +77,7 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
       return saved;
     },
     sync: (filter) => sync.run(filter),
+    runs: new SyncRuns({ store: deps.store, provider: 'google', runner: sync.runner, logger: deps.logger.child({ unit: 'google-sync-runs' }) }),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await deps.directories.get(directoryId);

@@ -54,7 +54,8 @@ const STATE_OF: Array<[new (...args: never[]) => Error, SyncState]> = [
 export class MicrosoftSync {
   readonly statuses: MicrosoftSyncStatuses;
   readonly deltaStates: DeltaStates;
-  private readonly runner: PullRunner<MicrosoftSyncStatus>;
+  /** The shared runner: also what a background run drives (pull/sync-runs.ts). */
+  readonly runner: PullRunner<MicrosoftSyncStatus>;
 
   constructor(private readonly deps: MicrosoftSyncDeps) {
     this.statuses = new MicrosoftSyncStatuses(deps.store);
@@ -67,6 +68,7 @@ export class MicrosoftSync {
       logger: deps.logger,
       ...(deps.observer && { observer: deps.observer }),
       leaseMs: deps.leaseMs ?? 60_000,
+      wrongType: (id) => new NotMicrosoftDirectoryError(id),
       stateOf: (err) => STATE_OF.find(([type]) => err instanceof type)?.[1],
       fresh: (status) => ({ ...status, mode: null, seen: { users: 0, groups: 0 }, graph_requests: 0, throttled: 0 }),
       work: (directory, run) => this.syncOne(directory, run),
@@ -74,12 +76,11 @@ export class MicrosoftSync {
   }
 
   async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    if (filter.directoryId !== undefined) await this.directory(filter.directoryId);
     return this.runner.run(filter);
   }
 
   directory(id: string): Promise<Directory> {
-    return this.runner.directory(id, (d) => new NotMicrosoftDirectoryError(d));
+    return this.runner.directory(id);
   }
 
   directories(): Promise<Directory[]> {

@@ -4,10 +4,12 @@
  */
 import type { DirectoryService } from '../../core/directories.js';
 import { parseInput } from '../../core/directories.js';
+import type { Directory } from '../../core/model.js';
+import type { SyncRunStore } from '../../core/store-port.js';
 import type { BrowserFlows } from '../oauth/browser-flows.js';
-import { AdminConsent, MICROSOFT_FLOW } from './consent.js';
-import { AsyncRuns, type AsyncRun } from '../pull/async-runs.js';
 import type { SyncReport } from '../pull/runner.js';
+import { SyncRuns } from '../pull/sync-runs.js';
+import { AdminConsent, MICROSOFT_FLOW } from './consent.js';
 import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
 import { NotificationHandler, notificationBatch, type Outcome, type Received } from './notifications.js';
@@ -27,9 +29,8 @@ export interface MicrosoftProvider {
   adminConsentUrl(input: { directoryId: string; redirectUrl?: string }): Promise<{ adminConsentUrl: string }>;
   /** Syncs every active Entra directory, or one. */
   sync(filter?: { directoryId?: string }): Promise<SyncReport>;
-  /** The same in the background (or the run of that scope already going); `syncRun` reads it later. */
-  startSync(filter?: { directoryId?: string }): Promise<{ run: AsyncRun; joined: boolean }>;
-  syncRun(runId: string): AsyncRun | undefined;
+  /** The same sync as a background run (`Prefer: respond-async`): started or joined, then read by its id. */
+  readonly runs: SyncRuns<Directory>;
   syncStatus(directoryId: string): Promise<MicrosoftSyncStatus>;
   /** Active Entra directories by the state of their last sync, and of their notification subscriptions. */
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
@@ -48,6 +49,7 @@ export interface MicrosoftProvider {
  * browser flows the admin consent registers with (as `microsoft`).
  */
 export interface MicrosoftProviderDeps extends Omit<MicrosoftSyncDeps, 'tokens' | 'gate' | 'afterRun'> {
+  store: MicrosoftSyncDeps['store'] & SyncRunStore;
   directories: DirectoryService;
   flows: BrowserFlows;
   onNotification?: (outcome: Outcome) => void;
@@ -81,7 +83,6 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     logger,
     ...(onNotification && { onNotification }),
   });
-  const runs = new AsyncRuns();
   const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens, flows });
   flows.register(MICROSOFT_FLOW, {
     consent: (directoryId, state) => consent.consent(directoryId, state),
@@ -104,11 +105,7 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     },
     close: () => handler.close(),
     sync: (filter) => sync.run(filter),
-    startSync: async (filter = {}) => {
-      if (filter.directoryId !== undefined) await sync.directory(filter.directoryId); // a 404/400 now, not in the run
-      return runs.start(filter.directoryId ?? '*', () => sync.run(filter));
-    },
-    syncRun: (runId) => runs.get(runId),
+    runs: new SyncRuns({ store: deps.store, provider: 'microsoft', runner: sync.runner, logger: deps.logger.child({ unit: 'microsoft-sync-runs' }) }),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await directories.get(directoryId);

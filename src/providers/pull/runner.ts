@@ -11,6 +11,7 @@ import { ConflictError, DsyncError, NotFoundError, StoreUnavailableError } from 
 import type { Directory, DirectoryType } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
+import type { DirectoryOutcome, RunListener, RunReport, SyncFilter, SyncRunner } from './sync-runs.js';
 import { LeaseLostError, SyncBusyError, type ProviderLabel } from './errors.js';
 import { zeroCounts, type BaseSyncStatus, type PullSyncStatuses, type SyncCounts, type SyncState } from './sync-status.js';
 
@@ -19,26 +20,14 @@ export interface RunObserver {
   directoryRun(state: SyncState, seconds: number, counts: SyncCounts): void;
 }
 
-export interface DirectoryReport {
-  id: string;
-  name: string;
-  tenant: string;
-  product: string;
+export interface DirectoryReport extends DirectoryOutcome {
   /** `skipped`: another run holds the directory right now (it does the work). */
   state: SyncState | 'skipped';
   counts: SyncCounts;
-  error: { code: string; message: string } | null;
 }
 
-export interface SyncReport {
-  directories: DirectoryReport[];
-  /** Users and groups created, updated and deleted, over all directories. */
-  created: number;
-  updated: number;
-  deleted: number;
-  /** Directories whose run failed or was stopped by the guard. */
-  failed: number;
-}
+/** Users and groups created, updated and deleted over all directories; `failed`: directories that failed or were guarded. */
+export type SyncReport = RunReport<DirectoryReport>;
 
 /** What the provider's work on one directory gets: the status it fills, and the lease check. */
 export interface RunContext<S extends BaseSyncStatus> {
@@ -57,6 +46,8 @@ export interface PullRunnerDeps<S extends BaseSyncStatus> {
   observer?: RunObserver;
   /** How long a run's lease on a directory lasts without renewal (it is renewed while the run works). */
   leaseMs: number;
+  /** The error for a directory of another type (a ConflictError unless given). */
+  wrongType?: (id: string) => Error;
   /** The state a failure puts the directory in (`failed` when none says otherwise). */
   stateOf(err: unknown): SyncState | undefined;
   /** Resets the provider's own status fields at the start of a run. */
@@ -64,18 +55,23 @@ export interface PullRunnerDeps<S extends BaseSyncStatus> {
   work(directory: Directory, run: RunContext<S>): Promise<void>;
 }
 
-export class PullRunner<S extends BaseSyncStatus> {
+export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Directory> {
   private readonly processId = `${hostname()}/${process.pid}`;
 
   constructor(private readonly deps: PullRunnerDeps<S>) {}
 
   /** Syncs every active directory of the type, or only `directoryId` (which must be of the type). */
-  async run(filter: { directoryId?: string } = {}): Promise<SyncReport> {
-    // An empty id names no directory (404), as everywhere else: only an absent one means all of them.
-    const directories = filter.directoryId !== undefined ? [await this.directory(filter.directoryId)] : await this.directories();
+  async run(filter: SyncFilter = {}): Promise<SyncReport> {
+    return this.sync(await this.directories(filter));
+  }
+
+  /** Syncs `directories` one after another, telling `listener` (a background run's progress) as it goes. */
+  async sync(directories: Directory[], listener?: RunListener): Promise<SyncReport> {
     const report: SyncReport = { directories: [], created: 0, updated: 0, deleted: 0, failed: 0 };
     for (const directory of directories) {
+      listener?.started(directory.id);
       const r = await this.syncDirectory(directory);
+      listener?.finished(r);
       report.directories.push(r);
       report.created += r.counts.users_created + r.counts.groups_created;
       report.updated += r.counts.users_updated + r.counts.groups_updated;
@@ -96,15 +92,18 @@ export class PullRunner<S extends BaseSyncStatus> {
   }
 
   /** The directory, checked to be an active one of this type. */
-  async directory(id: string, wrongType?: (id: string) => Error): Promise<Directory> {
+  async directory(id: string): Promise<Directory> {
     const directory = await this.deps.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);
-    if (directory.type !== this.deps.type) throw wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.deps.type}`);
+    if (directory.type !== this.deps.type) throw this.deps.wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.deps.type}`);
     if (directory.deactivated) throw new ConflictError(`Directory ${id} is deactivated: it is not synced`);
     return directory;
   }
 
-  async directories(): Promise<Directory[]> {
+  /** The directories a run with `filter` syncs: every active one of the type, or the one named (checked). */
+  async directories(filter: SyncFilter = {}): Promise<Directory[]> {
+    // An empty id names no directory (404), as everywhere else: only an absent one means all of them.
+    if (filter.directoryId !== undefined) return [await this.directory(filter.directoryId)];
     const out: Directory[] = [];
     for (const id of await this.deps.store.listDirectoryIds()) {
       const d = await this.deps.store.getDirectory(id);

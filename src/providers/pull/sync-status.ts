@@ -18,7 +18,8 @@ export type SyncState =
   /** No credentials (tokens, service account, consent) yet. */
   | 'not_authorized';
 
-export interface SyncCounts {
+/** A type, not an interface: it stands for a run's generic `Record<string, number>` of counts (sync-runs.ts). */
+export type SyncCounts = {
   users_created: number;
   users_updated: number;
   users_deleted: number;
@@ -27,7 +28,7 @@ export interface SyncCounts {
   groups_deleted: number;
   members_added: number;
   members_removed: number;
-}
+};
 
 export const zeroCounts = (): SyncCounts => ({
   users_created: 0,

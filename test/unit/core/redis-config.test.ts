@@ -20,7 +20,7 @@ describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
   it('builds a cluster target with the data nodes ACL user and TLS, and WAIT 1 by default', () => {
     const c = loadConfig({ ...KEYS, REDIS_CLUSTER_NODES: 'n1:7000,n2:7001', REDIS_USERNAME: 'dsync', REDIS_PASSWORD: 'pw', REDIS_TLS: 'true' }, key);
     expect(c.redis).to.deep.equal({ kind: 'cluster', nodes: ['n1:7000', 'n2:7001'], username: 'dsync', password: 'pw', tls: true });
-    expect(c.redisWait).to.deep.equal({ replicas: 1, timeoutMs: 1000 });
+    expect(c.redisWait).to.deep.equal({ replicas: 1, minReplicas: 0, timeoutMs: 1000 });
     expect(c.webhook.allowPrivate).to.equal(false);
   });
 
@@ -41,7 +41,7 @@ describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
       sentinelPassword: 'spw',
       sentinelTls: true,
     });
-    expect(c.redisWait).to.deep.equal({ replicas: 1, timeoutMs: 2000 });
+    expect(c.redisWait).to.deep.equal({ replicas: 1, minReplicas: 0, timeoutMs: 2000 });
   });
 
   it('takes a CA file for a rediss:// URL', () => {
@@ -50,10 +50,16 @@ describe('Redis store config (REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS)',
   });
 
   it('keeps WAIT off for one server unless asked, and reads the timeout in ms or as a duration', () => {
-    expect(loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379' }, key).redisWait).to.deep.equal({ replicas: 0, timeoutMs: 1000 });
+    expect(loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379' }, key).redisWait).to.deep.equal({ replicas: 0, minReplicas: 0, timeoutMs: 1000 });
     const c = loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379', DSYNC_REDIS_WAIT_REPLICAS: '2', DSYNC_REDIS_WAIT_TIMEOUT: '250' }, key);
-    expect(c.redisWait).to.deep.equal({ replicas: 2, timeoutMs: 250 });
+    expect(c.redisWait).to.deep.equal({ replicas: 2, minReplicas: 0, timeoutMs: 250 });
     expect(loadConfig({ ...KEYS, REDIS_CLUSTER_NODES: 'n:1', DSYNC_REDIS_WAIT_REPLICAS: '0' }, key).redisWait.replicas).to.equal(0);
+  });
+
+  it('reads DSYNC_REDIS_MIN_REPLICAS (default 0) and refuses a minimum above the replicas waited for', () => {
+    expect(loadConfig({ ...KEYS, REDIS_CLUSTER_NODES: 'n:1', DSYNC_REDIS_MIN_REPLICAS: '1' }, key).redisWait).to.deep.equal({ replicas: 1, minReplicas: 1, timeoutMs: 1000 });
+    expect(() => loadConfig({ ...KEYS, REDIS_CLUSTER_NODES: 'n:1', DSYNC_REDIS_MIN_REPLICAS: '2' }, key)).to.throw(/DSYNC_REDIS_MIN_REPLICAS \(2\) must not exceed DSYNC_REDIS_WAIT_REPLICAS \(1\)/);
+    expect(() => loadConfig({ ...KEYS, REDIS_URL: 'redis://x:6379', DSYNC_REDIS_MIN_REPLICAS: '-1' }, key)).to.throw(/DSYNC_REDIS_MIN_REPLICAS must be >= 0/);
   });
 
   it('refuses more than one store, half a Sentinel setup, bad nodes and stray settings, naming the variables', () => {
