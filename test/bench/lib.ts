@@ -2,7 +2,7 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -194,4 +194,10 @@ export async function forkHelper<R>(file: URL): Promise<{ child: ChildProcess; r
       return (await answer)[0] as T;
     },
   };
+}
+
+/** The NODE_OPTIONS the image runs with (the Dockerfile's `ENV NODE_OPTIONS=`), so a benchmark measures memory as deployed. */
+export function imageNodeOptions(): string {
+  const dockerfile = readFileSync(fileURLToPath(new URL('../../Dockerfile', import.meta.url)), 'utf8');
+  return /^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]?.trim() ?? '';
 }

@@ -19,13 +19,18 @@ import { createDsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { countEvents } from '../support/big-group.js';
 import { FAKE_APP } from '../support/fake-entra/index.js';
-import { forkHelper, startRedis } from './lib.js';
+import { forkHelper, imageNodeOptions, startRedis } from './lib.js';
 
-// Node trusts NODE_EXTRA_CA_CERTS only from its start: without it, make the test CA and run again with it.
-if (!process.env.DSYNC_TEST_TLS_DIR) {
-  const dir = mkdtempSync(join(tmpdir(), 'dsync-bench-tls-'));
-  execFileSync('bash', [fileURLToPath(new URL('../support/test-ca.sh', import.meta.url)), dir]);
-  const env = { ...process.env, DSYNC_TEST_TLS_DIR: dir, NODE_EXTRA_CA_CERTS: join(dir, 'ca.crt') };
+// Node trusts NODE_EXTRA_CA_CERTS and applies NODE_OPTIONS (the image's, for memory as deployed) only from its
+// start: without them, make the test CA and run again with both.
+const NODE_OPTIONS = imageNodeOptions();
+if (!process.env.DSYNC_TEST_TLS_DIR || (process.env.NODE_OPTIONS ?? '') !== NODE_OPTIONS) {
+  let dir = process.env.DSYNC_TEST_TLS_DIR;
+  if (!dir) {
+    dir = mkdtempSync(join(tmpdir(), 'dsync-bench-tls-'));
+    execFileSync('bash', [fileURLToPath(new URL('../support/test-ca.sh', import.meta.url)), dir]);
+  }
+  const env = { ...process.env, DSYNC_TEST_TLS_DIR: dir, NODE_EXTRA_CA_CERTS: join(dir, 'ca.crt'), NODE_OPTIONS };
   process.exit(spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env }).status ?? 1);
 }
 
@@ -45,7 +50,7 @@ const probe = new Redis(redis.url);
 try {
   const t0 = performance.now();
   const { url } = await ask<{ url: string }>({ cmd: 'seed', users: USERS, groups: GROUPS, members: MEMBERS });
-  console.log(`fake Entra seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`fake Entra seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s (node ${process.version}, NODE_OPTIONS ${NODE_OPTIONS || 'none'}, as the image)`);
   const dsync = createDsync({
     store,
     externalUrl: 'http://localhost',
