@@ -157,4 +157,6 @@ function expressServer() {
 const server = kind === 'express' ? expressServer() : plainServer();
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+// A normal exit, so that --cpu-prof writes its profile.
 process.on('disconnect', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));

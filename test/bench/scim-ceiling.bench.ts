@@ -9,7 +9,7 @@
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
- *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each dsync (in <dir>/<name>/), the phases' windows in <dir>/windows.json
+ *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each server (in <dir>/<name>/), the phases' windows in <dir>/windows.json
  *
  * Knobs: BENCH_USERS (5000), BENCH_PUTS, BENCH_GROUPS, BENCH_PATCHES, BENCH_DEACTIVATES (2000 each),
  * BENCH_MEMBERS (25 per PATCH), BENCH_CONCURRENCY (32), BENCH_PHASES (comma list, default all).
@@ -49,6 +49,8 @@ interface Directory {
 
 interface Target {
   name: string;
+  /** Its CPU profile's directory under BENCH_PROFILE. */
+  profileDir: string;
   /** dsync targets are measured; the ceilings are what they are measured against. */
   dsync: boolean;
   /** Where its webhooks arrive, under the receiver's url. */
@@ -162,6 +164,7 @@ async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: s
   const hook = `/${name}`;
   return {
     name,
+    profileDir: name,
     dsync: true,
     hook,
     expected: 0,
@@ -189,14 +192,18 @@ async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: s
 
 async function ceilingTarget(kind: 'express' | 'http', receiverUrl: string): Promise<Target> {
   const hook = `/${kind}`;
+  const name = kind === 'http' ? 'node:http' : 'express';
+  // Profiled like dsync, so the split per part reads against what the same stack costs without dsync's work.
+  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, kind)}`] : [];
   const child: ChildProcess = fork(fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), [kind, `${receiverUrl}${hook}`], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...profile, '--import', 'tsx'],
   });
   const { port } = (await once(child, 'message'))[0] as { port: number };
   const url = `http://127.0.0.1:${port}`;
   const opened: Client[] = [];
   return {
-    name: kind === 'http' ? 'node:http' : 'express',
+    name,
+    profileDir: kind,
     dsync: false,
     hook,
     expected: 0,
@@ -268,7 +275,7 @@ async function main(): Promise<void> {
           const rps = spec.requests / result.seconds;
           const key = `${t.name}|${spec.name}`;
           samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies }]);
-          if (t.dsync) windows.push({ target: t.name, phase: spec.name, round, startUs, endUs, requests: spec.requests });
+          windows.push({ target: t.profileDir, phase: spec.name, round, startUs, endUs, requests: spec.requests });
           line.push(`${spec.name}/${t.name} ${Math.round(rps)}`);
         }
       }
