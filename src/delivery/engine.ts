@@ -59,6 +59,7 @@ export class DeliveryEngine {
       owner: this.owner,
       stats: this.stats,
       stopped: () => this.stopped,
+      notified: (directoryId) => this.again.delete(directoryId),
     };
   }
 
