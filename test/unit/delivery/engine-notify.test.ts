@@ -46,7 +46,7 @@ describe('delivery engine: commits while this process delivers the directory', (
       expect(s.marks.length, 'due marks while the drain ran').to.equal(before);
       s.release();
       await s.waitFor(6);
-      expect(s.delivered.map((e) => (e.data as { raw: { userName: string } }).raw.userName)).to.deep.equal([0, 1, 2, 3, 4, 5].map((i) => `u${i}@acme.io`));
+      expect(s.delivered.map((e) => e.data.raw.userName)).to.deep.equal([0, 1, 2, 3, 4, 5].map((i) => `u${i}@acme.io`));
     } finally {
       await s.dsync.close();
     }
