@@ -5,7 +5,8 @@
  * directory per round and the receiver drained before the next measurement; rounds alternate the order and go on
  * until every phase's median ratio moved by less than BENCH_STABLE between two rounds (BENCH_MIN_ROUNDS to
  * BENCH_MAX_ROUNDS). Prints per phase dsync's rate, both ceilings', the ratios and dsync's p50/p99, with the load
- * average of each round beside it.
+ * average of each round beside it, and what the load does not move: dsync's store commands per request (its own
+ * metric) and the CPU ms per request of dsync and its Redis (/proc), delivery of the phase's events included.
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
@@ -16,11 +17,11 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, percentile, phase, startDsync, startRedis, type Client, type Proc } from './lib.js';
+import { client, CountingReceiver, freePort, percentile, phase, startDsync, startRedis, type Client, type Proc } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -58,7 +59,28 @@ interface Target {
   /** Events it has sent for all rounds so far (what the receiver must have before the next measurement). */
   expected: number;
   directory(round: number): Promise<Directory>;
+  /** dsync's work so far: store commands it sent (its own metric) and CPU ms of it and its Redis (/proc). */
+  work?(): Promise<Work>;
   stop(): Promise<void>;
+}
+
+interface Work {
+  commands: number;
+  cpuMs: number;
+}
+
+/** CPU time (user + system) of a process, from /proc (Linux): clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Store commands sent so far (requests and delivery; a script is one), from dsync's own histogram. */
+async function storeCommands(metricsUrl: string): Promise<number> {
+  const text = await (await fetch(metricsUrl)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^dsync_store_command_duration_seconds_count\{[^}]*\} (\d+)/gm)) sum += Number(m[1]);
+  return sum;
 }
 
 /** What one round keeps per target between phases. */
@@ -155,8 +177,9 @@ const measured = (p: PhaseSpec) => !SELECTED || SELECTED.has(p.name);
 
 async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: string): Promise<Target> {
   const redis = await startRedis();
+  const metricsPort = await freePort();
   const proc = await startDsync(
-    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s' },
+    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort) },
     { ...(cwd && { cwd }), profileDir: name },
   );
   const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
@@ -180,6 +203,9 @@ async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: s
       const scim = client(proc.url, `Bearer ${res.body.data.scim.secret}`, CONCURRENCY);
       opened.push(scim);
       return { base: res.body.data.scim.path as string, scim };
+    },
+    async work() {
+      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: cpuMs(proc.child.pid!) + cpuMs(redis.child.pid!) };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
@@ -226,6 +252,9 @@ interface Sample {
   load: number;
   rps: number;
   latencies: number[];
+  /** Per request, delivery of its events included (dsync only). */
+  commands?: number;
+  cpuMs?: number;
 }
 
 const median = (xs: number[]): number => {
@@ -265,16 +294,19 @@ async function main(): Promise<void> {
           const state = states.get(t)!;
           const tag = `r${round}`;
           const load = loadavg()[0]!;
+          const before = await t.work?.();
           const startUs = Number(process.hrtime.bigint() / 1000n);
           const result = await phase(spec.name, spec.count, CONCURRENCY, spec.task(state, tag));
           const endUs = Number(process.hrtime.bigint() / 1000n);
           t.expected += spec.events;
           // The next measurement starts with every server idle: this one's webhooks all delivered.
           await receiver.waitForPath(t.hook, t.expected, 600_000);
+          const after = await t.work?.();
           if (warmup || !measured(spec)) continue;
           const rps = spec.requests / result.seconds;
           const key = `${t.name}|${spec.name}`;
-          samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies }]);
+          const work = before && after ? { commands: (after.commands - before.commands) / spec.requests, cpuMs: (after.cpuMs - before.cpuMs) / spec.requests } : {};
+          samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies, ...work }]);
           windows.push({ target: t.profileDir, phase: spec.name, round, startUs, endUs, requests: spec.requests });
           line.push(`${spec.name}/${t.name} ${Math.round(rps)}`);
         }
@@ -314,8 +346,10 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
   const rate = (target: string, phaseName: string) => median(samples.get(`${target}|${phaseName}`)!.map((s) => s.rps));
   const loads = samples.get(`${dsyncs[0]!.name}|${PHASES.find(measured)!.name}`)!.map((s) => s.load.toFixed(1));
   console.log(`\nmedian of ${Math.min(rounds, MAX_ROUNDS)} rounds (load average at each round's start: ${loads.join(', ')}):\n`);
-  console.log('| phase | server | req/s | express ceiling | node:http ceiling | / express | / node:http | p50 ms | p99 ms | peer req/s |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| phase | server | req/s | express ceiling | node:http ceiling | / express | / node:http | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req (dsync + Redis) |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const verdicts: string[] = [];
   for (const spec of PHASES.filter(measured)) {
     const ex = rate('express', spec.name);
@@ -329,7 +363,8 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       const rps = rate(d.name, spec.name);
       console.log(
         `| ${spec.name} | ${d.name} | ${Math.round(rps)} | ${Math.round(ex)} | ${Math.round(nh)} | ${(ratio * 100).toFixed(0)}% | ` +
-          `${((rps / nh) * 100).toFixed(0)}% | ${percentile(lat, 50).toFixed(1)} | ${p99.toFixed(1)} | ${PEER[spec.name]} |`,
+          `${((rps / nh) * 100).toFixed(0)}% | ${percentile(lat, 50).toFixed(1)} | ${p99.toFixed(1)} | ${PEER[spec.name]} | ` +
+          `${median(ours.map((s) => s.commands!)).toFixed(2)} | ${median(ours.map((s) => s.cpuMs!)).toFixed(2)} |`,
       );
       if (d.name !== 'dsync') continue;
       const bar = P99_BAR[spec.name] ?? 30;
