@@ -42,12 +42,20 @@ export interface PassContext {
   /** Counters of the engine, added to by every pass. */
   stats: PassStats;
   stopped(): boolean;
+  /** Whether commits to the directory were notified since the last ask: a drained pass then goes on with them. */
+  notified(directoryId: string): boolean;
 }
 
 const READ_CHUNK = 100;
 const YIELD_EVERY = 200;
 const SAVE_EVERY = 100;
 const SAVE_MS = 250;
+/**
+ * How long a pass goes on with events committed while it ran, under the lease it holds, before it ends (trims
+ * the log, releases the lease) and the next one reads the directory afresh. Under a steady stream of writes a
+ * pass per few events would cost its setup (lease, due mark, directory, state, replay) each time.
+ */
+const CONTINUE_MS = 1_000;
 
 /** `continue` the loop; `drained` the log (trim it); `halt` (a retry is scheduled, or the lease is lost). */
 type Step = 'continue' | 'drained' | 'halt';
@@ -114,9 +122,15 @@ class DirectoryPass {
 
   async run(lease: { held: boolean }): Promise<void> {
     this.c.stats.directories++;
+    const started = Date.now();
     let step: Step = 'continue';
     try {
-      while (step === 'continue' && !this.c.stopped() && lease.held) step = await this.step();
+      for (;;) {
+        while (step === 'continue' && !this.c.stopped() && lease.held) step = await this.step();
+        if (step !== 'drained' || this.c.stopped() || !lease.held || Date.now() - started >= CONTINUE_MS) break;
+        if (!this.c.notified(this.directory.id)) break;
+        step = 'continue';
+      }
     } finally {
       if (this.unsaved > 0) await this.save();
     }

@@ -60,6 +60,7 @@ export class DeliveryEngine {
       owner: this.owner,
       stats: this.stats,
       stopped: () => this.stopped,
+      notified: (directoryId) => this.again.delete(directoryId),
     };
   }
 
@@ -72,6 +73,12 @@ export class DeliveryEngine {
 
   /** Called after a commit: mark the directory due and, in real time, start on it here at once. */
   notify(directoryId: string): void {
+    // Delivering it here already: the drain goes round again and reads this commit's events (a due mark would
+    // only be cleared by it). Under load that is nearly every commit, so this saves a round trip per write.
+    if (this.o.realtime && !this.stopped && this.inFlight.has(directoryId)) {
+      this.again.add(directoryId);
+      return;
+    }
     void this.o.store
       .markDue(directoryId, Date.now())
       .then(() => (this.o.realtime && !this.stopped ? this.drain(directoryId) : undefined))
@@ -169,8 +176,13 @@ export class DeliveryEngine {
     const run = (async () => {
       try {
         do {
-          this.again.delete(directoryId);
-          if (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) return;
+          const notified = this.again.delete(directoryId);
+          if (!(await this.o.store.acquireLease(directoryId, this.owner, this.o.leaseMs))) {
+            // Another replica holds the lease and may have read the log before a commit notified here without
+            // a due mark (above): mark it now, as that commit would have.
+            if (notified) await this.o.store.markDue(directoryId, Date.now());
+            return;
+          }
           // Heartbeat: a slow POST must not outlive the lease. A lease found lost stops the drain (another
           // replica may own the directory now); it is never taken back.
           const lease = { held: true };

@@ -28,7 +28,9 @@ export function requestIds(logger: Logger): RequestHandler {
     const requestId = incoming !== undefined && WELL_FORMED.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', requestId);
     res.locals.requestId = requestId;
-    res.locals.log = logger.child({ requestId });
+    // Made when first used: most requests log nothing, and a child logger per request is measurable work.
+    let log: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', { get: () => (log ??= logger.child({ requestId })), enumerable: true });
     next();
   };
 }

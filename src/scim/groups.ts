@@ -45,17 +45,25 @@ async function renderMembers(ctx: ScimContext, groupId: string) {
   });
 }
 
-async function groupResult(ctx: ScimContext, group: StoredResource, status: number, query: ScimQuery = {}): Promise<ScimResult> {
+/** `members`: the rendered members when known without a read. */
+async function groupResult(
+  ctx: ScimContext,
+  group: StoredResource,
+  status: number,
+  query: ScimQuery = {},
+  members?: unknown[],
+): Promise<ScimResult> {
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(group.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'Group', group.id);
-  const extra = wantsMembers(query) ? { members: await renderMembers(ctx, group.id) } : {};
+  const extra = wantsMembers(query) ? { members: members ?? (await renderMembers(ctx, group.id)) } : {};
   return { status, data: view(toScim(ctx.base, 'Group', group, extra), query, 'Group'), headers };
 }
 
 export async function createGroup(ctx: ScimContext, input: unknown): Promise<ScimResult> {
   const { body, members } = splitMembers(normalizeResource(await withSlicedMembers(input), 'Group'));
   const group = await ctx.groups.create(ctx.directory, body, members ?? [], writeOptions(ctx));
-  return groupResult(ctx, group, 201);
+  // Created without members, a group has none to read back (its id was unknown until this write): no round trips.
+  return groupResult(ctx, group, 201, {}, members && members.length > 0 ? undefined : []);
 }
 
 export async function getGroup(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {

@@ -56,12 +56,22 @@ export async function startRedis(): Promise<Proc & { port: number }> {
   return { url, port, child, stop: stopper(child) };
 }
 
-/** `dsync serve` as its own process, exactly as users run it. */
-export async function startDsync(env: Record<string, string>): Promise<Proc & { port: number; apiKey: string }> {
+/**
+ * `dsync serve` as its own process, exactly as users run it; `cwd`: the source tree to run (another commit's
+ * checkout, to measure before and after side by side), default this one. BENCH_PROFILE=<dir> writes a CPU
+ * profile of each of its threads there (or in `<dir>/<profileDir>`) when it exits; the main thread's is
+ * `CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`.
+ */
+export async function startDsync(
+  env: Record<string, string>,
+  o: { cwd?: string; profileDir?: string } = {},
+): Promise<Proc & { port: number; apiKey: string }> {
   const port = await freePort();
   const apiKey = 'bench-key';
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const dir = process.env.BENCH_PROFILE && join(process.env.BENCH_PROFILE, o.profileDir ?? '');
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], {
+    ...(o.cwd && { cwd: o.cwd }),
     env: { ...process.env, PORT: String(port), DSYNC_API_KEYS: apiKey, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -70,11 +80,13 @@ export async function startDsync(env: Record<string, string>): Promise<Proc & { 
   return { url, port, apiKey, child, stop: stopper(child) };
 }
 
-/** Counts deliveries and measures lag (event created_at → arrival). Answers 204 at once. */
+/** Counts deliveries (in all and per path) and measures lag (event created_at → arrival). Answers 204 at once. */
 export class CountingReceiver {
   events = 0;
   posts = 0;
   lags: number[] = [];
+  /** Events received per request path (several senders, one receiver: each its own path under `url`). */
+  readonly byPath = new Map<string, number>();
   private server!: Server;
   url = '';
 
@@ -88,6 +100,7 @@ export class CountingReceiver {
         const list = Array.isArray(body) ? body : [body];
         this.posts++;
         this.events += list.length;
+        this.byPath.set(req.url ?? '', (this.byPath.get(req.url ?? '') ?? 0) + list.length);
         for (const e of list) this.lags.push(now - Date.parse(e.created_at));
         res.writeHead(204).end();
       });
@@ -101,6 +114,12 @@ export class CountingReceiver {
     const started = Date.now();
     await waitFor(async () => this.events >= n, `${n} webhook events (got ${this.events})`, timeoutMs);
     return Date.now() - started;
+  }
+
+  /** Waits until `n` events arrived at `url` + `path`. */
+  async waitForPath(path: string, n: number, timeoutMs = 120_000): Promise<void> {
+    const at = new URL(this.url).pathname + path;
+    await waitFor(async () => (this.byPath.get(at) ?? 0) >= n, `${n} webhook events at ${at} (got ${this.byPath.get(at) ?? 0})`, timeoutMs);
   }
 
   async stop(): Promise<void> {
@@ -121,6 +140,8 @@ export interface PhaseResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Every request's latency (ms), sorted. */
+  latencies: number[];
 }
 
 /**
@@ -149,7 +170,7 @@ export async function phase(
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { name, requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
 }
 
 export function printPhases(results: PhaseResult[]): void {
