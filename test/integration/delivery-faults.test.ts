@@ -13,7 +13,6 @@
  */
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { freePort } from '../bench/lib.js';
 import type { RedisClient } from '../../src/store/redis-client.js';
 import { expectDelivered, expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
 import { createDirectories, createUsers, dumpOutputs, killAll, live, RETRY_SCHEDULE, SECRET, serve, type Dir, type DsyncProc } from '../support/dsync-process.js';
@@ -137,8 +136,8 @@ for (const backend of FAULT_BACKENDS) {
       redis.disconnect();
     });
 
-    async function delivered(metricsPort: number): Promise<number> {
-      const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    async function delivered(proc: DsyncProc): Promise<number> {
+      const text = await (await fetch(proc.metricsUrl!)).text();
       const m = /^webhook_events_delivered_total (\d+)/m.exec(text);
       return m ? Number(m[1]) : 0;
     }
@@ -147,9 +146,8 @@ for (const backend of FAULT_BACKENDS) {
       const DIRS = 6;
       const PER_DIR = 200;
       const TOTAL = DIRS * PER_DIR;
-      const [m1, m2] = [await freePort(), await freePort()];
-      const one = await serve('serve#1', backend.env(11, { METRICS_PORT: String(m1) }));
-      const two = await serve('serve#2', backend.env(11, { METRICS_PORT: String(m2) }));
+      const one = await serve('serve#1', backend.env(11), { metrics: true });
+      const two = await serve('serve#2', backend.env(11), { metrics: true });
       const dirs = await createDirectories(one, DIRS, receiver.url, 'replicas');
       await createUsers([one, two], dirs, PER_DIR, 'u');
       await receiver.waitForEvents(TOTAL, 20_000);
@@ -170,7 +168,7 @@ for (const backend of FAULT_BACKENDS) {
         );
       }
       // Both processes delivered (the lease moved between them), and together exactly once each.
-      const [d1, d2] = [await delivered(m1), await delivered(m2)];
+      const [d1, d2] = [await delivered(one), await delivered(two)];
       expect(d1 + d2, `events delivered by serve#1 (${d1}) + serve#2 (${d2})`).to.equal(TOTAL);
       expect(Math.min(d1, d2), `both processes delivered (serve#1 ${d1}, serve#2 ${d2})`).to.be.greaterThan(0);
     });
