@@ -106,6 +106,8 @@ class DirectoryPass {
   // that many events (same webhook-ids: at-least-once), and the steady state costs one POST per delivery.
   private unsaved: number;
   private savedAt = Date.now();
+  /** A save found the lease gone: the run ends and the engine reports it (a cron pass fails). */
+  private leaseLost = false;
   private replayCheckedAt = Date.now();
   private turns = 0;
 
@@ -133,6 +135,7 @@ class DirectoryPass {
       }
     } finally {
       if (this.unsaved > 0) await this.save();
+      if (this.leaseLost) lease.held = false;
     }
     if (step !== 'halt' && this.state.cursor) {
       await this.c.store.trimEvents(this.directory.id, this.state.cursor, Date.now() - this.c.retentionMs);
@@ -247,10 +250,12 @@ class DirectoryPass {
     return 'continue';
   }
 
-  /** False when the lease was lost: another replica may own the directory now. */
-  private save(): Promise<boolean> {
+  /** False when the lease was lost: another replica may own the directory now (the run reports it). */
+  private async save(): Promise<boolean> {
     this.unsaved = 0;
     this.savedAt = Date.now();
-    return this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.state, this.c.leaseMs);
+    const saved = await this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.state, this.c.leaseMs);
+    if (!saved) this.leaseLost = true;
+    return saved;
   }
 }

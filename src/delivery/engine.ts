@@ -15,7 +15,7 @@ import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import { recordAttempt } from './attempt-log.js';
 import { deliverPending, type AttemptRecord, type PassContext, type PassStats } from './directory-pass.js';
-import { DeadLetterNotFound } from './errors.js';
+import { DeadLetterNotFound, DeliveryLeaseLostError } from './errors.js';
 import { resolveEngineTuning, type EngineTuning, type ResolvedEngineTuning } from './options.js';
 import type { RetryPolicy } from './retry-policy.js';
 import { eventIdOf, type Sink } from './sinks.js';
@@ -165,7 +165,8 @@ export class DeliveryEngine {
 
   /**
    * Delivers everything pending for one directory while holding its lease. Re-runs if notified meanwhile.
-   * Never rejects: resolves with the error that cut it short (logged, and the directory marked due again).
+   * Never rejects: resolves with the error that cut it short (logged, and the directory marked due again), or a
+   * DeliveryLeaseLostError when its lease was gone mid-run.
    */
   private drain(directoryId: string): Promise<unknown> {
     const running = this.inFlight.get(directoryId);
@@ -198,6 +199,10 @@ export class DeliveryEngine {
           } finally {
             clearInterval(beat);
             await this.o.store.releaseLease(directoryId, this.owner);
+          }
+          if (!lease.held) {
+            this.o.logger.warn({ directoryId }, 'delivery lease lost during the run; its events are delivered again from the saved cursor');
+            return new DeliveryLeaseLostError(directoryId);
           }
         } while (this.again.has(directoryId) && !this.stopped);
       } catch (err) {

@@ -31,3 +31,17 @@ export class InvalidDeliveryOptionError extends DsyncError {
     super(message, InvalidDeliveryOptionError.code, 500);
   }
 }
+
+/**
+ * A directory's delivery lease was gone when its state was saved or renewed mid-run: the store lost it (Redis
+ * restarted empty, a failover) or it lapsed and another process took the directory over. What was sent is
+ * delivered again from the saved cursor; a cron pass reports it as a run that could not do its work.
+ */
+export class DeliveryLeaseLostError extends DsyncError {
+  static readonly code = 'DSYNC_DELIVERY_LEASE_LOST';
+  override name = 'DeliveryLeaseLostError';
+  override readonly retryAfter = 1;
+  constructor(directoryId: string) {
+    super(`The delivery lease of directory ${directoryId} was lost during the run (the store lost it, or it lapsed and another process took over); its events are delivered again from the saved cursor`, DeliveryLeaseLostError.code, 503);
+  }
+}
