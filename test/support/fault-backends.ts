@@ -22,7 +22,7 @@ export const oneServer: Backend = {
   env: (db, extra) => dsyncEnv({ REDIS_URL: `${redisUrl()}/${db}` }, extra),
   async fresh(db) {
     const redis = new Redis(`${redisUrl()}/${db}`);
-    await redis.flushdb();
+    await redis.flushdb('ASYNC');
     return redis;
   },
   serverOf: (redis) => (redis as Redis).duplicate(),

@@ -32,18 +32,20 @@ export const sentinelTarget = (): RedisTarget => ({
 /** A Redis store on its own logical database, flushed first, so suites do not see each other's keys. */
 export async function freshRedisStore(db = 1): Promise<RedisStore> {
   const store = new RedisStore(`${redisUrl()}/${db}`);
-  await store.redis.flushdb();
+  // ASYNC: the keyspace empties at once and a big one's memory is freed in the background (a synchronous flush of
+  // what a big-group test left could outlast the store's command timeout).
+  await store.redis.flushdb('ASYNC');
   return store;
 }
 
 /** Empties what `redis` holds: every master of a cluster (which has only db 0), else the selected db. */
 export async function flushStore(redis: RedisStore['redis']): Promise<void> {
   if (!isCluster(redis)) {
-    await redis.flushdb();
+    await redis.flushdb('ASYNC');
     return;
   }
   if (redis.status !== 'ready') await once(redis as Cluster, 'ready');
-  await Promise.all(redis.nodes('master').map((node) => node.flushdb()));
+  await Promise.all(redis.nodes('master').map((node) => node.flushdb('ASYNC')));
 }
 
 /**
