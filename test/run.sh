@@ -10,6 +10,38 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source test/tools.sh # SCIM2_BIN, SCIM_SANITY_BIN, DSYNC_K8S_CACHE under DSYNC_CACHE
 
+# The whole suite runs as two shards side by side, each this script with its own specs, its own redis-server,
+# Redis Cluster and Sentinel setup: the suite spends most of its time waiting (real time outages, failovers,
+# timeouts), so two shards on two cores take about 60% of one run's wall time. The integration specs run live;
+# the other shard's output is kept and printed after, then one line adds both up. DSYNC_TEST_SHARDS=1 runs the
+# suite as one process (one redis-server), as a part of it always is.
+if [ "$#" -eq 0 ] && [ "${DSYNC_TEST_SHARDS:-2}" != 1 ]; then
+  out=$(mktemp -d "${TMPDIR:-/tmp}/dsync-shards.XXXXXX")
+  trap 'rm -rf "$out"' EXIT
+  bash "$0" "test/unit/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" \
+    "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts" >"$out/other.log" 2>&1 &
+  other=$!
+  echo "== shard 1 of 2: integration (shown as it runs; shard 2, unit, browser, readme, conformance and Kubernetes, is printed when both end)"
+  first=0
+  bash "$0" "test/integration/**/*.test.ts" 2>&1 | tee "$out/integration.log" || first=$?
+  second=0
+  wait "$other" || second=$?
+  echo
+  echo "== shard 2 of 2: unit, browser, readme, conformance, Kubernetes"
+  cat "$out/other.log"
+  # Each shard ends with its own `tests: N passed, N failed`; the run's own last line adds them up (a shard that
+  # ended without it, e.g. killed, counts as a failure).
+  passed=0 failed=0
+  for log in "$out/integration.log" "$out/other.log"; do
+    line=$(grep -E '^tests: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1) || { failed=$((failed + 1)); first=1; continue; }
+    set -- $line
+    passed=$((passed + $2)) failed=$((failed + $4))
+  done
+  printf '\ntests: %d passed, %d failed\n' "$passed" "$failed"
+  [ "$first" = 0 ] && [ "$second" = 0 ]
+  exit
+fi
+
 command -v redis-server >/dev/null || { echo "redis-server is not installed: run bash test/setup.sh" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/dsync-test.XXXXXX")
