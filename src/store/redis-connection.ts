@@ -152,11 +152,15 @@ export class RedisConnection {
 
   async close(): Promise<void> {
     this.closing = true;
-    // A connection already gone (status end) has nothing to QUIT; disconnect() below still tears everything down.
-    if (this.redis.status !== 'end') await this.redis.quit();
-    // QUIT ends the data connection only: behind Sentinel, the +switch-master subscriptions (failoverDetector)
-    // stay open, keep the process alive and reconnect forever. disconnect() tears the connector down too.
-    this.redis.disconnect();
+    try {
+      // Only a ready connection can QUIT: one that is gone or reconnecting (a failover under way at shutdown)
+      // would refuse it (no offline queue), and disconnect() below tears everything down anyway.
+      if (this.redis.status === 'ready') await this.redis.quit();
+    } finally {
+      // QUIT ends the data connection only: behind Sentinel, the +switch-master subscriptions (failoverDetector)
+      // stay open, keep the process alive and reconnect forever. disconnect() tears the connector down too.
+      this.redis.disconnect();
+    }
   }
 }
 
