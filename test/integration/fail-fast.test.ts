@@ -127,7 +127,7 @@ describe('fail-fast store errors from real faults (own redis-servers)', function
     const replica = await server(['--replicaof', '127.0.0.1', String(master.port)]);
     const dir = await newDirectory(storeOn(master.url));
     const store = storeOn(replica.url);
-    await until(async () => (await store.getDirectory(dir.id)) !== null, 'the replica to have the directory');
+    await until(async () => (await store.getDirectory(dir.id)) !== null, 'the replica to have the directory', 30_000); // its first full sync, slow on a loaded machine
     // A MULTI that Redis refuses as a whole (EXECABORT) because of the READONLY write in it.
     await expectUnavailable(newDirectory(store), /READONLY/);
     const user = { id: 'u', body: { userName: 'u' }, created: 0, lastModified: 0, version: 1 };

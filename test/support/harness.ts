@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import type { RedisStoreOptions } from '../../src/store/redis-connection.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { RateLimits } from '../../src/ratelimit/rate-limits.js';
 import { createDsync, type Dsync, type DsyncOptions } from '../../src/service.js';
@@ -20,11 +21,14 @@ export const STORE_KINDS: StoreKind[] = ['memory', 'redis'];
 /** The suites that prove the store on a sharded, replicated Redis run on the shared cluster too. */
 export const CLUSTER_STORE_KINDS: StoreKind[] = [...STORE_KINDS, 'redis-cluster'];
 
-/** A fresh store: `db` picks the logical database of the single server (a cluster has only db 0: all flushed). */
-export async function openStore(kind: StoreKind, db = 2): Promise<Store> {
+/**
+ * A fresh store: `db` picks the logical database of the single server (a cluster has only db 0: all flushed);
+ * `options` go to a Redis store (e.g. a longer `commandTimeout`).
+ */
+export async function openStore(kind: StoreKind, db = 2, options: RedisStoreOptions = {}): Promise<Store> {
   if (kind === 'memory') return new MemoryStore();
-  if (kind === 'redis') return freshRedisStore(db);
-  return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel');
+  if (kind === 'redis') return freshRedisStore(db, options);
+  return freshReplicatedStore(kind === 'redis-cluster' ? 'cluster' : 'sentinel', options);
 }
 
 /** A logger whose lines (JSON objects) land in `lines`. */

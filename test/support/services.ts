@@ -9,6 +9,7 @@ import type { Cluster } from 'ioredis';
 import { isCluster } from '../../src/store/redis-client.js';
 import type { RedisTarget } from '../../src/store/redis-target.js';
 import { RedisStore } from '../../src/store/redis.js';
+import type { RedisStoreOptions } from '../../src/store/redis-connection.js';
 
 function required(name: string, what: string): string {
   const value = process.env[name];
@@ -30,8 +31,8 @@ export const sentinelTarget = (): RedisTarget => ({
 });
 
 /** A Redis store on its own logical database, flushed first, so suites do not see each other's keys. */
-export async function freshRedisStore(db = 1): Promise<RedisStore> {
-  const store = new RedisStore(`${redisUrl()}/${db}`);
+export async function freshRedisStore(db = 1, options: RedisStoreOptions = {}): Promise<RedisStore> {
+  const store = new RedisStore(`${redisUrl()}/${db}`, options);
   // ASYNC: the keyspace empties at once and a big one's memory is freed in the background (a synchronous flush of
   // what a big-group test left could outlast the store's command timeout).
   await store.redis.flushdb('ASYNC');
@@ -52,8 +53,8 @@ export async function flushStore(redis: RedisStore['redis']): Promise<void> {
  * A store on the shared cluster or Sentinel master, emptied first. Writes wait for one replica, as they do by
  * default in production on these setups (DSYNC_REDIS_WAIT_REPLICAS).
  */
-export async function freshReplicatedStore(kind: 'cluster' | 'sentinel'): Promise<RedisStore> {
-  const store = new RedisStore(kind === 'cluster' ? clusterTarget() : sentinelTarget(), { waitReplicas: 1 });
+export async function freshReplicatedStore(kind: 'cluster' | 'sentinel', options: RedisStoreOptions = {}): Promise<RedisStore> {
+  const store = new RedisStore(kind === 'cluster' ? clusterTarget() : sentinelTarget(), { waitReplicas: 1, ...options });
   await flushStore(store.redis);
   return store;
 }
