@@ -7,6 +7,7 @@
 //   OPERATOR_BENCH_N=200,1000 npx tsx test/bench/operator-scale.bench.ts
 //   OPERATOR_BENCH_FROM_SOURCE=1 npx tsx test/bench/operator-scale.bench.ts     # under tsx (~85 MB more RSS)
 //   OPERATOR_BENCH_CPU_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # the leader's --cpu-prof
+//   OPERATOR_BENCH_HEAP_SNAPSHOT=.tmp/heap npx tsx test/bench/operator-scale.bench.ts  # the leader's heap snapshot after Ready
 //   OPERATOR_BENCH_APISERVER_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # kube-apiserver's pprof, 30 s from the first create
 //   GOGC=400 npx tsx test/bench/operator-scale.bench.ts    # kube-apiserver and etcd (children) collect garbage less often
 //
@@ -34,6 +35,7 @@ import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } fr
 import { KubeClient, SECRETS } from '../../src/operator/kube.js';
 import { installCrd } from '../k8s/operator-harness.js';
 import { startCluster } from '../k8s/cluster.js';
+import { imageNodeOptions } from './lib.js';
 
 const SIZES = (process.env['OPERATOR_BENCH_N'] ?? '1000,5000,10000').split(',').map(Number);
 const CREATE_CONCURRENCY = 50;
@@ -41,7 +43,10 @@ const RESYNC = '60s'; // past convergence at 10,000 on a quiet machine; producti
 const FROM_SOURCE = process.env['OPERATOR_BENCH_FROM_SOURCE'] === '1';
 const CPU_PROF = process.env['OPERATOR_BENCH_CPU_PROF'];
 const APISERVER_PROF = process.env['OPERATOR_BENCH_APISERVER_PROF'];
+const HEAP_SNAPSHOT = process.env['OPERATOR_BENCH_HEAP_SNAPSHOT'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The replicas run with the image's NODE_OPTIONS (the Dockerfile's), so RSS is the deployed one. */
+const NODE_OPTIONS = imageNodeOptions();
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -108,6 +113,8 @@ interface Scrape {
   leader: boolean;
   /** CPU seconds the process used (user + system): unlike wall time, other processes' load does not inflate it. */
   cpuSeconds: number;
+  /** V8 heap in use and reserved, and memory outside it (Buffers), MB: what RSS holds beyond the code. */
+  heap: { used: number; total: number; external: number };
 }
 
 async function scrape(port: number): Promise<Scrape> {
@@ -132,6 +139,11 @@ async function scrape(port: number): Promise<Scrape> {
     reconciles: sum(/^controller_runtime_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/gm),
     leader: sum(/^leader_election_master_status\{[^}]*\} (\d+)/gm) === 1,
     cpuSeconds: Number(/^process_cpu_seconds_total (\S+)/m.exec(text)?.[1] ?? NaN),
+    heap: {
+      used: sum(/^nodejs_heap_size_used_bytes (\d+)/gm) / 2 ** 20,
+      total: sum(/^nodejs_heap_size_total_bytes (\d+)/gm) / 2 ** 20,
+      external: sum(/^nodejs_external_memory_bytes (\d+)/gm) / 2 ** 20,
+    },
   };
 }
 
@@ -228,9 +240,14 @@ interface Replica {
 
 async function startReplica(command: string[], env: Record<string, string>, profile: boolean): Promise<Replica> {
   const port = await freePort();
-  const args = profile && CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF, ...command] : command;
+  const args = [
+    ...(profile && CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF] : []),
+    ...(profile && HEAP_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${HEAP_SNAPSHOT}`] : []),
+    ...command,
+  ];
+  if (profile && HEAP_SNAPSHOT) mkdirSync(HEAP_SNAPSHOT, { recursive: true });
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, METRICS_PORT: String(port) },
+    env: { ...process.env, ...env, NODE_OPTIONS, METRICS_PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -368,6 +385,10 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const settled = memoryOf(pid);
     await sleep(2_000); // trailing echoes
     const converged = await leader.scrape();
+    if (HEAP_SNAPSHOT) {
+      leader.process.kill('SIGUSR2'); // written while the process pauses; the resync below waits for it
+      await sleep(5_000);
+    }
     const server = loadSince(await serverLoad(kubeConfig), serverBefore);
 
     // One full resync with nothing changed: every resource reconciled again, no write.
@@ -456,6 +477,7 @@ function report(results: Result[]): void {
     [`  floor on ${CORES} idle cores (this run's CPU / cores)`, (r) => s((stackCpu(r) / CORES) * 1000)],
     ['leader CPU seconds to converge, per 1,000', (r) => `${r.leaderCpuSeconds.toFixed(1)}, ${((r.leaderCpuSeconds / r.n) * 1000).toFixed(1)}`],
     ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
+    ['leader V8 heap used / reserved, external', (r) => `${mb(r.converged.heap.used)} / ${mb(r.converged.heap.total)}, ${mb(r.converged.heap.external)}`],
     ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
     ['takeover: standby leads after', (r) => s(r.takeover.leadsMs)],
     ['takeover: all reconciled after', (r) => s(r.takeover.reconciledMs)],
@@ -464,7 +486,7 @@ function report(results: Result[]): void {
   const table = [['DirectoryConnections', ...results.map((r) => String(r.n))], ...rows.map(([k, f]) => [k, ...results.map(f)])];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const form = FROM_SOURCE ? 'sources under tsx' : 'dist/cli.js';
-  process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form}, 2 replicas, kube-apiserver and etcd at GOGC=${process.env['GOGC'] ?? '100'})\n`);
+  process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form} with NODE_OPTIONS ${NODE_OPTIONS || '(none)'}, 2 replicas, kube-apiserver and etcd at GOGC=${process.env['GOGC'] ?? '100'})\n`);
   for (const row of table) process.stdout.write(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  |  ')}\n`);
   const first = results[0]!;
   const last = results[results.length - 1]!;
