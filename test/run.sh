@@ -29,15 +29,9 @@ if [ "$#" -eq 0 ] && [ "${DSYNC_TEST_SHARDS:-2}" != 1 ]; then
   echo
   echo "== shard 2 of 2: unit, browser, readme, conformance, Kubernetes"
   cat "$out/other.log"
-  # Each shard ends with its own `tests: N passed, N failed`; the run's own last line adds them up (a shard that
-  # ended without it, e.g. killed, counts as a failure).
-  passed=0 failed=0
-  for log in "$out/integration.log" "$out/other.log"; do
-    line=$(grep -E '^tests: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1) || { failed=$((failed + 1)); first=1; continue; }
-    set -- $line
-    passed=$((passed + $2)) failed=$((failed + $4))
-  done
-  printf '\ntests: %d passed, %d failed\n' "$passed" "$failed"
+  # Each shard ends with its own `tests: N passed, N failed`; the run's own last line adds them up.
+  echo
+  bash test/support/sum-summaries.sh "$out/integration.log" "$out/other.log" || first=1
   [ "$first" = 0 ] && [ "$second" = 0 ]
   exit
 fi
