@@ -230,7 +230,7 @@ async function main(argv: string[]): Promise<void> {
     const logger = createLogger(operatorConfig.logLevel);
     const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
     const store = openRedisStore(operatorConfig.redis, storeOptions(operatorConfig, logger, metrics));
-    // Loaded on demand: `serve` and the cron jobs never pay for @kubernetes/client-node.
+    // Loaded on demand: `serve` and the cron jobs never load the operator.
     const { operatorCommand } = await import('./operator/command.js');
     return operatorCommand(operatorConfig, logger, { store, metrics });
   }

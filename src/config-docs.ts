@@ -219,6 +219,15 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
   },
   METRICS_PORT: { group: 'Metrics and logs', meaning: 'Prometheus `/metrics` listener of every long-running process; `0` turns it off.' },
   LOG_LEVEL: { group: 'Metrics and logs', meaning: 'pino log level (logs are JSON on stdout).' },
+  KUBECONFIG: {
+    group: 'Operator',
+    default: '`~/.kube/config`, else the pod\'s service account',
+    type: 'list (kubeconfig paths, `:`-separated)',
+    meaning:
+      'The cluster of `dsync operator`, read as kubectl reads it (files merged, the first name wins): token, token file, client certificate and `exec` plugin credentials; a legacy `auth-provider` or a `proxy-url` is read by @kubernetes/client-node.',
+  },
+  KUBERNETES_SERVICE_HOST: { group: 'Operator', default: 'set by Kubernetes in a pod', meaning: 'With `KUBERNETES_SERVICE_PORT`, the API server a pod reaches with its service account when there is no kubeconfig.' },
+  KUBERNETES_SERVICE_PORT: { group: 'Operator', default: 'set by Kubernetes in a pod', meaning: 'The port of `KUBERNETES_SERVICE_HOST`.' },
   DSYNC_OPERATOR_NAMESPACES: {
     group: 'Operator',
     default: 'every namespace',

@@ -128,7 +128,10 @@ export const envSchema = z.object({
   ...providerEnvShape,
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  // `dsync operator` (KUBECONFIG is read by @kubernetes/client-node itself).
+  // `dsync operator`
+  KUBECONFIG: z.string().optional(),
+  KUBERNETES_SERVICE_HOST: z.string().optional(),
+  KUBERNETES_SERVICE_PORT: z.string().optional(),
   DSYNC_OPERATOR_NAMESPACE: z.string().min(1).optional(),
   DSYNC_OPERATOR_NAMESPACES: z
     .string()
@@ -205,6 +208,8 @@ export interface OperatorConfig extends StoreConfig {
   host: string;
   logLevel: string;
   operator: {
+    /** Where the cluster is: KUBECONFIG, else ~/.kube/config, else the pod's service account (operator/kube-config). */
+    cluster: { kubeconfig?: string; serviceHost?: string; servicePort?: string };
     /** Watch these namespaces only (DSYNC_OPERATOR_NAMESPACES, or DSYNC_OPERATOR_NAMESPACE); unset = all namespaces. */
     namespaces?: string[];
     workers: number;
@@ -316,6 +321,7 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     operator: {
+      cluster: { kubeconfig: e.KUBECONFIG, serviceHost: e.KUBERNETES_SERVICE_HOST, servicePort: e.KUBERNETES_SERVICE_PORT },
       ...(namespaces !== undefined && { namespaces }),
       workers: e.DSYNC_OPERATOR_WORKERS,
       resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,

@@ -1,14 +1,14 @@
 /**
  * `dsync operator`: runs the operator with the environment's configuration (config.ts) against the cluster of
- * KUBECONFIG (or the pod's service account), serving metrics and its readiness (/readyz) on METRICS_PORT. SIGTERM/SIGINT stop it
+ * KUBECONFIG (else ~/.kube/config, else the pod's service account), serving metrics and its readiness (/readyz) on METRICS_PORT. SIGTERM/SIGINT stop it
  * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
  */
-import { KubeConfig } from '@kubernetes/client-node';
 import type { OperatorConfig } from '../config.js';
 import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import type { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
+import { loadKubeConfig } from './kube-config/load-kube-config.js';
 import { runOperator, type Operator } from './main.js';
 import type { Readiness } from './readiness.js';
 
@@ -18,8 +18,7 @@ export async function operatorCommand(
   logger: Logger,
   { store, metrics }: { store: Store; metrics: ProcessMetrics },
 ): Promise<void> {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromDefault();
+  const kubeConfig = await loadKubeConfig(config.operator.cluster);
   await store.ping();
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
   let operator: Operator | undefined;

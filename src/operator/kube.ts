@@ -1,5 +1,5 @@
 /**
- * A small raw REST client for the API server, on the credentials of a client-node KubeConfig.
+ * A small raw REST client for the API server, on the credentials of a kubeconfig (kube-config/).
  *
  * Why not client-node's generated APIs: they deserialize into models with `Date` fields (while watch events
  * are raw JSON, so cached and fetched objects would differ), need the patch content type forced per call (the
@@ -9,8 +9,8 @@
  */
 import { request as httpRequest, Agent as HttpAgent, type RequestOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeApiError } from './errors.js';
+import type { KubeConfigView } from './kube-config/kube-credentials.js';
 import { TokenBucket } from './token-bucket.js';
 
 export interface ObjectMeta {
@@ -80,7 +80,7 @@ export const objectKey = (obj: KubeObject): string =>
 export type WriteVerb = 'create' | 'update' | 'patch' | 'delete';
 
 export interface KubeClientOptions {
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigView;
   /** Called once per write request that reached the server, whatever its outcome. */
   onWrite?: (resource: string, verb: WriteVerb) => void;
   /**
@@ -139,7 +139,7 @@ interface Response {
 }
 
 export class KubeClient {
-  readonly kubeConfig: KubeConfig;
+  readonly kubeConfig: KubeConfigView;
   private readonly server: URL;
   private readonly onWrite: (resource: string, verb: WriteVerb) => void;
   private readonly beforeWrite: () => void;
@@ -147,7 +147,8 @@ export class KubeClient {
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly limiter: TokenBucket | undefined;
-  private agent: HttpAgent | undefined;
+  /** Requests share a bounded pool; watches, which hold their connection for minutes, get their own. */
+  private readonly agents = new Map<'requests' | 'watches', { agent: HttpAgent; cert: unknown }>();
 
   constructor(options: KubeClientOptions) {
     const cluster = options.kubeConfig.getCurrentCluster();
@@ -224,15 +225,7 @@ export class KubeClient {
   /** One HTTP exchange, bounded by `deadline` (performance.now() time) as a whole. */
   private async send(method: string, url: URL, args: RequestArgs, deadline: number): Promise<Response> {
     const label = `${method} ${url.pathname}`;
-    // Re-applied per request: exec and token-file credentials refresh themselves here.
-    const opts: RequestOptions & Record<string, unknown> = {};
-    await this.kubeConfig.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = {
-      ...(opts.headers as Record<string, string> | undefined),
-      Accept: args.accept ?? 'application/json',
-      'User-Agent': this.userAgent,
-    };
-    if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;
+    const { headers, agent } = await this.connection('requests', args.accept);
     const payload = args.body === undefined ? undefined : JSON.stringify(args.body);
     if (payload !== undefined) {
       headers['Content-Type'] = args.contentType ?? 'application/json';
@@ -240,7 +233,6 @@ export class KubeClient {
       // as the next request on the kept-alive connection.
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    const agent = this.pooledAgent(opts);
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const timeoutMs = Math.floor(deadline - performance.now());
     return new Promise<Response>((resolve, reject) => {
@@ -268,24 +260,94 @@ export class KubeClient {
   }
 
   /**
-   * One keep-alive agent built from the kubeconfig's TLS material (client-node makes a new agent per call).
-   * A proxied cluster keeps client-node's own agent, which knows how to tunnel.
+   * Headers and agent for one request. The credentials are re-applied every time (exec and token-file
+   * credentials refresh themselves there); the agent is kept, and rebuilt only when the client certificate
+   * changed (an exec plugin's rotated one).
    */
-  private pooledAgent(opts: Record<string, unknown>): HttpAgent {
-    if (this.kubeConfig.getCurrentCluster()?.proxyUrl) return opts['agent'] as HttpAgent;
-    if (!this.agent) {
-      const tls = Object.fromEntries(
-        ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'].flatMap((k) =>
-          opts[k] === undefined ? [] : [[k, opts[k]]],
-        ),
-      );
-      const pool = { keepAlive: true, maxSockets: 32 };
-      this.agent = this.server.protocol === 'https:' ? new HttpsAgent({ ...pool, ...tls }) : new HttpAgent(pool);
-    }
-    return this.agent;
+  private async connection(pool: 'requests' | 'watches', accept = 'application/json'): Promise<{ headers: Record<string, string>; agent: HttpAgent }> {
+    const opts: RequestOptions & Record<string, unknown> = {};
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    const headers: Record<string, string> = { ...(opts.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': this.userAgent };
+    if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;
+    // A proxied cluster (client-node's KubeConfig) keeps client-node's own agent, which knows how to tunnel.
+    if (this.kubeConfig.getCurrentCluster()?.proxyUrl) return { headers, agent: opts['agent'] as HttpAgent };
+    const kept = this.agents.get(pool);
+    if (kept && kept.cert === opts['cert']) return { headers, agent: kept.agent };
+    const tls = Object.fromEntries(
+      ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'].flatMap((k) => (opts[k] === undefined ? [] : [[k, opts[k]]])),
+    );
+    const sockets = { keepAlive: true, ...(pool === 'requests' && { maxSockets: 32 }) };
+    const agent = this.server.protocol === 'https:' ? new HttpsAgent({ ...sockets, ...tls }) : new HttpAgent(sockets);
+    this.agents.set(pool, { agent, cert: opts['cert'] });
+    return { headers, agent };
+  }
+
+  /**
+   * Streams a watch's events (one JSON object a line) to `onEvent` until the server ends it or it fails; `onDone`
+   * is called once, with a KubeApiError for a refused watch (410 Gone included). The returned function ends it
+   * without calling `onDone`.
+   */
+  watch(
+    path: string,
+    query: RequestArgs['query'],
+    accept: string | undefined,
+    onEvent: (type: string, object: unknown) => void,
+    onDone: (err?: unknown) => void,
+  ): () => void {
+    const url = new URL(path, this.server);
+    url.searchParams.set('watch', 'true');
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    let done = false;
+    let req: ReturnType<typeof httpRequest> | undefined;
+    const finish = (err?: unknown): void => {
+      if (done) return;
+      done = true;
+      req?.destroy();
+      onDone(err);
+    };
+    this.connection('watches', accept).then(({ headers, agent }) => {
+      if (done) return;
+      const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      req = request(url, { method: 'GET', headers, agent }, (res) => {
+        res.setEncoding('utf8');
+        let text = '';
+        if (res.statusCode !== 200) {
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => finish(KubeApiError.fromResponse('WATCH', url.pathname, res.statusCode ?? 0, text)));
+          return;
+        }
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          let newline: number;
+          while (!done && (newline = text.indexOf('\n')) >= 0) {
+            const line = text.slice(0, newline);
+            text = text.slice(newline + 1);
+            if (!line.trim()) continue;
+            let event: { type: string; object: unknown };
+            try {
+              event = JSON.parse(line) as typeof event;
+            } catch {
+              return finish(new Error(`watch ${url.pathname}: a line that is not JSON`));
+            }
+            onEvent(event.type, event.object);
+          }
+        });
+        res.on('end', () => finish());
+        res.on('error', finish);
+      });
+      // The watch is idle between events: TCP keep-alive notices a peer that vanished (client-go's 30 s).
+      req.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
+      req.on('error', finish);
+      req.on('close', () => finish());
+      req.end();
+    }, finish);
+    return () => {
+      done = true;
+      req?.destroy();
+    };
   }
 
   close(): void {
-    this.agent?.destroy();
+    for (const { agent } of this.agents.values()) agent.destroy();
   }
 }

@@ -1,7 +1,7 @@
 /** Options of `runOperator`: documented here, defaulted and checked in one function, at construction. */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigView } from './kube-config/kube-credentials.js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
@@ -29,7 +29,7 @@ export interface LeaderElectionOptions {
 
 export interface OperatorOptions {
   /** Where the cluster is and how to authenticate (kubeconfig or in-cluster). */
-  kubeConfig: KubeConfig;
+  kubeConfig: KubeConfigView;
   /** The directory store `dsync serve` reads (Redis). The caller opens and closes it. */
   store: DirectoryStore &
     Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'> &

@@ -2,14 +2,17 @@
 // a Redis store (logical db 8 of the test server unless told otherwise), and helpers to create resources and
 // wait for the operator.
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pino } from 'pino';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { DirectoryService } from '../../src/core/directories.js';
 import { CRD_FILE } from '../../src/operator/generate-crd.js';
 import { findCondition, READY } from '../../src/operator/conditions.js';
 import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { KubeClient, SECRETS, type KubeObject, type Secret } from '../../src/operator/kube.js';
+import type { KubeConfigView } from '../../src/operator/kube-config/kube-credentials.js';
+import { loadKubeConfig } from '../../src/operator/kube-config/load-kube-config.js';
 import { runOperator, type Operator, type OperatorOptions } from '../../src/operator/main.js';
 import type { RedisStore } from '../../src/store/redis.js';
 import { freshRedisStore } from '../support/services.js';
@@ -21,7 +24,8 @@ const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customreso
 
 export interface Env {
   cluster: Cluster;
-  kubeConfig: KubeConfig;
+  /** The admin kubeconfig, read by the operator's own loader. */
+  kubeConfig: KubeConfigView;
   /** A client of the test itself (its writes are not the operator's). */
   kube: KubeClient;
   store: RedisStore;
@@ -33,8 +37,7 @@ export interface Env {
 export async function startEnv(openStore: () => Promise<RedisStore> = () => freshRedisStore(REDIS_DB)): Promise<Env> {
   const cluster = await startCluster();
   try {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(cluster.kubeconfigPath);
+    const kubeConfig = await loadKubeConfig({ kubeconfig: cluster.kubeconfigPath });
     const kube = new KubeClient({ kubeConfig, userAgent: 'dsync-tests' });
     await installCrd(kube);
     const store = await openStore();
@@ -55,6 +58,28 @@ export async function startEnv(openStore: () => Promise<RedisStore> = () => fres
     await cluster.stop();
     throw err;
   }
+}
+
+interface KubeconfigDoc {
+  clusters: Array<{ cluster: Record<string, unknown> }>;
+  users: Array<{ user: Record<string, unknown> }>;
+}
+
+/**
+ * The admin kubeconfig with its server or its user's credentials replaced, written as `<name>.kubeconfig` in the
+ * cluster's directory (returned as `path`) and read by the operator's loader.
+ */
+export async function variantKubeConfig(
+  env: Env,
+  name: string,
+  change: { server?: string; user?: Record<string, unknown> },
+): Promise<{ kubeConfig: KubeConfigView; path: string }> {
+  const doc = parse(readFileSync(env.cluster.kubeconfigPath, 'utf8')) as KubeconfigDoc;
+  if (change.server) doc.clusters[0]!.cluster['server'] = change.server;
+  if (change.user) doc.users[0]!.user = change.user;
+  const path = join(env.cluster.dir, `${name}.kubeconfig`);
+  await writeFile(path, stringify(doc), { mode: 0o600 });
+  return { kubeConfig: await loadKubeConfig({ kubeconfig: path }), path };
 }
 
 /** Installs the committed CRD YAML as a raw object (client-node's typed model would drop `x-kubernetes-*`). */

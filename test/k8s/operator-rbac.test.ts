@@ -3,7 +3,7 @@
 // fails and the resource never gets Ready. Also checks the deploy/samples.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfigView } from '../../src/operator/kube-config/kube-credentials.js';
 import { expect } from 'chai';
 import { parseAllDocuments } from 'yaml';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
@@ -22,7 +22,7 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
   this.timeout(120_000);
   let env: Env;
   let operator: Operator | undefined;
-  let asServiceAccount: KubeConfig;
+  let asServiceAccount: KubeConfigView;
 
   before(async () => {
     env = await startEnv();

@@ -3,12 +3,11 @@
 // cut off from the API server. The standby reaches the API server through a TCP relay the test can cut.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { Server as HttpServer } from 'node:http';
-import { KubeConfig } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { ProcessMetrics } from '../../src/metrics.js';
 import type { Operator } from '../../src/operator/main.js';
 import { helms, parseObjects, template } from './helm-tools.js';
-import { startEnv, startOperator, waitFor, type Env } from './operator-harness.js';
+import { startEnv, startOperator, variantKubeConfig, waitFor, type Env } from './operator-harness.js';
 
 /** A TCP relay to the API server; `cut` drops every connection and refuses new ones until `open`. */
 async function relay(target: URL): Promise<{ url: string; cut(): void; open(): void; close(): Promise<void> }> {
@@ -80,13 +79,7 @@ describe('operator readiness (real kube-apiserver)', function () {
     expect(await probe(leader.server)).to.deep.equal({ status: 200, body: 'leading\n' });
 
     // The second replica reaches the API server only through the relay, cut for now: nothing lists.
-    const viaRelay = new KubeConfig();
-    viaRelay.loadFromOptions({
-      clusters: env.kubeConfig.clusters.map((c) => ({ ...c, server: link.url })),
-      users: env.kubeConfig.users,
-      contexts: env.kubeConfig.contexts,
-      currentContext: env.kubeConfig.currentContext,
-    });
+    const { kubeConfig: viaRelay } = await variantKubeConfig(env, 'relay', { server: link.url });
     const standby = await replica(viaRelay);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(await probe(standby.server)).to.deep.equal({ status: 503, body: 'caches not synced yet\n' });

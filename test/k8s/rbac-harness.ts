@@ -1,9 +1,9 @@
 // RBAC set-up shared by the tests that run the operator as a restricted ServiceAccount: the chart's rules, and
 // a kubeconfig holding a token of a ServiceAccount (TokenRequest is served by kube-apiserver itself).
-import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, Resource } from '../../src/operator/kube.js';
+import type { KubeConfigView } from '../../src/operator/kube-config/kube-credentials.js';
 import { helms, parseObjects, template } from './helm-tools.js';
-import type { Env } from './operator-harness.js';
+import { variantKubeConfig, type Env } from './operator-harness.js';
 
 export const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
 export const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
@@ -45,18 +45,10 @@ export async function grantInNamespace(env: Env, namespace: string, name: string
 }
 
 /** A kubeconfig acting as ServiceAccount `namespace/name` (which must exist), through a fresh token. */
-export async function serviceAccountKubeConfig(env: Env, namespace: string, name: string): Promise<KubeConfig> {
+export async function serviceAccountKubeConfig(env: Env, namespace: string, name: string): Promise<KubeConfigView> {
   const path = `/api/v1/namespaces/${namespace}/serviceaccounts/${name}/token`;
   const { status } = await env.kube.request<{ status: { token: string } }>('POST', path, {
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
-  const cluster = env.kubeConfig.getCurrentCluster()!;
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [cluster],
-    users: [{ name, token: status.token }],
-    contexts: [{ name, cluster: cluster.name, user: name, namespace }],
-    currentContext: name,
-  });
-  return kubeConfig;
+  return (await variantKubeConfig(env, `sa-${namespace}-${name}`, { user: { token: status.token } })).kubeConfig;
 }

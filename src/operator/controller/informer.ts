@@ -1,6 +1,6 @@
 /**
- * A list+watch cache of one resource, written for client-node 1.4's gaps (see docs/operator.md): the watch asks
- * for bookmarks, a watchdog restarts a watch that went silent (1.4's watch has no timeout), a 410 Gone relists,
+ * A list+watch cache of one resource, client-go's reflector and store (see docs/operator.md): the watch asks
+ * for bookmarks, a watchdog restarts a watch that went silent (a dead peer can leave it open), a 410 Gone relists,
  * any other failure re-watches with backoff instead of stopping, and a periodic resync re-delivers every cached
  * object so level-based reconcilers get a regular second look.
  *
@@ -12,9 +12,8 @@
  * (the API server sends PartialObjectMetadata, so e.g. a Secret's data never reaches this process), and a
  * transform applied to every object before it is cached.
  */
-import { Watch, type KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from '../../logger.js';
-import { WatchExpiredError } from '../errors.js';
+import { KubeApiError, WatchExpiredError } from '../errors.js';
 import { objectKey, resourcePath, type KubeClient, type KubeObject, type Resource } from '../kube.js';
 
 export type InformerEventType = 'add' | 'update' | 'delete';
@@ -44,15 +43,6 @@ export interface InformerOptions<T extends KubeObject> {
 
 const METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
 const METADATA_ITEM = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
-
-/** client-node's Watch takes no headers; it asks the KubeConfig for its request options, so add Accept there. */
-function acceptingConfig(kubeConfig: KubeConfig, accept: string): KubeConfig {
-  const wrapped: Pick<KubeConfig, 'getCurrentCluster' | 'applyToFetchOptions'> = {
-    getCurrentCluster: () => kubeConfig.getCurrentCluster(),
-    applyToFetchOptions: (opts) => kubeConfig.applyToFetchOptions({ ...opts, headers: { ...opts.headers, Accept: accept } }),
-  };
-  return wrapped as KubeConfig;
-}
 
 const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 15_000;
@@ -234,12 +224,12 @@ export class Informer<T extends KubeObject> {
       let delivered = false;
       let finished = false;
       let lastActivity = Date.now();
-      let abort: AbortController | undefined;
+      let cancel: (() => void) | undefined;
       const finish = (err?: unknown): void => {
         if (finished) return;
         finished = true;
         clearInterval(watchdog);
-        abort?.abort();
+        cancel?.();
         if (err) reject(err);
         else resolve(delivered);
       };
@@ -273,16 +263,12 @@ export class Informer<T extends KubeObject> {
         this.resourceVersion = item.metadata?.resourceVersion ?? this.resourceVersion;
         if (type !== 'BOOKMARK') this.apply(type, this.opts.transform(item));
       };
-      const onDone = (err: unknown): void => {
-        const status = (err as { statusCode?: number } | null)?.statusCode;
-        finish(status === 410 ? new WatchExpiredError(`watch ${this.path}: 410 Gone`) : (err ?? undefined));
+      const onDone = (err?: unknown): void => {
+        const gone = err instanceof KubeApiError && err.status === 410;
+        finish(gone ? new WatchExpiredError(`watch ${this.path}: 410 Gone`) : err);
       };
-      const { kubeConfig } = this.opts.client;
-      const watcher = new Watch(this.opts.metadataOnly ? acceptingConfig(kubeConfig, METADATA_ITEM) : kubeConfig);
-      watcher.watch(this.path, query, onEvent, onDone).then((controller) => {
-        abort = controller;
-        if (finished) controller.abort();
-      }, finish);
+      const accept = this.opts.metadataOnly ? METADATA_ITEM : undefined;
+      cancel = this.opts.client.watch(this.path, query, accept, onEvent, onDone);
     });
   }
 

@@ -66,9 +66,13 @@ describe('operator options', () => {
       DSYNC_LEADER_ELECTION_LEASE_DURATION: '30s',
       DSYNC_LEADER_ELECTION_RENEW_DEADLINE: '20s',
       DSYNC_LEADER_ELECTION_RETRY_PERIOD: '5s',
+      KUBECONFIG: '/etc/kube/a:/etc/kube/b',
+      KUBERNETES_SERVICE_HOST: '10.96.0.1',
+      KUBERNETES_SERVICE_PORT: '443',
     });
     expect(config).to.deep.include({ redis: { kind: 'server', url: 'redis://redis:6379' }, externalUrl: 'https://dsync.example.com' });
     expect(config.operator).to.deep.equal({
+      cluster: { kubeconfig: '/etc/kube/a:/etc/kube/b', serviceHost: '10.96.0.1', servicePort: '443' },
       namespaces: ['tenants'],
       workers: 8,
       resyncIntervalMs: 1_800_000,
