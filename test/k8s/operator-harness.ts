@@ -63,20 +63,22 @@ export async function startEnv(openStore: () => Promise<RedisStore> = () => fres
 interface KubeconfigDoc {
   clusters: Array<{ cluster: Record<string, unknown> }>;
   users: Array<{ user: Record<string, unknown> }>;
+  contexts: Array<{ context: Record<string, unknown> }>;
 }
 
 /**
- * The admin kubeconfig with its server or its user's credentials replaced, written as `<name>.kubeconfig` in the
+ * The admin kubeconfig with its server, its user's credentials or its context's namespace replaced, written as `<name>.kubeconfig` in the
  * cluster's directory (returned as `path`) and read by the operator's loader.
  */
 export async function variantKubeConfig(
   env: Env,
   name: string,
-  change: { server?: string; user?: Record<string, unknown> },
+  change: { server?: string; user?: Record<string, unknown>; namespace?: string },
 ): Promise<{ kubeConfig: KubeConfigView; path: string }> {
   const doc = parse(readFileSync(env.cluster.kubeconfigPath, 'utf8')) as KubeconfigDoc;
   if (change.server) doc.clusters[0]!.cluster['server'] = change.server;
   if (change.user) doc.users[0]!.user = change.user;
+  if (change.namespace) doc.contexts[0]!.context['namespace'] = change.namespace;
   const path = join(env.cluster.dir, `${name}.kubeconfig`);
   await writeFile(path, stringify(doc), { mode: 0o600 });
   return { kubeConfig: await loadKubeConfig({ kubeconfig: path }), path };

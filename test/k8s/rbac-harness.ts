@@ -50,5 +50,5 @@ export async function serviceAccountKubeConfig(env: Env, namespace: string, name
   const { status } = await env.kube.request<{ status: { token: string } }>('POST', path, {
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
-  return (await variantKubeConfig(env, `sa-${namespace}-${name}`, { user: { token: status.token } })).kubeConfig;
+  return (await variantKubeConfig(env, `sa-${namespace}-${name}`, { user: { token: status.token }, namespace })).kubeConfig;
 }
