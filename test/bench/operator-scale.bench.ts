@@ -9,6 +9,7 @@
 //   OPERATOR_BENCH_CPU_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # the leader's --cpu-prof
 //   OPERATOR_BENCH_HEAP_SNAPSHOT=.tmp/heap npx tsx test/bench/operator-scale.bench.ts  # the leader's heap snapshot after Ready
 //   OPERATOR_BENCH_APISERVER_PROF=.tmp/prof npx tsx test/bench/operator-scale.bench.ts  # kube-apiserver's pprof, 30 s from the first create
+//   OPERATOR_BENCH_NODE_OPTIONS=--max-semi-space-size=16 npx tsx test/bench/operator-scale.bench.ts  # instead of the chart's
 //   GOGC=400 npx tsx test/bench/operator-scale.bench.ts    # kube-apiserver and etcd (children) collect garbage less often
 //
 // Per N it prints: the time until every resource is Ready (from the first create, seen through a watch), the
@@ -27,6 +28,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { findCondition, READY } from '../../src/operator/conditions.js';
@@ -45,8 +47,16 @@ const CPU_PROF = process.env['OPERATOR_BENCH_CPU_PROF'];
 const APISERVER_PROF = process.env['OPERATOR_BENCH_APISERVER_PROF'];
 const HEAP_SNAPSHOT = process.env['OPERATOR_BENCH_HEAP_SNAPSHOT'];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The replicas run with the image's NODE_OPTIONS (the Dockerfile's), so RSS is the deployed one. */
-const NODE_OPTIONS = imageNodeOptions();
+/**
+ * The replicas run with the NODE_OPTIONS the chart gives the operator (values.yaml `operator.nodeOptions`, else
+ * the image's), so RSS is the deployed one; or with these, to compare.
+ */
+const NODE_OPTIONS = process.env['OPERATOR_BENCH_NODE_OPTIONS'] ?? chartOperatorNodeOptions();
+
+function chartOperatorNodeOptions(): string {
+  const values = parse(readFileSync(join(ROOT, 'charts/dsync/values.yaml'), 'utf8')) as { operator?: { nodeOptions?: string } };
+  return values.operator?.nodeOptions || imageNodeOptions();
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');

@@ -336,6 +336,17 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(env).to.not.have.property('DSYNC_API_KEYS');
   });
 
+  it("gives the operator its own Node.js options (a small young generation), serve the image's; \"\" keeps the image's", async () => {
+    const [first] = helms();
+    type Container = { env: Array<{ name: string; value?: string }> };
+    const nodeOptionsOf = (objects: K8sObject[], name: string) =>
+      ((find(objects, 'Deployment', name) as any).spec.template.spec.containers[0] as Container).env.find((e) => e.name === 'NODE_OPTIONS')?.value;
+    const defaults = parseObjects(await template(first!.bin, {}));
+    expect(nodeOptionsOf(defaults, 'dsync-operator')).to.equal('--max-semi-space-size=4');
+    expect(nodeOptionsOf(defaults, 'dsync-serve')).to.equal(undefined);
+    expect(nodeOptionsOf(parseObjects(await template(first!.bin, { 'operator.nodeOptions': '' })), 'dsync-operator')).to.equal(undefined);
+  });
+
   it('passes the rate-limit values to serve alone (the operator and the CronJob need none)', async () => {
     const [first] = helms();
     const objects = parseObjects(
