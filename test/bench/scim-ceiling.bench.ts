@@ -17,7 +17,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -335,7 +335,11 @@ async function main(): Promise<void> {
       if (moved < STABLE) break;
     }
     printSummary(samples, dsyncs, round);
-    if (PROFILE) writeFileSync(join(PROFILE, 'windows.json'), JSON.stringify(windows, null, 1));
+    if (PROFILE) {
+      // The servers' profiles are written as they exit, after this: the directory may not exist yet.
+      mkdirSync(PROFILE, { recursive: true });
+      writeFileSync(join(PROFILE, 'windows.json'), JSON.stringify(windows, null, 1));
+    }
   } finally {
     for (const t of targets) await t.stop();
     await receiver.stop();
