@@ -318,10 +318,12 @@ export class KubeClient {
         }
         res.on('data', (chunk: string) => {
           text += chunk;
+          // Lines are cut from a moving start and the rest kept once per chunk, not re-sliced per line.
+          let start = 0;
           let newline: number;
-          while (!done && (newline = text.indexOf('\n')) >= 0) {
-            const line = text.slice(0, newline);
-            text = text.slice(newline + 1);
+          while (!done && (newline = text.indexOf('\n', start)) >= 0) {
+            const line = text.slice(start, newline);
+            start = newline + 1;
             if (!line.trim()) continue;
             let event: { type: string; object: unknown };
             try {
@@ -331,6 +333,7 @@ export class KubeClient {
             }
             onEvent(event.type, event.object);
           }
+          text = text.slice(start);
         });
         res.on('end', () => finish());
         res.on('error', finish);
