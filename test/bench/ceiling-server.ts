@@ -4,20 +4,26 @@
  * for a member PATCH, an empty ListResponse for a lookup) and POSTs one signed webhook per change to the
  * receiver, one POST in flight at a time and in order, as dsync delivers a directory's events in real time.
  *
- *   forked with argv [express|http, <receiver url>]; answers its port over IPC.
+ *   forked with argv [express|http|express-redis, <receiver url>, <redis url>]; answers its port over IPC.
  *
  * `express`: express 5 with dsync's own body parsing (src/http/json-body.ts) and routing shape;
- * `http`: plain node:http, the body read and JSON.parse'd by hand.
+ * `http`: plain node:http, the body read and JSON.parse'd by hand;
+ * `express-redis`: `express` plus the least a server that keeps what it is sent pays for it: before answering,
+ * one Redis round trip per request (a lookup GETs its index key; a write is one MULTI that SETs the resource and
+ * RPUSHes its events), on a Redis of its own beside it. No history, no diff, no delivery state: a floor under any
+ * durable store on the same cores, not a design.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { MAX_BODY_BYTES } from '../../src/core/limits.js';
 import { sign } from '../../src/delivery/signer.js';
 import { jsonBody } from '../../src/http/json-body.js';
 
-const [kind, receiver] = process.argv.slice(2) as ['express' | 'http', string];
+const [kind, receiver, redisUrl] = process.argv.slice(2) as ['express' | 'http' | 'express-redis', string, string | undefined];
+const redis = kind === 'express-redis' ? new Redis(redisUrl!, { enableAutoPipelining: true }) : undefined;
 const SECRET = 'ceiling-webhook-secret';
 const SCIM_JSON = 'application/scim+json; charset=utf-8';
 type Body = Record<string, any>;
@@ -53,9 +59,12 @@ async function pump(): Promise<void> {
   }
 }
 
+/** The events of the request being answered, queued for delivery once it is answered (and stored). */
+let emitted: string[] = [];
+
 function emit(directoryId: string, event: string, data: unknown): void {
   const now = Date.now();
-  queue.push(JSON.stringify({ id: `evt_${now}_${++seq}`, event, created_at: new Date(now).toISOString(), directory_id: directoryId, tenant: 'bench', product: 'bench', data }));
+  emitted.push(JSON.stringify({ id: `evt_${now}_${++seq}`, event, created_at: new Date(now).toISOString(), directory_id: directoryId, tenant: 'bench', product: 'bench', data }));
 }
 
 const userData = (id: string, b: Body) => ({
@@ -112,7 +121,28 @@ function answer(method: string, directoryId: string, type: string, id: string | 
   return { status: 405 };
 }
 
-function send(res: ServerResponse, a: Answer): void {
+/** One MULTI: the resource and its events. */
+function keep(r: Redis, key: string, json: string, log: string, events: string[]): Promise<unknown> {
+  const tx = r.multi().set(key, json);
+  return (events.length > 0 ? tx.rpush(log, ...events) : tx).exec();
+}
+
+/** Answers the request; `express-redis` first keeps it (one round trip), as a server that stores would. */
+function handle(res: ServerResponse, method: string, directoryId: string, type: string, id: string | undefined, body: Body | undefined): void {
+  emitted = [];
+  const a = answer(method, directoryId, type, id, body);
+  const events = emitted;
+  if (!redis || a.status >= 400) return send(res, a, events);
+  const key = `${directoryId}:${type}:${id ?? a.location ?? 'lookup'}`;
+  const kept = method === 'GET' ? redis.get(key) : keep(redis, key, JSON.stringify(body), `${directoryId}:events`, events);
+  kept.then(
+    () => send(res, a, events),
+    (err: Error) => send(res, { status: 503, body: { detail: err.message } }, []),
+  );
+}
+
+function send(res: ServerResponse, a: Answer, events: string[]): void {
+  queue.push(...events);
   if (a.location) res.setHeader('Location', a.location);
   if (a.body === undefined) res.writeHead(a.status).end();
   else res.writeHead(a.status, { 'Content-Type': SCIM_JSON }).end(JSON.stringify(a.body));
@@ -127,14 +157,14 @@ function plainServer() {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const m = PATH.exec(req.url ?? '');
-      if (!m) return send(res, { status: 404 });
+      if (!m) return send(res, { status: 404 }, []);
       let body: Body | undefined;
       try {
         body = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body) : undefined;
       } catch {
-        return send(res, { status: 400 });
+        return send(res, { status: 400 }, []);
       }
-      send(res, answer(req.method ?? 'GET', decodeURIComponent(m[1]!), m[2]!, m[3] && decodeURIComponent(m[3]), body));
+      handle(res, req.method ?? 'GET', decodeURIComponent(m[1]!), m[2]!, m[3] && decodeURIComponent(m[3]), body);
     });
   });
 }
@@ -148,13 +178,13 @@ function expressServer() {
   scim.use(jsonBody({ limit: MAX_BODY_BYTES, strict: false }));
   scim.all('/:directoryId/:resourceType{/:resourceId}', (req, res) => {
     const { directoryId, resourceType, resourceId } = req.params as Record<string, string>;
-    send(res, answer(req.method, directoryId!, resourceType!, resourceId, req.body as Body | undefined));
+    handle(res, req.method, directoryId!, resourceType!, resourceId, req.body as Body | undefined);
   });
   app.use('/api/scim/v2.0', scim);
   return createServer(app);
 }
 
-const server = kind === 'express' ? expressServer() : plainServer();
+const server = kind === 'http' ? plainServer() : expressServer();
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 // A normal exit, so that --cpu-prof writes its profile.

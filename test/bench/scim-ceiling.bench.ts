@@ -1,7 +1,8 @@
 /**
  * dsync's SCIM writes against two "ceiling" servers on the same machine, in one run: one on express with dsync's
  * body parsing, one on plain node:http (ceiling-server.ts: parse, store nothing, answer, one signed webhook per
- * change to the same receiver). The same generator drives each server in turn, phase by phase, with a fresh
+ * change to the same receiver); and a third, express + Redis, that also keeps each request in one Redis round
+ * trip before answering (the least any durable store costs here: how much of the gap is storing at all). The same generator drives each server in turn, phase by phase, with a fresh
  * directory per round and the receiver drained before the next measurement; rounds alternate the order and go on
  * until every phase's median ratio moved by less than BENCH_STABLE between two rounds (BENCH_MIN_ROUNDS to
  * BENCH_MAX_ROUNDS). Prints per phase dsync's rate, both ceilings', the ratios and dsync's p50/p99, with the load
@@ -216,12 +217,15 @@ async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: s
   };
 }
 
-async function ceilingTarget(kind: 'express' | 'http', receiverUrl: string): Promise<Target> {
+const CEILING_NAMES = { express: 'express', http: 'node:http', 'express-redis': 'express+Redis' } as const;
+
+async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: string): Promise<Target> {
   const hook = `/${kind}`;
-  const name = kind === 'http' ? 'node:http' : 'express';
+  const name = CEILING_NAMES[kind];
+  const redis = kind === 'express-redis' ? await startRedis() : undefined;
   // Profiled like dsync, so the split per part reads against what the same stack costs without dsync's work.
   const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, kind)}`] : [];
-  const child: ChildProcess = fork(fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), [kind, `${receiverUrl}${hook}`], {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
     execArgv: [...profile, '--import', 'tsx'],
   });
   const { port } = (await once(child, 'message'))[0] as { port: number };
@@ -238,11 +242,15 @@ async function ceilingTarget(kind: 'express' | 'http', receiverUrl: string): Pro
       opened.push(scim);
       return { base: `/api/scim/v2.0/ceiling-${round}`, scim };
     },
+    async work() {
+      return { commands: 0, cpuMs: cpuMs(child.pid!) + (redis ? cpuMs(redis.child.pid!) : 0) };
+    },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;
+      await redis?.stop();
     },
   };
 }
@@ -277,6 +285,7 @@ async function main(): Promise<void> {
     targets.push(await dsyncTarget('dsync', undefined, receiver.url));
     targets.push(await ceilingTarget('express', receiver.url));
     targets.push(await ceilingTarget('http', receiver.url));
+    targets.push(await ceilingTarget('express-redis', receiver.url));
     const dsyncs = targets.filter((t) => t.dsync);
     const express = targets.find((t) => t.name === 'express')!;
     console.log(
@@ -351,13 +360,19 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
   const loads = samples.get(`${dsyncs[0]!.name}|${PHASES.find(measured)!.name}`)!.map((s) => s.load.toFixed(1));
   console.log(`\nmedian of ${Math.min(rounds, MAX_ROUNDS)} rounds (load average at each round's start: ${loads.join(', ')}):\n`);
   console.log(
-    '| phase | server | req/s | express ceiling | node:http ceiling | / express | / node:http | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req (dsync + Redis) |',
+    '| phase | server | req/s | express ceiling | node:http ceiling | express+Redis | / express | / node:http | / express+Redis | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req (dsync + Redis) |',
   );
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const floors: string[] = [];
   const verdicts: string[] = [];
   for (const spec of PHASES.filter(measured)) {
     const ex = rate('express', spec.name);
     const nh = rate('node:http', spec.name);
+    const er = rate('express+Redis', spec.name);
+    const cpu = (target: string) => median(samples.get(`${target}|${spec.name}`)!.map((s) => s.cpuMs!)).toFixed(2);
+    floors.push(
+      `| ${spec.name} | ${Math.round(er)} | ${((er / ex) * 100).toFixed(0)}% | ${cpu('express')} | ${cpu('node:http')} | ${cpu('express+Redis')} |`,
+    );
     for (const d of dsyncs) {
       const ours = samples.get(`${d.name}|${spec.name}`)!;
       const perRound = ours.map((s, i) => s.rps / samples.get(`express|${spec.name}`)![i]!.rps);
@@ -366,8 +381,8 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       const p99 = percentile(lat, 99);
       const rps = rate(d.name, spec.name);
       console.log(
-        `| ${spec.name} | ${d.name} | ${Math.round(rps)} | ${Math.round(ex)} | ${Math.round(nh)} | ${(ratio * 100).toFixed(0)}% | ` +
-          `${((rps / nh) * 100).toFixed(0)}% | ${percentile(lat, 50).toFixed(1)} | ${p99.toFixed(1)} | ${PEER[spec.name]} | ` +
+        `| ${spec.name} | ${d.name} | ${Math.round(rps)} | ${Math.round(ex)} | ${Math.round(nh)} | ${Math.round(er)} | ${(ratio * 100).toFixed(0)}% | ` +
+          `${((rps / nh) * 100).toFixed(0)}% | ${((rps / er) * 100).toFixed(0)}% | ${percentile(lat, 50).toFixed(1)} | ${p99.toFixed(1)} | ${PEER[spec.name]} | ` +
           `${median(ours.map((s) => s.commands!)).toFixed(2)} | ${median(ours.map((s) => s.cpuMs!)).toFixed(2)} |`,
       );
       if (d.name !== 'dsync') continue;
@@ -376,6 +391,10 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       verdicts.push(`${spec.name}: ${ok ? 'meets' : 'MISSES'} (≥ 85% of express: ${(ratio * 100).toFixed(0)}%, p99 < ${bar} ms: ${p99.toFixed(1)}, ≥ peer ${PEER[spec.name]}: ${Math.round(rps)})`);
     }
   }
+  console.log('\nthe ceilings: what keeping each request in one Redis round trip costs, and CPU ms per request (server + its Redis):\n');
+  console.log('| phase | express+Redis req/s | / express | express CPU ms | node:http CPU ms | express+Redis CPU ms |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(floors.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
 }
 
