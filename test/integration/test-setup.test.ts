@@ -1,11 +1,11 @@
 /**
  * The test set-up itself: the Node.js the suite runs on is the image's, every tool location follows DSYNC_CACHE (`.ci/run` with DSYNC_CACHE elsewhere used
- * to look for scim-sanity in ~/.cache/dsync), and a missing system package is named with the command to run.
+ * to look for scim-sanity in ~/.cache/dsync), a missing system package is named with the command to run, and a run's last lines name its failed tests.
  */
 import { expect } from 'chai';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, relative } from 'node:path';
 import { run } from '../support/cli.js';
 
 /** The environment without any tool location of its own, so only DSYNC_CACHE can decide. */
@@ -51,6 +51,23 @@ describe('test set-up scripts', function () {
     expect(await setup.exited).to.equal(1);
     expect(setup.output()).to.contain('sudo apt-get update && sudo apt-get install -y --no-install-recommends redis-server redis-tools');
     expect(setup.output()).not.to.contain('== node dependencies');
+  });
+
+  it('a run ends by naming each failed test above its summary line, and the summed summary repeats them once', async () => {
+    const spec = join(scratch, 'two.test.cjs');
+    await writeFile(spec, "describe('a block', () => {\n  it('passes', () => {});\n  it('fails', () => { throw new Error('boom\\nsecond line'); });\n});\n");
+    const mocha = run('npx', ['mocha', '--reporter', 'test/support/summary-reporter.cjs', spec], {});
+    expect(await mocha.exited).to.equal(1);
+    const failedLine = `failed: a block fails (${relative(process.cwd(), spec)}): boom`;
+    const tail = mocha.output().trim().split('\n').slice(-3);
+    expect(tail).to.deep.equal([failedLine, '', 'tests: 1 passed, 1 failed']);
+
+    // test/run.sh's log of two shards holds a shard's line and its own repeat: the sum names it once per log.
+    const log = join(scratch, 'run.log');
+    await writeFile(log, `${mocha.output()}\n${failedLine}\ntests: 1 passed, 1 failed\n`);
+    const sum = run('bash', ['test/support/sum-summaries.sh', log, log], {});
+    expect(await sum.exited).to.equal(0);
+    expect(sum.output().trim().split('\n')).to.deep.equal([failedLine, failedLine, 'tests: 2 passed, 2 failed']);
   });
 });
 

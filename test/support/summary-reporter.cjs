@@ -1,4 +1,7 @@
-// Mocha's spec reporter plus one plain closing line, `N passed, N failed`, that CI reads in any language.
+// Mocha's spec reporter plus one plain closing line, `N passed, N failed`, that CI reads in any language, with
+// one `failed: <test> (<file>): <first line of the error>` line per failure just above it: CI often keeps only
+// the tail of a long run, and mocha's own failure list is far above it (test/support/sum-summaries.sh repeats
+// these lines at the very end).
 // Before that line, the test-count guard (block-guard.cjs): a known block of tests that a spec file of the run
 // no longer defines is named, and counted as a failure (so the exit status is non-zero too).
 // It also ends a run that something left open: a server, socket or timer a test forgot to close keeps mocha
@@ -78,11 +81,20 @@ function openHandles() {
   });
 }
 
+/** One line naming a failed test or hook, its spec file and the first line of its error. */
+function failureLine(test, err) {
+  const file = test.file ? ` (${relative(process.cwd(), test.file)})` : '';
+  const message = String((err && (err.message || err)) || 'failed').split('\n')[0].slice(0, 300);
+  return `failed: ${test.fullTitle()}${file}: ${message}`;
+}
+
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
-    const { EVENT_TEST_BEGIN, EVENT_HOOK_BEGIN } = Mocha.Runner.constants;
+    const { EVENT_TEST_BEGIN, EVENT_HOOK_BEGIN, EVENT_TEST_FAIL } = Mocha.Runner.constants;
+    const failed = [];
     runner.on(EVENT_TEST_BEGIN, (test) => (current = test.fullTitle()));
+    runner.on(EVENT_TEST_FAIL, (test, err) => failed.push(failureLine(test, err)));
     runner.on(EVENT_HOOK_BEGIN, (hook) => (current = hook.fullTitle()));
     runner.once(Mocha.Runner.constants.EVENT_RUN_END, () => {
       const missing = missingBlocks(runner.suite);
@@ -99,6 +111,7 @@ class SummaryReporter extends Mocha.reporters.Spec {
       const { passes, failures, pending } = runner.stats;
       process.stdout.on('drain', () => {});
       setImmediate(() => {
+        if (failed.length > 0) process.stdout.write(`\n${failed.join('\n')}\n`);
         process.stdout.write(`\ntests: ${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
       });
       setTimeout(() => {
