@@ -5,7 +5,9 @@
  * itself: the app's edge (request id, identity, metrics), the gate and limits, then the body parser and the
  * handler. It matches with express's own Layer (case-insensitive, one trailing slash, `%` decoding and its 400),
  * and failures go where express sends them: before the SCIM router to the app's error handling, after it to the
- * SCIM error mapper (unknown paths included). Every other path continues down the app unchanged.
+ * SCIM error mapper (unknown paths included). Every other path continues down the app unchanged. Unlike the
+ * mount, it leaves `req.url` and `req.baseUrl` whole: no step reads them (the identity is computed from the whole
+ * path either way). test/unit/http/scim-dispatch.test.ts holds it to the mount's answers.
  */
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import Layer from 'router/lib/layer.js';
