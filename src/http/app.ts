@@ -17,7 +17,8 @@ import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
-import { SCIM_PREFIX, SCIM_TEMPLATES, scimRoutes } from './scim-routes.js';
+import { scimDispatch } from './scim-dispatch.js';
+import { SCIM_PREFIX, SCIM_TEMPLATES, scimEndpoint } from './scim-routes.js';
 import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
 
@@ -72,33 +73,37 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(requestIds(logger));
-  app.use(requestIdentity(new RequestIdentities(appTemplates())));
-  app.use((req, res, next) => {
-    const started = performance.now();
-    res.once('finish', () => {
-      try {
-        dsync.metrics.httpDuration.observe(
-          { route: res.locals.identity.route, method: req.method, status_code: String(res.statusCode) },
-          (performance.now() - started) / 1000,
-        );
-      } catch (err) {
-        // A metrics failure must never take the process down with it.
-        res.locals.log.warn({ err }, 'could not record request metrics');
-      }
-    });
-    next();
-  });
+  const edge: express.RequestHandler[] = [
+    requestIds(logger),
+    requestIdentity(new RequestIdentities(appTemplates())),
+    (req, res, next) => {
+      const started = performance.now();
+      res.once('finish', () => {
+        try {
+          dsync.metrics.httpDuration.observe(
+            { route: res.locals.identity.route, method: req.method, status_code: String(res.statusCode) },
+            (performance.now() - started) / 1000,
+          );
+        } catch (err) {
+          // A metrics failure must never take the process down with it.
+          res.locals.log.warn({ err }, 'could not record request metrics');
+        }
+      });
+      next();
+    },
+  ];
+  const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
+  // The auth-failure gates come first: a blocked client is refused before anything compares its credential.
+  const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
+  // The SCIM endpoint, first and off express's router (its hot path): the edge, gate and limits run there too.
+  const scim = scimEndpoint(dsync, logger, authFailures);
+  app.use(scimDispatch({ prefix: SCIM_PREFIX, before: [...edge, scimGate, ...limit((r) => r.scim)], ...scim }));
+  app.use(...edge);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', readiness(dsync.health, logger));
-
-  const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
-  // The auth-failure gates come first: a blocked client is refused before anything compares its credential.
-  const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
-  app.use(SCIM_PREFIX, scimGate, ...limit((r) => r.scim), scimRoutes(dsync, logger, authFailures));
 
   // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
   app.get('/api/v1/openapi.json', (_req, res) => {

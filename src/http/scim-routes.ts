@@ -3,7 +3,7 @@
  * embeddable handler's request and back; bodies follow the management API's rule (json-body.ts):
  * `application/scim+json`, `application/json` or no Content-Type are JSON, another explicit type is a 415.
  */
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
 import { SCIM_JSON, type ScimResult } from '../scim/context.js';
@@ -13,6 +13,7 @@ import type { Dsync } from '../service.js';
 import { attempt, scimRealm, type AuthFailures } from '../ratelimit/auth-failures.js';
 import { jsonBody } from './json-body.js';
 import type { RouteTemplate } from './request-identity.js';
+import type { ScimDispatchOptions } from './scim-dispatch.js';
 
 const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
 
@@ -63,11 +64,12 @@ function scimErrors(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** `failures` counts each 401 to a presented token (the gate in front refuses a blocked client before any compare). */
-export function scimRoutes(dsync: Dsync, logger: Logger, failures: AuthFailures): Router {
-  const r = Router();
-  r.use(jsonBody({ limit: MAX_BODY_BYTES, strict: false }));
-  const handle = async (req: Request, res: Response) => {
+/**
+ * The endpoint's steps for the dispatcher (scim-dispatch.ts): the body parser, the one route and its handler, the
+ * error mapper. `failures` counts each 401 to a presented token (the gate in front refuses a blocked client first).
+ */
+export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailures): Omit<ScimDispatchOptions, 'prefix' | 'before'> {
+  const handle: RequestHandler = async (req, res) => {
     const params = req.params as { directoryId: string; resourceType: string; resourceId?: string };
     const q = req.query as Record<string, unknown>;
     // A repeated parameter must not be dropped: an ignored `filter` would answer with the whole directory.
@@ -99,10 +101,6 @@ export function scimRoutes(dsync: Dsync, logger: Logger, failures: AuthFailures)
     if (result.status === 401 && apiSecret !== '') await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
     send(res, result);
   };
-  r.all('/:directoryId/:resourceType{/:resourceId}', handle);
-  r.all('/:directoryId/:resourceType/:resourceId/', handle);
-  r.all('/:directoryId/:resourceType/', handle);
-  r.use((_req, _res, next) => next(ScimError.notFound('Unknown SCIM path')));
-  r.use(scimErrors(logger));
-  return r;
+  // Express's trailing-slash rule covers `/:directoryId/:resourceType/` and `.../:resourceId/` too.
+  return { body: jsonBody({ limit: MAX_BODY_BYTES, strict: false }), path: '/:directoryId/:resourceType{/:resourceId}', handle, errors: scimErrors(logger) };
 }

@@ -1,0 +1,50 @@
+/**
+ * A server for scim-dispatch.bench.ts: express with the SCIM endpoint's shape and a stub handler, either behind
+ * the express mount (`mount`: app.use(prefix, ...steps, Router)) or the dispatcher (`dispatch`, as src/http/app.ts
+ * serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. Answers its port over IPC,
+ * then its CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { MAX_BODY_BYTES } from '../../src/core/limits.js';
+import { jsonBody } from '../../src/http/json-body.js';
+import { scimDispatch } from '../../src/http/scim-dispatch.js';
+
+const kind = process.argv[2] as 'mount' | 'dispatch';
+const PREFIX = '/api/scim/v2.0';
+const ROUTE = '/:directoryId/:resourceType{/:resourceId}';
+const step: RequestHandler = (_req, _res, next) => next();
+const steps = [step, step, step, step];
+const body = jsonBody({ limit: MAX_BODY_BYTES, strict: false });
+const handle: RequestHandler = (req, res) => {
+  res.status(200).setHeader('Content-Type', 'application/scim+json; charset=utf-8');
+  res.end(JSON.stringify({ id: req.params.resourceId, ...(req.body as object) }));
+};
+const errors: ErrorRequestHandler = (err: { status?: number }, _req, res, _next) => {
+  res.status(err.status ?? 500).end();
+};
+
+const app = express();
+app.disable('x-powered-by');
+app.set('etag', false);
+app.set('query parser', 'simple');
+if (kind === 'dispatch') app.use(scimDispatch({ prefix: PREFIX, before: steps, body, path: ROUTE, handle, errors }));
+else {
+  const r = Router();
+  r.use(body);
+  r.all(ROUTE, handle);
+  r.use(errors);
+  // The app-level layers dsync has before its SCIM mount: the edge (three) and two GET pages.
+  app.use(step, step, step);
+  app.get('/healthz', step);
+  app.get('/readyz', step);
+  app.use(PREFIX, step, r);
+}
+const server = createServer(app);
+server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
+process.on('message', () => {
+  const { user, system } = process.cpuUsage();
+  process.send!({ cpuUs: user + system });
+});
+process.on('disconnect', () => process.exit(0));
