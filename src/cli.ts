@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, 
 import { newSecret } from './core/ids.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { expressTypes } from './http/express-types.js';
 import { bearer } from './http/scim-routes.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
@@ -93,7 +94,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     ...(rateLimits && { rateLimits }),
     ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
   });
-  const server: Server = createServer(app);
+  const types = expressTypes();
+  types.adopt(app);
+  const server: Server = createServer({ IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse }, app);
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.

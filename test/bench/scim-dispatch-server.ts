@@ -1,17 +1,21 @@
 /**
  * A server for scim-dispatch.bench.ts: express with the SCIM endpoint's shape and a stub handler, either behind
  * the express mount (`mount`: app.use(prefix, ...steps, Router)) or the dispatcher (`dispatch`, as src/http/app.ts
- * serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. Answers its port over IPC,
- * then its CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
+ * serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. `node` is what is left
+ * without express at all: node:http, the same body-parser and the same steps, matching the prefix by hand (what
+ * express still costs on the dispatcher's path). `<kind>+types`: the server's request and response classes born
+ * with the app's prototypes (src/http/express-types.ts, as dsync serve runs). Answers its port over IPC, then its
+ * CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { MAX_BODY_BYTES } from '../../src/core/limits.js';
+import { expressTypes } from '../../src/http/express-types.js';
 import { jsonBody } from '../../src/http/json-body.js';
 import { scimDispatch } from '../../src/http/scim-dispatch.js';
 
-const kind = process.argv[2] as 'mount' | 'dispatch';
+const kind = process.argv[2]!.split('+')[0] as 'mount' | 'dispatch' | 'node';
 const PREFIX = '/api/scim/v2.0';
 const ROUTE = '/:directoryId/:resourceType{/:resourceId}';
 const step: RequestHandler = (_req, _res, next) => next();
@@ -41,7 +45,23 @@ else {
   app.get('/readyz', step);
   app.use(PREFIX, step, r);
 }
-const server = createServer(app);
+const parse = express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+const bare = (req: IncomingMessage, res: ServerResponse): void => {
+  const [directoryId, , resourceId] = (req.url ?? '').slice(PREFIX.length + 1).split('/');
+  let i = 0;
+  const next = (): void => {
+    if (i < steps.length) return void steps[i++]!(req as express.Request, res as express.Response, next);
+    if (i++ === steps.length) return void parse(req, res, next);
+    res.writeHead(200, { 'Content-Type': 'application/scim+json; charset=utf-8' });
+    res.end(JSON.stringify({ id: resourceId, directoryId, ...((req as { body?: object }).body ?? {}) }));
+  };
+  next();
+};
+// `<kind>+types`: request and response born with the app's prototypes (express-types.ts, as dsync serve).
+const types = expressTypes();
+types.adopt(app);
+const classes = process.argv[2]!.endsWith('+types') ? { IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse } : {};
+const server = createServer(classes, kind === 'node' ? bare : app);
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 process.on('message', () => {
   const { user, system } = process.cpuUsage();

@@ -1,6 +1,8 @@
 /**
  * What serving SCIM off express's router saves per request: the same stub SCIM endpoint (real body parsing,
- * no-op steps, a JSON answer) behind the express mount and behind the dispatcher (scim-dispatch-server.ts),
+ * no-op steps, a JSON answer) behind the express mount, behind the dispatcher, each also with the server's
+ * request and response born with express's prototypes (`+types`, src/http/express-types.ts, as dsync serve
+ * runs), and on node:http with no express at all (scim-dispatch-server.ts),
  * driven in alternating rounds by one generator (PUTs of an Okta-sized user, concurrency 32). Prints each
  * server's req/s and its CPU µs per request (process.cpuUsage, so less sensitive to a busy machine).
  *
@@ -28,7 +30,9 @@ async function start(kind: string) {
 }
 
 async function main(): Promise<void> {
-  const servers = [await start('mount'), await start('dispatch')];
+  const kinds = ['mount', 'dispatch', 'mount+types', 'dispatch+types', 'node'];
+  const servers = [];
+  for (const kind of kinds) servers.push(await start(kind));
   const user = oktaUser('bench', 1);
   const results = new Map<string, Array<{ rps: number; cpuUs: number }>>();
   try {

@@ -7,6 +7,7 @@ import { pino, type Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { createApp, type AppOptions } from '../../src/http/app.js';
 import { answerClientErrors } from '../../src/http/client-errors.js';
+import { expressTypes } from '../../src/http/express-types.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import type { RedisStoreOptions } from '../../src/store/redis-connection.js';
 import type { Store } from '../../src/core/store-port.js';
@@ -103,8 +104,11 @@ export async function startService(
     Pick<AppOptions, 'authFailures' | 'trustProxy' | 'logger' | 'apiKeys' | 'pageLimits'>
   > = {},
 ): Promise<Service> {
-  const server: Server = app.tls ? createTlsServer(app.tls) : createServer();
-  answerClientErrors(server); // as dsync serve does
+  // As dsync serve does: the request and response classes express's prototypes, answers to client errors.
+  const types = expressTypes();
+  const classes = { IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse };
+  const server: Server = app.tls ? createTlsServer({ ...app.tls, ...classes }) : createServer(classes);
+  answerClientErrors(server);
   const url = await listen(server, app.tls ? 'https' : 'http');
   const dsync = createDsync({
     store,
@@ -115,7 +119,9 @@ export async function startService(
   });
   const { rateLimits: makeLimits, tls: _tls, ...appOptions } = app;
   const rateLimits = makeLimits?.(dsync);
-  server.on('request', createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) }));
+  const expressApp = createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) });
+  types.adopt(expressApp);
+  server.on('request', expressApp);
   dsync.start();
   const api = (method: string, path: string, body?: unknown) =>
     call(`${url}${path}`, {
