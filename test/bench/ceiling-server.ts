@@ -6,7 +6,8 @@
  *
  *   forked with argv [express|http|express-redis, <receiver url>, <redis url>]; answers its port over IPC.
  *
- * `express`: express 5 with dsync's own body parsing (src/http/json-body.ts) and routing shape;
+ * `express`: express 5 served as dsync serves it (requests born with the app's prototypes, src/http/express-types.ts)
+ * with dsync's own body parsing (src/http/json-body.ts) and routing shape;
  * `http`: plain node:http, the body read and JSON.parse'd by hand;
  * `express-redis`: `express` plus the least a server that keeps what it is sent pays for it: before answering,
  * one Redis round trip per request (a lookup GETs its index key; a write is one MULTI that SETs the resource and
@@ -20,6 +21,7 @@ import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { MAX_BODY_BYTES } from '../../src/core/limits.js';
 import { sign } from '../../src/delivery/signer.js';
+import { expressTypes } from '../../src/http/express-types.js';
 import { jsonBody } from '../../src/http/json-body.js';
 
 const [kind, receiver, redisUrl] = process.argv.slice(2) as ['express' | 'http' | 'express-redis', string, string | undefined];
@@ -181,7 +183,9 @@ function expressServer() {
     handle(res, req.method, directoryId!, resourceType!, resourceId, req.body as Body | undefined);
   });
   app.use('/api/scim/v2.0', scim);
-  return createServer(app);
+  const types = expressTypes();
+  types.adopt(app);
+  return createServer({ IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse }, app);
 }
 
 const server = kind === 'http' ? plainServer() : expressServer();
