@@ -96,7 +96,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   });
   const types = expressTypes();
   types.adopt(app);
-  const server: Server = createServer({ IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse }, app);
+  const server: Server = createServer(types.options, app);
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.

@@ -11,8 +11,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 
 export interface ExpressTypes {
-  IncomingMessage: typeof IncomingMessage;
-  ServerResponse: typeof ServerResponse;
+  /** The server options (`http.createServer(options, app)`, `https.createServer({ ...tls, ...options })`). */
+  options: { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse };
   /** Makes these the app's prototypes (as express makes its own: the base request/response with `app` on top). */
   adopt(app: Express): void;
 }
@@ -35,8 +35,7 @@ export function expressTypes(): ExpressTypes {
   } as unknown as typeof ServerResponse;
   Response.prototype = response as ServerResponse<IncomingMessage>;
   return {
-    IncomingMessage: Request,
-    ServerResponse: Response,
+    options: { IncomingMessage: Request, ServerResponse: Response },
     adopt(app) {
       for (const proto of [request, response]) Object.defineProperty(proto, 'app', { configurable: true, enumerable: true, writable: true, value: app });
       Object.assign(app, { request, response });

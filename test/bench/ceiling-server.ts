@@ -185,7 +185,7 @@ function expressServer() {
   app.use('/api/scim/v2.0', scim);
   const types = expressTypes();
   types.adopt(app);
-  return createServer({ IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse }, app);
+  return createServer(types.options, app);
 }
 
 const server = kind === 'http' ? plainServer() : expressServer();

@@ -60,7 +60,7 @@ const bare = (req: IncomingMessage, res: ServerResponse): void => {
 // `<kind>+types`: request and response born with the app's prototypes (express-types.ts, as dsync serve).
 const types = expressTypes();
 types.adopt(app);
-const classes = process.argv[2]!.endsWith('+types') ? { IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse } : {};
+const classes = process.argv[2]!.endsWith('+types') ? types.options : {};
 const server = createServer(classes, kind === 'node' ? bare : app);
 server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port }));
 process.on('message', () => {

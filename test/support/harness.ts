@@ -106,8 +106,7 @@ export async function startService(
 ): Promise<Service> {
   // As dsync serve does: the request and response classes express's prototypes, answers to client errors.
   const types = expressTypes();
-  const classes = { IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse };
-  const server: Server = app.tls ? createTlsServer({ ...app.tls, ...classes }) : createServer(classes);
+  const server: Server = app.tls ? createTlsServer({ ...app.tls, ...types.options }) : createServer(types.options);
   answerClientErrors(server);
   const url = await listen(server, app.tls ? 'https' : 'http');
   const dsync = createDsync({

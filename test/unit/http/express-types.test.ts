@@ -26,7 +26,7 @@ interface Arrival {
 
 async function serve(app: Express): Promise<{ server: Server; url: string; arrived: Arrival[] }> {
   const types = expressTypes();
-  const server = createServer({ IncomingMessage: types.IncomingMessage, ServerResponse: types.ServerResponse });
+  const server = createServer(types.options);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   // Built after the server listens, as the test harness does.
