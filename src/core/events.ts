@@ -86,3 +86,45 @@ export function buildEvent<T extends EventType>(
   if (previous) e.previous_attributes = previous;
   return { id: e.id, json: JSON.stringify(e) };
 }
+
+const ID_SLOT = '\u0000id';
+const DATA_SLOT = '\u0000data';
+const ID_START = '{"id":'.length + JSON.stringify(ID_SLOT).length;
+const DATA_END = JSON.stringify(DATA_SLOT).length + '}'.length;
+
+/**
+ * The membership events of one group change, byte for byte what `buildEvent` gives, without re-serialising the
+ * directory's fields and the group in every member's event: they are serialised once, and each event is the
+ * member's own data spliced in (a PATCH of 25 members built 25 copies of the group's JSON).
+ */
+export class MembershipEvents {
+  private readonly middle: string;
+  private readonly groupTail: string;
+
+  constructor(
+    directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
+    event: 'group.user_added' | 'group.user_removed',
+    group: GroupEventData,
+    private readonly now: number,
+  ) {
+    // The fields between the id and the data, as JSON.stringify orders and omits them in buildEvent.
+    const template = JSON.stringify({
+      id: ID_SLOT,
+      event,
+      created_at: new Date(now).toISOString(),
+      directory_id: directory.id,
+      tenant: directory.tenant,
+      product: directory.product,
+      data: DATA_SLOT,
+    });
+    this.middle = template.slice(ID_START, template.length - DATA_END);
+    this.groupTail = `,"group":${JSON.stringify(group)}}}`;
+  }
+
+  /** The event of one member: its data is `membershipData(user, group)`. */
+  of(user: UserEventData): PendingEvent {
+    const id = newEventId(this.now);
+    const data = JSON.stringify(user);
+    return { id, json: `{"id":"${id}"${this.middle}${data.slice(0, -1)}${this.groupTail}` };
+  }
+}

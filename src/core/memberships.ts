@@ -3,8 +3,8 @@
  * by add/remove deltas. Big lists (an "all employees" group of 200,000) are read and turned into events a chunk
  * at a time (core/chunks.ts), and every step is linear in the number of members.
  */
-import { chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
-import { buildEvent, groupData, membershipData, userData } from './events.js';
+import { CHUNK_SIZE, chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
+import { groupData, MembershipEvents, userData } from './events.js';
 import type { Directory, PendingEvent, ScimBody } from './model.js';
 import { PackedStrings } from './packed-strings.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
@@ -58,9 +58,11 @@ class PackedEvent implements PendingEvent {
 
 /**
  * One candidate membership event per user that exists; users unknown to the directory are skipped. Users are
- * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU), each
- * chunk's JSON packed outside the heap (core/packed-strings.ts): a 200,000-member change holds 150 MB of event
- * JSON until the store has appended it, and as live strings that was the longest pause of the event loop.
+ * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU). A change
+ * of more than one chunk keeps each chunk's JSON packed outside the heap (core/packed-strings.ts): a
+ * 200,000-member change holds 150 MB of event JSON until the store has appended it, and as live strings that was
+ * the longest pause of the event loop. One chunk (a PATCH of a few members) keeps its strings: packing them would
+ * copy each twice for nothing.
  */
 export async function memberChanges(
   store: Pick<UserStore, 'getUsers'>,
@@ -70,24 +72,24 @@ export async function memberChanges(
   group: { id: string; body: ScimBody },
   now: number,
 ): Promise<MemberChange[]> {
-  const g = groupData(group.id, group.body);
+  const events = new MembershipEvents(directory, type, groupData(group.id, group.body), now);
+  const pack = refs.length > CHUNK_SIZE;
   const out: MemberChange[] = [];
   const slicer = new Slicer();
   for (const chunk of chunksOf(refs)) {
     const users = await store.getUsers(directory.id, chunk.map((r) => r.value));
-    const built: Array<{ change: Omit<MemberChange, 'event'>; id: string }> = [];
-    const jsons: string[] = [];
+    const built: MemberChange[] = [];
     for (let i = 0; i < users.length; i++) {
       if (slicer.spent()) await slicer.yield();
       const u = users[i];
       if (!u) continue;
-      const { id, json } = buildEvent(directory, type, membershipData(userData(u.id, u.body), g), undefined, now);
       const display = chunk[i]!.display;
-      built.push({ change: { userId: u.id, userVersion: u.version, ...(display !== undefined && { display }) }, id });
-      jsons.push(json);
+      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userData(u.id, u.body)) });
     }
-    const block = new PackedStrings(jsons);
-    built.forEach(({ change, id }, j) => out.push({ ...change, event: new PackedEvent(id, block, j) }));
+    if (pack) {
+      const block = new PackedStrings(built.map((c) => c.event.json));
+      built.forEach((c, j) => out.push({ ...c, event: new PackedEvent(c.event.id, block, j) }));
+    } else for (const c of built) out.push(c);
   }
   return out;
 }

@@ -3,9 +3,9 @@
  * and-set on the store, retried on a concurrent change). The SPEC's `scim.secret` is the first token and stays
  * on the directory as the SPEC shows it; every other token is kept as its SHA-256 only.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ContentionError, NotFoundError } from './errors.js';
-import { sameSecret } from './secrets.js';
+import { secretDigest } from './secrets.js';
 import type { AccessStore, DirectoryAccess, StoredScimToken } from './store-port.js';
 
 /** The id under which `scim.secret` is listed, used and revoked. */
@@ -17,7 +17,7 @@ export const ROTATION_GRACE_MS = 7 * 86_400_000;
 
 export const newTokenId = (): string => `tok_${randomBytes(8).toString('hex')}`;
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
 const expired = (t: StoredScimToken, now: number): boolean => t.expires_at !== undefined && Date.parse(t.expires_at) <= now;
 
@@ -35,8 +35,10 @@ export const activeCount = (access: DirectoryAccess, now: number): number =>
  */
 export function matchToken(access: DirectoryAccess, presented: string, now: number): string | null {
   if (presented === '') return null;
-  let match: string | null = sameSecret(presented, access.directory.scim.secret) ? PRIMARY_TOKEN_ID : null;
-  const digest = createHash('sha256').update(presented).digest();
+  // One digest of what was presented, compared with every candidate's.
+  const digest = secretDigest(presented);
+  const secret = access.directory.scim.secret;
+  let match: string | null = secret !== '' && timingSafeEqual(digest, secretDigest(secret)) ? PRIMARY_TOKEN_ID : null;
   for (const t of extraTokens(access.tokens, now)) {
     if (timingSafeEqual(digest, Buffer.from(t.hash, 'hex'))) match = t.id;
   }

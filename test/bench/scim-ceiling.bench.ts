@@ -11,6 +11,7 @@
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
+ *   BENCH_TREES=semi64=.=--max-semi-space-size=64 ...   # this checkout again, with NODE_OPTIONS of its own
  *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each server (in <dir>/<name>/), the phases' windows in <dir>/windows.json
  *
  * Knobs: BENCH_USERS (5000), BENCH_PUTS, BENCH_GROUPS, BENCH_PATCHES, BENCH_DEACTIVATES (2000 each),
@@ -176,11 +177,11 @@ const SELECTED = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.spl
 // A phase not selected still runs (later phases need its users and groups), unmeasured.
 const measured = (p: PhaseSpec) => !SELECTED || SELECTED.has(p.name);
 
-async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: string): Promise<Target> {
+async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: string, nodeOptions?: string): Promise<Target> {
   const redis = await startRedis();
   const metricsPort = await freePort();
   const proc = await startDsync(
-    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort) },
+    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) },
     { ...(cwd && { cwd }), profileDir: name },
   );
   const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
@@ -276,12 +277,15 @@ async function main(): Promise<void> {
   const trees = (process.env.BENCH_TREES ?? '')
     .split(',')
     .filter(Boolean)
-    .map((spec) => spec.split('=') as [string, string]);
+    .map((spec) => {
+      const [name, dir, ...options] = spec.split('=');
+      return [name!, dir === '.' ? undefined : dir, options.join('=') || undefined] as const;
+    });
   const targets: Target[] = [];
   const samples = new Map<string, Sample[]>(); // `${target}|${phase}`
   const windows: Array<{ target: string; phase: string; round: number; startUs: number; endUs: number; requests: number }> = [];
   try {
-    for (const [name, dir] of trees) targets.push(await dsyncTarget(name, dir, receiver.url));
+    for (const [name, dir, nodeOptions] of trees) targets.push(await dsyncTarget(name, dir, receiver.url, nodeOptions));
     targets.push(await dsyncTarget('dsync', undefined, receiver.url));
     targets.push(await ceilingTarget('express', receiver.url));
     targets.push(await ceilingTarget('http', receiver.url));
