@@ -1,0 +1,81 @@
+/**
+ * The CPU a small membership change spends building its events (core/memberships.ts memberChanges: the users
+ * read from an in-process memory store, one event per member), this checkout beside older ones in alternating
+ * rounds: a member PATCH's share of the SCIM write path without the HTTP, Redis and delivery around it.
+ *
+ *   npx tsx test/bench/member-events.bench.ts
+ *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/member-events.bench.ts
+ *
+ * Knobs: BENCH_MEMBERS (25 per change), BENCH_CHANGES (4,000 per round), BENCH_ROUNDS (7).
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { oktaUser } from './okta-workload.js';
+
+const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+const MEMBERS = env('BENCH_MEMBERS', 25);
+const CHANGES = env('BENCH_CHANGES', 4000);
+const ROUNDS = env('BENCH_ROUNDS', 7);
+const USERS = 5000;
+const HERE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+
+type MemberChanges = (store: unknown, directory: unknown, type: string, refs: Array<{ value: string }>, group: unknown, now: number) => Promise<Array<{ event: { json: string } }>>;
+
+interface Tree {
+  name: string;
+  run: () => Promise<number>;
+}
+
+async function tree(name: string, dir: string): Promise<Tree> {
+  const { memberChanges } = (await import(join(dir, 'src/core/memberships.ts'))) as { memberChanges: MemberChanges };
+  const { MemoryStore } = (await import(join(dir, 'src/store/memory.ts'))) as { MemoryStore: new () => any };
+  const store = new MemoryStore();
+  const at = new Date().toISOString();
+  const directory = {
+    id: 'd1', name: 'Bench', tenant: 'acme', product: 'bench', type: 'okta-scim-v2', log_webhook_events: false, deactivated: false,
+    scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: at, updated_at: at,
+  };
+  await store.createDirectory(directory);
+  for (let i = 0; i < USERS; i++) {
+    const body = oktaUser('bench', i);
+    await store.createUser('d1', { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 }, { userName: body.userName, emails: [] }, []);
+  }
+  const group = { id: 'g1', body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering', externalId: '00gbench0001' } };
+  return {
+    name,
+    /** CPU µs per change, the store appending nothing (the events are read once, as the store would). */
+    async run() {
+      const started = process.cpuUsage();
+      let bytes = 0;
+      for (let c = 0; c < CHANGES; c++) {
+        const refs = Array.from({ length: MEMBERS }, (_, i) => ({ value: `u${(c * MEMBERS + i) % USERS}` }));
+        for (const change of await memberChanges(store, directory, 'group.user_added', refs, group, Date.now())) bytes += change.event.json.length;
+      }
+      const used = process.cpuUsage(started);
+      if (bytes === 0) throw new Error('no events built');
+      return (used.user + used.system) / CHANGES;
+    },
+  };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const specs = (process.env.BENCH_TREES ?? '').split(',').filter(Boolean).map((s) => s.split('=') as [string, string]);
+  const trees = [...(await Promise.all(specs.map(([name, dir]) => tree(name, dir)))), await tree('this checkout', HERE)];
+  const samples = new Map<string, number[]>(trees.map((t) => [t.name, []]));
+  for (const t of trees) await t.run(); // warm-up: every tree's code optimised before anything is measured
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...trees].reverse() : trees;
+    for (const t of order) samples.get(t.name)!.push(await t.run());
+  }
+  console.log(`membership changes of ${MEMBERS} members (Okta-shaped users), ${CHANGES} per round, median of ${ROUNDS} alternating rounds:\n`);
+  console.log('| tree | CPU µs per change | per member | rounds (µs per change) |');
+  console.log('|---|---:|---:|---|');
+  for (const t of trees) {
+    const xs = samples.get(t.name)!;
+    console.log(`| ${t.name} | ${median(xs).toFixed(0)} | ${(median(xs) / MEMBERS).toFixed(1)} | ${xs.map((x) => x.toFixed(0)).join(', ')} |`);
+  }
+}
+
+await main();
