@@ -72,6 +72,7 @@ export async function memberChanges(
   group: { id: string; body: ScimBody },
   now: number,
 ): Promise<MemberChange[]> {
+  if (refs.length === 0) return [];
   const events = new MembershipEvents(directory, type, groupData(group.id, group.body), now);
   const pack = refs.length > CHUNK_SIZE;
   const out: MemberChange[] = [];
