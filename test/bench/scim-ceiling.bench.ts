@@ -374,8 +374,10 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
     const nh = rate('node:http', spec.name);
     const er = rate('express+Redis', spec.name);
     const cpu = (target: string) => median(samples.get(`${target}|${spec.name}`)!.map((s) => s.cpuMs!)).toFixed(2);
+    const p99Of = (target: string) => percentile(samples.get(`${target}|${spec.name}`)!.flatMap((s) => s.latencies).sort((a, b) => a - b), 99).toFixed(1);
     floors.push(
-      `| ${spec.name} | ${Math.round(er)} | ${((er / ex) * 100).toFixed(0)}% | ${cpu('express')} | ${cpu('node:http')} | ${cpu('express+Redis')} |`,
+      `| ${spec.name} | ${Math.round(er)} | ${((er / ex) * 100).toFixed(0)}% | ${cpu('express')} | ${cpu('node:http')} | ${cpu('express+Redis')} | ` +
+        `${p99Of('express')} | ${p99Of('express+Redis')} |`,
     );
     for (const d of dsyncs) {
       const ours = samples.get(`${d.name}|${spec.name}`)!;
@@ -395,9 +397,9 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       verdicts.push(`${spec.name}: ${ok ? 'meets' : 'MISSES'} (≥ 85% of express: ${(ratio * 100).toFixed(0)}%, p99 < ${bar} ms: ${p99.toFixed(1)}, ≥ peer ${PEER[spec.name]}: ${Math.round(rps)})`);
     }
   }
-  console.log('\nthe ceilings: what keeping each request in one Redis round trip costs, and CPU ms per request (server + its Redis):\n');
-  console.log('| phase | express+Redis req/s | / express | express CPU ms | node:http CPU ms | express+Redis CPU ms |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('\nthe ceilings: what keeping each request in one Redis round trip costs, CPU ms per request (server + its Redis) and p99:\n');
+  console.log('| phase | express+Redis req/s | / express | express CPU ms | node:http CPU ms | express+Redis CPU ms | express p99 ms | express+Redis p99 ms |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   console.log(floors.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
 }
