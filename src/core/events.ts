@@ -7,7 +7,6 @@ import type {
   EventDataOf,
   EventType,
   GroupEventData,
-  MembershipEventData,
   PendingEvent,
   ScimBody,
   UserEventData,
@@ -39,10 +38,6 @@ export function userData(id: string, body: ScimBody): UserEventData {
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */
 export function groupData(id: string, body: ScimBody): GroupEventData {
   return { id, name: str(body.displayName) ?? '', raw: { ...body, id } };
-}
-
-export function membershipData(user: UserEventData, group: GroupEventData): MembershipEventData {
-  return { ...user, group };
 }
 
 /**
@@ -93,18 +88,17 @@ const ID_START = '{"id":'.length + JSON.stringify(ID_SLOT).length;
 const DATA_END = JSON.stringify(DATA_SLOT).length + '}'.length;
 
 /**
- * The membership events of one group change, byte for byte what `buildEvent` gives, without re-serialising the
- * directory's fields and the group in every member's event: they are serialised once, and each event is the
- * member's own data spliced in (a PATCH of 25 members built 25 copies of the group's JSON).
+ * Membership events of one change, byte for byte what `buildEvent` gives, without serialising the same thing
+ * again in every event: the directory's fields once per change, and the side every event shares once — the
+ * group of a member PATCH (25 events carried 25 copies of its JSON), the user of a deletion (one event per group
+ * it was in). Each event is the two serialised sides spliced in.
  */
 export class MembershipEvents {
   private readonly middle: string;
-  private readonly groupTail: string;
 
   constructor(
     directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
     event: 'group.user_added' | 'group.user_removed',
-    group: GroupEventData,
     private readonly now: number,
   ) {
     // The fields between the id and the data, as JSON.stringify orders and omits them in buildEvent.
@@ -118,13 +112,11 @@ export class MembershipEvents {
       data: DATA_SLOT,
     });
     this.middle = template.slice(ID_START, template.length - DATA_END);
-    this.groupTail = `,"group":${JSON.stringify(group)}}}`;
   }
 
-  /** The event of one member: its data is `membershipData(user, group)`. */
-  of(user: UserEventData): PendingEvent {
+  /** The event whose data is `{ ...user, group }`, from `JSON.stringify(user)` and `JSON.stringify(group)`. */
+  of(userJson: string, groupJson: string): PendingEvent {
     const id = newEventId(this.now);
-    const data = JSON.stringify(user);
-    return { id, json: `{"id":"${id}"${this.middle}${data.slice(0, -1)}${this.groupTail}` };
+    return { id, json: `{"id":"${id}"${this.middle}${userJson.slice(0, -1)},"group":${groupJson}}}` };
   }
 }

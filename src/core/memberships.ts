@@ -73,7 +73,8 @@ export async function memberChanges(
   now: number,
 ): Promise<MemberChange[]> {
   if (refs.length === 0) return [];
-  const events = new MembershipEvents(directory, type, groupData(group.id, group.body), now);
+  const events = new MembershipEvents(directory, type, now);
+  const groupJson = JSON.stringify(groupData(group.id, group.body));
   const pack = refs.length > CHUNK_SIZE;
   const out: MemberChange[] = [];
   const slicer = new Slicer();
@@ -85,7 +86,7 @@ export async function memberChanges(
       const u = users[i];
       if (!u) continue;
       const display = chunk[i]!.display;
-      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userData(u.id, u.body)) });
+      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(JSON.stringify(userData(u.id, u.body)), groupJson) });
     }
     if (pack) {
       const block = new PackedStrings(built.map((c) => c.event.json));

@@ -3,7 +3,7 @@
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
-import { buildEvent, groupData, membershipData, previousAttributes, userData } from './events.js';
+import { buildEvent, groupData, MembershipEvents, previousAttributes, userData } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { userKeys } from './keys.js';
@@ -75,8 +75,10 @@ export class UserWriter {
       if (groups.length !== groupIds.length) return STALE;
       const now = Date.now();
       const user = userData(id, current.body);
+      const removals = new MembershipEvents(dir, 'group.user_removed', now);
+      const userJson = JSON.stringify(user);
       const events = [
-        ...groups.map((g) => buildEvent(dir, 'group.user_removed', membershipData(user, groupData(g.id, g.body)), undefined, now)),
+        ...groups.map((g) => removals.of(userJson, JSON.stringify(groupData(g.id, g.body)))),
         buildEvent(dir, 'user.deleted', user, undefined, now),
       ];
       const versions = groups.map((g) => ({ id: g.id, version: g.version }));

@@ -1,14 +1,24 @@
 /**
- * Issue 23: a membership change serialises the directory's fields and the group once and splices each member's
- * data in; every event must stay byte for byte what buildEvent gives (the signature covers these bytes).
+ * Issue 23: a membership change serialises the directory's fields once and the side its events share once (the
+ * group of a member change, the user of a deletion) and splices the other in; every event must stay byte for
+ * byte what buildEvent gives with the data `{ ...user, group }` (the signature covers these bytes).
  */
 import { expect } from 'chai';
-import { buildEvent, groupData, MembershipEvents, membershipData, userData } from '../../../src/core/events.js';
+import { buildEvent, groupData, MembershipEvents, userData } from '../../../src/core/events.js';
+import { GroupWriter } from '../../../src/core/groups.js';
 import { memberChanges } from '../../../src/core/memberships.js';
-import type { Directory, ScimBody } from '../../../src/core/model.js';
+import type { PendingEvent } from '../../../src/core/model.js';
+import { UserWriter } from '../../../src/core/users.js';
+import type { Directory, GroupEventData, ScimBody, StoredResource, UserEventData } from '../../../src/core/model.js';
 import { MemoryStore } from '../../../src/store/memory.js';
 
 const NOW = 1_700_000_000_123;
+
+/** What buildEvent gives for a membership, with `id` in place of its own event id. */
+function built(dir: Directory, type: 'group.user_added' | 'group.user_removed', user: UserEventData, group: GroupEventData, id: string, now = NOW): string {
+  const event = buildEvent(dir, type, { ...user, group }, undefined, now);
+  return event.json.replace(JSON.stringify(event.id), JSON.stringify(id));
+}
 
 function directory(over: Partial<Directory> = {}): Directory {
   const at = new Date(NOW).toISOString();
@@ -33,14 +43,13 @@ describe('membership events built once per change (issue 23)', () => {
       for (const type of ['group.user_added', 'group.user_removed'] as const) {
         it(`${type} in directory ${JSON.stringify(dir.id)}, group ${JSON.stringify(gid)}: the bytes buildEvent gives`, () => {
           const group = groupData(gid, gbody);
-          const events = new MembershipEvents(dir, type, group, NOW);
+          const events = new MembershipEvents(dir, type, NOW);
+          const groupJson = JSON.stringify(group);
           for (const [uid, body] of users) {
             const user = userData(uid, body);
-            const spliced = events.of(user);
-            const built = buildEvent(dir, type, membershipData(user, group), undefined, NOW);
+            const spliced = events.of(JSON.stringify(user), groupJson);
             expect(spliced.id).to.match(/^evt_[0-9a-f]{30}$/);
-            expect(spliced.id).to.not.equal(built.id);
-            expect(spliced.json).to.equal(built.json.replace(JSON.stringify(built.id), JSON.stringify(spliced.id)));
+            expect(spliced.json).to.equal(built(dir, type, user, group, spliced.id));
             expect(JSON.parse(spliced.json).id).to.equal(spliced.id);
           }
         });
@@ -62,8 +71,32 @@ describe('membership events built once per change (issue 23)', () => {
     expect(small).to.have.length(25);
     expect(Object.getOwnPropertyDescriptor(small[0]!.event, 'json')?.value).to.be.a('string');
     expect(Object.getOwnPropertyDescriptor(big[0]!.event, 'json')).to.equal(undefined);
-    const expected = buildEvent(dir, 'group.user_added', membershipData(userData('u24', { userName: 'u24@acme.io' }), groupData('g1', group.body)), undefined, NOW);
-    expect(small[24]!.event.json).to.equal(expected.json.replace(JSON.stringify(expected.id), JSON.stringify(small[24]!.event.id)));
+    expect(small[24]!.event.json).to.equal(built(dir, 'group.user_added', userData('u24', { userName: 'u24@acme.io' }), groupData('g1', group.body), small[24]!.event.id));
     expect(JSON.parse(big[1000]!.event.json).data).to.deep.include({ id: 'u1000', email: 'u1000@acme.io' });
+  });
+
+  it("a user's deletion: one group.user_removed per group, each the bytes buildEvent gives, then user.deleted", async () => {
+    const store = new MemoryStore();
+    const dir = directory();
+    await store.createDirectory(dir);
+    const committed: PendingEvent[] = [];
+    const listener = (_: string, events: PendingEvent[]) => void committed.push(...events);
+    const userWriter = new UserWriter({ store, committed: listener });
+    const groupWriter = new GroupWriter({ store, committed: listener });
+    const [, body] = users[0]!;
+    const user = await userWriter.create(dir, body);
+    const groupBodies = [{ displayName: 'All' }, { displayName: 'Ops "night"', externalId: 'x' }, { displayName: 'żółw' }];
+    const groups: StoredResource[] = [];
+    for (const g of groupBodies) groups.push(await groupWriter.create(dir, g, [{ value: user.id }]));
+    committed.length = 0;
+    await userWriter.delete(dir, user.id);
+    expect(committed.map((e) => JSON.parse(e.json).event)).to.deep.equal(['group.user_removed', 'group.user_removed', 'group.user_removed', 'user.deleted']);
+    const now = Date.parse(JSON.parse(committed[0]!.json).created_at);
+    const removedFrom = committed.slice(0, 3).map((e) => JSON.parse(e.json).data.group.id as string);
+    expect([...removedFrom].sort()).to.deep.equal(groups.map((g) => g.id).sort());
+    committed.slice(0, 3).forEach((e, i) => {
+      const group = groups.find((g) => g.id === removedFrom[i])!;
+      expect(e.json).to.equal(built(dir, 'group.user_removed', userData(user.id, body), groupData(group.id, group.body), e.id, now));
+    });
   });
 });
