@@ -20,7 +20,8 @@ function primaryEmail(body: ScimBody): string | undefined {
   return str(primary?.value) ?? (str(body.userName)?.includes('@') ? str(body.userName) : undefined);
 }
 
-export function userData(id: string, body: ScimBody): UserEventData {
+/** The user's event data before `raw`, which comes last. */
+function userFields(id: string, body: ScimBody): Omit<UserEventData, 'raw'> {
   const name = (body.name ?? {}) as Record<string, unknown>;
   const first = str(name.givenName);
   const last = str(name.familyName);
@@ -31,8 +32,25 @@ export function userData(id: string, body: ScimBody): UserEventData {
     ...(last !== undefined && { last_name: last }),
     ...(email !== undefined && { email }),
     active: body.active !== false,
-    raw: { ...body, id },
   };
+}
+
+export function userData(id: string, body: ScimBody): UserEventData {
+  return { ...userFields(id, body), raw: { ...body, id } };
+}
+
+/**
+ * `JSON.stringify(userData(id, JSON.parse(bodyJson)))` for a body the store holds as `JSON.stringify`'s text,
+ * without serialising the body again: `raw` is that text with the id appended (the body is stored without one).
+ * A membership event carries the whole user, and serialising `raw` was half of building it.
+ */
+export function userDataJson(id: string, bodyJson: string): string {
+  const body = JSON.parse(bodyJson) as ScimBody;
+  if (Object.hasOwn(body, 'id') || !bodyJson.endsWith('}')) return JSON.stringify(userData(id, body));
+  const head = JSON.stringify(userFields(id, body));
+  const idJson = JSON.stringify(id);
+  const raw = bodyJson === '{}' ? `{"id":${idJson}}` : `${bodyJson.slice(0, -1)},"id":${idJson}}`;
+  return `${head.slice(0, -1)},"raw":${raw}}`;
 }
 
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */

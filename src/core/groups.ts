@@ -14,7 +14,7 @@ import type { GroupStore, MemberChange, UserStore } from './store-port.js';
 
 /** The store role the group writer needs. */
 export type GroupWriteStore = Pick<GroupStore, 'getGroup' | 'createGroup' | 'updateGroup' | 'deleteGroup' | 'groupMemberIds'> &
-  Pick<UserStore, 'getUsers'>;
+  Pick<UserStore, 'getUsersJson'>;
 
 /** What to change in a group; absent parts stay as they are. */
 export interface GroupChange {

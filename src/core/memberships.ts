@@ -4,10 +4,11 @@
  * at a time (core/chunks.ts), and every step is linear in the number of members.
  */
 import { CHUNK_SIZE, chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
-import { groupData, MembershipEvents, userData } from './events.js';
+import { groupData, MembershipEvents, userDataJson } from './events.js';
 import type { Directory, PendingEvent, ScimBody } from './model.js';
 import { PackedStrings } from './packed-strings.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
+import { UserDataJson } from './user-data-json.js';
 
 /** A member as a writer names it: the user id and, optionally, the display the client sent. */
 export interface MemberRef {
@@ -56,16 +57,20 @@ class PackedEvent implements PendingEvent {
   }
 }
 
+/** Users' event data as JSON, shared by the small changes of every directory (core/user-data-json.ts). */
+const usersData = new UserDataJson();
+
 /**
  * One candidate membership event per user that exists; users unknown to the directory are skipped. Users are
- * read a chunk at a time and events built in time slices (building 200,000 events takes seconds of CPU). A change
- * of more than one chunk keeps each chunk's JSON packed outside the heap (core/packed-strings.ts): a
- * 200,000-member change holds 150 MB of event JSON until the store has appended it, and as live strings that was
- * the longest pause of the event loop. One chunk (a PATCH of a few members) keeps its strings: packing them would
- * copy each twice for nothing.
+ * read a chunk at a time, their bodies as stored JSON, and events built in time slices (building 200,000 events
+ * takes seconds of CPU). A change of one chunk (a PATCH of a few members) takes each user's data JSON from
+ * `usersData`, which remembers it while the stored body is the same; a bigger change would only churn it, and
+ * keeps each chunk's JSON packed outside the heap instead (core/packed-strings.ts): a 200,000-member change holds
+ * 150 MB of event JSON until the store has appended it, and as live strings that was the longest pause of the
+ * event loop.
  */
 export async function memberChanges(
-  store: Pick<UserStore, 'getUsers'>,
+  store: Pick<UserStore, 'getUsersJson'>,
   directory: Directory,
   type: 'group.user_added' | 'group.user_removed',
   refs: readonly MemberRef[],
@@ -79,14 +84,15 @@ export async function memberChanges(
   const out: MemberChange[] = [];
   const slicer = new Slicer();
   for (const chunk of chunksOf(refs)) {
-    const users = await store.getUsers(directory.id, chunk.map((r) => r.value));
+    const users = await store.getUsersJson(directory.id, chunk.map((r) => r.value));
     const built: MemberChange[] = [];
     for (let i = 0; i < users.length; i++) {
       if (slicer.spent()) await slicer.yield();
       const u = users[i];
       if (!u) continue;
       const display = chunk[i]!.display;
-      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(JSON.stringify(userData(u.id, u.body)), groupJson) });
+      const userJson = pack ? userDataJson(u.id, u.bodyJson) : usersData.of(u.id, u.bodyJson);
+      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userJson, groupJson) });
     }
     if (pack) {
       const block = new PackedStrings(built.map((c) => c.event.json));

@@ -64,6 +64,11 @@ export interface StoredResource {
   version: number;
 }
 
+/** A stored resource with its body as the store keeps it, JSON text: for a reader that passes it on unparsed. */
+export interface StoredJson extends Omit<StoredResource, 'body'> {
+  bodyJson: string;
+}
+
 /** What the store indexes for a user: `userName` (unique, case-insensitive), `externalId`, emails (case-insensitive). */
 export interface UserKeys {
   userName: string;

@@ -12,6 +12,7 @@ import type {
   Directory,
   GroupKeys,
   PendingEvent,
+  StoredJson,
   StoredResource,
   UserKeys,
 } from './model.js';
@@ -97,6 +98,8 @@ export interface DirectoryStore {
 export interface UserStore {
   getUser(directoryId: string, id: string): Promise<StoredResource | null>;
   getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>>;
+  /** `getUsers` with each body left as the JSON text the store holds (membership events reuse it unparsed). */
+  getUsersJson(directoryId: string, ids: string[]): Promise<Array<StoredJson | null>>;
   findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]>;
   /** Ordered by creation; `offset` is 0-based. */
   listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>>;

@@ -1,6 +1,6 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
 import { forEachChunked, Slicer } from '../core/chunks.js';
-import type { GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
+import type { GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
 import type {
   ActivityEntry,
   DeadLetter,
@@ -11,6 +11,7 @@ import type {
   SyncRecordName,
   WriteResult,
 } from '../core/store-port.js';
+import { parsed } from './stored-json.js';
 import { EventLog } from './memory-event-log.js';
 
 export interface Row {
@@ -215,13 +216,15 @@ export const newRow = <K>(resource: StoredResource, keys: K): Row & { keys: K } 
   keys,
 });
 
-const toResource = (id: string, row: Row): StoredResource => ({
+const toJson = (id: string, row: Row): StoredJson => ({
   id,
-  body: JSON.parse(row.body) as StoredResource['body'],
+  bodyJson: row.body,
   created: row.created,
   lastModified: row.lastModified,
   version: row.version,
 });
+
+const toResource = (id: string, row: Row): StoredResource => parsed(toJson(id, row));
 
 export const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
   status: 'ok',
@@ -233,6 +236,11 @@ export const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
 export const read = (rows: Map<string, Row> | undefined, id: string): StoredResource | null => {
   const row = rows?.get(id);
   return row ? toResource(id, row) : null;
+};
+
+export const readJson = (rows: Map<string, Row> | undefined, id: string): StoredJson | null => {
+  const row = rows?.get(id);
+  return row ? toJson(id, row) : null;
 };
 
 export function pageRows(rows: Map<string, Row> | undefined, offset: number, limit: number): Page<StoredResource> {

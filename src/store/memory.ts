@@ -7,10 +7,10 @@
  * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
 import { forEachChunked } from '../core/chunks.js';
-import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
 import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryAccessStore } from './memory-access.js';
-import { DirectoryData, newRow, ok, page, pageRows, read, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
+import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
 export class MemoryStore extends MemoryAccessStore implements Store {
   readonly kind = 'memory' as const;
@@ -90,6 +90,10 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   }
   async getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
     return this.records(directoryId, 'users', ids);
+  }
+  async getUsersJson(directoryId: string, ids: string[]): Promise<Array<StoredJson | null>> {
+    const rows = this.data.get(directoryId)?.users;
+    return ids.map((id) => readJson(rows, id));
   }
   async findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     const d = this.data.get(directoryId);

@@ -21,7 +21,7 @@
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
-import type { Directory, GroupKeys, PendingEvent, StoredResource, UserKeys } from '../core/model.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
 import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
@@ -32,21 +32,18 @@ import { syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
 import { SCRIPT_KEYS } from './redis-script-keys.js';
 import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
+import { parsed } from './stored-json.js';
 import { MemberEntries, RedisWriteScripts } from './redis-write-scripts.js';
 
 export type { RedisStoreOptions } from './redis-connection.js';
 
-function decode(id: string, rec: string): StoredResource {
+function decodeJson(id: string, rec: string): StoredJson {
   const split = rec.indexOf(BODY_SEP);
   const [version, created, modified] = rec.slice(0, split).split(FIELD_SEP);
-  return {
-    id,
-    body: JSON.parse(rec.slice(split + 1)) as StoredResource['body'],
-    version: Number(version),
-    created: Number(created),
-    lastModified: Number(modified),
-  };
+  return { id, bodyJson: rec.slice(split + 1), version: Number(version), created: Number(created), lastModified: Number(modified) };
 }
+
+const decode = (id: string, rec: string): StoredResource => parsed(decodeJson(id, rec));
 
 const userKeyArgs = (keys: UserKeys): string[] => [
   keys.userName.toLowerCase(),
@@ -67,12 +64,12 @@ export class RedisStore extends RedisAccessStore implements Store {
     this.writes = new RedisWriteScripts(this.redis);
   }
 
-  private async records(directoryId: string, kind: 'u' | 'g', ids: string[]): Promise<Array<StoredResource | null>> {
+  private async records<T>(directoryId: string, kind: 'u' | 'g', ids: string[], read: (id: string, rec: string) => T): Promise<Array<T | null>> {
     const p = prefix(directoryId);
-    const out: Array<StoredResource | null> = [];
+    const out: Array<T | null> = [];
     for (const chunk of chunksOf(ids)) {
       const recs = await this.redis.mget(chunk.map((id) => `${p}${kind}:${id}`));
-      recs.forEach((rec, i) => out.push(rec === null ? null : decode(chunk[i]!, rec)));
+      recs.forEach((rec, i) => out.push(rec === null ? null : read(chunk[i]!, rec)));
     }
     return out;
   }
@@ -83,7 +80,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       this.redis.zcard(key),
       limit > 0 ? this.redis.zrange(key, offset, offset + limit - 1) : Promise.resolve([] as string[]),
     ]);
-    const items = (await this.records(directoryId, kind, ids)).filter((r): r is StoredResource => r !== null);
+    const items = (await this.records(directoryId, kind, ids, decode)).filter((r): r is StoredResource => r !== null);
     return { total, items };
   }
 
@@ -183,7 +180,10 @@ export class RedisStore extends RedisAccessStore implements Store {
     return rec === null ? null : decode(id, rec);
   }
   getUsers(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    return this.records(directoryId, 'u', ids);
+    return this.records(directoryId, 'u', ids, decode);
+  }
+  getUsersJson(directoryId: string, ids: string[]): Promise<Array<StoredJson | null>> {
+    return this.records(directoryId, 'u', ids, decodeJson);
   }
   findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     if (index === 'userName') return this.lookup(directoryId, 'un', value.toLowerCase());
@@ -254,7 +254,7 @@ export class RedisStore extends RedisAccessStore implements Store {
     return rec === null ? null : decode(id, rec);
   }
   getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>> {
-    return this.records(directoryId, 'g', ids);
+    return this.records(directoryId, 'g', ids, decode);
   }
   findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]> {
     if (index === 'displayName') return this.lookup(directoryId, 'gn', value.toLowerCase());

@@ -6,7 +6,7 @@
  *   npx tsx test/bench/member-events.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/member-events.bench.ts
  *
- * Knobs: BENCH_MEMBERS (25 per change), BENCH_CHANGES (4,000 per round), BENCH_ROUNDS (7).
+ * Knobs: BENCH_MEMBERS (25 per change), BENCH_CHANGES (4,000 per round), BENCH_ROUNDS (7), BENCH_USERS (5,000).
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,8 @@ const env = (name: string, fallback: number): number => Number(process.env[name]
 const MEMBERS = env('BENCH_MEMBERS', 25);
 const CHANGES = env('BENCH_CHANGES', 4000);
 const ROUNDS = env('BENCH_ROUNDS', 7);
-const USERS = 5000;
+// Users cycled through: 5,000 fit the user data memory (core/user-data-json.ts), 50,000 do not (every read misses).
+const USERS = env('BENCH_USERS', 5000);
 const HERE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 type MemberChanges = (store: unknown, directory: unknown, type: string, refs: Array<{ value: string }>, group: unknown, now: number) => Promise<Array<{ event: { json: string } }>>;
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
     const order = round % 2 ? [...trees].reverse() : trees;
     for (const t of order) samples.get(t.name)!.push(await t.run());
   }
-  console.log(`membership changes of ${MEMBERS} members (Okta-shaped users), ${CHANGES} per round, median of ${ROUNDS} alternating rounds:\n`);
+  console.log(`membership changes of ${MEMBERS} members (Okta-shaped users, ${USERS} in turn), ${CHANGES} per round, median of ${ROUNDS} alternating rounds:\n`);
   console.log('| tree | CPU µs per change | per member | rounds (µs per change) |');
   console.log('|---|---:|---:|---|');
   for (const t of trees) {

@@ -1,0 +1,99 @@
+/**
+ * Issue 23: membership events take each user's data JSON from memory while its stored body is the same text
+ * (core/user-data-json.ts). What it answers must always be what `userData` gives for the body stored now.
+ */
+import { expect } from 'chai';
+import { userData, userDataJson } from '../../../src/core/events.js';
+import { GroupWriter } from '../../../src/core/groups.js';
+import type { Directory, PendingEvent } from '../../../src/core/model.js';
+import { UserDataJson } from '../../../src/core/user-data-json.js';
+import { UserWriter } from '../../../src/core/users.js';
+import { MemoryStore } from '../../../src/store/memory.js';
+
+const fresh = (id: string, bodyJson: string): string => JSON.stringify(userData(id, JSON.parse(bodyJson)));
+
+describe('user data JSON remembered per stored body (issue 23)', () => {
+  it('userDataJson splices the stored text: the bytes JSON.stringify(userData) gives, for awkward bodies too', () => {
+    const bodies = [
+      {},
+      { userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: 'ada@acme.io', primary: true }], active: true },
+      { userName: 'no-email', active: false, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab"' } },
+      { userName: 'żółw 🐢', id: 'stale-id', name: {}, emails: [], groups: [{ value: 'g9' }], n: 1e21, nested: { a: [null, true, '\u2028'] } },
+      { 2: 'integer keys first', b: 1, ['__proto__']: { x: 1 }, userName: 'u' },
+    ];
+    for (const body of bodies) {
+      const text = JSON.stringify(body);
+      for (const id of ['u1', 'id "quoted" \\ ü']) expect(userDataJson(id, text)).to.equal(fresh(id, text));
+    }
+  });
+
+  it("answers userData's JSON, and follows the body when it changes", () => {
+    const cache = new UserDataJson();
+    const v1 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada' }, active: true });
+    const v2 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'King' }, active: false });
+    expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
+    expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
+    expect(cache.of('u1', v2)).to.equal(fresh('u1', v2));
+    expect(JSON.parse(cache.of('u1', v2))).to.deep.include({ last_name: 'King', active: false });
+    // The same id with another body (another directory, a pull provider's ids): never the other's data.
+    expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
+  });
+
+  const body = (i: number) => JSON.stringify({ userName: `user${i}@acme.io`, active: true });
+  const entrySize = (i: number) => `u${i}`.length + body(i).length + fresh(`u${i}`, body(i)).length;
+
+  it('holds at most its budget of characters while every user is read again and again', () => {
+    const budget = entrySize(10) * 20;
+    const cache = new UserDataJson(budget);
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 50; i++) {
+        // Two reads of each user in a row: half the calls hit, so it never rests.
+        expect(cache.of(`u${i}`, body(i))).to.equal(fresh(`u${i}`, body(i)));
+        expect(cache.of(`u${i}`, body(i))).to.equal(fresh(`u${i}`, body(i)));
+        expect(cache.size).to.be.at.most(budget);
+      }
+    }
+    expect(cache.size).to.be.greaterThan(budget / 4);
+    // An entry bigger than half the budget is answered and not kept.
+    const huge = JSON.stringify({ userName: 'x'.repeat(budget) });
+    const before = cache.size;
+    expect(cache.of('big', huge)).to.equal(fresh('big', huge));
+    expect(cache.size).to.equal(before);
+  });
+
+  it('keeps nothing new for a while once a generation ended with almost no hits', () => {
+    const budget = entrySize(10) * 20;
+    const cache = new UserDataJson(budget);
+    let i = 0;
+    // Every user read once: the young generation fills up with no hit, turns old, and the cache rests.
+    while (cache.size <= budget / 2) cache.of(`u${i}`, body(i++));
+    const rested = cache.size;
+    for (let k = 0; k < 30; k++) expect(cache.of(`u${i}`, body(i++))).to.equal(fresh(`u${i - 1}`, body(i - 1)));
+    expect(cache.size).to.equal(rested);
+    // What it holds still answers, from memory (a hit moves it to the young generation).
+    expect(cache.of('u0', body(0))).to.equal(fresh('u0', body(0)));
+    expect(cache.size).to.be.greaterThan(rested);
+  });
+
+  it("a member PATCH after a user's PUT carries the user as stored now", async () => {
+    const store = new MemoryStore();
+    const at = new Date().toISOString();
+    const dir: Directory = {
+      id: 'd1', name: 'D', tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
+      scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: at, updated_at: at,
+    };
+    await store.createDirectory(dir);
+    const committed: PendingEvent[] = [];
+    const listener = (_: string, events: PendingEvent[]) => void committed.push(...events);
+    const users = new UserWriter({ store, committed: listener });
+    const groups = new GroupWriter({ store, committed: listener });
+    const user = await users.create(dir, { userName: 'ada@acme.io', name: { givenName: 'Ada' } });
+    const first = await groups.create(dir, { displayName: 'First' }, [{ value: user.id }]);
+    await users.update(dir, user.id, () => ({ userName: 'ada@acme.io', name: { givenName: 'Augusta' } }));
+    committed.length = 0;
+    await groups.create(dir, { displayName: 'Second' }, [{ value: user.id }]);
+    const added = committed.map((e) => JSON.parse(e.json)).find((e) => e.event === 'group.user_added');
+    expect(first.id).to.be.a('string');
+    expect(added.data).to.deep.include({ id: user.id, first_name: 'Augusta' });
+  });
+});
