@@ -64,8 +64,10 @@ export class UserDataJson {
   private keep(id: string, entry: Entry, replaced: Entry | undefined): void {
     const added = size(id, entry);
     if (added > this.budget / 2) return;
-    if (replaced !== undefined) this.youngHeld -= size(id, replaced);
-    if (this.youngHeld + added > this.budget / 2) this.turnOver();
+    const held = this.youngHeld - (replaced === undefined ? 0 : size(id, replaced));
+    // A replaced entry turning old with its generation stays counted there.
+    if (held + added > this.budget / 2) this.turnOver();
+    else this.youngHeld = held;
     this.young.set(id, entry);
     this.youngHeld += added;
   }
