@@ -8,17 +8,15 @@
  * Bounded by characters held, in two generations: entries go into the young one, and when it has used half the
  * budget the old one is dropped whole and the young one takes its place; a hit in the old one moves it back to
  * the young. That costs the same per call however full it is (an LRU on a Map pays for scanning the holes its
- * deletions leave). A directory bigger than the budget, pushed group by group, may find nothing it remembered:
- * keeping entries nobody reads again only feeds the garbage collector, so a generation that ends with less than
- * one hit in five calls makes it rest (look up, keep nothing new) for four generations' worth of calls.
+ * deletions leave). A directory bigger than the budget, pushed group by group, may find little it remembered;
+ * its misses still cost less than building without it (`userDataJson` does not serialise the body again). No
+ * rule stops it keeping entries when hits are few: every new directory and every first push starts with
+ * nothing but misses, and such a rule would stop it just before it pays.
  */
 import { userDataJson } from './events.js';
 
 /** Characters held (keys, bodies and data): about 16 MB at most, the data of some 10,000 Okta-shaped users. */
 export const USER_DATA_BUDGET = 8_000_000;
-
-const MIN_HIT_SHARE = 0.2;
-const REST_GENERATIONS = 4;
 
 interface Entry {
   bodyJson: string;
@@ -30,29 +28,23 @@ export class UserDataJson {
   private old = new Map<string, Entry>();
   private youngHeld = 0;
   private oldHeld = 0;
-  private calls = 0;
-  private hits = 0;
-  private resting = 0;
 
-  constructor(private readonly budget = USER_DATA_BUDGET) {}
+  constructor(
+    private readonly budget = USER_DATA_BUDGET,
+    private readonly build: (id: string, bodyJson: string) => string = userDataJson,
+  ) {}
 
   /** `userDataJson(id, bodyJson)`, from memory when this body was seen lately. */
   of(id: string, bodyJson: string): string {
-    this.calls++;
     const young = this.young.get(id);
-    if (young !== undefined && young.bodyJson === bodyJson) {
-      this.hits++;
-      return young.dataJson;
-    }
+    if (young !== undefined && young.bodyJson === bodyJson) return young.dataJson;
     const old = this.old.get(id);
     if (old !== undefined && old.bodyJson === bodyJson) {
-      this.hits++;
       this.keep(id, old, young);
       return old.dataJson;
     }
-    const entry = { bodyJson, dataJson: userDataJson(id, bodyJson) };
-    if (this.resting > 0) this.resting--;
-    else this.keep(id, entry, young);
+    const entry = { bodyJson, dataJson: this.build(id, bodyJson) };
+    this.keep(id, entry, young);
     return entry.dataJson;
   }
 
@@ -72,11 +64,8 @@ export class UserDataJson {
     this.youngHeld += added;
   }
 
-  /** The young generation becomes the old one; the cache rests if it was of little use. */
+  /** The young generation becomes the old one; the old one is dropped. */
   private turnOver(): void {
-    if (this.hits < this.calls * MIN_HIT_SHARE) this.resting = this.calls * REST_GENERATIONS;
-    this.calls = 0;
-    this.hits = 0;
     this.old = this.young;
     this.oldHeld = this.youngHeld;
     this.young = new Map();

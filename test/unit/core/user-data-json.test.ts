@@ -61,18 +61,27 @@ describe('user data JSON remembered per stored body (issue 23)', () => {
     expect(cache.size).to.equal(before);
   });
 
-  it('keeps nothing new for a while once a generation ended with almost no hits', () => {
+  it('builds a user again only when its body changed or it fell out of both generations', () => {
+    const built: string[] = [];
     const budget = entrySize(10) * 20;
-    const cache = new UserDataJson(budget);
-    let i = 0;
-    // Every user read once: the young generation fills up with no hit, turns old, and the cache rests.
-    while (cache.size <= budget / 2) cache.of(`u${i}`, body(i++));
-    const rested = cache.size;
-    for (let k = 0; k < 30; k++) expect(cache.of(`u${i}`, body(i++))).to.equal(fresh(`u${i - 1}`, body(i - 1)));
-    expect(cache.size).to.equal(rested);
-    // What it holds still answers, from memory (a hit moves it to the young generation).
-    expect(cache.of('u0', body(0))).to.equal(fresh('u0', body(0)));
-    expect(cache.size).to.be.greaterThan(rested);
+    const cache = new UserDataJson(budget, (id, text) => (built.push(id), fresh(id, text)));
+    const read = (i: number) => expect(cache.of(`u${i}`, body(i))).to.equal(fresh(`u${i}`, body(i)));
+    for (let i = 0; i < 5; i++) read(i);
+    for (let i = 0; i < 5; i++) read(i);
+    expect(built).to.deep.equal(['u0', 'u1', 'u2', 'u3', 'u4']);
+    // Enough other users to turn the young generation old: u0..u4 are still answered from memory.
+    for (let i = 100; i < 106; i++) read(i);
+    built.length = 0;
+    for (let i = 0; i < 5; i++) read(i);
+    expect(built).to.deep.equal([]);
+    // A changed body is built again.
+    expect(cache.of('u0', JSON.stringify({ userName: 'renamed@acme.io' }))).to.equal(fresh('u0', JSON.stringify({ userName: 'renamed@acme.io' })));
+    expect(built).to.deep.equal(['u0']);
+    // Two generations' worth of other users later, u1 is gone and built again.
+    for (let i = 200; i < 240; i++) read(i);
+    built.length = 0;
+    read(1);
+    expect(built).to.deep.equal(['u1']);
   });
 
   it("a member PATCH after a user's PUT carries the user as stored now", async () => {
