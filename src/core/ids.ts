@@ -11,6 +11,8 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString(
 
 let lastMs = 0;
 let seq = 0;
+/** `evt_` + the ms + the process, for `lastMs`: made once per ms (a member PATCH of 25 takes 25 ids in one). */
+let prefix = '';
 /** Random per process: with the time and a sequence it makes ids unique across replicas without a random draw per id. */
 const PROCESS = randomBytes(6).toString('hex');
 /**
@@ -21,11 +23,14 @@ export function newEventId(now = Date.now()): string {
   if (now > lastMs) {
     lastMs = now;
     seq = 0;
+    prefix = '';
   } else seq++;
   // Past 16M ids in one ms the sequence borrows the next ms: ids stay unique and ordered.
   if (seq > 0xffffff) {
     lastMs++;
     seq = 0;
+    prefix = '';
   }
-  return `evt_${lastMs.toString(16).padStart(12, '0')}${PROCESS}${seq.toString(16).padStart(6, '0')}`;
+  if (prefix === '') prefix = `evt_${lastMs.toString(16).padStart(12, '0')}${PROCESS}`;
+  return prefix + seq.toString(16).padStart(6, '0');
 }
