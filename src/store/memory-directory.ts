@@ -233,14 +233,14 @@ export const ok = (row: Row, applied: boolean[] = []): WriteResult => ({
   applied,
 });
 
-export const read = (rows: Map<string, Row> | undefined, id: string): StoredResource | null => {
-  const row = rows?.get(id);
-  return row ? toResource(id, row) : null;
-};
-
 export const readJson = (rows: Map<string, Row> | undefined, id: string): StoredJson | null => {
   const row = rows?.get(id);
   return row ? toJson(id, row) : null;
+};
+
+export const read = (rows: Map<string, Row> | undefined, id: string): StoredResource | null => {
+  const record = readJson(rows, id);
+  return record && parsed(record);
 };
 
 export function pageRows(rows: Map<string, Row> | undefined, offset: number, limit: number): Page<StoredResource> {
