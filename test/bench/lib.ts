@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
 
 export async function freePort(): Promise<number> {
@@ -56,21 +56,44 @@ export async function startRedis(): Promise<Proc & { port: number }> {
   return { url, port, child, stop: stopper(child) };
 }
 
+const built = new Map<string, Promise<void>>();
+
+/** `tsc -p <project>` in `cwd`, once per project and run. */
+export function tscBuild(cwd: string, project: string): Promise<void> {
+  const dir = resolve(cwd);
+  const key = join(dir, project);
+  let build = built.get(key);
+  if (!build) {
+    build = new Promise<void>((ok, fail) => {
+      const tsc = spawn(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: dir, stdio: 'inherit' });
+      tsc.on('error', fail);
+      tsc.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`tsc -p ${project} in ${dir} exited with ${code}`))));
+    });
+    built.set(key, build);
+  }
+  return build;
+}
+
 /**
- * `dsync serve` as its own process, exactly as users run it; `cwd`: the source tree to run (another commit's
- * checkout, to measure before and after side by side), default this one. BENCH_PROFILE=<dir> writes a CPU
- * profile of each of its threads there (or in `<dir>/<profileDir>`) when it exits; the main thread's is
+ * `dsync serve` as its own process, exactly as users run it (tsc's output, `node dist/cli.js serve`, as in the
+ * image; `source: true` runs src/cli.ts under tsx instead, as `npm start` does); `cwd`: the tree to run (another
+ * commit's checkout, to measure before and after side by side), default this one. BENCH_PROFILE=<dir> writes a
+ * CPU profile of each of its threads there (or in `<dir>/<profileDir>`) when it exits; the main thread's is
  * `CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`.
  */
 export async function startDsync(
   env: Record<string, string>,
-  o: { cwd?: string; profileDir?: string } = {},
+  o: { cwd?: string; profileDir?: string; source?: boolean } = {},
 ): Promise<Proc & { port: number; apiKey: string }> {
   const port = await freePort();
   const apiKey = 'bench-key';
   const dir = process.env.BENCH_PROFILE && join(process.env.BENCH_PROFILE, o.profileDir ?? '');
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/cli.ts', 'serve'], {
+  // What ships: tsc's build, as the image makes it. The sources under tsx pay for its transform (esbuild's keepNames
+  // wraps every function a call creates in a naming call), which the image does not.
+  if (!o.source) await tscBuild(o.cwd ?? '.', 'tsconfig.build.json');
+  const program = o.source ? ['--import', 'tsx', 'src/cli.ts'] : ['dist/cli.js'];
+  const child = spawn(process.execPath, [...profile, ...program, 'serve'], {
     ...(o.cwd && { cwd: o.cwd }),
     env: { ...process.env, PORT: String(port), DSYNC_API_KEYS: apiKey, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -12,6 +12,7 @@
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
  *   BENCH_TREES=semi64=.=--max-semi-space-size=64 ...   # this checkout again, with NODE_OPTIONS of its own
+ *   BENCH_TREES=tsx=tsx:. ...   # this checkout's sources under tsx (`npm start`) beside its build (the image's)
  *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each server (in <dir>/<name>/), the phases' windows in <dir>/windows.json
  *
  * Knobs: BENCH_USERS (5000), BENCH_PUTS, BENCH_GROUPS, BENCH_PATCHES, BENCH_DEACTIVATES (2000 each),
@@ -23,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, freePort, percentile, phase, startDsync, startRedis, type Client, type Proc } from './lib.js';
+import { client, CountingReceiver, freePort, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -38,6 +39,7 @@ const MIN_ROUNDS = env('BENCH_MIN_ROUNDS', 3);
 const MAX_ROUNDS = env('BENCH_MAX_ROUNDS', 8);
 const STABLE = env('BENCH_STABLE', 0.02);
 const PROFILE = process.env.BENCH_PROFILE;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const enc = encodeURIComponent;
 
 /** The peer's best rate of the two runs in issue 23 (Jackson on this machine), the bar each phase must reach. */
@@ -177,12 +179,21 @@ const SELECTED = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.spl
 // A phase not selected still runs (later phases need its users and groups), unmeasured.
 const measured = (p: PhaseSpec) => !SELECTED || SELECTED.has(p.name);
 
-async function dsyncTarget(name: string, cwd: string | undefined, receiverUrl: string, nodeOptions?: string): Promise<Target> {
+interface Tree {
+  name: string;
+  /** Its checkout; this one when undefined. */
+  cwd?: string;
+  /** Run src/cli.ts under tsx instead of tsc's build. */
+  source: boolean;
+  nodeOptions?: string | undefined;
+}
+
+async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl: string): Promise<Target> {
   const redis = await startRedis();
   const metricsPort = await freePort();
   const proc = await startDsync(
     { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) },
-    { ...(cwd && { cwd }), profileDir: name },
+    { ...(cwd && { cwd }), profileDir: name, source },
   );
   const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
   const opened: Client[] = [];
@@ -226,8 +237,10 @@ async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: stri
   const redis = kind === 'express-redis' ? await startRedis() : undefined;
   // Profiled like dsync, so the split per part reads against what the same stack costs without dsync's work.
   const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, kind)}`] : [];
-  const child: ChildProcess = fork(fileURLToPath(new URL('./ceiling-server.ts', import.meta.url)), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
-    execArgv: [...profile, '--import', 'tsx'],
+  // Built by tsc as dsync is (startDsync), so neither side pays for tsx's transform.
+  await tscBuild(ROOT, 'test/bench/tsconfig.ceiling.json');
+  const child: ChildProcess = fork(join(ROOT, '.tmp/bench-build/test/bench/ceiling-server.js'), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
+    execArgv: profile,
   });
   const { port } = (await once(child, 'message'))[0] as { port: number };
   const url = `http://127.0.0.1:${port}`;
@@ -278,15 +291,17 @@ async function main(): Promise<void> {
     .split(',')
     .filter(Boolean)
     .map((spec) => {
-      const [name, dir, ...options] = spec.split('=');
-      return [name!, dir === '.' ? undefined : dir, options.join('=') || undefined] as const;
+      const [name, where = '.', ...options] = spec.split('=');
+      const source = where.startsWith('tsx:');
+      const dir = source ? where.slice(4) : where;
+      return { name: name!, cwd: dir === '.' ? undefined : dir, source, nodeOptions: options.join('=') || undefined };
     });
   const targets: Target[] = [];
   const samples = new Map<string, Sample[]>(); // `${target}|${phase}`
   const windows: Array<{ target: string; phase: string; round: number; startUs: number; endUs: number; requests: number }> = [];
   try {
-    for (const [name, dir, nodeOptions] of trees) targets.push(await dsyncTarget(name, dir, receiver.url, nodeOptions));
-    targets.push(await dsyncTarget('dsync', undefined, receiver.url));
+    for (const tree of trees) targets.push(await dsyncTarget(tree, receiver.url));
+    targets.push(await dsyncTarget({ name: 'dsync', source: false }, receiver.url));
     targets.push(await ceilingTarget('express', receiver.url));
     targets.push(await ceilingTarget('http', receiver.url));
     targets.push(await ceilingTarget('express-redis', receiver.url));
