@@ -14,6 +14,7 @@ import {
   canonicalSchemaUrn,
   coreSchema,
   extensionSchemas,
+  findDef,
   resolveParts,
   splitAttrPath,
 } from './schemas.js';
@@ -183,14 +184,13 @@ function coerceItem(def: AttributeDef, value: unknown, label: string): unknown {
 }
 
 function coerceComplex(def: AttributeDef, value: unknown, label: string): JsonObject | undefined {
-  const valueDef = def.subAttributes?.find((s) => s.name === 'value');
+  const valueDef = findDef(def.subAttributes, 'value');
   // A bare id for a single-valued reference-like attribute (enterprise manager) means its value.
   if (typeof value === 'string' && valueDef && !def.multiValued) return { value };
   if (!isObject(value)) throw invalid(label, 'a complex value (JSON object)');
   const out: JsonObject = {};
   for (const [key, subValue] of Object.entries(value)) {
-    const lower = key.toLowerCase();
-    const subDef = def.subAttributes?.find((s) => s.name.toLowerCase() === lower);
+    const subDef = findDef(def.subAttributes, key);
     const coerced = subDef ? coerceValue(subDef, subValue, `${label}.${subDef.name}`) : dropNulls(subValue);
     if (coerced !== undefined) out[subDef?.name ?? key] = coerced;
   }

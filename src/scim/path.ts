@@ -13,6 +13,7 @@ import {
   type ResourceType,
   canonicalSchemaUrn,
   extensionSchemas,
+  findDef,
   resolveParts,
 } from './schemas.js';
 import { type JsonObject, findKey } from './values.js';
@@ -56,7 +57,7 @@ export function seedFromFilter(node: FilterNode, attr: ResolvedAttribute): JsonO
   const seed: JsonObject = {};
   for (const term of terms) {
     if (term.kind !== 'compare' || term.op !== 'eq' || term.value === null) return undefined;
-    const subDef = attr.def.subAttributes?.find((s) => s.name.toLowerCase() === term.path.name.toLowerCase());
+    const subDef = findDef(attr.def.subAttributes, term.path.name);
     const key = subDef?.name ?? findKey(seed, term.path.name) ?? term.path.name;
     seed[key] = subDef ? coerceValue(subDef, term.value, `${attr.name}.${subDef.name}`) : term.value;
   }

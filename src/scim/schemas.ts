@@ -246,10 +246,10 @@ const COMMON: readonly AttributeDef[] = [
   }),
 ];
 
-/** Core schema first, then its extensions, per resource type. */
-const RESOURCE_SCHEMAS: Record<ResourceType, { core: SchemaDef; extensions: readonly SchemaDef[] }> = {
-  User: { core: USER, extensions: [ENTERPRISE_USER] },
-  Group: { core: GROUP, extensions: [] },
+/** Core schema first, then its extensions, per resource type; `unqualified`: what a name without a URN can name. */
+const RESOURCE_SCHEMAS: Record<ResourceType, { core: SchemaDef; extensions: readonly SchemaDef[]; unqualified: readonly AttributeDef[] }> = {
+  User: { core: USER, extensions: [ENTERPRISE_USER], unqualified: [...USER.attributes, ...COMMON] },
+  Group: { core: GROUP, extensions: [], unqualified: [...GROUP.attributes, ...COMMON] },
 };
 
 /** Everything /Schemas publishes, in publication order. */
@@ -321,9 +321,19 @@ export function splitAttrPath(text: string): AttrPathParts | undefined {
   return { ...(uri ? { uri } : {}), name, ...(sub !== undefined ? { sub } : {}) };
 }
 
-function findDef(defs: readonly AttributeDef[] | undefined, name: string): AttributeDef | undefined {
-  const lower = name.toLowerCase();
-  return defs?.find((d) => d.name.toLowerCase() === lower);
+/** Each definition list by lower-cased name, made when first asked: every attribute of every write is looked up. */
+const byName = new WeakMap<readonly AttributeDef[], Map<string, AttributeDef>>();
+
+/** The definition named `name` (any case) in `defs`. */
+export function findDef(defs: readonly AttributeDef[] | undefined, name: string): AttributeDef | undefined {
+  if (!defs) return undefined;
+  let index = byName.get(defs);
+  if (!index) {
+    index = new Map();
+    for (const d of defs) if (!index.has(d.name.toLowerCase())) index.set(d.name.toLowerCase(), d);
+    byName.set(defs, index);
+  }
+  return index.get(name.toLowerCase());
 }
 
 /** The generic definition unknown attributes get: a single-valued, case-insensitive string. */
@@ -341,9 +351,9 @@ export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): 
   for (const name of [parts.name, parts.sub]) {
     if (name !== undefined && isForbiddenName(name)) throw ScimError.badRequest(`"${name}" is not an allowed attribute name`, 'invalidPath');
   }
-  const { core, extensions } = RESOURCE_SCHEMAS[resourceType];
+  const { core, extensions, unqualified } = RESOURCE_SCHEMAS[resourceType];
   let schema = core.id;
-  let defs: readonly AttributeDef[] = [...core.attributes, ...COMMON];
+  let defs = unqualified;
   if (parts.uri !== undefined && parts.uri.toLowerCase() !== core.id.toLowerCase()) {
     const ext = extensions.find((s) => s.id.toLowerCase() === parts.uri!.toLowerCase());
     schema = ext?.id ?? parts.uri;
