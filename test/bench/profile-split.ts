@@ -36,14 +36,14 @@ interface Window {
 const PARTS = ['HTTP', 'validation', 'store', 'delivery', 'metrics & logs', 'GC', 'other'] as const;
 type Part = (typeof PARTS)[number];
 
-/** The part a frame belongs to by its source, or undefined (node internals, natives: look at its caller). */
+/** The part a frame belongs to by its source (src/ under tsx, dist/ built), or undefined (node internals, natives: look at its caller). */
 const BY_URL: Array<[RegExp, Part]> = [
-  [/\/src\/delivery\/|\/node_modules\/undici\//, 'delivery'],
-  [/\/src\/store\/|\/node_modules\/(ioredis|@ioredis|redis-parser|redis-errors|cluster-key-slot|denque|standard-as-callback)\//, 'store'],
-  [/\/src\/metrics\.ts|\/src\/logger\.ts|\/node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream|tdigest|bintrees)\//, 'metrics & logs'],
-  [/\/src\/(scim|core)\/|\/node_modules\/zod\//, 'validation'],
+  [/\/(?:src|dist)\/delivery\/|\/node_modules\/undici\//, 'delivery'],
+  [/\/(?:src|dist)\/store\/|\/node_modules\/(ioredis|@ioredis|redis-parser|redis-errors|cluster-key-slot|denque|standard-as-callback)\//, 'store'],
+  [/\/(?:src|dist)\/(?:metrics|logger)\.[jt]s|\/node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream|tdigest|bintrees)\//, 'metrics & logs'],
+  [/\/(?:src|dist)\/(scim|core)\/|\/node_modules\/zod\//, 'validation'],
   [
-    /\/src\/(http|ratelimit)\/|\/src\/service\.ts|\/node_modules\/(express|body-parser|router|raw-body|finalhandler|on-finished|type-is|content-type|iconv-lite|qs|send|path-to-regexp|depd|http-errors|statuses|mime-types|media-typer|negotiator|accepts|parseurl|encodeurl|vary|cookie|fresh|range-parser|rate-limiter-flexible)\/|^node:_http/,
+    /\/(?:src|dist)\/(http|ratelimit)\/|\/(?:src|dist)\/service\.[jt]s|\/node_modules\/(express|body-parser|router|raw-body|finalhandler|on-finished|type-is|content-type|iconv-lite|qs|send|path-to-regexp|depd|http-errors|statuses|mime-types|media-typer|negotiator|accepts|parseurl|encodeurl|vary|cookie|fresh|range-parser|rate-limiter-flexible)\/|^node:_http/,
     'HTTP',
   ],
 ];
