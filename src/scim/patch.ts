@@ -29,7 +29,7 @@ import {
   coreSchema,
   unknownAttribute,
 } from './schemas.js';
-import { type JsonObject, appendUnique, canonicalJson, deepEqual, findKey, getAttr, isObject } from './values.js';
+import { type JsonObject, appendUnique, canonicalJson, cloneJson, deepEqual, findKey, getAttr, isObject } from './values.js';
 
 export type { MemberDelta, MemberRef } from './members.js';
 
@@ -67,7 +67,7 @@ interface Session {
 export function applyPatch(resource: Record<string, unknown>, body: unknown, resourceType: ResourceType): PatchResult {
   const operations = readOperations(body);
   const session: Session = {
-    doc: structuredClone(resource),
+    doc: cloneJson(resource),
     resourceType,
     id: resource.id,
     members: new MemberDeltaBuilder(),
