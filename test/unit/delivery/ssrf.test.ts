@@ -92,7 +92,9 @@ describe('SSRF guard', () => {
     it('refuses loopback targets by literal IP and by name (resolved at connect time), permanently', async () => {
       const sender = new WebhookSender({ allowPrivate: false, timeoutMs: 2000 });
       try {
-        for (const url of [`http://127.0.0.1:${port}/h`, `http://localhost:${port}/h`, `http://[::ffff:127.0.0.1]:${port}/h`, 'http://169.254.169.254/latest/meta-data']) {
+        const urls = [`http://127.0.0.1:${port}/h`, `http://localhost:${port}/h`, `http://[::ffff:127.0.0.1]:${port}/h`, 'http://169.254.169.254/latest/meta-data'];
+        // Twice: the sender remembers endpoints it parsed, never one it refused.
+        for (const url of [...urls, ...urls]) {
           const res = await sender.post(url, 'whsec_c2VjcmV0', 'evt_1', '{}');
           expect(res.status, url).to.equal(undefined);
           expect(res.error, url).to.match(/DSYNC_SSRF_BLOCKED/);
@@ -114,6 +116,33 @@ describe('SSRF guard', () => {
       } finally {
         await sender.close();
         await new Promise((r) => redirect.close(r));
+      }
+    });
+
+    it('POSTs to the path and query of the endpoint, on every delivery', async () => {
+      const seen: Array<{ method?: string; url?: string; id?: string | string[] }> = [];
+      const receiver = createServer((req, res) => {
+        seen.push({ method: req.method, url: req.url, id: req.headers['webhook-id'] });
+        res.writeHead(204).end();
+      });
+      await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+      const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 2000 });
+      try {
+        const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+        for (const [url, id] of [[`${base}/hooks/a?tenant=t1#frag`, 'evt_1'], [`${base}/hooks/a?tenant=t1#frag`, 'evt_2'], [base, 'evt_3']] as const) {
+          expect((await sender.post(url, 'whsec_c2VjcmV0', id, '{}')).status, url).to.equal(204);
+        }
+        expect(seen).to.deep.equal([
+          { method: 'POST', url: '/hooks/a?tenant=t1', id: 'evt_1' },
+          { method: 'POST', url: '/hooks/a?tenant=t1', id: 'evt_2' },
+          { method: 'POST', url: '/', id: 'evt_3' },
+        ]);
+        const ftp = await sender.post('ftp://127.0.0.1/x', 'whsec_c2VjcmV0', 'evt_4', '{}');
+        expect(ftp.status).to.equal(undefined);
+        expect(ftp.error).to.match(/protocol/);
+      } finally {
+        await sender.close();
+        await new Promise((r) => receiver.close(r));
       }
     });
 
