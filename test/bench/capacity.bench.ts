@@ -13,10 +13,9 @@
  *
  *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=400 BENCH_USERS=3000 BENCH_ROUNDS=2 [BENCH_SETUPS=0,1]
  */
-import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
-import { client, CountingReceiver, freePort, phase, startDsync, startRedis, type Proc } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, freePort, phase, startDsync, startRedis, type Proc } from './lib.js';
 import { check, createUsers, oktaUser } from './okta-workload.js';
 
 const OPS = Number(process.env.BENCH_OPS ?? 400);
@@ -78,12 +77,6 @@ function delta(after: Counters, before: Counters): Counters {
   const calls = new Map<string, number>();
   for (const [k, v] of after.calls) if (v - (before.calls.get(k) ?? 0) > 0) calls.set(k, v - (before.calls.get(k) ?? 0));
   return { calls, bytesIn: after.bytesIn - before.bytesIn, bytesOut: after.bytesOut - before.bytesOut, cpu: after.cpu - before.cpu };
-}
-
-/** CPU seconds a process has used (Linux /proc, user + system). */
-function processCpu(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Commands dsync sent (its own metric, by command; a script counts once): the round trips of an operation. */
@@ -164,11 +157,11 @@ async function perOperation(): Promise<OpCost[]> {
     const path = dir!.scim.path;
     const measure = async (name: string, ops: number, run: () => Promise<unknown>) => {
       await redis.config('RESETSTAT');
-      const cpu = processCpu(dsync.child.pid!);
+      const cpu = cpuSeconds(dsync.child.pid!);
       const sentBefore = await sentCommands(metrics);
       await run();
       const c = await counters(redis);
-      const dsyncCpu = (processCpu(dsync.child.pid!) - cpu) / ops;
+      const dsyncCpu = (cpuSeconds(dsync.child.pid!) - cpu) / ops;
       const sent = (await sentCommands(metrics)) - sentBefore;
       costs.push({ name, ops, sent: sent / ops, commands: total(c) / ops, byName: c.calls, bytesIn: c.bytesIn / ops, bytesOut: c.bytesOut / ops, dsyncCpu, redisCpu: c.cpu / ops });
     };
@@ -244,11 +237,11 @@ async function throughput(setup: Setup, round: number): Promise<Run> {
     await receiver.waitFor(800, 120_000);
     const memBefore = await usedMemory(masters);
     const before = await summed(masters);
-    const cpu = processCpu(dsync.child.pid!);
+    const cpu = cpuSeconds(dsync.child.pid!);
     const result = await workload('load', USERS);
     await receiver.waitFor(800 + USERS, 300_000);
     const after = await summed(masters);
-    const dsyncCpuPerUser = (processCpu(dsync.child.pid!) - cpu) / USERS;
+    const dsyncCpuPerUser = (cpuSeconds(dsync.child.pid!) - cpu) / USERS;
     await new Promise((r) => setTimeout(r, 1500)); // delivered events are trimmed from the log
     const memAfter = await usedMemory(masters);
     for (const c of clients) await c.close();

@@ -24,7 +24,7 @@
 import { Redis } from 'ioredis';
 import { buildEvent, userData } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
-import { client, CountingReceiver, percentile, startDsync, startRedis, type Client } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, percentile, startDsync, startRedis, type Client, type Proc } from './lib.js';
 
 const DIRS = Number(process.env.BENCH_DIRS ?? 100);
 const RT_EVENTS = Number(process.env.BENCH_RT_EVENTS ?? 50_000);
@@ -51,6 +51,8 @@ interface Row {
   posts: number;
   seconds: number;
   eventsPerSec: number;
+  /** CPU µs of `dsync serve` per event (/proc): what the rate does not show when the machine is noisy. */
+  cpuUs: number;
   target: string;
 }
 
@@ -110,7 +112,7 @@ async function release(redis: Redis, dirs: Dir[]): Promise<void> {
   await redis.zadd('dsync:due', ...dirs.flatMap((d) => [now, d.id]));
 }
 
-function push(phase: string, events: number, posts: number, ms: number, target?: number): Row {
+function push(phase: string, events: number, posts: number, ms: number, cpuS: number, target?: number): Row {
   const eventsPerSec = events / (ms / 1000);
   const row = {
     phase,
@@ -118,28 +120,31 @@ function push(phase: string, events: number, posts: number, ms: number, target?:
     posts,
     seconds: ms / 1000,
     eventsPerSec,
+    cpuUs: (cpuS * 1e6) / events,
     target: target === undefined ? '' : `≥ ${target.toLocaleString('en')} ${eventsPerSec >= target ? 'met' : 'MISSED'}`,
   };
   rows.push(row);
-  console.log(`  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs)`);
+  console.log(`  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs), ${Math.round(row.cpuUs)} µs of dsync's CPU an event`);
   return row;
 }
 
 /** Pre-loads, checks nothing moved (delivery idle), releases, waits for the receiver to count them all. */
-async function realtimePhase(name: string, redis: Redis, receiver: CountingReceiver, dirs: Dir[], perDir: number, target?: number): Promise<void> {
+async function realtimePhase(name: string, dsync: Proc, redis: Redis, receiver: CountingReceiver, dirs: Dir[], perDir: number, target?: number): Promise<void> {
   const base = receiver.events;
   const basePosts = receiver.posts;
   const n = await preload(redis, dirs, perDir);
   await sleep(300);
   if (receiver.events !== base) throw new Error(`${name}: delivery was not idle during the pre-load (${receiver.events - base} events moved)`);
   const started = performance.now();
+  const cpu = cpuSeconds(dsync.child.pid!);
   await release(redis, dirs);
   await receiver.waitFor(base + n, 600_000);
-  push(name, n, receiver.posts - basePosts, performance.now() - started, target);
+  push(name, n, receiver.posts - basePosts, performance.now() - started, cpuSeconds(dsync.child.pid!) - cpu, target);
 }
 
 async function batchPhase(
   name: string,
+  dsync: Proc,
   redis: Redis,
   api: Client,
   receiver: CountingReceiver,
@@ -154,13 +159,15 @@ async function batchPhase(
   await sleep(300);
   if (receiver.events !== base) throw new Error(`${name}: events moved before the trigger`);
   const started = performance.now();
+  const cpu = cpuSeconds(dsync.child.pid!);
   const res = await api.request('POST', '/api/v1/dsync/cron/process-events');
   const ms = performance.now() - started;
+  const cpuS = cpuSeconds(dsync.child.pid!) - cpu;
   if (res.status !== 200 || res.body.data.delivered !== n || res.body.data.failed !== 0) {
     throw new Error(`${name}: cron answered ${res.status} ${JSON.stringify(res.body)}`);
   }
   if (receiver.events !== base + n) throw new Error(`${name}: receiver counted ${receiver.events - base} of ${n}`);
-  push(name, n, receiver.posts - basePosts, ms, target);
+  push(name, n, receiver.posts - basePosts, ms, cpuS, target);
 }
 
 /** SCIM user creates at `rate`/s (open loop, spread over the directories) for `seconds`; lag at the receiver. */
@@ -226,11 +233,11 @@ async function main(): Promise<void> {
         const dirs = await createDirectories(api, DIRS, receiver.url, 'rt');
         const [single] = await createDirectories(api, 1, receiver.url, 'single');
         console.log('real time:');
-        await realtimePhase('warm-up (not reported)', redis, receiver, dirs, 50);
+        await realtimePhase('warm-up (not reported)', dsync, redis, receiver, dirs, 50);
         rows.pop();
         if (run('realtime')) {
-          await realtimePhase(`real time, ${DIRS} directories`, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
-          await realtimePhase('real time, 1 directory (ordered, 1 POST in flight)', redis, receiver, [single!], SINGLE_EVENTS);
+          await realtimePhase(`real time, ${DIRS} directories`, dsync, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
+          await realtimePhase('real time, 1 directory (ordered, 1 POST in flight)', dsync, redis, receiver, [single!], SINGLE_EVENTS);
         }
         if (run('steady')) {
           console.log(`steady state: ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`);
@@ -250,10 +257,10 @@ async function main(): Promise<void> {
         try {
           console.log(`batch mode, DSYNC_WEBHOOK_BATCH_SIZE=${size}:`);
           const dirs = await createDirectories(api, DIRS, receiver.url, `b${size}`);
-          await batchPhase('warm-up', redis, api, receiver, dirs, size);
+          await batchPhase('warm-up', dsync, redis, api, receiver, dirs, size);
           rows.pop();
-          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass`, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
-          await batchPhase(`batch ${size}, 1 directory, one cron pass`, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
+          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass`, dsync, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
+          await batchPhase(`batch ${size}, 1 directory, one cron pass`, dsync, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
         } finally {
           await api.close();
           await dsync.stop();
@@ -261,14 +268,14 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log('\n| phase | events | POSTs | seconds | events/s | target |\n|---|---:|---:|---:|---:|---|');
+    console.log('\n| phase | events | POSTs | seconds | events/s | dsync CPU µs / event | target |\n|---|---:|---:|---:|---:|---:|---|');
     for (const r of rows) {
-      console.log(`| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${r.target} |`);
+      console.log(`| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${Math.round(r.cpuUs)} | ${r.target} |`);
     }
     if (steady) {
       console.log(
         `| steady state: ${RATE} creates/s × ${STEADY_SECONDS} s (achieved ${Math.round(steady.writeRate)}/s, SCIM p50 ${steady.scimP50.toFixed(1)} ms, p99 ${steady.scimP99.toFixed(1)} ms, ${steady.failed} failed) | ` +
-          `${steady.writes} | | | | lag p50 ${steady.lagP50} ms, p99 ${steady.lagP99} ms, max ${steady.lagMax} ms: p99 < ${TARGETS.lagP99} ms ${steady.lagP99 < TARGETS.lagP99 ? 'met' : 'MISSED'} |`,
+          `${steady.writes} | | | | | lag p50 ${steady.lagP50} ms, p99 ${steady.lagP99} ms, max ${steady.lagMax} ms: p99 < ${TARGETS.lagP99} ms ${steady.lagP99 < TARGETS.lagP99 ? 'met' : 'MISSED'} |`,
       );
     }
   } finally {

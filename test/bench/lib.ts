@@ -1,5 +1,5 @@
 /** Shared pieces of the benchmarks: real redis-server and dsync processes, a counting receiver, phase timing. */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -8,6 +8,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
+
+/** Clock ticks per second of /proc's CPU times. */
+export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far (Linux /proc); 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
 
 export async function freePort(): Promise<number> {
   const s = createServer();

@@ -37,7 +37,7 @@ import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } fr
 import { KubeClient, SECRETS } from '../../src/operator/kube.js';
 import { installCrd } from '../k8s/operator-harness.js';
 import { startCluster } from '../k8s/cluster.js';
-import { imageNodeOptions } from './lib.js';
+import { CLOCK_TICKS, cpuSeconds, imageNodeOptions } from './lib.js';
 
 const SIZES = (process.env['OPERATOR_BENCH_N'] ?? '1000,5000,10000').split(',').map(Number);
 const CREATE_CONCURRENCY = 50;
@@ -78,18 +78,6 @@ async function startRedis(dir: string): Promise<{ url: string; pid: number; stop
   await sleep(300);
   return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
-
-/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
-function cpuOf(pid: number): number {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 /** The machine's busy and total CPU seconds so far (all cores), from /proc/stat. */
 function machineCpu(): { busy: number; total: number } {
@@ -356,7 +344,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const pids = { ...clusterPids(cluster.dir), leader: pid, standby: standby.process.pid!, redis: redis.pid };
     const sample = (): CpuSample => {
       const { user, system } = process.cpuUsage();
-      return { ...(Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, cpuOf(p)])) as Record<keyof typeof pids, number>), benchmark: (user + system) / 1e6, machine: machineCpu() };
+      return { ...(Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, cpuSeconds(p)])) as Record<keyof typeof pids, number>), benchmark: (user + system) / 1e6, machine: machineCpu() };
     };
     const cpuAtStart = sample();
     const t0 = Date.now();

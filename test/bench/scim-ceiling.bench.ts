@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, freePort, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, freePort, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -71,12 +71,6 @@ interface Target {
 interface Work {
   commands: number;
   cpuMs: number;
-}
-
-/** CPU time (user + system) of a process, from /proc (Linux): clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Store commands sent so far (requests and delivery; a script is one), from dsync's own histogram. */
@@ -218,7 +212,7 @@ async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl
       return { base: res.body.data.scim.path as string, scim };
     },
     async work() {
-      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: cpuMs(proc.child.pid!) + cpuMs(redis.child.pid!) };
+      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: (cpuSeconds(proc.child.pid!) + cpuSeconds(redis.child.pid!)) * 1000 };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
@@ -257,7 +251,7 @@ async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: stri
       return { base: `/api/scim/v2.0/ceiling-${round}`, scim };
     },
     async work() {
-      return { commands: 0, cpuMs: cpuMs(child.pid!) + (redis ? cpuMs(redis.child.pid!) : 0) };
+      return { commands: 0, cpuMs: (cpuSeconds(child.pid!) + (redis ? cpuSeconds(redis.child.pid!) : 0)) * 1000 };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
