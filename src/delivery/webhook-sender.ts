@@ -3,6 +3,7 @@
  * Standard Webhooks), a cap on how much of the receiver's answer is read, and the SSRF guard at connect time.
  */
 import { Agent, type Dispatcher } from 'undici';
+import { type Answer, AnswerReader } from './answer-reader.js';
 import { sign } from './signer.js';
 import { BlockedAddressError } from './errors.js';
 import { assertUrlAllowed, guardedLookup } from './ssrf.js';
@@ -54,7 +55,7 @@ export class WebhookSender {
     const started = performance.now();
     const latency = () => Math.round((performance.now() - started) * 10) / 10;
     try {
-      const res = await this.dispatcher.request({
+      const options: Dispatcher.DispatchOptions = {
         ...this.target(endpoint),
         method: 'POST',
         headers: {
@@ -63,14 +64,11 @@ export class WebhookSender {
           ...sign(secret, id, body),
         },
         body,
-      });
-      await res.body.dump({ limit: this.maxResponseBytes }).catch(() => undefined);
-      const retryAfter = res.headers['retry-after'];
-      return {
-        status: res.statusCode,
-        ...(typeof retryAfter === 'string' && { retryAfter }),
-        latencyMs: latency(),
       };
+      const answer = await new Promise<Answer>((resolve, reject) => {
+        this.dispatcher.dispatch(options, new AnswerReader(this.maxResponseBytes, (err, a) => (err ? reject(err) : resolve(a!))));
+      });
+      return { ...answer, latencyMs: latency() };
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error & { code?: string } };
       const code = e.code ?? e.cause?.code;
