@@ -23,6 +23,7 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
     private readonly settle: (err: Error | null, answer?: Answer) => void,
   ) {}
 
+  /** Nothing to do; its presence is what tells undici this handler takes the controller API (not the deprecated one). */
   onRequestStart(): void {}
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
