@@ -7,7 +7,7 @@
  * until every phase's median ratio moved by less than BENCH_STABLE between two rounds (BENCH_MIN_ROUNDS to
  * BENCH_MAX_ROUNDS). Prints per phase dsync's rate, both ceilings', the ratios and dsync's p50/p99, with the load
  * average of each round beside it, and what the load does not move: dsync's store commands per request (its own
- * metric) and the CPU ms per request of dsync and its Redis (/proc), delivery of the phase's events included.
+ * metric) and the CPU ms per request of dsync and its Redis (/proc; Redis' part apart), delivery of the phase's events included.
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
@@ -71,6 +71,8 @@ interface Target {
 interface Work {
   commands: number;
   cpuMs: number;
+  /** Its Redis' part of cpuMs (a store's costs move between the two). */
+  redisCpuMs: number;
 }
 
 /** Store commands sent so far (requests and delivery; a script is one), from dsync's own histogram. */
@@ -212,7 +214,8 @@ async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl
       return { base: res.body.data.scim.path as string, scim };
     },
     async work() {
-      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: (cpuSeconds(proc.child.pid!) + cpuSeconds(redis.child.pid!)) * 1000 };
+      const redisCpuMs = cpuSeconds(redis.child.pid!) * 1000;
+      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: cpuSeconds(proc.child.pid!) * 1000 + redisCpuMs, redisCpuMs };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
@@ -251,7 +254,8 @@ async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: stri
       return { base: `/api/scim/v2.0/ceiling-${round}`, scim };
     },
     async work() {
-      return { commands: 0, cpuMs: (cpuSeconds(child.pid!) + (redis ? cpuSeconds(redis.child.pid!) : 0)) * 1000 };
+      const redisCpuMs = redis ? cpuSeconds(redis.child.pid!) * 1000 : 0;
+      return { commands: 0, cpuMs: cpuSeconds(child.pid!) * 1000 + redisCpuMs, redisCpuMs };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
@@ -271,6 +275,7 @@ interface Sample {
   /** Per request, delivery of its events included (dsync only). */
   commands?: number;
   cpuMs?: number;
+  redisCpuMs?: number;
 }
 
 const median = (xs: number[]): number => {
@@ -327,7 +332,7 @@ async function main(): Promise<void> {
           if (warmup || !measured(spec)) continue;
           const rps = spec.requests / result.seconds;
           const key = `${t.name}|${spec.name}`;
-          const work = before && after ? { commands: (after.commands - before.commands) / spec.requests, cpuMs: (after.cpuMs - before.cpuMs) / spec.requests } : {};
+          const work = before && after ? { commands: (after.commands - before.commands) / spec.requests, cpuMs: (after.cpuMs - before.cpuMs) / spec.requests, redisCpuMs: (after.redisCpuMs - before.redisCpuMs) / spec.requests } : {};
           samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies, ...work }]);
           windows.push({ target: t.profileDir, phase: spec.name, round, startUs, endUs, requests: spec.requests });
           line.push(`${spec.name}/${t.name} ${Math.round(rps)}`);
@@ -373,7 +378,7 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
   const loads = samples.get(`${dsyncs[0]!.name}|${PHASES.find(measured)!.name}`)!.map((s) => s.load.toFixed(1));
   console.log(`\nmedian of ${Math.min(rounds, MAX_ROUNDS)} rounds (load average at each round's start: ${loads.join(', ')}):\n`);
   console.log(
-    '| phase | server | req/s | express ceiling | node:http ceiling | express+Redis | / express | / node:http | / express+Redis | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req (dsync + Redis) |',
+    '| phase | server | req/s | express ceiling | node:http ceiling | express+Redis | / express | / node:http | / express+Redis | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req: dsync + Redis (Redis) |',
   );
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const floors: string[] = [];
@@ -398,7 +403,7 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       console.log(
         `| ${spec.name} | ${d.name} | ${Math.round(rps)} | ${Math.round(ex)} | ${Math.round(nh)} | ${Math.round(er)} | ${(ratio * 100).toFixed(0)}% | ` +
           `${((rps / nh) * 100).toFixed(0)}% | ${((rps / er) * 100).toFixed(0)}% | ${percentile(lat, 50).toFixed(1)} | ${p99.toFixed(1)} | ${PEER[spec.name]} | ` +
-          `${median(ours.map((s) => s.commands!)).toFixed(2)} | ${median(ours.map((s) => s.cpuMs!)).toFixed(2)} |`,
+          `${median(ours.map((s) => s.commands!)).toFixed(2)} | ${median(ours.map((s) => s.cpuMs!)).toFixed(2)} (${median(ours.map((s) => s.redisCpuMs!)).toFixed(2)}) |`,
       );
       if (d.name !== 'dsync') continue;
       const bar = P99_BAR[spec.name] ?? 30;
