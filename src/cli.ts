@@ -14,6 +14,7 @@ import type { SyncReport } from './providers/pull/runner.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
+import { waitForStore } from './core/wait-for-store.js';
 import { createPageLimits } from './ratelimit/page-limits.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 
@@ -80,7 +81,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   // A stray rejected promise must not take every tenant's endpoint down with it: log it loudly, keep serving.
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled promise rejection'));
   const dsync = build(config, logger);
-  await dsync.store.ping();
+  await waitForStore(dsync.store, logger);
   const rateLimits = openRateLimits(config, dsync, logger);
   const redis = redisClientOf(dsync.store);
   const app = createApp({
@@ -170,7 +171,7 @@ async function processEvents(config: Config, logger: Logger): Promise<void> {
   if (!config.redis) throw new ConfigError(`cron process-events needs ${REDIS_STORE}: the in-memory store has no queue to process`);
   const dsync = build(config, logger);
   try {
-    await dsync.store.ping();
+    await waitForStore(dsync.store, logger);
     const stats = await dsync.processEvents();
     logger.info(stats, 'processed queued events');
     process.stdout.write(
@@ -205,7 +206,7 @@ async function syncPull(task: string, config: Config, logger: Logger, run: (dsyn
   if (!config.redis) throw new ConfigError(`cron ${task} needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
   const dsync = build(config, logger);
   try {
-    await dsync.store.ping();
+    await waitForStore(dsync.store, logger);
     const report = await run(dsync);
     for (const d of report.directories) {
       process.stdout.write(`${task}: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`);

@@ -8,6 +8,7 @@ import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import type { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
+import { waitForStore } from '../core/wait-for-store.js';
 import { loadKubeConfig } from './kube-config/load-kube-config.js';
 import { runOperator, type Operator } from './main.js';
 import type { Readiness } from './readiness.js';
@@ -19,7 +20,7 @@ export async function operatorCommand(
   { store, metrics }: { store: Store; metrics: ProcessMetrics },
 ): Promise<void> {
   const kubeConfig = await loadKubeConfig(config.operator.cluster);
-  await store.ping();
+  await waitForStore(store, logger);
   // Bound before the operator starts, so a taken METRICS_PORT exits with one line and no half-started controller.
   let operator: Operator | undefined;
   const ready = (): Readiness => operator?.readiness() ?? { ready: false, detail: 'starting' };

@@ -3,10 +3,11 @@
  * store's parts (redis-delivery.ts, redis.ts) build on it.
  */
 import type { RedisOptions } from 'ioredis';
+import { StoreUnavailableError } from '../core/errors.js';
 import type { ShardReplication } from '../core/store-port.js';
 import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
-import { failFast } from './fail-fast.js';
+import { asStoreError, failFast } from './fail-fast.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './redis-client.js';
 import type { RedisTarget } from './redis-target.js';
 
@@ -72,6 +73,8 @@ export class RedisConnection {
   readonly redis: RedisClient;
   /** close() was called: an end is ours, not a reason to reconnect. */
   private closing = false;
+  /** Why the client is not connected (cleared once it is): what a failed ping reports instead of a bare timeout. */
+  private connectionError: Error | undefined;
   /** WAIT after acknowledged writes (durability.ts); off unless `waitReplicas` > 0. */
   protected readonly durability: Durability;
 
@@ -84,6 +87,8 @@ export class RedisConnection {
     this.redis.once('ready', () => {
       this.redis.options.enableOfflineQueue = false;
     });
+    this.redis.on('error', (err: Error) => (this.connectionError = err));
+    this.redis.on('ready', () => (this.connectionError = undefined));
     this.reconnectAfterUnaskedEnd();
     this.defineCommands(COMMANDS);
     this.durability = new Durability(this.redis, {
@@ -116,6 +121,17 @@ export class RedisConnection {
    * served (`cluster_state:ok`), so a lost shard shows as not ready rather than as some requests failing.
    */
   async ping(): Promise<void> {
+    try {
+      await this.pingEveryMaster();
+    } catch (err) {
+      // "Command timed out" says nothing of why: a refused connection or a wrong host does.
+      const error = asStoreError(err);
+      const why = error instanceof StoreUnavailableError && this.redis.status !== 'ready' ? this.connectionError : undefined;
+      throw why ? new StoreUnavailableError(`not connected: ${why.message.split('\n')[0]!.slice(0, 160)}`, { cause: err }) : error;
+    }
+  }
+
+  private async pingEveryMaster(): Promise<void> {
     const client = this.redis;
     await client.ping(); // before the first connection this waits for it (offline queue), as on one server
     if (!isCluster(client)) return;
