@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
+import { waitForStore } from './core/wait-for-store.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
 import { expressTypes } from './http/express-types.js';
@@ -14,7 +15,6 @@ import type { SyncReport } from './providers/pull/runner.js';
 import { createDsync, type Dsync } from './service.js';
 import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
-import { waitForStore } from './core/wait-for-store.js';
 import { createPageLimits } from './ratelimit/page-limits.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
 

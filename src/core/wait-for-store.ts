@@ -4,7 +4,7 @@
  * machine where connecting and the ready check take longer, would make `dsync serve` exit for nothing. So the
  * first ping is tried again while the store answers "unavailable", up to a few seconds, with one log line.
  */
-import { StoreUnavailableError } from '../core/errors.js';
+import { StoreUnavailableError } from './errors.js';
 import type { Logger } from 'pino';
 
 /** Longest wait for the store at start; a store still away then is a failed start (exit non-zero). */

@@ -5,10 +5,10 @@
  */
 import type { OperatorConfig } from '../config.js';
 import type { Store } from '../core/store-port.js';
+import { waitForStore } from '../core/wait-for-store.js';
 import type { Logger } from '../logger.js';
 import type { ProcessMetrics } from '../metrics.js';
 import { onStopSignal } from '../signals.js';
-import { waitForStore } from '../core/wait-for-store.js';
 import { loadKubeConfig } from './kube-config/load-kube-config.js';
 import { runOperator, type Operator } from './main.js';
 import type { Readiness } from './readiness.js';
