@@ -4,14 +4,13 @@
  * machine where connecting and the ready check take longer, would make `dsync serve` exit for nothing. So the
  * first ping is tried again while the store answers "unavailable", up to a few seconds, with one log line.
  */
-import { StoreUnavailableError } from './errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { StoreUnavailableError } from './errors.js';
 
 /** Longest wait for the store at start; a store still away then is a failed start (exit non-zero). */
 export const STORE_START_WAIT_MS = 5_000;
 const RETRY_EVERY_MS = 250;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once `store` answers a ping; rethrows the last "unavailable" after `withinMs`, any other error at once. */
 export async function waitForStore(store: { ping(): Promise<void> }, logger: Logger, withinMs = STORE_START_WAIT_MS): Promise<void> {

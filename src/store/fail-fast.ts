@@ -43,8 +43,11 @@ export function asStoreError(err: unknown): unknown {
   if (err instanceof DsyncError || !(err instanceof Error)) return err;
   const reason = unavailableReason(err);
   if (!reason) return err;
-  return new StoreUnavailableError(reason.message.split('\n')[0]!.slice(0, 120), { cause: err });
+  return new StoreUnavailableError(briefly(reason), { cause: err });
 }
+
+/** An error's first line, cut short: what a StoreUnavailableError's message quotes of its cause. */
+export const briefly = (err: Error): string => err.message.split('\n')[0]!.slice(0, 120);
 
 const isThenable = (v: unknown): v is Promise<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
 

@@ -7,7 +7,7 @@ import { StoreUnavailableError } from '../core/errors.js';
 import type { ShardReplication } from '../core/store-port.js';
 import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
-import { asStoreError, failFast } from './fail-fast.js';
+import { asStoreError, briefly, failFast } from './fail-fast.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './redis-client.js';
 import type { RedisTarget } from './redis-target.js';
 
@@ -127,7 +127,7 @@ export class RedisConnection {
       // "Command timed out" says nothing of why: a refused connection or a wrong host does.
       const error = asStoreError(err);
       const why = error instanceof StoreUnavailableError && this.redis.status !== 'ready' ? this.connectionError : undefined;
-      throw why ? new StoreUnavailableError(`not connected: ${why.message.split('\n')[0]!.slice(0, 160)}`, { cause: err }) : error;
+      throw why ? new StoreUnavailableError(`not connected: ${briefly(why)}`, { cause: err }) : error;
     }
   }
 
