@@ -3,7 +3,8 @@
  * read; the store answers `stale` when another write got there first, and the attempt runs again on a new read.
  */
 import { ConflictError, ContentionError, NotFoundError } from './errors.js';
-import type { PendingEvent, ScimBody, StoredResource } from './model.js';
+import { writerBuilt } from './events.js';
+import type { PendingEvent, ScimBody, StoreBuiltEvent, StoredResource } from './model.js';
 import type { WriteResult } from './store-port.js';
 
 export const STALE = Symbol('stale');
@@ -50,8 +51,11 @@ export const freshResource = (id: string, body: ScimBody, now: number): StoredRe
   version: 1,
 });
 
-/** Told about every commit, with the events it appended in log order (service.ts wakes delivery up with it). */
-export type CommitListener = (directoryId: string, events: PendingEvent[]) => void;
+/**
+ * Told about every commit, with the events it appended in log order (service.ts wakes delivery up with it); a
+ * `StoreBuiltEvent`'s JSON exists only in the store.
+ */
+export type CommitListener = (directoryId: string, events: ReadonlyArray<PendingEvent | StoreBuiltEvent>) => void;
 
 /** Per call options of every write use case. */
 export interface WriteOptions {
@@ -83,8 +87,14 @@ export function retryingOn<T>(
 }
 
 /** Reports one commit to the writer's listener and to the call's own. */
-export function report(listener: CommitListener, directoryId: string, events: PendingEvent[], opts: WriteOptions): void {
+export function report(
+  listener: CommitListener,
+  directoryId: string,
+  events: ReadonlyArray<PendingEvent | StoreBuiltEvent>,
+  opts: WriteOptions,
+): void {
   if (events.length === 0) return;
   listener(directoryId, events);
-  opts.onCommitted?.(events);
+  // A call with onCommitted has every event built by its writer: the store builds none for it.
+  opts.onCommitted?.(events.map(writerBuilt));
 }

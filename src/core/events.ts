@@ -7,8 +7,10 @@ import type {
   EventDataOf,
   EventType,
   GroupEventData,
+  MembershipTemplate,
   PendingEvent,
   ScimBody,
+  StoreBuiltEvent,
   UserEventData,
 } from './model.js';
 
@@ -40,17 +42,29 @@ export function userData(id: string, body: ScimBody): UserEventData {
 }
 
 /**
+ * The fields of a user's event data between its id and `raw` (`,"first_name":…,"active":true`), with which the
+ * event data is built around the stored body without parsing or serialising it: for `bodyJson =
+ * JSON.stringify(body)`, `{"id":<id>${fields},"raw":${bodyJson.slice(0, -1)},"id":<id>}}` is
+ * `JSON.stringify(userData(id, body))` (`<id>` the id's JSON). A store may keep them beside the body to build
+ * membership events itself (Redis: in the write's script). Undefined for a body that cannot be spliced so (one
+ * with its own `id`, or none at all).
+ */
+export function userDataFields(id: string, body: ScimBody): string | undefined {
+  if (Object.hasOwn(body, 'id') || Object.keys(body).length === 0) return undefined;
+  return JSON.stringify(userFields(id, body)).slice(`{"id":${JSON.stringify(id)}`.length, -1);
+}
+
+/**
  * `JSON.stringify(userData(id, JSON.parse(bodyJson)))` for a body the store holds as `JSON.stringify`'s text,
- * without serialising the body again: `raw` is that text with the id appended (the body is stored without one).
- * A membership event carries the whole user, and serialising `raw` was half of building it.
+ * without serialising the body again (`userDataFields`). A membership event carries the whole user, and
+ * serialising `raw` was half of building it.
  */
 export function userDataJson(id: string, bodyJson: string): string {
   const body = JSON.parse(bodyJson) as ScimBody;
-  if (Object.hasOwn(body, 'id') || !bodyJson.endsWith('}')) return JSON.stringify(userData(id, body));
-  const head = JSON.stringify(userFields(id, body));
+  const fields = bodyJson.endsWith('}') ? userDataFields(id, body) : undefined;
+  if (fields === undefined) return JSON.stringify(userData(id, body));
   const idJson = JSON.stringify(id);
-  const raw = bodyJson === '{}' ? `{"id":${idJson}}` : `${bodyJson.slice(0, -1)},"id":${idJson}}`;
-  return `${head.slice(0, -1)},"raw":${raw}}`;
+  return `{"id":${idJson}${fields},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */
@@ -100,6 +114,12 @@ export function buildEvent<T extends EventType>(
   return { id: e.id, json: JSON.stringify(e) };
 }
 
+/** An event its writer built; one left for the store to build (`StoreBuiltEvent`) has no JSON here, an error. */
+export function writerBuilt(event: PendingEvent | StoreBuiltEvent): PendingEvent {
+  if ('json' in event) return event;
+  throw new Error(`event ${event.id} is built by the store: its JSON is not in this process`);
+}
+
 const ID_SLOT = '\u0000id';
 const DATA_SLOT = '\u0000data';
 const ID_START = '{"id":'.length + JSON.stringify(ID_SLOT).length;
@@ -112,7 +132,8 @@ const DATA_END = JSON.stringify(DATA_SLOT).length + '}'.length;
  * it was in). Each event is the two serialised sides spliced in.
  */
 export class MembershipEvents {
-  private readonly middle: string;
+  /** The event's JSON between its id and its data: `,"event":…,"data":`. */
+  readonly middle: string;
 
   constructor(
     directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
@@ -136,5 +157,10 @@ export class MembershipEvents {
   of(userJson: string, groupJson: string): PendingEvent {
     const id = newEventId(this.now);
     return { id, json: `{"id":"${id}"${this.middle}${userJson.slice(0, -1)},"group":${groupJson}}}` };
+  }
+
+  /** The same event for the store to build from the user it holds when it commits (`MembershipTemplate`). */
+  inStore(template: MembershipTemplate): StoreBuiltEvent {
+    return { id: newEventId(this.now), template };
   }
 }

@@ -3,18 +3,28 @@
  * group body: changes are add/remove deltas (no read-modify-write of a whole group), membership events fire only
  * on real change, and big lists are handled a chunk at a time (core/memberships.ts).
  */
+import { CHUNK_SIZE } from './chunks.js';
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
 import { buildEvent, groupData, previousAttributes } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { groupKeys } from './keys.js';
-import { diffMembers, displaysOf, memberChanges, memberIdsOf, type MemberRef, uniqueRefs } from './memberships.js';
-import type { Directory, GroupKeys, PendingEvent, ScimBody, StoredResource } from './model.js';
-import type { GroupStore, MemberChange, UserStore } from './store-port.js';
+import { diffMembers, displaysOf, memberChanges, memberIdsOf, type MemberRef, storeBuiltChanges, uniqueRefs } from './memberships.js';
+import type { Directory, GroupKeys, PendingEvent, ScimBody, StoreBuiltEvent, StoredResource } from './model.js';
+import type { GroupStore, GroupWriteResult, MemberChange, UserStore, WriteResult } from './store-port.js';
 
 /** The store role the group writer needs. */
-export type GroupWriteStore = Pick<GroupStore, 'getGroup' | 'createGroup' | 'updateGroup' | 'deleteGroup' | 'groupMemberIds'> &
+export type GroupWriteStore = Pick<
+  GroupStore,
+  'getGroup' | 'createGroup' | 'updateGroup' | 'deleteGroup' | 'groupMemberIds' | 'buildsMembershipEvents'
+> &
   Pick<UserStore, 'getUsersJson'>;
+
+/** The membership changes of one write: removals, then additions (the order of their events). */
+interface Changes {
+  remove: MemberChange[];
+  add: MemberChange[];
+}
 
 /** What to change in a group; absent parts stay as they are. */
 export interface GroupChange {
@@ -29,11 +39,11 @@ export interface GroupChange {
 
 const duplicate = (keys: GroupKeys): string => `Group with displayName "${keys.displayName}" already exists in this directory`;
 
-/** The events a write committed: `events`, then change i of `changes` where `applied[i]`, in order. */
-function committedEvents(events: PendingEvent[], changes: MemberChange[][], applied: boolean[]): PendingEvent[] {
-  const out = [...events];
+/** The events a write committed: `events`, then change i (removals, then additions) where `applied[i]`, in order. */
+function committedEvents(events: PendingEvent[], changes: Changes, applied: boolean[]): Array<PendingEvent | StoreBuiltEvent> {
+  const out: Array<PendingEvent | StoreBuiltEvent> = [...events];
   let i = 0;
-  for (const list of changes) for (const change of list) if (applied[i++]) out.push(change.event);
+  for (const list of [changes.remove, changes.add]) for (const change of list) if (applied[i++]) out.push(change.event);
   return out;
 }
 
@@ -67,14 +77,12 @@ export class GroupWriter {
       const now = Date.now();
       const group = freshResource(id, body, now);
       const created = buildEvent(dir, 'group.created', groupData(id, body), undefined, now);
-      const adds = await memberChanges(this.store, dir, 'group.user_added', refs, group, now);
-      const result = outcomeOf(
-        await this.store.createGroup(dir.id, group, keys, adds, [created]),
-        `Directory ${dir.id}`,
-        duplicate(keys),
+      const { changes, result: written } = await this.withChanges(dir, group, [], refs, 0, now, opts, ({ add }) =>
+        this.store.createGroup(dir.id, group, keys, add, [created]),
       );
+      const result = outcomeOf(written, `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
-      report(this.committed, dir.id, committedEvents([created], [adds], result.applied), opts);
+      report(this.committed, dir.id, committedEvents([created], changes, result.applied), opts);
       return group;
     });
   }
@@ -138,11 +146,10 @@ export class GroupWriter {
       events.push(buildEvent(dir, 'group.updated', after, previousAttributes(before, after), now));
     }
     const group = { id: current.id, body: next };
-    const removes = await memberChanges(this.store, dir, 'group.user_removed', remove.map((value) => ({ value })), group, now);
-    const adds = await memberChanges(this.store, dir, 'group.user_added', add, group, now);
     const keys = this.keysOf(next);
-    const result = outcomeOf(
-      await this.store.updateGroup(dir.id, current.id, {
+    const removeRefs = remove.map((value) => ({ value }));
+    const { changes, result: written } = await this.withChanges(dir, group, removeRefs, add, displays.length, now, opts, (lists) =>
+      this.store.updateGroup(dir.id, current.id, {
         ...(bodyChanged && { body: next, keys }),
         // The version read is checked when the write depends on it: a new body, a full member list, or a
         // precondition. Otherwise only the body the membership events carry must be unchanged (concurrent
@@ -150,18 +157,49 @@ export class GroupWriter {
         ...(bodyChanged || wanted.target || opts.precondition
           ? { expectedVersion: current.version }
           : { expectedBody: JSON.stringify(current.body) }),
-        add: adds,
-        remove: removes,
+        ...lists,
         events,
         ...(displays.length > 0 && { displays }),
         now,
       }),
-      `Group ${current.id}`,
-      duplicate(keys),
     );
+    const result = outcomeOf(written, `Group ${current.id}`, duplicate(keys));
     if (result === STALE) return STALE;
-    report(this.committed, dir.id, committedEvents(events, [removes, adds], result.applied), opts);
+    report(this.committed, dir.id, committedEvents(events, changes, result.applied), opts);
     return { ...current, body: next, version: result.version, lastModified: result.lastModified };
+  }
+
+  /**
+   * Makes a write's membership changes and commits them with `write`. A small change whose events nobody in this
+   * process reads (no `onCommitted`) is left to a store that builds membership events from the users it holds;
+   * otherwise, or when the store answers `unbuilt` (a user stored by an older version), the users are read and the
+   * events built here. `others`: the write's entries besides these changes (member displays), as the store counts them.
+   */
+  private async withChanges(
+    dir: Directory,
+    group: { id: string; body: ScimBody },
+    remove: MemberRef[],
+    add: MemberRef[],
+    others: number,
+    now: number,
+    opts: WriteOptions,
+    write: (changes: Changes) => Promise<GroupWriteResult>,
+  ): Promise<{ changes: Changes; result: WriteResult }> {
+    if (this.store.buildsMembershipEvents && !opts.onCommitted && remove.length + add.length + others <= CHUNK_SIZE) {
+      const changes = {
+        remove: storeBuiltChanges(dir, 'group.user_removed', remove, group, now),
+        add: storeBuiltChanges(dir, 'group.user_added', add, group, now),
+      };
+      const result = await write(changes);
+      if (result.status !== 'unbuilt') return { changes, result };
+    }
+    const changes = {
+      remove: await memberChanges(this.store, dir, 'group.user_removed', remove, group, now),
+      add: await memberChanges(this.store, dir, 'group.user_added', add, group, now),
+    };
+    const result = await write(changes);
+    if (result.status === 'unbuilt') throw new Error(`the store answered unbuilt for events built by the writer (group ${group.id})`);
+    return { changes, result };
   }
 
   private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {

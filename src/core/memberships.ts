@@ -5,7 +5,7 @@
  */
 import { CHUNK_SIZE, chunksOf, forEachChunked, Slicer, yieldToLoop } from './chunks.js';
 import { groupData, MembershipEvents, userDataJson } from './events.js';
-import type { Directory, PendingEvent, ScimBody } from './model.js';
+import type { Directory, PendingEvent, ScimBody, StoreBuiltEvent } from './model.js';
 import { PackedStrings } from './packed-strings.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
 import { UserDataJson } from './user-data-json.js';
@@ -76,16 +76,16 @@ export async function memberChanges(
   refs: readonly MemberRef[],
   group: { id: string; body: ScimBody },
   now: number,
-): Promise<MemberChange[]> {
+): Promise<Array<MemberChange<PendingEvent>>> {
   if (refs.length === 0) return [];
   const events = new MembershipEvents(directory, type, now);
   const groupJson = JSON.stringify(groupData(group.id, group.body));
   const pack = refs.length > CHUNK_SIZE;
-  const out: MemberChange[] = [];
+  const out: Array<MemberChange<PendingEvent>> = [];
   const slicer = new Slicer();
   for (const chunk of chunksOf(refs)) {
     const users = await store.getUsersJson(directory.id, chunk.map((r) => r.value));
-    const built: MemberChange[] = [];
+    const built: Array<MemberChange<PendingEvent>> = [];
     for (let i = 0; i < users.length; i++) {
       if (slicer.spent()) await slicer.yield();
       const u = users[i];
@@ -100,6 +100,23 @@ export async function memberChanges(
     } else for (const c of built) out.push(c);
   }
   return out;
+}
+
+/**
+ * The same changes for a store that builds their events from the users it holds (`buildsMembershipEvents`): no
+ * user is read here, and one that does not exist is skipped by the store. For up to a chunk of members.
+ */
+export function storeBuiltChanges(
+  directory: Directory,
+  type: 'group.user_added' | 'group.user_removed',
+  refs: readonly MemberRef[],
+  group: { id: string; body: ScimBody },
+  now: number,
+): Array<MemberChange<StoreBuiltEvent>> {
+  if (refs.length === 0) return [];
+  const events = new MembershipEvents(directory, type, now);
+  const template = { middle: events.middle, groupJson: JSON.stringify(groupData(group.id, group.body)) };
+  return refs.map((r) => ({ userId: r.value, ...(r.display !== undefined && { display: r.display }), event: events.inStore(template) }));
 }
 
 export const displaysOf = (refs: readonly MemberRef[]): Array<{ userId: string; display: string }> =>

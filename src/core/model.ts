@@ -99,3 +99,18 @@ export interface PendingEvent {
   id: string;
   json: string;
 }
+/**
+ * A membership event of one change, as a store that builds them itself is given it: the event is
+ * `{"id":"<id>"<middle><the user's event data without its closing brace>,"group":<groupJson>}}`, the user's data
+ * from the record the store holds when it commits (`userDataSplice`), byte for byte what `MembershipEvents.of`
+ * builds from that record.
+ */
+export interface MembershipTemplate {
+  middle: string;
+  groupJson: string;
+}
+/** A membership event the store builds (its JSON exists only there). */
+export interface StoreBuiltEvent {
+  id: string;
+  template: MembershipTemplate;
+}

@@ -12,6 +12,7 @@ import type {
   Directory,
   GroupKeys,
   PendingEvent,
+  StoreBuiltEvent,
   StoredJson,
   StoredResource,
   UserKeys,
@@ -33,12 +34,18 @@ export type WriteResult =
   | { status: 'stale' }
   | { status: 'missing' };
 
-export interface MemberChange {
+/** A group write's result; `unbuilt`: the store found a user it cannot build a `StoreBuiltEvent` from (build them, write again). */
+export type GroupWriteResult = WriteResult | { status: 'unbuilt' };
+
+export interface MemberChange<E extends PendingEvent | StoreBuiltEvent = PendingEvent | StoreBuiltEvent> {
   userId: string;
-  /** Version of the user the event was built from: another version means `stale` (the event would lie). */
-  userVersion: number;
+  /**
+   * Version of the user the event was built from: another version means `stale` (the event would lie). Absent
+   * when the store builds the event from the user it holds as it commits.
+   */
+  userVersion?: number;
   /** Appended to the log only if the membership really changed. */
-  event: PendingEvent;
+  event: E;
   /** The `display` the client sent for this member, kept and echoed back (additions only). */
   display?: string;
 }
@@ -130,6 +137,12 @@ export interface UserStore {
 }
 
 export interface GroupStore {
+  /**
+   * Whether membership changes of up to a chunk may carry `StoreBuiltEvent`s: the store builds each event from
+   * the user it holds when it commits (Redis, in the write's script; it answers `unbuilt` for a user it cannot).
+   * Spares the writer reading the users and sending each event's bytes.
+   */
+  readonly buildsMembershipEvents?: boolean;
   getGroup(directoryId: string, id: string): Promise<StoredResource | null>;
   getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>>;
   findGroupIds(directoryId: string, index: GroupIndex, value: string): Promise<string[]>;
@@ -141,8 +154,8 @@ export interface GroupStore {
     keys: GroupKeys,
     members: MemberChange[],
     events: PendingEvent[],
-  ): Promise<WriteResult>;
-  updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult>;
+  ): Promise<GroupWriteResult>;
+  updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<GroupWriteResult>;
   deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult>;
   /** The client-sent displays of these members (null where none was sent). */
   memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>>;

@@ -21,8 +21,11 @@ export interface ScimContext extends ScimDeps {
   directory: Directory;
   /** `scim.endpoint` of the directory: base of every `Location`/`meta.location`. */
   base: string;
-  /** Events committed by this request, in log order (fed to the embedded per-request callback). */
-  committed: PendingEvent[];
+  /**
+   * Events committed by this request, in log order, collected only for an embedded per-request callback (without
+   * one, a store may build membership events that never come back to this process).
+   */
+  committed?: PendingEvent[];
   /** Conditional request headers (RFC 7644 §3.14). */
   ifMatch?: string;
   ifNoneMatch?: string;

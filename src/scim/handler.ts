@@ -108,7 +108,7 @@ export class ScimHandler {
         ...this.deps,
         directory,
         base: directory.scim.endpoint,
-        committed: [],
+        ...(callback && { committed: [] }),
         ...(req.headers?.['if-match'] !== undefined && { ifMatch: req.headers['if-match'] }),
         ...(req.headers?.['if-none-match'] !== undefined && { ifNoneMatch: req.headers['if-none-match'] }),
       };
@@ -118,7 +118,7 @@ export class ScimHandler {
       return scimErrorResult(err, { ...(req.requestId !== undefined && { requestId: req.requestId }), log });
     } finally {
       // Delivery was told by the writers at each commit; the embedded callback sees this request's events.
-      if (ctx && ctx.committed.length > 0 && callback) {
+      if (ctx?.committed?.length && callback) {
         await deliverToCallback(ctx.committed, callback).catch((err) => this.onError(err, req));
       }
     }

@@ -3,13 +3,15 @@ import type { WriteOptions } from '../core/commit.js';
 import type { ScimContext } from './context.js';
 import { checkIfMatch } from './render.js';
 
-/** The write options of this request: If-Match as the precondition, committed events collected. */
+/** The write options of this request: If-Match as the precondition, committed events collected when asked. */
 export function writeOptions(ctx: ScimContext): WriteOptions {
-  const { ifMatch } = ctx;
+  const { ifMatch, committed } = ctx;
   return {
     ...(ifMatch && { precondition: (current) => checkIfMatch(ifMatch, current.version) }),
-    onCommitted: (events) => {
-      for (const e of events) ctx.committed.push(e);
-    },
+    ...(committed && {
+      onCommitted: (events) => {
+        for (const e of events) committed.push(e);
+      },
+    }),
   };
 }

@@ -1,5 +1,6 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
 import { forEachChunked, Slicer } from '../core/chunks.js';
+import { writerBuilt } from '../core/events.js';
 import type { GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
 import type {
   ActivityEntry,
@@ -134,7 +135,8 @@ export class DirectoryData {
     const applied: boolean[] = [];
     const apply = (m: MemberChange, changed: boolean) => {
       applied.push(changed);
-      if (changed) this.appendOne(m.event);
+      // This store does not build membership events (`buildsMembershipEvents`): its writers build every one.
+      if (changed) this.appendOne(writerBuilt(m.event));
     };
     await forEachChunked(remove, (m) => apply(m, this.removeMember(groupId, m.userId)));
     await forEachChunked(add, (m) => {

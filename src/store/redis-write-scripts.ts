@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNK_SIZE } from '../core/chunks.js';
-import type { MemberChange, WriteResult } from '../core/store-port.js';
+import type { PendingEvent, StoreBuiltEvent } from '../core/model.js';
+import type { GroupWriteResult, MemberChange, WriteResult } from '../core/store-port.js';
 import type { RedisClient } from './redis-client.js';
 import { prefix } from './redis-keys.js';
 import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
@@ -49,16 +50,30 @@ export class MemberEntries {
     return out;
   }
 
+  /**
+   * What the script needs to build the events when the writer left them to the store (`StoreBuiltEvent`): the
+   * removal and addition middles and the group; undefined when the writer built them.
+   */
+  template(): [removed: string, added: string, group: string] | undefined {
+    const [removed, added] = [this.remove[0]?.event, this.add[0]?.event];
+    const built = removed ?? added;
+    if (!built || !('template' in built)) return undefined;
+    const of = (e: PendingEvent | StoreBuiltEvent | undefined) => (e && 'template' in e ? e.template.middle : '');
+    return [of(removed), of(added), built.template.groupJson];
+  }
+
   private encode(i: number): string {
     const S = FIELD_SEP;
+    // A store-built event travels as its id (no user version: the script builds it from the record it holds).
+    const event = (m: MemberChange) => ('template' in m.event ? `${S}${m.event.id}` : `${m.userVersion}${S}${m.event.json}`);
     if (i < this.remove.length) {
       const m = this.remove[i]!;
-      return `-${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}`;
+      return `-${m.userId}${S}${event(m)}${S}`;
     }
     i -= this.remove.length;
     if (i < this.add.length) {
       const m = this.add[i]!;
-      return `+${m.userId}${S}${m.userVersion}${S}${m.event.json}${S}${m.display ?? ''}`;
+      return `+${m.userId}${S}${event(m)}${S}${m.display ?? ''}`;
     }
     const d = this.displays[i - this.add.length]!;
     return `=${d.userId}${S}${S}${S}${d.display}`;
@@ -109,9 +124,14 @@ export class RedisWriteScripts {
 
   /** A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains first. */
   async run(name: ScriptName, directoryId: string, keys: string[], args: string[], groupId?: string): Promise<WriteResult> {
+    return toWriteResult(await this.settled(name, directoryId, keys, args, groupId));
+  }
+
+  /** The reply of a write script once no membership work it waits for is pending (see run). */
+  private async settled(name: ScriptName, directoryId: string, keys: string[], args: string[], groupId?: string): Promise<Reply> {
     for (;;) {
       const reply = await this.call(name, directoryId, keys, args);
-      if (reply[0] !== 'busy') return toWriteResult(reply);
+      if (reply[0] !== 'busy') return reply;
       await this.finishMemberships(directoryId, groupId);
     }
   }
@@ -155,11 +175,16 @@ export class RedisWriteScripts {
     groupId: string,
     head: { keys: string[]; args: string[] },
     entries: MemberEntries,
-  ): Promise<WriteResult> {
+  ): Promise<GroupWriteResult> {
+    const template = entries.template();
     if (entries.count <= CHUNK_SIZE) {
       const keys = [...head.keys, ...SCRIPT_KEYS.inlineMembers(groupId, entries.users(0, CHUNK_SIZE))];
-      return this.run(name, directoryId, keys, [...head.args, 'i', String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+      const mode = template ? ['b', ...template] : ['i'];
+      const reply = await this.settled(name, directoryId, keys, [...head.args, ...mode, String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+      return reply[0] === 'unbuilt' ? { status: 'unbuilt' } : toWriteResult(reply);
     }
+    // Staged changes carry their events (a journal is applied a chunk per call, long after the users were read).
+    if (template) return { status: 'unbuilt' };
     for (;;) {
       const staged = await this.stage(directoryId, groupId, entries);
       if (typeof staged === 'string') return { status: staged };

@@ -21,8 +21,9 @@
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
+import { userDataFields } from '../core/events.js';
 import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
-import type { GroupIndex, GroupUpdate, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
+import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
@@ -50,12 +51,21 @@ const userKeyArgs = (keys: UserKeys): string[] => [
   keys.externalId ?? '',
   keys.emails.map((e) => e.toLowerCase()).join(LIST_SEP),
 ];
+/**
+ * What a user record keeps to build its membership events in the group scripts (redis-scripts.ts): the event
+ * data's fields, or '' when the script cannot build them (the body cannot be spliced, or the id is not its own
+ * JSON string content, which the script writes as is).
+ */
+function eventFields(id: string, body: StoredResource['body']): string {
+  return (JSON.stringify(id) === `"${id}"` && userDataFields(id, body)) || '';
+}
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 
 const CASCADE_BATCH = 500;
 
 export class RedisStore extends RedisAccessStore implements Store {
   readonly kind = 'redis' as const;
+  readonly buildsMembershipEvents = true;
   private readonly writes: RedisWriteScripts;
 
   /** `target`: a `redis://` URL (one server) or any RedisTarget (cluster, sentinel). */
@@ -203,6 +213,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       String(user.created),
       String(user.lastModified),
       JSON.stringify(user.body),
+      eventFields(user.id, user.body),
       ...events(evs),
     ]);
   }
@@ -221,6 +232,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       ...userKeyArgs(keys),
       String(now),
       JSON.stringify(body),
+      eventFields(id, body),
       ...events(evs),
     ]);
   }
@@ -272,7 +284,7 @@ export class RedisStore extends RedisAccessStore implements Store {
     keys: GroupKeys,
     memberList: MemberChange[],
     evs: PendingEvent[],
-  ): Promise<WriteResult> {
+  ): Promise<GroupWriteResult> {
     const args = [
       group.id,
       keys.displayName.toLowerCase(),
@@ -285,7 +297,7 @@ export class RedisStore extends RedisAccessStore implements Store {
     const head = { keys: SCRIPT_KEYS.createGroup(group.id), args };
     return this.writes.groupWrite('dsyncCreateGroup', directoryId, group.id, head, new MemberEntries([], memberList));
   }
-  updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
+  updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<GroupWriteResult> {
     const hasBody = update.body !== undefined && update.keys !== undefined;
     const args = [
       id,

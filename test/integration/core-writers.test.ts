@@ -1,5 +1,6 @@
 /** Issue 9: the user and group write use cases of core, called directly (no SCIM), on both stores. */
 import { expect } from 'chai';
+import type { CommitListener } from '../../src/core/commit.js';
 import { DirectoryService } from '../../src/core/directories.js';
 import { ConflictError, ContentionError, NotFoundError, ValidationError } from '../../src/core/errors.js';
 import { GroupWriter } from '../../src/core/groups.js';
@@ -28,11 +29,11 @@ for (const kind of STORE_KINDS) {
   describe(`core writers (${kind} store)`, () => {
     let store: Store;
     let dir: Directory;
-    let told: Array<{ directoryId: string; events: PendingEvent[] }>;
+    let told: Array<{ directoryId: string; events: Parameters<CommitListener>[1] }>;
     let users: UserWriter;
     let groups: GroupWriter;
     const wire = (s: Store) => {
-      const committed = (directoryId: string, events: PendingEvent[]) => void told.push({ directoryId, events });
+      const committed: CommitListener = (directoryId, events) => void told.push({ directoryId, events });
       users = new UserWriter({ store: s, committed });
       groups = new GroupWriter({ store: s, committed });
     };

@@ -4,7 +4,8 @@
  * byte what buildEvent gives with the data `{ ...user, group }` (the signature covers these bytes).
  */
 import { expect } from 'chai';
-import { buildEvent, groupData, MembershipEvents, userData } from '../../../src/core/events.js';
+import type { CommitListener } from '../../../src/core/commit.js';
+import { buildEvent, groupData, MembershipEvents, userData, writerBuilt } from '../../../src/core/events.js';
 import { GroupWriter } from '../../../src/core/groups.js';
 import { memberChanges } from '../../../src/core/memberships.js';
 import type { PendingEvent } from '../../../src/core/model.js';
@@ -80,7 +81,8 @@ describe('membership events built once per change (issue 23)', () => {
     const dir = directory();
     await store.createDirectory(dir);
     const committed: PendingEvent[] = [];
-    const listener = (_: string, events: PendingEvent[]) => void committed.push(...events);
+    // The memory store builds no membership events: its writers build every one.
+    const listener: CommitListener = (_, events) => void committed.push(...events.map(writerBuilt));
     const userWriter = new UserWriter({ store, committed: listener });
     const groupWriter = new GroupWriter({ store, committed: listener });
     const [, body] = users[0]!;

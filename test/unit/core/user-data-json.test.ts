@@ -3,7 +3,8 @@
  * (core/user-data-json.ts). What it answers must always be what `userData` gives for the body stored now.
  */
 import { expect } from 'chai';
-import { userData, userDataJson } from '../../../src/core/events.js';
+import type { CommitListener } from '../../../src/core/commit.js';
+import { userData, userDataJson, writerBuilt } from '../../../src/core/events.js';
 import { GroupWriter } from '../../../src/core/groups.js';
 import type { Directory, PendingEvent } from '../../../src/core/model.js';
 import { UserDataJson } from '../../../src/core/user-data-json.js';
@@ -93,7 +94,8 @@ describe('user data JSON remembered per stored body (issue 23)', () => {
     };
     await store.createDirectory(dir);
     const committed: PendingEvent[] = [];
-    const listener = (_: string, events: PendingEvent[]) => void committed.push(...events);
+    // The memory store builds no membership events: its writers build every one.
+    const listener: CommitListener = (_, events) => void committed.push(...events.map(writerBuilt));
     const users = new UserWriter({ store, committed: listener });
     const groups = new GroupWriter({ store, committed: listener });
     const user = await users.create(dir, { userName: 'ada@acme.io', name: { givenName: 'Ada' } });
