@@ -66,6 +66,11 @@ export interface WriteOptions {
   precondition?: (current: StoredResource) => void;
   /** Told the events this call committed, in log order (e.g. a per-request collector), after the listener. */
   onCommitted?: (events: PendingEvent[]) => void;
+  /**
+   * The resource as this call already read it (null: missing), e.g. with the request's authentication: the first
+   * attempt of an update or delete starts from it instead of reading again; a retry reads afresh.
+   */
+  current?: StoredResource | null;
 }
 
 /**
@@ -78,8 +83,10 @@ export function retryingOn<T>(
   opts: WriteOptions,
   attempt: (current: StoredResource) => Promise<T | typeof STALE>,
 ): Promise<T> {
+  let given = opts.current;
   return retrying(async () => {
-    const current = await read();
+    const current = given === undefined ? await read() : given;
+    given = undefined;
     if (!current) throw new NotFoundError(`${what} not found`);
     opts.precondition?.(current);
     return attempt(current);

@@ -5,7 +5,7 @@
  */
 import { ConflictError, ForbiddenError, NotFoundError } from './errors.js';
 import { newSecret } from './ids.js';
-import type { Directory } from './model.js';
+import type { Directory, StoredResource } from './model.js';
 import {
   activeCount,
   extraTokens,
@@ -16,7 +16,7 @@ import {
   sha256Hex,
   updateTokens,
 } from './scim-token-list.js';
-import type { AccessStore, DirectoryStore } from './store-port.js';
+import type { AccessStore, DirectoryStore, ResourceRef } from './store-port.js';
 
 export interface ScimTokenView {
   id: string;
@@ -35,7 +35,8 @@ export interface CreatedScimToken {
 
 export type ScimAuthentication =
   | { directory: null }
-  | { directory: Directory; tokenId: string | null };
+  /** `resource`: the one asked for, read in the same trip (see AccessStore.getDirectoryAccess). */
+  | { directory: Directory; tokenId: string | null; resource?: StoredResource | null };
 
 export interface ScimTokensOptions {
   store: Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens' | 'scimTokenUsage' | 'recordScimTokenUsage'> &
@@ -122,14 +123,18 @@ export class ScimTokens {
     await this.store.recordScimTokenUsage(directoryId, {}, [PRIMARY_TOKEN_ID]);
   }
 
-  /** The directory of a SCIM request and the token it presented (null: none of the directory's). */
-  async authenticate(directoryId: string, presented: string): Promise<ScimAuthentication> {
-    const access = await this.store.getDirectoryAccess(directoryId);
+  /**
+   * The directory of a SCIM request and the token it presented (null: none of the directory's); with `resource`,
+   * the user or group the request names too, read in the same round trip (given out only with a valid token).
+   */
+  async authenticate(directoryId: string, presented: string, resource?: ResourceRef): Promise<ScimAuthentication> {
+    const access = await this.store.getDirectoryAccess(directoryId, resource);
     if (!access) return { directory: null };
     const now = Date.now();
     const tokenId = matchToken(access, presented, now);
-    if (tokenId) this.used(directoryId, tokenId, now);
-    return { directory: access.directory, tokenId };
+    if (!tokenId) return { directory: access.directory, tokenId: null };
+    this.used(directoryId, tokenId, now);
+    return { directory: access.directory, tokenId, ...(access.resource !== undefined && { resource: access.resource }) };
   }
 
   private used(directoryId: string, tokenId: string, now: number): void {

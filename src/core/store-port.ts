@@ -299,12 +299,20 @@ export interface StoredScimToken {
   primary?: true;
 }
 
+/** A user or group of a directory, as a request names it. */
+export interface ResourceRef {
+  kind: 'user' | 'group';
+  id: string;
+}
+
 /** What a SCIM request authenticates against, read in one round trip. */
 export interface DirectoryAccess {
   directory: Directory;
   tokens: StoredScimToken[];
   /** Opaque: what `putScimTokens` compares with (the list changed meanwhile = `stale`). */
   tokensRevision: string;
+  /** The resource `getDirectoryAccess` was asked for, as `getUser`/`getGroup` read it (null: none), in the same trip. */
+  resource?: StoredResource | null;
 }
 
 /** A setup link as stored: the SHA-256 of its secret part, never the URL. */
@@ -330,7 +338,8 @@ export interface ActivityEntry {
 
 /** SCIM tokens, setup links and the activity record of each directory (the setup page's data). */
 export interface AccessStore {
-  getDirectoryAccess(id: string): Promise<DirectoryAccess | null>;
+  /** `resource`: a user or group to read with it (the one a SCIM request names: one round trip, not two). */
+  getDirectoryAccess(id: string, resource?: ResourceRef): Promise<DirectoryAccess | null>;
   /** Replaces the token list if it is still at `revision` (compare-and-set); `missing` once the directory is gone. */
   putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'>;
   /** When each token was last used (epoch ms), as recorded: coarse, written off the request path. */

@@ -1,7 +1,7 @@
 /** Per-request state of one SCIM call: never module-level (the peer's cross-tenant bug). */
 import type { GroupWriter } from '../core/groups.js';
-import type { Directory, PendingEvent } from '../core/model.js';
-import type { GroupStore, UserStore } from '../core/store-port.js';
+import type { Directory, PendingEvent, StoredResource } from '../core/model.js';
+import type { GroupStore, ResourceRef, UserStore } from '../core/store-port.js';
 import type { UserWriter } from '../core/users.js';
 
 export const SCIM_JSON = 'application/scim+json';
@@ -26,6 +26,8 @@ export interface ScimContext extends ScimDeps {
    * one, a store may build membership events that never come back to this process).
    */
   committed?: PendingEvent[];
+  /** The user or group the request's path names, read with its authentication (null: none stored). */
+  named?: ResourceRef & { resource: StoredResource | null };
   /** Conditional request headers (RFC 7644 §3.14). */
   ifMatch?: string;
   ifNoneMatch?: string;

@@ -7,7 +7,7 @@ import type { GroupChange } from '../core/groups.js';
 import { memberIdsOf, type MemberRef } from '../core/memberships.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
-import { writeOptions } from './write-options.js';
+import { readNamed, writeOptions } from './write-options.js';
 import { withSlicedMemberOperations, withSlicedMembers } from './member-lists.js';
 import type { MemberDelta } from './members.js';
 import { normalizeResource } from './normalize.js';
@@ -67,7 +67,7 @@ export async function createGroup(ctx: ScimContext, input: unknown): Promise<Sci
 }
 
 export async function getGroup(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {
-  const found = await ctx.reads.getGroup(ctx.directory.id, id);
+  const found = await readNamed(ctx, { kind: 'group', id }, () => ctx.reads.getGroup(ctx.directory.id, id));
   return conditionalGet(ctx.ifNoneMatch, found, `Group ${id}`, (group) => groupResult(ctx, group, 200, query));
 }
 
@@ -86,7 +86,12 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
 /** PUT replaces the body; it replaces the members too when `members` is present (absent = left as they are). */
 export async function replaceGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const { body, members } = splitMembers(normalizeResource(await withSlicedMembers(input), 'Group'));
-  const group = await ctx.groups.update(ctx.directory, id, () => ({ body, ...(members && { target: members }) }), writeOptions(ctx));
+  const group = await ctx.groups.update(
+    ctx.directory,
+    id,
+    () => ({ body, ...(members && { target: members }) }),
+    writeOptions(ctx, { kind: 'group', id }),
+  );
   return groupResult(ctx, group, 200, query);
 }
 
@@ -111,12 +116,12 @@ export async function patchGroup(ctx: ScimContext, id: string, input: unknown, q
       ...resolveDelta(patched.members),
     };
   };
-  const group = await ctx.groups.update(ctx.directory, id, patch, writeOptions(ctx));
+  const group = await ctx.groups.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'group', id }));
   if (query.attributes || query.excludedAttributes) return groupResult(ctx, group, 200, query);
   return { status: 204, data: undefined, headers: { ETag: etagOf(group.version) } };
 }
 
 export async function deleteGroup(ctx: ScimContext, id: string): Promise<ScimResult> {
-  await ctx.groups.delete(ctx.directory, id, writeOptions(ctx));
+  await ctx.groups.delete(ctx.directory, id, writeOptions(ctx, { kind: 'group', id }));
   return { status: 204, data: undefined };
 }

@@ -6,6 +6,7 @@ import { challenge } from '../core/auth-challenge.js';
 import { Slicer, yieldToLoop } from '../core/chunks.js';
 import type { DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { ScimTokens } from '../core/scim-tokens.js';
+import type { ResourceRef } from '../core/store-port.js';
 import { checkRequestBounds } from './bounds.js';
 import { SCIM_JSON, type ScimContext, type ScimDeps, type ScimQuery, type ScimResult } from './context.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
@@ -60,6 +61,18 @@ function unauthorized(presented: string): ScimResult {
   return { ...result, headers: { ...result.headers, 'WWW-Authenticate': challenge('Bearer', !missing) } };
 }
 
+/**
+ * The user or group a request's path names (GET, PUT, PATCH, DELETE of `/Users/<id>` or `/Groups/<id>`): read with
+ * the directory's access, in the same round trip as the authentication, instead of after it.
+ */
+function namedResource(req: ScimRequest): ResourceRef | undefined {
+  const type = req.resourceType.toLowerCase();
+  const id = req.resourceId;
+  if (!id || id === '.search' || (type !== 'users' && type !== 'groups')) return undefined;
+  if (!['GET', 'PUT', 'PATCH', 'DELETE'].includes(req.method.toUpperCase())) return undefined;
+  return { kind: type === 'users' ? 'user' : 'group', id };
+}
+
 export class ScimHandler {
   private readonly deps: ScimDeps;
   private readonly tokens: ScimHandlerOptions['tokens'];
@@ -90,7 +103,8 @@ export class ScimHandler {
   private async answer(req: ScimRequest, callback: EventCallback | undefined, found: () => void): Promise<ScimResult> {
     let ctx: ScimContext | undefined;
     try {
-      const auth = await this.tokens.authenticate(req.directoryId, req.apiSecret ?? '');
+      const named = namedResource(req);
+      const auth = await this.tokens.authenticate(req.directoryId, req.apiSecret ?? '', named);
       if (!auth.directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
       found();
       const { directory } = auth;
@@ -109,6 +123,7 @@ export class ScimHandler {
         directory,
         base: directory.scim.endpoint,
         ...(callback && { committed: [] }),
+        ...(named && auth.resource !== undefined && { named: { ...named, resource: auth.resource } }),
         ...(req.headers?.['if-match'] !== undefined && { ifMatch: req.headers['if-match'] }),
         ...(req.headers?.['if-none-match'] !== undefined && { ifNoneMatch: req.headers['if-none-match'] }),
       };

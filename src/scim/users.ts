@@ -1,7 +1,7 @@
 /** SCIM /Users (RFC 7644 §3): protocol work around core's user use cases (core/users.ts). */
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
-import { writeOptions } from './write-options.js';
+import { readNamed, writeOptions } from './write-options.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
 import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
@@ -24,7 +24,7 @@ export async function createUser(ctx: ScimContext, input: unknown): Promise<Scim
 }
 
 export async function getUser(ctx: ScimContext, id: string, query: ScimQuery): Promise<ScimResult> {
-  const found = await ctx.reads.getUser(ctx.directory.id, id);
+  const found = await readNamed(ctx, { kind: 'user', id }, () => ctx.reads.getUser(ctx.directory.id, id));
   return conditionalGet(ctx.ifNoneMatch, found, `User ${id}`, (user) => userResult(ctx, user, 200, query));
 }
 
@@ -37,7 +37,7 @@ export async function listUsers(ctx: ScimContext, query: ScimQuery): Promise<Sci
 
 export async function replaceUser(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const body = normalizeResource(input, 'User');
-  const user = await ctx.users.update(ctx.directory, id, () => body, writeOptions(ctx));
+  const user = await ctx.users.update(ctx.directory, id, () => body, writeOptions(ctx, { kind: 'user', id }));
   return userResult(ctx, user, 200, query);
 }
 
@@ -46,11 +46,11 @@ export async function patchUser(ctx: ScimContext, id: string, input: unknown, qu
     const patched = applyPatch({ ...current.body, id }, input, 'User');
     return patched.changed ? normalizeResource(withoutId(patched.resource), 'User') : undefined;
   };
-  const user = await ctx.users.update(ctx.directory, id, patch, writeOptions(ctx));
+  const user = await ctx.users.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'user', id }));
   return userResult(ctx, user, 200, query);
 }
 
 export async function deleteUser(ctx: ScimContext, id: string): Promise<ScimResult> {
-  await ctx.users.delete(ctx.directory, id, writeOptions(ctx));
+  await ctx.users.delete(ctx.directory, id, writeOptions(ctx, { kind: 'user', id }));
   return { status: 204, data: undefined };
 }

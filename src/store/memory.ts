@@ -8,7 +8,7 @@
  */
 import { forEachChunked } from '../core/chunks.js';
 import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
-import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
+import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ResourceRef, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryAccessStore } from './memory-access.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
 
@@ -46,9 +46,11 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     const json = this.directories.get(id);
     return json ? (JSON.parse(json) as Directory) : null;
   }
-  async getDirectoryAccess(id: string): Promise<DirectoryAccess | null> {
+  async getDirectoryAccess(id: string, resource?: ResourceRef): Promise<DirectoryAccess | null> {
     const directory = await this.getDirectory(id);
-    return directory ? { directory, ...this.tokensOf(id) } : null;
+    if (!directory) return null;
+    const named = resource && (resource.kind === 'user' ? this.getUser(id, resource.id) : this.getGroup(id, resource.id));
+    return { directory, ...this.tokensOf(id), ...(named && { resource: await named }) };
   }
   async listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]> {
     return [...this.directories.values()]

@@ -7,10 +7,11 @@
  *   dsync:{d}:actlast   the last request's time (outlives the record)
  * and one global key per setup link, dsync:setup:<hash> (JSON, expiring), by which a link's URL is resolved.
  */
-import type { ActivityEntry, AccessStore, DirectoryAccess, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
+import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
 import { prefix } from './redis-keys.js';
+import { decode } from './redis-records.js';
 import { RedisPullSyncStore } from './redis-pull-sync.js';
 import type { RedisTarget } from './redis-target.js';
 
@@ -66,11 +67,18 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     this.defineCommands(COMMANDS);
   }
 
-  async getDirectoryAccess(id: string): Promise<DirectoryAccess | null> {
+  async getDirectoryAccess(id: string, resource?: ResourceRef): Promise<DirectoryAccess | null> {
     const p = prefix(id);
-    const [dir, tokens] = await this.redis.mget(`${p}dir`, `${p}tok`);
+    const keys = [`${p}dir`, `${p}tok`];
+    if (resource) keys.push(`${p}${resource.kind === 'user' ? 'u' : 'g'}:${resource.id}`);
+    const [dir, tokens, rec] = await this.redis.mget(...keys);
     if (!dir) return null;
-    return { directory: JSON.parse(dir), tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [], tokensRevision: tokens ?? '' };
+    return {
+      directory: JSON.parse(dir),
+      tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [],
+      tokensRevision: tokens ?? '',
+      ...(resource && { resource: rec ? decode(resource.id, rec) : null }),
+    };
   }
   async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
     const p = prefix(directoryId);

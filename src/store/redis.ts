@@ -32,19 +32,11 @@ import { accessKeys, RedisAccessStore, setupLinkKey } from './redis-access.js';
 import { syncKeys } from './redis-pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
 import { SCRIPT_KEYS } from './redis-script-keys.js';
-import { BODY_SEP, FIELD_SEP, LIST_SEP } from './redis-scripts.js';
-import { parsed } from './stored-json.js';
+import { LIST_SEP } from './redis-scripts.js';
+import { decode, decodeJson } from './redis-records.js';
 import { MemberEntries, RedisWriteScripts } from './redis-write-scripts.js';
 
 export type { RedisStoreOptions } from './redis-connection.js';
-
-function decodeJson(id: string, rec: string): StoredJson {
-  const split = rec.indexOf(BODY_SEP);
-  const [version, created, modified] = rec.slice(0, split).split(FIELD_SEP);
-  return { id, bodyJson: rec.slice(split + 1), version: Number(version), created: Number(created), lastModified: Number(modified) };
-}
-
-const decode = (id: string, rec: string): StoredResource => parsed(decodeJson(id, rec));
 
 const userKeyArgs = (keys: UserKeys): string[] => [
   keys.userName.toLowerCase(),
