@@ -42,29 +42,32 @@ export function userData(id: string, body: ScimBody): UserEventData {
 }
 
 /**
- * The fields of a user's event data between its id and `raw` (`,"first_name":…,"active":true`), with which the
- * event data is built around the stored body without parsing or serialising it: for `bodyJson =
- * JSON.stringify(body)`, `{"id":<id>${fields},"raw":${bodyJson.slice(0, -1)},"id":<id>}}` is
- * `JSON.stringify(userData(id, body))` (`<id>` the id's JSON). A store may keep them beside the body to build
- * membership events itself (Redis: in the write's script). Undefined for a body that cannot be spliced so (one
- * with its own `id`, or none at all).
+ * The values of a user's event data besides its id and `raw`, as JSON (first name, last name, email: '' when
+ * absent; active: `true` or `false`). With them the event data is built around the stored body without parsing
+ * or serialising it (`userDataJson`); a store may keep them beside the body to build membership events itself
+ * (Redis: in the write's script). Undefined for a body that cannot be spliced so (one with its own `id`, or none).
  */
-export function userDataFields(id: string, body: ScimBody): string | undefined {
+export function userDataFields(id: string, body: ScimBody): [first: string, last: string, email: string, active: string] | undefined {
   if (Object.hasOwn(body, 'id') || Object.keys(body).length === 0) return undefined;
-  return JSON.stringify(userFields(id, body)).slice(`{"id":${JSON.stringify(id)}`.length, -1);
+  const f = userFields(id, body);
+  const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
+  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active)];
 }
 
 /**
  * `JSON.stringify(userData(id, JSON.parse(bodyJson)))` for a body the store holds as `JSON.stringify`'s text,
- * without serialising the body again (`userDataFields`). A membership event carries the whole user, and
- * serialising `raw` was half of building it.
+ * without serialising the body again: `raw` is that text with the id appended (the body is stored without one),
+ * the other fields in `userFields`' order. A membership event carries the whole user, and serialising `raw` was
+ * half of building it.
  */
 export function userDataJson(id: string, bodyJson: string): string {
   const body = JSON.parse(bodyJson) as ScimBody;
   const fields = bodyJson.endsWith('}') ? userDataFields(id, body) : undefined;
   if (fields === undefined) return JSON.stringify(userData(id, body));
+  const [first, last, email, active] = fields;
   const idJson = JSON.stringify(id);
-  return `{"id":${idJson}${fields},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
+  const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
+  return `{"id":${idJson}${named},"active":${active},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */

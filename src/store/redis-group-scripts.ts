@@ -57,6 +57,7 @@ end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
 -- nil when a record has no event fields of its own version (see redis-scripts.ts): the writer builds them then.
+local USER_FIELDS = {'first_name', 'last_name', 'email'}
 local function builtEvents(list, removed, added, group)
   local out = {}
   for j, e in ipairs(list) do
@@ -67,8 +68,12 @@ local function builtEvents(list, removed, added, group)
         local h, body = parse(rec)
         if h[7] ~= h[1] then return nil end
         local middle = op == '+' and added or removed
-        local user = '{"id":"' .. uid .. '"'
-        out[j] = '{"id":"' .. id .. '"' .. middle .. user .. h[8] .. ',"raw":' .. string.sub(body, 1, -2) .. ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
+        local user = {'{"id":"' .. id .. '"', middle, '{"id":"', uid, '"'}
+        for f, name in ipairs(USER_FIELDS) do
+          if h[7 + f] ~= '' then user[#user + 1] = ',"' .. name .. '":' .. h[7 + f] end
+        end
+        user[#user + 1] = ',"active":' .. h[11] .. ',"raw":' .. string.sub(body, 1, -2) .. ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
+        out[j] = table.concat(user)
       else
         out[j] = false
       end

@@ -16,11 +16,11 @@
  *
  * Record encoding (a plain string, far smaller than a hash once the body exceeds listpack limits):
  *   <version>\x1f<created ms>\x1f<modified ms>\x1f<k1>\x1f<k2>\x1f<k3>\x1e<JSON body>
- * users: k1 = lower(userName), k2 = externalId, k3 = lower(emails) joined by \x1d, then two more fields: the
- *        user's event data fields (core/events.ts userDataFields), from which a membership write's script builds
- *        the user's events, and first the version they were written with ('' when there are none): it tells a
- *        record whose body an older dsync rewrote, leaving them stale. A record without them (written by an
- *        older dsync) has its events built by the writer.
+ * users: k1 = lower(userName), k2 = externalId, k3 = lower(emails) joined by \x1d, then the version the next
+ *        four were written with ('' when there are none), and the user's event data fields as JSON (first name,
+ *        last name, email, active: core/events.ts userDataFields), from which a membership write's script builds
+ *        the user's events. The version tells a record whose body an older dsync rewrote, leaving them stale; a
+ *        record without them (written by an older dsync) has its events built by the writer.
  * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
  * Membership changes: see redis-group-scripts.ts.
  */
@@ -117,30 +117,36 @@ local function versionOf(key)
   return string.sub(rec, 1, string.find(rec, SEP, 1, true) - 1)
 end
 local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
--- A user record's event data fields, stamped with the version they are written with ('' when there are none).
-local function eventFields(h, fields)
-  h[7], h[8] = fields ~= '' and h[1] or '', fields
+-- A user record's event data fields from ARGV[8]: '1', first, last, email, active (JSON), or '' for none; stamped
+-- with the version they are written with. Returns the index after them.
+local function eventFields(h)
+  if ARGV[8] == '' then
+    h[7], h[8], h[9], h[10], h[11] = '', '', '', '', ''
+    return 9
+  end
+  h[7], h[8], h[9], h[10], h[11] = h[1], ARGV[9], ARGV[10], ARGV[11], ARGV[12]
+  return 13
 end
 -- Some group's membership change is committed but not fully applied (see redis-group-scripts.ts).
 local function pendingMembers() return redis.call('SCARD', k('gpend')) > 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
 
-/** ARGV: id, userName, externalId, emails, created, modified, body, event fields|'', nEvents, events… */
+/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, nEvents, events… (fields: see eventFields) */
 const createUser = `
 local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[5], ARGV[6], un, ext, ems}
-eventFields(h, ARGV[8])
+local n = eventFields(h)
 redis.call('SET', k('u:' .. id), encode(h, ARGV[7]))
 redis.call('ZADD', k('uo'), nextSeq(), id)
 madd(k('ue'), ext, id)
 for _, e in ipairs(split(ems, LIST)) do madd(k('um'), e, id) end
-emitn(9)
+emitn(n)
 return ok(h)
 `;
 
-/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, event fields|'', nEvents, events… */
+/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, nEvents, events… (see eventFields) */
 const updateUser = `
 local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local key = k('u:' .. id)
@@ -158,9 +164,9 @@ if ems ~= h[6] then
 end
 h[4], h[5], h[6] = un, ext, ems
 bump(h, now)
-eventFields(h, ARGV[8])
+local n = eventFields(h)
 redis.call('SET', key, encode(h, ARGV[7]))
-emitn(9)
+emitn(n)
 return ok(h)
 `;
 

@@ -45,11 +45,12 @@ const userKeyArgs = (keys: UserKeys): string[] => [
 ];
 /**
  * What a user record keeps to build its membership events in the group scripts (redis-scripts.ts): the event
- * data's fields, or '' when the script cannot build them (the body cannot be spliced, or the id is not its own
+ * data's fields, or none when the script cannot build them (the body cannot be spliced, or the id is not its own
  * JSON string content, which the script writes as is).
  */
-function eventFields(id: string, body: StoredResource['body']): string {
-  return (JSON.stringify(id) === `"${id}"` && userDataFields(id, body)) || '';
+function eventFields(id: string, body: StoredResource['body']): string[] {
+  const fields = JSON.stringify(id) === `"${id}"` ? userDataFields(id, body) : undefined;
+  return fields ? ['1', ...fields] : [''];
 }
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 
@@ -205,7 +206,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       String(user.created),
       String(user.lastModified),
       JSON.stringify(user.body),
-      eventFields(user.id, user.body),
+      ...eventFields(user.id, user.body),
       ...events(evs),
     ]);
   }
@@ -224,7 +225,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       ...userKeyArgs(keys),
       String(now),
       JSON.stringify(body),
-      eventFields(id, body),
+      ...eventFields(id, body),
       ...events(evs),
     ]);
   }

@@ -10,41 +10,22 @@ import type { Store } from '../../src/core/store-port.js';
 import type { RedisStore } from '../../src/store/redis.js';
 import { createDsync, type Dsync } from '../../src/service.js';
 import { STORE_KINDS, openStore } from '../support/harness.js';
+import { hooked } from '../support/hooked-store.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
-/** The store with each call's method name recorded, and a hook run once before the next call of a method. */
-function watched(store: Store): { store: Store; calls: string[]; before(name: string, fn: () => Promise<void>): void } {
-  const calls: string[] = [];
-  const hooks = new Map<string, () => Promise<void>>();
-  const proxy = new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        calls.push(String(prop));
-        const hook = hooks.get(String(prop));
-        hooks.delete(String(prop));
-        if (hook) await hook();
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { store: proxy, calls, before: (name, fn) => void hooks.set(name, fn) };
-}
-
 for (const kind of STORE_KINDS) {
   describe(`the named resource read with the authentication (${kind} store)`, () => {
     let raw: Store;
-    let w: ReturnType<typeof watched>;
+    let w: ReturnType<typeof hooked>;
     let dsync: Dsync;
     let directory: Directory;
     let call: (method: string, path: string, body?: unknown) => Promise<{ status: number; data: any }>;
 
     beforeEach(async () => {
       raw = await openStore(kind, 15);
-      w = watched(raw);
+      w = hooked(raw);
       dsync = createDsync({ store: w.store, externalUrl: 'https://app.example.com' });
       directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
       call = async (method, path, body) => {
