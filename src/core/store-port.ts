@@ -39,10 +39,7 @@ export type GroupWriteResult = WriteResult | { status: 'unbuilt' };
 
 export interface MemberChange<E extends PendingEvent | StoreBuiltEvent = PendingEvent | StoreBuiltEvent> {
   userId: string;
-  /**
-   * Version of the user the event was built from: another version means `stale` (the event would lie). Absent
-   * when the store builds the event from the user it holds as it commits.
-   */
+  /** Version of the user the event was built from: another means `stale` (the event would lie). None if store-built. */
   userVersion?: number;
   /** Appended to the log only if the membership really changed. */
   event: E;
@@ -137,11 +134,7 @@ export interface UserStore {
 }
 
 export interface GroupStore {
-  /**
-   * Whether membership changes of up to a chunk may carry `StoreBuiltEvent`s: the store builds each event from
-   * the user it holds when it commits (Redis, in the write's script; it answers `unbuilt` for a user it cannot).
-   * Spares the writer reading the users and sending each event's bytes.
-   */
+  /** Whether changes of up to a chunk may carry `StoreBuiltEvent`s, built from the users as stored at the commit. */
   readonly buildsMembershipEvents?: boolean;
   getGroup(directoryId: string, id: string): Promise<StoredResource | null>;
   getGroups(directoryId: string, ids: string[]): Promise<Array<StoredResource | null>>;
