@@ -117,9 +117,14 @@ export function buildEvent<T extends EventType>(
   return { id: e.id, json: JSON.stringify(e) };
 }
 
+/** Whether the store builds this event (its JSON exists only there), not its writer. */
+export function storeBuilt(event: PendingEvent | StoreBuiltEvent | undefined): event is StoreBuiltEvent {
+  return event !== undefined && 'template' in event;
+}
+
 /** An event its writer built; one left for the store to build (`StoreBuiltEvent`) has no JSON here, an error. */
 export function writerBuilt(event: PendingEvent | StoreBuiltEvent): PendingEvent {
-  if ('json' in event) return event;
+  if (!storeBuilt(event)) return event;
   throw new Error(`event ${event.id} is built by the store: its JSON is not in this process`);
 }
 

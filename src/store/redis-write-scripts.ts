@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNK_SIZE } from '../core/chunks.js';
+import { storeBuilt } from '../core/events.js';
 import type { PendingEvent, StoreBuiltEvent } from '../core/model.js';
 import type { GroupWriteResult, MemberChange, WriteResult } from '../core/store-port.js';
 import type { RedisClient } from './redis-client.js';
@@ -57,15 +58,15 @@ export class MemberEntries {
   template(): [removed: string, added: string, group: string] | undefined {
     const [removed, added] = [this.remove[0]?.event, this.add[0]?.event];
     const built = removed ?? added;
-    if (!built || !('template' in built)) return undefined;
-    const of = (e: PendingEvent | StoreBuiltEvent | undefined) => (e && 'template' in e ? e.template.middle : '');
+    if (!storeBuilt(built)) return undefined;
+    const of = (e: PendingEvent | StoreBuiltEvent | undefined) => (storeBuilt(e) ? e.template.middle : '');
     return [of(removed), of(added), built.template.groupJson];
   }
 
   private encode(i: number): string {
     const S = FIELD_SEP;
     // A store-built event travels as its id (no user version: the script builds it from the record it holds).
-    const event = (m: MemberChange) => ('template' in m.event ? `${S}${m.event.id}` : `${m.userVersion}${S}${m.event.json}`);
+    const event = (m: MemberChange) => (storeBuilt(m.event) ? `${S}${m.event.id}` : `${m.userVersion}${S}${m.event.json}`);
     if (i < this.remove.length) {
       const m = this.remove[i]!;
       return `-${m.userId}${S}${event(m)}${S}`;
