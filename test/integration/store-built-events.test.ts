@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { CommitListener } from '../../src/core/commit.js';
-import { groupData, MembershipEvents, userDataJson } from '../../src/core/events.js';
+import { groupData, MembershipEvents, storeBuilt, userDataJson } from '../../src/core/events.js';
 import { GroupWriter } from '../../src/core/groups.js';
 import type { Directory, ScimBody } from '../../src/core/model.js';
 import { UserWriter } from '../../src/core/users.js';
@@ -68,7 +68,7 @@ describe('membership events built by the Redis write script (issue 23)', () => {
       await groups.addMembers(dir, group.id, [...ids.map((value) => ({ value })), { value: 'nobody' }]);
       // Left to the store: no JSON came back to this process, the unknown user skipped.
       expect(told).to.have.length(bodies.length);
-      expect(told.every((e) => 'template' in e)).to.equal(true);
+      expect(told.every(storeBuilt)).to.equal(true);
       await groups.removeMembers(dir, group.id, [ids[1]!, ids[2]!]);
       const logged = await membershipEvents(dir.id);
       expect(logged).to.have.length(bodies.length + 2);
@@ -78,6 +78,23 @@ describe('membership events built by the Redis write script (issue 23)', () => {
       expect(await store.groupMemberIds(dir.id, group.id, 0, 10)).to.deep.include({ items: [ids[0], ids[3]] });
     });
   }
+
+  it('members added by store-built changes list in the order they were added, a member already in taking no place', async () => {
+    const dir = directory('d-order');
+    await store.createDirectory(dir);
+    const ids: string[] = [];
+    for (const body of [...bodies, { userName: 'fifth@example.com' }]) ids.push((await users.create(dir, body)).id);
+    const group = await groups.create(dir, { displayName: 'Order' }, []);
+    told = [];
+    await groups.addMembers(dir, group.id, [{ value: ids[2]! }, { value: ids[0]! }]);
+    await groups.addMembers(dir, group.id, [{ value: ids[0]! }, { value: ids[4]! }, { value: 'nobody' }, { value: ids[1]! }]);
+    expect(told.every(storeBuilt)).to.equal(true);
+    expect((await store.groupMemberIds(dir.id, group.id, 0, 10)).items).to.deep.equal([ids[2], ids[0], ids[4], ids[1]]);
+    expect((await store.groupMemberIds(dir.id, group.id, 2, 10)).items).to.deep.equal([ids[4], ids[1]]);
+    for (const id of [ids[0]!, ids[4]!]) expect(await store.userGroupIds(dir.id, id)).to.deep.equal([group.id]);
+    expect(await store.userGroupIds(dir.id, ids[3]!)).to.deep.equal([]);
+    expect((await membershipEvents(dir.id)).map((j) => JSON.parse(j).data.id)).to.deep.equal([ids[2], ids[0], ids[4], ids[1]]);
+  });
 
   it('a member PATCH after a PUT carries the user as stored now', async () => {
     const dir = directory('d3');
