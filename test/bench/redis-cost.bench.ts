@@ -12,7 +12,7 @@
  * PATCHes and deactivations), BENCH_MEMBERS (25 per PATCH).
  */
 import { Redis } from 'ioredis';
-import { client, CountingReceiver, cpuSeconds, phase, startDsync, startRedis } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, median, phase, startDsync, startRedis } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -133,12 +133,6 @@ async function target(name: string, cwd: string | undefined, receiver: CountingR
     },
   };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function main(): Promise<void> {
   const receiver = await new CountingReceiver().start();

@@ -24,7 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, cpuSeconds, freePort, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, freePort, median, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -277,12 +277,6 @@ interface Sample {
   cpuMs?: number;
   redisCpuMs?: number;
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 async function main(): Promise<void> {
   const receiver = await new CountingReceiver().start();
