@@ -17,7 +17,7 @@ import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
-import { scimDispatch } from './scim-dispatch.js';
+import { dispatchAhead, scimDispatch } from './scim-dispatch.js';
 import { SCIM_PREFIX, SCIM_TEMPLATES, scimEndpoint } from './scim-routes.js';
 import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
@@ -97,7 +97,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
   // The SCIM endpoint, first and off express's router (its hot path): the edge, gate and limits run there too.
   const scim = scimEndpoint(dsync, logger, authFailures);
-  app.use(scimDispatch({ prefix: SCIM_PREFIX, before: [...edge, scimGate, ...limit((r) => r.scim)], ...scim }));
+  dispatchAhead(app, scimDispatch({ prefix: SCIM_PREFIX, before: [...edge, scimGate, ...limit((r) => r.scim)], ...scim }));
   app.use(...edge);
 
   app.get('/healthz', (_req, res) => {

@@ -1,7 +1,7 @@
 /**
  * The SCIM endpoint without express's router on its path. Express walks every app-level layer, then the mounted
  * router's layers and its route's, per request; on a SCIM write that walk is a large share of the HTTP cost. This
- * middleware, mounted first, claims every path under the SCIM prefix and runs the same steps in the same order
+ * middleware, run ahead of the router (`dispatchAhead`), claims every path under the SCIM prefix and runs the same steps in the same order
  * itself: the app's edge (request id, identity, metrics), the gate and limits, then the body parser and the
  * handler. It matches with express's own Layer (case-insensitive, one trailing slash, `%` decoding and its 400),
  * and failures go where express sends them: before the SCIM router to the app's error handling, after it to the
@@ -9,7 +9,7 @@
  * mount, it leaves `req.url` and `req.baseUrl` whole: no step reads them (the identity is computed from the whole
  * path either way). test/unit/http/scim-dispatch.test.ts holds it to the mount's answers.
  */
-import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import Layer from 'router/lib/layer.js';
 import { ScimError } from '../scim/errors.js';
 
@@ -76,4 +76,39 @@ export function scimDispatch(o: ScimDispatchOptions): RequestHandler {
       });
     });
   };
+}
+
+type AppHandle = (req: Request, res: Response, callback?: NextFunction) => void;
+
+/**
+ * Runs `dispatcher` ahead of express's router, from the app's entry (`app.handle`, which node's server and
+ * supertest both call), after doing what `app.handle` does before its router: the app's prototypes (a no-op for
+ * a server born with them, express-types.ts), `req.res`, `res.req`, `res.locals`, X-Powered-By. A request it
+ * claims never builds the router's per-request state (`finalhandler`, the layer walk's `next`, `restore` and
+ * params closures). What it passes on goes through `app.handle` as before: every other path, and a failure,
+ * handed to the app's first layer (added here), which passes it on so it takes express's own error path. Measured on the stub endpoint
+ * (`BENCH_KINDS=dispatch+types,ahead+types npx tsx test/bench/scim-dispatch.bench.ts`): docs/design/performance.md.
+ */
+export function dispatchAhead(app: Express, dispatcher: RequestHandler): void {
+  const failures = new WeakMap<Request, unknown>();
+  app.use((req, _res, next) => {
+    if (!failures.has(req)) return next();
+    const err = failures.get(req);
+    failures.delete(req);
+    next(err);
+  });
+  const viaRouter = (app as unknown as { handle: AppHandle }).handle.bind(app);
+  const ahead: AppHandle = (req, res, callback) => {
+    if (Object.getPrototypeOf(req) !== app.request) Object.setPrototypeOf(req, app.request);
+    if (Object.getPrototypeOf(res) !== app.response) Object.setPrototypeOf(res, app.response);
+    req.res = res;
+    res.req = req;
+    res.locals ??= Object.create(null) as Response['locals'];
+    if (app.enabled('x-powered-by')) res.setHeader('X-Powered-By', 'Express');
+    dispatcher(req, res, (err?: unknown) => {
+      if (err) failures.set(req, err);
+      viaRouter(req, res, callback);
+    });
+  };
+  (app as unknown as { handle: AppHandle }).handle = ahead;
 }

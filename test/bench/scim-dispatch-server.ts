@@ -1,7 +1,7 @@
 /**
  * A server for scim-dispatch.bench.ts: express with the SCIM endpoint's shape and a stub handler, either behind
- * the express mount (`mount`: app.use(prefix, ...steps, Router)) or the dispatcher (`dispatch`, as src/http/app.ts
- * serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. `node` is what is left
+ * the express mount (`mount`: app.use(prefix, ...steps, Router)), the dispatcher mounted first (`dispatch`) or
+ * run ahead of express's router (`ahead`, as src/http/app.ts serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. `node` is what is left
  * without express at all: node:http, the same body-parser and the same steps, matching the prefix by hand (what
  * express still costs on the dispatcher's path). `<kind>+types`: the server's request and response classes born
  * with the app's prototypes (src/http/express-types.ts, as dsync serve runs). Answers its port over IPC, then its
@@ -13,9 +13,9 @@ import express, { Router, type ErrorRequestHandler, type RequestHandler } from '
 import { MAX_BODY_BYTES } from '../../src/core/limits.js';
 import { expressTypes } from '../../src/http/express-types.js';
 import { jsonBody } from '../../src/http/json-body.js';
-import { scimDispatch } from '../../src/http/scim-dispatch.js';
+import { dispatchAhead, scimDispatch } from '../../src/http/scim-dispatch.js';
 
-const kind = process.argv[2]!.split('+')[0] as 'mount' | 'dispatch' | 'node';
+const kind = process.argv[2]!.split('+')[0] as 'mount' | 'dispatch' | 'ahead' | 'node';
 const PREFIX = '/api/scim/v2.0';
 const ROUTE = '/:directoryId/:resourceType{/:resourceId}';
 const step: RequestHandler = (_req, _res, next) => next();
@@ -33,8 +33,10 @@ const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
 app.set('query parser', 'simple');
-if (kind === 'dispatch') app.use(scimDispatch({ prefix: PREFIX, before: steps, body, path: ROUTE, handle, errors }));
-else {
+const dispatcher = scimDispatch({ prefix: PREFIX, before: steps, body, path: ROUTE, handle, errors });
+if (kind === 'dispatch') app.use(dispatcher);
+else if (kind === 'ahead') dispatchAhead(app, dispatcher);
+else if (kind === 'mount') {
   const r = Router();
   r.use(body);
   r.all(ROUTE, handle);

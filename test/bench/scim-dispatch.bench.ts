@@ -30,7 +30,7 @@ async function start(kind: string) {
 }
 
 async function main(): Promise<void> {
-  const kinds = ['mount', 'dispatch', 'mount+types', 'dispatch+types', 'node'];
+  const kinds = (process.env.BENCH_KINDS ?? 'mount,dispatch,mount+types,dispatch+types,node').split(',');
   const servers = [];
   for (const kind of kinds) servers.push(await start(kind));
   const user = oktaUser('bench', 1);

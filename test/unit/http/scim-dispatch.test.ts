@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { jsonBody } from '../../../src/http/json-body.js';
-import { scimDispatch } from '../../../src/http/scim-dispatch.js';
+import { dispatchAhead, scimDispatch } from '../../../src/http/scim-dispatch.js';
 import { ScimError } from '../../../src/scim/errors.js';
 import { fuzzSeed, spellings } from '../../support/path-spellings.js';
 
@@ -63,7 +63,7 @@ function expressMount(): express.Express {
 function dispatched(): express.Express {
   const app = express();
   app.set('query parser', 'simple');
-  app.use(scimDispatch({ prefix: PREFIX, before: [edge, failing], body, path: ROUTE, handle, errors }));
+  dispatchAhead(app, scimDispatch({ prefix: PREFIX, before: [edge, failing], body, path: ROUTE, handle, errors }));
   return outer(app);
 }
 
