@@ -40,6 +40,14 @@ export function bearer(req: Request): string {
   return m ? m[1]! : '';
 }
 
+/** The body's size as received: its Content-Length, unless it came compressed (the parsed text may be far larger). */
+function receivedBytes(req: Request): number | undefined {
+  const encoding = req.get('content-encoding');
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return undefined;
+  const length = Number(req.get('content-length'));
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
 function send(res: Response, result: ScimResult): void {
   res.status(result.status);
   for (const [k, v] of Object.entries(result.headers ?? {})) res.setHeader(k, v);
@@ -78,9 +86,11 @@ export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailure
     const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const requestId = requestIdOf(res);
     const apiSecret = bearer(req);
+    const bodyBytes = receivedBytes(req);
     const result = await dsync.requests.handle({
       method: req.method,
       body: req.body,
+      ...(bodyBytes !== undefined && { bodyBytes }),
       directoryId: params.directoryId,
       resourceType: params.resourceType,
       ...(params.resourceId !== undefined && { resourceId: params.resourceId }),
