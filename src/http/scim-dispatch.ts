@@ -1,13 +1,13 @@
 /**
  * The SCIM endpoint without express's router on its path. Express walks every app-level layer, then the mounted
  * router's layers and its route's, per request; on a SCIM write that walk is a large share of the HTTP cost. This
- * middleware, run ahead of the router (`dispatchAhead`), claims every path under the SCIM prefix and runs the same steps in the same order
- * itself: the app's edge (request id, identity, metrics), the gate and limits, then the body parser and the
- * handler. It matches with express's own Layer (case-insensitive, one trailing slash, `%` decoding and its 400),
- * and failures go where express sends them: before the SCIM router to the app's error handling, after it to the
- * SCIM error mapper (unknown paths included). Every other path continues down the app unchanged. Unlike the
- * mount, it leaves `req.url` and `req.baseUrl` whole: no step reads them (the identity is computed from the whole
- * path either way). test/unit/http/scim-dispatch.test.ts holds it to the mount's answers.
+ * middleware, run ahead of the router (`dispatchAhead`), claims every path under the SCIM prefix and runs the same
+ * steps in the same order itself: the app's edge (request id, identity, metrics), the gate and limits, then the
+ * body parser and the handler. It matches with express's own Layer (case-insensitive, one trailing slash, `%`
+ * decoding and its 400), and failures go where express sends them: before the SCIM router to the app's error
+ * handling, after it to the SCIM error mapper (unknown paths included). Every other path continues down the app
+ * unchanged. Unlike the mount, it leaves `req.url` and `req.baseUrl` whole: no step reads them (the identity is
+ * computed from the whole path either way). test/unit/http/scim-dispatch.test.ts holds it to the mount's answers.
  */
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import Layer from 'router/lib/layer.js';
@@ -86,8 +86,9 @@ type AppHandle = (req: Request, res: Response, callback?: NextFunction) => void;
  * a server born with them, express-types.ts), `req.res`, `res.req`, `res.locals`, X-Powered-By. A request it
  * claims never builds the router's per-request state (`finalhandler`, the layer walk's `next`, `restore` and
  * params closures). What it passes on goes through `app.handle` as before: every other path, and a failure,
- * handed to the app's first layer (added here), which passes it on so it takes express's own error path. Measured on the stub endpoint
- * (`BENCH_KINDS=dispatch+types,ahead+types npx tsx test/bench/scim-dispatch.bench.ts`): docs/design/performance.md.
+ * handed to the app's first layer (added here), which passes it on so it takes express's own error path.
+ * Measured on the stub endpoint (`BENCH_KINDS=dispatch+types,ahead+types npx tsx test/bench/scim-dispatch.bench.ts`)
+ * and on dsync: docs/design/performance.md.
  */
 export function dispatchAhead(app: Express, dispatcher: RequestHandler): void {
   const failures = new WeakMap<Request, unknown>();

@@ -1,11 +1,11 @@
 /**
- * A server for scim-dispatch.bench.ts: express with the SCIM endpoint's shape and a stub handler, either behind
- * the express mount (`mount`: app.use(prefix, ...steps, Router)), the dispatcher mounted first (`dispatch`) or
- * run ahead of express's router (`ahead`, as src/http/app.ts serves SCIM); the real body rule, four no-op steps where the edge, gate and limits sit. `node` is what is left
- * without express at all: node:http, the same body-parser and the same steps, matching the prefix by hand (what
- * express still costs on the dispatcher's path). `<kind>+types`: the server's request and response classes born
- * with the app's prototypes (src/http/express-types.ts, as dsync serve runs). Answers its port over IPC, then its
- * CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
+ * A server for scim-dispatch.bench.ts: express with the SCIM endpoint's shape and a stub handler, either behind the
+ * express mount (`mount`: app.use(prefix, ...steps, Router)), the dispatcher mounted first (`dispatch`) or run
+ * ahead of express's router (`ahead`, as src/http/app.ts serves SCIM); the real body rule, four no-op steps where
+ * the edge, gate and limits sit. `node` is what is left without express at all: node:http, the same body-parser and
+ * the same steps, matching the prefix by hand (what express still costs on the dispatcher's path). `<kind>+types`:
+ * the server's request and response classes born with the app's prototypes (src/http/express-types.ts, as dsync
+ * serve runs). Answers its port over IPC, then its CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

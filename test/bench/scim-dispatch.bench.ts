@@ -1,12 +1,14 @@
 /**
- * What serving SCIM off express's router saves per request: the same stub SCIM endpoint (real body parsing,
- * no-op steps, a JSON answer) behind the express mount, behind the dispatcher, each also with the server's
- * request and response born with express's prototypes (`+types`, src/http/express-types.ts, as dsync serve
- * runs), and on node:http with no express at all (scim-dispatch-server.ts),
- * driven in alternating rounds by one generator (PUTs of an Okta-sized user, concurrency 32). Prints each
- * server's req/s and its CPU µs per request (process.cpuUsage, so less sensitive to a busy machine).
+ * What serving SCIM off express's router saves per request: the same stub SCIM endpoint (real body parsing, no-op
+ * steps, a JSON answer) behind the express mount, behind the dispatcher (mounted first, or ahead of express's
+ * router as dsync serves SCIM), each also with the server's request and response born with express's prototypes
+ * (`+types`, src/http/express-types.ts, as dsync serve runs), and on node:http with no express at all
+ * (scim-dispatch-server.ts), driven in alternating rounds by one generator (PUTs of an Okta-sized user, concurrency
+ * 32). Prints each server's req/s and its CPU µs per request (process.cpuUsage, so less sensitive to a busy
+ * machine).
  *
  *   npx tsx test/bench/scim-dispatch.bench.ts      # BENCH_REQUESTS (20000 a round), BENCH_ROUNDS (4)
+ *   BENCH_KINDS=dispatch+types,ahead+types,node npx tsx test/bench/scim-dispatch.bench.ts   # some servers only
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -30,7 +32,7 @@ async function start(kind: string) {
 }
 
 async function main(): Promise<void> {
-  const kinds = (process.env.BENCH_KINDS ?? 'mount,dispatch,mount+types,dispatch+types,node').split(',');
+  const kinds = (process.env.BENCH_KINDS ?? 'mount,dispatch,mount+types,dispatch+types,ahead+types,node').split(',');
   const servers = [];
   for (const kind of kinds) servers.push(await start(kind));
   const user = oktaUser('bench', 1);
