@@ -94,17 +94,51 @@ export async function installCrd(kube: KubeClient): Promise<void> {
   });
 }
 
-/** An operator with test timings: short leases, a silent logger unless DSYNC_TEST_LOG is set. */
+/**
+ * What the operators of this process logged at warn or above, and how any of them stopped on its own (leadership
+ * lost), newest last: a `waitFor` that times out names what came lately, so the one line CI keeps of a failure
+ * says why the operator did not get there, not only `last: undefined`.
+ */
+const trouble: Array<{ at: number; text: string }> = [];
+const TROUBLE_KEPT = 20;
+function noteTrouble(text: string): void {
+  trouble.push({ at: Date.now(), text: text.length > 200 ? `${text.slice(0, 200)}…` : text });
+  if (trouble.length > TROUBLE_KEPT) trouble.shift();
+}
+const troubleLog = {
+  write(line: string): void {
+    const entry = JSON.parse(line) as { msg?: string; key?: string; err?: { message?: string } };
+    noteTrouble(`operator: ${entry.msg ?? ''}${entry.key ? ` (${entry.key})` : ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`);
+  },
+};
+
+/** The trouble noted since `since`, ages in seconds, the last few on one line. */
+function troubleSince(since: number): string {
+  const now = Date.now();
+  const recent = trouble.filter((t) => t.at >= since).slice(-4);
+  return recent.map((t) => `[${((now - t.at) / 1000).toFixed(1)} s ago] ${t.text}`).join(' | ');
+}
+
+/** Lease timings as in production (15 s / 10 s), retried every second: for tests not about leader election that load the API server. */
+export const STEADY_LEASES = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 };
+
+/**
+ * An operator with test timings: short leases, a logger that writes to stdout only when DSYNC_TEST_LOG names a
+ * level (its warnings are otherwise kept for `waitFor`'s timeout message).
+ */
 export function startOperator(env: Env, options: Partial<OperatorOptions> = {}): Operator {
-  return runOperator({
+  const level = process.env['DSYNC_TEST_LOG'];
+  const operator = runOperator({
     kubeConfig: env.kubeConfig,
     store: env.store,
     externalUrl: EXTERNAL_URL,
-    logger: pino({ level: process.env['DSYNC_TEST_LOG'] ?? 'silent' }),
+    logger: level ? pino({ level }) : pino({ level: 'warn' }, troubleLog),
     requeueAfterMs: 2_000,
     ...options,
     leaderElection: { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500, ...options.leaderElection },
   });
+  operator.done.catch((err: unknown) => noteTrouble(`an operator stopped on its own: ${err instanceof Error ? err.message : String(err)}`));
+  return operator;
 }
 
 export interface SpecInput {
@@ -150,13 +184,16 @@ export function waitForReady(env: Env, name: string, status: 'True' | 'False' = 
   return waitFor(`${name} Ready=${status}${reason ? ` (${reason})` : ''}`, async () => {
     const cr = await getConnection(env, name);
     const ready = readyOf(cr);
-    return ready?.status === status && (reason === undefined || ready.reason === reason) ? cr : undefined;
+    if (ready?.status === status && (reason === undefined || ready.reason === reason)) return cr;
+    // The timeout names the condition last seen (waitFor reports a thrown error as `last`).
+    throw new Error(ready ? `Ready=${ready.status} (${ready.reason}): ${ready.message}` : 'no Ready condition yet');
   });
 }
 
 /** Polls `probe` until it returns a truthy value; fails with the last value seen after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
@@ -166,7 +203,11 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${String(last)}`);
+    if (Date.now() > deadline) {
+      // Trouble from a little before the wait too: what stopped the operator may have come just before it.
+      const lately = troubleSince(started - 30_000);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${String(last)}${lately ? `; lately: ${lately}` : ''}`);
+    }
     await sleep(100);
   }
 }

@@ -15,6 +15,7 @@ import {
   reconciles,
   startEnv,
   startOperator,
+  STEADY_LEASES,
   unb64,
   waitFor,
   waitForReady,
@@ -152,7 +153,7 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
   for (const hard of [false, true]) {
     it(`kube-apiserver restarted mid-watch (${hard ? 'SIGKILL' : 'SIGTERM'}) → the operator recovers without a restart`, async () => {
       // Production lease timings: a ~3 s API server restart is within the renew deadline, so leadership holds.
-      operator = startOperator(env, { leaderElection: { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 } });
+      operator = startOperator(env, { leaderElection: STEADY_LEASES });
       const running = operator;
       await waitFor('the operator to lead and settle', async () => running.isLeader() && (await reconciles(running)) >= NAMES.length);
       await running.idle();

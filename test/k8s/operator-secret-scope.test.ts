@@ -14,6 +14,7 @@ import {
   getSecret,
   startEnv,
   startOperator,
+  STEADY_LEASES,
   unb64,
   waitFor,
   waitForReady,
@@ -32,6 +33,8 @@ const heapUsed = (): number => {
 const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
 const MANAGED_BY = 'app.kubernetes.io/managed-by';
 
+// 36 MB of Secrets go through the API server here: the tests' 3 s lease could lapse on a loaded machine and stop
+// the operator for the tests after it, so the leases are production's.
 describe('the Secrets the operator caches (real kube-apiserver + Redis)', function () {
   this.timeout(120_000);
   let env: Env;
@@ -39,7 +42,7 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
 
   before(async () => {
     env = await startEnv();
-    operator = startOperator(env);
+    operator = startOperator(env, { leaderElection: STEADY_LEASES });
   });
 
   after(async () => {
@@ -94,7 +97,7 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
     // As an earlier version would have left it: no label. A new operator process starts.
     await operator!.stop();
     await env.kube.mergePatch(SECRETS, 'default', 'legacy-scim', { metadata: { labels: { [MANAGED_BY]: null } } });
-    operator = startOperator(env);
+    operator = startOperator(env, { leaderElection: STEADY_LEASES });
     const restarted = operator;
     const relabelled = await waitFor('the label back', async () => {
       const got = await getSecret(env, 'legacy-scim');
