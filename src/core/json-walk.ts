@@ -43,10 +43,8 @@ export function pathOf(node: JsonNode): string {
   return path;
 }
 
-const LONE_SURROGATE = /\p{Surrogate}/u;
-
-/** Whether `text` is valid Unicode: no UTF-16 surrogate without its pair. */
-export const isWellFormed = (text: string): boolean => !LONE_SURROGATE.test(text);
+/** Whether `text` is valid Unicode: no UTF-16 surrogate without its pair (the built-in, not a regex: every key and string of every body). */
+export const isWellFormed = (text: string): boolean => text.isWellFormed();
 
 /** What a node holds that is not valid Unicode: its key or its string value; undefined when neither. */
 export function malformedText(node: JsonNode): 'key' | 'value' | undefined {

@@ -15,6 +15,7 @@ import {
   coreSchema,
   extensionSchemas,
   findDef,
+  resolveKey,
   resolveParts,
   splitAttrPath,
 } from './schemas.js';
@@ -49,8 +50,7 @@ export function normalizeResource(body: unknown, resourceType: ResourceType): Js
       }
       continue;
     }
-    const parts = splitAttrPath(key);
-    const attr = parts && resolveParts(resourceType, parts);
+    const attr = resolveKey(resourceType, key);
     if (!attr) out[key] = dropNulls(value);
     else if (isMembers(resourceType, attr)) members = normalizeMembers(value);
     else assign(out, attr, value);
@@ -98,8 +98,7 @@ export function checkRequired(resource: JsonObject, resourceType: ResourceType):
  */
 export function isContainer(resourceType: ResourceType, key: string, value: unknown): boolean {
   if (!/^urn:/i.test(key) || !isObject(value)) return false;
-  const parts = splitAttrPath(key);
-  return !parts || !resolveParts(resourceType, parts).known;
+  return !resolveKey(resourceType, key)?.known;
 }
 
 /** Group membership is stored as a set beside the resource, so `members` gets its own handling. */
@@ -109,8 +108,8 @@ export function isMembers(resourceType: ResourceType, attr: ResolvedAttribute): 
 
 /** Whether the body key `key` names a group's `members` (read as `normalizeResource` reads it). */
 export function isMembersKey(resourceType: ResourceType, key: string): boolean {
-  const parts = splitAttrPath(key);
-  return parts !== undefined && isMembers(resourceType, resolveParts(resourceType, parts));
+  const attr = resolveKey(resourceType, key);
+  return attr !== undefined && isMembers(resourceType, attr);
 }
 
 /** Read-only attributes are the server's to set and `password` is never kept (RFC 7644 §3.5.1). */

@@ -381,6 +381,24 @@ export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): 
   return resolved;
 }
 
+/** Body keys resolved per resource type: the same few dozen arrive with every write. Bounded, as keys are the client's. */
+const resolvedKeys: Record<ResourceType, Map<string, Readonly<ResolvedAttribute> | null>> = { User: new Map(), Group: new Map() };
+const RESOLVED_KEYS_KEPT = 1_000;
+
+/**
+ * `resolveParts(splitAttrPath(key))` of a body key (undefined when it is no attribute path), remembered; the
+ * answer is frozen, as it is shared. A forbidden name throws as `resolveParts` does, and is not remembered.
+ */
+export function resolveKey(resourceType: ResourceType, key: string): Readonly<ResolvedAttribute> | undefined {
+  const known = resolvedKeys[resourceType];
+  const hit = known.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const parts = splitAttrPath(key);
+  const attr = parts ? Object.freeze(resolveParts(resourceType, parts)) : null;
+  if (known.size < RESOLVED_KEYS_KEPT) known.set(key, attr);
+  return attr ?? undefined;
+}
+
 /**
  * Resolve a textual attribute path such as `userName`, `name.givenName`,
  * `urn:ietf:params:scim:schemas:core:2.0:User:name.givenName` or

@@ -14,16 +14,25 @@ export type Token =
 export type SyntaxErrorFactory = (detail: string) => Error;
 
 const WORD = /[A-Za-z0-9_$:.\-]/;
-const WORD_START = /[A-Za-z_$.]/;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// Whole tokens by sticky patterns: a test per character cost more than the rest of a lookup's parse.
+const SPACES = /\s+/y;
+const WORD_TOKEN = /[A-Za-z_$.][A-Za-z0-9_$:.\-]*/y;
+
+/** The length of `sticky`'s match at `i` (0 when none). */
+function matchAt(sticky: RegExp, text: string, i: number): number {
+  sticky.lastIndex = i;
+  return sticky.test(text) ? sticky.lastIndex - i : 0;
+}
 
 export function tokenize(text: string, fail: SyntaxErrorFactory): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
     const ch = text[i]!;
-    if (/\s/.test(ch)) {
-      i++;
+    const spaces = matchAt(SPACES, text, i);
+    if (spaces > 0) {
+      i += spaces;
     } else if (ch === '(' || ch === ')' || ch === '[' || ch === ']') {
       tokens.push({ type: ch, pos: i });
       i++;
@@ -32,7 +41,7 @@ export function tokenize(text: string, fail: SyntaxErrorFactory): Token[] {
       if (end < 0) throw fail(`unterminated string starting at position ${i + 1}`);
       tokens.push({ type: 'string', value: decodeString(text.slice(i, end + 1), i, fail), pos: i });
       i = end + 1;
-    } else if (/[-\d]/.test(ch)) {
+    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
       NUMBER.lastIndex = i;
       const m = NUMBER.exec(text);
       if (!m || (i + m[0].length < text.length && WORD.test(text[i + m[0].length]!))) {
@@ -40,12 +49,11 @@ export function tokenize(text: string, fail: SyntaxErrorFactory): Token[] {
       }
       tokens.push({ type: 'number', value: Number(m[0]), pos: i });
       i += m[0].length;
-    } else if (WORD_START.test(ch)) {
-      const start = i;
-      while (i < text.length && WORD.test(text[i]!)) i++;
-      tokens.push({ type: 'word', text: text.slice(start, i), pos: start });
     } else {
-      throw fail(`unexpected character '${ch}' at position ${i + 1}`);
+      const length = matchAt(WORD_TOKEN, text, i);
+      if (length === 0) throw fail(`unexpected character '${ch}' at position ${i + 1}`);
+      tokens.push({ type: 'word', text: text.slice(i, i + length), pos: i });
+      i += length;
     }
   }
   tokens.push({ type: 'eof', pos: text.length });

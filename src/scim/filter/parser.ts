@@ -22,8 +22,15 @@ export function parseFilter(text: string): FilterNode {
   return node;
 }
 
+/** One lexer word that is not a `.subAttr` continuation: what nearly every PATCH path and value key is. */
+const PLAIN_PATH = /^[A-Za-z_$][A-Za-z0-9_$:.\-]*$/;
+
 /** Parse a PATCH `path`; syntax errors are 400 invalidPath. */
 export function parsePathExpression(text: string): FilterPath {
+  // A plain attribute path parses to its split parts alone (see `path`); one that does not split goes on to the
+  // parser for its error.
+  const plain = text.length <= MAX_FILTER_LENGTH && PLAIN_PATH.test(text) ? splitAttrPath(text) : undefined;
+  if (plain) return plain;
   const parser = new Parser(text, 'invalidPath');
   const path = parser.path(false);
   parser.expectEnd();

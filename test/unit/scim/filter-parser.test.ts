@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { MAX_FILTER_DEPTH, MAX_FILTER_LENGTH, parseFilter } from '../../../src/scim/filter/index.js';
+import { parsePathExpression } from '../../../src/scim/filter/parser.js';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from '../../../src/scim/schemas.js';
 import { expectScimError } from './expect-scim-error.js';
 
@@ -198,6 +199,59 @@ describe('scim filter parser', () => {
     it('accepts nesting up to the cap', () => {
       const ok = `${'('.repeat(MAX_FILTER_DEPTH)}a pr${')'.repeat(MAX_FILTER_DEPTH)}`;
       expect(parseFilter(ok)).to.deep.equal({ kind: 'present', path: { name: 'a' } });
+    });
+  });
+
+  describe('PATCH paths', () => {
+    // A plain path (one word) is split without the parser; a leading space sends the same text through the
+    // parser, so each plain path must come out as that parse does, or fail as it does.
+    const viaParser = (text: string) => parsePathExpression(` ${text}`);
+    const outcome = (parse: () => unknown) => {
+      try {
+        return { parsed: parse() };
+      } catch (err) {
+        return { failed: (err as { status?: number; scimType?: string }).scimType };
+      }
+    };
+    const plain = [
+      'active',
+      'userName',
+      'name.givenName',
+      'NAME.GIVENNAME',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager.value',
+      'URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER:emails',
+      'urn:example:custom:2.0:Thing:costCenter',
+      'urn:example:custom:field',
+      'x-custom_field$1',
+      '$ref',
+      '_under',
+      'a.b.c',
+      'a..b',
+      'a.',
+      'a:b',
+      'a-',
+      'members',
+      '__proto__',
+      'constructor.prototype',
+      'urn:ietf:params:scim:schemas:core:2.0:User:',
+      'true',
+      'not',
+    ];
+    for (const text of plain) {
+      it(`reads ${JSON.stringify(text)} as the parser does`, () => {
+        expect(outcome(() => parsePathExpression(text))).to.deep.equal(outcome(() => viaParser(text)));
+      });
+    }
+
+    it('still sends every other path through the parser (filters, sub-attributes after them, errors)', () => {
+      expect(parsePathExpression('emails[type eq "work"].value')).to.deep.equal({
+        name: 'emails',
+        sub: 'value',
+        filter: { kind: 'compare', path: { name: 'type' }, op: 'eq', value: 'work' },
+      });
+      for (const text of ['.value', '1abc', 'a b', 'emails[', '', `a${'b'.repeat(MAX_FILTER_LENGTH)}`]) {
+        expectScimError(() => parsePathExpression(text), 'invalidPath');
+      }
     });
   });
 });
