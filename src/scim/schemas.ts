@@ -264,9 +264,13 @@ export function extensionSchemas(resourceType: ResourceType): readonly string[] 
 }
 
 /** Canonical spelling of a schema URN this server knows, or undefined. */
+/** Each schema's id by its lower case, and the lower-case prefix of the attributes it qualifies. */
+const SCHEMA_IDS = new Map(SCHEMA_DEFS.map((s) => [s.id.toLowerCase(), s.id]));
+const SCHEMA_PREFIXES = SCHEMA_DEFS.map((s) => ({ id: s.id, prefix: `${s.id.toLowerCase()}:` }));
+
 export function canonicalSchemaUrn(urn: string): string | undefined {
-  const lower = urn.toLowerCase();
-  return SCHEMA_DEFS.find((s) => s.id.toLowerCase() === lower)?.id;
+  // Every PATCH path and body key is asked: most are no URN at all.
+  return urn.length > 4 && (urn[0] === 'u' || urn[0] === 'U') ? SCHEMA_IDS.get(urn.toLowerCase()) : undefined;
 }
 
 export interface ResolvedAttribute {
@@ -305,7 +309,7 @@ export function splitAttrPath(text: string): AttrPathParts | undefined {
   let rest = text;
   if (/^urn:/i.test(text)) {
     const lower = text.toLowerCase();
-    const known = SCHEMA_DEFS.find((s) => lower.startsWith(`${s.id.toLowerCase()}:`));
+    const known = SCHEMA_PREFIXES.find((s) => lower.startsWith(s.prefix));
     if (known) {
       uri = known.id;
       rest = text.slice(known.id.length + 1);
