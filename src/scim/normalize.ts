@@ -7,18 +7,8 @@
 import { forEachChunked } from '../core/chunks.js';
 import { checkResourceBounds } from './bounds.js';
 import { ScimError } from './errors.js';
-import {
-  type AttributeDef,
-  type ResolvedAttribute,
-  type ResourceType,
-  canonicalSchemaUrn,
-  coreSchema,
-  extensionSchemas,
-  findDef,
-  resolveKey,
-  resolveParts,
-  splitAttrPath,
-} from './schemas.js';
+import { type ResolvedAttribute, resolveKey, resolveParts, splitAttrPath } from './attribute-paths.js';
+import { type AttributeDef, type ResourceType, canonicalSchemaUrn, coreSchema, extensionSchemas, findDef } from './schemas.js';
 import { type JsonObject, findKey, getAttr, isObject } from './values.js';
 
 /** A Group member as stored: only the sub-attributes RFC 7643 §4.2 defines. */

@@ -22,13 +22,8 @@ import {
   syncSchemas,
 } from './normalize.js';
 import { type AttributePath, type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
-import {
-  type ResolvedAttribute,
-  type ResourceType,
-  canonicalSchemaUrn,
-  coreSchema,
-  unknownAttribute,
-} from './schemas.js';
+import { type ResolvedAttribute } from './attribute-paths.js';
+import { type ResourceType, canonicalSchemaUrn, coreSchema, unknownAttribute } from './schemas.js';
 import { type JsonObject, appendUnique, canonicalJson, cloneJson, deepEqual, findKey, getAttr, isObject } from './values.js';
 
 export type { MemberDelta, MemberRef } from './members.js';

@@ -8,14 +8,8 @@ import type { FilterNode } from './filter/ast.js';
 import { compileValueFilter, type Predicate } from './filter/evaluate.js';
 import { parsePathExpression } from './filter/parser.js';
 import { coerceValue } from './normalize.js';
-import {
-  type ResolvedAttribute,
-  type ResourceType,
-  canonicalSchemaUrn,
-  extensionSchemas,
-  findDef,
-  resolveParts,
-} from './schemas.js';
+import { type ResolvedAttribute, resolveParts } from './attribute-paths.js';
+import { type ResourceType, canonicalSchemaUrn, extensionSchemas, findDef } from './schemas.js';
 import { type JsonObject, findKey } from './values.js';
 
 export interface ValueFilter {

@@ -4,13 +4,8 @@
  * query says, `returned: always` attributes (id, schemas) stay and `returned: never` ones
  * (password) go; `returned: request` ones appear only when asked for by name.
  */
-import {
-  type ResolvedAttribute,
-  type ResourceType,
-  canonicalSchemaUrn,
-  resolveAttribute,
-  resolveParts,
-} from './schemas.js';
+import { type ResolvedAttribute, resolveAttribute, resolveParts } from './attribute-paths.js';
+import { type ResourceType, canonicalSchemaUrn } from './schemas.js';
 import { type JsonObject, isObject } from './values.js';
 
 export interface ProjectionQuery {

@@ -3,7 +3,7 @@
  * resolved: resolution depends on the resource type and happens when a filter is evaluated or
  * planned, so one parsed filter can be checked against any resource type.
  */
-import type { AttrPathParts } from '../schemas.js';
+import type { AttrPathParts } from '../attribute-paths.js';
 
 export type CompareOp = 'eq' | 'ne' | 'co' | 'sw' | 'ew' | 'gt' | 'ge' | 'lt' | 'le';
 export type CompValue = string | number | boolean | null;

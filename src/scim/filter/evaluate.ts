@@ -9,15 +9,8 @@
  * `ne` is the negation of `eq`, so it also matches resources without the attribute.
  */
 import { ScimError } from '../errors.js';
-import {
-  type AttrPathParts,
-  type AttributeDef,
-  type ResolvedAttribute,
-  type ResourceType,
-  extensionSchemas,
-  resolveParts,
-  unknownAttribute,
-} from '../schemas.js';
+import { type AttrPathParts, type ResolvedAttribute, resolveParts } from '../attribute-paths.js';
+import { type AttributeDef, type ResourceType, extensionSchemas, unknownAttribute } from '../schemas.js';
 import { type JsonObject, getAttr, isEmpty, isObject } from '../values.js';
 import type { CompareOp, CompValue, FilterNode, FilterPath } from './ast.js';
 

@@ -7,7 +7,7 @@
  */
 import { MAX_FILTER_LENGTH } from '../../core/limits.js';
 import { ScimError, type ScimType } from '../errors.js';
-import { splitAttrPath } from '../schemas.js';
+import { splitAttrPath } from '../attribute-paths.js';
 import { COMPARE_OPS, type CompareOp, type CompValue, type FilterNode, type FilterPath } from './ast.js';
 import { type Token, tokenize } from './lexer.js';
 

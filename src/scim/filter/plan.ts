@@ -4,7 +4,8 @@
  * Only `eq` with a string is indexable; values for case-insensitive indexes are passed as given
  * and the store folds case.
  */
-import { type AttrPathParts, type ResourceType, resolveParts } from '../schemas.js';
+import { type AttrPathParts, resolveParts } from '../attribute-paths.js';
+import { type ResourceType } from '../schemas.js';
 import type { FilterNode, FilterPath } from './ast.js';
 import { compileFilter } from './evaluate.js';
 

@@ -1,13 +1,7 @@
 import { expect } from 'chai';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from '../../../src/scim/discovery.js';
-import {
-  ENTERPRISE_USER_SCHEMA,
-  GROUP_SCHEMA,
-  LIST_RESPONSE_SCHEMA,
-  PATCH_OP_SCHEMA,
-  resolveAttribute,
-  USER_SCHEMA,
-} from '../../../src/scim/schemas.js';
+import { resolveAttribute } from '../../../src/scim/attribute-paths.js';
+import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, LIST_RESPONSE_SCHEMA, PATCH_OP_SCHEMA, USER_SCHEMA } from '../../../src/scim/schemas.js';
 import { expectScimError } from './expect-scim-error.js';
 
 describe('scim schemas', () => {
