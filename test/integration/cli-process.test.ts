@@ -166,7 +166,9 @@ describe('dsync serve as a process (real CLI)', function () {
     await waitHealthy(port, proc);
     proc.child.kill('SIGTERM');
     await proc.exited;
-    await until(async () => (await portIsFree(port)) && (await portIsFree(metrics)), 'both ports to be free', 15_000);
-    expect(proc.output()).to.contain('"msg":"stopped"');
+    // npx exits before the server it started: the ports free up, then the store closes and "stopped" is logged.
+    const stopped = () => proc.output().includes('"msg":"stopped"');
+    await until(async () => (await portIsFree(port)) && (await portIsFree(metrics)) && stopped(), () => `both ports free and "stopped" logged; output:\n${proc.output()}`, 15_000);
+    expect(stopped(), proc.output()).to.equal(true);
   });
 });
