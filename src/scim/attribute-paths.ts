@@ -3,7 +3,7 @@
  * way everything else turns a path or a body key into a definition.
  */
 import { ScimError } from './errors.js';
-import { type AttributeDef, type ResourceType, findDef, resourceSchemas, SCHEMA_DEFS, unknownAttribute } from './schemas.js';
+import { type AttributeDef, type ResourceType, canonicalSchemaUrn, findDef, resourceSchemas, SCHEMA_DEFS, unknownAttribute } from './schemas.js';
 import { isForbiddenName } from './values.js';
 
 export interface ResolvedAttribute {
@@ -74,9 +74,10 @@ export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): 
   const { core, extensions, unqualified } = resourceSchemas(resourceType);
   let schema = core.id;
   let defs = unqualified;
-  if (parts.uri !== undefined && parts.uri.toLowerCase() !== core.id.toLowerCase()) {
-    const ext = extensions.find((s) => s.id.toLowerCase() === parts.uri!.toLowerCase());
-    schema = ext?.id ?? parts.uri;
+  const urn = parts.uri === undefined ? undefined : (canonicalSchemaUrn(parts.uri) ?? parts.uri);
+  if (urn !== undefined && urn !== core.id) {
+    const ext = extensions.find((s) => s.id === urn);
+    schema = ext?.id ?? parts.uri!; // an unknown URN as the client spelled it
     defs = ext?.attributes ?? [];
   }
   const extension = schema !== core.id;
