@@ -5,7 +5,9 @@
  * node's HTTP internals, express and every middleware then pay for it on each property access. Measured on a
  * stub SCIM endpoint (test/bench/scim-dispatch.bench.ts, the `+types` servers): 312 → 176 µs of CPU per request
  * behind express's router, 282 → 135 µs behind the SCIM dispatcher. Born with the app's prototypes,
- * `setPrototypeOf` finds the same prototype and changes nothing. Works on `http` and `https` servers alike (both take these two options).
+ * `setPrototypeOf` finds the same prototype and changes nothing. They are subclasses of node's, so V8 keeps them
+ * in fast mode as well (test/unit/http/express-types.test.ts checks it): `ahead+types` 91 → 79–84 µs. Works on
+ * `http` and `https` servers alike (both take these two options).
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
@@ -22,20 +24,18 @@ export interface ExpressTypes {
  * takes a request (the app may be built after the server listens, as tests do).
  */
 export function expressTypes(): ExpressTypes {
-  const request = Object.create(express.request) as object;
-  const response = Object.create(express.response) as object;
-  // Plain functions, not subclasses: a subclass's objects would have the subclass's prototype, not the app's.
-  // node calls them with `new` and its own arguments, passed on whole.
-  const Request = function (this: IncomingMessage, ...args: unknown[]) {
-    Reflect.apply(IncomingMessage, this, args);
-  } as unknown as typeof IncomingMessage;
-  Request.prototype = request as IncomingMessage;
-  const Response = function (this: ServerResponse, ...args: unknown[]) {
-    Reflect.apply(ServerResponse, this, args);
-  } as unknown as typeof ServerResponse;
-  Response.prototype = response as ServerResponse<IncomingMessage>;
+  // Subclasses of node's own, whose prototypes then become the app's (`adopt`): V8 sizes a subclass's objects
+  // from the constructors of its chain, as it sizes node's, so they keep fast properties. Plain wrapper functions
+  // (`Reflect.apply(ServerResponse, this, args)`) made every response a dictionary-mode object: sized for none,
+  // it took node's many fields out of line and went to dictionary mode at its first symbol-keyed one.
+  class Request extends IncomingMessage {}
+  class Response extends ServerResponse {}
+  Object.setPrototypeOf(Request.prototype, express.request);
+  Object.setPrototypeOf(Response.prototype, express.response);
+  const request = Request.prototype;
+  const response = Response.prototype;
   return {
-    options: { IncomingMessage: Request, ServerResponse: Response },
+    options: { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse },
     adopt(app) {
       for (const proto of [request, response]) Object.defineProperty(proto, 'app', { configurable: true, enumerable: true, writable: true, value: app });
       Object.assign(app, { request, response });

@@ -1,11 +1,15 @@
 /**
  * express-types.ts: requests and responses born with the app's prototypes (so express's per-request
- * setPrototypeOf changes nothing), and express working on them as on its own: `req.app`, trust proxy, `res.json`.
+ * setPrototypeOf changes nothing), and express working on them as on its own: `req.app`, trust proxy, `res.json`;
+ * and V8 keeping them in fast mode (a child node with natives syntax: test/support/fast-properties-probe.ts).
  */
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import express, { type Express } from 'express';
 import { expressTypes } from '../../../src/http/express-types.js';
 
@@ -58,5 +62,18 @@ describe('express-types: requests born with the app prototypes', () => {
     const other = await fetch(`${two.url}/who`);
     expect(await other.json()).to.include({ name: 'b', sameApp: true });
     expect(two.arrived[0]!.request).to.equal(b.request).and.not.equal(a.request);
+  });
+
+  it('keeps requests and responses in V8 fast mode through express (property access without dictionary lookups)', async function () {
+    this.timeout(30_000);
+    const probe = fileURLToPath(new URL('../../support/fast-properties-probe.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', probe]);
+    expect(JSON.parse(stdout)).to.deep.equal({
+      status: 200,
+      requestOnArrival: true,
+      responseOnArrival: true,
+      requestAfter: true,
+      responseAfter: true,
+    });
   });
 });
