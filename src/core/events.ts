@@ -11,7 +11,9 @@ import type {
   PendingEvent,
   ScimBody,
   StoreBuiltEvent,
+  UserDataFields,
   UserEventData,
+  UserJson,
 } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -22,19 +24,19 @@ function primaryEmail(body: ScimBody): string | undefined {
   return str(primary?.value) ?? (str(body.userName)?.includes('@') ? str(body.userName) : undefined);
 }
 
-/** The user's event data before `raw`, which comes last. */
+/** The user's event data before `raw`, which comes last. Assigned in order, not spread: it runs on every user write. */
 function userFields(id: string, body: ScimBody): Omit<UserEventData, 'raw'> {
   const name = (body.name ?? {}) as Record<string, unknown>;
   const first = str(name.givenName);
   const last = str(name.familyName);
   const email = primaryEmail(body);
-  return {
-    id,
-    ...(first !== undefined && { first_name: first }),
-    ...(last !== undefined && { last_name: last }),
-    ...(email !== undefined && { email }),
-    active: body.active !== false,
-  };
+  // Built in JSON order: id, the names and email when present, active.
+  const fields = { id } as Omit<UserEventData, 'raw'>;
+  if (first !== undefined) fields.first_name = first;
+  if (last !== undefined) fields.last_name = last;
+  if (email !== undefined) fields.email = email;
+  fields.active = body.active !== false;
+  return fields;
 }
 
 export function userData(id: string, body: ScimBody): UserEventData {
@@ -47,11 +49,23 @@ export function userData(id: string, body: ScimBody): UserEventData {
  * or serialising it (`userDataJson`); a store may keep them beside the body to build membership events itself
  * (Redis: in the write's script). Undefined for a body that cannot be spliced so (one with its own `id`, or none).
  */
-export function userDataFields(id: string, body: ScimBody): [first: string, last: string, email: string, active: string] | undefined {
-  if (Object.hasOwn(body, 'id') || Object.keys(body).length === 0) return undefined;
+export function userDataFields(id: string, body: ScimBody): UserDataFields | undefined {
+  if (Object.hasOwn(body, 'id') || isEmpty(body)) return undefined;
   const f = userFields(id, body);
   const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
   return [json(f.first_name), json(f.last_name), json(f.email), String(f.active)];
+}
+
+function isEmpty(body: ScimBody): boolean {
+  for (const _ in body) return false;
+  return true;
+}
+
+/** The event data's JSON from the body's (`JSON.stringify`'s text, without an id) and its `userDataFields`. */
+function splicedUserData(id: string, [first, last, email, active]: UserDataFields, bodyJson: string): string {
+  const idJson = JSON.stringify(id);
+  const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
+  return `{"id":${idJson}${named},"active":${active},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /**
@@ -63,11 +77,32 @@ export function userDataFields(id: string, body: ScimBody): [first: string, last
 export function userDataJson(id: string, bodyJson: string): string {
   const body = JSON.parse(bodyJson) as ScimBody;
   const fields = bodyJson.endsWith('}') ? userDataFields(id, body) : undefined;
-  if (fields === undefined) return JSON.stringify(userData(id, body));
-  const [first, last, email, active] = fields;
-  const idJson = JSON.stringify(id);
-  const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
-  return `{"id":${idJson}${named},"active":${active},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
+  return fields === undefined ? JSON.stringify(userData(id, body)) : splicedUserData(id, fields, bodyJson);
+}
+
+/**
+ * A user's body serialised once for a write: the text the store keeps and the event's `raw` (spliced into its data,
+ * `userDataJson`'s way), with the fields a store may keep beside it (`userDataFields`).
+ */
+export function userJson(id: string, body: ScimBody): UserJson {
+  return { body: JSON.stringify(body), fields: userDataFields(id, body) };
+}
+
+/**
+ * A user's `user.created` or `user.updated` event (with `before`, the body it replaces: `previous_attributes`),
+ * byte for byte what `buildEvent` gives with `userData`, its data spliced around `json.body` (`userJson`).
+ */
+export function userEvent(
+  directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
+  event: 'user.created' | 'user.updated',
+  id: string,
+  body: ScimBody,
+  json: UserJson,
+  before: ScimBody | undefined,
+  now: number,
+): PendingEvent {
+  const data = json.fields === undefined ? JSON.stringify(userData(id, body)) : splicedUserData(id, json.fields, json.body);
+  return eventJson(directory, event, data, before && userPrevious(id, before, body), now);
 }
 
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */
@@ -82,22 +117,31 @@ export function groupData(id: string, body: ScimBody): GroupEventData {
 export function previousAttributes(before: object, after: object): Record<string, unknown> | undefined {
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
-  const prev = changedFrom(b, a, 'raw');
-  const raw = changedFrom((b.raw ?? {}) as Record<string, unknown>, (a.raw ?? {}) as Record<string, unknown>);
-  return raw === undefined ? prev : { ...prev, raw };
+  return withRaw(changedFrom(b, a, 'raw'), changedFrom((b.raw ?? {}) as Record<string, unknown>, (a.raw ?? {}) as Record<string, unknown>));
 }
 
 /**
+ * `previousAttributes(userData(id, before), userData(id, after))` without copying either body: `raw` is the body
+ * with the user's id, the same on both sides, so its changes are the bodies' besides `id`.
+ */
+function userPrevious(id: string, before: ScimBody, after: ScimBody): Record<string, unknown> | undefined {
+  return withRaw(changedFrom(userFields(id, before), userFields(id, after)), changedFrom(before, after, 'id'));
+}
+
+const withRaw = (top: Record<string, unknown> | undefined, raw: Record<string, unknown> | undefined) =>
+  raw === undefined ? top : { ...top, raw };
+
+/**
  * The keys whose values differ between `before` and `after` (`before`'s first, then those only in `after`), each
- * with its old value (absent = null); undefined when none does. Two loops, not a Set of both key lists: it runs
- * twice on every user update.
+ * with its old value (absent = null); undefined when none does. Two loops, not a Set of both key lists, and no
+ * key arrays (for…in: bodies are plain JSON objects): it runs twice on every user update.
  */
 function changedFrom(before: Record<string, unknown>, after: Record<string, unknown>, skip?: string): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
-  for (const key of Object.keys(before)) {
+  for (const key in before) {
     if (key !== skip && !sameJson(before[key], after[key])) (out ??= {})[key] = before[key] ?? null;
   }
-  for (const key of Object.keys(after)) {
+  for (const key in after) {
     if (key !== skip && !Object.hasOwn(before, key) && after[key] !== undefined) (out ??= {})[key] = null;
   }
   return out;
@@ -110,17 +154,28 @@ export function buildEvent<T extends EventType>(
   previous?: Record<string, unknown>,
   now = Date.now(),
 ): PendingEvent {
-  const e: { event: T; data: EventDataOf<T>; previous_attributes?: Record<string, unknown> } & Omit<DirectorySyncEvent, 'event' | 'data'> = {
-    id: newEventId(now),
+  return eventJson(directory, event, JSON.stringify(data), previous, now);
+}
+
+/** The event's JSON around its data's (DESIGN.md §4, in this key order), `previous_attributes` when given. */
+function eventJson(
+  directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
+  event: EventType,
+  dataJson: string,
+  previous: Record<string, unknown> | undefined,
+  now: number,
+): PendingEvent {
+  const id = newEventId(now);
+  const head: Omit<DirectorySyncEvent, 'event' | 'data'> & { event: EventType } = {
+    id,
     event,
     created_at: new Date(now).toISOString(),
     directory_id: directory.id,
     tenant: directory.tenant,
     product: directory.product,
-    data,
   };
-  if (previous) e.previous_attributes = previous;
-  return { id: e.id, json: JSON.stringify(e) };
+  const previousJson = previous ? `,"previous_attributes":${JSON.stringify(previous)}` : '';
+  return { id, json: `${JSON.stringify(head).slice(0, -1)},"data":${dataJson}${previousJson}}` };
 }
 
 /** Whether the store builds this event (its JSON exists only there), not its writer. */

@@ -99,6 +99,16 @@ export interface PendingEvent {
   id: string;
   json: string;
 }
+/** A user's first name, last name and email as JSON ('' when absent) and `true`/`false` (core/events.ts userDataFields). */
+export type UserDataFields = [first: string, last: string, email: string, active: string];
+/**
+ * A user's body serialised once for its write (core/events.ts userJson): the text a store keeps, and the
+ * `UserDataFields` it may keep beside it (undefined: a body its event data cannot be spliced around).
+ */
+export interface UserJson {
+  body: string;
+  fields: UserDataFields | undefined;
+}
 /**
  * A membership event of one change, as a store that builds them itself is given it: the event is
  * `{"id":"<id>"<middle><the user's event data without its closing brace>,"group":<groupJson>}}`, the user's data

@@ -15,6 +15,7 @@ import type {
   StoreBuiltEvent,
   StoredJson,
   StoredResource,
+  UserJson,
   UserKeys,
 } from './model.js';
 
@@ -107,7 +108,8 @@ export interface UserStore {
   findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]>;
   /** Ordered by creation; `offset` is 0-based. */
   listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>>;
-  createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[]): Promise<WriteResult>;
+  /** `json`: the body as its writer serialised it for the events (`userJson`), so the store need not again. */
+  createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[], json?: UserJson): Promise<WriteResult>;
   updateUser(
     directoryId: string,
     id: string,
@@ -116,6 +118,7 @@ export interface UserStore {
     keys: UserKeys,
     events: PendingEvent[],
     now: number,
+    json?: UserJson,
   ): Promise<WriteResult>;
   /**
    * Deletes the user and its memberships. `groups` must be the user's groups, at the versions read, that the

@@ -3,7 +3,7 @@
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
-import { buildEvent, groupData, MembershipEvents, previousAttributes, userData } from './events.js';
+import { buildEvent, groupData, MembershipEvents, userData, userEvent, userJson } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { userKeys } from './keys.js';
@@ -35,8 +35,9 @@ export class UserWriter {
     return retrying(async () => {
       const now = Date.now();
       const user = freshResource(id, body, now);
-      const event = buildEvent(dir, 'user.created', userData(id, body), undefined, now);
-      const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event]), `Directory ${dir.id}`, duplicate(keys));
+      const json = userJson(id, body);
+      const event = userEvent(dir, 'user.created', id, body, json, undefined, now);
+      const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event], json), `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
       report(this.committed, dir.id, [event], opts);
       return user;
@@ -53,11 +54,10 @@ export class UserWriter {
       if (next === undefined || sameResource(current.body, next)) return current;
       const keys = userKeys(next);
       const now = Date.now();
-      const before = userData(id, current.body);
-      const after = userData(id, next);
-      const event = buildEvent(dir, 'user.updated', after, previousAttributes(before, after), now);
+      const json = userJson(id, next);
+      const event = userEvent(dir, 'user.updated', id, next, json, current.body, now);
       const result = outcomeOf(
-        await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now),
+        await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json),
         `User ${id}`,
         duplicate(keys),
       );

@@ -209,9 +209,9 @@ export class DirectoryData {
   }
 }
 
-/** The row of a resource just created (version 1). */
-export const newRow = <K>(resource: StoredResource, keys: K): Row & { keys: K } => ({
-  body: JSON.stringify(resource.body),
+/** The row of a resource just created (version 1); `bodyJson`: its body as its writer serialised it. */
+export const newRow = <K>(resource: StoredResource, keys: K, bodyJson = JSON.stringify(resource.body)): Row & { keys: K } => ({
+  body: bodyJson,
   created: resource.created,
   lastModified: resource.lastModified,
   version: 1,

@@ -7,7 +7,7 @@
  * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
 import { forEachChunked } from '../core/chunks.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../core/model.js';
 import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ResourceRef, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
 import { MemoryAccessStore } from './memory-access.js';
 import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
@@ -110,11 +110,11 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   async countUsers(directoryId: string): Promise<number> {
     return this.data.get(directoryId)?.users.size ?? 0;
   }
-  async createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[]): Promise<WriteResult> {
+  async createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[], json?: UserJson): Promise<WriteResult> {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
     if (d.userNames.has(keys.userName.toLowerCase())) return { status: 'conflict' };
-    const row: UserRow = newRow(user, keys);
+    const row: UserRow = newRow(user, keys, json?.body);
     d.users.set(user.id, row);
     d.indexUser(user.id, keys);
     d.append(events);
@@ -128,6 +128,7 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     keys: UserKeys,
     events: PendingEvent[],
     now: number,
+    json?: UserJson,
   ): Promise<WriteResult> {
     while (this.data.get(directoryId)?.busy()) await this.data.get(directoryId)!.idle();
     const d = this.data.get(directoryId);
@@ -138,7 +139,7 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     if (owner !== undefined && owner !== id) return { status: 'conflict' };
     d.unindexUser(id, row.keys);
     d.indexUser(id, keys);
-    Object.assign(row, { body: JSON.stringify(body), keys, version: row.version + 1, lastModified: now });
+    Object.assign(row, { body: json?.body ?? JSON.stringify(body), keys, version: row.version + 1, lastModified: now });
     d.append(events);
     return ok(row);
   }

@@ -21,8 +21,8 @@
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
 import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
-import { userDataFields } from '../core/events.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
+import { userJson } from '../core/events.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../core/model.js';
 import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
@@ -48,9 +48,10 @@ const userKeyArgs = (keys: UserKeys): string[] => [
  * data's fields, or none when the script cannot build them (the body cannot be spliced, or the id is not its own
  * JSON string content, which the script writes as is).
  */
-function eventFields(id: string, body: StoredResource['body']): string[] {
-  const fields = JSON.stringify(id) === `"${id}"` ? userDataFields(id, body) : undefined;
-  return fields ? ['1', ...fields] : [''];
+/** The user's JSON and the fields its script keeps beside it (an id its Lua splices must need no escaping). */
+function userArgs(id: string, body: StoredResource['body'], json = userJson(id, body)): string[] {
+  const fields = JSON.stringify(id) === `"${id}"` ? json.fields : undefined;
+  return [json.body, ...(fields ? ['1', ...fields] : [''])];
 }
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 
@@ -199,14 +200,13 @@ export class RedisStore extends RedisAccessStore implements Store {
   countUsers(directoryId: string): Promise<number> {
     return this.redis.zcard(`${prefix(directoryId)}uo`);
   }
-  createUser(directoryId: string, user: StoredResource, keys: UserKeys, evs: PendingEvent[]): Promise<WriteResult> {
+  createUser(directoryId: string, user: StoredResource, keys: UserKeys, evs: PendingEvent[], json?: UserJson): Promise<WriteResult> {
     return this.writes.run('dsyncCreateUser', directoryId, SCRIPT_KEYS.createUser(user.id), [
       user.id,
       ...userKeyArgs(keys),
       String(user.created),
       String(user.lastModified),
-      JSON.stringify(user.body),
-      ...eventFields(user.id, user.body),
+      ...userArgs(user.id, user.body, json),
       ...events(evs),
     ]);
   }
@@ -218,14 +218,14 @@ export class RedisStore extends RedisAccessStore implements Store {
     keys: UserKeys,
     evs: PendingEvent[],
     now: number,
+    json?: UserJson,
   ): Promise<WriteResult> {
     return this.writes.run('dsyncUpdateUser', directoryId, SCRIPT_KEYS.updateUser(id), [
       id,
       String(expectedVersion),
       ...userKeyArgs(keys),
       String(now),
-      JSON.stringify(body),
-      ...eventFields(id, body),
+      ...userArgs(id, body, json),
       ...events(evs),
     ]);
   }
