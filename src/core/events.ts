@@ -128,8 +128,13 @@ function userPrevious(id: string, before: ScimBody, after: ScimBody): Record<str
   return withRaw(changedFrom(userFields(id, before), userFields(id, after)), changedFrom(before, after, 'id'));
 }
 
-const withRaw = (top: Record<string, unknown> | undefined, raw: Record<string, unknown> | undefined) =>
-  raw === undefined ? top : { ...top, raw };
+/** `{ ...top, raw }` (top is changedFrom's own object); no literal that starts with a spread (see scim/handler.ts). */
+function withRaw(top: Record<string, unknown> | undefined, raw: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined) return top;
+  const out = top ?? {};
+  out.raw = raw;
+  return out;
+}
 
 /**
  * The keys whose values differ between `before` and `after` (`before`'s first, then those only in `after`), each

@@ -166,7 +166,7 @@ export class GroupWriter {
     const result = outcomeOf(written, `Group ${current.id}`, duplicate(keys));
     if (result === STALE) return STALE;
     report(this.committed, dir.id, committedEvents(events, changes, result.applied), opts);
-    return { ...current, body: next, version: result.version, lastModified: result.lastModified };
+    return { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
   }
 
   /**

@@ -19,5 +19,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
  */
 export function sameResource(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
   const schemas = (v: unknown) => (Array.isArray(v) ? [...new Set(v.map(String))].sort() : v);
-  return sameJson({ ...a, schemas: schemas(a.schemas) }, { ...b, schemas: schemas(b.schemas) });
+  if (!sameJson(schemas(a.schemas), schemas(b.schemas))) return false;
+  // The other keys as sameJson compares them, without copying either body (it runs on every update).
+  let others = 0;
+  for (const key in a) {
+    if (key === 'schemas') continue;
+    if (!(key in b) || !sameJson(a[key], b[key])) return false;
+    others++;
+  }
+  for (const key in b) if (key !== 'schemas') others--;
+  return others === 0;
 }

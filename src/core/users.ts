@@ -63,7 +63,7 @@ export class UserWriter {
       );
       if (result === STALE) return STALE;
       report(this.committed, dir.id, [event], opts);
-      return { ...current, body: next, version: result.version, lastModified: result.lastModified };
+      return { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
     });
   }
 

@@ -55,8 +55,11 @@ export class WebhookSender {
     const started = performance.now();
     const latency = () => Math.round((performance.now() - started) * 10) / 10;
     try {
+      // Property by property, no spread first: Node 20's V8 builds such a literal on a slow path (about 1 µs).
+      const { origin, path } = this.target(endpoint);
       const options: Dispatcher.DispatchOptions = {
-        ...this.target(endpoint),
+        origin,
+        path,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -68,7 +71,9 @@ export class WebhookSender {
       const answer = await new Promise<Answer>((resolve, reject) => {
         this.dispatcher.dispatch(options, new AnswerReader(this.maxResponseBytes, (err, a) => (err ? reject(err) : resolve(a!))));
       });
-      return { ...answer, latencyMs: latency() };
+      const sent: SendResult = { status: answer.status, latencyMs: latency() };
+      if (answer.retryAfter !== undefined) sent.retryAfter = answer.retryAfter;
+      return sent;
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error & { code?: string } };
       const code = e.code ?? e.cause?.code;

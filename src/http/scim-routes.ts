@@ -6,7 +6,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import type { Logger } from '../logger.js';
-import { SCIM_JSON, type ScimResult } from '../scim/context.js';
+import { SCIM_JSON, type ScimQuery, type ScimResult } from '../scim/context.js';
 import { scimErrorResult } from '../scim/error-mapper.js';
 import { ScimError } from '../scim/errors.js';
 import type { Dsync } from '../service.js';
@@ -15,7 +15,17 @@ import { jsonBody } from './json-body.js';
 import type { RouteTemplate } from './request-identity.js';
 import type { ScimDispatchOptions } from './scim-dispatch.js';
 
-const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'];
+const QUERY_PARAMS = ['filter', 'startIndex', 'count', 'attributes', 'excludedAttributes'] as const;
+
+/** The SCIM parameters given as single strings, in QUERY_PARAMS' order (assigned, not spread: it runs per request). */
+function scimQuery(q: Record<string, unknown>): ScimQuery {
+  const query: ScimQuery = {};
+  for (const name of QUERY_PARAMS) {
+    const value = q[name];
+    if (typeof value === 'string') query[name] = value;
+  }
+  return query;
+}
 
 export const SCIM_PREFIX = '/api/scim/v2.0';
 
@@ -83,7 +93,6 @@ export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailure
     // A repeated parameter must not be dropped: an ignored `filter` would answer with the whole directory.
     const repeated = QUERY_PARAMS.find((name) => Array.isArray(q[name]));
     if (repeated) throw ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue');
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const requestId = requestIdOf(res);
     const apiSecret = bearer(req);
     const bodyBytes = receivedBytes(req);
@@ -96,13 +105,7 @@ export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailure
       ...(params.resourceId !== undefined && { resourceId: params.resourceId }),
       apiSecret,
       ...(requestId !== undefined && { requestId }),
-      query: {
-        ...(str(q.filter) !== undefined && { filter: str(q.filter)! }),
-        ...(str(q.startIndex) !== undefined && { startIndex: str(q.startIndex)! }),
-        ...(str(q.count) !== undefined && { count: str(q.count)! }),
-        ...(str(q.attributes) !== undefined && { attributes: str(q.attributes)! }),
-        ...(str(q.excludedAttributes) !== undefined && { excludedAttributes: str(q.excludedAttributes)! }),
-      },
+      query: scimQuery(q),
       headers: {
         ...(req.get('if-match') !== undefined && { 'if-match': req.get('if-match')! }),
         ...(req.get('if-none-match') !== undefined && { 'if-none-match': req.get('if-none-match')! }),

@@ -17,11 +17,11 @@ export function locationOf(base: string, type: ScimResourceType, id: string): st
 
 /** The representation used for filtering and rendering: body + id + meta (schemas first, meta last). */
 export function toScim(base: string, type: ScimResourceType, r: StoredResource, extra: Record<string, unknown> = {}) {
-  const { schemas, ...rest } = r.body;
+  // The body's own `schemas` lands in the first slot (no rest copy without it: it renders every answer).
   return {
-    schemas,
+    schemas: r.body.schemas,
     id: r.id,
-    ...rest,
+    ...r.body,
     ...extra,
     meta: {
       resourceType: type,
