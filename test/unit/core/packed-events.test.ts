@@ -6,8 +6,7 @@
 import { expect } from 'chai';
 import { memberChanges } from '../../../src/core/memberships.js';
 import { PackedStrings } from '../../../src/core/packed-strings.js';
-import type { Directory } from '../../../src/core/model.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { memoryDirectory } from '../../support/memory-directory.js';
 
 describe('packed event JSON (issue 21)', () => {
   it('PackedStrings gives back each string exactly, multi-byte text included', () => {
@@ -18,13 +17,7 @@ describe('packed event JSON (issue 21)', () => {
   });
 
   it("memberChanges builds each event once, packed: its JSON is read from the chunk's block, not held as a string", async () => {
-    const store = new MemoryStore();
-    const now = new Date().toISOString();
-    const directory: Directory = {
-      id: 'd1', name: 'D', tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-      scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: now, updated_at: now,
-    };
-    await store.createDirectory(directory);
+    const { store, directory } = await memoryDirectory();
     for (let i = 0; i < 2500; i++) {
       const body = { userName: `u${i}@acme.io`, name: { givenName: 'Zoë', familyName: `N${i}` } };
       await store.createUser('d1', { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 }, { userName: body.userName, emails: [] }, []);

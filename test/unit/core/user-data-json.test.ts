@@ -6,10 +6,10 @@ import { expect } from 'chai';
 import type { CommitListener } from '../../../src/core/commit.js';
 import { userData, userDataJson, writerBuilt } from '../../../src/core/events.js';
 import { GroupWriter } from '../../../src/core/groups.js';
-import type { Directory, PendingEvent } from '../../../src/core/model.js';
+import type { PendingEvent } from '../../../src/core/model.js';
 import { UserDataJson } from '../../../src/core/user-data-json.js';
 import { UserWriter } from '../../../src/core/users.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { memoryDirectory } from '../../support/memory-directory.js';
 
 const fresh = (id: string, bodyJson: string): string => JSON.stringify(userData(id, JSON.parse(bodyJson)));
 
@@ -86,13 +86,7 @@ describe('user data JSON remembered per stored body (issue 23)', () => {
   });
 
   it("a member PATCH after a user's PUT carries the user as stored now", async () => {
-    const store = new MemoryStore();
-    const at = new Date().toISOString();
-    const dir: Directory = {
-      id: 'd1', name: 'D', tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-      scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: at, updated_at: at,
-    };
-    await store.createDirectory(dir);
+    const { store, directory: dir } = await memoryDirectory();
     const committed: PendingEvent[] = [];
     // The memory store builds no membership events: its writers build every one.
     const listener: CommitListener = (_, events) => void committed.push(...events.map(writerBuilt));

@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { buildEvent, previousAttributes, userData, userEvent, userJson, writerBuilt } from '../../../src/core/events.js';
-import type { Directory, PendingEvent, ScimBody } from '../../../src/core/model.js';
+import type { PendingEvent, ScimBody } from '../../../src/core/model.js';
 import { UserWriter } from '../../../src/core/users.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { memoryDirectory } from '../../support/memory-directory.js';
 
 const dir = { id: 'd-1', tenant: 'acme "corp"', product: 'app' };
 const now = Date.UTC(2026, 10, 28, 12, 0, 0);
@@ -55,13 +55,7 @@ describe("a user's own events from its body serialised once (issue 23)", () => {
   });
 
   it('a write stores the text its event was built around, and delivers the change', async () => {
-    const store = new MemoryStore();
-    const at = new Date().toISOString();
-    const directory: Directory = {
-      id: 'd1', name: 'D', tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-      scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: at, updated_at: at,
-    };
-    await store.createDirectory(directory);
+    const { store, directory } = await memoryDirectory();
     const committed: PendingEvent[] = [];
     const writer = new UserWriter({ store, committed: (_, events) => void committed.push(...events.map(writerBuilt)) });
     const user = await writer.create(directory, bodies[1]!);
