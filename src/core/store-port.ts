@@ -8,16 +8,7 @@
  * compute the new state and its events, and commit with the version they read; `stale` means "read again".
  * Writes into a directory that no longer exists answer `missing` (a cascade delete may be under way).
  */
-import type {
-  Directory,
-  GroupKeys,
-  PendingEvent,
-  StoreBuiltEvent,
-  StoredJson,
-  StoredResource,
-  UserJson,
-  UserKeys,
-} from './model.js';
+import type { Directory, GroupKeys, PendingEvent, StoreBuiltEvent, StoredJson, StoredResource, UserJson, UserKeys } from './model.js';
 
 export type UserIndex = 'userName' | 'externalId' | 'email';
 export type GroupIndex = 'displayName' | 'externalId';
