@@ -50,13 +50,13 @@ export function userData(id: string, body: ScimBody): UserEventData {
  * (Redis: in the write's script). Undefined for a body that cannot be spliced so (one with its own `id`, or none).
  */
 export function userDataFields(id: string, body: ScimBody): UserDataFields | undefined {
-  if (Object.hasOwn(body, 'id') || isEmpty(body)) return undefined;
+  if (Object.hasOwn(body, 'id') || hasNoKeys(body)) return undefined;
   const f = userFields(id, body);
   const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
   return [json(f.first_name), json(f.last_name), json(f.email), String(f.active)];
 }
 
-function isEmpty(body: ScimBody): boolean {
+function hasNoKeys(body: ScimBody): boolean {
   for (const _ in body) return false;
   return true;
 }
