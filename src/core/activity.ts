@@ -5,6 +5,7 @@
  * request. Bounded: the newest KEEP entries of a directory, gone TTL after its last request. A write that
  * fails is dropped (the record is a diagnostic, not a log of record).
  */
+import { isoTime } from './iso-time.js';
 import type { ActivityEntry, AccessStore } from './store-port.js';
 
 export const ACTIVITY_KEEP = 1000;
@@ -49,7 +50,7 @@ export class ActivityRecorder {
     // A burst beyond what is kept anyway drops its oldest entries here rather than in the store.
     if (entries.length >= ACTIVITY_KEEP) entries.shift();
     entries.push({
-      at: new Date().toISOString(),
+      at: isoTime(Date.now()),
       method: entry.method.toUpperCase().slice(0, 10),
       path: clip(entry.path, MAX_PATH_LENGTH),
       status: entry.status,

@@ -1,5 +1,6 @@
 /** Builds directory-sync events (DESIGN.md §4) from stored resources. Pure functions. */
 import { newEventId } from './ids.js';
+import { isoTime } from './iso-time.js';
 import { sameJson } from './json.js';
 import type {
   Directory,
@@ -174,7 +175,7 @@ function eventJson(
   const head: Omit<DirectorySyncEvent, 'event' | 'data'> & { event: EventType } = {
     id,
     event,
-    created_at: new Date(now).toISOString(),
+    created_at: isoTime(now),
     directory_id: directory.id,
     tenant: directory.tenant,
     product: directory.product,
@@ -218,7 +219,7 @@ export class MembershipEvents {
     const template = JSON.stringify({
       id: ID_SLOT,
       event,
-      created_at: new Date(now).toISOString(),
+      created_at: isoTime(now),
       directory_id: directory.id,
       tenant: directory.tenant,
       product: directory.product,

@@ -134,7 +134,9 @@ export class ScimTokens {
     const tokenId = matchToken(access, presented, now);
     if (!tokenId) return { directory: access.directory, tokenId: null };
     this.used(directoryId, tokenId, now);
-    return { directory: access.directory, tokenId, ...(access.resource !== undefined && { resource: access.resource }) };
+    const auth: ScimAuthentication = { directory: access.directory, tokenId };
+    if (access.resource !== undefined) auth.resource = access.resource;
+    return auth;
   }
 
   private used(directoryId: string, tokenId: string, now: number): void {

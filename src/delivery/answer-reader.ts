@@ -29,7 +29,8 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     if (statusCode < 200) return; // informational (100 Continue, 103): the answer follows
     const retryAfter = headers['retry-after'];
-    this.answer = { status: statusCode, ...(typeof retryAfter === 'string' && { retryAfter }) };
+    this.answer = { status: statusCode };
+    if (typeof retryAfter === 'string') this.answer.retryAfter = retryAfter;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

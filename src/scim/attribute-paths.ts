@@ -58,7 +58,11 @@ export function splitAttrPath(text: string): AttrPathParts | undefined {
   const [name, sub, extra] = rest.split('.');
   if (name === undefined || !ATTR_NAME.test(name) || extra !== undefined) return undefined;
   if (sub !== undefined && !ATTR_NAME.test(sub)) return undefined;
-  return { ...(uri ? { uri } : {}), name, ...(sub !== undefined ? { sub } : {}) };
+  // Assigned, not spread: a spread-first literal is Node 20's slow path, and PATCH paths and filters split here.
+  const parts: AttrPathParts = { name };
+  if (uri) parts.uri = uri;
+  if (sub !== undefined) parts.sub = sub;
+  return parts;
 }
 
 /**

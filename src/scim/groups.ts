@@ -4,6 +4,7 @@
  */
 import { mapChunked } from '../core/chunks.js';
 import type { GroupChange } from '../core/groups.js';
+import { withId } from '../core/json.js';
 import { memberIdsOf, type MemberRef } from '../core/memberships.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
@@ -109,12 +110,11 @@ function resolveDelta(delta: MemberDelta | undefined): GroupChange {
 export async function patchGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const operations = await withSlicedMemberOperations(input);
   const patch = (current: StoredResource): GroupChange => {
-    const patched = applyPatch({ ...current.body, id }, operations, 'Group');
+    const patched = applyPatch(withId(current.body, id), operations, 'Group');
     const { id: _id, meta: _meta, ...rest } = patched.resource;
-    return {
-      ...(patched.changed && { body: splitMembers(normalizeResource(rest, 'Group')).body }),
-      ...resolveDelta(patched.members),
-    };
+    const change = resolveDelta(patched.members);
+    if (patched.changed) change.body = splitMembers(normalizeResource(rest, 'Group')).body;
+    return change;
   };
   const group = await ctx.groups.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'group', id }));
   if (query.attributes || query.excludedAttributes) return groupResult(ctx, group, 200, query);

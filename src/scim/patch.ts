@@ -85,7 +85,9 @@ export function applyPatch(resource: Record<string, unknown>, body: unknown, res
     syncSchemas(doc, resourceType, getAttr(doc, 'schemas'));
   }
   const members = session.members.result();
-  return { resource: doc, changed, ...(members ? { members } : {}) };
+  const result: PatchResult = { resource: doc, changed };
+  if (members) result.members = members;
+  return result;
 }
 
 function readOperations(body: unknown): Operation[] {
@@ -108,7 +110,9 @@ function readOperations(body: unknown): Operation[] {
     if (path !== undefined && path !== null && typeof path !== 'string') {
       throw ScimError.badRequest(`Operation ${i + 1}: "path" must be a string`, 'invalidPath');
     }
-    return { op: name, ...(typeof path === 'string' && path.trim() !== '' ? { path } : {}), value: getAttr(raw, 'value') };
+    const operation: Operation = { op: name, value: getAttr(raw, 'value') };
+    if (typeof path === 'string' && path.trim() !== '') operation.path = path;
+    return operation;
   });
 }
 

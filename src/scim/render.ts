@@ -1,5 +1,6 @@
 /** Turns stored resources into SCIM representations (meta, location, ETag) and ListResponses. */
 import { NotFoundError } from '../core/errors.js';
+import { isoTime } from '../core/iso-time.js';
 import type { StoredResource } from '../core/model.js';
 import type { ScimResult } from './context.js';
 import { ScimError } from './errors.js';
@@ -25,8 +26,8 @@ export function toScim(base: string, type: ScimResourceType, r: StoredResource, 
     ...extra,
     meta: {
       resourceType: type,
-      created: new Date(r.created).toISOString(),
-      lastModified: new Date(r.lastModified).toISOString(),
+      created: isoTime(r.created),
+      lastModified: isoTime(r.lastModified),
       location: locationOf(base, type, r.id),
       version: etagOf(r.version),
     },

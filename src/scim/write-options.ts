@@ -27,13 +27,14 @@ export async function readNamed(ctx: ScimContext, ref: ResourceRef, read: () => 
 export function writeOptions(ctx: ScimContext, ref?: ResourceRef): WriteOptions {
   const { ifMatch, committed } = ctx;
   const ahead = ref && readAhead(ctx, ref);
-  return {
-    ...(ifMatch && { precondition: (current) => checkIfMatch(ifMatch, current.version) }),
-    ...(committed && {
-      onCommitted: (events) => {
-        for (const e of events) committed.push(e);
-      },
-    }),
-    ...(ahead !== undefined && { current: ahead }),
-  };
+  // Assigned, not spread: built for every write (see context() in handler.ts).
+  const options: WriteOptions = {};
+  if (ifMatch) options.precondition = (current) => checkIfMatch(ifMatch, current.version);
+  if (committed) {
+    options.onCommitted = (events) => {
+      for (const e of events) committed.push(e);
+    };
+  }
+  if (ahead !== undefined) options.current = ahead;
+  return options;
 }

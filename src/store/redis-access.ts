@@ -73,12 +73,9 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     if (resource) keys.push(`${p}${resource.kind === 'user' ? 'u' : 'g'}:${resource.id}`);
     const [dir, tokens, rec] = await this.redis.mget(...keys);
     if (!dir) return null;
-    return {
-      directory: JSON.parse(dir),
-      tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [],
-      tokensRevision: tokens ?? '',
-      ...(resource && { resource: rec ? decode(resource.id, rec) : null }),
-    };
+    const access: DirectoryAccess = { directory: JSON.parse(dir), tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [], tokensRevision: tokens ?? '' };
+    if (resource) access.resource = rec ? decode(resource.id, rec) : null;
+    return access;
   }
   async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
     const p = prefix(directoryId);

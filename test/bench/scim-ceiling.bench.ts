@@ -14,6 +14,7 @@
  *   BENCH_TREES=semi64=.=--max-semi-space-size=64 ...   # this checkout again, with NODE_OPTIONS of its own
  *   BENCH_TREES=tsx=tsx:. ...   # this checkout's sources under tsx (`npm start`) beside its build (the image's)
  *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each server (in <dir>/<name>/), the phases' windows in <dir>/windows.json
+ *   BENCH_SLOWEST=25 ...   # after each measured phase, its 25 slowest requests as <ms into the phase>+<ms taken>
  *
  * Knobs: BENCH_USERS (5000), BENCH_PUTS, BENCH_GROUPS, BENCH_PATCHES, BENCH_DEACTIVATES (2000 each),
  * BENCH_MEMBERS (25 per PATCH), BENCH_CONCURRENCY (32), BENCH_PHASES (comma list, default all).
@@ -39,6 +40,7 @@ const MIN_ROUNDS = env('BENCH_MIN_ROUNDS', 3);
 const MAX_ROUNDS = env('BENCH_MAX_ROUNDS', 8);
 const STABLE = env('BENCH_STABLE', 0.02);
 const PROFILE = process.env.BENCH_PROFILE;
+const SLOWEST = env('BENCH_SLOWEST', 0);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const enc = encodeURIComponent;
 
@@ -317,7 +319,18 @@ async function main(): Promise<void> {
           const load = loadavg()[0]!;
           const before = await t.work?.();
           const startUs = Number(process.hrtime.bigint() / 1000n);
-          const result = await phase(spec.name, spec.count, CONCURRENCY, spec.task(state, tag));
+          const task = spec.task(state, tag);
+          // Where a phase's tail sits (its start, a pause, spread): each request's start and duration.
+          const times: Array<[number, number]> = [];
+          const started = performance.now();
+          const result = await phase(spec.name, spec.count, CONCURRENCY, SLOWEST === 0 ? task : (i, timed) => task(i, async (fn) => {
+            const at = performance.now();
+            try {
+              return await timed(fn);
+            } finally {
+              times.push([at - started, performance.now() - at]);
+            }
+          }));
           const endUs = Number(process.hrtime.bigint() / 1000n);
           t.expected += spec.events;
           // The next measurement starts with every server idle: this one's webhooks all delivered.
@@ -330,6 +343,10 @@ async function main(): Promise<void> {
           samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies, ...work }]);
           windows.push({ target: t.profileDir, phase: spec.name, round, startUs, endUs, requests: spec.requests });
           line.push(`${spec.name}/${t.name} ${Math.round(rps)}`);
+          if (SLOWEST > 0) {
+            const slowest = times.sort((a, b) => b[1] - a[1]).slice(0, SLOWEST).map(([at, ms]) => `${at.toFixed(0)}+${ms.toFixed(0)}`);
+            console.log(`  ${spec.name}/${t.name}, slowest (ms into the phase + ms taken): ${slowest.join(' ')}`);
+          }
         }
       }
       if (!warmup) console.log(`round ${round} (load ${loadavg()[0]!.toFixed(2)}): ${line.join(' · ')}`);
