@@ -6,6 +6,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ContentionError, NotFoundError } from './errors.js';
 import { secretDigest } from './secrets.js';
+import type { Directory } from './model.js';
 import type { AccessStore, DirectoryAccess, StoredScimToken } from './store-port.js';
 
 /** The id under which `scim.secret` is listed, used and revoked. */
@@ -30,6 +31,20 @@ export const activeCount = (access: DirectoryAccess, now: number): number =>
   (access.directory.scim.secret ? 1 : 0) + extraTokens(access.tokens, now).length;
 
 /**
+ * The digest of each directory's `scim.secret`, by the directory object: a store that hands every request the
+ * same frozen directory while its record is unchanged (the Redis store) costs a request one hash, not two. Only a
+ * frozen directory is remembered: its secret cannot change under the digest.
+ */
+const primaryDigests = new WeakMap<Directory, Buffer>();
+
+function primaryDigest(directory: Directory): Buffer {
+  if (!Object.isFrozen(directory) || !Object.isFrozen(directory.scim)) return secretDigest(directory.scim.secret);
+  let digest = primaryDigests.get(directory);
+  if (!digest) primaryDigests.set(directory, (digest = secretDigest(directory.scim.secret)));
+  return digest;
+}
+
+/**
  * The id of the token `presented` is, or null. Every candidate is compared in constant time and none is skipped,
  * so timing tells neither which token matched nor whether one did.
  */
@@ -38,7 +53,7 @@ export function matchToken(access: DirectoryAccess, presented: string, now: numb
   // One digest of what was presented, compared with every candidate's.
   const digest = secretDigest(presented);
   const secret = access.directory.scim.secret;
-  let match: string | null = secret !== '' && timingSafeEqual(digest, secretDigest(secret)) ? PRIMARY_TOKEN_ID : null;
+  let match: string | null = secret !== '' && timingSafeEqual(digest, primaryDigest(access.directory)) ? PRIMARY_TOKEN_ID : null;
   for (const t of extraTokens(access.tokens, now)) {
     if (timingSafeEqual(digest, Buffer.from(t.hash, 'hex'))) match = t.id;
   }

@@ -7,6 +7,7 @@
  *   dsync:{d}:actlast   the last request's time (outlives the record)
  * and one global key per setup link, dsync:setup:<hash> (JSON, expiring), by which a link's URL is resolved.
  */
+import type { Directory } from '../core/model.js';
 import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
@@ -58,10 +59,37 @@ const COMMANDS = {
 
 export const setupLinkKey = (hash: string): string => `dsync:setup:${hash}`;
 
+/** A directory's record and token list as last parsed, with the texts they were parsed from. */
+interface ParsedAccess {
+  dir: string;
+  tok: string | null;
+  directory: Directory;
+  tokens: StoredScimToken[];
+}
+
+/** Past this many directories the parsed records start over (a few KB each). */
+const MAX_PARSED = 10_000;
+
+/** A parsed JSON value made read-only all the way down: one copy is handed to every request that read its text. */
+function frozen<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) frozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** The directory's access keys, for its cascade delete (the links' global keys go through `dropSetupLinks`). */
 export const accessKeys = (directoryId: string): string[] => ['tok', 'tokuse', 'links', 'act', 'actlast'].map((k) => `${prefix(directoryId)}${k}`);
 
 export class RedisAccessStore extends RedisPullSyncStore implements AccessStore {
+  /**
+   * Every SCIM request reads its directory's record and token list, and they seldom change: each is parsed once
+   * per text and the frozen result shared by the requests that read the same text (compared whole, so a change
+   * written by any replica is seen by the next request).
+   */
+  private readonly parsed = new Map<string, ParsedAccess>();
+
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
     super(target, options);
     this.defineCommands(COMMANDS);
@@ -71,11 +99,23 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     const p = prefix(id);
     const keys = [`${p}dir`, `${p}tok`];
     if (resource) keys.push(`${p}${resource.kind === 'user' ? 'u' : 'g'}:${resource.id}`);
-    const [dir, tokens, rec] = await this.redis.mget(...keys);
+    const [dir, tok, rec] = await this.redis.mget(...keys);
     if (!dir) return null;
-    const access: DirectoryAccess = { directory: JSON.parse(dir), tokens: tokens ? (JSON.parse(tokens) as StoredScimToken[]) : [], tokensRevision: tokens ?? '' };
+    const { directory, tokens } = this.parsedAccess(id, dir, tok ?? null);
+    const access: DirectoryAccess = { directory, tokens, tokensRevision: tok ?? '' };
     if (resource) access.resource = rec ? decode(resource.id, rec) : null;
     return access;
+  }
+
+  private parsedAccess(id: string, dir: string, tok: string | null): ParsedAccess {
+    const last = this.parsed.get(id);
+    if (last && last.dir === dir && last.tok === tok) return last;
+    const directory = last?.dir === dir ? last.directory : frozen(JSON.parse(dir) as Directory);
+    const tokens = last && last.tok === tok ? last.tokens : frozen(tok ? (JSON.parse(tok) as StoredScimToken[]) : []);
+    if (!last && this.parsed.size >= MAX_PARSED) this.parsed.clear();
+    const entry = { dir, tok, directory, tokens };
+    this.parsed.set(id, entry);
+    return entry;
   }
   async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
     const p = prefix(directoryId);
