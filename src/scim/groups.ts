@@ -4,7 +4,6 @@
  */
 import { mapChunked } from '../core/chunks.js';
 import type { GroupChange } from '../core/groups.js';
-import { withId } from '../core/json.js';
 import { memberIdsOf, type MemberRef } from '../core/memberships.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
@@ -110,7 +109,7 @@ function resolveDelta(delta: MemberDelta | undefined): GroupChange {
 export async function patchGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const operations = await withSlicedMemberOperations(input);
   const patch = (current: StoredResource): GroupChange => {
-    const patched = applyPatch(withId(current.body, id), operations, 'Group');
+    const patched = applyPatch({ ...current.body, id }, operations, 'Group');
     const { id: _id, meta: _meta, ...rest } = patched.resource;
     const change = resolveDelta(patched.members);
     if (patched.changed) change.body = splitMembers(normalizeResource(rest, 'Group')).body;

@@ -1,5 +1,4 @@
 /** SCIM /Users (RFC 7644 §3): protocol work around core's user use cases (core/users.ts). */
-import { withId } from '../core/json.js';
 import type { ScimBody, StoredResource } from '../core/model.js';
 import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './context.js';
 import { readNamed, writeOptions } from './write-options.js';
@@ -44,7 +43,7 @@ export async function replaceUser(ctx: ScimContext, id: string, input: unknown, 
 
 export async function patchUser(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const patch = (current: StoredResource): ScimBody | undefined => {
-    const patched = applyPatch(withId(current.body, id), input, 'User');
+    const patched = applyPatch({ ...current.body, id }, input, 'User');
     return patched.changed ? normalizeResource(withoutId(patched.resource), 'User') : undefined;
   };
   const user = await ctx.users.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'user', id }));

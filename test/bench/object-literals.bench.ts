@@ -1,12 +1,15 @@
 /**
  * What an object literal costs by its shape, on the Node.js running it: Node.js 20's V8 builds a literal that
- * starts with a spread and adds anything after it (`{ ...a, b }`) on a slow path, Node.js 24's does not. Why the
- * per-request code writes such objects property by property (docs/design/performance.md).
+ * starts with a spread and adds anything after it (`{ ...a, b }`) on a slow path, Node.js 24's does not; every
+ * conditional spread (`...(c && { c })`) is a copy at run time on both. Why the per-request code writes such
+ * objects property by property (docs/design/performance.md). And a timestamp: `toISOString` against the
+ * per-second table every write formats its times with (core/iso-time.ts).
  *
  *   npx tsx test/bench/object-literals.bench.ts      (and with another node: PATH=/path/to/node/bin:$PATH ...)
  *
  * Knobs: BENCH_CALLS (1,000,000 per shape and round), BENCH_ROUNDS (5).
  */
+import { isoTime } from '../../src/core/iso-time.js';
 import { oktaUser } from './okta-workload.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1_000_000);
@@ -16,24 +19,38 @@ const deps = { reads: 1, users: 2, groups: 3 };
 // A body as JSON.parse makes it (a request's, a stored record's).
 const body = JSON.parse(JSON.stringify(oktaUser('bench', 1))) as Record<string, unknown>;
 
-const SHAPES: Array<[name: string, build: (i: number) => Record<string, unknown>]> = [
+/** An optional part, present every other call. */
+const maybe = (i: number): number | undefined => (i & 1 ? i : undefined);
+const NOW = Date.UTC(2026, 10, 28, 12);
+
+const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
   ['{ ...deps, i } (spread first)', (i) => ({ ...deps, i })],
   ['{ reads, users, groups, i } (written out)', (i) => ({ reads: deps.reads, users: deps.users, groups: deps.groups, i })],
   ['{ i, ...deps } (a property first)', (i) => ({ i, ...deps })],
   ['{ ...body, id } (spread first)', (i) => ({ ...body, id: i })],
   ['{ schemas, id, ...body } (a property first)', (i) => ({ schemas: body.schemas, id: i, ...body })],
   ['{ ...body } (a spread alone)', () => ({ ...body })],
+  ['{ a, b, ...(c !== undefined && { c }), d } (conditional spreads)', (i) => ({ a: i, b: deps, ...(maybe(i) !== undefined && { c: maybe(i) }), d: i, ...(i < 0 && { e: i }) })],
+  ['{ a, b, d }, then c assigned when present', (i) => {
+    const o: Record<string, unknown> = { a: i, b: deps, d: i };
+    const c = maybe(i);
+    if (c !== undefined) o.c = c;
+    return o;
+  }],
+  ['new Date(ms).toISOString() (a timestamp)', (i) => new Date(NOW + (i & 4095)).toISOString()],
+  ['isoTime(ms), this second', (i) => isoTime(NOW + (i & 511))],
+  ['isoTime(ms), a new second each time', (i) => isoTime(NOW + i * 1000)],
 ];
 
-/** Where each literal is kept a while, so the allocation cannot be optimised away. */
-const sink: Array<Record<string, unknown>> = new Array(1024);
+/** Where each result is kept a while, so the allocation cannot be optimised away. */
+const sink: unknown[] = new Array(1024);
 
-/** ns per literal for one shape. */
-function time(build: (i: number) => Record<string, unknown>): number {
+/** ns per call for one shape. */
+function time(build: (i: number) => unknown): number {
   const started = process.hrtime.bigint();
   for (let i = 0; i < CALLS; i++) sink[i & 1023] = build(i);
   const ns = Number(process.hrtime.bigint() - started) / CALLS;
-  if (sink.some((o) => Object.keys(o).length === 0)) throw new Error('a literal came out empty');
+  if (sink.some((o) => typeof o === 'object' ? Object.keys(o!).length === 0 : !o)) throw new Error('a result came out empty');
   return ns;
 }
 
@@ -43,6 +60,6 @@ for (const [, build] of SHAPES) time(build); // warm-up
 for (let round = 0; round < ROUNDS; round++) SHAPES.forEach(([, build], i) => samples[i]!.push(time(build)));
 
 console.log(`object literals on Node.js ${process.version}, ${CALLS.toLocaleString('en')} per shape, median of ${ROUNDS} rounds:\n`);
-console.log('| shape | ns per literal |');
+console.log('| shape | ns per call |');
 console.log('|---|---:|');
 SHAPES.forEach(([name], i) => console.log(`| \`${name}\` | ${median(samples[i]!).toFixed(0)} |`));

@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import { isoTime } from '../../../src/core/iso-time.js';
-import { withId } from '../../../src/core/json.js';
 
 const MAX = 8.64e15;
 
@@ -25,18 +24,5 @@ describe('isoTime', () => {
     for (const ms of [Number.NaN, Infinity, -Infinity, MAX + 1, -MAX - 1, MAX + 2]) {
       expect(() => isoTime(ms), String(ms)).to.throw(RangeError);
     }
-  });
-});
-
-describe('withId', () => {
-  it('is { ...body, id }: the id wins, the body is not changed, own __proto__ keys stay data', () => {
-    const body = JSON.parse('{"userName":"ada","id":"other","__proto__":{"polluted":true},"name":{"givenName":"Ada"}}') as Record<string, unknown>;
-    const doc = withId(body, 'u-1');
-    expect(doc).to.deep.equal({ ...body, id: 'u-1' });
-    expect(doc.id).to.equal('u-1');
-    expect(body.id).to.equal('other');
-    expect(Object.getPrototypeOf(doc)).to.equal(Object.prototype);
-    expect(Object.keys(doc).sort()).to.deep.equal(['__proto__', 'id', 'name', 'userName']);
-    expect(doc.name).to.equal(body.name);
   });
 });
