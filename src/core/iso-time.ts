@@ -1,6 +1,6 @@
 /**
  * `new Date(ms).toISOString()` for the timestamps every write renders (its `meta`, its events' `created_at`, the
- * activity record): V8 formats a date in about 0.7 µs (Node.js 20 and 24 alike), and a busy second formats the
+ * activity record): V8 formats a date in 0.7 µs (Node.js 20) to 1 µs (Node.js 24), and a busy second formats the
  * same second thousands of times. The text up to the milliseconds is kept per second in a small table indexed
  * by the second, so an old `meta.created` rendered beside `lastModified` seldom evicts the current second.
  */
