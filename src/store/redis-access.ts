@@ -100,7 +100,11 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     const keys = [`${p}dir`, `${p}tok`];
     if (resource) keys.push(`${p}${resource.kind === 'user' ? 'u' : 'g'}:${resource.id}`);
     const [dir, tok, rec] = await this.redis.mget(...keys);
-    if (!dir) return null;
+    if (!dir) {
+      // Deleted (by any replica): its parsed record, secret included, is not kept either.
+      this.parsed.delete(id);
+      return null;
+    }
     const { directory, tokens } = this.parsedAccess(id, dir, tok ?? null);
     const access: DirectoryAccess = { directory, tokens, tokensRevision: tok ?? '' };
     if (resource) access.resource = rec ? decode(resource.id, rec) : null;
