@@ -109,10 +109,9 @@ function resolveDelta(delta: MemberDelta | undefined): GroupChange {
 export async function patchGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const operations = await withSlicedMemberOperations(input);
   const patch = (current: StoredResource): GroupChange => {
-    const patched = applyPatch({ ...current.body, id }, operations, 'Group');
-    const { id: _id, meta: _meta, ...rest } = patched.resource;
+    const patched = applyPatch(current.body, operations, 'Group', id);
     const change = resolveDelta(patched.members);
-    if (patched.changed) change.body = splitMembers(normalizeResource(rest, 'Group')).body;
+    if (patched.changed) change.body = splitMembers(normalizeResource(patched.resource, 'Group')).body;
     return change;
   };
   const group = await ctx.groups.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'group', id }));

@@ -56,15 +56,15 @@ interface Session {
 }
 
 /**
- * Apply a PatchOp body to `resource` (which should carry its `id`, so a client repeating it can
- * be told apart from one changing it). `body` may also be the bare Operations array.
+ * Apply a PatchOp body to `resource`. Its `id` (given, or the resource's own) tells a client repeating it
+ * apart from one changing it. `body` may also be the bare Operations array.
  */
-export function applyPatch(resource: Record<string, unknown>, body: unknown, resourceType: ResourceType): PatchResult {
+export function applyPatch(resource: Record<string, unknown>, body: unknown, resourceType: ResourceType, id: unknown = resource.id): PatchResult {
   const operations = readOperations(body);
   const session: Session = {
     doc: cloneJson(resource),
     resourceType,
-    id: resource.id,
+    id,
     members: new MemberDeltaBuilder(),
   };
   operations.forEach((operation, i) => {

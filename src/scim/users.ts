@@ -7,11 +7,6 @@ import { applyPatch } from './patch.js';
 import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
 import { search } from './search.js';
 
-const withoutId = (resource: Record<string, unknown>): ScimBody => {
-  const { id: _id, meta: _meta, ...body } = resource;
-  return body;
-};
-
 export function userResult(ctx: ScimContext, user: StoredResource, status: number, query: ScimQuery = {}): ScimResult {
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(user.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'User', user.id);
@@ -43,8 +38,9 @@ export async function replaceUser(ctx: ScimContext, id: string, input: unknown, 
 
 export async function patchUser(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
   const patch = (current: StoredResource): ScimBody | undefined => {
-    const patched = applyPatch({ ...current.body, id }, input, 'User');
-    return patched.changed ? normalizeResource(withoutId(patched.resource), 'User') : undefined;
+    // The stored body as it is (the patch works on its own copy); normalising drops any read-only id or meta.
+    const patched = applyPatch(current.body, input, 'User', id);
+    return patched.changed ? normalizeResource(patched.resource, 'User') : undefined;
   };
   const user = await ctx.users.update(ctx.directory, id, patch, writeOptions(ctx, { kind: 'user', id }));
   return userResult(ctx, user, 200, query);
