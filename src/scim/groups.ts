@@ -37,11 +37,12 @@ async function renderMembers(ctx: ScimContext, groupId: string) {
       ctx.reads.getUsers(ctx.directory.id, chunk),
       ctx.reads.memberDisplays(ctx.directory.id, groupId, chunk),
     ]);
-    return users.flatMap((u, i) =>
-      u === null
-        ? []
-        : [{ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' }],
-    );
+    const members = [];
+    for (const [i, u] of users.entries()) {
+      if (u === null) continue;
+      members.push({ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' });
+    }
+    return members;
   });
 }
 
