@@ -3,7 +3,8 @@
  * starts with a spread and adds anything after it (`{ ...a, b }`) on a slow path, Node.js 24's does not; every
  * conditional spread (`...(c && { c })`) is a copy at run time on both. Why the per-request code writes such
  * objects property by property (docs/design/performance.md). And a timestamp: `toISOString` against the
- * per-second table every write formats its times with (core/iso-time.ts).
+ * per-second table every write formats its times with (core/iso-time.ts). And an array: the 25 users of a
+ * member PATCH turned into the keys its script declares, by `flatMap` and by a loop (store/redis-script-keys.ts).
  *
  *   npx tsx test/bench/object-literals.bench.ts      (and with another node: PATH=/path/to/node/bin:$PATH ...)
  *
@@ -22,6 +23,7 @@ const body = JSON.parse(JSON.stringify(oktaUser('bench', 1))) as Record<string, 
 /** An optional part, present every other call. */
 const maybe = (i: number): number | undefined => (i & 1 ? i : undefined);
 const NOW = Date.UTC(2026, 10, 28, 12);
+const USER_IDS = Array.from({ length: 25 }, (_, i) => `0193a1b2-c3d4-7e5f-8a9b-${String(i).padStart(12, '0')}`);
 
 const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
   ['{ ...deps, i } (spread first)', (i) => ({ ...deps, i })],
@@ -40,6 +42,12 @@ const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
   ['new Date(ms).toISOString() (a timestamp)', (i) => new Date(NOW + (i & 4095)).toISOString()],
   ['isoTime(ms), this second', (i) => isoTime(NOW + (i & 511))],
   ['isoTime(ms), a new second each time', (i) => isoTime(NOW + i * 1000)],
+  ['25 ids → 50 keys, flatMap', () => USER_IDS.flatMap((id) => [`u:${id}`, `ug:${id}`])],
+  ['25 ids → 50 keys, a loop', () => {
+    const out: string[] = [];
+    for (const id of USER_IDS) out.push(`u:${id}`, `ug:${id}`);
+    return out;
+  }],
 ];
 
 /** Where each result is kept a while, so the allocation cannot be optimised away. */
