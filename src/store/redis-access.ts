@@ -11,6 +11,7 @@ import type { Directory } from '../core/model.js';
 import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
+import { sendFlat } from './redis-flat-command.js';
 import { prefix } from './redis-keys.js';
 import { decode } from './redis-records.js';
 import { RedisPullSyncStore } from './redis-pull-sync.js';
@@ -99,7 +100,7 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     const p = prefix(id);
     const keys = [`${p}dir`, `${p}tok`];
     if (resource) keys.push(`${p}${resource.kind === 'user' ? 'u' : 'g'}:${resource.id}`);
-    const [dir, tok, rec] = await this.redis.mget(...keys);
+    const [dir, tok, rec] = (await sendFlat(this.redis, 'mget', keys)) as Array<string | null>;
     if (!dir) {
       // Deleted (by any replica): its parsed record, secret included, is not kept either.
       this.parsed.delete(id);

@@ -10,6 +10,7 @@ import { storeBuilt } from '../core/events.js';
 import type { PendingEvent, StoreBuiltEvent } from '../core/model.js';
 import type { GroupWriteResult, MemberChange, WriteResult } from '../core/store-port.js';
 import type { RedisClient } from './redis-client.js';
+import { sendFlat } from './redis-flat-command.js';
 import { prefix } from './redis-keys.js';
 import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
 import { FIELD_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
@@ -84,6 +85,22 @@ export class MemberEntries {
 const SHA1 = Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, createHash('sha1').update(lua).digest('hex')])) as Record<ScriptName, string>;
 const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.startsWith('NOSCRIPT');
 
+/** EVALSHA's arguments: the script, its key count, the keys (the directory record first, each once), `args`. */
+function scriptCall(script: string, p: string, keys: string[], args: string[]): string[] {
+  const dir = `${p}dir`;
+  const call = [script, '', dir];
+  const seen = new Set([dir]);
+  for (const key of keys) {
+    const name = p + key;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    call.push(name);
+  }
+  call[1] = String(call.length - 2);
+  for (const arg of args) call.push(arg);
+  return call;
+}
+
 /** A staging list outlives any sane write but not a crashed one. */
 const STAGE_TTL_MS = 15 * 60_000;
 /** Re-checks of a staged change while users keep being written, before the write re-runs from a fresh read. */
@@ -93,20 +110,19 @@ export class RedisWriteScripts {
   constructor(private readonly redis: RedisClient) {}
 
   /**
-   * One script call, the directory record and `keys` (names after the directory prefix) declared; `keys` and
-   * `args` stay bounded (a chunk of entries at most), so spreading them is safe.
+   * One script call, the directory record and `keys` (names after the directory prefix) declared once each;
+   * `keys` and `args` stay bounded (a chunk of entries at most).
    */
   private async raw(name: ScriptName, directoryId: string, keys: string[], args: string[]): Promise<Reply> {
-    const p = prefix(directoryId);
-    const declared = [...new Set([`${p}dir`, ...keys.map((key) => p + key)])];
+    const call = scriptCall(SHA1[name], prefix(directoryId), keys, args);
     // EVALSHA by name, not an ioredis custom command: with a varying key count, a custom command's first argument
     // is the count, and auto-pipelining on a cluster would group the call by the slot of that number instead of
     // the keys' (ioredis then refuses the batch). EVALSHA's keys are known to ioredis, so it routes by them.
     try {
-      return (await this.redis.evalsha(SHA1[name], declared.length, ...declared, ...args)) as Reply;
+      return (await sendFlat(this.redis, 'evalsha', call)) as Reply;
     } catch (err) {
       if (!isNoScript(err)) throw err;
-      return (await this.redis.eval(SCRIPTS[name], declared.length, ...declared, ...args)) as Reply; // loads it too
+      return (await sendFlat(this.redis, 'eval', call.with(0, SCRIPTS[name]))) as Reply; // loads it too
     }
   }
 

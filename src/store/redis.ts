@@ -27,6 +27,7 @@ import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Sto
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './redis-connection.js';
+import { sendFlat } from './redis-flat-command.js';
 import type { RedisTarget } from './redis-target.js';
 import { accessKeys, RedisAccessStore, setupLinkKey } from './redis-access.js';
 import { syncKeys } from './redis-pull-sync.js';
@@ -72,7 +73,7 @@ export class RedisStore extends RedisAccessStore implements Store {
     const p = prefix(directoryId);
     const out: Array<T | null> = [];
     for (const chunk of chunksOf(ids)) {
-      const recs = await this.redis.mget(chunk.map((id) => `${p}${kind}:${id}`));
+      const recs = (await sendFlat(this.redis, 'mget', chunk.map((id) => `${p}${kind}:${id}`))) as Array<string | null>;
       recs.forEach((rec, i) => out.push(rec === null ? null : read(chunk[i]!, rec)));
     }
     return out;
@@ -319,7 +320,8 @@ export class RedisStore extends RedisAccessStore implements Store {
   async memberDisplays(directoryId: string, groupId: string, userIds: string[]): Promise<Array<string | null>> {
     await this.writes.drain(directoryId, groupId);
     const out: Array<string | null> = [];
-    for (const chunk of chunksOf(userIds)) for (const d of await this.redis.hmget(`${prefix(directoryId)}md:${groupId}`, ...chunk)) out.push(d);
+    const key = `${prefix(directoryId)}md:${groupId}`;
+    for (const chunk of chunksOf(userIds)) for (const d of (await sendFlat(this.redis, 'hmget', [key, ...chunk])) as Array<string | null>) out.push(d);
     return out;
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {

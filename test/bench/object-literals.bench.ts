@@ -5,11 +5,14 @@
  * objects property by property (docs/design/performance.md). And a timestamp: `toISOString` against the
  * per-second table every write formats its times with (core/iso-time.ts). And an array: the 25 users of a
  * member PATCH turned into the keys its script declares, by `flatMap` and by a loop (store/redis-script-keys.ts).
+ * And that PATCH's script call (80 arguments) made into an ioredis `Command`, which runs `args.flat()`, and made
+ * empty and given its list (store/redis-flat-command.ts).
  *
  *   npx tsx test/bench/object-literals.bench.ts      (and with another node: PATH=/path/to/node/bin:$PATH ...)
  *
  * Knobs: BENCH_CALLS (1,000,000 per shape and round), BENCH_ROUNDS (5).
  */
+import { Command } from 'ioredis';
 import { isoTime } from '../../src/core/iso-time.js';
 import { oktaUser } from './okta-workload.js';
 
@@ -24,6 +27,9 @@ const body = JSON.parse(JSON.stringify(oktaUser('bench', 1))) as Record<string, 
 const maybe = (i: number): number | undefined => (i & 1 ? i : undefined);
 const NOW = Date.UTC(2026, 10, 28, 12);
 const USER_IDS = Array.from({ length: 25 }, (_, i) => `0193a1b2-c3d4-7e5f-8a9b-${String(i).padStart(12, '0')}`);
+// A 25-member PATCH's EVALSHA: the script, the key count, 51 keys, the 25 entries and a few more arguments.
+const SCRIPT_CALL = ['0123456789abcdef0123456789abcdef01234567', '51', 'dsync:{d}:dir', ...USER_IDS.flatMap((id) => [`dsync:{d}:u:${id}`, `dsync:{d}:ug:${id}`]), ...USER_IDS.map((id) => `+${id}\x1f\x1fevt_1\x1f`), '1', '2', '3'];
+const UTF8 = { replyEncoding: 'utf8' } as const;
 
 const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
   ['{ ...deps, i } (spread first)', (i) => ({ ...deps, i })],
@@ -47,6 +53,12 @@ const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
     const out: string[] = [];
     for (const id of USER_IDS) out.push(`u:${id}`, `ug:${id}`);
     return out;
+  }],
+  [`an 80-argument script call, new Command(name, args) (args.flat())`, () => new Command('evalsha', SCRIPT_CALL, UTF8)],
+  [`the same, new Command(name, []) given its list`, () => {
+    const command = new Command('evalsha', [], UTF8);
+    command.args = SCRIPT_CALL;
+    return command;
   }],
 ];
 
