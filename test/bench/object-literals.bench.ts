@@ -6,7 +6,8 @@
  * per-second table every write formats its times with (core/iso-time.ts). And an array: the 25 users of a
  * member PATCH turned into the keys its script declares, by `flatMap` and by a loop (store/redis-script-keys.ts).
  * And that PATCH's script call (80 arguments) made into an ioredis `Command`, which runs `args.flat()`, and made
- * empty and given its list (store/redis-flat-command.ts).
+ * empty and given its list (store/redis-flat-command.ts); its 51 keys prefixed and deduplicated by a Set, and
+ * prefixed only (store/redis-write-scripts.ts).
  *
  *   npx tsx test/bench/object-literals.bench.ts      (and with another node: PATH=/path/to/node/bin:$PATH ...)
  *
@@ -30,6 +31,9 @@ const USER_IDS = Array.from({ length: 25 }, (_, i) => `0193a1b2-c3d4-7e5f-8a9b-$
 // A 25-member PATCH's EVALSHA: the script, the key count, 51 keys, the 25 entries and a few more arguments.
 const SCRIPT_CALL = ['0123456789abcdef0123456789abcdef01234567', '51', 'dsync:{d}:dir', ...USER_IDS.flatMap((id) => [`dsync:{d}:u:${id}`, `dsync:{d}:ug:${id}`]), ...USER_IDS.map((id) => `+${id}\x1f\x1fevt_1\x1f`), '1', '2', '3'];
 const UTF8 = { replyEncoding: 'utf8' } as const;
+const PREFIX = 'dsync:{0193a1b2-c3d4-7e5f-8a9b-aaaaaaaaaaaa}:';
+// A member PATCH's keys after the prefix (each call prefixes them anew: new strings, hashed anew by a Set).
+const MEMBER_KEYS = ['m:g1', 'md:g1', 'seq', 'ev', ...USER_IDS.flatMap((id) => [`u:${id}`, `ug:${id}`])];
 
 const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
   ['{ ...deps, i } (spread first)', (i) => ({ ...deps, i })],
@@ -59,6 +63,20 @@ const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
     const command = new Command('evalsha', [], UTF8);
     command.args = SCRIPT_CALL;
     return command;
+  }],
+  ['a member PATCH\'s 51 keys prefixed and deduplicated by a Set', () => {
+    const out = [`${PREFIX}dir`];
+    const seen = new Set(out);
+    for (const key of MEMBER_KEYS) {
+      const name = PREFIX + key;
+      if (!seen.has(name)) seen.add(name) && out.push(name);
+    }
+    return out;
+  }],
+  ['the same keys prefixed only', () => {
+    const out = [`${PREFIX}dir`];
+    for (const key of MEMBER_KEYS) out.push(PREFIX + key);
+    return out;
   }],
 ];
 
