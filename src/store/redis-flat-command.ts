@@ -1,10 +1,10 @@
 /**
  * Sends a command whose arguments are already one flat list of strings, without ioredis' `args.flat()` in its
  * `Command`: Node.js 20's `flat` costs ~150 ns an argument (a 25-member PATCH's script call has ~80: its
- * Command 13.7 µs against 0.24 this way; Node.js 24: 2.3 against 0.19, object-literals.bench.ts). The command is made empty and given its list, which is what ioredis'
- * constructor would have made of it: strings need no conversion, and these commands have no argument
- * transformer. A cluster's commands keep ioredis' own path: its auto-pipelining, which groups them per node,
- * lives there.
+ * Command 13.7 µs against 0.24 this way; Node.js 24: 2.3 against 0.19, object-literals.bench.ts). The command
+ * is made empty and given its list, which is what ioredis' constructor would have made of it: strings need no
+ * conversion, and these commands have no argument transformer. A cluster's commands keep ioredis' own path:
+ * its auto-pipelining, which groups them per node, lives there.
  */
 import { Command } from 'ioredis';
 import { isCluster, type RedisClient } from './redis-client.js';

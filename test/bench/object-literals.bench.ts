@@ -69,7 +69,9 @@ const SHAPES: Array<[name: string, build: (i: number) => unknown]> = [
     const seen = new Set(out);
     for (const key of MEMBER_KEYS) {
       const name = PREFIX + key;
-      if (!seen.has(name)) seen.add(name) && out.push(name);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      out.push(name);
     }
     return out;
   }],
