@@ -57,6 +57,9 @@ local function split(s, sep)
     start = i + 1
   end
 end
+-- A record's header fields, and its body when asked (\`header\` alone spares a copy of the body: Redis' Lua hashes
+-- every byte of every string it makes).
+local function header(rec) return split(string.sub(rec, 1, string.find(rec, BODY, 1, true) - 1), SEP) end
 local function parse(rec)
   local i = string.find(rec, BODY, 1, true)
   return split(string.sub(rec, 1, i - 1), SEP), string.sub(rec, i + 1)
@@ -152,7 +155,7 @@ local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local key = k('u:' .. id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
-local h = parse(rec)
+local h = header(rec)
 if h[1] ~= ARGV[2] then return {'stale'} end
 if pendingMembers() then return {'busy'} end
 if not rekey(k('un'), h[4], un, id) then return {'conflict'} end
@@ -179,7 +182,7 @@ local id, now = ARGV[1], ARGV[3]
 local key, groups = k('u:' .. id), k('ug:' .. id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
-local h = parse(rec)
+local h = header(rec)
 if h[1] ~= ARGV[2] then return {'stale'} end
 if pendingMembers() then return {'busy'} end
 local n = tonumber(ARGV[4])

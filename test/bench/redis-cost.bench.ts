@@ -9,7 +9,8 @@
  *
  * Each phase's events are delivered before its figures are read, so delivery's commands (XRANGE, the cursor,
  * the trim) count too. Knobs: BENCH_ROUNDS (3), BENCH_USERS (3,000), BENCH_COUNT (1,000 PUTs, groups, member
- * PATCHes and deactivations), BENCH_MEMBERS (25 per PATCH).
+ * PATCHes and deactivations), BENCH_MEMBERS (25 per PATCH), BENCH_USER_EXTRA (0: characters more in each user, as
+ * an enterprise extension's department; the bench's users are ~350 bytes of JSON, real directories' often 1–2 KB).
  */
 import { Redis } from 'ioredis';
 import { client, CountingReceiver, cpuSeconds, median, phase, startDsync, startRedis } from './lib.js';
@@ -20,6 +21,11 @@ const ROUNDS = env('BENCH_ROUNDS', 3);
 const USERS = env('BENCH_USERS', 3000);
 const COUNT = env('BENCH_COUNT', 1000);
 const MEMBERS = env('BENCH_MEMBERS', 25);
+const USER_EXTRA = env('BENCH_USER_EXTRA', 0);
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+/** A user as the bench sends it: Okta's, with USER_EXTRA characters more. */
+const benchUser = (round: number, i: number) =>
+  USER_EXTRA > 0 ? { ...oktaUser(`r${round}`, i), [ENTERPRISE]: { department: 'd'.repeat(USER_EXTRA) } } : oktaUser(`r${round}`, i);
 const CONCURRENCY = 32;
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -87,7 +93,7 @@ async function target(name: string, cwd: string | undefined, receiver: CountingR
       out.set(
         'create',
         await measured(USERS, USERS, async (i, timed) => {
-          const r = await timed(() => scim.request('POST', `${base}/Users`, oktaUser(`r${round}`, i)));
+          const r = await timed(() => scim.request('POST', `${base}/Users`, benchUser(round, i)));
           check(r.status, [201], 'create');
           users[i] = r.body.id;
         }),
@@ -95,7 +101,7 @@ async function target(name: string, cwd: string | undefined, receiver: CountingR
       out.set(
         'PUT',
         await measured(COUNT, COUNT, async (i, timed) => {
-          const r = await timed(() => scim.request('PUT', `${base}/Users/${users[i % USERS]}`, { ...oktaUser(`r${round}`, i % USERS), displayName: `R ${i}` }));
+          const r = await timed(() => scim.request('PUT', `${base}/Users/${users[i % USERS]}`, { ...benchUser(round, i % USERS), displayName: `R ${i}` }));
           check(r.status, [200], 'PUT');
         }),
       );
@@ -152,7 +158,7 @@ async function main(): Promise<void> {
       for (const t of order) results.get(t.name)!.push(await t.measure(round));
       console.log(`round ${round} done`);
     }
-    console.log(`\nRedis' cost per request, median of ${ROUNDS} rounds (${USERS} creates, ${COUNT} of each other write; delivery included):\n`);
+    console.log(`\nRedis' cost per request, median of ${ROUNDS} rounds (${USERS} creates, ${COUNT} of each other write; users ${USER_EXTRA} characters above Okta's; delivery included):\n`);
     console.log('| write | tree | Redis CPU µs / req | script time µs / req | commands / req (by name, a script\'s own included) |');
     console.log('|---|---|---:|---:|---|');
     const phases = [...results.get(targets[0]!.name)![0]!.keys()];
