@@ -152,6 +152,24 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.memberDisplays(D, 'g1', ['u1'])).to.deep.equal([null]);
     });
 
+    it('applies one write\'s changes of the same member in order: a member removed and added back goes last, a second add is no change', async () => {
+      for (const id of ['u1', 'u2', 'u3']) await store.createUser(D, res(id, { userName: id }), { userName: id, emails: [] }, []);
+      const member = (userId: string, label: string, display?: string) => ({ userId, userVersion: 1, event: ev(label), ...(display && { display }) });
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [member('u1', 'a1', 'Ann'), member('u2', 'a2', 'Bo')], []);
+      const moved = await store.updateGroup(D, 'g1', {
+        add: [member('u1', 'a1-back'), member('u3', 'a3', 'Cy'), member('u3', 'a3-again')],
+        remove: [member('u1', 'r1'), member('u2', 'r2')],
+        events: [],
+        now: 1,
+      });
+      expect(moved).to.deep.include({ status: 'ok', version: 2, applied: [true, true, true, true, false] });
+      expect((await store.groupMemberIds(D, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u3']);
+      expect(await store.memberDisplays(D, 'g1', ['u1', 'u2', 'u3'])).to.deep.equal([null, null, 'Cy']);
+      expect(await store.userGroupIds(D, 'u1')).to.deep.equal(['g1']);
+      expect(await store.userGroupIds(D, 'u2')).to.deep.equal([]);
+      expect(await labels(store, D)).to.deep.equal(['a1', 'a2', 'r1', 'r2', 'a1-back', 'a3']);
+    });
+
     it('refuses membership writes whose events were built from data that changed since (stale)', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
       await store.updateUser(D, 'u1', 1, { userName: 'a', displayName: 'Ann' }, { userName: 'a', emails: [] }, [], 1);
