@@ -3,7 +3,6 @@ import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '
 import { failFast } from './fail-fast.js';
 import { RedisConnection } from './redis-connection.js';
 import { DUE, prefix } from './redis-keys.js';
-import { entryEventJson } from './redis-records.js';
 
 /** Stream ids are `<ms>-<n>`: compare numerically, part by part. */
 function compareSeq(a: string, b: string): number {
@@ -26,7 +25,7 @@ export class RedisDeliveryStore extends RedisConnection {
       'COUNT',
       limit,
     );
-    return entries.map(([seq, fields]) => ({ seq, json: entryEventJson(fields) }));
+    return entries.map(([seq, fields]) => ({ seq, json: fields[1]! }));
   }
 
   compareSeq(a: string, b: string): number {

@@ -54,12 +54,9 @@ end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
 -- nil when a record has no event fields of its own version (see redis-scripts.ts): the writer builds them then.
--- One pattern match reads a record's version, its fields' version and the fields. An event goes to the log as
--- three stream fields (emitMember): the JSON before its \`raw\`, the user's record as GET gave it, whose body less its
--- closing brace is the \`raw\` (redis-delivery.ts splices it), and the JSON after: Redis' Lua hashes every byte of
--- every string it makes (its fix against hash flooding), and the body cut out and the whole event joined were two
--- more ~1 KB strings a member.
-local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31\\30]*)\\30'
+-- One pattern match reads a record's version, its fields' version, the fields and where the body starts, and one
+-- concatenation builds the event (splitting the header into a table and joining pieces made a string each).
+local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31\\30]*)\\30()'
 local function builtEvents(list, removed, added, group)
   local out = {}
   for j, e in ipairs(list) do
@@ -67,22 +64,18 @@ local function builtEvents(list, removed, added, group)
     if op ~= '=' then
       local rec = redis.call('GET', k('u:' .. uid))
       if rec then
-        local v, fv, first, last, email, active = string.match(rec, USER_EVENT_FIELDS)
+        local v, fv, first, last, email, active, at = string.match(rec, USER_EVENT_FIELDS)
         if not v or fv ~= v then return nil end
-        out[j] = {'{"id":"' .. id .. '"' .. (op == '+' and added or removed) .. '{"id":"' .. uid .. '"' ..
+        out[j] = '{"id":"' .. id .. '"' .. (op == '+' and added or removed) .. '{"id":"' .. uid .. '"' ..
           (first ~= '' and ',"first_name":' .. first or '') .. (last ~= '' and ',"last_name":' .. last or '') ..
-          (email ~= '' and ',"email":' .. email or '') .. ',"active":' .. active .. ',"raw":', rec,
-          ',"id":"' .. uid .. '"},"group":' .. group .. '}}'}
+          (email ~= '' and ',"email":' .. email or '') .. ',"active":' .. active .. ',"raw":' .. string.sub(rec, at, -2) ..
+          ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
       else
         out[j] = false
       end
     end
   end
   return out
-end
--- A membership event: its JSON, or the three parts of one built here (builtEvents).
-local function emitMember(event)
-  if type(event) == 'table' then redis.call('XADD', k('ev'), '*', 'e', event[1], 'r', event[2], 't', event[3]) else emit(event) end
 end
 -- Applies entries in order, with their events or those \`built\`; returns a '0'/'1' flag per add/remove (did it
 -- change anything, was its event emitted). The group's members are read once (ZMSCORE), the entries applied in
@@ -112,7 +105,7 @@ local function applyEntries(gid, list, built)
       if event and not score[uid] and (built or redis.call('EXISTS', k('u:' .. uid)) == 1) then
         score[uid] = seq
         redis.call('SADD', k('ug:' .. uid), gid)
-        emitMember(event)
+        emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
@@ -121,7 +114,7 @@ local function applyEntries(gid, list, built)
       if event and score[uid] then
         score[uid], display[uid] = false, false
         redis.call('SREM', k('ug:' .. uid), gid)
-        emitMember(event)
+        emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
