@@ -51,6 +51,9 @@ local function staleEntries(list)
   end
   return false
 end
+local function setDisplay(gid, uid, display)
+  if display ~= '' and redis.call('ZSCORE', k('m:' .. gid), uid) then redis.call('HSET', k('md:' .. gid), uid, display) end
+end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
 -- nil when a record has no event fields of its own version (see redis-scripts.ts): the writer builds them then.
@@ -78,60 +81,40 @@ local function builtEvents(list, removed, added, group)
   return out
 end
 -- Applies entries in order, with their events or those \`built\`; returns a '0'/'1' flag per add/remove (did it
--- change anything, was its event emitted). The group's members are read once (ZMSCORE), the entries applied in
--- order to a table, and the group's member set and displays written once from it (ZADD, ZREM, HSET, HDEL: the last
--- change of a member is its state): per member only its own keys are left, its groups and its event. The adds'
--- scores come from one INCRBY (in entry order; an add that changes nothing leaves a gap), and a built event was
--- built from its user's record in this script, which so exists.
+-- change anything, was its event emitted). The adds' member scores come from one INCRBY (in entry order; an add
+-- that changes nothing leaves a gap), and a built event was built from its user's record in this script, which
+-- so exists: two commands fewer per member.
 local function applyEntries(gid, list, built)
-  if #list == 0 then return '' end
-  local members, displays = k('m:' .. gid), k('md:' .. gid)
-  local uids, seen, adds = {}, {}, 0
-  for _, e in ipairs(list) do
-    local uid = string.sub(e, 2, string.find(e, SEP, 2, true) - 1)
-    if string.sub(e, 1, 1) == '+' then adds = adds + 1 end
-    if not seen[uid] then seen[uid] = true; uids[#uids + 1] = uid end
-  end
-  local was = redis.call('ZMSCORE', members, unpack(uids))
-  local score, display = {}, {}
-  for i, uid in ipairs(uids) do score[uid] = was[i] end
-  local seq = adds > 0 and redis.call('INCRBY', k('seq'), adds) - adds or 0
   local flags = {}
+  local adds = 0
+  for _, e in ipairs(list) do if string.sub(e, 1, 1) == '+' then adds = adds + 1 end end
+  local seq = adds > 0 and redis.call('INCRBY', k('seq'), adds) - adds or 0
   for j, e in ipairs(list) do
-    local op, uid, _, event, shown = entry(e)
+    local op, uid, _, event, display = entry(e)
     if built then event = built[j] end
     if op == '+' then
       seq = seq + 1
-      if event and not score[uid] and (built or redis.call('EXISTS', k('u:' .. uid)) == 1) then
-        score[uid] = seq
+      if event and (built or redis.call('EXISTS', k('u:' .. uid)) == 1) and redis.call('ZADD', k('m:' .. gid), 'NX', seq, uid) == 1 then
         redis.call('SADD', k('ug:' .. uid), gid)
         emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
       end
+      setDisplay(gid, uid, display)
     elseif op == '-' then
-      if event and score[uid] then
-        score[uid], display[uid] = false, false
+      if event and redis.call('ZREM', k('m:' .. gid), uid) == 1 then
         redis.call('SREM', k('ug:' .. uid), gid)
+        redis.call('HDEL', k('md:' .. gid), uid)
         emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
       end
+    else
+      setDisplay(gid, uid, display)
     end
-    if op ~= '-' and shown ~= '' and score[uid] then display[uid] = shown end
   end
-  local add, rem, set, del = {}, {}, {}, {}
-  for i, uid in ipairs(uids) do
-    local s, d = score[uid], display[uid]
-    if s and s ~= was[i] then add[#add + 1] = s; add[#add + 1] = uid elseif not s and was[i] then rem[#rem + 1] = uid end
-    if d then set[#set + 1] = uid; set[#set + 1] = d elseif d == false then del[#del + 1] = uid end
-  end
-  if #add > 0 then redis.call('ZADD', members, unpack(add)) end
-  if #rem > 0 then redis.call('ZREM', members, unpack(rem)) end
-  if #set > 0 then redis.call('HSET', displays, unpack(set)) end
-  if #del > 0 then redis.call('HDEL', displays, unpack(del)) end
   return table.concat(flags)
 end
 -- The membership part of a write, from ARGV[i]: 'i', n, entries… (inline), 'b', removed middle, added middle,

@@ -156,7 +156,9 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 ? targets : [...targets].reverse();
       for (const t of order) results.get(t.name)!.push(await t.measure(round));
-      console.log(`round ${round} done`);
+      // Each round's script time, so a difference can be told from one noisy round.
+      const scripts = (t: Target) => [...results.get(t.name)!.at(-1)!].map(([p, f]) => `${p} ${f.scriptUs.toFixed(0)}`).join(' · ');
+      console.log(`round ${round}, script µs / req: ${targets.map((t) => `${t.name}: ${scripts(t)}`).join('; ')}`);
     }
     console.log(`\nRedis' cost per request, median of ${ROUNDS} rounds (${USERS} creates, ${COUNT} of each other write; users ${USER_EXTRA} characters above Okta's; delivery included):\n`);
     console.log('| write | tree | Redis CPU µs / req | script time µs / req | commands / req (by name, a script\'s own included) |');
