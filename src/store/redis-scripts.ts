@@ -60,10 +60,7 @@ end
 -- A record's header fields, and its body when asked (\`header\` alone spares a copy of the body: Redis' Lua hashes
 -- every byte of every string it makes).
 local function header(rec) return split(string.sub(rec, 1, string.find(rec, BODY, 1, true) - 1), SEP) end
-local function parse(rec)
-  local i = string.find(rec, BODY, 1, true)
-  return split(string.sub(rec, 1, i - 1), SEP), string.sub(rec, i + 1)
-end
+local function parse(rec) return header(rec), string.sub(rec, string.find(rec, BODY, 1, true) + 1) end
 local function encode(h, body) return table.concat(h, SEP) .. BODY .. body end
 -- Non-unique index: hash field -> space-separated ids.
 local function madd(key, field, id)
