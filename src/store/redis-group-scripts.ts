@@ -1,5 +1,5 @@
 /**
- * Lua of the group writes (run after redis-scripts.ts' PRELUDE, whose `k(name)` names every key).
+ * Lua of the group writes (run after redis-scripts.ts' PRELUDE, whose `k(name[, id])` names every key).
  *
  * Membership changes are entries `<op><uid>\x1f<userVersion>\x1f<event JSON>\x1f<display>`, op '-' remove,
  * '+' add, '=' set the display only (event JSON never holds a raw control character; the display comes last, so
@@ -27,6 +27,17 @@ local function entry(e)
   local c = string.find(e, SEP, b + 1, true)
   return string.sub(e, 1, 1), string.sub(e, 2, a - 1), string.sub(e, a + 1, b - 1), string.sub(e, b + 1, c - 1), string.sub(e, c + 1)
 end
+-- Entries from[..to] of a list split once, as parallel lists (each string a script makes costs its length in
+-- hashing: a write's steps share one split instead of each making its own).
+local function parsed(list, from, to)
+  local op, uid, version, event, display = {}, {}, {}, {}, {}
+  from, to = from or 1, to or #list
+  for j = from, to do
+    local x = j - from + 1
+    op[x], uid[x], version[x], event[x], display[x] = entry(list[j])
+  end
+  return {n = to - from + 1, op = op, uid = uid, version = version, event = event, display = display}
+end
 -- The keys of the users that entries add or remove: u:<uid>, and with links ug:<uid> too (only the op and uid
 -- of each entry are read).
 local function entryKeys(list, links)
@@ -40,38 +51,40 @@ local function entryKeys(list, links)
   end
   return names
 end
--- An event built from another version of an existing user would lie.
-local function staleEntries(list)
-  for _, e in ipairs(list) do
-    local op, uid, version = entry(e)
-    if op ~= '=' then
-      local v = versionOf(k('u:' .. uid))
-      if v and v ~= version then return true end
+-- An event built from another version of an existing user would lie (\`entries\`: parsed).
+local function staleEntries(entries)
+  local ops, uids, versions = entries.op, entries.uid, entries.version
+  for j = 1, entries.n do
+    if ops[j] ~= '=' then
+      local v = versionOf(k('u:', uids[j]))
+      if v and v ~= versions[j] then return true end
     end
   end
   return false
 end
-local function setDisplay(gid, uid, display)
-  if display ~= '' and redis.call('ZSCORE', k('m:' .. gid), uid) then redis.call('HSET', k('md:' .. gid), uid, display) end
+local function setDisplay(members, shown, uid, display)
+  if display ~= '' and redis.call('ZSCORE', members, uid) then redis.call('HSET', shown, uid, display) end
 end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
 -- nil when a record has no event fields of its own version (see redis-scripts.ts): the writer builds them then.
 -- One pattern match reads a record's version, its fields' version, the fields and where the body starts, and one
--- concatenation builds the event (splitting the header into a table and joining pieces made a string each).
+-- concatenation builds the event (splitting the header into a table and joining pieces made a string each; a
+-- field's key goes in beside the field, not joined to it first, for the same reason).
 local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31\\30]*)\\30()'
-local function builtEvents(list, removed, added, group)
+local function builtEvents(entries, removed, added, group)
   local out = {}
-  for j, e in ipairs(list) do
-    local op, uid, _, id = entry(e)
+  local ops, uids, ids = entries.op, entries.uid, entries.event
+  for j = 1, entries.n do
+    local op, uid, id = ops[j], uids[j], ids[j]
     if op ~= '=' then
-      local rec = redis.call('GET', k('u:' .. uid))
+      local rec = redis.call('GET', k('u:', uid))
       if rec then
         local v, fv, first, last, email, active, at = string.match(rec, USER_EVENT_FIELDS)
         if not v or fv ~= v then return nil end
         out[j] = '{"id":"' .. id .. '"' .. (op == '+' and added or removed) .. '{"id":"' .. uid .. '"' ..
-          (first ~= '' and ',"first_name":' .. first or '') .. (last ~= '' and ',"last_name":' .. last or '') ..
-          (email ~= '' and ',"email":' .. email or '') .. ',"active":' .. active .. ',"raw":' .. string.sub(rec, at, -2) ..
+          (first ~= '' and ',"first_name":' or '') .. first .. (last ~= '' and ',"last_name":' or '') .. last ..
+          (email ~= '' and ',"email":' or '') .. email .. ',"active":' .. active .. ',"raw":' .. string.sub(rec, at, -2) ..
           ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
       else
         out[j] = false
@@ -84,35 +97,38 @@ end
 -- change anything, was its event emitted). The adds' member scores come from one INCRBY (in entry order; an add
 -- that changes nothing leaves a gap), and a built event was built from its user's record in this script, which
 -- so exists: two commands fewer per member.
-local function applyEntries(gid, list, built)
+local function applyEntries(gid, entries, built)
+  if entries.n == 0 then return '' end
   local flags = {}
+  local ops, uids, events, displays = entries.op, entries.uid, entries.event, entries.display
+  local members, shown = k('m:', gid), k('md:', gid)
   local adds = 0
-  for _, e in ipairs(list) do if string.sub(e, 1, 1) == '+' then adds = adds + 1 end end
+  for j = 1, entries.n do if ops[j] == '+' then adds = adds + 1 end end
   local seq = adds > 0 and redis.call('INCRBY', k('seq'), adds) - adds or 0
-  for j, e in ipairs(list) do
-    local op, uid, _, event, display = entry(e)
+  for j = 1, entries.n do
+    local op, uid, event, display = ops[j], uids[j], events[j], displays[j]
     if built then event = built[j] end
     if op == '+' then
       seq = seq + 1
-      if event and (built or redis.call('EXISTS', k('u:' .. uid)) == 1) and redis.call('ZADD', k('m:' .. gid), 'NX', seq, uid) == 1 then
-        redis.call('SADD', k('ug:' .. uid), gid)
+      if event and (built or redis.call('EXISTS', k('u:', uid)) == 1) and redis.call('ZADD', members, 'NX', seq, uid) == 1 then
+        redis.call('SADD', k('ug:', uid), gid)
         emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
       end
-      setDisplay(gid, uid, display)
+      setDisplay(members, shown, uid, display)
     elseif op == '-' then
-      if event and redis.call('ZREM', k('m:' .. gid), uid) == 1 then
-        redis.call('SREM', k('ug:' .. uid), gid)
-        redis.call('HDEL', k('md:' .. gid), uid)
+      if event and redis.call('ZREM', members, uid) == 1 then
+        redis.call('SREM', k('ug:', uid), gid)
+        redis.call('HDEL', shown, uid)
         emit(event)
         flags[#flags + 1] = '1'
       else
         flags[#flags + 1] = '0'
       end
     else
-      setDisplay(gid, uid, display)
+      setDisplay(members, shown, uid, display)
     end
   end
   return table.concat(flags)
@@ -124,27 +140,25 @@ end
 -- 'unbuilt' when an event cannot be built here.
 local function memberInput(gid, i)
   if ARGV[i] == 'i' then
-    local list = {}
-    for j = i + 2, i + 1 + tonumber(ARGV[i + 1]) do list[#list + 1] = ARGV[j] end
-    if staleEntries(list) then return nil end
-    return function() return applyEntries(gid, list) end
+    local entries = parsed(ARGV, i + 2, i + 1 + tonumber(ARGV[i + 1]))
+    if staleEntries(entries) then return nil end
+    return function() return applyEntries(gid, entries) end
   end
   if ARGV[i] == 'b' then
-    local list = {}
-    for j = i + 5, i + 4 + tonumber(ARGV[i + 4]) do list[#list + 1] = ARGV[j] end
-    local built = builtEvents(list, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+    local entries = parsed(ARGV, i + 5, i + 4 + tonumber(ARGV[i + 4]))
+    local built = builtEvents(entries, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
     if not built then return 'unbuilt' end
-    return function() return applyEntries(gid, list, built) end
+    return function() return applyEntries(gid, entries, built) end
   end
   local token, stamp = ARGV[i + 1], ARGV[i + 2]
   local stage = k('gs:' .. gid .. ':' .. token)
   if redis.call('EXISTS', stage) == 0 then return nil end
   if (redis.call('GET', k('uw')) or '0') ~= stamp then return false end
   return function()
-    local journal = k('gj:' .. gid)
+    local journal = k('gj:', gid)
     redis.call('RENAME', stage, journal)
     redis.call('PERSIST', journal)
-    redis.call('SET', k('gt:' .. gid), token)
+    redis.call('SET', k('gt:', gid), token)
     redis.call('SADD', k('gpend'), gid)
     return nil
   end
@@ -158,7 +172,7 @@ local apply = memberInput(id, 8 + tonumber(ARGV[7]))
 if apply == false then return {'restamp'} elseif not apply then return {'stale'} elseif apply == 'unbuilt' then return {apply} end
 if redis.call('HSETNX', k('gn'), dn, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[4], ARGV[5], dn, ext, ''}
-redis.call('SET', k('g:' .. id), encode(h, ARGV[6]))
+redis.call('SET', k('g:', id), encode(h, ARGV[6]))
 redis.call('ZADD', k('go'), nextSeq(), id)
 madd(k('ge'), ext, id)
 emitn(7)
@@ -171,10 +185,10 @@ return ok(h, apply())
  */
 export const updateGroup = `
 local id, now = ARGV[1], ARGV[6]
-local key = k('g:' .. id)
+local key = k('g:', id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
-if redis.call('EXISTS', k('gj:' .. id)) == 1 then return {'busy'} end
+if redis.call('EXISTS', k('gj:', id)) == 1 then return {'busy'} end
 local h, body = parse(rec)
 if ARGV[2] ~= '' and h[1] ~= ARGV[2] then return {'stale'} end
 if ARGV[8] ~= '' and body ~= ARGV[8] then return {'stale'} end
@@ -206,21 +220,21 @@ return ok(h, flags)
  */
 export const drain = `
 local gid, n, peek = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
-local journal, gone = k('gj:' .. gid), k('gx:' .. gid)
+local journal, gone = k('gj:', gid), k('gx:', gid)
 -- The next chunk: the keys it touches besides the group's own, and the function that does it; nil when none is left.
 local function nextChunk()
   local list = redis.call('LRANGE', journal, 0, n - 1)
   if #list > 0 then
-    local token = redis.call('GET', k('gt:' .. gid))
+    local token = redis.call('GET', k('gt:', gid))
     local names = entryKeys(list, true)
     names[#names + 1] = 'gf:' .. token
     return names, function()
       redis.call('LTRIM', journal, #list, -1)
-      local flags = k('gf:' .. token)
-      redis.call('APPEND', flags, applyEntries(gid, list))
+      local flags = k('gf:', token)
+      redis.call('APPEND', flags, applyEntries(gid, parsed(list)))
       redis.call('PEXPIRE', flags, 3600000)
       if redis.call('EXISTS', journal) == 0 then
-        redis.call('DEL', k('gt:' .. gid))
+        redis.call('DEL', k('gt:', gid))
         redis.call('SREM', k('gpend'), gid)
       end
     end
@@ -231,7 +245,7 @@ local function nextChunk()
   for i, uid in ipairs(uids) do names[i] = 'ug:' .. uid end
   return names, function()
     redis.call('ZREMRANGEBYRANK', gone, 0, #uids - 1)
-    for _, uid in ipairs(uids) do redis.call('SREM', k('ug:' .. uid), gid) end
+    for _, uid in ipairs(uids) do redis.call('SREM', k('ug:', uid), gid) end
   end
 end
 local names, apply = nextChunk()
@@ -253,7 +267,7 @@ export const verify = `
 local stamp = redis.call('GET', k('uw')) or '0'
 local from = tonumber(ARGV[3])
 local list = redis.call('LRANGE', k('gs:' .. ARGV[1] .. ':' .. ARGV[2]), from, from + tonumber(ARGV[4]) - 1)
-if not allDeclared(entryKeys(list, false)) or staleEntries(list) then return {'stale'} end
+if not allDeclared(entryKeys(list, false)) or staleEntries(parsed(list)) then return {'stale'} end
 return {'ok', stamp}
 `;
 
@@ -262,7 +276,7 @@ export const stage = `
 local key = k('gs:' .. ARGV[1] .. ':' .. ARGV[2])
 local list = {}
 for j = 4, #ARGV do list[#list + 1] = ARGV[j] end
-if staleEntries(list) then return {'stale'} end
+if staleEntries(parsed(list)) then return {'stale'} end
 redis.call('RPUSH', key, unpack(list))
 redis.call('PEXPIRE', key, ARGV[3])
 return {'ok', redis.call('GET', k('uw')) or '0'}
@@ -275,25 +289,25 @@ return {'ok', redis.call('GET', k('uw')) or '0'}
  */
 export const deleteGroup = `
 local id = ARGV[1]
-local key = k('g:' .. id)
+local key = k('g:', id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
-if redis.call('EXISTS', k('gj:' .. id)) == 1 then return {'busy'} end
+if redis.call('EXISTS', k('gj:', id)) == 1 then return {'busy'} end
 local h = header(rec)
 if h[1] ~= ARGV[2] then return {'stale'} end
-local members = k('m:' .. id)
+local members = k('m:', id)
 if redis.call('ZCARD', members) > tonumber(ARGV[3]) then
-  redis.call('RENAME', members, k('gx:' .. id))
+  redis.call('RENAME', members, k('gx:', id))
   redis.call('SADD', k('gpend'), id)
 else
   local uids = redis.call('ZRANGE', members, 0, -1)
   local names = {}
   for i, uid in ipairs(uids) do names[i] = 'ug:' .. uid end
   if not allDeclared(names) then return keysReply(names) end
-  for _, uid in ipairs(uids) do redis.call('SREM', k('ug:' .. uid), id) end
+  for _, uid in ipairs(uids) do redis.call('SREM', k('ug:', uid), id) end
   redis.call('DEL', members)
 end
-redis.call('UNLINK', k('md:' .. id), key)
+redis.call('UNLINK', k('md:', id), key)
 if redis.call('HGET', k('gn'), h[4]) == id then redis.call('HDEL', k('gn'), h[4]) end
 mdel(k('ge'), h[5], id)
 redis.call('ZREM', k('go'), id)

@@ -5,7 +5,7 @@
  * Redis requires: a cluster routes the call by them and, while their slot migrates (resharding), answers
  * ASK/TRYAGAIN instead of running the script on a half-moved directory. KEYS[1] is the directory record
  * `<prefix>dir` (the prefix is read from it), which lets every write refuse once the directory is gone; the
- * others are listed per script in redis-script-keys.ts. Inside Lua every key name goes through `k(name)`, which
+ * others are listed per script in redis-script-keys.ts. Inside Lua every key name goes through `k(name[, id])`, which
  * raises `undeclared key <key>` for a key the caller did not declare: a missing declaration cannot pass
  * silently (it stops the script where it stands, like any script error: a bug the store's tests catch, not a
  * path at run time). Keys that follow from stored data are read by the adapter first (a user's groups, a
@@ -32,9 +32,10 @@ local SEP, BODY, LIST = '\\31', '\\30', '\\29'
 local declared = {}
 for _, name in ipairs(KEYS) do declared[name] = true end
 local p = string.sub(KEYS[1], 1, -4)
--- The one way to name a key: the directory prefix + name, refused unless the caller declared it.
-local function k(name)
-  local key = p .. name
+-- The one way to name a key: the directory prefix + name (+ id: one string made, not two), refused unless the
+-- caller declared it.
+local function k(name, id)
+  local key = id and p .. name .. id or p .. name
   if not declared[key] then error(redis.error_reply('ERR undeclared key ' .. key)) end
   return key
 end
@@ -90,7 +91,12 @@ end
 local function remulti(key, old, new, id)
   if old ~= new then mdel(key, old, id); madd(key, new, id) end
 end
-local function emit(json) redis.call('XADD', k('ev'), '*', 'e', json) end
+-- The log's key named once a script (each name made is a string Lua hashes).
+local logKey
+local function emit(json)
+  logKey = logKey or k('ev')
+  redis.call('XADD', logKey, '*', 'e', json)
+end
 -- Emits n events starting at ARGV[i]; returns the next index.
 local function emitn(i)
   local n = tonumber(ARGV[i])
@@ -138,7 +144,7 @@ local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
 local h = {'1', ARGV[5], ARGV[6], un, ext, ems}
 local n = eventFields(h)
-redis.call('SET', k('u:' .. id), encode(h, ARGV[7]))
+redis.call('SET', k('u:', id), encode(h, ARGV[7]))
 redis.call('ZADD', k('uo'), nextSeq(), id)
 madd(k('ue'), ext, id)
 for _, e in ipairs(split(ems, LIST)) do madd(k('um'), e, id) end
@@ -149,7 +155,7 @@ return ok(h)
 /** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, nEvents, events… (see eventFields) */
 const updateUser = `
 local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local key = k('u:' .. id)
+local key = k('u:', id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
 local h = header(rec)
@@ -176,7 +182,7 @@ return ok(h)
  */
 const deleteUser = `
 local id, now = ARGV[1], ARGV[3]
-local key, groups = k('u:' .. id), k('ug:' .. id)
+local key, groups = k('u:', id), k('ug:', id)
 local rec = redis.call('GET', key)
 if not rec then return {'missing'} end
 local h = header(rec)
@@ -186,14 +192,14 @@ local n = tonumber(ARGV[4])
 if redis.call('SCARD', groups) ~= n then return {'stale'} end
 -- The removal events carry each group as read: every group must still be that version.
 for i = 5, 3 + 2 * n, 2 do
-  if redis.call('SISMEMBER', groups, ARGV[i]) == 0 or versionOf(k('g:' .. ARGV[i])) ~= ARGV[i + 1] then
+  if redis.call('SISMEMBER', groups, ARGV[i]) == 0 or versionOf(k('g:', ARGV[i])) ~= ARGV[i + 1] then
     return {'stale'}
   end
 end
 for i = 5, 3 + 2 * n, 2 do
-  redis.call('ZREM', k('m:' .. ARGV[i]), id)
-  redis.call('HDEL', k('md:' .. ARGV[i]), id)
-  touch(k('g:' .. ARGV[i]), now)
+  redis.call('ZREM', k('m:', ARGV[i]), id)
+  redis.call('HDEL', k('md:', ARGV[i]), id)
+  touch(k('g:', ARGV[i]), now)
 end
 redis.call('DEL', groups, key)
 redis.call('INCR', k('uw'))
