@@ -1,8 +1,9 @@
 /**
  * What each SCIM write costs the Redis server itself, by Redis' own accounting (`INFO commandstats`, reset before
  * each phase) and its process CPU (`/proc`), this checkout beside older ones in alternating rounds. On a member
- * PATCH Redis is the busiest process beside dsync, and its figures hardly move with the machine's load, unlike
- * the request rates of scim-ceiling.bench.ts: a change to a script shows here in one run.
+ * PATCH Redis is the busiest process beside dsync. Its figures move less with the machine's load than the request
+ * rates of scim-ceiling.bench.ts, but a phase's script time still moves by up to 30% between rounds: a change of a
+ * few percent to one script shows in member-script.bench.ts, which times its calls one by one, interleaved.
  *
  *   npx tsx test/bench/redis-cost.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/redis-cost.bench.ts
