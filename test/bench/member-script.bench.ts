@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SCRIPTS } from '../../src/store/redis-scripts.js';
 import { client, median, startDsync, startRedis, tscBuild } from './lib.js';
-import { check, oktaUser } from './okta-workload.js';
+import { biggerOktaUser, check } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const MEMBERS = env('BENCH_MEMBERS', 25);
@@ -27,7 +27,6 @@ const CALLS = env('BENCH_CALLS', 1000);
 const ROUNDS = env('BENCH_ROUNDS', 4);
 const SLOWLOG_US = 20;
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
 /** MONITOR prints arguments as Redis quotes them (sdscatrepr): back to their bytes. */
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', a: '\x07', b: '\b' };
@@ -45,8 +44,7 @@ async function capture(redisUrl: string): Promise<string[][]> {
     const base = res.body.data.scim.path as string;
     const users: string[] = [];
     for (let i = 0; i < MEMBERS; i++) {
-      const user = USER_EXTRA > 0 ? { ...oktaUser('m', i), [ENTERPRISE]: { department: 'd'.repeat(USER_EXTRA) } } : oktaUser('m', i);
-      const created = await scim.request('POST', `${base}/Users`, user);
+      const created = await scim.request('POST', `${base}/Users`, biggerOktaUser('m', i, USER_EXTRA));
       check(created.status, [201], 'user');
       users.push(created.body.id);
     }

@@ -15,6 +15,11 @@ export const oktaUser = (tag: string, i: number) => ({
   active: true,
 });
 
+/** Okta's user with `extra` characters more (an enterprise extension's department: real directories' users are
+ * often 1–2 KB of JSON, the bench's ~350 bytes). */
+export const biggerOktaUser = (tag: string, i: number, extra: number) =>
+  extra > 0 ? { ...oktaUser(tag, i), 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'd'.repeat(extra) } } : oktaUser(tag, i);
+
 export function check(status: number, want: number[], what: string): void {
   if (!want.includes(status)) throw new Error(`${what}: unexpected status ${status}`);
 }

@@ -15,7 +15,7 @@
  */
 import { Redis } from 'ioredis';
 import { client, CountingReceiver, cpuSeconds, median, phase, startDsync, startRedis } from './lib.js';
-import { check, oktaUser } from './okta-workload.js';
+import { biggerOktaUser, check } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const ROUNDS = env('BENCH_ROUNDS', 3);
@@ -23,10 +23,8 @@ const USERS = env('BENCH_USERS', 3000);
 const COUNT = env('BENCH_COUNT', 1000);
 const MEMBERS = env('BENCH_MEMBERS', 25);
 const USER_EXTRA = env('BENCH_USER_EXTRA', 0);
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 /** A user as the bench sends it: Okta's, with USER_EXTRA characters more. */
-const benchUser = (round: number, i: number) =>
-  USER_EXTRA > 0 ? { ...oktaUser(`r${round}`, i), [ENTERPRISE]: { department: 'd'.repeat(USER_EXTRA) } } : oktaUser(`r${round}`, i);
+const benchUser = (round: number, i: number) => biggerOktaUser(`r${round}`, i, USER_EXTRA);
 const CONCURRENCY = 32;
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
