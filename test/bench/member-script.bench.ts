@@ -5,8 +5,8 @@
  * each side's `dsyncUpdateGroup`, the two sides interleaved call by call, and Redis' slowlog times every call
  * (µs inside Redis, threshold 20 µs so the commands a script runs are not logged themselves). Interleaving cancels
  * the machine's drift, which moves a whole run of scim-ceiling or redis-cost by 10–30%: two identical scripts come
- * out within 2% here. Without BENCH_TREES this checkout runs against itself (its script under a second SHA): the
- * noise floor.
+ * out within 0.5% a round of 300 pairs here (5% in one round of 100). Without BENCH_TREES this checkout runs
+ * against itself (its script under a second SHA): the noise floor.
  *
  *   npx tsx test/bench/member-script.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/member-script.bench.ts
