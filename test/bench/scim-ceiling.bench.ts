@@ -11,7 +11,7 @@
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
- *   BENCH_TREES=semi64=.=--max-semi-space-size=64 ...   # this checkout again, with NODE_OPTIONS of its own
+ *   BENCH_TREES=semi64=.=--max-semi-space-size=64 ...   # this checkout again, with NODE_OPTIONS of its own (else the image's)
  *   BENCH_TREES=tsx=tsx:. ...   # this checkout's sources under tsx (`npm start`) beside its build (the image's)
  *   BENCH_PROFILE=/tmp/prof ...   # --cpu-prof of each server (in <dir>/<name>/), the phases' windows in <dir>/windows.json
  *   BENCH_SLOWEST=25 ...   # after each measured phase, its 25 slowest requests as <ms into the phase>+<ms taken>
@@ -25,7 +25,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, cpuSeconds, freePort, median, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, freePort, imageNodeOptions, median, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -42,6 +42,11 @@ const STABLE = env('BENCH_STABLE', 0.02);
 const PROFILE = process.env.BENCH_PROFILE;
 const SLOWEST = env('BENCH_SLOWEST', 0);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * Every server runs with the image's NODE_OPTIONS (its young generation: Node.js 22+ would size it by this
+ * machine's memory), unless a tree names its own: the figures are what ships, on the same stack each side.
+ */
+const IMAGE_NODE_OPTIONS = imageNodeOptions();
 const enc = encodeURIComponent;
 
 /** The peer's best rate of the two runs in issue 23 (Jackson on this machine), the bar each phase must reach. */
@@ -190,7 +195,7 @@ async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl
   const redis = await startRedis();
   const metricsPort = await freePort();
   const proc = await startDsync(
-    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) },
+    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), NODE_OPTIONS: nodeOptions ?? IMAGE_NODE_OPTIONS },
     { ...(cwd && { cwd }), profileDir: name, source },
   );
   const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
@@ -240,6 +245,7 @@ async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: stri
   await tscBuild(ROOT, 'test/bench/tsconfig.ceiling.json');
   const child: ChildProcess = fork(join(ROOT, '.tmp/bench-build/test/bench/ceiling-server.js'), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
     execArgv: profile,
+    env: { ...process.env, NODE_OPTIONS: IMAGE_NODE_OPTIONS },
   });
   const { port } = (await once(child, 'message'))[0] as { port: number };
   const url = `http://127.0.0.1:${port}`;
@@ -304,7 +310,8 @@ async function main(): Promise<void> {
     const express = targets.find((t) => t.name === 'express')!;
     console.log(
       `targets: ${targets.map((t) => t.name).join(', ')}; concurrency ${CONCURRENCY}; per round ${USERS} users (lookup + POST), ${PUTS} PUTs, ` +
-        `${GROUPS} groups, ${PATCHES} member PATCHes of ${MEMBERS}, ${DEACTIVATES} deactivations`,
+        `${GROUPS} groups, ${PATCHES} member PATCHes of ${MEMBERS}, ${DEACTIVATES} deactivations; Node.js ${process.versions.node}, ` +
+        `NODE_OPTIONS ${IMAGE_NODE_OPTIONS || '(none)'} (the image's) where a tree names none`,
     );
 
     const runRound = async (round: number, warmup: boolean) => {
