@@ -3,6 +3,7 @@ import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '
 import { failFast } from './fail-fast.js';
 import { RedisConnection } from './redis-connection.js';
 import { DUE, prefix } from './redis-keys.js';
+import { entryEventJson } from './redis-records.js';
 
 /** Stream ids are `<ms>-<n>`: compare numerically, part by part. */
 function compareSeq(a: string, b: string): number {
@@ -25,7 +26,7 @@ export class RedisDeliveryStore extends RedisConnection {
       'COUNT',
       limit,
     );
-    return entries.map(([seq, fields]) => ({ seq, json: fields[1]! }));
+    return entries.map(([seq, fields]) => ({ seq, json: entryEventJson(fields) }));
   }
 
   compareSeq(a: string, b: string): number {

@@ -10,3 +10,16 @@ export function decodeJson(id: string, rec: string): StoredJson {
 }
 
 export const decode = (id: string, rec: string): StoredResource => parsed(decodeJson(id, rec));
+
+/**
+ * The event of an entry of a directory's log (`ev`). This release writes one field, `e`, the event's JSON. It
+ * also reads the shape a later release's membership script may write (docs/design/performance.md: the event as
+ * three stream fields), so that a rolling upgrade to it never has a process here deliver part of an event:
+ * fields `e`, `r` and `t`, the JSON before `raw`, the user's record as stored (its body less the closing brace is
+ * the `raw`) and the JSON after it.
+ */
+export function entryEventJson(fields: string[]): string {
+  if (fields.length === 2) return fields[1]!;
+  const rec = fields[3]!;
+  return fields[1]! + rec.slice(rec.indexOf(BODY_SEP) + 1, -1) + fields[5]!;
+}

@@ -12,7 +12,7 @@
  *   dsync:{d}:gs:<gid>:<token>, gj:<gid>, gt:<gid>, gf:<token>, gx:<gid>, gpend, uw   big membership changes:
  *                          staging list, journal, its token and applied flags, members of a deleted group still
  *                          to unlink, groups with such work, user-write counter (see redis-scripts.ts)
- *   dsync:{d}:ev           the directory's event log (STREAM)
+ *   dsync:{d}:ev           the directory's event log (STREAM; an entry's fields: redis-records.ts entryEventJson)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
  *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (redis-pull-sync.ts)

@@ -159,6 +159,32 @@ describe('membership events built by the Redis write script (issue 23)', () => {
     for (const json of logged) await expectWritersBytes(dir, json, { id: group.id, body: { displayName: 'All' } });
   });
 
+  it("reads a membership event logged as three fields (a later release's shape) as the same event, beside one-field entries", async () => {
+    const dir = directory('d7');
+    await store.createDirectory(dir);
+    const ids: string[] = [];
+    for (const body of bodies) ids.push((await users.create(dir, body)).id);
+    const group = await groups.create(dir, { displayName: 'Three' }, []);
+    await groups.addMembers(dir, group.id, ids.map((value) => ({ value })));
+    const logged = await membershipEvents(dir.id);
+    expect(logged).to.have.length(bodies.length);
+    const log = `dsync:{${dir.id}}:ev`;
+    const after = (await store.readEvents(dir.id, null, 1000)).at(-1)!.seq;
+    // Each as the later writer logs it: the JSON before `raw`, the user's record as GET gives it, the JSON after.
+    for (const json of logged) {
+      const userId = (JSON.parse(json) as { data: { id: string } }).data.id;
+      const rec = (await store.redis.get(`dsync:{${dir.id}}:u:${userId}`))!;
+      const body = rec.slice(rec.indexOf(BODY_SEP) + 1);
+      const head = json.slice(0, json.indexOf(',"raw":') + ',"raw":'.length);
+      const tail = json.slice(head.length + body.length - 1);
+      expect(head + body.slice(0, -1) + tail).to.equal(json);
+      await store.redis.xadd(log, '*', 'e', head, 'r', rec, 't', tail);
+      await store.redis.xadd(log, '*', 'e', json);
+    }
+    const reread = (await store.readEvents(dir.id, after, 1000)).map((e) => e.json);
+    expect(reread).to.deep.equal(logged.flatMap((json) => [json, json]));
+  });
+
   it('a call that reads its events (onCommitted, the embedded callback) gets them built by the writer', async () => {
     const dir = directory('d6');
     await store.createDirectory(dir);

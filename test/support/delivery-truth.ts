@@ -6,12 +6,13 @@
  */
 import { expect } from 'chai';
 import type { RedisClient } from '../../src/store/redis-client.js';
+import { entryEventJson } from '../../src/store/redis-records.js';
 import type { Dir } from './dsync-process.js';
 import type { FaultReceiver, Seen } from './fault-receiver.js';
 
 export async function logIds(redis: RedisClient, dirId: string): Promise<string[]> {
   const entries = await redis.xrange(`dsync:{${dirId}}:ev`, '-', '+');
-  return entries.map(([, fields]) => (JSON.parse(fields[1]!) as { id: string }).id);
+  return entries.map(([, fields]) => (JSON.parse(entryEventJson(fields)) as { id: string }).id);
 }
 
 export interface DirReport {
