@@ -19,7 +19,12 @@ export const decode = (id: string, rec: string): StoredResource => parsed(decode
  * the `raw`) and the JSON after it.
  */
 export function entryEventJson(fields: string[]): string {
-  if (fields.length === 2) return fields[1]!;
-  const rec = fields[3]!;
-  return fields[1]! + rec.slice(rec.indexOf(BODY_SEP) + 1, -1) + fields[5]!;
+  if (fields.length === 2 && fields[0] === 'e') return fields[1]!;
+  if (fields.length === 6 && fields[0] === 'e' && fields[2] === 'r' && fields[4] === 't') {
+    const rec = fields[3]!;
+    return fields[1]! + rec.slice(rec.indexOf(BODY_SEP) + 1, -1) + fields[5]!;
+  }
+  // Never deliver a guess: the directory's delivery stops on this entry and says why.
+  const names = fields.filter((_, i) => i % 2 === 0).join(', ');
+  throw new Error(`an event log entry of unknown shape (fields: ${names}), written by a newer dsync?`);
 }

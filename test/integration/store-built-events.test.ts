@@ -183,6 +183,10 @@ describe('membership events built by the Redis write script (issue 23)', () => {
     }
     const reread = (await store.readEvents(dir.id, after, 1000)).map((e) => e.json);
     expect(reread).to.deep.equal(logged.flatMap((json) => [json, json]));
+    // A shape it does not know is never delivered as a guess.
+    await store.redis.xadd(log, '*', 'e', '{"id":', 'x', '"?"}');
+    const unknown = await store.readEvents(dir.id, after, 1000).then(() => undefined, (err: Error) => err.message);
+    expect(unknown).to.equal('an event log entry of unknown shape (fields: e, x), written by a newer dsync?');
   });
 
   it('a call that reads its events (onCommitted, the embedded callback) gets them built by the writer', async () => {
