@@ -3017,8 +3017,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     /** @description The provider's consent page */
@@ -3035,8 +3037,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3051,8 +3055,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3067,8 +3073,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3083,8 +3091,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3100,8 +3110,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3116,8 +3128,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3156,8 +3170,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3182,8 +3198,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3198,8 +3216,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3214,8 +3234,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3231,8 +3253,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3247,8 +3271,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3263,8 +3289,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3312,8 +3340,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3338,8 +3368,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3354,8 +3386,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3370,8 +3404,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3387,8 +3423,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3403,8 +3441,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;
@@ -3419,8 +3459,10 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description no-store */
                     "Cache-Control"?: string;
-                    /** @description default-src 'none' */
+                    /** @description default-src 'none'; frame-ancestors 'none' */
                     "Content-Security-Policy"?: string;
+                    /** @description DENY */
+                    "X-Frame-Options"?: string;
                     /** @description no-referrer */
                     "Referrer-Policy"?: string;
                     [name: string]: unknown;

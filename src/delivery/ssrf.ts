@@ -5,7 +5,7 @@
  * to (the DNS answer at connect time), so DNS rebinding cannot slip through.
  *
  * The ranges live in a `net.BlockList` (Node's own prefix matcher). IPv6 forms that carry an IPv4 address
- * (mapped, 6to4, NAT64) are judged by that IPv4 address: a BlockList has no notion of embedding, so
+ * (mapped, translated, 6to4, NAT64) are judged by that IPv4 address: a BlockList has no notion of embedding, so
  * `embeddedIpv4` pulls it out of the 128 bits (a few lines; a library would be a dependency for just that).
  */
 import { BlockList, isIP } from 'node:net';
@@ -70,10 +70,14 @@ function ipv6Groups(address: string): number[] | undefined {
 
 const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 
-/** The IPv4 address an IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address carries. */
+/**
+ * The IPv4 address an IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96, SIIT), NAT64 (64:ff9b::/96)
+ * or 6to4 (2002::/16) address carries.
+ */
 function embeddedIpv4(g: number[]): string | undefined {
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!);
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!);
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
   return undefined;

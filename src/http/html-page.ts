@@ -4,11 +4,16 @@ import type { Response } from 'express';
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** Headers of every browser answer: never cached, nothing loaded, the URL (codes, tokens) never sent on as Referer. */
+/**
+ * Headers of every browser answer: never cached, nothing loaded, the URL (codes, tokens) never sent on as Referer,
+ * and never shown in a frame (a page that starts or finishes a consent must not be clickjacked;
+ * `X-Frame-Options` for browsers that predate `frame-ancestors`).
+ */
 export function browserHeaders(res: Response): Response {
   return res
     .setHeader('Cache-Control', 'no-store')
-    .setHeader('Content-Security-Policy', "default-src 'none'")
+    .setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'")
+    .setHeader('X-Frame-Options', 'DENY')
     .setHeader('Referrer-Policy', 'no-referrer');
 }
 

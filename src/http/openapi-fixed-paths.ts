@@ -42,7 +42,8 @@ const json = (schema: Json, example: unknown) => ({ 'application/json': { schema
 
 const PAGE_HEADERS: Json = {
   'Cache-Control': { description: 'no-store', schema: { type: 'string' } },
-  'Content-Security-Policy': { description: "default-src 'none'", schema: { type: 'string' } },
+  'Content-Security-Policy': { description: "default-src 'none'; frame-ancestors 'none'", schema: { type: 'string' } },
+  'X-Frame-Options': { description: 'DENY', schema: { type: 'string' } },
   'Referrer-Policy': { description: 'no-referrer', schema: { type: 'string' } },
 };
 

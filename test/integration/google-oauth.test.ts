@@ -112,6 +112,29 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     expect((await t.sync(dir.id)).directories[0]).to.deep.include({ state: 'succeeded' });
   });
 
+  it('the start link and the callback may not be framed, on success and on failure', async () => {
+    const noFraming = (res: Response, what: string) => {
+      expect(res.headers.get('content-security-policy'), what).to.equal("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), what).to.equal('DENY');
+    };
+    const browser = new Browser();
+    const link = await authorizationUrl();
+    const start = await browser.get(link);
+    expect(start.status).to.equal(303);
+    noFraming(start, 'the start link\'s redirect');
+    noFraming(await new Browser().get(link), 'the start link opened again (410 page)');
+    const done = await browser.get(await browser.redirected(new URL(start.headers.get('location')!), 302));
+    expect(done.status).to.equal(200);
+    noFraming(done, 'the callback\'s success page');
+    const elsewhere = await new Browser().get(await consent(new Browser(), await authorizationUrl()));
+    expect(elsewhere.status).to.equal(400);
+    noFraming(elsewhere, 'the callback in another browser (400 page)');
+    const other = new Browser();
+    const redirect = await other.get(await consent(other, await authorizationUrl('?redirect_url=https://app.example.com/done')));
+    expect(redirect.status).to.equal(303);
+    noFraming(redirect, 'the callback\'s redirect to the return URL');
+  });
+
   it('a replayed state is refused, with the same code or fresh ones, and changes nothing (finding 4)', async () => {
     const browser = new Browser();
     const link = await authorizationUrl();
