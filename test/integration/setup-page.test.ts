@@ -115,6 +115,29 @@ describe('setup page over HTTP', function () {
     expect((await action(second, 'scim-tokens/revoke', { csrf, token_id: 'scim-secret' })).status).to.equal(403);
   });
 
+  it('answers a form it cannot read with 400 and logs no error, whether or not the link opens', async () => {
+    const csrf = await csrfOf(link);
+    const many = new URLSearchParams({ csrf });
+    for (let i = 0; i < 30; i++) many.set(`f${i}`, 'x');
+    const post = (url: string, body: string, type: string) => fetch(`${url}/scim-tokens`, { method: 'POST', headers: { 'content-type': type }, body });
+    for (const url of [link, `${svc.url}/setup/${'x'.repeat(43)}`]) {
+      const answers = [
+        await post(url, many.toString(), 'application/x-www-form-urlencoded'),
+        await post(url, `csrf=${csrf}`, 'application/x-www-form-urlencoded; charset=x-unknown'),
+        await post(url, `csrf=${csrf}`, 'application/x-www-form-urlencoded; charset=utf-16'),
+        await post(url, `csrf=${csrf}&${'a'.repeat(5000)}=1`, 'application/x-www-form-urlencoded'),
+      ];
+      for (const res of answers) {
+        expect(res.status, url).to.equal(400);
+        expect(res.headers.get('content-security-policy')).to.equal(CSP);
+        expect(await res.text()).to.contain('The request could not be read.');
+      }
+    }
+    const errors = logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((l) => l.level >= 50);
+    expect(errors, 'error log lines').to.deep.equal([]);
+    expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data, 'no token was made').to.have.length(1);
+  });
+
   it('escapes a directory name and an IdP error text that carry HTML', async () => {
     const evil = await svc.createDirectory({ name: '<script>alert(1)</script><img src=x onerror=alert(2)>', tenant: 'evil' });
     const evilLink = await linkOf(evil);

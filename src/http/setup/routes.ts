@@ -175,8 +175,10 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   });
   r.use(((err, req, res, _next) => {
     headers(res);
+    // The form parser's refusals (too big, too many fields, an unknown charset or encoding, malformed) are the
+    // client's: a 400 whatever status the parser picked, and nothing to log.
     const e = err as { type?: string; status?: number };
-    if (e.type === 'entity.too.large' || e.type === 'entity.parse.failed' || e.status === 400) return refuse(req, res, 400, 'Bad request', 'The request could not be read.');
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return refuse(req, res, 400, 'Bad request', 'The request could not be read.');
     if (err instanceof DsyncError && err.status === 503) {
       res.setHeader('Retry-After', String(err.retryAfter ?? 1));
       return refuse(req, res, 503, 'Try again shortly', 'The service is briefly unavailable: try again in a moment.');
