@@ -37,7 +37,7 @@ export interface DsyncOptions {
   externalUrl: string;
   logger?: Logger;
   /**
-   * Embedded mode (SPEC §6.5): every event goes to this callback, in order per directory, once each
+   * Embedded mode (docs/guides/embedding.md): every event goes to this callback, in order per directory, once each
    * (retried on a throw); webhooks are not called.
    */
   eventCallback?: (event: DirectorySyncEvent) => unknown;
@@ -69,7 +69,7 @@ export interface Dsync {
   /** The event log, dead letters and delivery attempt logs, as the Events API and delivery routes read them. */
   readonly deliveryReads: DeliveryReads;
   readonly metrics: Metrics;
-  /** The embeddable SCIM request handler (SPEC §4.3). */
+  /** The embeddable SCIM request handler (docs/guides/embedding.md). */
   readonly requests: {
     handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult>;
     /** Whether `apiSecret` is the SCIM secret of directory `directoryId`. */
@@ -77,7 +77,7 @@ export interface Dsync {
   };
   /** Readiness: resolves when the store answers (the `store` is named by its kind), and its shards' replicas in sync. */
   readonly health: { store: Store['kind']; ping(): Promise<void>; replication(): Promise<ShardReplication[]> };
-  /** Google Workspace: the authorization flow (SPEC §4.2), the pull sync and its status. */
+  /** Google Workspace: the authorization flow (docs/guides/google-workspace.md), the pull sync and its status. */
   readonly google: GoogleProvider;
   /** A directory's SCIM bearer tokens: list, create, revoke (at most two at once, `scim.secret` the first). */
   readonly scimTokens: ScimTokens;

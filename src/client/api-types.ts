@@ -1735,7 +1735,7 @@ export interface components {
          *     }
          */
         GoogleAuthorizationUrl: {
-            /** @description A single-use start link of this service, which goes on to Google's consent page (named as SPEC.md shows it) */
+            /** @description A single-use start link of this service, which goes on to Google's consent page, under the name the API has always given it */
             authorizationUrl: string;
         };
         GoogleAuthorizationUrlEnvelope: {

@@ -1,5 +1,5 @@
 /**
- * The webhook events (DESIGN.md §4) as zod schemas: the one source of the exported TypeScript event types and
+ * The webhook events (docs/reference/events.md) as zod schemas: the one source of the exported TypeScript event types and
  * of the OpenAPI document's `webhooks`. Nothing parses events with them at run time; they describe what
  * src/core/events.ts builds.
  */

@@ -1,4 +1,4 @@
-/** Builds directory-sync events (DESIGN.md §4) from stored resources. Pure functions. */
+/** Builds directory-sync events (docs/reference/events.md) from stored resources. Pure functions. */
 import { newEventId } from './ids.js';
 import { isoTime } from './iso-time.js';
 import { sameJson } from './json.js';
@@ -163,7 +163,7 @@ export function buildEvent<T extends EventType>(
   return eventJson(directory, event, JSON.stringify(data), previous, now);
 }
 
-/** The event's JSON around its data's (DESIGN.md §4, in this key order), `previous_attributes` when given. */
+/** The event's JSON around its data's (docs/reference/events.md, in this key order), `previous_attributes` when given. */
 function eventJson(
   directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
   event: EventType,

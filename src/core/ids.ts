@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 
-/** Resource and directory ids: random UUIDs (what IdPs and the SPEC's samples expect). */
+/** Resource and directory ids: random UUIDs (what IdPs and the API's samples expect). */
 export const newId = (): string => randomUUID();
 
 /** URL-safe random secret (SCIM bearer tokens, API keys). */

@@ -1,7 +1,7 @@
 /**
  * A directory's SCIM token list: how a presented bearer token is matched, and how the list is changed (compare-
- * and-set on the store, retried on a concurrent change). The SPEC's `scim.secret` is the first token and stays
- * on the directory as the SPEC shows it; every other token is kept as its SHA-256 only.
+ * and-set on the store, retried on a concurrent change). The directory's `scim.secret` is the first token and stays
+ * on the directory as the API has always shown it; every other token is kept as its SHA-256 only.
  */
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ContentionError, NotFoundError } from './errors.js';

@@ -274,7 +274,7 @@ export interface OneTimeStore {
   takeOnce(key: string): Promise<string | null>;
 }
 
-/** A SCIM bearer token as stored: its SHA-256, never its value (the SPEC's `scim.secret` lives on the directory). */
+/** A SCIM bearer token as stored: its SHA-256, never its value (the first token, `scim.secret`, lives on the directory). */
 export interface StoredScimToken {
   id: string;
   /** Hex SHA-256 of the token. */

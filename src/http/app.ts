@@ -27,7 +27,7 @@ export interface AppOptions {
   /** The management API keys; a bare string has full access (api-keys.ts: scopes). */
   apiKeys: ReadonlyArray<string | ApiKey>;
   logger: Logger;
-  /** Project and inflight limits (SPEC §8); unset = off. */
+  /** Project and inflight limits (docs/operating/rate-limits.md); unset = off. */
   rateLimits?: RateLimits;
   /** Where failed authentications are counted and their limits; default: the default limits, in this process. */
   authFailures?: Pick<AuthFailuresOptions, 'limits' | 'redis'>;

@@ -1,5 +1,5 @@
 /**
- * Google Workspace routes (DESIGN.md §4), under /api/v1:
+ * Google Workspace routes (docs/reference/http-api.md), under /api/v1:
  *   GET  /directory-sync/<id>/google/authorization-url[?redirect_url=]   step 1 → {authorizationUrl}
  *   POST /directory-sync/<id>/google/token {code}                        step 2 → token set
  *   PUT  /directory-sync/<id>/google/token {access_token, refresh_token}  step 3 → the directory's google view

@@ -30,7 +30,7 @@ export const tokenSetSchema = z
   }) satisfies z.ZodType<TokenSet>;
 
 export const authorizationUrlSchema = z
-  .object({ authorizationUrl: z.string().describe("A single-use start link of this service, which goes on to Google's consent page (named as SPEC.md shows it)") })
+  .object({ authorizationUrl: z.string().describe("A single-use start link of this service, which goes on to Google's consent page, under the name the API has always given it") })
   .meta({ id: 'GoogleAuthorizationUrl', examples: [{ authorizationUrl: 'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' }] });
 
 export const googleDirectoryViewSchema = z

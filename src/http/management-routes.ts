@@ -1,4 +1,4 @@
-/** Management API (SPEC §4.1) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
+/** Management API (docs/reference/http-api.md) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
 import { z } from 'zod';
 import { createDirectoryInput, updateDirectoryInput } from '../core/directory-input.js';
 import { groupEventDataSchema, userEventDataSchema } from '../core/event-schema.js';

@@ -1,5 +1,5 @@
 /**
- * Microsoft Entra ID routes (DESIGN.md §4), under /api/v1:
+ * Microsoft Entra ID routes (docs/reference/http-api.md), under /api/v1:
  *   GET  /directory-sync/<id>/microsoft/admin-consent-url[?redirect_url=]   a start link for the tenant's admin
  *   GET  /directory-sync/<id>/microsoft/sync         the last sync's status
  *   POST /dsync/cron/sync-microsoft[?directoryId=]   run the sync (Prefer: respond-async: in the background,

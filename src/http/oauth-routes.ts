@@ -14,7 +14,7 @@ import { START_PATH, type BrowserFlows, type FlowCookie } from '../providers/oau
 import { browserHeaders, page } from './html-page.js';
 import { API_PREFIX, methodNotAllowed } from './route-table.js';
 
-/** Each provider's callback path (under /api/v1, DESIGN.md's) and the name its pages give it. */
+/** Each provider's callback path (under /api/v1, as documented in docs/reference/http-api.md) and the name its pages give it. */
 export const CALLBACKS = [
   { provider: 'google', path: '/dsync/google/callback', title: 'Google Workspace' },
   { provider: 'microsoft', path: '/dsync/microsoft/callback', title: 'Microsoft Entra ID' },

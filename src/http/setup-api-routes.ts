@@ -1,5 +1,5 @@
 /**
- * Setup links, SCIM tokens and the activity record in the management API (DESIGN.md §4), all with `Api-Key`:
+ * Setup links, SCIM tokens and the activity record in the management API (docs/reference/http-api.md), all with `Api-Key`:
  *   POST   /directory-sync/<id>/setup-links {expires_in?}   201 {id, url, expires_at} (the URL shown once)
  *   GET    /directory-sync/<id>/setup-links                 [{id, created_at, expires_at, revoked}]
  *   DELETE /directory-sync/<id>/setup-links/<linkId>        revoked at once

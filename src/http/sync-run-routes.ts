@@ -1,5 +1,5 @@
 /**
- * A pull provider's cron routes (DESIGN.md §4), the same for every provider, under /api/v1:
+ * A pull provider's cron routes (docs/reference/http-api.md), the same for every provider, under /api/v1:
  *   POST /dsync/cron/sync-<provider>[?directoryId=]            syncs, then answers the report (200)
  *        with `Prefer: respond-async` (RFC 7240)               202 at once, `Location` of the run, started or joined
  *   GET  /dsync/cron/sync-<provider>/<runId>                   the run: state, each directory's progress, counts, errors

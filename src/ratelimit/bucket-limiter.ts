@@ -1,5 +1,5 @@
 /**
- * Project limits (SPEC.md §8.2): each bucket has a burst window (1 s) and a sustained window (60 s), and a
+ * Project limits (docs/operating/rate-limits.md): each bucket has a burst window (1 s) and a sustained window (60 s), and a
  * request must fit both. Counters are rate-limiter-flexible's: on the store's Redis (shared by every replica;
  * one key per window, so Redis-Cluster-safe) with an in-memory insurance limiter that keeps limiting locally
  * while Redis is unreachable; in memory alone for the embedded store.

@@ -1,5 +1,5 @@
 /**
- * Inflight rules (SPEC.md §8.3) as data: which writes to one resource must not run concurrently. A rule names
+ * Inflight rules (docs/operating/rate-limits.md) as data: which writes to one resource must not run concurrently. A rule names
  * its methods, a path pattern (on the request's canonical path: http/request-identity.ts, one spelling per
  * resource), the key template and the action: `enforce` answers 429, `report-only` logs and counts, and the
  * request proceeds. GET, HEAD and OPTIONS never match.

@@ -1,5 +1,5 @@
 /**
- * SPEC.md §8.2 as data: burst (requests per second) and sustained (requests per minute) limits by plan and
+ * The project rate-limit table as data (docs/operating/rate-limits.md): burst (requests per second) and sustained (requests per minute) limits by plan and
  * environment. Only the two rows that name our routes are kept: `/scim/**` (our `scim` bucket) and `*` (our
  * `default` bucket); the other rows name another product's endpoints.
  */
@@ -20,7 +20,7 @@ export interface Limits {
 }
 export type BucketLimits = Record<Bucket, Limits>;
 
-/** A column of the SPEC table: Developer (any environment), each paid plan's Production env, and non-production. */
+/** A column of the table: Developer (any environment), each paid plan's Production env, and non-production. */
 type Column = 'developer' | 'production' | 'growth' | 'enterprise' | 'nonProduction';
 
 const l = (burst: number, sustained: number): Limits => ({ burst, sustained });

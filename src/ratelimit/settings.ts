@@ -1,5 +1,5 @@
 /**
- * The three `DSYNC_RATE_LIMIT_*` variables (DESIGN.md §4), validated with zod and resolved into the limits of
+ * The three `DSYNC_RATE_LIMIT_*` variables (docs/operating/rate-limits.md), validated with zod and resolved into the limits of
  * each bucket: the plan × environment preset, then the overrides on top.
  */
 import { z } from 'zod';

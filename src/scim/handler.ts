@@ -1,5 +1,5 @@
 /**
- * The embeddable SCIM request handler (SPEC §4.3): `{method, body, directoryId, resourceType, resourceId,
+ * The embeddable SCIM request handler (docs/guides/embedding.md): `{method, body, directoryId, resourceType, resourceId,
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
 import { challenge } from '../core/auth-challenge.js';

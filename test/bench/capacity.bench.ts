@@ -1,5 +1,5 @@
 /**
- * Capacity benchmark (issue 13): what one SCIM write and one delivered event cost Redis and dsync, the SCIM load
+ * Capacity benchmark: what one SCIM write and one delivered event cost Redis and dsync, the SCIM load
  * on one server beside a Redis Cluster in one run, and from these the capacity model of docs/operating/redis.md.
  *
  * 1. Per operation, on one redis-server, 16 requests at a time: commands dsync sent (round trips, from its own

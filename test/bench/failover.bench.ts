@@ -1,5 +1,5 @@
 /**
- * What each durability setting keeps and loses in a failover (issue 21; the README's durability table): a real
+ * What each durability setting keeps and loses in a failover (the README's durability table): a real
  * `dsync serve` under the SCIM write load of the failover test (8 writers over 6 directories, users created and
  * added to a group), then SIGKILL of the master holding the first directory; on a Redis Cluster of 3 masters ×
  * 1 replica and behind Sentinel with one replica. Per setting, one line: how long that directory took no write
@@ -8,7 +8,7 @@
  * in all, how many of those are gone afterwards, and how many were counted as degraded.
  *
  * Settings: WAIT off; WAIT 1 with the default minimum 0; WAIT 1 with a minimum of 1 (the behaviour before
- * issue 21), with the dead node never returning and restarted 5 s after the kill (as Kubernetes restarts a pod).
+ * writes waited only for the replicas in sync), with the dead node never returning and restarted 5 s after the kill (as Kubernetes restarts a pod).
  * One topology per kind serves every setting: the killed node is restarted after each run and rejoins as a replica.
  *
  *   npx tsx test/bench/failover.bench.ts      # BENCH_FAILOVER_KINDS=cluster,sentinel BENCH_FAILOVER_WINDOW_MS=15000

@@ -2,7 +2,7 @@
  * The Entra ID pull sync at scale, against the fake Entra (its own process, over TLS with the test CA) and a
  * real redis-server: a tenant of 100,000 users and 2,000 groups of 50 members — the first (full) sync, then a
  * delta after 100 changes of every kind. Prints durations, events, Graph calls and the peak RSS of the syncing
- * process, and fails when a bar of issue 26 is missed (first sync < 120 s and < 400 MB; the delta < 2 s, with
+ * process, and fails when a bar is missed (first sync < 120 s and < 400 MB; the delta < 2 s, with
  * Graph calls in proportion to the changes, not to the directory). Wall-clock time depends on what else the
  * machine runs, so each phase also prints the CPU seconds of the three processes (sync, Redis, fake Graph): a
  * measure of the work that a loaded machine does not inflate (the three mostly wait on one another, so alone on

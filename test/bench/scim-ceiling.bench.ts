@@ -49,7 +49,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const IMAGE_NODE_OPTIONS = imageNodeOptions();
 const enc = encodeURIComponent;
 
-/** The peer's best rate of the two runs in issue 23 (Jackson on this machine), the bar each phase must reach. */
+/** The best rate of the peer (an established open-source directory-sync server) in two runs on this machine: the bar each phase must reach. */
 const PEER: Record<string, number> = { create: 128, put: 1935, 'group create': 1681, 'member PATCH': 79, deactivate: 1861 };
 /** p99 bars (ms) at concurrency 32. */
 const P99_BAR: Record<string, number> = { 'member PATCH': 60 };

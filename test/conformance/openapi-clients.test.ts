@@ -109,7 +109,7 @@ describe('conformance: the OpenAPI document with redocly and three client genera
     const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; severity: string; message: string }> };
     expect(report.problems.filter((p) => p.severity === 'error'), 'redocly errors').to.deep.equal([]);
     expect(report.totals.errors).to.equal(0);
-    // Known warnings only: the SPEC's paths that look ambiguous to it, and no 2xx on the OAuth start link (it only
+    // Known warnings only: the API's two paths that look ambiguous to it, and no 2xx on the OAuth start link (it only
     // ever redirects, 303, or answers an error page). Every operation lists a 4xx: at least the 431 of a request
     // line over Node's limit.
     expect([...new Set(report.problems.map((p) => p.ruleId))].sort()).to.deep.equal(['no-ambiguous-paths', 'operation-2xx-response']);

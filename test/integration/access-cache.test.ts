@@ -1,5 +1,5 @@
 /**
- * Issue 23: the Redis store parses a directory's record and token list once per text and hands every request the
+ * The Redis store parses a directory's record and token list once per text and hands every request the
  * same frozen copy (and the directory's secret is hashed once per copy). A change written through the store, or
  * by another replica straight into Redis, is seen by the very next request: a revoked secret or token stops
  * working at once, a new one works at once, and nothing a request does can change the shared copy.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, finding 8: scoped API keys. Before, every key read every directory's secrets (scim.secret,
+ * Scoped API keys. Before, every key read every directory's secrets (scim.secret,
  * webhook.secret, Google tokens) through get, list and PATCH answers. Now a key is full access, read-only, or
  * limited to a tenant (and product); only a full-access key sees secret values.
  */
@@ -14,7 +14,7 @@ const KEYS = {
   acmeRead: { key: 'acme-read-key', scope: { readOnly: true, tenant: 'acme' } },
 };
 
-describe('scoped API keys (issue 19, finding 8)', function () {
+describe('scoped API keys', function () {
   this.timeout(20_000);
   let svc: Service;
   let acme: any;

@@ -1,5 +1,5 @@
 /**
- * Issue 19, finding 5: failed authentications are limited per client address and in total per realm, before
+ * Failed authentications are limited per client address and in total per realm, before
  * any key is compared, for the Api-Key and the SCIM bearer token alike; counted on the store's Redis across
  * replicas; logged without the presented value.
  */
@@ -13,7 +13,7 @@ import { redisClientOf } from '../../src/store/open-store.js';
 const DB = 15;
 const GUESS = 'not-the-key-0123456789';
 
-describe('failed authentications are limited before any compare (issue 19, finding 5)', function () {
+describe('failed authentications are limited before any compare', function () {
   this.timeout(20_000);
   const services: Service[] = [];
   afterEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 7 (point 1): a membership change bigger than one chunk is applied in chunks, yet atomically from every
+ * A membership change bigger than one chunk is applied in chunks, yet atomically from every
  * client's point of view: readers never see half of it, a change committed by a process that died before
  * applying it is completed by the next reader or writer (with all its events, before later events), and a write
  * that dies while staging leaves nothing visible but a staging list that expires.

@@ -1,5 +1,5 @@
 /**
- * Issue 7 (points 1 and 2): membership writes of any size, over real HTTP SCIM on every store. A 200,000-member
+ * Membership writes of any size, over real HTTP SCIM on every store. A 200,000-member
  * group (40,000 on the cluster, to keep its run short) is built with a POST and PATCHes of 20,000 members,
  * emptied by PATCH and by PUT, refilled and deleted, with the events of every real change, while a /healthz
  * poller checks that no step holds the event loop. Before the fix a 20,000-member POST on Redis crashed the

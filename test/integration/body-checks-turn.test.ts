@@ -1,5 +1,5 @@
 /**
- * Issue 23: a SCIM body's safety and bound checks wait for an event-loop turn only when the body may have been
+ * A SCIM body's safety and bound checks wait for an event-loop turn only when the body may have been
  * big to parse (over SMALL_BODY_BYTES, or of a size the transport does not know); a small one is checked at once.
  * The probe is a getter the checks' walk reads: it tells whether a turn queued before the request had run by then.
  * The memory store answers the authentication without I/O, so no other turn comes between.

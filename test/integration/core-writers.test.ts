@@ -1,4 +1,4 @@
-/** Issue 9: the user and group write use cases of core, called directly (no SCIM), on both stores. */
+/** The user and group write use cases of core, called directly (no SCIM), on both stores. */
 import { expect } from 'chai';
 import type { CommitListener } from '../../src/core/commit.js';
 import { DirectoryService } from '../../src/core/directories.js';

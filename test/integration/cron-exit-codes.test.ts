@@ -107,7 +107,7 @@ describe('dsync cron process-events whose Redis dies mid-run (spawned CLI, its o
     await redis?.stop();
   });
 
-  it('exits non-zero when Redis is killed during a delivery and restarted (empty) before the run ends (issue 21)', async () => {
+  it('exits non-zero when Redis is killed during a delivery and restarted (empty) before the run ends', async () => {
     const node = redis.nodes[0]!;
     // The receiver kills Redis while it holds the delivery, and answers once a new, empty Redis is up: the run
     // can neither save its cursor nor find its work again, so it did not do what it was run for.

@@ -1,4 +1,4 @@
-/** dsync as a library (SPEC §4.3 request shape, §6.5 callback), exactly as the Embedding guide (docs/guides/embedding.md) shows it. */
+/** dsync as a library (the SCIM request shape, the event callback), exactly as the Embedding guide (docs/guides/embedding.md) shows it. */
 import { expect } from 'chai';
 import { createDsync, MemoryStore, type DirectorySyncEvent } from '../../src/index.js';
 import { freshRedisStore } from '../support/services.js';

@@ -1,5 +1,5 @@
 /**
- * Issues 13 and 21: a master is SIGKILLed under a SCIM write load, on a Redis Cluster of 3 masters × 1 replica
+ * A master is SIGKILLed under a SCIM write load, on a Redis Cluster of 3 masters × 1 replica
  * and behind Sentinel with one replica, and never comes back. A real `dsync serve` (DSYNC_REDIS_WAIT_REPLICAS=1,
  * DSYNC_REDIS_MIN_REPLICAS at its default 0) takes users and group additions from several writers in several
  * directories while a signed-webhook receiver collects the events. Every answer must be a 2xx or a 503 with a
@@ -9,7 +9,7 @@
  * sync have it, so the promoted replica does.
  *
  * A second `dsync serve` on the same topology runs with DSYNC_REDIS_MIN_REPLICAS=1: after the promotion it
- * refuses the writes of the shard left without a replica (as every process did before issue 21), and its
+ * refuses the writes of the shard left without a replica (as every process did before writes waited only for the replicas in sync), and its
  * `/readyz` names that shard.
  */
 import { expect } from 'chai';

@@ -1,7 +1,7 @@
 /**
- * The Google authorization flow (SPEC.md §4.2) over HTTP, against the fake Google's consent and token endpoints
+ * The Google authorization flow (docs/guides/google-workspace.md) over HTTP, against the fake Google's consent and token endpoints
  * through google-auth-library: the start link, the browser callback (single-use state bound to the browser, the
- * consenting workspace checked against google_domain: issue 19, finding 4), the code exchange, setting tokens,
+ * consenting workspace checked against google_domain), the code exchange, setting tokens,
  * and the service-account alternative.
  */
 import { generateKeyPairSync } from 'node:crypto';
@@ -135,7 +135,7 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     noFraming(redirect, 'the callback\'s redirect to the return URL');
   });
 
-  it('a replayed state is refused, with the same code or fresh ones, and changes nothing (finding 4)', async () => {
+  it('a replayed state is refused, with the same code or fresh ones, and changes nothing', async () => {
     const browser = new Browser();
     const link = await authorizationUrl();
     const google = await browser.redirected(link);
@@ -154,7 +154,7 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     expect(await stored()).to.deep.include({ google_access_token: tokens.google_access_token, google_refresh_token: tokens.google_refresh_token });
   });
 
-  it('a state finished in another browser is refused, and spent: the flow must start again (finding 4)', async () => {
+  it('a state finished in another browser is refused, and spent: the flow must start again', async () => {
     const admin = new Browser();
     const back = await consent(admin, await authorizationUrl());
     const elsewhere = await new Browser().get(back); // e.g. the consent link forwarded by e-mail
@@ -170,7 +170,7 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     expect(await stored()).to.not.have.property('google_access_token');
   });
 
-  it('a consent by an account of another workspace is refused with a clear page, tokens not stored (finding 4)', async () => {
+  it('a consent by an account of another workspace is refused with a clear page, tokens not stored', async () => {
     const other = await t.service.createDirectory({ type: 'google', google_domain: 'other.com', name: 'Other' });
     const browser = new Browser();
     const res = await browser.get(await consent(browser, await authorizationUrl('', other))); // the fake's consenter is admin@example.com
@@ -247,7 +247,7 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     expect(await stored(second)).to.have.property('google_refresh_token');
   });
 
-  it('step 2 answers the token set of SPEC §2.5; step 3 answers exactly the directory fields SPEC §2.1 lists', async () => {
+  it('step 2 answers the token set; step 3 answers exactly the documented directory fields', async () => {
     const back = await consent(new Browser(), await authorizationUrl());
     const exchanged = await t.service.api('POST', `/api/v1/directory-sync/${dir.id}/google/token`, { code: back.searchParams.get('code') });
     expect(exchanged.status).to.equal(200);

@@ -1,5 +1,5 @@
 /**
- * Issue 21 point 2: `POST /api/v1/dsync/cron/sync-google` with `Prefer: respond-async` (RFC 7240) answers 202 at
+ * `POST /api/v1/dsync/cron/sync-google` with `Prefer: respond-async` (RFC 7240) answers 202 at
  * once with the Location of a run that goes on in the background, a second request joins the run going instead
  * of starting another, and `GET …/sync-google/<runId>` tells its state, each directory's progress and counts, and
  * errors; without the preference the route still syncs before answering. 40 Google directories on the fake Google

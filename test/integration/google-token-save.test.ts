@@ -1,5 +1,5 @@
 /**
- * Issue 21 point 4: a Google access token the sync refreshes is saved with a compare-and-set of the token fields
+ * A Google access token the sync refreshes is saved with a compare-and-set of the token fields
  * alone. It used to be a read-then-write of the whole directory, so an edit of another field landing between the
  * two (an admin renaming the directory while its sync runs) was undone. The rename is made to land exactly
  * there: just before the store call that saves the token (a deterministic race, test/support/hooked-store.ts).

@@ -1,4 +1,4 @@
-/** Issue 7 points 5–6 through HTTP: WWW-Authenticate on every 401, webhook URLs with credentials. */
+/** Through HTTP: WWW-Authenticate on every 401, webhook URLs with credentials. */
 import { expect } from 'chai';
 import { API_KEY, STORE_KINDS, openStore, startReceiver, startService, until, type Service } from '../support/harness.js';
 

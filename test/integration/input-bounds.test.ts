@@ -1,4 +1,4 @@
-/** Issue 7 point 3: documented bounds, each a 400 naming the field, through the public HTTP contracts, on both stores. */
+/** Documented bounds, each a 400 naming the field, through the public HTTP contracts, on both stores. */
 import { expect } from 'chai';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 

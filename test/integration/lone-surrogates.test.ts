@@ -1,5 +1,5 @@
 /**
- * Issue 19, finding 7: a lone UTF-16 surrogate (JSON's `\ud800` escape) anywhere in input is a 400 naming the
+ * A lone UTF-16 surrogate (JSON's `\ud800` escape) anywhere in input is a 400 naming the
  * field, on both stores. Before, the memory store kept it and Redis (UTF-8) stored U+FFFD, so `"\ud800surr"`,
  * `"\udbffsurr"`, `"\ufffdsurr"` were 201, 409, 409 on Redis and 201, 201, 201 in memory.
  */
@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { openStore, startService, type Service, type StoreKind } from '../support/harness.js';
 
 for (const kind of ['memory', 'redis'] as StoreKind[]) {
-  describe(`lone UTF-16 surrogates are refused, naming the field, ${kind} store (issue 19)`, () => {
+  describe(`lone UTF-16 surrogates are refused, naming the field, ${kind} store`, () => {
     let svc: Service;
     let dir: any;
     beforeEach(async () => {

@@ -1,5 +1,5 @@
 /**
- * Issue 13: every Lua script declares the keys it touches, so a Redis Cluster can route and check it (and answer
+ * Every Lua script declares the keys it touches, so a Redis Cluster can route and check it (and answer
  * ASK/TRYAGAIN while a slot migrates rather than let it see half a directory). On real Redis: a key a script
  * would touch undeclared is refused with a clear error; keys that follow from stored data are asked for
  * (`keys`) before anything is written; a declaration that no longer matches the data answers `stale`.

@@ -1,4 +1,4 @@
-/** Management API (SPEC §4.1) over real HTTP, against both stores. */
+/** Management API (docs/reference/http-api.md) over real HTTP, against both stores. */
 import { expect } from 'chai';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 

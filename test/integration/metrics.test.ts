@@ -127,7 +127,7 @@ for (const kind of STORE_KINDS) {
         expect(value(s, 'dsync_store_errors_total{command="nosuchcommand"}')).to.equal(1);
       });
 
-      it('does not count a Lua script reloaded after NOSCRIPT as a store error (issue 21)', async () => {
+      it('does not count a Lua script reloaded after NOSCRIPT as a store error', async () => {
         const redis = (store as RedisStore).redis;
         const dir = await service.createDirectory({ tenant: 'noscript' });
         await redis.script('FLUSH'); // as after a Redis restart or failover: every EVALSHA answers NOSCRIPT once

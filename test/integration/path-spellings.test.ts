@@ -1,5 +1,5 @@
 /**
- * Issue 19, findings 1, 2, 3 and 6: rate-limit buckets, inflight locks and the `route` metric label key on the
+ * Rate-limit buckets, inflight locks and the `route` metric label key on the
  * request's canonical identity, not on its raw path. A fuzz over spellings (letter case, percent-encoding,
  * trailing and doubled slashes, dot segments, encoded slashes) must find one bucket, one lock and a bounded
  * number of series; requests without a credential take no lock and log nothing.
@@ -34,7 +34,7 @@ function send(url: string, method: string, path: string, headers: Record<string,
 const served = (statuses: number[]) => statuses.filter((s) => s >= 200 && s < 300).length;
 
 for (const kind of ['memory', 'redis'] as StoreKind[]) {
-  describe(`one identity per resource for limits and locks (issue 19), ${kind} store (DSYNC_FUZZ_SEED=${SEED})`, function () {
+  describe(`one identity per resource for limits and locks, ${kind} store (DSYNC_FUZZ_SEED=${SEED})`, function () {
     this.timeout(30_000);
     let svc: LimitedService | undefined;
     afterEach(async () => {
@@ -129,7 +129,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
       }
     });
 
-    it('requests without a credential take no lock and log nothing, on any directory id (finding 6)', async () => {
+    it('requests without a credential take no lock and log nothing, on any directory id', async () => {
       svc = await startLimited(await openStore(kind, DB), { plan: 'enterprise' });
       const rnd = seeded(SEED);
       const ids = Array.from({ length: 20 }, () => Math.floor(rnd() * 2 ** 32).toString(16));
@@ -143,7 +143,7 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
   });
 }
 
-describe('the route label takes only the route table\'s values (issue 19, finding 3)', function () {
+describe('the route label takes only the route table\'s values', function () {
   this.timeout(30_000);
 
   it('32 casings of two paths × 16 methods, without credentials, add a bounded number of series', async () => {
@@ -168,7 +168,7 @@ describe('the route label takes only the route table\'s values (issue 19, findin
     }
   });
 
-  it('the sync-run routes of both providers: any spelling of a run reads that run, under its one route label (issue 21)', async () => {
+  it('the sync-run routes of both providers: any spelling of a run reads that run, under its one route label', async () => {
     const svc = await startService(await openStore('memory'));
     const key = { authorization: 'Api-Key test-api-key' };
     try {

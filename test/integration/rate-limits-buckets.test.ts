@@ -18,7 +18,7 @@ function readmeExample(): { status: number; headers: Record<string, string>; bod
 
 const DB = 7;
 
-describe('rate limits: project buckets on Redis (SPEC §8.2)', function () {
+describe('rate limits: project buckets on Redis', function () {
   this.timeout(30_000);
   let svc: LimitedService;
   let dir: any;
@@ -170,7 +170,7 @@ describe('rate limits: two service instances share one limit on the Redis Cluste
     const perMaster = await Promise.all(cluster.nodes('master').map((n) => n.keys('dsync:rl:default:sustained:*')));
     const keys = perMaster.flat();
     expect(keys).to.have.length(1);
-    expect(await cluster.get(keys[0]!), 'only the allowed requests are counted (issue 21)').to.equal('5');
+    expect(await cluster.get(keys[0]!), 'only the allowed requests are counted').to.equal('5');
   });
 });
 

@@ -6,7 +6,7 @@ const DB = 8;
 const LOCK_TTL_MS = 300;
 
 for (const kind of CLUSTER_STORE_KINDS) {
-  describe(`rate limits: inflight rules (SPEC §8.3), ${kind} store`, function () {
+  describe(`rate limits: inflight rules, ${kind} store`, function () {
     this.timeout(20_000);
     let svc: LimitedService;
     let dir: any;

@@ -1,5 +1,5 @@
 /**
- * Issue 21 point 3: a refused request spends neither window's budget. With the Developer preset (scim: 1 per
+ * A refused request spends neither window's budget. With the Developer preset (scim: 1 per
  * second, 10 per minute) an IdP that retries at once on a 429 used to spend a sustained point on every refused
  * retry and starve itself for the rest of the minute; now it gets exactly its 10 requests. Real Redis counters.
  */

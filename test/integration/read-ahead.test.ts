@@ -1,5 +1,5 @@
 /**
- * Issue 23: a SCIM request that names a user or group (GET, PUT, PATCH, DELETE of /Users/<id>, /Groups/<id>) reads
+ * A SCIM request that names a user or group (GET, PUT, PATCH, DELETE of /Users/<id>, /Groups/<id>) reads
  * it with the directory's access, in the authentication's round trip: the write starts from that read instead of
  * reading again. A write that finds it moved on meanwhile reads afresh; a wrong token is never given the record.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the store on TLS-only Redis with an ACL user (the default user off): a Redis Cluster (3 masters,
+ * The store on TLS-only Redis with an ACL user (the default user off): a Redis Cluster (3 masters,
  * TLS on the cluster bus, no replicas, so DSYNC_REDIS_WAIT_REPLICAS=0) reached through `rediss://user:pass@`
  * entries, and a Sentinel setup (TLS replication, Sentinels on TLS and behind the same user) reached through
  * REDIS_TLS / REDIS_TLS_CA_FILE / REDIS_USERNAME / REDIS_PASSWORD and their REDIS_SENTINEL_* twins. The

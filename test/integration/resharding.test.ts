@@ -1,5 +1,5 @@
 /**
- * Issue 13: a directory whose hash slot moves to another master keeps working. A real `dsync serve` on its own
+ * A directory whose hash slot moves to another master keeps working. A real `dsync serve` on its own
  * Redis Cluster (3 masters × 1 replica, default WAIT 1) takes a SCIM write load while
  * `redis-cli --cluster reshard` moves the slots of one master, up to and including the directory's slot, to
  * another master (keys are MIGRATEd while the writes go on). During the move every answer is a 2xx or a 503 with

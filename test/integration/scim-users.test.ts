@@ -52,7 +52,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(hooks.deliveries[0]!.id).to.equal(event.id);
     });
 
-    it('answers application/json bodies too (Okta SPEC test posts them)', async () => {
+    it('answers application/json bodies too (the Okta SCIM spec test posts them)', async () => {
       const res = await fetch(`${dir.scim.endpoint}/Users`, {
         method: 'POST',
         headers: { authorization: `Bearer ${dir.scim.secret}`, 'content-type': 'application/json' },

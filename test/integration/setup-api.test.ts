@@ -1,5 +1,5 @@
 /**
- * The management routes of setup links, SCIM tokens and the activity record (DESIGN.md §4) over real HTTP,
+ * The management routes of setup links, SCIM tokens and the activity record over real HTTP,
  * with real SCIM requests feeding the activity record.
  */
 import { expect } from 'chai';

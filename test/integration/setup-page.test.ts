@@ -206,7 +206,7 @@ describe('setup page over HTTP', function () {
     expect(logs.join('\n')).to.contain('setup page action');
   });
 
-  it('counts a link that does not open as a failed authentication (issue 19): past the limit, 429 before any lookup, even for a good link', async () => {
+  it('counts a link that does not open as a failed authentication: past the limit, 429 before any lookup, even for a good link', async () => {
     await svc.close();
     svc = await startService(new MemoryStore(), {}, { pageLimits: createPageLimits({ limits: { view: 40 } }), authFailures: { limits: { perAddress: 5, total: 100 } } });
     dir = await svc.createDirectory({ type: 'okta-scim-v2' });

@@ -1,5 +1,5 @@
 /**
- * Issue 23: on Redis a small membership change leaves its events to the write's script, which builds each from the
+ * On Redis a small membership change leaves its events to the write's script, which builds each from the
  * user record it holds (the splice stored beside the body) instead of the writer reading the users and sending
  * every event's bytes. Every event must be byte for byte what the writer builds (the signature covers these
  * bytes), and a record the script cannot build from (written or rewritten by an older dsync, a body or an id it
@@ -29,7 +29,7 @@ const bodies: ScimBody[] = [
   { userName: 'bob@acme.io', emails: [{ value: 'second@acme.io' }, { value: 'bob@acme.io', primary: true }] },
 ];
 
-describe('membership events built by the Redis write script (issue 23)', () => {
+describe('membership events built by the Redis write script', () => {
   let store: RedisStore;
   let told: Array<Parameters<CommitListener>[1][number]>;
   let users: UserWriter;

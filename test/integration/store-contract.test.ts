@@ -337,7 +337,7 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.putOnce('flow-b', 'again', 5_000), 'an expired key is free again').to.equal(true);
     });
 
-    it('saves refreshed Google tokens alone, only while the refresh token is the one expected (issue 21)', async () => {
+    it('saves refreshed Google tokens alone, only while the refresh token is the one expected', async () => {
       const dir = { ...directory('g-1'), type: 'google' as const, google_access_token: 'a1', google_refresh_token: 'r1' };
       await store.createDirectory(dir);
       await store.updateDirectory({ ...dir, name: 'renamed' });
@@ -351,7 +351,7 @@ function contract(name: string, open: () => Promise<Store>) {
       expect((await store.getDirectory(D))?.google_access_token).to.equal('a5');
     });
 
-    it('runs one background sync run per scope at a time, and keeps each run record (issue 21)', async () => {
+    it('runs one background sync run per scope at a time, and keeps each run record', async () => {
       expect(await store.claimSyncRun('google:*', 'run-a', 5_000)).to.equal('run-a');
       expect(await store.claimSyncRun('google:*', 'run-b', 5_000), 'joins the run going').to.equal('run-a');
       expect(await store.claimSyncRun('google:dir-1', 'run-b', 5_000), 'another scope').to.equal('run-b');

@@ -1,5 +1,5 @@
 /**
- * Durable acknowledgement on a Redis Cluster (issue 13 point 2): WAIT goes to the master of the directory's slot
+ * Durable acknowledgement on a Redis Cluster: WAIT goes to the master of the directory's slot
  * (WAIT has no key; on any other node it would prove nothing). With one shard's replica paused (and a minimum of
  * one replica), writes into directories of that shard answer 503 not durable, writes into the other shards 2xx; resumed, all answer 2xx.
  */

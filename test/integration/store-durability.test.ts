@@ -1,5 +1,5 @@
 /**
- * Durable acknowledgement (DSYNC_REDIS_WAIT_REPLICAS, issue 13 point 2) on a real master + replica this file
+ * Durable acknowledgement (DSYNC_REDIS_WAIT_REPLICAS) on a real master + replica this file
  * starts: a write answers 2xx only once the replica has it; with DSYNC_REDIS_MIN_REPLICAS=1 (the default 0 is
  * store-min-replicas.test.ts) and the replica paused the write answers 503 with
  * Retry-After and a body within the WAIT timeout plus the command timeout, the process keeps serving, and it

@@ -1,5 +1,5 @@
 /**
- * Store outages fail fast (issue 7, point 4): a real `dsync serve` on a redis-server this file starts itself
+ * Store outages fail fast: a real `dsync serve` on a redis-server this file starts itself
  * (its own port, AOF with fsync on every write, so it can be paused, SIGKILLed and restarted with its data),
  * under a concurrent SCIM write load. Every response must be 2xx or 503 (with Retry-After and a SCIM Error body)
  * within 1.5 s, never a 500, the process must not crash, it must recover by itself, and every write that got a

@@ -1,5 +1,5 @@
 /**
- * Issue 21: a write waits for the replicas that are connected and in sync (up to DSYNC_REDIS_WAIT_REPLICAS) and
+ * A write waits for the replicas that are connected and in sync (up to DSYNC_REDIS_WAIT_REPLICAS) and
  * is refused only below DSYNC_REDIS_MIN_REPLICAS, on a real master + replica this file starts. With the default
  * minimum 0 a paused replica, or one still in its first sync (as in a brand-new cluster, where Redis' default
  * repl-diskless-sync-delay alone keeps replicas out for 5 s), leaves the master writable: its writes are

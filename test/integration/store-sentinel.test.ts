@@ -1,5 +1,5 @@
 /**
- * The store behind Redis Sentinel (issue 13 point 1) on an own master + 2 replicas + 3 Sentinels: writes are
+ * The store behind Redis Sentinel on an own master + 2 replicas + 3 Sentinels: writes are
  * acknowledged once a replica has them (WAIT 1 on the master's connection); the master is killed under writes,
  * the Sentinel promotes a replica, and the service answers 2xx or 503 (with a body) meanwhile, recovers by itself
  * and keeps every acknowledged write.

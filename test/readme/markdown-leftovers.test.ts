@@ -38,7 +38,7 @@ describe('Docs: no leftovers of a diff or a merge in Markdown', () => {
   });
 
   it('finds merge-conflict markers, in a code block too', () => {
-    const conflicted = page('# Page', '<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> issue-58', '```sh', '<<<<<<< HEAD', '```');
+    const conflicted = page('# Page', '<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> feature', '```sh', '<<<<<<< HEAD', '```');
     expect(lines(conflicted)).to.deep.equal(['2: a merge-conflict marker', '4: a merge-conflict marker', '6: a merge-conflict marker', '8: a merge-conflict marker']);
   });
 

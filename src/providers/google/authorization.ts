@@ -1,7 +1,7 @@
 /**
- * The three-step authorization of SPEC.md §4.2 (authorization URL, code exchange, set tokens), Google's part of
+ * The three-step authorization of the management API (authorization URL, code exchange, set tokens), Google's part of
  * the browser flow (providers/oauth: its consent page, and steps 2 and 3 at the callback), and the service-account
- * alternative. The answers carry only what SPEC.md shows; a service account's key is never shown back.
+ * alternative. The answers carry only the documented fields; a service account's key is never shown back.
  */
 import { z } from 'zod';
 import { parseInput, type DirectoryService } from '../../core/directories.js';
@@ -23,7 +23,7 @@ export const GOOGLE_FLOW = 'google';
 /** Besides the directory scopes, the consent asks for an ID token naming the account (workspace check). */
 const CONSENT_SCOPES = [...GOOGLE_SCOPES, 'openid', 'email'];
 
-/** SPEC.md §2.5. */
+/** The token set step 2 answers (docs/guides/google-workspace.md). */
 export interface TokenSet {
   access_token: string;
   refresh_token: string;
@@ -32,7 +32,7 @@ export interface TokenSet {
   expiry_date: number;
 }
 
-/** What step 3 answers (SPEC.md §2.1: only these fields). */
+/** What step 3 answers (only these fields of the directory). */
 export type GoogleDirectoryView = Pick<Directory, 'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'>;
 
 const token = (field: string) => oauthToken(field).min(1, `${field} must not be empty`);

@@ -1,5 +1,5 @@
 /**
- * `dsync.google`: the Google Workspace provider as the library exposes it (SPEC.md §4.2 steps, the sync and its
+ * `dsync.google`: the Google Workspace provider as the library exposes it (the three authorization steps, the sync and its
  * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
  */
 import type { DirectoryService } from '../../core/directories.js';

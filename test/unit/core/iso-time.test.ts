@@ -1,5 +1,5 @@
 /**
- * Issue 23: the timestamps of every write are formatted through a per-second table (`isoTime`). It must give
+ * The timestamps of every write are formatted through a per-second table (`isoTime`). It must give
  * exactly what `new Date(ms).toISOString()` gives, for any time: other centuries, before 1970, six-digit years,
  * fractions of a millisecond, and the RangeError of an invalid time.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 23: a membership change serialises the directory's fields once and the side its events share once (the
+ * A membership change serialises the directory's fields once and the side its events share once (the
  * group of a member change, the user of a deletion) and splices the other in; every event must stay byte for
  * byte what buildEvent gives with the data `{ ...user, group }` (the signature covers these bytes).
  */
@@ -36,7 +36,7 @@ const users: Array<[string, ScimBody]> = [
   ['u3', { userName: 'żółw 🐢', id: 'stale-id', name: {}, emails: [], groups: [{ value: 'g9' }], n: 1e21, nested: { a: [null, true, '\u2028'] } }],
 ];
 
-describe('membership events built once per change (issue 23)', () => {
+describe('membership events built once per change', () => {
   const dirs = [directory(), directory({ id: 'd "2"', tenant: 'tenant\\with\\slashes', product: 'ünï</script>' })];
   const groups: Array<[string, ScimBody]> = [['g1', { displayName: 'All' }], ['g "2"', { displayName: 'Ops \n "night"', externalId: 'x', members: [] }], ['g3', {}]];
   for (const dir of dirs) {

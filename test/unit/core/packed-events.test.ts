@@ -1,5 +1,5 @@
 /**
- * Issue 21 point 4: a big membership change keeps its events' JSON packed outside the JS heap, a chunk per
+ * A big membership change keeps its events' JSON packed outside the JS heap, a chunk per
  * block, until the store reads each to append it; 200,000 of them as live strings (150 MB) made the longest
  * garbage-collector pauses of the memory store.
  */
@@ -8,7 +8,7 @@ import { memberChanges } from '../../../src/core/memberships.js';
 import { PackedStrings } from '../../../src/core/packed-strings.js';
 import { memoryDirectory } from '../../support/memory-directory.js';
 
-describe('packed event JSON (issue 21)', () => {
+describe('packed event JSON', () => {
   it('PackedStrings gives back each string exactly, multi-byte text included', () => {
     const strings = ['{"a":1}', '', 'żółw 🐢 "quoted"', 'x'.repeat(5000)];
     const packed = new PackedStrings(strings);

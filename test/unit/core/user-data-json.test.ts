@@ -1,5 +1,5 @@
 /**
- * Issue 23: membership events take each user's data JSON from memory while its stored body is the same text
+ * Membership events take each user's data JSON from memory while its stored body is the same text
  * (core/user-data-json.ts). What it answers must always be what `userData` gives for the body stored now.
  */
 import { expect } from 'chai';
@@ -13,7 +13,7 @@ import { memoryDirectory } from '../../support/memory-directory.js';
 
 const fresh = (id: string, bodyJson: string): string => JSON.stringify(userData(id, JSON.parse(bodyJson)));
 
-describe('user data JSON remembered per stored body (issue 23)', () => {
+describe('user data JSON remembered per stored body', () => {
   it('userDataJson splices the stored text: the bytes JSON.stringify(userData) gives, for awkward bodies too', () => {
     const bodies = [
       {},

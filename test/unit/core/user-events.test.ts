@@ -1,5 +1,5 @@
 /**
- * Issue 23: a user's own events (`user.created`, `user.updated`) are built around its body serialised once
+ * A user's own events (`user.created`, `user.updated`) are built around its body serialised once
  * (`userJson`, the text the store keeps too). They must be, byte for byte, what `buildEvent` gives with
  * `userData` and `previousAttributes`, for awkward bodies too.
  */
@@ -24,7 +24,7 @@ const bodies: ScimBody[] = [
   JSON.parse('{"userName":"u","__proto__":{"y":2},"emails":[{"value":"second@acme.io"},{"value":"first@acme.io","primary":true}]}') as ScimBody,
 ];
 
-describe("a user's own events from its body serialised once (issue 23)", () => {
+describe("a user's own events from its body serialised once", () => {
   it('user.created: the bytes buildEvent gives with userData', () => {
     for (const body of bodies) {
       for (const id of ['u1', 'id "quoted" \\ ü']) {

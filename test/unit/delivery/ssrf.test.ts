@@ -76,7 +76,7 @@ describe('SSRF guard', () => {
     it(`allows ${address} (${what})`, () => expect(isBlockedAddress(address), address).to.equal(false));
   }
 
-  it('refuses the bracketed literal forms of issue 7 before connecting', () => {
+  it('refuses bracketed literal forms (IPv4 in IPv6, 6to4, site-local, documentation ranges) before connecting', () => {
     for (const url of ['http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[fec0::1]/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/']) {
       expect(() => assertUrlAllowed(new URL(url)), url).to.throw(BlockedAddressError);
     }

@@ -35,7 +35,7 @@ describe('request identity: one canonical identity per resource, whatever the sp
     expect(identities.of('PUT', `/api/v1/directory-sync/${DIR}`)).to.deep.equal({ route: '/api/v1/directory-sync/:id' });
   });
 
-  it("issue 19's spellings (findings 1 and 2) all have the canonical identity", () => {
+  it("spellings of one resource (letter case, percent-encoding, a trailing slash) all have the canonical identity", () => {
     const scim = identities.of('PATCH', `/api/scim/v2.0/${DIR}/Users/${USER}`);
     for (const p of [
       `/api/scim/v2.0/${encodedAt(DIR, 0)}/Users/${USER}`,

@@ -9,7 +9,7 @@ const key = () => 'generated';
 const limits = (env: Record<string, string>) => loadConfig(env, key).rateLimits;
 
 describe('rate limits: presets and settings', () => {
-  it('holds the SPEC §8.2 table: /scim/** and * rows for every column', () => {
+  it('holds the documented preset table: /scim/** and * rows for every column', () => {
     expect(PRESETS).to.deep.equal({
       developer: { scim: { burst: 1, sustained: 10 }, default: { burst: 5, sustained: 150 } },
       production: { scim: { burst: 10, sustained: 300 }, default: { burst: 40, sustained: 900 } },
