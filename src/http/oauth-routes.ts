@@ -4,7 +4,8 @@
  *   GET /dsync/oauth/start/<token>           a start link: binds the flow to this browser, then to the consent page
  *   GET /dsync/<provider>/callback?state=&…   the provider sends the browser back: a page, or a redirect to the
  *                                             flow's return URL with `status=success|error` (and `error=<code>`,
- *                                             `error_description=<why>`)
+ *                                             `error_description=<why>`); or, for a flow of two steps at the
+ *                                             provider, on to its next page with the next step's cookie
  * A new provider adds its callback to CALLBACKS.
  */
 import { Router, type Response } from 'express';
@@ -64,6 +65,10 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
       if (spent) setFlowCookie(res, spent);
       try {
         const done = await flows.finish(provider, q, req.get('cookie'));
+        if (done.next) {
+          setFlowCookie(res, done.next.cookie);
+          return browserHeaders(res).redirect(303, done.next.authorizationUrl);
+        }
         if (done.error === undefined) {
           if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'success' });
           return page(res, 200, `${title} connected`, done.done ?? `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`);

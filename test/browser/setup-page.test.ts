@@ -13,7 +13,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { check, launchChromium, openPage, SCREENSHOTS, waitUntil } from '../support/browser.js';
-import { startEntraTest, TENANT_A } from '../support/entra-harness.js';
+import { startEntraTest, TENANT_A, TENANT_B } from '../support/entra-harness.js';
 import { startGoogleTest } from '../support/google-harness.js';
 import { openStore, startReceiver, startService, type Service } from '../support/harness.js';
 
@@ -216,7 +216,7 @@ describe('setup page in Chromium', function () {
     }
   });
 
-  it('Microsoft Entra ID: Connect → the admin declines (the reason shown) → Connect → consent on the fake Entra → back on the page → synced by itself', async () => {
+  it('Microsoft Entra ID: Connect → the admin declines (the reason shown) → a forged consent answer naming another customer binds nothing → Connect → sign-in and consent on the fake Entra → back on the page → synced by itself', async () => {
     const t = await startEntraTest(new MemoryStore());
     // The fake Entra serves TLS with the tests' own CA, which this Chromium does not know.
     const context = await browser.newContext({ ignoreHTTPSErrors: true });
@@ -226,6 +226,8 @@ describe('setup page in Chromium', function () {
       tenant.addUser();
       const sales = tenant.addGroup();
       tenant.addMember(sales.id, ann.id);
+      // Another customer's tenant, consented long ago: a token for it can be had, its id is public.
+      t.fake.tenant(TENANT_B, 'fabrikam.onmicrosoft.com', true).addUser();
       t.fake.authority.consent = { tenantId: TENANT_A, decision: 'decline' };
       const dir = await t.service.createDirectory({ type: 'microsoft-entra', name: 'Contoso' });
       const link = await linkOf(t.service, dir);
@@ -239,6 +241,19 @@ describe('setup page in Chromium', function () {
       expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(undefined);
       await check(page, 'entra-2-declined');
 
+      // The admin of tenant A signs in, then the consent answer comes back naming the other customer's tenant, in
+      // the flow's own browser with its own state: the answer an attacker would type.
+      t.fake.authority.consent = { tenantId: TENANT_A, decision: 'accept', answerTenantId: TENANT_B };
+      await page.evaluate("document.getElementById('notice').remove()"); // the last answer's, so the next one is waited for
+      await page.click('#microsoft-connect');
+      await page.waitForSelector('#notice.error');
+      expect(await page.textContent('#notice')).to.equal(
+        `Microsoft Entra ID was not connected: The consent names tenant ${TENANT_B}, but the admin signed in to tenant ${TENANT_A}: the consent must come from the tenant of the signed-in admin. Nothing was saved. Try again.`,
+      );
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(undefined);
+      expect(await page.textContent('#sync-state')).to.equal('Not connected yet');
+      expect(t.fake.graphCalls(TENANT_B), "nothing of the other customer's tenant read").to.equal(0);
+
       t.fake.authority.consent = { tenantId: TENANT_A, decision: 'accept' };
       await page.click('#microsoft-connect');
       await page.waitForSelector('#notice.success');
@@ -251,11 +266,13 @@ describe('setup page in Chromium', function () {
       expect(await page.isDisabled('#sync-now')).to.equal(false);
       await check(page, 'entra-3-synced');
 
-      const atEntra = urls.filter((u) => u.startsWith(`${t.fake.url}/`) && u.includes('/adminconsent'));
-      expect(atEntra).to.have.length(2);
+      const at = (path: string) => urls.filter((u) => u.startsWith(`${t.fake.url}/`) && u.includes(path));
+      expect(at('/organizations/oauth2/v2.0/authorize'), 'each Connect signs in first').to.have.length(3);
+      expect(at(`/${TENANT_A}/v2.0/adminconsent`), "then consents for the tenant signed in to").to.have.length(3);
       for (const u of urls) if (!u.startsWith(`${t.service.url}/setup/`)) expect(u, 'the link stays on our pages').not.to.contain(secret);
       expect(await flowCookies(context)).to.deep.equal([]);
       expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(TENANT_A);
+      expect(t.fake.graphCalls(TENANT_B)).to.equal(0);
       expect(trouble).to.deep.equal({ csp: [], errors: [], dialogs: [] });
     } finally {
       await context.close();

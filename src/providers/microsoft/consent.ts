@@ -1,11 +1,14 @@
 /**
- * Connecting a tenant: the customer's admin grants our multi-tenant app its read-only application permissions
- * at Microsoft's admin-consent URL (`/{tenant|organizations}/v2.0/adminconsent`, the Graph resource's
- * `.default` scope), and comes back to our callback with `admin_consent=True&tenant=<id>` or an `error`.
- * This is Entra's part of the browser flow (providers/oauth): the flow's state is single-use and bound to the
- * browser that opened the link; here, the consent page and the callback's checks. The tenant is checked against
- * the one the directory names, if it names one, and a consent is proved by getting a token for the tenant
- * before the directory is connected: nothing is stored for a refusal, another tenant or an unproved grant.
+ * Connecting a tenant, in two steps at Microsoft in one browser flow (providers/oauth: single-use states, bound to
+ * the browser that opened the link):
+ * 1. the admin signs in (OpenID Connect, sign-in.ts): the ID token, verified, proves which tenant they signed in to;
+ * 2. the admin grants our multi-tenant app its read-only application permissions at Microsoft's admin-consent
+ *    page of *that* tenant (`/{tenant}/v2.0/adminconsent`, the Graph resource's `.default` scope), and comes back
+ *    with `admin_consent=True&tenant=<id>` or an `error`.
+ * The tenant in that redirect is only a claim (anyone can type the URL with their own state and another
+ * customer's tenant id, and every tenant that consented to the app gives us a token): it must be the tenant the
+ * sign-in proved, and the directory's if it names one. The grant is then proved by getting a token for the tenant,
+ * and only then is the directory connected: nothing is stored for a refusal, another tenant or an unproved grant.
  */
 import { z } from 'zod';
 import type { DirectoryService } from '../../core/directories.js';
@@ -16,6 +19,7 @@ import { microsoftTenantId } from '../../core/directory-input.js';
 import type { BrowserFlows, FlowProvider } from '../oauth/browser-flows.js';
 import { ConsentRefusedError, MicrosoftNotConfiguredError, NotMicrosoftDirectoryError } from './errors.js';
 import { graphScope, type MicrosoftOptions } from './options.js';
+import { AdminSignIn, signInStep } from './sign-in.js';
 import type { MicrosoftSyncStatuses } from './sync-status.js';
 import type { GraphTokens } from './tokens.js';
 
@@ -23,6 +27,16 @@ import type { GraphTokens } from './tokens.js';
 export const MICROSOFT_FLOW = 'microsoft';
 
 const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
+
+/** What the flow carries from step to step: the sign-in's secrets, then the tenant it proved. */
+const step = z.discriminatedUnion('step', [
+  signInStep.extend({ step: z.literal('sign-in') }),
+  z.object({ step: z.literal('consent'), tenantId: z.string(), username: z.string().optional() }),
+]);
+type Step = z.infer<typeof step>;
+
+/** Entra's first sentence (`AADSTS…: …`) of an error the browser brought back. */
+const reason = (query: Record<string, unknown>) => String(query.error_description ?? query.error).split(/\r?\n| Trace ID:/)[0]!.slice(0, 200);
 
 export class AdminConsent implements FlowProvider {
   constructor(
@@ -50,41 +64,64 @@ export class AdminConsent implements FlowProvider {
     return { adminConsentUrl: link.url };
   }
 
-  /** Microsoft's admin-consent page for a flow started in a browser (FlowProvider). */
-  async consent(directoryId: string, state: string): Promise<{ url: string }> {
+  /** The flow's page at Microsoft (FlowProvider): the sign-in first, then the admin consent of the proved tenant. */
+  async consent(directoryId: string, state: string, carried?: string): Promise<{ url: string; data: string }> {
     const directory = await this.directory(directoryId);
-    const { authorityUrl, clientId, graphUrl, redirectUrl } = this.configured();
-    const url = new URL(`${new URL(authorityUrl).origin}/${directory.microsoft_tenant_id ?? 'organizations'}/v2.0/adminconsent`);
+    const options = this.configured();
+    if (carried === undefined) {
+      const page = new AdminSignIn(options).page(directory.microsoft_tenant_id ?? 'organizations', state);
+      return { url: page.url, data: JSON.stringify({ step: 'sign-in', ...page.step } satisfies Step) };
+    }
+    const { clientId, authorityUrl, graphUrl, redirectUrl } = options;
+    const { tenantId } = consentStep(carried);
+    const url = new URL(`${new URL(authorityUrl).origin}/${tenantId}/v2.0/adminconsent`);
     url.searchParams.set('client_id', clientId);
     url.searchParams.set('scope', graphScope(graphUrl));
     url.searchParams.set('redirect_uri', redirectUrl);
     url.searchParams.set('state', state);
-    return { url: url.toString() };
+    return { url: url.toString(), data: carried };
   }
 
-  /** The callback of a flow (FlowProvider): the admin's answer and the tenant checked, the consent proved, connected. */
-  async complete(directoryId: string, query: Record<string, unknown>): Promise<string> {
+  /** A callback of the flow (FlowProvider): the sign-in proved (on to the consent), or the consent checked and connected. */
+  async complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | { next: string }> {
     const directory = await this.directory(directoryId);
-    if (query.error !== undefined) {
-      const why = String(query.error_description ?? query.error).split(/\r?\n| Trace ID:/)[0]!.slice(0, 200);
-      throw new ConsentRefusedError(`The admin did not grant consent: ${why}`);
+    const carried = step.parse(JSON.parse(data ?? '{}'));
+    if (carried.step === 'sign-in') {
+      if (query.error !== undefined) throw new ConsentRefusedError(`The sign-in to Microsoft did not complete: ${reason(query)}`);
+      if (typeof query.code !== 'string' || query.code === '') throw new ConsentRefusedError('The sign-in answer carries no code: start again from the admin-consent URL');
+      const signedIn = await new AdminSignIn(this.configured()).prove(carried, query.code);
+      this.sameTenant(directory, signedIn.tenantId, 'signed in to');
+      return { next: JSON.stringify({ step: 'consent', tenantId: signedIn.tenantId, ...(signedIn.username && { username: signedIn.username }) } satisfies Step) };
     }
+    if (query.error !== undefined) throw new ConsentRefusedError(`The admin did not grant consent: ${reason(query)}`);
     const tenant = microsoftTenantId.safeParse(query.tenant);
     if (String(query.admin_consent).toLowerCase() !== 'true' || !tenant.success) {
       throw new ConsentRefusedError('The consent answer names no tenant: start again from the admin-consent URL');
     }
-    if (directory.microsoft_tenant_id && directory.microsoft_tenant_id !== tenant.data) {
+    if (tenant.data !== carried.tenantId) {
       throw new ConsentRefusedError(
-        `The consent came from tenant ${tenant.data}, not from the directory's tenant ${directory.microsoft_tenant_id}: ` +
-          `sign in as an administrator of ${directory.microsoft_tenant_id}. Nothing was saved`,
+        `The consent names tenant ${tenant.data}, but the admin signed in to tenant ${carried.tenantId}: ` +
+          `the consent must come from the tenant of the signed-in admin. Nothing was saved`,
       );
     }
+    this.sameTenant(directory, tenant.data, 'consented from');
     // Proof that the grant works (Entra answers for the tenant's service principal), before anything is stored.
     await this.deps.tokens.token(tenant.data, true);
     const current = await this.deps.directories.get(directory.id);
     await this.deps.store.updateDirectory({ ...current, microsoft_tenant_id: tenant.data, updated_at: new Date().toISOString() });
     await this.deps.statuses.reauthorized(directory.id);
-    return `Directory ${directory.id} is connected to tenant ${tenant.data}; its first sync starts now. You can close this window.`;
+    const by = carried.username ? ` by ${carried.username}` : '';
+    return `Directory ${directory.id} is connected to tenant ${tenant.data}${by}; its first sync starts now. You can close this window.`;
+  }
+
+  /** A directory that names its tenant takes only that one. */
+  private sameTenant(directory: Directory, tenantId: string, how: string): void {
+    if (directory.microsoft_tenant_id && directory.microsoft_tenant_id !== tenantId) {
+      throw new ConsentRefusedError(
+        `The admin ${how} tenant ${tenantId}, not the directory's tenant ${directory.microsoft_tenant_id}: ` +
+          `sign in as an administrator of ${directory.microsoft_tenant_id}. Nothing was saved`,
+      );
+    }
   }
 
   private configured(): MicrosoftOptions & { clientId: string } {
@@ -98,4 +135,11 @@ export class AdminConsent implements FlowProvider {
     if (directory.type !== 'microsoft-entra') throw new NotMicrosoftDirectoryError(id);
     return directory;
   }
+}
+
+/** The consent step's data (the sign-in proved its tenant); anything else is a flow that did not sign in. */
+function consentStep(carried: string): Extract<Step, { step: 'consent' }> {
+  const parsed = step.parse(JSON.parse(carried));
+  if (parsed.step !== 'consent') throw new ConsentRefusedError('The admin has not signed in: start again from the admin-consent URL');
+  return parsed;
 }

@@ -78,3 +78,14 @@ export class ConsentRefusedError extends DsyncError {
     super(message, 'DSYNC_MICROSOFT_CONSENT_REFUSED', 400);
   }
 }
+
+/**
+ * The admin's sign-in did not prove a tenant: Microsoft refused the code, or its ID token fails a check (signature,
+ * issuer, audience, lifetime, nonce), or the account is a guest. Nothing is saved.
+ */
+export class SignInNotProvedError extends DsyncError {
+  override name = 'SignInNotProvedError';
+  constructor(why: string) {
+    super(`The sign-in to Microsoft could not prove the tenant: ${why}. Nothing was saved`, 'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED', 400);
+  }
+}

@@ -85,9 +85,10 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
   });
   const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens, flows });
   flows.register(MICROSOFT_FLOW, {
-    consent: (directoryId, state) => consent.consent(directoryId, state),
-    complete: async (directoryId, query) => {
-      const done = await consent.complete(directoryId, query);
+    consent: (directoryId, state, step) => consent.consent(directoryId, state, step),
+    complete: async (directoryId, query, data) => {
+      const done = await consent.complete(directoryId, query, data);
+      if (typeof done !== 'string') return done; // signed in: on to the consent
       // The directory is connected: its subscriptions, then its first sync, without keeping the admin waiting.
       void subscribe(directoryId)
         .catch((err) => logger.warn({ err, directoryId }, 'could not subscribe after consent'))

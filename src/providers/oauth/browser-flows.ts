@@ -8,7 +8,9 @@
  * Two ways in: `start` (a page of ours, e.g. the setup page, is already in the admin's browser: set the cookie
  * it returns and redirect to the authorization URL), and `link` (an API caller asks for a URL to hand to the
  * admin; the first browser that opens it gets the cookie and goes on to the provider, and the link is spent).
- * `finish` is the callback: the directory the flow was for, or a coded error.
+ * `finish` is the callback: the directory the flow was for, or a coded error. A provider whose flow has two
+ * steps at the provider (Entra: the admin signs in, then consents) answers the first callback with the next
+ * step: a new state, bound to the same browser by a new cookie, and the browser goes on to the next page.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -27,13 +29,15 @@ export interface FlowProvider {
   /**
    * The provider's consent page for this directory carrying `state`, after checking the directory can start a
    * flow (coded error otherwise). `data` is kept with the flow and handed to `complete` (a PKCE verifier, say).
+   * `step` is what `complete` carried on to a next step (unset for the first).
    */
-  consent(directoryId: string, state: string): Promise<{ url: string; data?: string }>;
+  consent(directoryId: string, state: string, step?: string): Promise<{ url: string; data?: string }>;
   /**
    * The callback's query (code, error, tenant…) for the flow's directory: check, exchange, store; a coded error
-   * otherwise. May resolve with what the success page should say (a generic sentence otherwise).
+   * otherwise. May resolve with what the success page should say (a generic sentence otherwise), or with
+   * `{next}`: the flow goes on in the same browser to the page `consent(…, next)` names.
    */
-  complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | void>;
+  complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | void | { next: string }>;
 }
 
 /** A cookie to set on the browser: always HttpOnly, SameSite=Lax (sent on the provider's redirect back), Path=/. */
@@ -59,6 +63,8 @@ export interface FinishedFlow {
   done?: string;
   /** Set when the provider's step failed (refused code, wrong workspace…): the flow is spent all the same. */
   error?: unknown;
+  /** The flow's next step at the provider: set the cookie, send the browser to the URL. */
+  next?: StartedFlow;
 }
 
 export interface BrowserFlowsOptions {
@@ -109,9 +115,14 @@ export class BrowserFlows {
 
   /** Starts a flow in the browser the caller answers: set `cookie`, then redirect to `authorizationUrl`. */
   async start(target: FlowTarget): Promise<StartedFlow> {
+    return this.begin(target);
+  }
+
+  /** A step of a flow: a new state and cookie, and the provider's page for it. */
+  private async begin(target: FlowTarget, step?: string): Promise<StartedFlow> {
     const state = nonce();
     const secret = nonce();
-    const consent = await this.provider(target.provider).consent(target.directoryId, state);
+    const consent = await this.provider(target.provider).consent(target.directoryId, state, step);
     const saved = { p: target.provider, d: target.directoryId, r: target.returnTo, b: hash(secret), x: consent.data };
     await this.o.store.putOnce(`oauth-state:${hash(state)}`, JSON.stringify(saved), this.stateTtlMs);
     return { authorizationUrl: consent.url, cookie: { name: this.cookieName(state), value: secret, maxAgeMs: this.stateTtlMs, secure: this.secure } };
@@ -150,6 +161,7 @@ export class BrowserFlows {
     const done = { directoryId: r.d, ...(r.r !== undefined && { returnTo: r.r }) };
     try {
       const said = await this.provider(provider).complete(r.d, query, r.x);
+      if (typeof said === 'object') return { ...done, next: await this.begin({ provider, ...done }, said.next) };
       return { ...done, ...(typeof said === 'string' && { done: said }) };
     } catch (error) {
       return { ...done, error };

@@ -1,11 +1,13 @@
 /**
  * The Microsoft identity platform side of the fake: a multi-tenant app registration (client secret and/or
  * certificate), each tenant's OpenID configuration, the v2.0 token endpoint for the client-credentials grant
- * (secret, or a signed client assertion checked against the registered certificate), and the admin-consent
- * endpoint that redirects back with `admin_consent=True&tenant=` or an `error`. Error bodies are Entra's
+ * and the authorization-code grant of the sign-in (oidc.ts) (secret, or a signed client assertion checked against
+ * the registered certificate), and the admin-consent endpoint that redirects back with
+ * `admin_consent=True&tenant=` or an `error`. Error bodies are Entra's
  * (`{error, error_description: "AADSTS…", error_codes, timestamp, trace_id, correlation_id}`).
  */
 import { createHash, randomBytes, randomUUID, verify, constants, X509Certificate } from 'node:crypto';
+import { FakeOidc } from './oidc.js';
 import type { Tenant } from './tenant.js';
 
 export const FAKE_APP = { clientId: '11111111-2222-4333-8444-555555555555', secret: 'fake~entra~secret' };
@@ -45,13 +47,17 @@ export class FakeAuthority {
   readonly tokens = new Map<string, AccessToken>();
   tokenLifetimeS = 3599;
   grants = { secret: 0, assertion: 0 };
-  /** What the admin at the consent page does, and as an admin of which tenant. */
-  consent: { tenantId?: string; decision: 'accept' | 'decline' } = { decision: 'accept' };
+  /** What the admin at the consent page does, and as an admin of which tenant (who signs in, unless oidc.account says). */
+  consent: { tenantId?: string; decision: 'accept' | 'decline'; answerTenantId?: string } = { decision: 'accept' };
+  /** The OpenID Connect sign-in. */
+  readonly oidc: FakeOidc;
 
   constructor(
     private readonly tenants: Map<string, Tenant>,
     private readonly base: () => string,
-  ) {}
+  ) {
+    this.oidc = new FakeOidc(tenants, base, { clientId: FAKE_APP.clientId, redirectUris: this.redirectUris, consentTenant: () => this.consent.tenantId });
+  }
 
   registerCertificate(pem: string): void {
     const cert = new X509Certificate(pem);
@@ -61,6 +67,8 @@ export class FakeAuthority {
 
   openIdConfiguration(tenant: string): Reply {
     const root = `${this.base()}/${tenant}`;
+    // The multi-tenant documents name no tenant in their issuer: a placeholder the token's tid fills.
+    const issuerTenant = tenant === 'organizations' || tenant === 'common' ? '{tenantid}' : (this.tenants.get(tenant)?.id ?? tenant);
     return {
       status: 200,
       body: {
@@ -72,7 +80,7 @@ export class FakeAuthority {
         id_token_signing_alg_values_supported: ['RS256'],
         response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
         scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-        issuer: `${this.base()}/${tenant}/v2.0`,
+        issuer: `${this.base()}/${issuerTenant}/v2.0`,
         request_uri_parameter_supported: false,
         userinfo_endpoint: 'https://graph.microsoft.com/oidc/userinfo',
         authorization_endpoint: `${root}/oauth2/v2.0/authorize`,
@@ -91,8 +99,12 @@ export class FakeAuthority {
     };
   }
 
-  /** POST /{tenant}/oauth2/v2.0/token: the client-credentials grant only (what a daemon app uses). */
+  /** POST /{tenant}/oauth2/v2.0/token: the client-credentials grant (what a daemon app uses), and the sign-in's code. */
   token(tenantSegment: string, form: URLSearchParams, graphScope: string): Reply {
+    if (form.get('grant_type') === 'authorization_code') {
+      if (form.get('client_id') !== FAKE_APP.clientId) return aadError(400, 'unauthorized_client', 700016, `Application with identifier '${form.get('client_id')}' was not found.`);
+      return this.checkCredential(form, `${this.base()}/${tenantSegment}/oauth2/v2.0/token`) ?? this.oidc.redeem(form, aadError);
+    }
     const tenant = this.tenants.get(tenantSegment) ?? [...this.tenants.values()].find((t) => t.domain === tenantSegment);
     if (!tenant) return aadError(400, 'invalid_request', 90002, `Tenant '${tenantSegment}' not found.`);
     if (form.get('grant_type') !== 'client_credentials') {
@@ -170,7 +182,8 @@ export class FakeAuthority {
     } else {
       tenant.consented = true;
       to.searchParams.set('admin_consent', 'True');
-      to.searchParams.set('tenant', tenant.id);
+      // answerTenantId: the answer edited by hand (what a forged callback carries), for the tests of our checks.
+      to.searchParams.set('tenant', this.consent.answerTenantId ?? tenant.id);
       to.searchParams.set('scope', ['User.Read.All', 'Group.Read.All', 'GroupMember.Read.All'].map((p) => `${new URL(graphScope).origin}/${p}`).join(' '));
     }
     if (state !== null) to.searchParams.set('state', state);

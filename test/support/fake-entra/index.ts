@@ -194,6 +194,10 @@ export class FakeEntra {
       this.count('token', tenantId);
       return this.fault('token', tenantId) ?? this.authority.token(m[1]!, form, this.graphScope);
     }
+    m = /^\/([^/]+)\/oauth2\/v2\.0\/authorize$/.exec(path);
+    if (m && req.method === 'GET') return this.authority.oidc.authorize(m[1]!, url.searchParams);
+    m = /^\/([^/]+)\/discovery\/v2\.0\/keys$/.exec(path);
+    if (m && req.method === 'GET') return this.authority.oidc.keys();
     m = /^\/([^/]+)\/v2\.0\/adminconsent$/.exec(path);
     if (m && req.method === 'GET') return this.authority.adminConsent(m[1]!, url.searchParams, this.graphScope);
     if (!path.startsWith('/v1.0/')) return graphError(404, 'BadRequest', `Invalid version: ${path}`);

@@ -79,4 +79,30 @@ describe('browser OAuth flows (providers/oauth)', () => {
     expect(opened.filter((o) => o.status === 'fulfilled')).to.have.length(1);
     for (const o of opened.filter((x) => x.status === 'rejected')) expect((o as PromiseRejectedResult).reason).to.be.instanceOf(FlowLinkUsedError);
   });
+
+  it('a flow of two steps at the provider: the first callback goes on to the next page, with a new state and cookie for the same browser', async () => {
+    const flows = new BrowserFlows({ store: new MemoryStore(), externalUrl: 'http://localhost:5225' });
+    const seen: Array<{ step?: string; data?: string }> = [];
+    flows.register('idp', {
+      consent: async (_d, state, step) => ({ url: `https://idp.example/${step ?? 'sign-in'}?state=${state}`, data: step ?? 'first' }),
+      complete: async (_d, _q, data) => {
+        seen.push({ data });
+        return data === 'first' ? { next: 'second' } : 'done';
+      },
+    });
+    const started = await flows.start({ provider: 'idp', directoryId: 'd1', returnTo: 'https://app.example/back' });
+    const first = await flows.finish('idp', { state: stateOf(started.authorizationUrl) }, cookieHeader(started.cookie));
+    expect(first).to.deep.include({ directoryId: 'd1', returnTo: 'https://app.example/back' });
+    const next = first.next!;
+    expect(next.authorizationUrl).to.match(/^https:\/\/idp\.example\/second\?state=[\w-]{43}$/);
+    expect(next.cookie.name).not.to.equal(started.cookie.name);
+    expect(next.cookie.value).not.to.equal(started.cookie.value);
+    // The first step's cookie is no key to the second step.
+    const withOld = await flows.finish('idp', { state: stateOf(next.authorizationUrl) }, cookieHeader({ name: next.cookie.name, value: started.cookie.value })).catch((e: unknown) => e);
+    expect(withOld).to.be.instanceOf(FlowBrowserMismatchError);
+    const again = await flows.start({ provider: 'idp', directoryId: 'd1' });
+    const step2 = (await flows.finish('idp', { state: stateOf(again.authorizationUrl) }, cookieHeader(again.cookie))).next!;
+    expect(await flows.finish('idp', { state: stateOf(step2.authorizationUrl) }, cookieHeader(step2.cookie))).to.deep.equal({ directoryId: 'd1', done: 'done' });
+    expect(seen.map((x) => x.data)).to.deep.equal(['first', 'first', 'second']);
+  });
 });
