@@ -89,8 +89,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Microsoft's redirect after admin consent: connects the directory to the tenant
-         * @description The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).
+         * Microsoft's redirect after the admin's sign-in (on to the admin consent) and after the admin consent (connects the directory)
+         * @description The tenant admin's browser comes back here twice (no Api-Key: the flow's single-use states and the browser's cookie are the credential). After Microsoft's sign-in, with `code`: the code is redeemed, the ID token verified (signature against the authority's keys, issuer, audience, lifetime, nonce) and its `tid` taken as the tenant, then a 303 on to Microsoft's admin-consent page of that tenant, with a new cookie. After the admin consent, with `admin_consent` and `tenant`: the tenant must be the one the sign-in proved (and the one the directory names), the grant is proved with a token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).
          */
         get: operations["microsoftCallback"];
         put?: never;
@@ -3311,6 +3311,8 @@ export interface operations {
                  * @example Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR
                  */
                 state: string;
+                /** @description The sign-in's authorization code (first callback) */
+                code?: string;
                 /**
                  * @description `True` when the admin consented
                  * @example True
@@ -3352,17 +3354,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description) */
+            /** @description Signed in: on to Microsoft's admin-consent page of the proved tenant (with the next step's cookie). Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description) */
             303: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
+                    /** @description Microsoft's admin-consent page; or the redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why) */
                     Location: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why */
+            /** @description A missing, unknown, expired or used state, another browser, a refusal, an ID token that does not check out, a guest account, or another tenant than the sign-in proved or the directory names: a page saying why */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3435,7 +3437,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Entra did not confirm the consent with a token: a page saying so */
+            /** @description Entra did not confirm the consent with a token, or its sign-in keys could not be read: a page saying so */
             502: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -168,16 +168,20 @@ export function fixedPaths(): Json {
     [`${API_PREFIX}/dsync/microsoft/callback`]: {
       get: {
         operationId: 'microsoftCallback',
-        summary: "Microsoft's redirect after admin consent: connects the directory to the tenant",
+        summary: "Microsoft's redirect after the admin's sign-in (on to the admin consent) and after the admin consent (connects the directory)",
         description:
-          "The tenant admin's browser comes back here from Microsoft's admin-consent page (no Api-Key: the flow's single-use " +
-          "state and the browser's cookie set by the start link are the credential). The tenant is checked against the one the " +
-          'directory names, the grant proved with a token, the directory connected, subscribed and synced; the answer is a page, ' +
-          'or a 303 to the `redirect_url` given with the consent URL, with `directory_id` and `status` (and `error`, `error_description`).',
+          "The tenant admin's browser comes back here twice (no Api-Key: the flow's single-use states and the browser's cookie " +
+          "are the credential). After Microsoft's sign-in, with `code`: the code is redeemed, the ID token verified (signature " +
+          "against the authority's keys, issuer, audience, lifetime, nonce) and its `tid` taken as the tenant, then a 303 on to " +
+          "Microsoft's admin-consent page of that tenant, with a new cookie. After the admin consent, with `admin_consent` and " +
+          '`tenant`: the tenant must be the one the sign-in proved (and the one the directory names), the grant is proved with a ' +
+          'token, the directory connected, subscribed and synced; the answer is a page, or a 303 to the `redirect_url` given with ' +
+          'the consent URL, with `directory_id` and `status` (and `error`, `error_description`).',
         tags: ['Microsoft Entra ID'],
         security: [],
         parameters: [
           { name: 'state', in: 'query', required: true, description: 'The state of the flow (single use)', schema: { type: 'string' }, example: 'Zk3vJ8c1pQm2uN4tE5pAq8Hc0mXU3w2vJ3KjB1bH6bR' },
+          { name: 'code', in: 'query', required: false, description: "The sign-in's authorization code (first callback)", schema: { type: 'string' } },
           { name: 'admin_consent', in: 'query', required: false, description: '`True` when the admin consented', schema: { type: 'string' }, example: 'True' },
           { name: 'tenant', in: 'query', required: false, description: 'The id (GUID) of the tenant whose admin consented', schema: { type: 'string' }, example: 'aaaaaaaa-1111-4111-8111-111111111111' },
           { name: 'scope', in: 'query', required: false, description: 'The permissions granted', schema: { type: 'string' } },
@@ -187,21 +191,26 @@ export function fixedPaths(): Json {
         responses: {
           200: page('Connected: a page saying so (the first sync starts)', 'Microsoft Entra ID connected', 'Directory 2b6d… is connected to tenant aaaaaaaa-…; its first sync starts now.'),
           303: {
-            description: 'Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description)',
+            description:
+              "Signed in: on to Microsoft's admin-consent page of the proved tenant (with the next step's cookie). Connected or failed: back to the redirect_url given with the consent URL, with directory_id and status (and error, error_description)",
             headers: {
               ...answerHeaders(false),
-              Location: { description: 'The redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)', required: true, schema: { type: 'string', format: 'uri' } },
+              Location: {
+                description: "Microsoft's admin-consent page; or the redirect_url with directory_id and status=success, or status=error with error (the code) and error_description (why)",
+                required: true,
+                schema: { type: 'string', format: 'uri' },
+              },
             },
           },
           400: page(
-            'A missing, unknown, expired or used state, another browser, a refusal, or another tenant than the directory names: a page saying why',
+            'A missing, unknown, expired or used state, another browser, a refusal, an ID token that does not check out, a guest account, or another tenant than the sign-in proved or the directory names: a page saying why',
             MS_FAILED,
             'This authorization was started in another browser (or the browser did not send its cookie back): start it again, and finish it in the same browser',
           ),
           404: page('The directory of the state is gone: a page saying so', MS_FAILED, 'Directory 2b6d… not found'),
           409: page('Microsoft Entra ID is not configured on this server: a page saying so', MS_FAILED, 'Microsoft Entra ID is not configured on this server'),
           500: page('A fault of the server: a page saying so (the error is logged)', MS_FAILED, 'The authorization could not be completed; try again later'),
-          502: page('Entra did not confirm the consent with a token: a page saying so', MS_FAILED, 'Getting a Graph token for the tenant failed'),
+          502: page("Entra did not confirm the consent with a token, or its sign-in keys could not be read: a page saying so", MS_FAILED, 'Getting a Graph token for the tenant failed'),
           503: page('The store does not answer: a page saying so', MS_FAILED, 'The data store is unavailable; retry shortly'),
         },
       },

@@ -3,21 +3,11 @@
  * revoked consent reported without touching the data, two concurrent syncs doing the work once, the
  * mass-deletion guard, a certificate credential (msal signs the client assertion; the fake checks it).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { parseCertificatePem } from '../../src/providers/microsoft/certificate.js';
 import type { Tenant } from '../support/fake-entra/index.js';
-import { startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
+import { selfSignedPem, startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
 import { openStore, STORE_KINDS, until } from '../support/harness.js';
-
-function selfSignedPem(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dsync-entra-cert-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=dsync-app', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
-  return readFileSync(join(dir, 'k.pem'), 'utf8') + readFileSync(join(dir, 'c.pem'), 'utf8');
-}
 
 for (const kind of STORE_KINDS) {
   describe(`Microsoft Entra ID sync faults (${kind} store)`, function () {

@@ -5,6 +5,10 @@
  * fake Graph can validate and notify its notification URL as Graph does (https only); `logger` takes the
  * service's logs.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Store } from '../../src/core/store-port.js';
 import type { Logger } from '../../src/logger.js';
 import type { DsyncOptions } from '../../src/service.js';
@@ -16,6 +20,13 @@ export const TENANT_B = 'bbbbbbbb-2222-4222-8222-222222222222';
 
 /** Fast retries: the tests inject failures and want the retries now (Retry-After still rules when longer). */
 export const TEST_GRAPH_RETRY = { attempts: 6, baseMs: 2, maxMs: 10 };
+
+/** A key and self-signed certificate in one PEM, as DSYNC_MICROSOFT_CERTIFICATE_FILE holds them. */
+export function selfSignedPem(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dsync-entra-cert-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=dsync-app', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+  return readFileSync(join(dir, 'k.pem'), 'utf8') + readFileSync(join(dir, 'c.pem'), 'utf8');
+}
 
 export interface EntraTest {
   fake: FakeEntra;

@@ -19,7 +19,7 @@ import { microsoftTenantId } from '../../core/directory-input.js';
 import type { BrowserFlows, FlowProvider } from '../oauth/browser-flows.js';
 import { ConsentRefusedError, MicrosoftNotConfiguredError, NotMicrosoftDirectoryError } from './errors.js';
 import { graphScope, type MicrosoftOptions } from './options.js';
-import { AdminSignIn, signInStep } from './sign-in.js';
+import { AdminSignIn, firstSentence, signInStep } from './sign-in.js';
 import type { MicrosoftSyncStatuses } from './sync-status.js';
 import type { GraphTokens } from './tokens.js';
 
@@ -36,7 +36,7 @@ const step = z.discriminatedUnion('step', [
 type Step = z.infer<typeof step>;
 
 /** Entra's first sentence (`AADSTS…: …`) of an error the browser brought back. */
-const reason = (query: Record<string, unknown>) => String(query.error_description ?? query.error).split(/\r?\n| Trace ID:/)[0]!.slice(0, 200);
+const reason = (query: Record<string, unknown>) => firstSentence(String(query.error_description ?? query.error));
 
 export class AdminConsent implements FlowProvider {
   constructor(

@@ -29,7 +29,7 @@ const tokenAnswer = z.union([
 
 const random = () => randomBytes(32).toString('base64url');
 /** Entra's first sentence (`AADSTS…: …`), without its trace and correlation ids. */
-const firstSentence = (text: string | undefined) => (text ?? '').split(/\r?\n| Trace ID:/)[0]!.slice(0, 200);
+export const firstSentence = (text: string | undefined) => (text ?? '').split(/\r?\n| Trace ID:/)[0]!.slice(0, 200);
 
 export class AdminSignIn {
   private readonly verifier: IdTokenVerifier;
