@@ -31,7 +31,7 @@ NODE_BUILDS=(
 # Tools built from source into DSYNC_CACHE, one line each: "<what>|<idempotent command>".
 TOOL_BUILDS=(
   "kube-apiserver and etcd (Go, ~4 min cold)|bash test/k8s/apiserver.sh build"
-  "helm 3 and 4, kubectl, promql-check (Go, ~5 min cold)|bash test/k8s/helm.sh build"
+  "helm 3 and 4, kubectl, promql-check, registry, cosign (Go, ~15 min cold)|bash test/k8s/helm.sh build"
   "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
   "helm-docs, the chart-values reference page (Go, ~1.5 min cold)|bash scripts/docs/helm-docs.sh build"
 )

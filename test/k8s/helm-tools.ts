@@ -8,7 +8,7 @@ export const CHART_DIR = fileURLToPath(new URL('../../charts/dsync', import.meta
 export const REPO_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const HELM_SH = fileURLToPath(new URL('./helm.sh', import.meta.url));
 
-function toolPath(tool: 'helm3' | 'helm4' | 'kubectl' | 'promql-check'): string | undefined {
+function toolPath(tool: 'helm3' | 'helm4' | 'kubectl' | 'promql-check' | 'registry' | 'cosign'): string | undefined {
   try {
     return execFileSync('bash', [HELM_SH, 'bin', tool], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
@@ -36,6 +36,13 @@ export function kubectl(): string {
 export function promqlCheck(): string {
   const bin = toolPath('promql-check');
   if (!bin) throw new Error('promql-check is not built: run `bash test/k8s/helm.sh build`');
+  return bin;
+}
+
+/** A release tool helm.sh builds: the CNCF Distribution registry or cosign. */
+export function toolBinary(tool: 'registry' | 'cosign'): string {
+  const bin = toolPath(tool);
+  if (!bin) throw new Error(`${tool} is not built: run \`bash test/k8s/helm.sh build\``);
   return bin;
 }
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The chart tests' tools, built from the Go module proxy (no binary downloads reach these machines): Helm 3 and 4,
-# kubectl, and promql-check (Prometheus' own PromQL parser, for the chart's alerts and dashboard). Cached and
-# idempotent, like apiserver.sh.
+# kubectl, promql-check (Prometheus' own PromQL parser, for the chart's alerts and dashboard), and the release
+# tools: registry (the CNCF Distribution OCI registry, to push the chart to and install it from) and cosign (to
+# sign and verify what a release pushes). Cached and idempotent, like apiserver.sh.
 #
 #   test/k8s/helm.sh build          build (or reuse) every tool in the cache
-#   test/k8s/helm.sh bin <tool>     print the path of helm3 | helm4 | kubectl | promql-check; exit 1 if not built
+#   test/k8s/helm.sh bin <tool>     print the path of helm3 | helm4 | kubectl | promql-check | registry | cosign;
+#                                   exit 1 if not built
 #
 # Environment:
 #   DSYNC_CACHE             cache root (default ~/.cache/dsync); binaries go to <root>/<tool>/<version>/
@@ -12,6 +14,8 @@
 #   DSYNC_HELM4_VERSION     default v4.3.1 ("" skips Helm 4)
 #   DSYNC_KUBECTL_VERSION   default v1.35.8 (the test API server's version; built from k8s.io/kubectl v0.X.Y)
 #   DSYNC_PROMETHEUS_VERSION  default v0.316.0 (Go module version of the Prometheus 3.x whose parser is used)
+#   DSYNC_REGISTRY_VERSION  default v3.1.2 (github.com/distribution/distribution/v3)
+#   DSYNC_COSIGN_VERSION    default v3.1.3 (github.com/sigstore/cosign/v3)
 #   DSYNC_K8S_CACHE         where apiserver.sh keeps its Go module cache (shared, so modules download once)
 set -euo pipefail
 
@@ -20,6 +24,8 @@ HELM3_VERSION="${DSYNC_HELM3_VERSION:-v3.22.0}"
 HELM4_VERSION="${DSYNC_HELM4_VERSION-v4.3.1}"
 KUBECTL_VERSION="${DSYNC_KUBECTL_VERSION:-v1.35.8}"
 PROMETHEUS_VERSION="${DSYNC_PROMETHEUS_VERSION:-v0.316.0}"
+REGISTRY_VERSION="${DSYNC_REGISTRY_VERSION:-v3.1.2}"
+COSIGN_VERSION="${DSYNC_COSIGN_VERSION:-v3.1.3}"
 GO_CACHE_ROOT="${DSYNC_K8S_CACHE:-$CACHE/k8s}/go"
 
 log() { printf '[helm.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -31,7 +37,9 @@ dir_of() { # <tool> -> cache dir of its version
     helm4) [[ -n "$HELM4_VERSION" ]] || return 1; echo "$CACHE/helm/$HELM4_VERSION" ;;
     kubectl) echo "$CACHE/kubectl/$KUBECTL_VERSION" ;;
     promql-check) echo "$CACHE/promql-check/$PROMETHEUS_VERSION" ;;
-    *) die "unknown tool '$1' (helm3, helm4, kubectl, promql-check)" ;;
+    registry) echo "$CACHE/registry/$REGISTRY_VERSION" ;;
+    cosign) echo "$CACHE/cosign/$COSIGN_VERSION" ;;
+    *) die "unknown tool '$1' (helm3, helm4, kubectl, promql-check, registry, cosign)" ;;
   esac
 }
 bin_name() { case "$1" in helm[34]) echo helm ;; *) echo "$1" ;; esac; }
@@ -40,6 +48,7 @@ built() { # <dir> <binary>: complete and runs (kubectl needs --client without a 
   case "$2" in
     kubectl) "$1/$2" version --client >/dev/null 2>&1 ;;
     promql-check) echo '"up"' | "$1/$2" >/dev/null 2>&1 ;;
+    registry) "$1/$2" --version >/dev/null 2>&1 ;;
     *) "$1/$2" version >/dev/null 2>&1 ;;
   esac
 }
@@ -172,6 +181,20 @@ GO
   finish "$out" promql-check "promql-check (prometheus $version)"
 }
 
+# A Go command of a module, built from a wrapper module pinned to that module's version (its go.mod rules).
+build_go_command() { # <tool> <module> <version> <package>
+  local tool="$1" module="$2" version="$3" package="$4" out src blog
+  out=$(dir_of "$tool")
+  src="$CACHE/$tool/src/$version" blog="$CACHE/$tool/logs/$version.log"
+  mkdir -p "$src" "$(dirname "$blog")" && : >"$blog"
+  printf 'module dsync.local/%swrapper\n\ngo 1.26.0\n' "$tool" >"$src/go.mod"
+  (cd "$src" && go get "$module@$version" >>"$blog" 2>&1) || { tail -n 20 "$blog" >&2; die "go get $module@$version failed"; }
+  log "building $tool $version into $out"
+  mkdir -p "$out.tmp"
+  (cd "$src" && go_build "$tool $version" "$out.tmp/$tool" "$blog" -ldflags="-s -w" "$package")
+  finish "$out" "$tool" "$tool $version"
+}
+
 finish() { # <out> <binary> <what>
   local out="$1"
   { echo "$3"; go version; date -u +%Y-%m-%dT%H:%M:%SZ; } >"$out.tmp/.complete"
@@ -188,7 +211,7 @@ cmd_build() {
   export GOMODCACHE="$GO_CACHE_ROOT/mod" GOCACHE="$GO_CACHE_ROOT/build"
   export GOFLAGS="-trimpath -buildvcs=false -mod=mod" CGO_ENABLED=0 GOWORK=off
   local tool
-  for tool in helm3 helm4 kubectl promql-check; do
+  for tool in helm3 helm4 kubectl promql-check registry cosign; do
     local d
     d=$(dir_of "$tool") || continue
     if built "$d" "$(bin_name "$tool")"; then log "cached: $d"; continue; fi
@@ -197,6 +220,8 @@ cmd_build() {
       helm4) build_helm 4 "$HELM4_VERSION" ;;
       kubectl) build_kubectl ;;
       promql-check) build_promql_check ;;
+      registry) build_go_command registry github.com/distribution/distribution/v3 "$REGISTRY_VERSION" github.com/distribution/distribution/v3/cmd/registry ;;
+      cosign) build_go_command cosign github.com/sigstore/cosign/v3 "$COSIGN_VERSION" github.com/sigstore/cosign/v3/cmd/cosign ;;
     esac
   done
 }
@@ -204,13 +229,13 @@ cmd_build() {
 case "${1:-}" in
   build) cmd_build ;;
   bin)
-    d=$(dir_of "${2:?usage: $0 bin helm3|helm4|kubectl|promql-check}") || { echo "${2} disabled" >&2; exit 1; }
+    d=$(dir_of "${2:?usage: $0 bin helm3|helm4|kubectl|promql-check|registry|cosign}") || { echo "${2} disabled" >&2; exit 1; }
     b="$d/$(bin_name "$2")"
     [[ -x "$b" ]] || { echo "$b (not built; run: bash $0 build)" >&2; exit 1; }
     echo "$b"
     ;;
   *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac
