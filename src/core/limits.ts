@@ -23,6 +23,16 @@ export const MAX_IDENTIFIER_LENGTH = 1024;
 export const MAX_STRING_LENGTH = 16 * 1024;
 /** Attribute names (keys) anywhere in a body; schema URNs are about 60 characters. */
 export const MAX_ATTRIBUTE_NAME_LENGTH = 256;
+/**
+ * Attribute names (keys) of one object anywhere in a SCIM body: the resource, an extension, a complex value, a
+ * PATCH operation or its value. Also of a resource and of each of its extensions as stored.
+ */
+export const MAX_ATTRIBUTES_PER_OBJECT = 1000;
+/**
+ * Attribute names of one request, every object together (a group's member values aside: they have their own
+ * bound), and of one resource as stored, however many PATCHes built it.
+ */
+export const MAX_ATTRIBUTE_NAMES = 10_000;
 /** Values of one multi-valued attribute: emails, phoneNumbers, addresses, roles, entitlements... */
 export const MAX_VALUES_PER_ATTRIBUTE = 100;
 /** Values of all multi-valued attributes of one request together (group members aside). */
@@ -31,6 +41,8 @@ export const MAX_VALUES_PER_REQUEST = 1000;
 export const MAX_MEMBERS_PER_REQUEST = 100_000;
 /** Operations of one PATCH. */
 export const MAX_PATCH_OPERATIONS = 1000;
+/** Attribute paths in `attributes` or `excludedAttributes` (query parameter or `.search` body). */
+export const MAX_PROJECTED_ATTRIBUTES = 100;
 /** Characters of a filter (query parameter or `.search` body). */
 export const MAX_FILTER_LENGTH = 4096;
 

@@ -2,13 +2,17 @@
  * Bounds on SCIM input (the limits live in src/core/limits.ts), checked in two passes:
  *
  * - `checkRequestBounds` walks the raw body once, iteratively (in time slices), before normalisation or the PATCH engine see
- *   it: string and attribute-name lengths, values per list, attribute values and group member values per
- *   request, operations per PATCH. Everything downstream then works on bounded input.
+ *   it: string and attribute-name lengths, attribute names per object and per request, values per list, attribute
+ *   values and group member values per request, operations per PATCH. Everything downstream then works on
+ *   bounded input.
  * - `checkResourceBounds` looks at the resource as it will be stored (a PATCH has merged its operations into
- *   the stored values by then): identifier lengths and values per multi-valued attribute.
+ *   the stored values by then): identifier lengths, values per multi-valued attribute, attribute names per object
+ *   and in all.
  */
 import {
   MAX_ATTRIBUTE_NAME_LENGTH,
+  MAX_ATTRIBUTE_NAMES,
+  MAX_ATTRIBUTES_PER_OBJECT,
   MAX_IDENTIFIER_LENGTH,
   MAX_MEMBERS_PER_REQUEST,
   MAX_PATCH_OPERATIONS,
@@ -31,7 +35,8 @@ const tooLong = (label: string, max: number): ScimError =>
 
 interface Node {
   value: unknown;
-  kind: 'attribute' | 'members' | 'operations' | 'operation';
+  /** `member`: one item of a member list (its names count towards the member bound, not the names'). */
+  kind: 'attribute' | 'members' | 'member' | 'operations' | 'operation';
   /** Where the value sits; the label (`emails`, `name.givenName`, `Operations[2].path`) is built only for a message. */
   parent?: Node;
   key?: string | number;
@@ -50,6 +55,9 @@ function labelOf(node: Node): string {
   return base === '' ? key! : `${base}.${key}`;
 }
 
+/** A node's label for a message, never empty. */
+const described = (node: Node): string => labelOf(node) || (node.parent ? "An operation's value" : 'The body');
+
 export function checkRequestBounds(body: unknown): Promise<void> {
   // In time slices: a body may hold 100,000 values.
   return runSliced(requestBoundSteps(body));
@@ -58,6 +66,7 @@ export function checkRequestBounds(body: unknown): Promise<void> {
 function* requestBoundSteps(body: unknown): Steps {
   let values = 0;
   let members = 0;
+  let names = 0;
   // A bare array body is a PATCH's Operations list (accepted as such).
   const root: Node = { value: body, kind: Array.isArray(body) ? 'operations' : 'attribute' };
   const stack = [root];
@@ -87,7 +96,7 @@ function* requestBoundSteps(body: unknown): Steps {
         values += value.length;
         if (values > MAX_VALUES_PER_REQUEST) throw tooMany(`A request may carry at most ${MAX_VALUES_PER_REQUEST} attribute values in all`);
       }
-      const itemKind = kind === 'operations' ? 'operation' : 'attribute';
+      const itemKind = kind === 'operations' ? 'operation' : kind === 'members' ? 'member' : 'attribute';
       for (let i = 0; i < value.length; i++) {
         yield;
         const item: unknown = value[i];
@@ -98,8 +107,15 @@ function* requestBoundSteps(body: unknown): Steps {
       continue;
     }
     if (!isObject(value)) continue;
+    // Counted before anything looks a name up: every later step then works on a bounded number of them.
+    const keys = Object.keys(value);
+    if (keys.length > MAX_ATTRIBUTES_PER_OBJECT) throw tooManyNames(described(node), keys.length);
+    if (kind !== 'member') {
+      names += keys.length;
+      if (names > MAX_ATTRIBUTE_NAMES) throw tooMany(`A request may carry at most ${MAX_ATTRIBUTE_NAMES} attribute names in all (group members aside)`);
+    }
     const path = kind === 'operation' ? value[findKey(value, 'path') ?? 'path'] : undefined;
-    for (const key of Object.keys(value)) {
+    for (const key of keys) {
       if (key.length > MAX_ATTRIBUTE_NAME_LENGTH) {
         throw ScimError.badRequest(`Attribute name "${key.slice(0, 40)}…" is longer than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`, 'invalidValue');
       }
@@ -118,6 +134,9 @@ function* requestBoundSteps(body: unknown): Steps {
   }
 }
 
+const tooManyNames = (label: string, count: number): ScimError =>
+  tooMany(`${label} has ${count} attributes; at most ${MAX_ATTRIBUTES_PER_OBJECT} are allowed in one object`);
+
 /** Identifiers (indexed, or shown as a member's name) have their own, tighter length bound. */
 const IDENTIFIERS = ['userName', 'displayName', 'externalId'];
 const IDENTIFIER = /^(urn:\S*:)?(userName|displayName|externalId)$/i;
@@ -128,7 +147,10 @@ export function checkResourceBounds(resource: JsonObject): void {
     if (typeof value === 'string' && value.length > MAX_IDENTIFIER_LENGTH) throw tooLong(name, MAX_IDENTIFIER_LENGTH);
   }
   const check = (container: JsonObject, prefix: string) => {
-    for (const [key, value] of Object.entries(container)) {
+    const keys = Object.keys(container);
+    if (keys.length > MAX_ATTRIBUTES_PER_OBJECT) throw tooManyNames(prefix === '' ? 'The resource' : prefix.slice(0, -1), keys.length);
+    for (const key of keys) {
+      const value = container[key];
       if (Array.isArray(value) && value.length > MAX_VALUES_PER_ATTRIBUTE && !MEMBERS_KEY.test(key) && key !== 'schemas') {
         throw tooMany(`${prefix}${key} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
       }
@@ -136,4 +158,29 @@ export function checkResourceBounds(resource: JsonObject): void {
     }
   };
   check(resource, '');
+  if (moreNamesThan(resource, MAX_ATTRIBUTE_NAMES)) {
+    throw tooMany(`The resource would hold more than ${MAX_ATTRIBUTE_NAMES} attribute names in all; at most ${MAX_ATTRIBUTE_NAMES} are allowed`);
+  }
+}
+
+/** Whether a resource holds more than `max` attribute names at every depth, its member list aside (bounded on its own). */
+function moreNamesThan(resource: JsonObject, max: number): boolean {
+  let names = 0;
+  const stack: unknown[] = [];
+  for (const key of Object.keys(resource)) {
+    names++;
+    if (!MEMBERS_KEY.test(key)) stack.push(resource[key]);
+  }
+  while (stack.length > 0 && names <= max) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === 'object' && item !== null) stack.push(item);
+    } else if (isObject(value)) {
+      for (const key of Object.keys(value)) {
+        names++;
+        stack.push(value[key]);
+      }
+    }
+  }
+  return names > max;
 }

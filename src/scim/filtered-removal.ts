@@ -6,7 +6,7 @@
  * the filters found are run; the others are run on every value. The filter predicates still decide.
  */
 import type { FilterNode } from './filter/ast.js';
-import type { Predicate } from './filter/evaluate.js';
+import type { AttributeReader, Predicate } from './filter/evaluate.js';
 import type { ValueFilter } from './path.js';
 import { type JsonObject, getAttr, isObject } from './values.js';
 
@@ -25,7 +25,8 @@ function requiredEquality(node: FilterNode): { sub: string; literal: string } | 
   return undefined;
 }
 
-export function removeMatching(values: unknown[], filters: readonly ValueFilter[]): unknown[] {
+/** `read` looks attributes up (a PATCH's constant-time lookup; `getAttr` by default). */
+export function removeMatching(values: unknown[], filters: readonly ValueFilter[], read: AttributeReader = getAttr): unknown[] {
   const anywhere: Predicate[] = [];
   const bySub = new Map<string, Map<string, Predicate[]>>();
   for (const filter of filters) {
@@ -41,13 +42,13 @@ export function removeMatching(values: unknown[], filters: readonly ValueFilter[
     else byLiteral.set(eq.literal, [filter.test]);
   }
   const matched = (value: JsonObject): boolean => {
-    if (anywhere.some((test) => test(value))) return true;
+    if (anywhere.some((test) => test(value, read))) return true;
     for (const [sub, byLiteral] of bySub) {
-      const own = getAttr(value, sub);
+      const own = read(value, sub);
       if (own === undefined || own === null) continue;
       // A non-string (number, list, object) may still compare equal: test every filter on this sub.
       const candidates = typeof own === 'string' ? (byLiteral.get(own.toLowerCase()) ?? []) : [...byLiteral.values()].flat();
-      if (candidates.some((test) => test(value))) return true;
+      if (candidates.some((test) => test(value, read))) return true;
     }
     return false;
   };

@@ -12,7 +12,7 @@ import { withSlicedMemberOperations, withSlicedMembers } from './member-lists.js
 import type { MemberDelta } from './members.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
-import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
+import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, viewer } from './render.js';
 import { search } from './search.js';
 
 /**
@@ -57,7 +57,7 @@ async function groupResult(
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(group.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'Group', group.id);
   const extra = wantsMembers(query) ? { members: members ?? (await renderMembers(ctx, group.id)) } : {};
-  return { status, data: view(toScim(ctx.base, 'Group', group, extra), query, 'Group'), headers };
+  return { status, data: viewer(query, 'Group')(toScim(ctx.base, 'Group', group, extra)), headers };
 }
 
 export async function createGroup(ctx: ScimContext, input: unknown): Promise<ScimResult> {
@@ -76,10 +76,9 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
   const { startIndex, count } = paging(query);
   const page = await search(ctx, 'Group', query.filter, startIndex, count);
   const withMembers = wantsMembers(query);
+  const show = viewer(query, 'Group');
   const resources = await Promise.all(
-    page.items.map(async (g) =>
-      view(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}), query, 'Group'),
-    ),
+    page.items.map(async (g) => show(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}))),
   );
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
 }

@@ -122,9 +122,10 @@ export class ScimHandler {
       }
       if (req.body !== undefined) {
         // A body of 1 MB may have been parsed in this turn, and each check walks all of it: in slices, after a turn.
+        // The bounds first: an object of too many names is refused at that object, before anything walks its names.
         if (!(req.bodyBytes !== undefined && req.bodyBytes <= SMALL_BODY_BYTES)) await yieldToLoop();
-        await assertSafeJson(req.body);
         await checkRequestBounds(req.body);
+        await assertSafeJson(req.body);
       }
       ctx = this.context(directory, req, callback, named && auth.resource !== undefined ? { kind: named.kind, id: named.id, resource: auth.resource } : undefined);
       return await this.route(ctx, req);

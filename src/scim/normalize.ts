@@ -8,6 +8,7 @@ import { forEachChunked } from '../core/chunks.js';
 import { checkResourceBounds } from './bounds.js';
 import { ScimError } from './errors.js';
 import { type ResolvedAttribute, resolveKey, resolveParts, splitAttrPath } from './attribute-paths.js';
+import { FoldedKeys } from './folded-keys.js';
 import { type AttributeDef, type ResourceType, canonicalSchemaUrn, coreSchema, extensionSchemas, findDef } from './schemas.js';
 import { type JsonObject, findKey, getAttr, isObject } from './values.js';
 
@@ -24,6 +25,8 @@ const REQUIRED: Record<ResourceType, string> = { User: 'userName', Group: 'displ
 export function normalizeResource(body: unknown, resourceType: ResourceType): JsonObject {
   if (!isObject(body)) throw ScimError.badRequest('Request body must be a JSON object', 'invalidSyntax');
   const out: JsonObject = {};
+  // Names of unknown attributes merge case-insensitively into what is built: looked up in constant time.
+  const keys = new FoldedKeys();
   let members: Member[] | undefined;
   for (const [key, value] of Object.entries(body)) {
     if (value === null || key.toLowerCase() === 'schemas') continue;
@@ -32,18 +35,18 @@ export function normalizeResource(body: unknown, resourceType: ResourceType): Js
       for (const [inner, innerValue] of Object.entries(value as JsonObject)) {
         const parts = splitAttrPath(inner);
         if (parts && parts.uri === undefined) {
-          assign(out, resolveParts(resourceType, { ...parts, uri: urn }), innerValue);
+          assign(keys, out, resolveParts(resourceType, { ...parts, uri: urn }), innerValue);
         } else if (innerValue !== null) {
           // Not an attribute name we can address; keep it verbatim rather than reject the resource.
-          containerOf(out, urn)[inner] = dropNulls(innerValue);
+          keys.put(containerOf(keys, out, urn), inner, dropNulls(innerValue));
         }
       }
       continue;
     }
     const attr = resolveKey(resourceType, key);
-    if (!attr) out[key] = dropNulls(value);
+    if (!attr) keys.put(out, key, dropNulls(value));
     else if (isMembers(resourceType, attr)) members = normalizeMembers(value);
-    else assign(out, attr, value);
+    else assign(keys, out, attr, value);
   }
   pruneEmpty(out);
   // Kept even when empty: on a PUT, `members: []` empties the group while no `members` leaves it be.
@@ -107,26 +110,26 @@ function isDiscarded(attr: ResolvedAttribute): boolean {
   return attr.known && (attr.def.mutability === 'readOnly' || attr.def.returned === 'never');
 }
 
-function containerOf(resource: JsonObject, urn: string): JsonObject {
-  const key = findKey(resource, urn) ?? urn;
-  if (!isObject(resource[key])) resource[key] = {};
+function containerOf(keys: FoldedKeys, resource: JsonObject, urn: string): JsonObject {
+  const key = keys.find(resource, urn) ?? urn;
+  if (!isObject(resource[key])) keys.put(resource, key, {});
   return resource[key] as JsonObject;
 }
 
-function assign(out: JsonObject, attr: ResolvedAttribute, value: unknown): void {
+function assign(keys: FoldedKeys, out: JsonObject, attr: ResolvedAttribute, value: unknown): void {
   if (value === null || isDiscarded(attr)) return;
-  const container = attr.extension ? containerOf(out, attr.schema) : out;
-  const key = attr.known ? attr.name : (findKey(container, attr.name) ?? attr.name);
+  const container = attr.extension ? containerOf(keys, out, attr.schema) : out;
+  const key = attr.known ? attr.name : (keys.find(container, attr.name) ?? attr.name);
   if (attr.sub !== undefined) {
     const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${attr.sub}`) : dropNulls(value);
     if (coerced === undefined) return;
-    if (!isObject(container[key])) container[key] = {};
+    if (!isObject(container[key])) keys.put(container, key, {});
     (container[key] as JsonObject)[attr.sub] = coerced;
     return;
   }
   const coerced = attr.known ? coerceValue(attr.def, value, attr.name) : dropNulls(value);
-  if (coerced === undefined) delete container[key];
-  else container[key] = coerced;
+  if (coerced === undefined) keys.remove(container, key);
+  else keys.put(container, key, coerced);
 }
 
 /**
@@ -262,8 +265,12 @@ export function syncSchemas(resource: JsonObject, resourceType: ResourceType, se
   const list = Array.isArray(sent) ? sent : typeof sent === 'string' ? [sent] : [];
   const extensions = extensionSchemas(resourceType);
   const urns = [coreSchema(resourceType)];
+  const seen = new Set(urns.map((u) => u.toLowerCase()));
   const add = (urn: string): void => {
-    if (!urns.some((u) => u.toLowerCase() === urn.toLowerCase())) urns.push(urn);
+    const lower = urn.toLowerCase();
+    if (seen.has(lower)) return;
+    seen.add(lower);
+    urns.push(urn);
   };
   for (const urn of list) {
     if (typeof urn !== 'string') continue;

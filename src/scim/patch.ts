@@ -24,7 +24,8 @@ import {
 import { type AttributePath, type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
 import { type ResolvedAttribute } from './attribute-paths.js';
 import { type ResourceType, canonicalSchemaUrn, coreSchema, unknownAttribute } from './schemas.js';
-import { type JsonObject, appendUnique, canonicalJson, cloneJson, deepEqual, findKey, getAttr, isObject } from './values.js';
+import { FoldedKeys } from './folded-keys.js';
+import { type JsonObject, appendUnique, canonicalJson, cloneJson, deepEqual, getAttr, isObject } from './values.js';
 
 export type { MemberDelta, MemberRef } from './members.js';
 
@@ -48,6 +49,8 @@ interface Operation {
 
 interface Session {
   doc: JsonObject;
+  /** Every object of `doc` is looked up and changed through these (constant-time case-insensitive names). */
+  keys: FoldedKeys;
   resourceType: ResourceType;
   id: unknown;
   members: MemberDeltaBuilder;
@@ -63,6 +66,7 @@ export function applyPatch(resource: Record<string, unknown>, body: unknown, res
   const operations = readOperations(body);
   const session: Session = {
     doc: cloneJson(resource),
+    keys: new FoldedKeys(),
     resourceType,
     id,
     members: new MemberDeltaBuilder(),
@@ -154,7 +158,7 @@ function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): v
   // Queued filtered removals must land before any other operation reads or writes the resource.
   if (!(op === 'remove' && path.kind === 'attribute' && path.filter && path.attr.sub === undefined)) flushRemovals(s);
   if (path.kind === 'extension') {
-    if (op === 'remove' || (op === 'replace' && value === null)) return setKey(s.doc, path.schema, undefined);
+    if (op === 'remove' || (op === 'replace' && value === null)) return s.keys.set(s.doc, path.schema, undefined);
     if (value === null) return;
     if (!isObject(value)) throw ScimError.badRequest(`"${path.schema}" takes an object of extension attributes`);
     return applyValueObject(s, op, value, path.schema);
@@ -177,46 +181,47 @@ function applyToPath(s: Session, op: OpName, path: PatchPath, value: unknown): v
 
 function write(s: Session, op: 'add' | 'replace', path: AttributePath, value: unknown): void {
   const { attr, filter } = path;
-  const container = containerFor(s.doc, attr, true)!;
-  const key = findKey(container, attr.name) ?? attr.name;
-  if (filter) return writeFiltered(container, key, attr, filter, op, value);
-  if (attr.sub !== undefined) return writeSub(container, key, attr, value);
-  if (!attr.known) return writeUnknown(container, key, op, value);
+  const { keys } = s;
+  const container = containerFor(s, attr, true)!;
+  const key = keys.find(container, attr.name) ?? attr.name;
+  if (filter) return writeFiltered(keys, container, key, attr, filter, op, value);
+  if (attr.sub !== undefined) return writeSub(keys, container, key, attr, value);
+  if (!attr.known) return writeUnknown(keys, container, key, op, value);
   const coerced = coerceValue(attr.def, value, attr.name);
   if (attr.def.multiValued) {
     // add appends what is not there yet; replace without a filter replaces the whole list.
     const items = (coerced ?? []) as unknown[];
     const next = appendUnique(op === 'add' ? asArray(container[key]) : [], items);
-    container[key] = singlePrimary(next, items);
+    keys.put(container, key, singlePrimary(next, items));
   } else if (isObject(value) && isObject(container[key]) && getAttr(value, 'value') === undefined) {
     // RFC 7644 §3.5.2.1/3: sub-attributes given replace theirs (null removes), the others stay.
     // A value carrying `value` (enterprise manager) names a different referent: replaced outright.
     const merged = { ...(container[key] as JsonObject), ...(coerced as JsonObject | undefined) };
-    for (const [sub, v] of Object.entries(value)) if (v === null) setKey(merged, sub, undefined);
-    container[key] = merged;
+    for (const [sub, v] of Object.entries(value)) if (v === null) keys.set(merged, sub, undefined);
+    keys.put(container, key, merged);
   } else {
-    setKey(container, key, coerced);
+    keys.set(container, key, coerced);
   }
 }
 
 /** `name.givenName`, or `emails.type` (applies to every email; creates one if there are none). */
-function writeSub(container: JsonObject, key: string, attr: ResolvedAttribute, value: unknown): void {
+function writeSub(keys: FoldedKeys, container: JsonObject, key: string, attr: ResolvedAttribute, value: unknown): void {
   const sub = attr.sub!;
   const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${sub}`) : dropNulls(value);
   const current = container[key];
   if ((attr.known && attr.def.multiValued) || Array.isArray(current)) {
     const items = asArray(current).filter(isObject);
     if (items.length === 0) {
-      if (coerced !== undefined) container[key] = [{ [sub]: coerced }];
+      if (coerced !== undefined) keys.put(container, key, [{ [sub]: coerced }]);
       return;
     }
-    for (const item of items) setKey(item, sub, coerced);
-    container[key] = singlePrimary(asArray(current), items.slice(-1));
+    for (const item of items) keys.set(item, sub, coerced);
+    keys.put(container, key, singlePrimary(asArray(current), items.slice(-1)));
     return;
   }
   const obj = isObject(current) ? current : {};
-  setKey(obj, sub, coerced);
-  container[key] = obj;
+  keys.set(obj, sub, coerced);
+  keys.put(container, key, obj);
 }
 
 /**
@@ -224,6 +229,7 @@ function writeSub(container: JsonObject, key: string, attr: ResolvedAttribute, v
  * replace create one from the filter (Entra relies on it); RFC 7644 would answer noTarget.
  */
 function writeFiltered(
+  keys: FoldedKeys,
   container: JsonObject,
   key: string,
   attr: ResolvedAttribute,
@@ -232,7 +238,7 @@ function writeFiltered(
   value: unknown,
 ): void {
   const current = asArray(container[key]);
-  const matched = current.filter((el): el is JsonObject => isObject(el) && filter.test(el));
+  const matched = current.filter((el): el is JsonObject => isObject(el) && filter.test(el, keys.get));
   let touched: JsonObject[] = matched;
   if (attr.sub !== undefined) {
     const coerced = attr.subDef ? coerceValue(attr.subDef, value, `${attr.name}.${attr.sub}`) : dropNulls(value);
@@ -241,7 +247,7 @@ function writeFiltered(
       touched = [{ ...seedOrNoTarget(filter.node, attr), [attr.sub]: coerced }];
       current.push(...touched);
     } else {
-      for (const el of matched) setKey(el, attr.sub, coerced);
+      for (const el of matched) keys.set(el, attr.sub, coerced);
     }
   } else {
     const coerced = attr.known ? coerceValue({ ...attr.def, multiValued: false }, value, attr.name) : dropNulls(value);
@@ -251,7 +257,7 @@ function writeFiltered(
       touched = [{ ...seedOrNoTarget(filter.node, attr), ...coerced }];
       current.push(...touched);
     } else if (op === 'add') {
-      for (const el of matched) Object.assign(el, coerced);
+      for (const el of matched) for (const [k, v] of Object.entries(coerced)) keys.put(el, k, v);
     } else {
       // Replacing keeps what the filter selected on, so the value stays addressable by it.
       const seed = seedFromFilter(filter.node, attr) ?? {};
@@ -264,7 +270,7 @@ function writeFiltered(
       });
     }
   }
-  container[key] = singlePrimary(current, touched);
+  keys.put(container, key, singlePrimary(current, touched));
 }
 
 function seedOrNoTarget(node: FilterNode, attr: ResolvedAttribute): JsonObject {
@@ -274,33 +280,34 @@ function seedOrNoTarget(node: FilterNode, attr: ResolvedAttribute): JsonObject {
 }
 
 /** Attributes no schema defines: add appends to lists and merges objects; replace overwrites. */
-function writeUnknown(container: JsonObject, key: string, op: 'add' | 'replace', value: unknown): void {
+function writeUnknown(keys: FoldedKeys, container: JsonObject, key: string, op: 'add' | 'replace', value: unknown): void {
   const incoming = dropNulls(value);
   const current = container[key];
   if (op === 'add' && Array.isArray(current)) {
     appendUnique(current, asArray(incoming));
   } else if (op === 'add' && isObject(current) && isObject(incoming)) {
-    Object.assign(current, incoming);
+    for (const [k, v] of Object.entries(incoming)) keys.put(current, k, v);
   } else {
-    container[key] = incoming;
+    keys.put(container, key, incoming);
   }
 }
 
 function remove(s: Session, path: AttributePath, value: unknown): void {
   const { attr, filter } = path;
-  const container = containerFor(s.doc, attr, false);
-  const key = container && findKey(container, attr.name);
+  const { keys } = s;
+  const container = containerFor(s, attr, false);
+  const key = container && keys.find(container, attr.name);
   if (!container || key === undefined) return;
   const current = container[key];
   if (filter) {
     // No match is not an error for remove: the desired state already holds.
     if (!Array.isArray(current)) return;
     if (attr.sub === undefined) return queueRemoval(s, container, key, filter);
-    for (const el of current) if (isObject(el) && filter.test(el)) setKey(el, attr.sub, undefined);
+    for (const el of current) if (isObject(el) && filter.test(el, keys.get)) keys.set(el, attr.sub, undefined);
     return;
   }
   if (attr.sub !== undefined) {
-    for (const el of asArray(current)) if (isObject(el)) setKey(el, attr.sub, undefined);
+    for (const el of asArray(current)) if (isObject(el)) keys.set(el, attr.sub, undefined);
     return;
   }
   if (attr.known && attr.def.required) {
@@ -308,10 +315,10 @@ function remove(s: Session, path: AttributePath, value: unknown): void {
   }
   if (Array.isArray(current) && value !== undefined && value !== null) {
     // Entra removes single values by listing them: {"op":"Remove","path":"emails","value":[{...}]}.
-    container[key] = withoutListed(current, asArray(value));
+    keys.put(container, key, withoutListed(current, asArray(value)));
     return;
   }
-  delete container[key];
+  keys.remove(container, key);
 }
 
 /**
@@ -341,24 +348,18 @@ function flushRemovals(s: Session): void {
   if (!s.removals) return;
   const { container, key, filters } = s.removals;
   s.removals = undefined;
-  container[key] = removeMatching(asArray(container[key]), filters);
+  s.keys.put(container, key, removeMatching(asArray(container[key]), filters, s.keys.get));
 }
 
-function containerFor(doc: JsonObject, attr: ResolvedAttribute, create: boolean): JsonObject | undefined {
+function containerFor(s: Session, attr: ResolvedAttribute, create: boolean): JsonObject | undefined {
+  const { doc } = s;
   if (!attr.extension) return doc;
-  const key = findKey(doc, attr.schema) ?? attr.schema;
+  const key = s.keys.find(doc, attr.schema) ?? attr.schema;
   if (isObject(doc[key])) return doc[key] as JsonObject;
   if (!create) return undefined;
   const container: JsonObject = {};
-  doc[key] = container;
+  s.keys.put(doc, key, container);
   return container;
-}
-
-/** Set or (for undefined) delete an attribute, reusing the key's existing casing. */
-function setKey(obj: JsonObject, name: string, value: unknown): void {
-  const key = findKey(obj, name) ?? name;
-  if (value === undefined) delete obj[key];
-  else obj[key] = value;
 }
 
 function asArray(value: unknown): unknown[] {

@@ -2,9 +2,12 @@
  * `attributes` / `excludedAttributes` (RFC 7644 §3.4.2.5, §3.9) applied to a rendered resource.
  * Paths are case-insensitive and may be URN-qualified or name sub-attributes. Whatever the
  * query says, `returned: always` attributes (id, schemas) stay and `returned: never` ones
- * (password) go; `returned: request` ones appear only when asked for by name.
+ * (password) go; `returned: request` ones appear only when asked for by name. The lists are parsed
+ * once per request and indexed by attribute, so a page of resources costs one lookup per attribute.
  */
+import { MAX_PROJECTED_ATTRIBUTES } from '../core/limits.js';
 import { type ResolvedAttribute, resolveAttribute, resolveParts } from './attribute-paths.js';
+import { ScimError } from './errors.js';
 import { type ResourceType, canonicalSchemaUrn } from './schemas.js';
 import { type JsonObject, isObject } from './values.js';
 
@@ -19,47 +22,71 @@ interface Entry {
   attr?: ResolvedAttribute;
 }
 
-export function project(
-  resource: Record<string, unknown>,
-  query: ProjectionQuery,
-  resourceType: ResourceType,
-): Record<string, unknown> {
-  const include = parseList(query.attributes, resourceType);
-  const exclude = parseList(query.excludedAttributes, resourceType) ?? [];
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(resource)) {
-    if (/^urn:/i.test(key) && isObject(value)) {
-      const extension = projectExtension(key, value, resourceType, include, exclude);
-      if (extension) out[key] = extension;
-      continue;
-    }
-    const kept = projectAttribute(value, resolveParts(resourceType, { name: key }), include, exclude);
-    if (kept !== undefined) out[key] = kept;
-  }
-  return out;
+/** A parsed list: its paths in lower case (any may name a whole extension), and by the attribute they name. */
+interface PathList {
+  extensions: Set<string>;
+  byAttribute: Map<string, Entry[]>;
 }
 
-function parseList(list: string | undefined, resourceType: ResourceType): Entry[] | undefined {
+const EMPTY: PathList = { extensions: new Set(), byAttribute: new Map() };
+
+/** The projection of `query` for resources of `resourceType`: parse once, apply to each resource of a page. */
+export function projector(query: ProjectionQuery, resourceType: ResourceType): (resource: Record<string, unknown>) => Record<string, unknown> {
+  const include = parseList(query.attributes, resourceType, 'attributes');
+  const exclude = parseList(query.excludedAttributes, resourceType, 'excludedAttributes') ?? EMPTY;
+  return (resource) => {
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(resource)) {
+      if (/^urn:/i.test(key) && isObject(value)) {
+        const extension = projectExtension(key, value, resourceType, include, exclude);
+        if (extension) out[key] = extension;
+        continue;
+      }
+      const kept = projectAttribute(value, resolveParts(resourceType, { name: key }), include, exclude);
+      if (kept !== undefined) out[key] = kept;
+    }
+    return out;
+  };
+}
+
+export function project(resource: Record<string, unknown>, query: ProjectionQuery, resourceType: ResourceType): Record<string, unknown> {
+  return projector(query, resourceType)(resource);
+}
+
+const attributeKey = (attr: ResolvedAttribute): string => `${attr.schema.toLowerCase()}\n${attr.name.toLowerCase()}`;
+
+function parseList(list: string | undefined, resourceType: ResourceType, parameter: string): PathList | undefined {
   const texts = (list ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
   if (texts.length === 0) return undefined;
-  return texts.map((text) => {
+  if (texts.length > MAX_PROJECTED_ATTRIBUTES) {
+    throw new ScimError(400, `${parameter} may name at most ${MAX_PROJECTED_ATTRIBUTES} attributes (${texts.length} given)`, 'tooMany');
+  }
+  const parsed: PathList = { extensions: new Set(), byAttribute: new Map() };
+  for (const text of texts) {
     const entry: Entry = { text: text.toLowerCase() };
-    if (!canonicalSchemaUrn(text)) entry.attr = resolveAttribute(resourceType, text);
-    return entry;
-  });
+    // Any path may name a whole extension, an unknown one's URN included (`urn:example:custom:1.0:User`).
+    parsed.extensions.add(entry.text);
+    if (canonicalSchemaUrn(text)) continue;
+    entry.attr = resolveAttribute(resourceType, text);
+    const key = attributeKey(entry.attr);
+    const same = parsed.byAttribute.get(key);
+    if (same) same.push(entry);
+    else parsed.byAttribute.set(key, [entry]);
+  }
+  return parsed;
 }
 
 function projectExtension(
   key: string,
   value: JsonObject,
   resourceType: ResourceType,
-  include: Entry[] | undefined,
-  exclude: Entry[],
+  include: PathList | undefined,
+  exclude: PathList,
 ): JsonObject | undefined {
   const urn = key.toLowerCase();
-  if (exclude.some((e) => e.text === urn)) return undefined;
+  if (exclude.extensions.has(urn)) return undefined;
   // Naming the extension itself asks for all of it.
-  const innerInclude = include?.some((e) => e.text === urn) ? undefined : include;
+  const innerInclude = include?.extensions.has(urn) ? undefined : include;
   const out: JsonObject = {};
   for (const [name, inner] of Object.entries(value)) {
     const kept = projectAttribute(inner, resolveParts(resourceType, { uri: key, name }), innerInclude, exclude);
@@ -71,8 +98,8 @@ function projectExtension(
 function projectAttribute(
   value: unknown,
   attr: ResolvedAttribute,
-  include: Entry[] | undefined,
-  exclude: Entry[],
+  include: PathList | undefined,
+  exclude: PathList,
 ): unknown {
   const returned = attr.known ? attr.def.returned : 'default';
   if (returned === 'never') return undefined;
@@ -94,10 +121,8 @@ function subNames(entries: Entry[]): Set<string> {
   return new Set(entries.map((e) => e.attr!.sub!.toLowerCase()));
 }
 
-function entriesFor(entries: Entry[], attr: ResolvedAttribute): Entry[] {
-  const schema = attr.schema.toLowerCase();
-  const name = attr.name.toLowerCase();
-  return entries.filter((e) => e.attr && e.attr.schema.toLowerCase() === schema && e.attr.name.toLowerCase() === name);
+function entriesFor(list: PathList, attr: ResolvedAttribute): Entry[] {
+  return list.byAttribute.get(attributeKey(attr)) ?? [];
 }
 
 /** Keep (or drop) the named sub-attributes of a complex value or of each item of a list. */

@@ -4,7 +4,7 @@ import { isoTime } from '../core/iso-time.js';
 import type { StoredResource } from '../core/model.js';
 import type { ScimResult } from './context.js';
 import { ScimError } from './errors.js';
-import { project } from './projection.js';
+import { projector } from './projection.js';
 import { LIST_RESPONSE_SCHEMA } from './schemas.js';
 
 export type ScimResourceType = 'User' | 'Group';
@@ -35,16 +35,16 @@ export function toScim(base: string, type: ScimResourceType, r: StoredResource, 
 }
 
 /**
- * Applies attributes/excludedAttributes. Without them the stored representation is returned as is: nothing
- * stored is `returned: never` (password is dropped on input) and no attribute is `returned: request`.
+ * Applies attributes/excludedAttributes (parsed once: call it once per request, then on each resource). Without them
+ * the stored representation is returned as is: nothing stored is `returned: never` (password is dropped on input)
+ * and no attribute is `returned: request`.
  */
-export function view(
-  resource: Record<string, unknown>,
+export function viewer(
   query: { attributes?: string; excludedAttributes?: string },
   type: ScimResourceType,
-): Record<string, unknown> {
-  if (!query.attributes && !query.excludedAttributes) return resource;
-  return project(resource, query, type);
+): (resource: Record<string, unknown>) => Record<string, unknown> {
+  if (!query.attributes && !query.excludedAttributes) return (resource) => resource;
+  return projector(query, type);
 }
 
 export function listResponse(total: number, startIndex: number, resources: unknown[]) {

@@ -4,14 +4,14 @@
  * whole directory).
  */
 import { z } from 'zod';
-import { MAX_FILTER_LENGTH } from '../core/limits.js';
+import { MAX_FILTER_LENGTH, MAX_PROJECTED_ATTRIBUTES } from '../core/limits.js';
 import type { ScimQuery } from './context.js';
 import { ScimError } from './errors.js';
 
 const index = (name: string) =>
   z.union([z.number(), z.string().regex(/^-?\d+$/, `${name} must be an integer`)], { error: `${name} must be an integer` }).optional();
 const attributeList = (name: string) =>
-  z.union([z.array(z.string().max(1024)).max(100), z.string().max(4096)], { error: `${name} must be a list of attribute names` }).optional();
+  z.union([z.array(z.string().max(1024)).max(MAX_PROJECTED_ATTRIBUTES), z.string().max(4096)], { error: `${name} must be a list of attribute names` }).optional();
 
 const searchRequest = z.looseObject({
   schemas: z.unknown().optional(),

@@ -4,13 +4,13 @@ import { SCIM_JSON, type ScimContext, type ScimQuery, type ScimResult } from './
 import { readNamed, writeOptions } from './write-options.js';
 import { normalizeResource } from './normalize.js';
 import { applyPatch } from './patch.js';
-import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, view } from './render.js';
+import { conditionalGet, etagOf, listResponse, locationOf, paging, toScim, viewer } from './render.js';
 import { search } from './search.js';
 
 export function userResult(ctx: ScimContext, user: StoredResource, status: number, query: ScimQuery = {}): ScimResult {
   const headers: Record<string, string> = { 'Content-Type': SCIM_JSON, ETag: etagOf(user.version) };
   if (status === 201) headers.Location = locationOf(ctx.base, 'User', user.id);
-  return { status, data: view(toScim(ctx.base, 'User', user), query, 'User'), headers };
+  return { status, data: viewer(query, 'User')(toScim(ctx.base, 'User', user)), headers };
 }
 
 export async function createUser(ctx: ScimContext, input: unknown): Promise<ScimResult> {
@@ -26,7 +26,8 @@ export async function getUser(ctx: ScimContext, id: string, query: ScimQuery): P
 export async function listUsers(ctx: ScimContext, query: ScimQuery): Promise<ScimResult> {
   const { startIndex, count } = paging(query);
   const page = await search(ctx, 'User', query.filter, startIndex, count);
-  const resources = page.items.map((u) => view(toScim(ctx.base, 'User', u), query, 'User'));
+  const show = viewer(query, 'User');
+  const resources = page.items.map((u) => show(toScim(ctx.base, 'User', u)));
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
 }
 

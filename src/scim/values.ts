@@ -44,12 +44,23 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The key of `obj` that names `name`, ignoring case; an exact match wins. */
+/**
+ * The key of `obj` that names `name`, ignoring case; an exact match wins. A scan of the keys: for many lookups in
+ * one object, `FoldedKeys` (folded-keys.ts). Only keys of the name's length are lowered: lowering changes the
+ * length of one character only (U+0130), whose lower case is not ASCII, so an ASCII name (every attribute path)
+ * never matches a key of another length; any other name is compared with every key.
+ */
 export function findKey(obj: JsonObject, name: string): string | undefined {
   if (Object.hasOwn(obj, name)) return name;
   const lower = name.toLowerCase();
-  return Object.keys(obj).find((k) => k.toLowerCase() === lower);
+  const anyLength = !ASCII.test(name);
+  for (const key in obj) {
+    if ((anyLength || key.length === name.length) && Object.hasOwn(obj, key) && key.toLowerCase() === lower) return key;
+  }
+  return undefined;
 }
+
+const ASCII = /^[\x00-\x7f]*$/;
 
 export function getAttr(obj: JsonObject, name: string): unknown {
   const key = findKey(obj, name);

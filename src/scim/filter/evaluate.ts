@@ -14,7 +14,10 @@ import { type AttributeDef, type ResourceType, extensionSchemas, unknownAttribut
 import { type JsonObject, getAttr, isEmpty, isObject } from '../values.js';
 import type { CompareOp, CompValue, FilterNode, FilterPath } from './ast.js';
 
-export type Predicate = (resource: JsonObject) => boolean;
+/** Reads an attribute of an object in any case: `getAttr` by default; a PATCH passes its constant-time lookup. */
+export type AttributeReader = (obj: JsonObject, name: string) => unknown;
+
+export type Predicate = (resource: JsonObject, read?: AttributeReader) => boolean;
 
 /** What attribute names resolve against: the resource type and, inside `emails[...]`, the parent `emails`. */
 interface Bindings {
@@ -43,25 +46,25 @@ function compile(node: FilterNode, bindings: Bindings): Predicate {
   switch (node.kind) {
     case 'and': {
       const children = node.children.map((c) => compile(c, bindings));
-      return (r) => children.every((p) => p(r));
+      return (r, get) => children.every((p) => p(r, get));
     }
     case 'or': {
       const children = node.children.map((c) => compile(c, bindings));
-      return (r) => children.some((p) => p(r));
+      return (r, get) => children.some((p) => p(r, get));
     }
     case 'not': {
       const child = compile(node.child, bindings);
-      return (r) => !child(r);
+      return (r, get) => !child(r, get);
     }
     case 'valuePath': {
       const select = selector({ ...node.path, filter: node.filter }, bindings);
-      return (r) => select.values(r).length > 0;
+      return (r, get) => select.values(r, get).length > 0;
     }
     case 'present': {
       const select = selector(node.path, bindings);
       // `name pr` looks at the whole value; `name.middleName pr` at the sub-attribute.
       const read = node.path.sub === undefined ? select.values : select.leaves;
-      return (r) => read(r).some((v) => !isEmpty(v));
+      return (r, get) => read(r, get).some((v) => !isEmpty(v));
     }
     case 'compare':
       return compileCompare(node.path, node.op, node.value, bindings);
@@ -72,22 +75,22 @@ function compileCompare(path: FilterPath, op: CompareOp, literal: CompValue, bin
   const select = selector(path, bindings);
   if (literal === null) {
     // `title eq null` asks whether the attribute is unassigned (RFC 7643 §2.5).
-    if (op === 'eq') return (r) => select.leaves(r).length === 0;
-    if (op === 'ne') return (r) => select.leaves(r).length > 0;
+    if (op === 'eq') return (r, get) => select.leaves(r, get).length === 0;
+    if (op === 'ne') return (r, get) => select.leaves(r, get).length > 0;
     throw invalidFilter(`"${select.label}": operator "${op}" cannot compare with null`);
   }
   const negate = op === 'ne';
   const test = comparator(negate ? 'eq' : op, literal, select.leaf, select.label);
-  return negate ? (r) => !select.leaves(r).some(test) : (r) => select.leaves(r).some(test);
+  return negate ? (r, get) => !select.leaves(r, get).some(test) : (r, get) => select.leaves(r, get).some(test);
 }
 
 interface Selector {
   label: string;
   leaf: { def: AttributeDef; typed: boolean };
   /** Values of the attribute (array items flattened), after the `[...]` filter if any. */
-  values(resource: JsonObject): unknown[];
+  values(resource: JsonObject, get?: AttributeReader): unknown[];
   /** What a comparison looks at: the sub-attribute, or the `value` of complex values. */
-  leaves(resource: JsonObject): unknown[];
+  leaves(resource: JsonObject, get?: AttributeReader): unknown[];
 }
 
 function selector(path: FilterPath, bindings: Bindings): Selector {
@@ -98,20 +101,20 @@ function selector(path: FilterPath, bindings: Bindings): Selector {
   const inner = path.filter && compile(path.filter, { resourceType: bindings.resourceType, parent: parentOf(attr) });
   // Inside [...] the resource handed over is one element, and `path.name` its sub-attribute.
   const read = bindings.parent
-    ? (r: JsonObject) => flatten(getAttr(r, path.name))
-    : (r: JsonObject) =>
+    ? (r: JsonObject, get: AttributeReader) => flatten(get(r, path.name))
+    : (r: JsonObject, get: AttributeReader) =>
         located.flatMap((at) => {
-          const container = at.extension ? getAttr(r, at.schema) : r;
-          return isObject(container) ? flatten(getAttr(container, at.name)) : [];
+          const container = at.extension ? get(r, at.schema) : r;
+          return isObject(container) ? flatten(get(container, at.name)) : [];
         });
-  const values = (r: JsonObject): unknown[] => {
-    const all = read(r);
-    return inner ? all.filter((v) => isObject(v) && inner(v)) : all;
+  const values = (r: JsonObject, get: AttributeReader = getAttr): unknown[] => {
+    const all = read(r, get);
+    return inner ? all.filter((v) => isObject(v) && inner(v, get)) : all;
   };
   const sub = bindings.parent ? undefined : path.sub;
-  const leaves = (r: JsonObject): unknown[] =>
-    values(r)
-      .flatMap((v) => (isObject(v) ? flatten(getAttr(v, sub ?? 'value')) : sub === undefined ? [v] : []))
+  const leaves = (r: JsonObject, get: AttributeReader = getAttr): unknown[] =>
+    values(r, get)
+      .flatMap((v) => (isObject(v) ? flatten(get(v, sub ?? 'value')) : sub === undefined ? [v] : []))
       .filter((v) => v !== null && v !== undefined);
   return { label, leaf: leafOf(attr, bindings.parent !== undefined || path.sub !== undefined), values, leaves };
 }
