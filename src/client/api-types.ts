@@ -990,7 +990,8 @@ export interface components {
          *               ],
          *               "active": true
          *             }
-         *           }
+         *           },
+         *           "sequence": 1042
          *         }
          *       ],
          *       "next_cursor": "1795251600000-0"
@@ -1035,7 +1036,8 @@ export interface components {
          *           ],
          *           "active": true
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         UserCreatedEvent: {
@@ -1062,6 +1064,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @description A user: SCIM name and primary email mapped, every attribute in raw.
@@ -1144,7 +1148,8 @@ export interface components {
          *         "raw": {
          *           "active": false
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         UserUpdatedEvent: {
@@ -1171,6 +1176,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @example {
@@ -1203,7 +1210,8 @@ export interface components {
          *           ],
          *           "active": true
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         UserDeletedEvent: {
@@ -1230,6 +1238,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @example {
@@ -1248,7 +1258,8 @@ export interface components {
          *           ],
          *           "displayName": "Engineering"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         GroupCreatedEvent: {
@@ -1275,6 +1286,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @description A group, without its members (membership travels as group.user_added/removed).
@@ -1320,7 +1333,8 @@ export interface components {
          *         "raw": {
          *           "displayName": "Eng"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         GroupUpdatedEvent: {
@@ -1347,6 +1361,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @example {
@@ -1365,7 +1381,8 @@ export interface components {
          *           ],
          *           "displayName": "Engineering"
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         GroupDeletedEvent: {
@@ -1392,6 +1409,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @example {
@@ -1434,7 +1453,8 @@ export interface components {
          *             "displayName": "Engineering"
          *           }
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         GroupUserAddedEvent: {
@@ -1461,6 +1481,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         /**
          * @description The user added to or removed from a group, with the group.
@@ -1556,7 +1578,8 @@ export interface components {
          *             "displayName": "Engineering"
          *           }
          *         }
-         *       }
+         *       },
+         *       "sequence": 1042
          *     }
          */
         GroupUserRemovedEvent: {
@@ -1583,6 +1606,8 @@ export interface components {
             previous_attributes?: {
                 [key: string]: unknown;
             };
+            /** @description The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted. */
+            sequence: number;
         };
         EventPageEnvelope: {
             data: components["schemas"]["EventPage"];

@@ -11,7 +11,7 @@ import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './api-types.js';
 
 export type { components, paths, webhooks } from './api-types.js';
-export { verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhook.js';
+export { sortBySequence, verifyWebhook, WebhookVerificationError, type WebhookHeaders } from './webhook.js';
 
 type Schemas = components['schemas'];
 export type Directory = Schemas['Directory'];

@@ -95,6 +95,7 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
     product: 'app',
     data: (data.meta()!.examples as unknown[])[0],
     ...(type.endsWith('.updated') && { previous_attributes: type.startsWith('user') ? { active: false, raw: { active: false } } : { name: 'Eng', raw: { displayName: 'Eng' } } }),
+    sequence: 1042,
   };
   return z
     .object({
@@ -109,6 +110,12 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
         .record(z.string(), z.unknown())
         .optional()
         .describe('On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before).'),
+      sequence: z
+        .int()
+        .nonnegative()
+        .describe(
+          "The event's place in its directory's log: a later event of the directory has a greater number, so a receiver can put what it got in order (delivery may run events of different users and groups in parallel). 0 only on an event logged by a dsync release before sequences were counted.",
+        ),
     })
     .meta({ id: eventSchemaId(type), examples: [example] });
 }

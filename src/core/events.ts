@@ -172,7 +172,7 @@ function eventJson(
   now: number,
 ): PendingEvent {
   const id = newEventId(now);
-  const head: Omit<DirectorySyncEvent, 'event' | 'data'> & { event: EventType } = {
+  const head: Omit<DirectorySyncEvent, 'event' | 'data' | 'sequence'> & { event: EventType } = {
     id,
     event,
     created_at: isoTime(now),

@@ -2,8 +2,10 @@
  * A directory's event log in the memory store. Seqs are consecutive numbers, so no seq is stored; event JSON is
  * packed into blocks of 1,024 events held in one Buffer each (outside the JS heap). A backlog of a million
  * events (a few refills of a 200,000-member group) is then about a thousand heap objects instead of millions of
- * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms.
+ * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms. An event's
+ * seq is its `sequence`.
  */
+import { withSequence } from '../core/event-sequence.js';
 import { PackedStrings } from '../core/packed-strings.js';
 import type { LoggedEvent } from '../core/store-port.js';
 
@@ -44,7 +46,10 @@ export class EventLog {
   read(afterSeq: string | null, limit: number): LoggedEvent[] {
     const from = afterSeq === null ? this.start : Math.max(this.start, Number(afterSeq) - this.base + 1);
     const out: LoggedEvent[] = [];
-    for (let p = from; p < Math.min(this.length, from + limit); p++) out.push({ seq: format(this.base + p), json: this.json(p) });
+    for (let p = from; p < Math.min(this.length, from + limit); p++) {
+      const seq = this.base + p;
+      out.push({ seq: format(seq), json: withSequence(this.json(p), seq) });
+    }
     return out;
   }
 

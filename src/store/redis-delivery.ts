@@ -1,7 +1,9 @@
 /** The Redis store's event log (a STREAM per directory) and delivery side: due set, leases, cursor, logs, dead letters. */
 import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../core/store-port.js';
+import { withSequence } from '../core/event-sequence.js';
 import { failFast } from './fail-fast.js';
 import { RedisConnection } from './redis-connection.js';
+import { sequenceOfId } from './redis-event-ids.js';
 import { DUE, prefix } from './redis-keys.js';
 import { entryEventJson } from './redis-records.js';
 
@@ -26,7 +28,7 @@ export class RedisDeliveryStore extends RedisConnection {
       'COUNT',
       limit,
     );
-    return entries.map(([seq, fields]) => ({ seq, json: entryEventJson(fields) }));
+    return entries.map(([seq, fields]) => ({ seq, json: withSequence(entryEventJson(fields), sequenceOfId(seq)) }));
   }
 
   compareSeq(a: string, b: string): number {

@@ -25,6 +25,7 @@
  * Membership changes: see redis-group-scripts.ts.
  */
 import { createGroup, deleteGroup, drain, MEMBERS, stage, updateGroup, verify } from './redis-group-scripts.js';
+import { SEQUENCE_BASE } from './redis-event-ids.js';
 
 /** Helpers of every script; it answers `missing` once the directory is gone. */
 const PRELUDE = `
@@ -91,11 +92,32 @@ end
 local function remulti(key, old, new, id)
   if old ~= new then mdel(key, old, id); madd(key, new, id) end
 end
--- The log's key named once a script (each name made is a string Lua hashes).
-local logKey
+-- The log's keys named once a script (each name made is a string Lua hashes). An entry's id is
+-- <ms>-<SEQUENCE_BASE + the event's sequence in its directory> (redis-event-ids.ts), the sequence counted in
+-- \`evn\`. An id at or below the log's last one (a clock behind the one that wrote it, an entry an older dsync
+-- added in this millisecond) is refused: the event then goes after that one.
+local logKey, countKey, logMs
+local function lastLogId()
+  local info = redis.call('XINFO', 'STREAM', logKey)
+  for i = 1, #info, 2 do if info[i] == 'last-generated-id' then return string.match(info[i + 1], '^(%d+)-(%d+)$') end end
+end
 local function emit(json)
-  logKey = logKey or k('ev')
-  redis.call('XADD', logKey, '*', 'e', json)
+  if not logKey then
+    logKey, countKey = k('ev'), k('evn')
+    local t = redis.call('TIME')
+    logMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  local n = redis.call('INCR', countKey)
+  local added = redis.pcall('XADD', logKey, string.format('%.0f-%.0f', logMs, ${SEQUENCE_BASE} + n), 'e', json)
+  if type(added) == 'table' and added.err then
+    local ms, last = lastLogId()
+    logMs = math.max(logMs, tonumber(ms))
+    if tonumber(last) >= ${SEQUENCE_BASE} + n then
+      n = tonumber(last) - ${SEQUENCE_BASE} + 1
+      redis.call('SET', countKey, n)
+    end
+    redis.call('XADD', logKey, string.format('%.0f-%.0f', logMs, ${SEQUENCE_BASE} + n), 'e', json)
+  end
 end
 -- Emits n events starting at ARGV[i]; returns the next index.
 local function emitn(i)

@@ -12,7 +12,8 @@
  *   dsync:{d}:gs:<gid>:<token>, gj:<gid>, gt:<gid>, gf:<token>, gx:<gid>, gpend, uw   big membership changes:
  *                          staging list, journal, its token and applied flags, members of a deleted group still
  *                          to unlink, groups with such work, user-write counter (see redis-scripts.ts)
- *   dsync:{d}:ev           the directory's event log (STREAM; an entry's fields: redis-records.ts entryEventJson)
+ *   dsync:{d}:ev           the directory's event log (STREAM; an entry's fields: redis-records.ts entryEventJson;
+ *                          its ids carry each event's sequence, counted in dsync:{d}:evn: redis-event-ids.ts)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
  *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (redis-pull-sync.ts)
@@ -173,7 +174,7 @@ export class RedisStore extends RedisAccessStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}evn`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
 import { MemoryStore } from '../../src/store/memory.js';
+import { eventLogId } from '../../src/store/redis-event-ids.js';
 import type { Store } from '../../src/core/store-port.js';
 import { freshRedisStore, freshReplicatedStore } from '../support/services.js';
 
@@ -253,6 +254,23 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await store.readEvents(D, null, 10)).to.have.length(1);
     });
 
+    it('numbers every event of a directory (`sequence`, from 1, one more for each) as it reads the log', async () => {
+      await store.createDirectory(directory('dir-2'));
+      await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2')]);
+      await store.createUser('dir-2', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('x1')]);
+      await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], [ev('g')]);
+      const sequences = async (dir: string, after: string | null = null) =>
+        (await store.readEvents(dir, after, 100)).map((e) => (JSON.parse(e.json) as { sequence: number }).sequence);
+      expect(await sequences(D)).to.deep.equal([1, 2, 3, 4]);
+      expect(await sequences('dir-2')).to.deep.equal([1]);
+      const [first] = await store.readEvents(D, null, 1);
+      expect(await sequences(D, first!.seq), 'read after a cursor').to.deep.equal([2, 3, 4]);
+      // Trimming delivered events never renumbers what is left, nor what comes next.
+      await store.trimEvents(D, (await store.lastEventSeq(D))!, Date.now() + 60_000);
+      await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e5')]);
+      expect(await sequences(D)).to.deep.equal([5]);
+    });
+
     it('cascades a directory delete and refuses later writes', async () => {
       await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e')]);
       await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], []);
@@ -405,6 +423,49 @@ describe('redis store: crash in the middle of a directory delete', () => {
       expect(await store.redis.keys('dsync:{dir-x}:*')).to.not.deep.equal([]);
       expect(await store.deleteDirectory('dir-x')).to.equal(false);
       expect(await store.redis.keys('dsync:{dir-x}:*')).to.deep.equal([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('redis store: event sequences in the log ids', () => {
+  it('an entry an older dsync added (XADD *) reads as sequence 0, and counting goes on after it', async () => {
+    const store = await freshRedisStore(1);
+    try {
+      await store.createDirectory(directory('dir-s'));
+      await store.createUser('dir-s', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1')]);
+      await new Promise((r) => setTimeout(r, 2)); // in a millisecond of its own, as almost every such entry is
+      await store.redis.xadd('dsync:{dir-s}:ev', '*', 'e', JSON.stringify({ id: 'evt_old', label: 'old' }));
+      await store.createUser('dir-s', res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e2')]);
+      const read = (await store.readEvents('dir-s', null, 10)).map((e) => JSON.parse(e.json) as { label: string; sequence: number });
+      expect(read.map((e) => [e.label, e.sequence])).to.deep.equal([
+        ['e1', 1],
+        ['old', 0],
+        ['e2', 2],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("never goes below the log's last id: a clock behind the one that wrote it, a counter behind the log", async () => {
+    const store = await freshRedisStore(1);
+    try {
+      await store.createDirectory(directory('dir-c'));
+      const ahead = Date.now() + 3_600_000;
+      await store.createUser('dir-c', res('u0', { userName: 'z' }), { userName: 'z', emails: [] }, [ev('e0')]);
+      // An entry from a clock an hour ahead, with a sequence the counter has not reached.
+      await store.redis.xadd('dsync:{dir-c}:ev', eventLogId(ahead, 41), 'e', JSON.stringify({ id: 'evt_a', label: 'ahead' }));
+      await store.createUser('dir-c', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2')]);
+      const logged = await store.readEvents('dir-c', null, 10);
+      expect(logged.map((e) => e.seq).slice(1)).to.deep.equal([eventLogId(ahead, 41), eventLogId(ahead, 42), eventLogId(ahead, 43)]);
+      // Emptied by trimming, the log still knows its last id; the counter goes on.
+      await store.trimEvents('dir-c', logged[3]!.seq, ahead + 1);
+      expect(await store.readEvents('dir-c', null, 10)).to.deep.equal([]);
+      await store.createUser('dir-c', res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e3')]);
+      const [next] = await store.readEvents('dir-c', null, 10);
+      expect([next!.seq.split('-')[0], (JSON.parse(next!.json) as { sequence: number }).sequence]).to.deep.equal([String(ahead), 44]);
     } finally {
       await store.close();
     }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign } from '../../src/delivery/signer.js';
-import { createDsyncClient, verifyWebhook, WebhookVerificationError, type DirectorySyncEvent } from '../../src/client/index.js';
+import { createDsyncClient, sortBySequence, verifyWebhook, WebhookVerificationError, type DirectorySyncEvent } from '../../src/client/index.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { API_KEY, startService, until, type Service } from '../support/harness.js';
 
@@ -75,8 +75,11 @@ describe('dsync-service/client: the typed client and verifyWebhook', function ()
         await svc.scim(directory, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: ann.body.id }] });
         if (batch) expect((await svc.api('POST', '/api/v1/dsync/cron/process-events')).body.data.delivered).to.equal(3);
         await until(() => hook.events.length === 3, () => `3 events, got ${hook.events.length} (refused: ${hook.refused.join('; ')})`);
-        expect(hook.events.map((e) => e.event)).to.deep.equal(['user.created', 'group.created', 'group.user_added']);
-        const membership = hook.events[2]!;
+        // The user and the group are unrelated (they may arrive either way round); the membership comes after both.
+        expect(hook.events[2]!.event).to.equal('group.user_added');
+        const ordered = sortBySequence(hook.events);
+        expect(ordered.map((e) => [e.event, e.sequence])).to.deep.equal([['user.created', 1], ['group.created', 2], ['group.user_added', 3]]);
+        const membership = ordered[2]!;
         if (membership.event !== 'group.user_added') throw new Error('narrowing');
         expect(membership.data.group.name).to.equal('Eng');
         expect(hook.refused).to.deep.equal([]);
@@ -86,11 +89,18 @@ describe('dsync-service/client: the typed client and verifyWebhook', function ()
     });
   }
 
+  it('sortBySequence puts each directory in sequence order, directories as they first appear, ties kept', () => {
+    const e = (directory_id: string, sequence: number, tag: string) => ({ directory_id, sequence, tag });
+    const got = sortBySequence([e('b', 9, 'b9'), e('a', 3, 'a3'), e('b', 2, 'b2'), e('a', 1, 'a1'), e('a', 3, 'a3 again')]);
+    expect(got.map((x) => x.tag)).to.deep.equal(['b2', 'b9', 'a1', 'a3', 'a3 again']);
+  });
+
   it('verifyWebhook refuses a wrong secret, a changed body, a stale timestamp, missing headers and a body that is not an event', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const event = {
       id: 'evt_1', event: 'group.created', created_at: '2026-11-21T08:49:27.648Z', directory_id: 'd', tenant: 't', product: 'p',
       data: { id: 'g', name: 'Eng', raw: {} },
+      sequence: 7,
     };
     const body = JSON.stringify(event);
     const headers = sign(secret, 'evt_1', body);

@@ -20,7 +20,7 @@ describe('memory store event log', () => {
     expect(ids(log, seq(2047), 2)).to.deep.equal(['e2048', 'e2049']);
     expect(ids(log, seq(2999), 10)).to.deep.equal(['e3000']);
     expect(log.read(seq(3000), 10)).to.deep.equal([]);
-    expect(JSON.parse(log.read(seq(1500), 1)[0]!.json)).to.deep.equal({ id: 'e1501', text: 'é✓' });
+    expect(JSON.parse(log.read(seq(1500), 1)[0]!.json)).to.deep.equal({ id: 'e1501', text: 'é✓', sequence: 1501 });
     expect(log.last()).to.equal(seq(3000));
   });
 
