@@ -100,7 +100,7 @@ const BACKLOG_TTL_MS = 5_000;
 export class Metrics extends ProcessMetrics {
   readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route template, method and status code',
+    help: 'HTTP request duration by route template (refused: answered before a handler), method (other: not one the service answers) and status code',
     labelNames: ['route', 'method', 'status_code'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],

@@ -27,7 +27,7 @@ import { googleOptions, type GoogleOptions } from './providers/google/options.js
 import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
 import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
 import { BrowserFlows } from './providers/oauth/browser-flows.js';
-import { ScimHandler, type EventCallback, type ScimRequest } from './scim/handler.js';
+import { ScimHandler, type EventCallback, type ScimRequest, type ServedRequest } from './scim/handler.js';
 import type { ScimResult } from './scim/context.js';
 import type { ShardReplication, Store } from './core/store-port.js';
 
@@ -72,6 +72,8 @@ export interface Dsync {
   /** The embeddable SCIM request handler (docs/guides/embedding.md). */
   readonly requests: {
     handle(request: ScimRequest, callback?: EventCallback): Promise<ScimResult>;
+    /** `handle`, also telling how the request stood with its directory (the HTTP endpoint's metrics go by it). */
+    serve(request: ScimRequest): Promise<ServedRequest>;
     /** Whether `apiSecret` is the SCIM secret of directory `directoryId`. */
     authenticates(directoryId: string, apiSecret: string): Promise<boolean>;
   };
@@ -191,6 +193,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     metrics,
     requests: {
       handle: (request, callback) => scim.handle(request, callback),
+      serve: (request) => scim.serve(request),
       authenticates: (directoryId, apiSecret) => scim.authenticates(directoryId, apiSecret),
     },
     health: { store: store.kind, ping: () => store.ping(), replication: () => store.replication() },

@@ -15,6 +15,7 @@ import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft
 import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
 import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
+import { requestMetrics } from './request-metrics.js';
 import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
 import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
 import { dispatchAhead, scimDispatch } from './scim-dispatch.js';
@@ -40,20 +41,21 @@ export interface AppOptions {
 /** Where the app mounts the setup page. */
 const SETUP_MOUNT = '/setup';
 
-/** The paths outside the route table that answer GET (and HEAD) only. */
+/** The paths outside the route table that answer GET (and HEAD) only, and which of them need no credential. */
 const PAGES = [
-  '/healthz',
-  '/readyz',
-  `${API_PREFIX}/openapi.json`,
-  `${API_PREFIX}${START_ROUTE}`,
-  ...CALLBACKS.map((c) => `${API_PREFIX}${c.path}`),
+  { path: '/healthz', open: true },
+  { path: '/readyz', open: true },
+  { path: `${API_PREFIX}/openapi.json`, open: true },
+  // A single-use start link, or a flow's state and the browser's cookie, vouch for these.
+  { path: `${API_PREFIX}${START_ROUTE}`, open: false },
+  ...CALLBACKS.map((c) => ({ path: `${API_PREFIX}${c.path}`, open: false })),
 ];
 
 /** Every path the app serves, in the order express tries them: the request identities (and route labels) are these. */
 export function appTemplates(): RouteTemplate[] {
   return [
-    ...PAGES.map((path) => ({ path, methods: ['GET', 'HEAD'] })),
-    // Unauthenticated too: its own label, whatever the spelling or method (the others are 405s).
+    ...PAGES.map((page) => ({ ...page, methods: ['GET', 'HEAD'] })),
+    // Without Api-Key too (each notification's clientState vouches for it): its own label, whatever the spelling.
     { path: `${API_PREFIX}${MICROSOFT_NOTIFICATIONS}`, methods: ['POST'] },
     ...SCIM_TEMPLATES,
     ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
@@ -76,21 +78,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   const edge: express.RequestHandler[] = [
     requestIds(logger),
     requestIdentity(new RequestIdentities(appTemplates())),
-    (req, res, next) => {
-      const started = performance.now();
-      res.once('finish', () => {
-        try {
-          dsync.metrics.httpDuration.observe(
-            { route: res.locals.identity.route, method: req.method, status_code: String(res.statusCode) },
-            (performance.now() - started) / 1000,
-          );
-        } catch (err) {
-          // A metrics failure must never take the process down with it.
-          res.locals.log.warn({ err }, 'could not record request metrics');
-        }
-      });
-      next();
-    },
+    requestMetrics(dsync.metrics),
   ];
   const limit = (pick: (r: RateLimits) => express.RequestHandler) => (rateLimits ? [pick(rateLimits)] : []);
   // The auth-failure gates come first: a blocked client is refused before anything compares its credential.

@@ -10,6 +10,7 @@ import { sameSecret } from '../core/secrets.js';
 import { API_REALM, attempt, type AuthFailures } from '../ratelimit/auth-failures.js';
 import type { ApiKey, KeyScope } from './api-keys.js';
 import { fail } from './envelope.js';
+import { admit } from './request-metrics.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -38,6 +39,7 @@ export function apiKeyAuth(keys: readonly ApiKey[], failures: AuthFailures): Req
       return fail(res, 401, 'Invalid API key');
     }
     res.locals.apiKey = found.scope;
+    admit(res);
     next();
   };
 }

@@ -15,6 +15,7 @@ import type { MicrosoftProvider } from '../providers/microsoft/microsoft.js';
 import { attempt, NOTIFICATIONS_REALM, type AuthFailures } from '../ratelimit/auth-failures.js';
 import { refuseManagement } from '../ratelimit/refusals.js';
 import { fail } from './envelope.js';
+import { admit } from './request-metrics.js';
 import { methodNotAllowed } from './route-table.js';
 
 export const MICROSOFT_NOTIFICATIONS = '/dsync/microsoft/notifications';
@@ -35,10 +36,12 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       // Graph's handshake has no body: one with a body is not Graph validating the URL.
       if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding']) return fail(res, 400, 'A validation request has no body');
       // Graph wants the token back exactly, as plain text, within 10 s.
+      admit(res);
       res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff').send(token);
     },
     express.json({ limit: NOTIFICATION_BODY_LIMIT, type: () => true }),
     async (req, res) => {
+      admit(res); // a body that parsed: each of its notifications is checked on its own
       try {
         const { forged } = await microsoft.notifications(req.body);
         if (forged > 0) await failures.failed(attempt(req, NOTIFICATIONS_REALM));

@@ -13,6 +13,7 @@ import { DsyncError } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { START_PATH, type BrowserFlows, type FlowCookie } from '../providers/oauth/browser-flows.js';
 import { browserHeaders, page } from './html-page.js';
+import { admit } from './request-metrics.js';
 import { API_PREFIX, methodNotAllowed } from './route-table.js';
 
 /** Each provider's callback path (under /api/v1, as documented in docs/reference/http-api.md) and the name its pages give it. */
@@ -51,6 +52,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
   r.get(START_ROUTE, async (req, res) => {
     try {
       const started = await flows.open(String(req.params.token));
+      admit(res);
       setFlowCookie(res, started.cookie);
       browserHeaders(res).redirect(303, started.authorizationUrl);
     } catch (err) {
@@ -65,6 +67,7 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
       if (spent) setFlowCookie(res, spent);
       try {
         const done = await flows.finish(provider, q, req.get('cookie'));
+        admit(res); // the state and the browser checked out, whatever the provider's step then said
         if (done.next) {
           setFlowCookie(res, done.next.cookie);
           return browserHeaders(res).redirect(303, done.next.authorizationUrl);

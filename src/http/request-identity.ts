@@ -30,6 +30,8 @@ export interface RequestIdentity {
   path?: string;
   /** The decoded directory id, for the templates that name one. */
   directoryId?: string;
+  /** The route is served without a credential (health, the OpenAPI document, the OAuth browser hops). */
+  open?: true;
 }
 
 export interface RouteTemplate {
@@ -41,6 +43,8 @@ export interface RouteTemplate {
   label?: string;
   /** The parameter that holds a directory id. */
   directoryParam?: string;
+  /** Served without a credential: every request of a method it serves reaches its handler. */
+  open?: boolean;
 }
 
 export const UNMATCHED: RequestIdentity = Object.freeze({ route: 'unmatched' });
@@ -52,6 +56,7 @@ interface Compiled {
   literals: Array<string | null>;
   lower: Array<string | null>;
   directoryIndex: number;
+  open: boolean;
 }
 
 function compile(t: RouteTemplate): Compiled {
@@ -63,6 +68,7 @@ function compile(t: RouteTemplate): Compiled {
     literals,
     lower: literals.map((s) => s?.toLowerCase() ?? null),
     directoryIndex: t.directoryParam === undefined ? -1 : segments.indexOf(`:${t.directoryParam}`),
+    open: t.open === true,
   };
 }
 
@@ -119,7 +125,7 @@ function identityOf(c: Compiled, segments: string[], served: boolean): RequestId
   if (!served) return { route: c.label, ...directory };
   let path = '';
   for (let i = 0; i < segments.length; i++) path += `/${c.literals[i] ?? encodeURIComponent(segments[i]!)}`;
-  return { route: c.label, path, ...directory };
+  return { route: c.label, path, ...directory, ...(c.open && { open: true as const }) };
 }
 
 /** Sets `res.locals.identity`; mount first, so every later step (limits, locks, metrics) reads the same one. */

@@ -13,6 +13,7 @@ import type { ScimRequest } from '../scim/handler.js';
 import type { Dsync } from '../service.js';
 import { attempt, scimRealm, type AuthFailures } from '../ratelimit/auth-failures.js';
 import { jsonBody } from './json-body.js';
+import { admit } from './request-metrics.js';
 import type { RouteTemplate } from './request-identity.js';
 import type { ScimDispatchOptions } from './scim-dispatch.js';
 
@@ -122,8 +123,9 @@ export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailure
     const repeated = QUERY_PARAMS.find((name) => Array.isArray(q[name]));
     if (repeated) throw ScimError.badRequest(`query parameter ${repeated} given more than once`, 'invalidValue');
     const apiSecret = bearer(req);
-    const result = await dsync.requests.handle(scimRequest(req, res, apiSecret));
-    if (result.status === 401 && apiSecret !== '') await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
+    const { result, admission } = await dsync.requests.serve(scimRequest(req, res, apiSecret));
+    if (admission === 'authenticated') admit(res);
+    else if (admission === 'wrong-token') await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
     send(res, result);
   };
   // Express's trailing-slash rule covers `/:directoryId/:resourceType/` and `.../:resourceId/` too.

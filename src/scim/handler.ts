@@ -44,13 +44,25 @@ export const SMALL_BODY_BYTES = 64 * 1024;
 
 export type EventCallback = (event: DirectorySyncEvent) => unknown;
 
+/**
+ * How a request stood with its directory: no such directory, no token, a token that is not one of its tokens, or
+ * authenticated. The activity record and the HTTP metrics go by it.
+ */
+export type Admission = 'no-directory' | 'no-token' | 'wrong-token' | 'authenticated';
+
+/** A request's answer, with how it stood with its directory. */
+export interface ServedRequest {
+  result: ScimResult;
+  admission: Admission;
+}
+
 export interface ScimHandlerOptions extends ScimDeps {
   /** Finds the directory and tells which of its tokens (if any) the request presented. */
   tokens: Pick<ScimTokens, 'authenticate'>;
   /** Logs failures: 5xx answers (with the error id their body names) and throwing per-request callbacks. */
   onError?: (err: unknown, req: ScimRequest, errorId?: string) => void;
   /** Told every answer to a request for an existing directory (the activity record); must not throw. */
-  onAnswered?: (req: ScimRequest, result: ScimResult) => void;
+  onAnswered?: (req: ScimRequest, result: ScimResult, admission: Exclude<Admission, 'no-directory'>) => void;
 }
 
 /**
@@ -102,21 +114,30 @@ export class ScimHandler {
 
   /** Never throws: every failure becomes a SCIM Error response. The callback sees this request's events, in order. */
   async handle(req: ScimRequest, callback?: EventCallback): Promise<ScimResult> {
-    let known = false;
-    const result = await this.answer(req, callback, () => (known = true));
-    if (known) this.onAnswered(req, result);
-    return result;
+    return (await this.serve(req, callback)).result;
   }
 
-  private async answer(req: ScimRequest, callback: EventCallback | undefined, found: () => void): Promise<ScimResult> {
+  /** `handle`, also telling how the request stood with its directory. */
+  async serve(req: ScimRequest, callback?: EventCallback): Promise<ServedRequest> {
+    let admission: Admission = 'no-directory';
+    const result = await this.answer(req, callback, (a) => (admission = a));
+    if (admission !== 'no-directory') this.onAnswered(req, result, admission);
+    return { result, admission };
+  }
+
+  private async answer(req: ScimRequest, callback: EventCallback | undefined, admit: (a: Admission) => void): Promise<ScimResult> {
     let ctx: ScimContext | undefined;
     try {
       const named = namedResource(req);
-      const auth = await this.tokens.authenticate(req.directoryId, req.apiSecret ?? '', named);
+      const presented = req.apiSecret ?? '';
+      const auth = await this.tokens.authenticate(req.directoryId, presented, named);
       if (!auth.directory) throw ScimError.notFound(`Directory ${req.directoryId} not found`);
-      found();
       const { directory } = auth;
-      if (auth.tokenId === null) return unauthorized(req.apiSecret ?? '');
+      if (auth.tokenId === null) {
+        admit(presented === '' ? 'no-token' : 'wrong-token');
+        return unauthorized(presented);
+      }
+      admit('authenticated');
       if (directory.deactivated) {
         throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
       }

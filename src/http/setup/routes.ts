@@ -18,6 +18,7 @@ import { createPageLimits, type PageLimitKind, type PageLimits } from '../../rat
 import type { Dsync } from '../../service.js';
 import { html } from '../html.js';
 import type { RouteTemplate } from '../request-identity.js';
+import { admit } from '../request-metrics.js';
 import { setFlowCookie } from '../oauth-routes.js';
 import { asset } from './assets.js';
 import { statusText } from './fragments.js';
@@ -42,7 +43,7 @@ export function setupTemplates(mount: string): RouteTemplate[] {
   const page = (path: string, label = path) => ({ path: `${mount}${path}`, methods: ['GET', 'HEAD'], label: `${mount}${label}` });
   // An action is one or two segments (`scim-tokens`, `scim-tokens/revoke`): one label for both.
   const action = (path: string) => ({ path: `${mount}${path}`, methods: ['POST'], label: `${mount}/:link/:action` });
-  return [page('/static/:file'), page('/:link'), page('/:link/status'), action('/:link/:action'), action('/:link/:action/:name')];
+  return [{ ...page('/static/:file'), open: true }, page('/:link'), page('/:link/status'), action('/:link/:action'), action('/:link/:action/:name')];
 }
 
 /** From the response's URL back to the mount point: `./` for `/<link>`, `../` for `/<link>/status`. */
@@ -81,6 +82,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
       if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
       return void res.status(status).type('html').send(linkGonePage(rootOf(req), resolved.status));
     }
+    admit(res);
     const wait = await limits.take(kind, resolved.link.id);
     if (wait !== undefined) return void limited(req, res, wait);
     const section = SETUP_SECTIONS[resolved.directory.type];

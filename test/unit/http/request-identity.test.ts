@@ -23,7 +23,7 @@ describe('request identity: one canonical identity per resource, whatever the sp
       route: '/api/v1/directory-sync/:id',
       path: `/api/v1/directory-sync/${DIR}`,
     });
-    expect(identities.of('GET', '/healthz')).to.deep.equal({ route: '/healthz', path: '/healthz' });
+    expect(identities.of('GET', '/healthz')).to.deep.equal({ route: '/healthz', path: '/healthz', open: true });
     expect(identities.of('GET', '/nope')).to.equal(UNMATCHED);
     expect(identities.of('GET', '/api/v1/directory-sync/%E0%A4%A')).to.equal(UNMATCHED); // bad encoding: express answers 400
   });
