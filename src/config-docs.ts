@@ -160,7 +160,7 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     group: 'Rate limits',
     default: `\`${DEFAULT_AUTH_FAILURE_LIMITS.perAddress}/${DEFAULT_AUTH_FAILURE_LIMITS.total}\``,
     type: '`<per client address>/<in total>` (a minute)',
-    meaning: 'Failed authentications a minute per client address and in total per realm (the management API, each SCIM directory, Graph\'s change notifications) before the client, or the realm, is answered 429 without its credential being compared. Always on, whatever the plan.',
+    meaning: 'Failed authentications a minute per client address and in total per realm (the management API, each SCIM directory, Graph\'s change notifications, the setup page). A client past its own limit is answered 429 without its credential being compared until the minute ends; a realm past its total refuses, the same way, each client that fails in it from then on (after one failure), never a client that has not failed. Always on, whatever the plan.',
   },
   DSYNC_GOOGLE_CLIENT_ID: {
     group: 'Google Workspace',

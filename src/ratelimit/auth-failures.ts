@@ -1,12 +1,15 @@
 /**
  * Failed authentications are limited per client address and in total per realm (the management API; one SCIM
  * directory; Graph's change notifications, whose clientState is their credential; the setup page, whose link is
- * its credential), whether or not project limits are on: a client over either limit is answered 429 before its
- * credential is compared at all, so it learns nothing from its next guesses. Only failures are counted (on the
- * store's Redis, shared by replicas): a valid request costs one map lookup, no round trip. Each replica blocks
- * locally from the moment a failure it counts goes over, so across N replicas an attacker gets at most N more
- * guesses a window. A blocked client with a valid credential is refused too, until the window ends: that is the
- * price of never comparing while blocked.
+ * its credential), whether or not project limits are on. A client over its own limit is answered 429 before its
+ * credential is compared at all, so it learns nothing from its next guesses. A realm over its total only slows the
+ * clients that fail in it: each is then refused after its first failure, until the window ends, while a client
+ * that has not failed is never refused for others' failures (a realm-wide block let anyone who knows a directory
+ * id lock its IdP out from a few addresses; tokens are 256-bit, so the lock-out was the risk, not the guessing).
+ * Only failures are counted (on the store's Redis, shared by replicas): a valid request costs two map lookups, no
+ * round trip. Each replica blocks locally from the moment a failure it counts goes over, so across N replicas an
+ * attacker gets at most N more guesses a window per address. A blocked client with a valid credential is refused
+ * too, until the window ends: that is the price of never comparing while blocked.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -46,7 +49,10 @@ export interface Attempt {
 export class AuthFailures {
   private readonly byAddress: RateLimiterAbstract;
   private readonly inTotal: RateLimiterAbstract;
-  /** `address:<client>` / `total:<realm>` → blocked until (epoch ms). */
+  /**
+   * Blocked until (epoch ms): `address:<client>` (over its own limit), `realm:<realm>|<client>` (failed while the
+   * realm was over its total), and `over:<realm>`, the realm's own mark (for its one warning; it blocks no one).
+   */
   private readonly blocked = new Map<string, number>();
   private readonly logger: Logger;
 
@@ -60,20 +66,36 @@ export class AuthFailures {
 
   /** Milliseconds until `a` may try again, or undefined when it is not blocked. Never touches the store. */
   blockedFor(a: Attempt, now = Date.now()): number | undefined {
-    const until = Math.max(this.blocked.get(`address:${a.client}`) ?? 0, this.blocked.get(`total:${a.realm}`) ?? 0);
+    const until = Math.max(this.blocked.get(`address:${a.client}`) ?? 0, this.blocked.get(`realm:${a.realm}|${a.client}`) ?? 0);
     return until > now ? until - now : undefined;
   }
 
-  /** Counts a failed authentication; the count that reaches a limit blocks (in this process) until its window ends. */
+  /**
+   * Counts a failed authentication. The count that reaches the client's limit blocks it (in this process) until
+   * its window ends; a failure counted while the realm is over its total blocks that client in that realm.
+   */
   async failed(a: Attempt): Promise<void> {
     this.o.observe?.(familyOf(a.realm), 'failed');
-    await Promise.all([
-      this.count(this.byAddress, a.client, `address:${a.client}`, a),
-      this.count(this.inTotal, a.realm, `total:${a.realm}`, a),
-    ]);
+    const [own, realm] = await Promise.all([this.over(this.byAddress, a.client), this.over(this.inTotal, a.realm)]);
+    const now = Date.now();
+    if (own !== undefined && this.block(`address:${a.client}`, now + own)) {
+      // The presented credential is never logged: only who, for which realm, and for how long.
+      this.logger.warn(
+        { client: a.client, realm: a.realm, scope: 'address', retryAfterS: Math.ceil(own / 1000) },
+        'authentication failures over the limit: refusing before comparing credentials',
+      );
+    }
+    if (realm === undefined) return;
+    this.block(`realm:${a.realm}|${a.client}`, now + realm);
+    if (this.block(`over:${a.realm}`, now + realm)) {
+      this.logger.warn(
+        { client: a.client, realm: a.realm, scope: 'total', retryAfterS: Math.ceil(realm / 1000) },
+        'authentication failures over the realm\'s total: refusing each client that fails, before comparing credentials',
+      );
+    }
   }
 
-  /** 429 (with Retry-After, in the route's own format) while the request's client or realm is blocked. */
+  /** 429 (with Retry-After, in the route's own format) while the request's client is blocked, on its own or in the realm. */
   gate(realmOf: (req: Request, res: Response) => string, refuse: Refuse): RequestHandler {
     return (req, res, next) => {
       const realm = realmOf(req, res);
@@ -86,7 +108,8 @@ export class AuthFailures {
     };
   }
 
-  private async count(limiter: RateLimiterAbstract, key: string, blockKey: string, a: Attempt): Promise<void> {
+  /** Counts one failure on `limiter`; the milliseconds left in its window once over the limit, else undefined. */
+  private async over(limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
     let res: RateLimiterRes;
     try {
       res = await limiter.consume(key);
@@ -94,26 +117,19 @@ export class AuthFailures {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       res = rejection;
     }
-    if (res.remainingPoints > 0) return;
-    const now = Date.now();
-    const fresh = !((this.blocked.get(blockKey) ?? 0) > now);
-    this.block(blockKey, now + res.msBeforeNext);
-    if (fresh) {
-      // The presented credential is never logged: only who, for which realm, and for how long.
-      this.logger.warn(
-        { client: a.client, realm: a.realm, scope: blockKey.split(':', 1)[0], retryAfterS: Math.ceil(res.msBeforeNext / 1000) },
-        'authentication failures over the limit: refusing before comparing credentials',
-      );
-    }
+    return res.remainingPoints > 0 ? undefined : res.msBeforeNext;
   }
 
-  private block(key: string, until: number): void {
+  /** Blocks `key` until `until`; true when it was not blocked before (a fresh block). */
+  private block(key: string, until: number): boolean {
+    const now = Date.now();
+    const fresh = !((this.blocked.get(key) ?? 0) > now);
     if (this.blocked.size >= MAX_BLOCKED) {
-      const now = Date.now();
       for (const [k, t] of this.blocked) if (t <= now) this.blocked.delete(k);
       if (this.blocked.size >= MAX_BLOCKED) this.blocked.clear(); // a flood of addresses: forget rather than grow
     }
     this.blocked.set(key, until);
+    return fresh;
   }
 }
 

@@ -55,13 +55,21 @@ describe('failed authentications are limited before any compare', function () {
     expect(JSON.stringify(lines)).to.not.include(GUESS);
   });
 
-  it('in total: failures from many addresses block the realm once over the total', async () => {
-    const { svc } = await start({ perAddress: 100, total: 5 });
+  it('in total: once the realm is over, each address that fails is refused; an address that has not failed is not', async () => {
+    const { svc, lines } = await start({ perAddress: 100, total: 5 });
     for (let i = 1; i <= 5; i++) expect((await get(svc, GUESS, `198.51.100.${i}`)).status).to.equal(401);
-    expect((await get(svc, API_KEY, '198.51.100.99')).status).to.equal(429);
+    expect((await get(svc, API_KEY, '198.51.100.99')).status, 'an address that has not failed').to.equal(200);
+    expect((await get(svc, API_KEY, '198.51.100.5')).status, 'the address whose failure went over').to.equal(429);
+    // An address that failed before the realm went over gets one more failure, then waits for the window's end.
+    expect((await get(svc, GUESS, '198.51.100.1')).status).to.equal(401);
+    expect((await get(svc, GUESS, '198.51.100.1')).status).to.equal(429);
+    expect((await get(svc, API_KEY, '198.51.100.1')).status, 'blocked before the compare: the right key too').to.equal(429);
     // The SCIM realm of a directory is another realm.
     const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
-    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '198.51.100.99' })).status).to.equal(200);
+    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '198.51.100.5' })).status).to.equal(200);
+    const warned = lines.filter((l) => l.scope === 'total');
+    expect(warned, 'one warning for the realm').to.have.length(1);
+    expect(warned[0]).to.include({ realm: 'api', client: '198.51.100.5' });
   });
 
   it('SCIM: wrong bearer tokens are limited per client and per directory, answered as SCIM errors', async () => {
@@ -77,9 +85,11 @@ describe('failed authentications are limited before any compare', function () {
     expect(refused.headers.get('content-type')).to.match(/^application\/scim\+json/);
     expect(refused.body).to.include({ status: '429' });
     expect(refused.body.detail).to.match(/Too many failed authentication attempts/);
-    // Five more from other addresses reach the directory's total of 15; the other directory is untouched.
+    // Five more from other addresses reach the directory's total of 15: the last of them is refused from then on,
+    // an address that has not failed is not, and the other directory is untouched.
     for (let i = 1; i <= 5; i++) expect((await guess(`203.0.113.${i}`)).status).to.equal(401);
-    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(429);
+    expect((await guess('203.0.113.5')).status).to.equal(429);
+    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(200);
     expect((await svc.scim(other, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(200);
     expect(await failures(svc, 'scim', 'failed')).to.equal(15);
   });

@@ -30,7 +30,7 @@ describe('auth failures: settings, client keys, blocking', () => {
     expect(clientKey(undefined)).to.equal('unknown');
   });
 
-  it('blocks at the limit-th failure until the window ends, per client and per realm', async () => {
+  it('blocks a client at its limit-th failure until the window ends; a realm over its total, each client that fails in it', async () => {
     const failures = new AuthFailures({ limits: { perAddress: 2, total: 3 }, logger: pino({ level: 'silent' }) });
     const a = { client: '198.51.100.7', realm: 'api' };
     await failures.failed(a);
@@ -41,7 +41,8 @@ describe('auth failures: settings, client keys, blocking', () => {
     const b = { client: '203.0.113.1', realm: 'api' };
     expect(failures.blockedFor(b), 'another client, realm under its total').to.equal(undefined);
     await failures.failed(b);
-    expect(failures.blockedFor(b), 'the realm reached its total of 3').to.be.greaterThan(0);
-    expect(failures.blockedFor({ client: '192.0.2.1', realm: 'scim:x' })).to.equal(undefined);
+    expect(failures.blockedFor(b), 'failed once the realm reached its total of 3').to.be.within(59_000, 60_000);
+    expect(failures.blockedFor({ client: '192.0.2.1', realm: 'api' }), 'a client that has not failed, in the realm over its total').to.equal(undefined);
+    expect(failures.blockedFor({ client: '203.0.113.1', realm: 'scim:x' }), 'the client that failed, in another realm').to.equal(undefined);
   });
 });
