@@ -15,9 +15,8 @@ RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
 FROM ${NODE_IMAGE}
 WORKDIR /app
 ENV NODE_ENV=production
-# Node.js 22+ sizes the young generation by the machine's memory (up to 64 MB a semi-space here); a full Entra or
-# Google sync of 100,000 users then peaked at 493 MB RSS instead of 344 MB, for no CPU gained
-# (test/bench/microsoft-sync.bench.ts runs with these options). 16 MB is Node.js 20's size.
+# A fixed 16 MB young generation (Node.js 20's size): Node.js 22+ sizes it by the machine's memory, which makes a
+# large directory sync use much more memory for no CPU gained (docs/design/performance.md).
 ENV NODE_OPTIONS=--max-semi-space-size=16
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -26,7 +26,7 @@ kind load docker-image "$IMAGE" --name "$CLUSTER"
 kubectl config use-context "kind-$CLUSTER" >/dev/null
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f -
 
-echo "== CRD (applied before the chart, as README.md says)"
+echo "== CRD (applied before the chart: docs/operating/helm.md)"
 kubectl apply --server-side -f crds/dsync.io_directoryconnections.yaml
 
 echo "== redis (a single unauthenticated instance: for trying dsync out, not for production)"

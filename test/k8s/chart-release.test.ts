@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { freePort } from '../support/cli.js';
 import { until } from '../support/harness.js';
 import { blocksOf } from '../readme/readme-blocks.js';
-import { CHART_DIR, helms, ok, REPO_DIR, run, toolBinary } from './helm-tools.js';
+import { CHART_DIR, helmPageCommand, helms, ok, parseObjects, REPO_DIR, run, toolBinary } from './helm-tools.js';
 
 describe('Releasing: the chart pushed to an OCI registry, signed and verified as the release page says', function () {
   this.timeout(180_000);
@@ -39,7 +39,7 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     const bin = join(work, 'bin');
     await mkdir(bin);
     const [helm] = helms();
-    await writeFile(join(bin, 'helm'), `#!/usr/bin/env bash\ncase "$1" in push|show|pull) exec ${helm!.bin} "$@" --plain-http ;; *) exec ${helm!.bin} "$@" ;; esac\n`, { mode: 0o755 });
+    await writeFile(join(bin, 'helm'), `#!/usr/bin/env bash\ncase "$1" in push|show|pull|template) exec ${helm!.bin} "$@" --plain-http ;; *) exec ${helm!.bin} "$@" ;; esac\n`, { mode: 0o755 });
     const cosign = toolBinary('cosign');
     await writeFile(
       join(bin, 'cosign'),
@@ -89,5 +89,18 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     const other = await run('cosign', ['verify', '--key', join(work, 'other/cosign.pub'), reference], { env, cwd: work });
     expect(other.code, 'verified with a key that did not sign it').to.not.equal(0);
     expect(other.stderr).to.match(/no matching (signatures|attestations)/, other.stderr);
+  });
+
+  it("renders the pushed chart with the Install with Helm page's helm install (oci://$REGISTRY/charts/dsync, the image from $REGISTRY)", async () => {
+    const install = helmPageCommand('helm install', { REGISTRY: `${registryUrl}/dsync` });
+    expect(install.slice(0, 3)).to.deep.equal(['helm', 'install', 'dsync']);
+    expect(install[3]).to.equal(`oci://${registryUrl}/dsync/charts/dsync`);
+    const result = await run('helm', ['template', ...install.slice(2)], { env, cwd: work });
+    expect(result.code, result.stderr).to.equal(0);
+    const appVersion = /^appVersion: "?([^"\n]+)"?$/m.exec(await ok('helm', ['show', 'chart', install[3]!], { env, cwd: work }))![1];
+    const images = parseObjects(result.stdout)
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => (o as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers[0]!.image);
+    expect(images).to.deep.equal([`${registryUrl}/dsync/dsync:${appVersion}`, `${registryUrl}/dsync/dsync:${appVersion}`]);
   });
 });

@@ -1,6 +1,7 @@
 // helm (3 and 4) and kubectl for the chart tests, built by `bash test/k8s/helm.sh build`, and the chart's
 // rendered objects.
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
@@ -117,4 +118,38 @@ export function find(objects: K8sObject[], kind: string, name: string): K8sObjec
   const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
   if (!o) throw new Error(`no ${kind} ${name} in: ${objects.map((x) => `${x.kind}/${x.metadata.name}`).join(', ')}`);
   return o;
+}
+
+const HELM_PAGE = readFileSync(new URL('../../docs/operating/helm.md', import.meta.url), 'utf8');
+
+/** The shell lines of the Install with Helm page (docs/operating/helm.md): continuation lines joined, comments cut. */
+export function helmPageLines(): string[] {
+  return [...HELM_PAGE.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1]!.replace(/\\\n\s*/g, ' ').split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim());
+}
+
+/**
+ * A command of the Install with Helm page, by how it starts, split into words: the page's own variables
+ * (`REGISTRY=…`, `CHART=…`) expanded, `overrides` replacing some of them (a test's registry, the checkout's chart).
+ */
+export function helmPageCommand(startsWith: string, overrides: Record<string, string> = {}): string[] {
+  const lines = helmPageLines();
+  const vars: Record<string, string> = {};
+  for (const l of lines) {
+    const m = /^([A-Z_]+)=(\S+)$/.exec(l);
+    if (m) vars[m[1]!] = m[2]!;
+  }
+  Object.assign(vars, overrides);
+  const expand = (s: string): string => s.replace(/"?\$([A-Z_]+)"?/g, (whole, name: string) => (name in vars ? expand(vars[name]!) : whole));
+  const line = lines.find((l) => l.startsWith(startsWith));
+  if (!line) throw new Error(`docs/operating/helm.md has no command starting with "${startsWith}"`);
+  return expand(line).split(/\s+/);
+}
+
+/** The page's DirectoryConnection (its `kubectl apply -f - <<'YAML'` block). */
+export function helmPageManifest(): string {
+  const m = /<<'YAML'\n([\s\S]*?)\nYAML\n/.exec(HELM_PAGE);
+  if (!m) throw new Error("docs/operating/helm.md has no kubectl apply -f - <<'YAML' block");
+  return m[1]!;
 }

@@ -73,7 +73,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 
 {{/*
 Pod metadata and the spec fields every dsync pod shares:
-(dict "root" $ "component" "serve" "values" .Values.serve)
+(dict "root" $ "component" "serve" "values" .Values.serve "spread" (pick .Values.serve "podAntiAffinityPreset" "topologySpreadConstraints")),
+"spread" given by the Deployments alone (a CronJob runs one pod).
 */}}
 {{- define "dsync.podMetadata" -}}
 {{- $annotations := merge (dict) (.values.podAnnotations | default dict) (.root.Values.podAnnotations | default dict) }}
@@ -106,31 +107,34 @@ priorityClassName: {{ . }}
 {{- end }}
 securityContext:
   {{- toYaml .root.Values.podSecurityContext | nindent 2 }}
-{{- with .values.nodeSelector }}
+{{- /* The chart-wide scheduling values, then the component's: its nodeSelector keys win, tolerations add up. */}}
+{{- with merge (dict) (.values.nodeSelector | default dict) (.root.Values.nodeSelector | default dict) }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .values.tolerations }}
+{{- with concat (.root.Values.tolerations | default list) (.values.tolerations | default list) }}
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- if .values.affinity }}
-affinity:
-  {{- toYaml .values.affinity | nindent 2 }}
-{{- else if .values.podAntiAffinityPreset }}
-{{- /* replicas of one component on different nodes: preferred (soft) or required (hard) */}}
+{{- /*
+A component's affinity replaces the chart-wide one. A Deployment's replicas spread over nodes by its
+podAntiAffinityPreset (given as .spread), unless the affinity in force has its own podAntiAffinity.
+*/}}
+{{- $affinity := .values.affinity | default (deepCopy (.root.Values.affinity | default dict)) }}
+{{- $preset := (.spread | default dict).podAntiAffinityPreset }}
+{{- if and $preset (not .values.affinity) (not (hasKey $affinity "podAntiAffinity")) }}
 {{- $term := dict "topologyKey" "kubernetes.io/hostname" "labelSelector" (dict "matchLabels" (include "dsync.selectorLabels" . | fromYaml)) }}
-affinity:
-  podAntiAffinity:
-    {{- if eq .values.podAntiAffinityPreset "hard" }}
-    requiredDuringSchedulingIgnoredDuringExecution:
-      {{- toYaml (list $term) | nindent 6 }}
-    {{- else }}
-    preferredDuringSchedulingIgnoredDuringExecution:
-      {{- toYaml (list (dict "weight" 100 "podAffinityTerm" $term)) | nindent 6 }}
-    {{- end }}
+{{- if eq $preset "hard" }}
+{{- $_ := set $affinity "podAntiAffinity" (dict "requiredDuringSchedulingIgnoredDuringExecution" (list $term)) }}
+{{- else }}
+{{- $_ := set $affinity "podAntiAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" (list (dict "weight" 100 "podAffinityTerm" $term))) }}
 {{- end }}
-{{- with .values.topologySpreadConstraints }}
+{{- end }}
+{{- with $affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with (.spread | default dict).topologySpreadConstraints }}
 topologySpreadConstraints:
   {{- tpl (toYaml .) $.root | nindent 2 }}
 {{- end }}
