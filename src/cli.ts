@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`, `cron sync-microsoft`. */
+/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`, `cron sync-microsoft`, `cron sync-hris`. */
 import { createServer, type Server } from 'node:http';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
@@ -26,6 +26,7 @@ Commands:
   cron process-events     Deliver queued webhook events once (batch mode), then exit
   cron sync-google        Pull every active Google Workspace directory once, then exit
   cron sync-microsoft     Pull every active Microsoft Entra ID directory once (Graph delta), then exit
+  cron sync-hris          Pull every active BambooHR, HiBob and Personio directory once, then exit
   help                    Show this help
 
 Configuration is read from environment variables; see docs/reference/configuration.md.`;
@@ -60,6 +61,7 @@ function build(config: Config, logger: Logger): Dsync {
     delivery: { retentionMs: config.eventRetentionMs, logRetentionMs: config.webhookLogRetentionMs, leaseMs: config.deliveryLeaseMs },
     google: config.google,
     microsoft: config.microsoft,
+    hris: config.hris,
   });
 }
 
@@ -113,6 +115,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const pullTimers = [
     startPullInterval('Google', config.google.syncIntervalSeconds, () => dsync.google.sync(), logger),
     startPullInterval('Microsoft Entra ID', config.microsoft.syncIntervalSeconds, () => dsync.microsoft.sync(), logger),
+    startPullInterval('HRIS', config.hris.syncIntervalSeconds, () => dsync.hris.sync(), logger),
   ];
   logger.info(
     {
@@ -245,6 +248,7 @@ async function main(argv: string[]): Promise<void> {
   if (cron && sub === 'process-events') return processEvents(config, logger);
   if (cron && sub === 'sync-google') return syncPull('sync-google', config, logger, (dsync) => dsync.google.sync());
   if (cron && sub === 'sync-microsoft') return syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync());
+  if (cron && sub === 'sync-hris') return syncPull('sync-hris', config, logger, (dsync) => dsync.hris.sync());
   process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
   process.exitCode = 2;
 }

@@ -7,12 +7,13 @@
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
 import { GOOGLE_DEFAULTS } from './providers/google/options.js';
 import { MICROSOFT_DEFAULTS } from './providers/microsoft/options.js';
+import { HRIS_DEFAULTS } from './providers/hris/options.js';
 import { DEFAULT_AUTH_FAILURE_LIMITS } from './ratelimit/auth-failures.js';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client.js';
 
 /** The reference's sections, in this order. */
-export const ENV_GROUPS = ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'Metrics and logs', 'Operator'] as const;
+export const ENV_GROUPS = ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'HRIS (BambooHR, HiBob, Personio)', 'Metrics and logs', 'Operator'] as const;
 export type EnvGroup = (typeof ENV_GROUPS)[number];
 
 export interface EnvDoc {
@@ -216,6 +217,25 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     default: `\`${MICROSOFT_DEFAULTS.maxDeleteShare * 100}%\``,
     type: 'share (`20%` or `0.2`)',
     meaning: 'The mass-deletion guard of the Entra sync, as `DSYNC_GOOGLE_MAX_DELETE_SHARE`.',
+  },
+  DSYNC_BAMBOOHR_API_URL: {
+    group: 'HRIS (BambooHR, HiBob, Personio)',
+    default: `\`${HRIS_DEFAULTS.apiUrls.bamboohr}\``,
+    type: 'URL',
+    meaning: "BambooHR's API; each company's subdomain goes in the path (`<url>/api/gateway.php/<subdomain>/v1/...`). Tests point it at a fake.",
+  },
+  DSYNC_HIBOB_API_URL: { group: 'HRIS (BambooHR, HiBob, Personio)', default: `\`${HRIS_DEFAULTS.apiUrls.hibob}\``, type: 'URL', meaning: "HiBob's API. Tests point it at a fake." },
+  DSYNC_PERSONIO_API_URL: { group: 'HRIS (BambooHR, HiBob, Personio)', default: `\`${HRIS_DEFAULTS.apiUrls.personio}\``, type: 'URL', meaning: "Personio's API (v2). Tests point it at a fake." },
+  DSYNC_HRIS_SYNC_INTERVAL: {
+    group: 'HRIS (BambooHR, HiBob, Personio)',
+    type: 'integer (seconds)',
+    meaning: '`dsync serve` runs the HRIS syncs in-process at this interval (besides the CronJob and the providers\' webhooks).',
+  },
+  DSYNC_HRIS_MAX_DELETE_SHARE: {
+    group: 'HRIS (BambooHR, HiBob, Personio)',
+    default: `\`${HRIS_DEFAULTS.maxDeleteShare * 100}%\``,
+    type: 'share (`20%` or `0.2`)',
+    meaning: 'The mass-deletion guard of the HRIS syncs, as `DSYNC_GOOGLE_MAX_DELETE_SHARE`.',
   },
   METRICS_PORT: { group: 'Metrics and logs', meaning: 'Prometheus `/metrics` listener of every long-running process; `0` turns it off.' },
   LOG_LEVEL: { group: 'Metrics and logs', meaning: 'pino log level (logs are JSON on stdout).' },

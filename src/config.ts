@@ -11,6 +11,7 @@ import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema,
 import { providerConfig, providerEnvShape } from './provider-config.js';
 import type { GoogleOptions } from './providers/google/options.js';
 import type { MicrosoftOptions } from './providers/microsoft/options.js';
+import type { HrisOptions } from './providers/hris/options.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
 import { parseNodeList, type RedisTarget } from './store/redis-target.js';
@@ -191,6 +192,7 @@ export interface Config extends StoreConfig {
   deliveryLeaseMs: number;
   google: GoogleOptions;
   microsoft: MicrosoftOptions;
+  hris: HrisOptions;
   /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
   rateLimits?: RateLimitPolicy;
   /** Failed authentications a minute, per client address and in total (DSYNC_AUTH_FAILURE_LIMIT); always on. */

@@ -13,6 +13,8 @@ import type { Backlog } from './delivery/backlog.js';
 import { listen } from './listen.js';
 import type { SyncObserver } from './providers/google/google-sync.js';
 import type { MicrosoftObserver } from './providers/microsoft/microsoft-sync.js';
+import { HRIS_TYPES, type HrisType } from './providers/hris/connector.js';
+import type { HrisObserver } from './providers/hris/hris-sync.js';
 import type { RunObserver } from './providers/pull/runner.js';
 import type { CommandObserver } from './store/command-observer.js';
 
@@ -199,7 +201,11 @@ export class Metrics extends ProcessMetrics {
     throttled: () => this.graphThrottled.inc(),
   };
 
+  /** What the HRIS syncs report to, each provider its own families (no directory labels: bounded series). */
+  readonly hrisObserver: HrisObserver = hrisFamilies(this.registry);
+
   private googleStates: (() => Promise<Record<string, number>>) | undefined;
+  private hrisStates: (() => Promise<Record<HrisType, Record<string, number>>>) | undefined;
   private microsoftStates: (() => Promise<MicrosoftStates>) | undefined;
 
   private backlogSource: { mode: string; measure: () => Promise<Backlog> } | undefined;
@@ -245,6 +251,19 @@ export class Metrics extends ProcessMetrics {
       "Active Microsoft Entra ID directories by the state of their change-notification subscriptions (off: no public https URL; failed: see the directory's sync status)",
       async () => (await this.microsoftStates?.())?.notifications,
     );
+    for (const type of HRIS_TYPES) {
+      stateGauge(
+        this.registry,
+        `dsync_${type}_directories`,
+        `Active ${HRIS_NAMES[type]} directories by the state of their last sync (invalid_credentials: the key was refused, enter it again; guarded: the mass-deletion guard stopped deletions)`,
+        async () => (await this.hrisStates?.())?.[type],
+      );
+    }
+  }
+
+  /** Where `dsync_bamboohr_directories`, `dsync_hibob_directories` and `dsync_personio_directories` read from. */
+  trackHrisStates(measure: () => Promise<Record<HrisType, Record<string, number>>>): void {
+    this.hrisStates = measure;
   }
 
   /** Where `dsync_microsoft_directories` and `dsync_microsoft_subscriptions` read from. */
@@ -300,6 +319,41 @@ function stateGauge(registry: Registry, name: string, help: string, read: () => 
       for (const [state, n] of Object.entries(states)) this.set({ state }, n);
     },
   });
+}
+
+const HRIS_NAMES: Record<HrisType, string> = { bamboohr: 'BambooHR', hibob: 'HiBob', personio: 'Personio' };
+
+/** Each HRIS provider's families: its runs (as every pull provider's), its API requests, retries and throttling. */
+function hrisFamilies(registry: Registry): HrisObserver {
+  const of = Object.fromEntries(
+    HRIS_TYPES.map((type) => {
+      const name = HRIS_NAMES[type];
+      return [
+        type,
+        {
+          runs: pullRunFamilies(registry, type, name),
+          requests: new Counter({ name: `dsync_${type}_api_requests_total`, help: `${name} API requests made (retries included)`, registers: [registry] }),
+          retries: new Counter({
+            name: `dsync_${type}_api_retries_total`,
+            help: `${name} API requests retried, by reason (429, 503, network, ...)`,
+            labelNames: ['reason'] as const,
+            registers: [registry],
+          }),
+          throttled: new Counter({
+            name: `dsync_${type}_api_throttled_total`,
+            help: `${name} answers that throttled a company (429, or 503 with Retry-After): its requests waited as told`,
+            registers: [registry],
+          }),
+        },
+      ];
+    }),
+  ) as Record<HrisType, { runs: RunObserver['directoryRun']; requests: Counter; retries: Counter<'reason'>; throttled: Counter }>;
+  return {
+    directoryRun: (type, ...run) => of[type].runs(...run),
+    request: (type) => of[type].requests.inc(),
+    retry: (type, reason) => of[type].retries.inc({ reason }),
+    throttled: (type) => of[type].throttled.inc(),
+  };
 }
 
 /** The run families every pull provider exports (`dsync_<provider>_sync_*`), as the observer of its runs. */

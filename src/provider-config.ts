@@ -1,5 +1,5 @@
 /**
- * The pull providers' slice of the configuration (DSYNC_GOOGLE_*, DSYNC_MICROSOFT_*): their variables' zod
+ * The pull providers' slice of the configuration (DSYNC_GOOGLE_*, DSYNC_MICROSOFT_*, the HRIS ones): their variables' zod
  * schemas, joined into config.ts's environment schema, and the options built from the parsed values. Reads no
  * environment itself (config.ts does); reads the certificate file the environment names.
  */
@@ -9,6 +9,7 @@ import { DsyncError } from './core/errors.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { parseCertificatePem } from './providers/microsoft/certificate.js';
 import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
+import { hrisOptions, type HrisOptions } from './providers/hris/options.js';
 
 const positiveInt = (name: string) =>
   z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be an integer`).positive(`${name} must be > 0`);
@@ -19,6 +20,8 @@ const share = (name: string) =>
     .regex(/^\d+(\.\d+)?%?$/, `${name} must be a share such as 20% or 0.2`)
     .transform((v) => (v.endsWith('%') ? Number(v.slice(0, -1)) / 100 : Number(v)))
     .pipe(z.number().max(1, `${name} must be at most 100%`));
+
+const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
 const httpsUrl = (name: string) => z.url({ protocol: /^https$/, error: `${name} must be an https URL (msal-node and Graph accept no other)` });
 
@@ -43,6 +46,11 @@ export const providerEnvShape = {
   DSYNC_MICROSOFT_GRAPH_URL: httpsUrl('DSYNC_MICROSOFT_GRAPH_URL').optional(),
   DSYNC_MICROSOFT_SYNC_INTERVAL: positiveInt('DSYNC_MICROSOFT_SYNC_INTERVAL').optional(),
   DSYNC_MICROSOFT_MAX_DELETE_SHARE: share('DSYNC_MICROSOFT_MAX_DELETE_SHARE').optional(),
+  DSYNC_BAMBOOHR_API_URL: httpUrl('DSYNC_BAMBOOHR_API_URL').optional(),
+  DSYNC_HIBOB_API_URL: httpUrl('DSYNC_HIBOB_API_URL').optional(),
+  DSYNC_PERSONIO_API_URL: httpUrl('DSYNC_PERSONIO_API_URL').optional(),
+  DSYNC_HRIS_SYNC_INTERVAL: positiveInt('DSYNC_HRIS_SYNC_INTERVAL').optional(),
+  DSYNC_HRIS_MAX_DELETE_SHARE: share('DSYNC_HRIS_MAX_DELETE_SHARE').optional(),
 };
 
 type ProviderEnv = z.infer<z.ZodObject<typeof providerEnvShape>>;
@@ -51,7 +59,7 @@ export function providerConfig(
   e: ProviderEnv,
   externalUrl: string,
   configError: (message: string) => DsyncError,
-): { google: GoogleOptions; microsoft: MicrosoftOptions } {
+): { google: GoogleOptions; microsoft: MicrosoftOptions; hris: HrisOptions } {
   if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
     throw configError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
   }
@@ -88,6 +96,15 @@ export function providerConfig(
       graphUrl: e.DSYNC_MICROSOFT_GRAPH_URL?.replace(/\/+$/, ''),
       syncIntervalSeconds: e.DSYNC_MICROSOFT_SYNC_INTERVAL,
       maxDeleteShare: e.DSYNC_MICROSOFT_MAX_DELETE_SHARE,
+    }),
+    hris: hrisOptions({
+      apiUrls: {
+        ...(e.DSYNC_BAMBOOHR_API_URL && { bamboohr: e.DSYNC_BAMBOOHR_API_URL.replace(/\/+$/, '') }),
+        ...(e.DSYNC_HIBOB_API_URL && { hibob: e.DSYNC_HIBOB_API_URL.replace(/\/+$/, '') }),
+        ...(e.DSYNC_PERSONIO_API_URL && { personio: e.DSYNC_PERSONIO_API_URL.replace(/\/+$/, '') }),
+      } as HrisOptions['apiUrls'],
+      syncIntervalSeconds: e.DSYNC_HRIS_SYNC_INTERVAL,
+      maxDeleteShare: e.DSYNC_HRIS_MAX_DELETE_SHARE,
     }),
   };
 }

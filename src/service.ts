@@ -25,6 +25,8 @@ import type { RetryOptions } from './providers/pull/retry.js';
 import { externalIdGroupKeys } from './providers/pull/group-keys.js';
 import { googleOptions, type GoogleOptions } from './providers/google/options.js';
 import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
+import { createHrisProvider, type HrisProvider } from './providers/hris/hris.js';
+import { hrisOptions, type HrisOptions } from './providers/hris/options.js';
 import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
 import { BrowserFlows } from './providers/oauth/browser-flows.js';
 import { ScimHandler, type EventCallback, type ScimRequest, type ServedRequest } from './scim/handler.js';
@@ -56,6 +58,8 @@ export interface DsyncOptions {
   recordActivity?: boolean;
   /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
+  /** BambooHR, HiBob, Personio pull syncs (DSYNC_BAMBOOHR_API_URL...); `retry` and `leaseMs` tune them for tests and benchmarks. */
+  hris?: Partial<HrisOptions> & { retry?: RetryOptions; leaseMs?: number };
 }
 
 export interface Dsync {
@@ -89,6 +93,8 @@ export interface Dsync {
   readonly activity: ActivityRecorder;
   /** Microsoft Entra ID: admin consent, the pull sync on Graph's delta query, change notifications. */
   readonly microsoft: MicrosoftProvider;
+  /** BambooHR, HiBob, Personio: credentials tried and kept, the pull sync, provider webhooks as hints. */
+  readonly hris: HrisProvider;
   /** The browser OAuth flows of the pull providers: start one in a browser, open a start link, finish a callback. */
   readonly oauth: BrowserFlows;
   /** Delivers queued events now (batch mode's cron). */
@@ -176,6 +182,18 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(msLeaseMs !== undefined && { leaseMs: msLeaseMs }),
   });
   metrics.trackMicrosoftStates(() => microsoft.directoryStates());
+  const { retry: hrisRetry, leaseMs: hrisLeaseMs, ...hrisGiven } = options.hris ?? {};
+  const hris = createHrisProvider({
+    store,
+    directories,
+    writers: pullWriters,
+    options: hrisOptions(hrisGiven),
+    logger,
+    observer: metrics.hrisObserver,
+    ...(hrisRetry && { retry: hrisRetry }),
+    ...(hrisLeaseMs !== undefined && { leaseMs: hrisLeaseMs }),
+  });
+  metrics.trackHrisStates(() => hris.directoryStates());
   return {
     store,
     directories,
@@ -187,6 +205,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     setupLinks: new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` }),
     activity,
     microsoft,
+    hris,
     oauth,
     delivery,
     deliveryReads: new DeliveryReads(store),
@@ -212,6 +231,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     start: () => delivery.start(),
     async close() {
       microsoft.close();
+      hris.close();
       await delivery.stop();
       await activity.close();
       await sender.close();

@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 2000;
   const HIDDEN_POLL_MS = 10000;
-  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync']);
+  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync', 'hris/sync']);
 
   function announce(text) {
     const el = $('announce');

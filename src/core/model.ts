@@ -19,6 +19,9 @@ export const DIRECTORY_TYPES = [
   'generic-scim-v2',
   'google',
   'microsoft-entra',
+  'bamboohr',
+  'hibob',
+  'personio',
 ] as const;
 export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 

@@ -249,7 +249,12 @@ export type SyncRecordName =
   /** Graph's delta links of the directory (and, with nested groups, its direct memberships). */
   | 'microsoft-delta'
   /** The directory's change-notification subscriptions and their clientState secret. */
-  | 'microsoft-subscriptions';
+  | 'microsoft-subscriptions'
+  | 'hris-sync-status'
+  /** An HRIS directory's credentials (API key, service user, OAuth client) as the IT admin gave them. */
+  | 'hris-credentials'
+  /** Where an HRIS directory's changed-since feed resumes. */
+  | 'hris-cursor';
 
 export interface PullSyncStore {
   /** The record's JSON, or null when none was saved. */

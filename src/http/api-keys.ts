@@ -116,7 +116,7 @@ export async function authorize(
   }
 }
 
-const SECRET_KEYS = new Set(['secret', 'google_access_token', 'google_refresh_token', 'access_token', 'refresh_token']);
+const SECRET_KEYS = new Set(['secret', 'google_access_token', 'google_refresh_token', 'access_token', 'refresh_token', 'api_key', 'client_secret', 'webhook_secret']);
 export const REDACTED = '[redacted]';
 
 /** A copy of an answer with every non-empty secret value (by key name) replaced by `[redacted]`. */

@@ -5,12 +5,13 @@
 import { buildOpenApiDocument } from './openapi.js';
 import { eventRoutes } from './event-routes.js';
 import { googleRoutes } from './google-routes.js';
+import { hrisRoutes } from './hris-routes.js';
 import { managementRoutes } from './management-routes.js';
 import { microsoftRoutes } from './microsoft-routes.js';
 import { setupApiRoutes } from './setup-api-routes.js';
 import type { ApiRoute } from './route-table.js';
 
-export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...microsoftRoutes, ...setupApiRoutes, ...managementRoutes];
+export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...microsoftRoutes, ...hrisRoutes, ...setupApiRoutes, ...managementRoutes];
 
 let document: Record<string, unknown> | undefined;
 

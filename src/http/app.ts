@@ -12,6 +12,7 @@ import { envelopeErrors, fail } from './envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
 import { jsonBody } from './json-body.js';
 import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft-public-routes.js';
+import { HRIS_WEBHOOKS, hrisWebhookRoute } from './hris-webhook-route.js';
 import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
 import { readiness } from './readiness.js';
 import { requestIds } from './request-id.js';
@@ -57,6 +58,7 @@ export function appTemplates(): RouteTemplate[] {
     ...PAGES.map((page) => ({ ...page, methods: ['GET', 'HEAD'] })),
     // Without Api-Key too (each notification's clientState vouches for it): its own label, whatever the spelling.
     { path: `${API_PREFIX}${MICROSOFT_NOTIFICATIONS}`, methods: ['POST'] },
+    { path: `${API_PREFIX}${HRIS_WEBHOOKS}`, methods: ['POST'] },
     ...SCIM_TEMPLATES,
     ...[...allowedMethods(API_ROUTES)].map(([path, methods]) => ({ path: `${API_PREFIX}${path}`, methods })),
     // The setup link is a secret: its label is the template (`/setup/:link`), never the link.
@@ -102,6 +104,8 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   app.use(API_PREFIX, oauthRoutes(dsync.oauth, logger));
   // Graph posts change notifications here: no Api-Key (each notification's clientState vouches for it).
   app.use(API_PREFIX, microsoftNotificationRoute(dsync.microsoft, logger, authFailures));
+  // HR systems post webhooks here: no Api-Key (a hint only; BambooHR's signature is checked).
+  app.use(API_PREFIX, hrisWebhookRoute(dsync.hris, logger, authFailures));
   app.all(['/healthz', '/readyz', `${API_PREFIX}/openapi.json`], methodNotAllowed(['GET', 'HEAD']));
   const apiGate = authFailures.gate(() => API_REALM, refuseManagement);
   const api = [apiGate, apiKeyAuth(apiKeys.map(toApiKey), authFailures), ...limit((r) => r.management)];

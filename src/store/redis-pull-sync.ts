@@ -17,6 +17,9 @@ export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = [
   'microsoft-sync-status',
   'microsoft-delta',
   'microsoft-subscriptions',
+  'hris-sync-status',
+  'hris-credentials',
+  'hris-cursor',
 ];
 export const syncKeys = (directoryId: string): string[] => [
   `${prefix(directoryId)}slease`,

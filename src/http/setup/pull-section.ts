@@ -3,16 +3,17 @@
  * provider's consent in this browser through the one OAuth module (`dsync.oauth.start`: a single-use state, bound
  * to this browser by a cookie; the page's URL, which holds the link's secret, stays in the flow's record and never
  * goes to the provider), the provider's callback sends the browser back here with the result, then the sync's
- * state and "Sync now". Actions: `<flow>/connect`, `<flow>/sync`.
+ * state and "Sync now". Actions: `<flow>/connect`, `<flow>/sync`. (The HR systems connect with a key: hris-section.ts.)
  */
 import type { Request } from 'express';
 import type { Directory } from '../../core/model.js';
 import type { SyncState } from '../../providers/pull/sync-status.js';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import type { Dsync } from '../../service.js';
+import { isHrisType } from '../../providers/hris/connector.js';
 import { html, type Html } from '../html.js';
 import { actionForm, when } from './fragments.js';
-import type { PullStatus, SetupSection, SetupView } from './section.js';
+import type { PullStatus, SetupAction, SetupSection, SetupView } from './section.js';
 
 const STATES: Record<SyncState, string> = {
   pending: 'Connected, waiting for the first sync',
@@ -43,7 +44,8 @@ export interface PullProvider {
   sync(dsync: Dsync, directoryId: string): Promise<SyncReport>;
 }
 
-function syncBlock(p: PullProvider, sync: PullStatus | undefined): Html {
+/** The last sync's state, last success and error (`listedBy`: what the provider listed, when it says). */
+export function syncBlock(p: Pick<PullProvider, 'listedBy'>, sync: PullStatus | undefined): Html {
   const status = sync?.status;
   const listed = p.listedBy
     ? html`<div><dt>${p.listedBy}</dt><dd id="sync-listed">${status?.listed ? `${count(status.listed.users, 'user')}, ${count(status.listed.groups, 'group')}` : ''}</dd></div>`
@@ -91,15 +93,20 @@ export function pullSection(p: PullProvider): SetupSection {
         const started = await dsync.oauth.start({ provider: p.flow, directoryId: directory.id, returnTo: pageUrl });
         return { data: { authorizationUrl: started.authorizationUrl }, redirect: started.authorizationUrl, cookie: started.cookie };
       },
-      [`${p.flow}/sync`]: async ({ dsync, directory }) => {
-        const report = await p.sync(dsync, directory.id);
-        const failed = report.failed > 0;
-        return {
-          data: report,
-          page: { notice: failed ? { kind: 'error', text: 'The sync failed; see the error below.' } : { kind: 'success', text: 'Synced.' } },
-        };
-      },
+      [`${p.flow}/sync`]: syncAction(p.sync),
     },
+  };
+}
+
+/** "Sync now": the directory synced at once, the report to the script, a notice without it. */
+export function syncAction(sync: (dsync: Dsync, directoryId: string) => Promise<SyncReport>): SetupAction {
+  return async ({ dsync, directory }) => {
+    const report = await sync(dsync, directory.id);
+    const failed = report.failed > 0;
+    return {
+      data: report,
+      page: { notice: failed ? { kind: 'error', text: 'The sync failed; see the error below.' } : { kind: 'success', text: 'Synced.' } },
+    };
   };
 }
 
@@ -113,6 +120,11 @@ export async function pullStatus(dsync: Dsync, directory: Directory): Promise<Pu
     // Connected: an admin's consent gave tokens, or a service account was set (the operator's way).
     const connected = Boolean(directory.google_refresh_token) || serviceAccount !== null;
     return { connected, status: { ...sync, state: connected ? sync.state : 'not_authorized' } };
+  }
+  if (isHrisType(directory.type)) {
+    const [sync, credentials] = await Promise.all([dsync.hris.syncStatus(directory.id), dsync.store.getSyncRecord(directory.id, 'hris-credentials')]);
+    const connected = credentials !== null && sync.state !== 'invalid_credentials';
+    return { connected, status: { ...sync, state: credentials === null ? 'not_authorized' : sync.state } };
   }
   if (directory.type === 'microsoft-entra') {
     const sync = await dsync.microsoft.syncStatus(directory.id);

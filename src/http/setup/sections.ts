@@ -1,6 +1,10 @@
 /** The setup page's section of each directory type: one module per identity provider (add a type here). */
 import type { DirectoryType } from '../../core/model.js';
 import { googleSection } from './google-section.js';
+import { bamboohrGuide } from './hris-guides/bamboohr.js';
+import { hibobGuide } from './hris-guides/hibob.js';
+import { personioGuide } from './hris-guides/personio.js';
+import { hrisSection } from './hris-section.js';
 import { entra } from './guides/entra.js';
 import { generic } from './guides/generic.js';
 import { jumpcloud } from './guides/jumpcloud.js';
@@ -22,4 +26,7 @@ export const SETUP_SECTIONS: Record<DirectoryType, SetupSection> = {
   'generic-scim-v2': scimSection(generic),
   google: googleSection,
   'microsoft-entra': microsoftSection,
+  bamboohr: hrisSection(bamboohrGuide),
+  hibob: hrisSection(hibobGuide),
+  personio: hrisSection(personioGuide),
 };

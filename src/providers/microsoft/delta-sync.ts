@@ -9,9 +9,8 @@
 import { z } from 'zod';
 import { sameResource } from '../../core/json.js';
 import type { Directory } from '../../core/model.js';
-import { FullSyncApplier, SyncApplier, WRITE_CONCURRENCY, type ApplierDeps, type Deletions, type SyncReadStore } from '../pull/apply.js';
+import { FullSyncApplier, guardMemberships, SyncApplier, WRITE_CONCURRENCY, type ApplierDeps, type Deletions, type SyncReadStore } from '../pull/apply.js';
 import type { Upsert } from '../pull/diff.js';
-import { GUARD_FLOOR } from '../pull/diff.js';
 import { forEachLimited } from '../pull/pool.js';
 import type { SyncCounts } from '../pull/sync-status.js';
 import type { SyncWriters } from '../pull/writers.js';
@@ -257,16 +256,8 @@ export class DeltaSync {
     }
   }
 
-  /** The memberships a removal share is measured against: counted only when removals could trip the guard. */
-  private async membershipsFor(owed: Deletions): Promise<number> {
-    const removals = [...owed.removals.values()].reduce((n, ids) => n + ids.length, 0);
-    if (removals <= GUARD_FLOOR) return 0;
-    let total = 0;
-    const { store } = this.deps;
-    for (let offset = 0; ; offset += 1000) {
-      const page = await store.listGroups(this.dir.id, offset, 1000);
-      for (const g of page.items) total += (await store.groupMemberIds(this.dir.id, g.id, 0, 0)).total;
-      if (page.items.length < 1000) return total;
-    }
+  /** The memberships a removal share is measured against (pull/apply.ts). */
+  private membershipsFor(owed: Deletions): Promise<number> {
+    return guardMemberships(this.deps.store, this.dir.id, owed);
   }
 }

@@ -1,13 +1,13 @@
 /**
  * Graph's change notifications, as a hint and never as data: a checked notification schedules a delta sync of
  * its directory (the delta query says what changed). A burst is one sync: the first notification opens a short
- * window, later ones join it; one arriving while that directory syncs asks for one more run after it. Lifecycle
- * events: `subscriptionRemoved` creates the subscription again, `reauthorizationRequired` renews it, `missed`
+ * window, later ones join it (pull/sync-soon.ts). Lifecycle events: `subscriptionRemoved` creates the subscription again, `reauthorizationRequired` renews it, `missed`
  * (and both others) sync, since changes may have gone unnotified.
  */
 import { z } from 'zod';
 import type { Logger } from '../../logger.js';
 import type { SyncReport } from '../pull/runner.js';
+import { SyncSoon } from '../pull/sync-soon.js';
 import type { Resource, Verdict } from './subscriptions.js';
 
 const notification = z.looseObject({
@@ -36,14 +36,12 @@ export interface NotificationDeps {
   onNotification?: (outcome: Outcome) => void;
 }
 
-/** Consecutive runs found busy (another replica syncing) before a directory's pending sync is given up. */
-const MAX_BUSY_RETRIES = 10;
-
 export class NotificationHandler {
-  private readonly pending = new Map<string, { timer?: NodeJS.Timeout; running: boolean; again: boolean; busy: number }>();
-  private closed = false;
+  private readonly soon: SyncSoon;
 
-  constructor(private readonly deps: NotificationDeps) {}
+  constructor(private readonly deps: NotificationDeps) {
+    this.soon = new SyncSoon({ sync: deps.sync, delayMs: deps.delayMs, logger: deps.logger, what: 'Entra' });
+  }
 
   /**
    * Checks each notification of a batch; the syncs run afterwards. Those that do not check out are ignored
@@ -84,48 +82,15 @@ export class NotificationHandler {
 
   /** A sync of the directory soon, joined by every notification until it starts. */
   schedule(directoryId: string): void {
-    if (this.closed) return;
-    const p = this.pending.get(directoryId) ?? { running: false, again: false, busy: 0 };
-    this.pending.set(directoryId, p);
-    if (p.timer) return;
-    if (p.running) {
-      p.again = true;
-      return;
-    }
-    p.timer = setTimeout(() => void this.run(directoryId), this.deps.delayMs);
-  }
-
-  private async run(directoryId: string): Promise<void> {
-    const p = this.pending.get(directoryId)!;
-    p.timer = undefined;
-    p.running = true;
-    try {
-      const report = await this.deps.sync(directoryId);
-      const skipped = report.directories.some((d) => d.state === 'skipped');
-      // Another run held the directory: it may have read before this change, so this one runs once it is free.
-      p.busy = skipped ? p.busy + 1 : 0;
-      if (skipped && p.busy <= MAX_BUSY_RETRIES) p.again = true;
-    } catch (err) {
-      this.deps.logger.warn({ err, directoryId }, 'a notification-triggered Entra sync could not run');
-    } finally {
-      p.running = false;
-    }
-    if (p.again) {
-      p.again = false;
-      this.schedule(directoryId);
-    } else {
-      this.pending.delete(directoryId);
-    }
+    this.soon.schedule(directoryId);
   }
 
   /** Whether any notification-triggered sync is scheduled or running (tests, shutdown). */
   get idle(): boolean {
-    return this.pending.size === 0;
+    return this.soon.idle;
   }
 
   close(): void {
-    this.closed = true;
-    for (const p of this.pending.values()) clearTimeout(p.timer);
-    this.pending.clear();
+    this.soon.close();
   }
 }

@@ -9,14 +9,14 @@ import { ConflictError } from '../../core/errors.js';
 import { sameResource } from '../../core/json.js';
 import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
-import { exceedsDeleteShare, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
+import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
 import { MassDeletionError, type ProviderLabel } from './errors.js';
 import { forEachLimited } from './pool.js';
 import type { SyncCounts } from './sync-status.js';
 import type { SyncWriters } from './writers.js';
 
 /** What a run reads from the store (the writes go through the writers). */
-export type SyncReadStore = Pick<UserStore, 'getUsers' | 'listUsers' | 'countUsers'> &
+export type SyncReadStore = Pick<UserStore, 'getUsers' | 'listUsers' | 'countUsers' | 'userGroupIds'> &
   Pick<GroupStore, 'getGroups' | 'listGroups' | 'countGroups' | 'groupMemberIds'>;
 
 /** Writes in flight per directory: enough to hide store round trips, few enough to keep event order readable. */
@@ -202,5 +202,20 @@ export class FullSyncApplier extends SyncApplier {
       ids.push(...unseen(page.items.map((r) => r.id), seen));
       if (page.items.length < READ_PAGE) return ids;
     }
+  }
+}
+
+/**
+ * The stored memberships a round's removals are measured against (the guard's share): counted only when the
+ * removals could trip it, since counting reads every group.
+ */
+export async function guardMemberships(store: SyncReadStore, directoryId: string, owed: Deletions): Promise<number> {
+  const removals = [...owed.removals.values()].reduce((n, ids) => n + ids.length, 0);
+  if (removals <= GUARD_FLOOR) return 0;
+  let total = 0;
+  for (let offset = 0; ; offset += READ_PAGE) {
+    const page = await store.listGroups(directoryId, offset, READ_PAGE);
+    for (const g of page.items) total += (await store.groupMemberIds(directoryId, g.id, 0, 0)).total;
+    if (page.items.length < READ_PAGE) return total;
   }
 }

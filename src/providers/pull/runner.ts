@@ -17,7 +17,7 @@ import { zeroCounts, type BaseSyncStatus, type PullSyncStatuses, type SyncCounts
 
 /** Told about each directory's run (metrics.ts); never about tenants. */
 export interface RunObserver {
-  directoryRun(state: SyncState, seconds: number, counts: SyncCounts): void;
+  directoryRun(state: SyncState, seconds: number, counts: SyncCounts, directory: Directory): void;
 }
 
 export interface DirectoryReport extends DirectoryOutcome {
@@ -38,7 +38,8 @@ export interface RunContext<S extends BaseSyncStatus> {
 }
 
 export interface PullRunnerDeps<S extends BaseSyncStatus> {
-  type: DirectoryType;
+  /** The directory type synced, or the types (one runner for the HRIS providers). */
+  type: DirectoryType | readonly DirectoryType[];
   label: ProviderLabel;
   store: Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds'> & PullSyncStore;
   statuses: PullSyncStatuses<S>;
@@ -95,7 +96,7 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
   async directory(id: string): Promise<Directory> {
     const directory = await this.deps.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);
-    if (directory.type !== this.deps.type) throw this.deps.wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.deps.type}`);
+    if (!this.synced(directory)) throw this.deps.wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.types.join(', ')}`);
     if (directory.deactivated) throw new ConflictError(`Directory ${id} is deactivated: it is not synced`);
     return directory;
   }
@@ -107,9 +108,18 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
     const out: Directory[] = [];
     for (const id of await this.deps.store.listDirectoryIds()) {
       const d = await this.deps.store.getDirectory(id);
-      if (d && d.type === this.deps.type && !d.deactivated) out.push(d);
+      if (d && this.synced(d) && !d.deactivated) out.push(d);
     }
     return out;
+  }
+
+  private get types(): readonly DirectoryType[] {
+    const { type } = this.deps;
+    return typeof type === 'string' ? [type] : type;
+  }
+
+  private synced(directory: Directory): boolean {
+    return this.types.includes(directory.type);
   }
 
   private async syncDirectory(directory: Directory): Promise<DirectoryReport> {
@@ -164,7 +174,7 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
       last_success_at: failure === undefined ? new Date(finished).toISOString() : previous.last_success_at,
     };
     await statuses.put(final);
-    this.deps.observer?.directoryRun(state, (finished - started) / 1000, final.counts);
+    this.deps.observer?.directoryRun(state, (finished - started) / 1000, final.counts, directory);
     if (failure !== undefined) {
       logger.warn({ err: failure, directoryId: directory.id, state }, `${label.name} sync of a directory did not succeed`);
     } else {
