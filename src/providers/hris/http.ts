@@ -29,7 +29,8 @@ export interface HrisHttpDeps {
 export class HttpFailure extends Error {
   constructor(
     readonly status: number,
-    readonly body: string,
+    /** What the provider said (its message, briefly). */
+    readonly reason: string,
     readonly retryAfterMs: number | undefined,
   ) {
     super(`HTTP ${status}`);
@@ -90,7 +91,7 @@ export class HrisHttp {
       },
       final: (err) => {
         if (err instanceof HrisApiError) return err;
-        if (err instanceof HttpFailure) return new HrisApiError(deps.provider, `HTTP ${err.status}: ${providerMessage(err.body)}`);
+        if (err instanceof HttpFailure) return new HrisApiError(deps.provider, `HTTP ${err.status}${err.reason ? `: ${err.reason}` : ''}`);
         return new HrisApiError(deps.provider, (err as Error)?.message ?? String(err));
       },
       onRetry: (f) => deps.observer.retry(f.status ? String(f.status) : 'network'),
@@ -112,8 +113,12 @@ export class HrisHttp {
       this.firstAnswerAt = Number.isNaN(date) ? Date.now() : date;
     }
     if (res.status === 404 && init.missing) return null;
-    if (res.status === 401 || res.status === 403) throw new HrisCredentialsError(this.deps.provider, res.status, providerMessage(text));
-    if (!res.ok) throw new HttpFailure(res.status, text, retryAfter(res.headers.get('retry-after')));
+    if (!res.ok) {
+      // BambooHR says why in a header, with an empty body.
+      const reason = res.headers.get('x-bamboohr-error-message') ?? providerMessage(text);
+      if (res.status === 401 || res.status === 403) throw new HrisCredentialsError(this.deps.provider, res.status, reason);
+      throw new HttpFailure(res.status, reason, retryAfter(res.headers.get('retry-after')));
+    }
     try {
       return text === '' ? null : JSON.parse(text);
     } catch {
