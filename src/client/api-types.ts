@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dsync/hris/webhooks/{directoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An HR system's webhook (BambooHR, HiBob, Personio): a hint that starts a sync of the directory
+         * @description Called by the HR system, never by a client (no Api-Key). The body is never trusted: the call only starts a sync of the directory within seconds (a burst is one sync), which reads from the provider what changed. BambooHR calls are checked: `X-BambooHR-Signature` must be the hex HMAC-SHA256 of the body followed by `X-BambooHR-Timestamp` (within 5 minutes), keyed with the webhook private key given as the credentials' `webhook_secret`; without one, BambooHR calls are refused. A call refused counts as a failed authentication of the caller (over DSYNC_AUTH_FAILURE_LIMIT, a 429).
+         */
+        post: operations["hrisWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -437,6 +457,86 @@ export interface paths {
          * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
          */
         get: operations["getMicrosoftSyncRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/hris/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Connect the directory's HR system: credentials tried at once, kept only when accepted
+         * @description The credentials of the directory's HR system, by its type: `{subdomain, api_key, webhook_secret?}` (bamboohr), `{service_user_id, token}` (hibob), `{client_id, client_secret}` (personio). They are tried with the provider at once: a refusal (401/403) is a 400 that names the provider's answer, and nothing is stored; accepted, they replace the previous ones (the next sync lists everything again) and a first sync starts within seconds. The answer never holds a secret. A directory managed by the operator takes them from its DirectoryConnection (403).
+         */
+        put: operations["setHrisCredentials"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/directory-sync/{id}/hris/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The directory's last sync: state, mode (full, changed-since), counts, provider requests
+         * @description The state of the last (or running) sync of the directory: its mode, counts, employees read, provider requests, throttling, and the error that stopped it.
+         */
+        get: operations["getHrisSyncStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-hris": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync every active HRIS directory (BambooHR, HiBob, Personio) (or one) now; with Prefer: respond-async, in the background
+         * @description Reads every active HRIS directory's employees (or, for BambooHR, only those changed since the last run) and commits the differences with their events. A directory that fails is reported in the answer (`failed`), not as an error status. With `Prefer: respond-async` the answer is a 202 at once, with the `Location` of the run to read (kept in the store, so any replica answers for it); a request while a run for the same filter goes joins it instead of starting another.
+         */
+        post: operations["syncHris"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dsync/cron/sync-hris/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A background sync run (POST /dsync/cron/sync-hris with Prefer: respond-async): state, each directory's progress and counts, errors
+         * @description Running (each directory pending, running, then its outcome), then succeeded (every directory was tried, each reporting its own outcome) or failed (the run stopped: the store failed, or the process running it stopped). Kept in the store 24 h after its last change: any replica answers.
+         */
+        get: operations["getHrisSyncRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1818,7 +1918,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra" | "bamboohr" | "hibob" | "personio";
             google_domain?: string;
             google_access_token?: string;
             google_refresh_token?: string;
@@ -2375,6 +2475,299 @@ export interface components {
         };
         /**
          * @example {
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "type": "bamboohr",
+         *       "provider": "BambooHR",
+         *       "connected_at": "2026-11-21T08:00:00.000Z",
+         *       "account": {
+         *         "subdomain": "acme",
+         *         "webhook_signing": "off"
+         *       }
+         *     }
+         */
+        HrisConnection: {
+            directory_id: string;
+            /** @enum {string} */
+            type: "bamboohr" | "hibob" | "personio";
+            /** @description BambooHR, HiBob or Personio */
+            provider: string;
+            /** Format: date-time */
+            connected_at: string;
+            /** @description The credentials’ fields that are not secret */
+            account: {
+                [key: string]: string;
+            };
+        };
+        HrisConnectionEnvelope: {
+            data: components["schemas"]["HrisConnection"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "subdomain": "acme",
+         *       "api_key": "b5e1c0ffee0d15ea5e7b0b5e1c0ffee0d15ea5e7"
+         *     }
+         */
+        HrisCredentialsInput: {
+            /** @description BambooHR: the company part of <subdomain>.bamboohr.com */
+            subdomain?: string;
+            /** @description BambooHR: an API key of a user who may read every employee */
+            api_key?: string;
+            /** @description BambooHR (optional): the webhook's private key; without it, webhook calls are refused */
+            webhook_secret?: string;
+            /** @description HiBob: the service user id */
+            service_user_id?: string;
+            /** @description HiBob: the service user's token */
+            token?: string;
+            /** @description Personio: the API credential client id */
+            client_id?: string;
+            /** @description Personio: the API credential client secret */
+            client_secret?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @example {
+         *       "directory_id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *       "state": "succeeded",
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:01.200Z",
+         *       "duration_ms": 1200,
+         *       "counts": {
+         *         "users_created": 0,
+         *         "users_updated": 1,
+         *         "users_deleted": 0,
+         *         "groups_created": 0,
+         *         "groups_updated": 0,
+         *         "groups_deleted": 0,
+         *         "members_added": 0,
+         *         "members_removed": 0
+         *       },
+         *       "error": null,
+         *       "last_success_at": "2026-11-21T08:00:01.200Z",
+         *       "provider": "bamboohr",
+         *       "mode": "changed-since",
+         *       "employees_read": 1,
+         *       "provider_requests": 2,
+         *       "throttled": 0
+         *     }
+         */
+        HrisSyncStatus: {
+            directory_id: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized";
+            started_at: string | null;
+            finished_at: string | null;
+            duration_ms: number | null;
+            counts: {
+                users_created: number;
+                users_updated: number;
+                users_deleted: number;
+                groups_created: number;
+                groups_updated: number;
+                groups_deleted: number;
+                members_added: number;
+                members_removed: number;
+            };
+            /** @description Why the last run did not succeed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            last_success_at: string | null;
+            provider: ("bamboohr" | "hibob" | "personio") | null;
+            /** @description full: every employee listed and diffed; changed-since: only the employees BambooHR's feed named */
+            mode: ("full" | "changed-since") | null;
+            /** @description Employees the last run read */
+            employees_read: number;
+            /** @description Requests to the provider in the last run (retries included) */
+            provider_requests: number;
+            /** @description Answers of the last run that told it to slow down (429, or 503 with Retry-After) */
+            throttled: number;
+        };
+        HrisSyncStatusEnvelope: {
+            data: components["schemas"]["HrisSyncStatus"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Acme (BambooHR)",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 0,
+         *             "users_updated": 1,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 0,
+         *       "updated": 1,
+         *       "deleted": 0,
+         *       "failed": 0
+         *     }
+         */
+        HrisSyncReport: {
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description skipped: another run holds the directory right now
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                };
+                /** @description Why the last run did not succeed */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose run failed or was stopped by the mass-deletion guard */
+            failed: number;
+        };
+        HrisSyncReportEnvelope: {
+            data: components["schemas"]["HrisSyncReport"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
+         *       "id": "7a1c2a1e-8d3b-4c6f-9a7e-1b2c3d4e5f61",
+         *       "provider": "hris",
+         *       "state": "succeeded",
+         *       "directory_id": null,
+         *       "started_at": "2026-11-21T08:00:00.000Z",
+         *       "finished_at": "2026-11-21T08:00:01.200Z",
+         *       "progress": {
+         *         "directories": 1,
+         *         "done": 1
+         *       },
+         *       "directories": [
+         *         {
+         *           "id": "2b6d4f1e-8a3c-4e5b-9d7f-0a1b2c3d4e5f",
+         *           "name": "Acme (BambooHR)",
+         *           "tenant": "acme",
+         *           "product": "app",
+         *           "state": "succeeded",
+         *           "counts": {
+         *             "users_created": 0,
+         *             "users_updated": 1,
+         *             "users_deleted": 0,
+         *             "groups_created": 0,
+         *             "groups_updated": 0,
+         *             "groups_deleted": 0,
+         *             "members_added": 0,
+         *             "members_removed": 0
+         *           },
+         *           "error": null
+         *         }
+         *       ],
+         *       "created": 0,
+         *       "updated": 1,
+         *       "deleted": 0,
+         *       "failed": 0,
+         *       "error": null
+         *     }
+         */
+        HrisSyncRun: {
+            id: string;
+            provider: string;
+            /**
+             * @description succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)
+             * @enum {string}
+             */
+            state: "running" | "succeeded" | "failed";
+            /** @description The directoryId the run was asked for; null: every directory */
+            directory_id: string | null;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+            progress: {
+                directories: number;
+                done: number;
+            };
+            directories: {
+                id: string;
+                name: string;
+                tenant: string;
+                product: string;
+                /**
+                 * @description pending, running, then the outcome of its sync
+                 * @enum {string}
+                 */
+                state: "pending" | "running" | "succeeded" | "failed" | "guarded" | "invalid_credentials" | "not_authorized" | "skipped";
+                counts: {
+                    users_created: number;
+                    users_updated: number;
+                    users_deleted: number;
+                    groups_created: number;
+                    groups_updated: number;
+                    groups_deleted: number;
+                    members_added: number;
+                    members_removed: number;
+                } | null;
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+            }[];
+            created: number;
+            updated: number;
+            deleted: number;
+            /** @description Directories whose sync failed or was stopped by the mass-deletion guard */
+            failed: number;
+            /** @description Why the run stopped (state failed) */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        HrisSyncRunEnvelope: {
+            data: components["schemas"]["HrisSyncRun"];
+            /**
+             * @description null on success
+             * @constant
+             */
+            error: components["schemas"]["ErrorDetail"] | null;
+        };
+        /**
+         * @example {
          *       "id": "sl_5f0c2a9e7b1d4c3a",
          *       "url": "https://dsync.example.com/setup/Vq3k9…",
          *       "expires_at": "2026-11-28T08:00:00.000Z"
@@ -2560,7 +2953,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra" | "bamboohr" | "hibob" | "personio";
             log_webhook_events: boolean;
             deactivated: boolean;
             scim: {
@@ -2610,7 +3003,7 @@ export interface components {
             tenant: string;
             product: string;
             /** @enum {string} */
-            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
+            type: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra" | "bamboohr" | "hibob" | "personio";
             /** Format: uri */
             webhook_url?: string;
             webhook_secret?: string;
@@ -2733,7 +3126,7 @@ export interface components {
              * @description Immutable: accepted only unchanged
              * @enum {string}
              */
-            type?: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra";
+            type?: "azure-scim-v2" | "okta-scim-v2" | "onelogin-scim-v2" | "jumpcloud-scim-v2" | "ping-scim-v2" | "rippling-scim-v2" | "generic-scim-v2" | "google" | "microsoft-entra" | "bamboohr" | "hibob" | "personio";
         };
         /**
          * @example {
@@ -3544,6 +3937,40 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    hrisWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory whose webhook this is (the URL its setup page shows) */
+                directoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted: the directory is synced within seconds (no body) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -4239,6 +4666,178 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MicrosoftSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setHrisCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["HrisCredentialsInput"];
+            };
+        };
+        responses: {
+            /** @description Connected */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HrisConnectionEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHrisSyncStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The directory id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sync status */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HrisSyncStatusEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    syncHris: {
+        parameters: {
+            query?: {
+                /** @description Sync only this directory (absent: every active HRIS directory) */
+                directoryId?: string;
+            };
+            header?: {
+                /** @description `respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What each directory did; a failing directory is reported, not an error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HrisSyncReportEnvelope"];
+                };
+            };
+            /** @description Prefer: respond-async: the run started, or the one already going for the same filter */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The run: /api/v1/dsync/cron/sync-hris/<runId> */
+                    Location: string;
+                    /** @description `respond-async` */
+                    "Preference-Applied": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HrisSyncRunEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getHrisSyncRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The id in the Location of the 202 */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HrisSyncRunEnvelope"];
                 };
             };
             400: components["responses"]["BadRequest"];

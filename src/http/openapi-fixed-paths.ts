@@ -1,7 +1,7 @@
 /**
  * The routes that answer outside the `{data, error}` envelope, described by hand beside the route table: the
  * health probes, this document, the OAuth start link, the Google and Entra callbacks that an admin's browser comes
- * back to, and the endpoint Microsoft Graph posts change notifications to.
+ * back to, the endpoint Microsoft Graph posts change notifications to, and the HR systems' webhooks.
  */
 import { API_PREFIX } from './route-table.js';
 import { answerHeaders } from './openapi-responses.js';
@@ -246,6 +246,35 @@ export function fixedPaths(): Json {
             content: { 'text/plain': { schema: { type: 'string', maxLength: 0 }, examples: { default: { value: '' } } } },
           },
           400: { $ref: '#/components/responses/BadRequest' },
+          429: { $ref: '#/components/responses/TooManyRequests' },
+          503: { $ref: '#/components/responses/ServiceUnavailable' },
+        },
+      },
+    },
+    [`${API_PREFIX}/dsync/hris/webhooks/{directoryId}`]: {
+      post: {
+        operationId: 'hrisWebhook',
+        summary: "An HR system's webhook (BambooHR, HiBob, Personio): a hint that starts a sync of the directory",
+        description:
+          'Called by the HR system, never by a client (no Api-Key). The body is never trusted: the call only starts a sync of the ' +
+          'directory within seconds (a burst is one sync), which reads from the provider what changed. BambooHR calls are checked: ' +
+          '`X-BambooHR-Signature` must be the hex HMAC-SHA256 of the body followed by `X-BambooHR-Timestamp` (within 5 minutes), keyed ' +
+          "with the webhook private key given as the credentials' `webhook_secret`; without one, BambooHR calls are refused. A call " +
+          'refused counts as a failed authentication of the caller (over DSYNC_AUTH_FAILURE_LIMIT, a 429).',
+        tags: ['HRIS (BambooHR, HiBob, Personio)'],
+        security: [],
+        'x-internal': true,
+        parameters: [{ name: 'directoryId', in: 'path', required: true, description: 'The directory whose webhook this is (the URL its setup page shows)', schema: { type: 'string' } }],
+        requestBody: { required: false, content: json({ type: 'object' }, { employees: [{ id: '123', action: 'Updated' }] }) },
+        responses: {
+          202: {
+            description: 'Accepted: the directory is synced within seconds (no body)',
+            headers: answerHeaders(false),
+            content: { 'text/plain': { schema: { type: 'string', maxLength: 0 }, examples: { default: { value: '' } } } },
+          },
+          400: { $ref: '#/components/responses/BadRequest' },
+          401: { $ref: '#/components/responses/Unauthorized' },
+          404: { $ref: '#/components/responses/NotFound' },
           429: { $ref: '#/components/responses/TooManyRequests' },
           503: { $ref: '#/components/responses/ServiceUnavailable' },
         },

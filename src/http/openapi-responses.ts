@@ -124,6 +124,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Events and delivery': 'The event log of each directory (the Events API), replays, dead letters and delivery attempt logs',
   'Google Workspace': 'Authorizing and running the pull sync from the Google Admin SDK Directory API',
   'Microsoft Entra ID': "Admin consent and the pull sync on Microsoft Graph's delta query, with its change notifications",
+  'HRIS (BambooHR, HiBob, Personio)':
+    "Connecting an HR system with the key its IT admin pastes (tried at once), the pull sync, and the providers' webhooks as hints",
   'OAuth flows': "The admin's browser in the consent flows of Google Workspace and Microsoft Entra ID (no Api-Key)",
   'Setup links, SCIM tokens, activity':
     "Self-serve setup for the customer's IT admin: setup links to a page of its own, the SCIM bearer tokens (at most two), and the recent SCIM requests",

@@ -105,13 +105,13 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
       })(),
     ];
     expect(refusals.map((r) => r.status)).to.deep.equal([401, 401, 401, 401, 401]);
-    const body = await refusals[0]!.json();
+    const body = (await refusals[0]!.json()) as any;
     expect(body.error.message).to.equal('Webhook refused: X-BambooHR-Signature does not match');
     // Without a private key in the credentials, every call is refused.
     const unsigned = await t.directory('bamboohr', { name: 'No webhook key' });
     const res = await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${unsigned.id}`, good.body, good.headers);
     expect(res.status).to.equal(401);
-    expect((await res.json()).error.message).to.match(/no webhook private key is set/);
+    expect(((await res.json()) as any).error.message).to.match(/no webhook private key is set/);
     expect((await post(`${t.service.url}/api/v1/dsync/hris/webhooks/unknown-dir`, good.body, good.headers)).status).to.equal(404);
     expect((await fetch(url)).status).to.equal(405);
     await new Promise((r) => setTimeout(r, 300));

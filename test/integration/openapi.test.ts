@@ -63,6 +63,7 @@ function validBody(r: ApiRoute): unknown {
     'post /directory-sync/:id/google/token': { code: 'an-authorization-code' },
     'put /directory-sync/:id/google/token': { access_token: 'ya29.a', refresh_token: '1//r' },
     'post /directory-sync/:id/setup-links': { expires_in: 3600 },
+    'put /directory-sync/:id/hris/credentials': { subdomain: 'acme', api_key: 'a-bamboohr-key' },
     '/directory-sync/:id/google/service-account': {
       key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
       admin_email: 'admin@acme.io',
@@ -195,15 +196,17 @@ describe('OpenAPI document', function () {
     }
     const managed = await svc.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }, { managedBy: 'operator' });
     const managedGoogle = await svc.dsync.directories.create({ name: 'G', tenant: 'acme', product: 'app', type: 'google' }, { managedBy: 'operator' });
+    const managedHris = await svc.dsync.directories.create({ name: 'H', tenant: 'acme', product: 'app', type: 'bamboohr' }, { managedBy: 'operator' });
     const controlled = API_ROUTES.filter((r) => r.errors?.includes(403));
     expect(controlled.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
       'delete /directory-sync/:id',
       'delete /directory-sync/:id/scim-tokens/:tokenId',
       'patch /directory-sync/:id',
       'put /directory-sync/:id/google/service-account',
+      'put /directory-sync/:id/hris/credentials',
     ]);
     for (const r of controlled) {
-      const target = r.path.includes('/google/') ? managedGoogle : managed;
+      const target = r.path.includes('/google/') ? managedGoogle : r.path.includes('/hris/') ? managedHris : managed;
       // The token its DirectoryConnection's Secret holds is the one the operator manages.
       const url = r.path.endsWith(':tokenId') ? `${API_PREFIX}/directory-sync/${target.id}/scim-tokens/scim-secret` : urlOf(r, target.id);
       const res: Reply = await svc.api(r.method.toUpperCase(), url, validBody(r));
