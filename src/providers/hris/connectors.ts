@@ -1,8 +1,10 @@
 /** Every HRIS provider's connector, by directory type. */
 import { bamboohr } from './bamboohr.js';
 import type { HrisConnector, HrisType } from './connector.js';
+import { hibob } from './hibob.js';
+import { personio } from './personio.js';
 
-export const CONNECTORS: Partial<Record<HrisType, HrisConnector<any>>> = { bamboohr };
+export const CONNECTORS: Record<HrisType, HrisConnector<any>> = { bamboohr, hibob, personio };
 
 export function connectorFor(type: string): HrisConnector<any> | undefined {
   return (CONNECTORS as Record<string, HrisConnector<any> | undefined>)[type];

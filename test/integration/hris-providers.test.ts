@@ -1,0 +1,135 @@
+/**
+ * Each HR system's sync against its fake over real HTTP, the same acceptance for the three (BambooHR through its
+ * changed-since feed, HiBob and Personio through a full snapshot diffed against the store): connecting with good
+ * and bad credentials, the first sync, every change kind yielding exactly its events, a resync with nothing to do
+ * emitting nothing, throttling, a revoked key leaving the data alone. Then what only one provider has.
+ */
+import { expect } from 'chai';
+import { labels } from '../support/google-harness.js';
+import { openStore } from '../support/harness.js';
+import { HR_TYPES, type HrFake } from '../support/hr-fakes.js';
+import { startHrisTest, type HrisTest } from '../support/hris-harness.js';
+
+/** Requests of a run with nothing to do: BambooHR's feed; Bob's list and search; Personio's token, departments, one page, each employment. */
+const IDLE_REQUESTS = { bamboohr: 1, hibob: 2, personio: 3 + 12 };
+
+for (const type of HR_TYPES) {
+  describe(`HRIS provider ${type} (memory store)`, function () {
+    this.timeout(20_000);
+    let t: HrisTest;
+    let f: HrFake;
+    let dir: any;
+    let ids: string[];
+
+    beforeEach(async () => {
+      t = await startHrisTest(await openStore('memory'));
+      f = t.fakes[type];
+      ids = Array.from({ length: 12 }, (_, i) => f.hire({ department: i % 2 ? 'Sales' : 'Engineering' }).id);
+      f.terminate(ids[11]!);
+      f.setEmail(ids[10]!, null);
+      f.age();
+      dir = await t.directory(type);
+      await t.sync();
+      await t.newEvents(dir.id);
+      f.age();
+      f.resetCalls();
+    });
+    afterEach(() => t.close());
+
+    const run = async () => {
+      const report = await t.sync();
+      expect(report.failed, JSON.stringify(report)).to.equal(0);
+      f.age();
+      return labels(await t.newEvents(dir.id));
+    };
+
+    it('connects with good credentials only, naming the provider and its answer otherwise', async () => {
+      const other = await t.service.createDirectory({ type });
+      const bad = await t.connect(other.id, f.wrong());
+      expect(bad.status).to.equal(400);
+      expect(bad.body.error.message).to.match(new RegExp(`^${f.name} refused the credentials \\(HTTP 401`));
+      expect(await t.service.dsync.store.getSyncRecord(other.id, 'hris-credentials')).to.equal(null);
+      const good = await t.connect(other.id, f.credentials());
+      expect(good.status, JSON.stringify(good.body)).to.equal(200);
+      expect(good.body.data).to.deep.include({ type, provider: f.name });
+      for (const secret of Object.values(f.credentials()).filter((v) => /key|token|secret/.test(v))) expect(JSON.stringify(good.body)).to.not.include(secret);
+    });
+
+    it('the first sync made every employee with a work email a user, each department a group; a resync emits nothing', async () => {
+      expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(11);
+      expect(await t.service.dsync.store.countGroups(dir.id)).to.equal(2);
+      const terminated = await t.service.dsync.store.getUser(dir.id, ids[11]!);
+      expect(terminated!.body.active).to.equal(false);
+      expect(await t.service.dsync.store.userGroupIds(dir.id, ids[11]!)).to.have.length(1);
+      expect(await run()).to.deep.equal([]);
+      expect(await t.status(dir.id)).to.deep.include({ state: 'succeeded', provider: type, provider_requests: IDLE_REQUESTS[type] });
+    });
+
+    it('hire, rename, department move, terminate, rehire, delete: each exactly its events', async () => {
+      const hired = f.hire({ department: 'Sales' });
+      expect(await run()).to.deep.equal([`user.created:${hired.email}`, `group.user_added:Sales/${hired.email}`]);
+      const e = f.email(ids[2]!)!;
+      f.rename(ids[2]!, 'Renamed');
+      expect(await run()).to.deep.equal([`user.updated:${e}`]);
+      f.move(ids[2]!, 'Sales');
+      expect(await run()).to.deep.equal([`user.updated:${e}`, `group.user_added:Sales/${e}`, `group.user_removed:Engineering/${e}`]);
+      f.terminate(ids[2]!);
+      expect(await run()).to.deep.equal([`user.updated:${e}`]);
+      expect((await t.service.dsync.store.getUser(dir.id, ids[2]!))!.body.active).to.equal(false);
+      f.rehire(ids[2]!);
+      expect(await run()).to.deep.equal([`user.updated:${e}`]);
+      f.remove(ids[2]!);
+      expect(await run()).to.deep.equal([`group.user_removed:Sales/${e}`, `user.deleted:${e}`]);
+    });
+
+    it('throttled: waits as told and succeeds', async () => {
+      f.hire({ department: 'Sales' });
+      f.throttle(2);
+      expect(await run()).to.have.length(2);
+      expect((await t.status(dir.id)).throttled).to.equal(2);
+    });
+
+    it('a revoked key: invalid_credentials, nothing touched', async () => {
+      f.rename(ids[0]!, 'Unseen');
+      f.revoke();
+      const report = await t.sync();
+      expect(report.directories[0].state).to.equal('invalid_credentials');
+      expect(report.directories[0].error.message).to.match(new RegExp(`^${f.name} refused the credentials`));
+      expect(await t.newEvents(dir.id)).to.deep.equal([]);
+      expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(11);
+    });
+  });
+}
+
+describe('HRIS provider specifics (memory store)', function () {
+  this.timeout(20_000);
+  let t: HrisTest;
+  beforeEach(async () => (t = await startHrisTest(await openStore('memory'))));
+  afterEach(() => t.close());
+
+  it("Personio: persons in pages of 50, each person's employment; an expired token is replaced once", async () => {
+    for (let i = 0; i < 120; i++) t.personio.hire({ department: `Dept ${i % 4}` });
+    const dir = await t.directory('personio');
+    t.personio.resetCalls();
+    t.personio.fail('persons', 401, 1); // the token expired between two requests
+    const report = await t.sync();
+    expect(report).to.deep.include({ created: 124, failed: 0 });
+    expect(t.personio.calls).to.deep.equal({ token: 2, persons: 4, employments: 120, orgUnits: 1 });
+    const user = await t.service.dsync.store.getUser(dir.id, [...t.personio.persons.keys()][5]!);
+    expect(user!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.equal({ department: 'Dept 1' });
+    expect(user!.body.title).to.equal('Engineer');
+  });
+
+  it("HiBob: department names from the named list (a tree), titles by name, Bob's own 429 obeyed", async () => {
+    const boss = t.bob.hire({ department: 'Platform' });
+    t.bob.hire({ department: 'Platform', reportsTo: boss.id, title: 'Staff Engineer' });
+    const dir = await t.directory('hibob');
+    t.bob.fail('search', 429, 1, '0');
+    expect((await t.sync()).failed).to.equal(0);
+    const groups = await t.service.dsync.store.listGroups(dir.id, 0, 10);
+    expect(groups.items.map((g) => g.body.displayName)).to.deep.equal(['Platform']);
+    const report = await t.service.dsync.store.getUser(dir.id, [...t.bob.employees.keys()][1]!);
+    expect(report!.body.title).to.equal('Staff Engineer');
+    expect(report!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.include({ department: 'Platform', manager: { value: boss.id } });
+  });
+});
