@@ -9,8 +9,8 @@
  * calls as BambooHR does (hex HMAC-SHA256 of the body then the timestamp, with the webhook's private key).
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeServer } from './fake-http.js';
 
 export interface BEmployee {
   id: string;
@@ -29,12 +29,6 @@ export interface BEmployee {
 }
 
 export type BRoute = 'employee' | 'report' | 'changed';
-export interface BFault {
-  route: BRoute | '*';
-  status: number;
-  retryAfter?: string;
-  times: number;
-}
 
 const FIELD_NAMES: Record<string, string> = {
   firstName: 'First Name',
@@ -54,7 +48,7 @@ function xml(res: ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'Content-Type': 'text/xml; charset=utf-8' }).end(`<?xml version="1.0"?>\n${body}`);
 }
 
-export class FakeBambooHR {
+export class FakeBambooHR extends FakeServer<BRoute> {
   readonly subdomain = 'acme';
   readonly employees = new Map<string, BEmployee>();
   /** When each employee last changed (epoch ms), and tombstones of deleted ones. */
@@ -63,32 +57,9 @@ export class FakeBambooHR {
   /** Keys that exist but may read nothing (403). */
   readonly forbidden = new Set<string>();
   readonly calls: Record<BRoute, number> = { employee: 0, report: 0, changed: 0 };
-  readonly faults: BFault[] = [];
   /** The `since` of each changed-feed call. */
   readonly sinces: string[] = [];
   private seq = 0;
-  private server?: Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res).catch(() => res.writeHead(500).end()));
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => this.server?.close(() => r()) ?? r());
-  }
-
-  get totalCalls(): number {
-    return this.calls.employee + this.calls.report + this.calls.changed;
-  }
-
-  resetCalls(): void {
-    for (const k of Object.keys(this.calls) as BRoute[]) this.calls[k] = 0;
-  }
 
   /** A new employee (changes are stamped now). */
   hire(over: Partial<BEmployee> = {}): BEmployee {
@@ -134,10 +105,6 @@ export class FakeBambooHR {
     this.changedAt.set(id, { at: Date.now(), deleted: false });
   }
 
-  fail(route: BRoute | '*', status: number, times = 1, retryAfter?: string): void {
-    this.faults.push({ route, status, times, ...(retryAfter !== undefined && { retryAfter }) });
-  }
-
   /** A webhook call as BambooHR signs it: ids only, in its payload shape. */
   signedWebhook(secret: string, ids: string[], timestamp = Math.floor(Date.now() / 1000)): { body: string; headers: Record<string, string> } {
     const body = JSON.stringify({ employees: ids.map((id) => ({ id, action: 'Updated', timestamp: new Date().toISOString(), changedFields: ['Department'] })) });
@@ -145,10 +112,7 @@ export class FakeBambooHR {
     return { body, headers: { 'Content-Type': 'application/json', 'X-BambooHR-Signature': signature, 'X-BambooHR-Timestamp': String(timestamp) } };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+  protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
     const json = /application\/json/.test(req.headers.accept ?? '');
     const send = (status: number, body: unknown) => {
       if (json) res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -166,13 +130,8 @@ export class FakeBambooHR {
     const route: BRoute | undefined =
       req.method === 'POST' && path === '/reports/custom' ? 'report' : path === '/employees/changed' ? 'changed' : /^\/employees\/[^/]+$/.test(path) ? 'employee' : undefined;
     if (!route) return void res.writeHead(404).end();
-    this.calls[route]++;
-    const fault = this.faults.find((f) => (f.route === route || f.route === '*') && f.times > 0);
-    if (fault) {
-      fault.times--;
-      return void res.writeHead(fault.status, { ...(fault.retryAfter !== undefined && { 'Retry-After': fault.retryAfter }) }).end();
-    }
-    if (route === 'report') return this.report(url, Buffer.concat(chunks).toString(), send);
+    if (this.faulted(route, res)) return;
+    if (route === 'report') return this.report(url, body, send);
     if (route === 'changed') return this.changed(url, send);
     const id = decodeURIComponent(path.slice('/employees/'.length));
     // Employee 0 is the key's owner: here, the first employee hired.

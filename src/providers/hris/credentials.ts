@@ -3,6 +3,7 @@
  * by the API), written only after the provider accepted them.
  */
 import type { PullSyncStore } from '../../core/store-port.js';
+import { JsonRecord } from '../pull/json-record.js';
 
 export interface StoredCredentials {
   credentials: Record<string, string>;
@@ -10,16 +11,8 @@ export interface StoredCredentials {
   connected_at: string;
 }
 
-export class CredentialStore {
-  constructor(private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {}
-
-  async get(directoryId: string): Promise<StoredCredentials | null> {
-    const json = await this.store.getSyncRecord(directoryId, 'hris-credentials');
-    return json ? (JSON.parse(json) as StoredCredentials) : null;
-  }
-
-  /** False when the directory is gone. */
-  put(directoryId: string, stored: StoredCredentials | null): Promise<boolean> {
-    return this.store.putSyncRecord(directoryId, 'hris-credentials', stored ? JSON.stringify(stored) : null);
+export class CredentialStore extends JsonRecord<StoredCredentials> {
+  constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
+    super(store, 'hris-credentials');
   }
 }

@@ -1,5 +1,6 @@
 /** Per-directory status of an HRIS sync (GET /api/v1/directory-sync/<id>/hris/sync), and where its feed resumes. */
 import type { PullSyncStore } from '../../core/store-port.js';
+import { JsonRecord } from '../pull/json-record.js';
 import { baseStatus, PullSyncStatuses, type BaseSyncStatus } from '../pull/sync-status.js';
 import type { HrisType } from './connector.js';
 
@@ -38,15 +39,8 @@ export interface Cursor {
   connected_at: string;
 }
 
-export class Cursors {
-  constructor(private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {}
-
-  async get(directoryId: string): Promise<Cursor | null> {
-    const json = await this.store.getSyncRecord(directoryId, 'hris-cursor');
-    return json ? (JSON.parse(json) as Cursor) : null;
-  }
-
-  async put(directoryId: string, cursor: Cursor | null): Promise<void> {
-    await this.store.putSyncRecord(directoryId, 'hris-cursor', cursor ? JSON.stringify(cursor) : null);
+export class Cursors extends JsonRecord<Cursor> {
+  constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
+    super(store, 'hris-cursor');
   }
 }
