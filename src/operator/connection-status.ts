@@ -17,6 +17,7 @@ import {
 import type { Condition, DirectoryConnection, DirectoryConnectionStatus } from './crd-schema.js';
 import { googleSyncCondition } from './google-access.js';
 import { microsoftSyncCondition } from './microsoft-access.js';
+import { hrisSyncCondition } from './hris-access.js';
 import type { Halt, ReconcileState } from './reconcile-state.js';
 import { REENABLE_WEBHOOK_ANNOTATION } from './scim-secret.js';
 
@@ -27,7 +28,7 @@ export interface ComputedStatus {
   ready: Pick<Condition, 'status' | 'reason' | 'message'>;
   /** The WebhookDisabled condition when the directory step ran and it applies. */
   webhook: ConditionChange | undefined;
-  /** The GoogleSync or MicrosoftSync condition (a pull type, once its step ran). */
+  /** The GoogleSync, MicrosoftSync or HrisSync condition (a pull type, once its step ran). */
   pullSync: ConditionChange | undefined;
   /** False when the status written already says all of this. */
   changed: boolean;
@@ -48,7 +49,11 @@ export function computeStatus(state: ReconcileState, halt: Halt | undefined, now
   for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
   const webhook = webhookCondition(state.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
   if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
-  const pullSync = state.googleSync ? googleSyncCondition(state.googleSync) : state.microsoftSync && microsoftSyncCondition(state.microsoftSync);
+  const pullSync = state.googleSync
+    ? googleSyncCondition(state.googleSync)
+    : state.microsoftSync
+      ? microsoftSyncCondition(state.microsoftSync)
+      : state.hrisSync && hrisSyncCondition(state.hrisSync);
   if (pullSync) conditions = setCondition(conditions, { ...pullSync, observedGeneration: generation }, now);
   const status: DirectoryConnectionStatus = dropUndefined({
     directoryId: cr.metadata.uid,

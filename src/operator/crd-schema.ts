@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { createDirectoryInput, webhookUrl } from '../core/directory-input.js';
 import { MAX_LINK_TTL_S } from '../core/setup-links.js';
+import { isHrisType } from '../providers/hris/connector.js';
 import type { KubeObject } from './kube.js';
 
 export const GROUP = 'dsync.io';
@@ -46,6 +47,9 @@ export const durationSeconds = (text: string): number => Number(text.slice(0, -1
 const GOOGLE_REQUIRED = 'spec.google is required when type is google';
 const GOOGLE_FORBIDDEN = 'spec.google is only allowed when type is google';
 const MICROSOFT_FORBIDDEN = 'spec.microsoft is only allowed when type is microsoft-entra';
+const HRIS_REQUIRED = 'spec.hris is required when type is bamboohr, hibob or personio';
+const HRIS_FORBIDDEN = 'spec.hris is only allowed when type is bamboohr, hibob or personio';
+const HRIS_CEL_TYPES = "['bamboohr', 'hibob', 'personio']";
 
 export const directoryConnectionSpec = z
   .strictObject({
@@ -94,6 +98,14 @@ export const directoryConnectionSpec = z
       .partial({ tenantId: true })
       .optional()
       .describe('Microsoft Entra ID settings (type microsoft-entra); the consent itself comes from the admin-consent URL'),
+    hris: z
+      .strictObject({
+        credentialsSecretRef: secretKeySelector.describe(
+          'The credentials as a JSON object: {"subdomain", "api_key", "webhook_secret"?} (bamboohr), {"service_user_id", "token"} (hibob), {"client_id", "client_secret"} (personio)',
+        ),
+      })
+      .optional()
+      .describe('HR system settings (type bamboohr, hibob or personio)'),
     setupLink: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Keep a working setup link; false revokes it'),
@@ -119,11 +131,15 @@ export const directoryConnectionSpec = z
   .refine((spec) => spec.type !== 'google' || spec.google !== undefined, { message: GOOGLE_REQUIRED, path: ['google'] })
   .refine((spec) => spec.google === undefined || spec.type === 'google', { message: GOOGLE_FORBIDDEN, path: ['google'] })
   .refine((spec) => spec.microsoft === undefined || spec.type === 'microsoft-entra', { message: MICROSOFT_FORBIDDEN, path: ['microsoft'] })
+  .refine((spec) => !isHrisType(spec.type) || spec.hris !== undefined, { message: HRIS_REQUIRED, path: ['hris'] })
+  .refine((spec) => spec.hris === undefined || isHrisType(spec.type), { message: HRIS_FORBIDDEN, path: ['hris'] })
   .meta({
     'x-kubernetes-validations': [
       { rule: "self.type != 'google' || has(self.google)", message: GOOGLE_REQUIRED, fieldPath: '.google', reason: 'FieldValueRequired' },
       { rule: "!has(self.google) || self.type == 'google'", message: GOOGLE_FORBIDDEN, fieldPath: '.google', reason: 'FieldValueForbidden' },
       { rule: "!has(self.microsoft) || self.type == 'microsoft-entra'", message: MICROSOFT_FORBIDDEN, fieldPath: '.microsoft', reason: 'FieldValueForbidden' },
+      { rule: `!(self.type in ${HRIS_CEL_TYPES}) || has(self.hris)`, message: HRIS_REQUIRED, fieldPath: '.hris', reason: 'FieldValueRequired' },
+      { rule: `!has(self.hris) || self.type in ${HRIS_CEL_TYPES}`, message: HRIS_FORBIDDEN, fieldPath: '.hris', reason: 'FieldValueForbidden' },
     ],
   })
   .describe('Desired state of a directory connection');

@@ -8,7 +8,7 @@
  *   3. being deleted and carrying the finalizer itself (made before it moved to the Secret) → deletion.ts
  *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret, created with the finalizer → the
  *      resource's own finalizer dropped once the Secret holds it → stored directory → acknowledge a webhook
- *      re-enable → Google → Entra → setup link; a step that cannot proceed halts the rest with a reason.
+ *      re-enable → Google → Entra → HRIS → setup link; a step that cannot proceed halts the rest with a reason.
  *      No store write happens before the Secret holding the finalizer exists.
  *   5. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
  *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
@@ -45,6 +45,7 @@ import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
 import { ensureGoogle, type GoogleAccess } from './google-access.js';
 import { ensureMicrosoft, type MicrosoftAccess } from './microsoft-access.js';
+import { ensureHris, type HrisAccess } from './hris-access.js';
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import type { OperatorMetrics } from './metrics.js';
@@ -90,6 +91,7 @@ export interface DirectoryConnectionReconcilerOptions {
   fence?: () => void;
   google: GoogleAccess;
   microsoft: MicrosoftAccess;
+  hris: HrisAccess;
   /** spec.setupLink: the link in the Secret `<name>-setup`. */
   setupLink: SetupLinkStep;
 }
@@ -118,6 +120,16 @@ export class DirectoryConnectionReconciler implements Reconciler {
         }),
     ],
     ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
+    [
+      'hris',
+      (s) =>
+        ensureHris(s, {
+          hris: this.o.hris,
+          secretValue: (ref, field) => this.secretValue(s, ref, field),
+          store: (call, work) => this.store(call, work),
+          ...(this.o.fence && { fence: this.o.fence }),
+        }),
+    ],
     ['setupLink', (s) => this.o.setupLink.ensure(s)],
   ];
 

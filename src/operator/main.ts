@@ -24,6 +24,7 @@ import { DIRECTORY_CONNECTIONS, GROUP, KIND, type DirectoryConnection } from './
 import { CONTROLLER_NAME, DirectoryConnectionReconciler } from './directory-connection.js';
 import { GoogleAccess } from './google-access.js';
 import { MicrosoftAccess } from './microsoft-access.js';
+import { HrisAccess } from './hris-access.js';
 import { NotLeaderError, OperatorError } from './errors.js';
 import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
@@ -54,11 +55,11 @@ export interface Operator {
 
 const SECRET_INDEX = 'webhookSecret';
 
-/** `namespace/secretName` of the Secrets a resource references (webhook, Google service account), for the Secret → resource mapping. */
+/** `namespace/secretName` of the Secrets a resource references (webhook, Google service account, HRIS credentials), for the Secret → resource mapping. */
 function referencedSecret(cr: DirectoryConnection): string[] {
   type Ref = { secretRef?: { name?: unknown } };
-  const spec = cr.spec as { webhook?: Ref; google?: { serviceAccount?: Ref } } | undefined;
-  const names = [spec?.webhook?.secretRef?.name, spec?.google?.serviceAccount?.secretRef?.name];
+  const spec = cr.spec as { webhook?: Ref; google?: { serviceAccount?: Ref }; hris?: { credentialsSecretRef?: { name?: unknown } } } | undefined;
+  const names = [spec?.webhook?.secretRef?.name, spec?.google?.serviceAccount?.secretRef?.name, spec?.hris?.credentialsSecretRef?.name];
   return [...new Set(names.filter((n): n is string => typeof n === 'string'))].map((n) => `${cr.metadata.namespace}/${n}`);
 }
 
@@ -257,6 +258,7 @@ export function runOperator(options: OperatorOptions): Operator {
       fence,
       google: new GoogleAccess(o.store),
       microsoft: new MicrosoftAccess(o.store),
+      hris: new HrisAccess(o.store),
       setupLink: new SetupLinkStep({
         links: new SetupLinks({ store: o.store, baseUrl: `${o.externalUrl}/setup` }),
         client,

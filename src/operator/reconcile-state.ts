@@ -5,6 +5,7 @@
 import type { Logger } from '../logger.js';
 import type { SyncStatus } from '../providers/google/sync-status.js';
 import type { MicrosoftSyncStatus } from '../providers/microsoft/sync-status.js';
+import type { HrisSyncStatus } from '../providers/hris/sync-status.js';
 import { REASONS, type Reason } from './conditions.js';
 import type { ReconcileOutcome } from './controller/controller.js';
 import type { DirectoryConnection, DirectoryConnectionSpec } from './crd-schema.js';
@@ -30,6 +31,8 @@ export interface ReconcileState {
   googleSync?: SyncStatus;
   /** Type microsoft-entra: the last pull sync's status (the MicrosoftSync condition). */
   microsoftSync?: MicrosoftSyncStatus;
+  /** Type bamboohr, hibob or personio: the last pull sync's status (the HrisSync condition). */
+  hrisSync?: HrisSyncStatus;
 }
 
 /** Why the steps stopped, and how to try again: when a watched object changes, after a delay, or with backoff. */

@@ -6,6 +6,6 @@ import { personio } from './personio.js';
 
 export const CONNECTORS: Record<HrisType, HrisConnector<any>> = { bamboohr, hibob, personio };
 
-export function connectorFor(type: string): HrisConnector<any> | undefined {
-  return (CONNECTORS as Record<string, HrisConnector<any> | undefined>)[type];
+export function connectorFor(type: HrisType): HrisConnector<any> {
+  return CONNECTORS[type];
 }

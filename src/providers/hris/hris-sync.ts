@@ -68,7 +68,7 @@ export class HrisSync {
     this.cursors = new Cursors(deps.store);
     this.pacer = new KeyedPacer((key) => {
       const type = key.slice(0, key.indexOf(':')) as HrisType;
-      return deps.options.perMinute?.[type] ?? connectorFor(type)?.perMinute ?? 0;
+      return deps.options.perMinute?.[type] ?? connectorFor(type).perMinute;
     });
     this.runner = new PullRunner({
       type: HRIS_TYPES,
@@ -89,7 +89,7 @@ export class HrisSync {
 
   /** An authenticated connection for `credentials`, counting into `status` when given. */
   connection(type: HrisType, credentials: object, status?: HrisSyncStatus) {
-    const connector = connectorFor(type)!;
+    const connector = connectorFor(type);
     const observer = this.deps.observer;
     const counting: HttpObserver = {
       request: () => {

@@ -66,7 +66,7 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
   /** The input checked, then tried with the provider (its 401/403 is a 400 naming its answer): nothing kept yet. */
   const tried = async (directoryId: string, input: unknown) => {
     const directory = await hrisDirectory(directoryId);
-    const connector = connectorFor(directory.type)!;
+    const connector = connectorFor(directory.type);
     const credentials = parseInput(connector.credentials, input) as Record<string, string>;
     await sync.connection(directory.type, credentials).conn.verify();
     return { directory, connector, credentials };
@@ -117,7 +117,7 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
       const directory = await sync.runner.directory(directoryId);
       const stored = await sync.credentials.get(directoryId);
       if (!stored) throw new HrisNotConnectedError(directoryId);
-      const refused = connectorFor(directory.type)!.verifyWebhook(stored.credentials, call, Date.now());
+      const refused = connectorFor(directory.type as HrisType).verifyWebhook(stored.credentials, call, Date.now());
       if (refused) throw new HrisWebhookRefusedError(`Webhook refused: ${refused}`);
       soon.schedule(directoryId);
     },

@@ -102,9 +102,10 @@ describe('DirectoryConnection CRD schema', () => {
     it(`agrees with the core on ${what} (${valid ? 'valid' : 'invalid'})`, () => {
       const types = what === 'every type' ? DIRECTORY_TYPES : [overrides['type'] ?? base.type];
       for (const type of types) {
-        // type google needs spec.google (a CRD rule the core's flat input has no counterpart of)
+        // type google needs spec.google, the HRIS types spec.hris (CRD rules the core's flat input has no counterpart of)
         const google = type === 'google' && !overrides['google'] ? { google: { domain: 'example.com' } } : {};
-        const spec: Record<string, unknown> = { ...base, ...overrides, type, ...google };
+        const hris = ['bamboohr', 'hibob', 'personio'].includes(type) ? { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } } : {};
+        const spec: Record<string, unknown> = { ...base, ...overrides, type, ...google, ...hris };
         const crd = directoryConnectionSpec.safeParse(spec);
         expect(crd.success, `CRD on ${type}`).to.equal(valid);
         const core = createDirectoryInput.safeParse({
