@@ -104,7 +104,7 @@ describe('DirectoryConnection CRD schema', () => {
       for (const type of types) {
         // type google needs spec.google, the HRIS types spec.hris (CRD rules the core's flat input has no counterpart of)
         const google = type === 'google' && !overrides['google'] ? { google: { domain: 'example.com' } } : {};
-        const hris = ['bamboohr', 'hibob', 'personio'].includes(type) ? { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } } : {};
+        const hris = ['bamboohr', 'hibob', 'personio'].includes(String(type)) ? { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } } : {};
         const spec: Record<string, unknown> = { ...base, ...overrides, type, ...google, ...hris };
         const crd = directoryConnectionSpec.safeParse(spec);
         expect(crd.success, `CRD on ${type}`).to.equal(valid);
