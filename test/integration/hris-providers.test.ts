@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { labels } from '../support/google-harness.js';
-import { openStore } from '../support/harness.js';
+import { openStore, until } from '../support/harness.js';
 import { HR_TYPES, type HrFake } from '../support/hr-fakes.js';
 import { startHrisTest, type HrisTest } from '../support/hris-harness.js';
 
@@ -22,14 +22,15 @@ for (const type of HR_TYPES) {
     let ids: string[];
 
     beforeEach(async () => {
-      t = await startHrisTest(await openStore('memory'));
+      t = await startHrisTest(await openStore('memory'), { webhookDelayMs: 50 });
       f = t.fakes[type];
       ids = Array.from({ length: 12 }, (_, i) => f.hire({ department: i % 2 ? 'Sales' : 'Engineering' }).id);
       f.terminate(ids[11]!);
       f.setEmail(ids[10]!, null);
       f.age();
       dir = await t.directory(type);
-      await t.sync();
+      // Connecting syncs by itself within seconds.
+      await until(async () => t.service.dsync.hris.idle && (await t.status(dir.id)).state === 'succeeded', 'the first sync after connecting');
       await t.newEvents(dir.id);
       f.age();
       f.resetCalls();
@@ -87,6 +88,38 @@ for (const type of HR_TYPES) {
       f.throttle(2);
       expect(await run()).to.have.length(2);
       expect((await t.status(dir.id)).throttled).to.equal(2);
+    });
+
+    it('concurrent syncs of the directory: one does the work, the other is skipped; each change is emitted once', async () => {
+      const hired = f.hire({ department: 'Sales' });
+      f.throttle(1, 503, '1'); // holds the first run a second
+      const reports = await Promise.all([t.sync(dir.id), t.sync(dir.id)]);
+      expect(reports.map((r) => r.directories[0].state).sort()).to.deep.equal(['skipped', 'succeeded']);
+      expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.created:${hired.email}`, `group.user_added:Sales/${hired.email}`]);
+    });
+
+    it('Prefer: respond-async: 202 with the run to read, which ends succeeded', async () => {
+      f.hire({ department: 'Sales' });
+      const res = await fetch(`${t.service.url}/api/v1/dsync/cron/sync-hris?directoryId=${dir.id}`, {
+        method: 'POST',
+        headers: { authorization: 'Api-Key test-api-key', prefer: 'respond-async' },
+      });
+      expect(res.status).to.equal(202);
+      const location = res.headers.get('location')!;
+      let run: any;
+      await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the background run');
+      expect(run).to.deep.include({ provider: 'hris', state: 'succeeded', created: 1, failed: 0 });
+    });
+
+    it("a webhook is a hint: the directory is synced within seconds, whatever the payload names", async () => {
+      const moved = ids[4]!;
+      const email = f.email(moved)!;
+      f.move(moved, 'Sales');
+      const call = f.webhook(ids[0]!);
+      const res = await fetch(`${t.service.url}/api/v1/dsync/hris/webhooks/${dir.id}`, { method: 'POST', ...call });
+      expect(res.status).to.equal(202);
+      await until(async () => (await t.service.dsync.store.userGroupIds(dir.id, moved)).length === 1 && t.service.dsync.hris.idle && f.totalCalls > 0, 'the webhook-triggered sync');
+      expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.updated:${email}`, `group.user_added:Sales/${email}`, `group.user_removed:Engineering/${email}`]);
     });
 
     it('a revoked key: invalid_credentials, nothing touched', async () => {

@@ -88,6 +88,21 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     ]);
   });
 
+  it('two syncs a webhook starts are at least the minimum interval apart', async () => {
+    await t.close();
+    t = await startHrisTest(await openStore('redis', 8), { webhookDelayMs: 20, webhookMinIntervalMs: 1500 });
+    t.fakes.hibob.hire();
+    const bob = await t.directory('hibob');
+    await until(async () => t.service.dsync.hris.idle && (await t.status(bob.id)).state === 'succeeded', 'the first sync after connecting');
+    t.bob.resetCalls();
+    const url = `${t.service.url}/api/v1/dsync/hris/webhooks/${bob.id}`;
+    const hint = t.fakes.hibob.webhook('1');
+    expect((await post(url, hint.body, hint.headers)).status).to.equal(202);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.bob.calls.search, 'no second sync within the interval').to.equal(0);
+    await until(() => t.bob.calls.search === 1 && t.service.dsync.hris.idle, 'the held-back sync', 5000);
+  });
+
   it('webhook calls that do not check out are refused (401) and sync nothing', async () => {
     const url = `${t.service.url}/api/v1/dsync/hris/webhooks/${dir.id}`;
     const good = t.bamboo.signedWebhook('bamboo-webhook-key', ['1']);
@@ -108,7 +123,7 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     const body = (await refusals[0]!.json()) as any;
     expect(body.error.message).to.equal('Webhook refused: X-BambooHR-Signature does not match');
     // Without a private key in the credentials, every call is refused.
-    const unsigned = await t.directory('bamboohr', { name: 'No webhook key' });
+    const unsigned = await t.directory('bamboohr', { name: 'No webhook key' }, bambooCredentials(t.bamboo));
     const res = await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${unsigned.id}`, good.body, good.headers);
     expect(res.status).to.equal(401);
     expect(((await res.json()) as any).error.message).to.match(/no webhook private key is set/);

@@ -34,6 +34,8 @@ export interface HrFake {
   remove(id: string): void;
   /** The key stops working (revoked). */
   revoke(): void;
+  /** A webhook call as the provider sends it about `id` (BambooHR's signed with the credentials' webhook key). */
+  webhook(id: string): { body: string; headers: Record<string, string> };
   /** Every change so far as made long ago (BambooHR's feed; nothing for the others). */
   age(): void;
   ids(): string[];
@@ -52,7 +54,8 @@ export function bambooFake(b: FakeBambooHR): HrFake {
     },
     resetCalls: () => b.resetCalls(),
     throttle: (times, status = 429, retryAfter = '0') => b.fail('*', status, times, retryAfter),
-    credentials: () => ({ subdomain: b.subdomain, api_key: 'bamboo-key-1' }),
+    credentials: () => ({ subdomain: b.subdomain, api_key: 'bamboo-key-1', webhook_secret: 'bamboo-webhook-key' }),
+    webhook: (id) => b.signedWebhook('bamboo-webhook-key', [id]),
     wrong: () => ({ subdomain: b.subdomain, api_key: 'wrong-key' }),
     hire: (o = {}) => {
       const e = b.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { workEmail: o.email }) });
@@ -87,6 +90,11 @@ export function bobFake(h: FakeHiBob): HrFake {
     resetCalls: () => h.resetCalls(),
     throttle: (times, status = 429, retryAfter = '0') => h.fail('*', status, times, retryAfter),
     credentials: () => ({ service_user_id: 'SERVICE-USER-1', token: 'hibob-token-1' }),
+    // Bob's webhooks carry metadata only: the event and whom it is about.
+    webhook: (id) => ({
+      body: JSON.stringify({ companyId: 626193, type: 'employee.updated', triggeredBy: 'user', triggeredAt: new Date().toISOString(), version: 'v2', data: { employeeId: id } }),
+      headers: { 'Content-Type': 'application/json' },
+    }),
     wrong: () => ({ service_user_id: 'SERVICE-USER-1', token: 'wrong-token' }),
     hire: (o = {}) => {
       const x = h.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { email: o.email }) });
@@ -121,6 +129,8 @@ export function personioFake(p: FakePersonio): HrFake {
     resetCalls: () => p.resetCalls(),
     throttle: (times, status = 429, retryAfter = '0') => p.fail('persons', status, times, retryAfter),
     credentials: () => ({ client_id: 'papi-client-1', client_secret: 'papi-secret-1' }),
+    // Personio's webhooks carry no data beyond what changed.
+    webhook: (id) => ({ body: JSON.stringify({ event: 'person.updated', resource_id: id, occurred_at: new Date().toISOString() }), headers: { 'Content-Type': 'application/json' } }),
     wrong: () => ({ client_id: 'papi-client-1', client_secret: 'wrong-secret' }),
     hire: (o = {}) => {
       const x = p.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { email: o.email }) });

@@ -44,6 +44,7 @@ export async function startHrisTest(store: Store, hris: Partial<NonNullable<Dsyn
       apiUrls: { bamboohr: fakes.bamboohr.url, hibob: fakes.hibob.url, personio: fakes.personio.url },
       retry: HRIS_TEST_RETRY,
       webhookDelayMs: 60_000,
+      webhookMinIntervalMs: 0,
       // Bob's 50 a minute is the fake's to enforce (a throttling test); here the tests' requests go at once.
       perMinute: { hibob: 0 },
       ...hris,

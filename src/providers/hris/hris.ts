@@ -55,7 +55,13 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
   const logger = deps.logger.child({ unit: 'hris-sync' });
   const { directories, ...syncDeps } = deps;
   const sync = new HrisSync({ ...syncDeps, logger });
-  const soon = new SyncSoon({ sync: (directoryId) => sync.runner.run({ directoryId }), delayMs: deps.options.webhookDelayMs, logger, what: 'HRIS' });
+  const soon = new SyncSoon({
+    sync: (directoryId) => sync.runner.run({ directoryId }),
+    delayMs: deps.options.webhookDelayMs,
+    minIntervalMs: deps.options.webhookMinIntervalMs,
+    logger,
+    what: 'HRIS',
+  });
 
   const hrisDirectory = async (id: string): Promise<Directory & { type: HrisType }> => {
     const directory = await directories.get(id);

@@ -8,6 +8,11 @@ export const HRIS_DEFAULTS = {
   maxTargeted: 200,
   /** A webhook opens this window; those arriving within it join one sync. */
   webhookDelayMs: 2000,
+  /**
+   * At least this long between two webhook-triggered syncs of a directory: HiBob's and Personio's webhooks are not
+   * signed, so anyone who knows the URL could otherwise keep a company's API busy (a Personio run reads everyone).
+   */
+  webhookMinIntervalMs: 60_000,
 } as const;
 
 export interface HrisOptions {
@@ -15,6 +20,7 @@ export interface HrisOptions {
   maxDeleteShare: number;
   maxTargeted: number;
   webhookDelayMs: number;
+  webhookMinIntervalMs: number;
   /** Seconds between in-process sync runs (`dsync serve`); unset = only the cron route / CronJob runs them. */
   syncIntervalSeconds?: number;
   /** Requests per minute per company, instead of each provider's published limit (tests, a raised quota). */
@@ -26,6 +32,7 @@ export function hrisOptions(given: Partial<HrisOptions> = {}): HrisOptions {
     maxDeleteShare: HRIS_DEFAULTS.maxDeleteShare,
     maxTargeted: HRIS_DEFAULTS.maxTargeted,
     webhookDelayMs: HRIS_DEFAULTS.webhookDelayMs,
+    webhookMinIntervalMs: HRIS_DEFAULTS.webhookMinIntervalMs,
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
     apiUrls: { ...HRIS_DEFAULTS.apiUrls, ...given.apiUrls },
   };

@@ -10,6 +10,8 @@ import type { SyncReport } from './runner.js';
 export interface SyncSoonDeps {
   sync(directoryId: string): Promise<SyncReport>;
   delayMs: number;
+  /** At least this long between two hint-triggered runs of a directory (hints nobody signs must not drive a sync loop); default 0. */
+  minIntervalMs?: number;
   logger: Logger;
   /** `Entra`, `HRIS`: names the sync in the log. */
   what: string;
@@ -20,6 +22,8 @@ const MAX_BUSY_RETRIES = 10;
 
 export class SyncSoon {
   private readonly pending = new Map<string, { timer?: NodeJS.Timeout; running: boolean; again: boolean; busy: number }>();
+  /** When each directory's last hint-triggered run started (only kept while within the minimum interval). */
+  private readonly started = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly deps: SyncSoonDeps) {}
@@ -34,13 +38,17 @@ export class SyncSoon {
       p.again = true;
       return;
     }
-    p.timer = setTimeout(() => void this.run(directoryId), this.deps.delayMs);
+    const last = this.started.get(directoryId);
+    const wait = last === undefined ? 0 : last + (this.deps.minIntervalMs ?? 0) - Date.now();
+    if (wait <= 0) this.started.delete(directoryId);
+    p.timer = setTimeout(() => void this.run(directoryId), Math.max(this.deps.delayMs, wait));
   }
 
   private async run(directoryId: string): Promise<void> {
     const p = this.pending.get(directoryId)!;
     p.timer = undefined;
     p.running = true;
+    if (this.deps.minIntervalMs) this.started.set(directoryId, Date.now());
     try {
       const report = await this.deps.sync(directoryId);
       const skipped = report.directories.some((d) => d.state === 'skipped');
@@ -68,5 +76,6 @@ export class SyncSoon {
     this.closed = true;
     for (const p of this.pending.values()) clearTimeout(p.timer);
     this.pending.clear();
+    this.started.clear();
   }
 }
