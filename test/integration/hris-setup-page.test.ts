@@ -19,6 +19,17 @@ describe('HRIS setup page over HTTP', function () {
   const submit = (url: string, name: string, fields: Record<string, string>, accept = 'text/html') =>
     fetch(`${url}/${name}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept }, body: new URLSearchParams(fields).toString() });
 
+  it('a directory the operator manages shows no key form (its key comes from its DirectoryConnection), and refuses one posted', async () => {
+    const dir = await t.service.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'bamboohr' }, { managedBy: 'operator' });
+    const link = await linkOf(dir);
+    const page = await (await fetch(link)).text();
+    expect(page).to.include('id="hris-managed"');
+    expect(page).to.not.include('name="api_key"');
+    const refused = await submit(link, 'hris/connect', { csrf: csrfOf(page), ...t.fakes.bamboohr.credentials() });
+    expect(refused.status).to.equal(403);
+    expect(await t.service.dsync.store.getSyncRecord(dir.id, 'hris-credentials')).to.equal(null);
+  });
+
   for (const type of HR_TYPES) {
     it(`${type}: the steps and the form; a refused key is shown with the provider's answer, a good one connects and is never shown`, async () => {
       const f = t.fakes[type];

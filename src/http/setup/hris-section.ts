@@ -53,8 +53,12 @@ export function hrisSection(g: HrisGuide): SetupSection {
   <ol class="steps" id="hris-steps">${g.steps(webhookUrl(view)).map((s) => html`<li>${s}</li>`)}</ol>
   ${copyField('hris-webhook-url', 'Webhook URL', webhookUrl(view), html`Optional: ${g.idp} calls it on every change, and this service syncs within seconds.`)}
   ${g.notes?.length ? html`<ul class="notes">${g.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
-  ${actionForm(view, 'hris/connect', html`${g.fields.map(field)}<p class="hint">${connected ? `${g.idp} is connected; entering a new key replaces the one in use.` : 'The key is checked with ' + g.idp + ' at once and never shown again.'}</p>
-  <button type="submit" id="hris-connect">${connected ? `Replace the ${g.idp} key` : `Connect ${g.idp}`}</button>`)}
+  ${
+    view.directory.managed_by
+      ? html`<p class="hint" id="hris-managed">Your provider manages this connection: its key is set where they manage it; give them the key to use.</p>`
+      : actionForm(view, 'hris/connect', html`${g.fields.map(field)}<p class="hint">${connected ? `${g.idp} is connected; entering a new key replaces the one in use.` : 'The key is checked with ' + g.idp + ' at once and never shown again.'}</p>
+  <button type="submit" id="hris-connect">${connected ? `Replace the ${g.idp} key` : `Connect ${g.idp}`}</button>`)
+  }
   <h3>Sync</h3>
   ${syncBlock({}, view.live.pull)}
   ${actionForm(view, 'hris/sync', html`<button type="submit" class="secondary" id="sync-now"${connected ? '' : html` disabled`}>Sync now</button>`)}
