@@ -129,6 +129,9 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     expect(((await res.json()) as any).error.message).to.match(/no webhook private key is set/);
     expect((await post(`${t.service.url}/api/v1/dsync/hris/webhooks/unknown-dir`, good.body, good.headers)).status).to.equal(404);
     expect((await fetch(url)).status).to.equal(405);
+    // A body past a megabyte is refused before anything reads it; an id no directory has is a 404.
+    expect((await post(url, 'x'.repeat(1024 * 1024 + 1), good.headers)).status).to.equal(413);
+    expect((await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${'z'.repeat(5000)}`, good.body, good.headers)).status).to.equal(404);
     await new Promise((r) => setTimeout(r, 300));
     expect(t.bamboo.calls.changed).to.equal(0);
   });
