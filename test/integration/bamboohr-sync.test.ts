@@ -104,7 +104,7 @@ for (const kind of STORE_KINDS) {
         expect(l).to.include(`group.user_added:Support/${people[29]!.workEmail}`); // a terminated employee stays in their department
         const status = await t.status(dir.id);
         expect(status).to.deep.include({ state: 'succeeded', provider: 'bamboohr', mode: 'full', employees_read: 30, provider_requests: 1, throttled: 0 });
-        expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 1, changed: 0 });
+        expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 1, changed: 0, directory: 0 });
 
         const before = await t.service.dsync.store.getUser(dir.id, people[0]!.id);
         t.bamboo.resetCalls();
@@ -113,7 +113,7 @@ for (const kind of STORE_KINDS) {
         expect(await t.newEvents(dir.id)).to.deep.equal([]);
         expect(await t.service.dsync.store.getUser(dir.id, people[0]!.id)).to.deep.equal(before);
         expect(await t.status(dir.id)).to.deep.include({ mode: 'changed-since', employees_read: 0, provider_requests: 1 });
-        expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 0, changed: 1 });
+        expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 0, changed: 1, directory: 0 });
       });
 
       describe('after a first sync, each change yields exactly its events, reading only the changed employees', () => {
@@ -125,7 +125,7 @@ for (const kind of STORE_KINDS) {
         const changed = async (reads: number) => {
           const report = await t.sync();
           expect(report.failed, JSON.stringify(report)).to.equal(0);
-          expect(t.bamboo.calls, 'requests').to.deep.equal({ employee: reads, report: 0, changed: 1 });
+          expect(t.bamboo.calls, 'requests').to.deep.equal({ employee: reads, report: 0, changed: 1, directory: 0 });
           expect((await t.status(dir.id)).mode).to.equal('changed-since');
           // The next change comes later (the feed's grain is a second: a run rereads the second before it).
           t.bamboo.age();

@@ -140,6 +140,35 @@ describe('HRIS provider specifics (memory store)', function () {
   beforeEach(async () => (t = await startHrisTest(await openStore('memory'))));
   afterEach(() => t.close());
 
+  it('BambooHR without custom reports: the employee directory (active employees) serves the full read', async () => {
+    t.bamboo.customReports = false;
+    const boss = t.bamboo.hire({ department: 'Sales' });
+    t.bamboo.hire({ department: 'Sales', supervisorEId: boss.id });
+    t.bamboo.hire({ department: 'Support', status: 'Inactive' });
+    const dir = await t.directory('bamboohr');
+    expect((await t.sync()).failed).to.equal(0);
+    expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(2);
+    expect(t.bamboo.calls).to.include({ report: 1, directory: 1 });
+  });
+
+  it('HiBob without the named lists: department names from the search', async () => {
+    t.bob.namedLists = false;
+    t.bob.hire({ department: 'Platform' });
+    const dir = await t.directory('hibob');
+    expect((await t.sync()).failed).to.equal(0);
+    expect((await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName)).to.deep.equal(['Platform']);
+  });
+
+  it('Personio without the org unit list: each department read once by its id', async () => {
+    t.personio.orgUnitList = false;
+    for (let i = 0; i < 6; i++) t.personio.hire({ department: i % 2 ? 'Finance' : 'Legal' });
+    const dir = await t.directory('personio');
+    t.personio.resetCalls();
+    expect((await t.sync()).failed).to.equal(0);
+    expect((await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName).sort()).to.deep.equal(['Finance', 'Legal']);
+    expect(t.personio.calls.orgUnits).to.equal(1 + 2);
+  });
+
   it("Personio: persons in pages of 50, each person's employment; an expired token is replaced once", async () => {
     for (let i = 0; i < 120; i++) t.personio.hire({ department: `Dept ${i % 4}` });
     const dir = await t.directory('personio');

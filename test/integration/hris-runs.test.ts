@@ -79,7 +79,7 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
       expect((await post(url, call.body, call.headers)).status).to.equal(202);
     }
     await until(async () => t.bamboo.calls.changed > 0 && t.service.dsync.hris.idle, 'the webhook-triggered sync', 5000);
-    expect(t.bamboo.calls).to.deep.equal({ employee: 1, report: 0, changed: 1 });
+    expect(t.bamboo.calls).to.deep.equal({ employee: 1, report: 0, changed: 1, directory: 0 });
     expect(labels(await t.newEvents(dir.id))).to.deep.equal([
       `user.updated:${moved.workEmail}`,
       'group.created:Research',

@@ -28,7 +28,7 @@ export interface BEmployee {
   hireDate: string;
 }
 
-export type BRoute = 'employee' | 'report' | 'changed';
+export type BRoute = 'employee' | 'report' | 'changed' | 'directory';
 
 const FIELD_NAMES: Record<string, string> = {
   firstName: 'First Name',
@@ -56,7 +56,9 @@ export class FakeBambooHR extends FakeServer<BRoute> {
   readonly keys = new Set<string>(['bamboo-key-1']);
   /** Keys that exist but may read nothing (403). */
   readonly forbidden = new Set<string>();
-  readonly calls: Record<BRoute, number> = { employee: 0, report: 0, changed: 0 };
+  readonly calls: Record<BRoute, number> = { employee: 0, report: 0, changed: 0, directory: 0 };
+  /** Off: the account has no custom reports (404), as some plans do. */
+  customReports = true;
   /** The `since` of each changed-feed call. */
   readonly sinces: string[] = [];
   private seq = 0;
@@ -128,10 +130,20 @@ export class FakeBambooHR extends FakeServer<BRoute> {
     if (this.forbidden.has(user)) return void res.writeHead(403, { 'X-BambooHR-Error-Message': 'You do not have access to this resource' }).end();
     const path = m[2]!;
     const route: BRoute | undefined =
-      req.method === 'POST' && path === '/reports/custom' ? 'report' : path === '/employees/changed' ? 'changed' : /^\/employees\/[^/]+$/.test(path) ? 'employee' : undefined;
+      req.method === 'POST' && path === '/reports/custom'
+        ? 'report'
+        : path === '/employees/changed'
+          ? 'changed'
+          : path === '/employees/directory'
+            ? 'directory'
+            : /^\/employees\/[^/]+$/.test(path)
+              ? 'employee'
+              : undefined;
     if (!route) return void res.writeHead(404).end();
     if (this.faulted(route, res)) return;
+    if (route === 'report' && !this.customReports) return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Custom reports are not available' }).end();
     if (route === 'report') return this.report(url, body, send);
+    if (route === 'directory') return this.directory(send);
     if (route === 'changed') return this.changed(url, send);
     const id = decodeURIComponent(path.slice('/employees/'.length));
     // Employee 0 is the key's owner: here, the first employee hired.
@@ -155,6 +167,30 @@ export class FakeBambooHR extends FakeServer<BRoute> {
       title: 'Report',
       fields: known.map((id) => ({ id, type: 'text', name: FIELD_NAMES[id] })),
       employees: [...this.employees.values()].map((e) => ({ id: e.id, ...Object.fromEntries(known.map((f) => [f, e[f as keyof BEmployee]])) })),
+    });
+  }
+
+  /** The employee directory: active employees only, the supervisor by name. */
+  private directory(send: (status: number, body: unknown) => void): void {
+    const active = [...this.employees.values()].filter((e) => e.status === 'Active');
+    send(200, {
+      fields: ['displayName', 'firstName', 'lastName', 'preferredName', 'jobTitle', 'workEmail', 'department', 'division', 'supervisor'].map((id) => ({ id, type: 'text', name: id })),
+      employees: active.map((e) => ({
+        id: e.id,
+        displayName: `${e.firstName} ${e.lastName}`,
+        firstName: e.firstName,
+        lastName: e.lastName,
+        preferredName: e.preferredName,
+        jobTitle: e.jobTitle,
+        workPhone: null,
+        workEmail: e.workEmail,
+        department: e.department,
+        location: 'HQ',
+        division: e.division,
+        supervisor: e.supervisorEId ? `${this.employees.get(e.supervisorEId)?.lastName ?? ''}, ${this.employees.get(e.supervisorEId)?.firstName ?? ''}` : null,
+        photoUploaded: false,
+        photoUrl: 'https://resources.bamboohr.com/images/photo_person_150x150.png',
+      })),
     });
   }
 

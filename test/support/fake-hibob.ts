@@ -29,6 +29,8 @@ export class FakeHiBob extends FakeServer<Route> {
   readonly calls: Record<Route, number> = { search: 0, lists: 0 };
   readonly employees = new Map<string, HEmployee>();
   readonly users = new Map<string, string>([['SERVICE-USER-1', 'hibob-token-1']]);
+  /** Off: the service user may not read the named lists (404). */
+  namedLists = true;
   /** Requests a minute per company before 429 (Bob's limit: 50); 0 = none. */
   perMinute = 50;
   private readonly recent: number[] = [];
@@ -74,6 +76,7 @@ export class FakeHiBob extends FakeServer<Route> {
     }
     this.recent.push(now);
     if (this.faulted(route, res)) return;
+    if (route === 'lists' && !this.namedLists) return sendJson(res, 404, { error: 'Not found' });
     if (route === 'lists') {
       // A tree: every department under one root item, as companies often arrange them.
       for (const e of this.employees.values()) if (e.department) this.itemId(e.department);

@@ -34,6 +34,8 @@ export class FakePersonio extends FakeServer<Route> {
   readonly persons = new Map<string, PPerson>();
   readonly clients = new Map<string, string>([['papi-client-1', 'papi-secret-1']]);
   readonly tokens = new Set<string>();
+  /** Off: org units are read one at a time by id only (the list answers 404). */
+  orgUnitList = true;
   private readonly units = new Map<string, string>(); // department name → id
   private seq = 0;
 
@@ -93,10 +95,16 @@ export class FakePersonio extends FakeServer<Route> {
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (req.method !== 'GET') return error(res, 405, 'Method not allowed', '');
     const m = /^\/v2\/persons\/([^/]+)\/employments$/.exec(url.pathname);
-    const route: Route | undefined = url.pathname === '/v2/persons' ? 'persons' : m ? 'employments' : url.pathname === '/v2/org-units' ? 'orgUnits' : undefined;
+    const unit = /^\/v2\/org-units\/([^/]+)$/.exec(url.pathname);
+    const route: Route | undefined = url.pathname === '/v2/persons' ? 'persons' : m ? 'employments' : url.pathname === '/v2/org-units' || unit ? 'orgUnits' : undefined;
     if (!route) return error(res, 404, 'Not found', 'No such resource');
     if (!bearer || !this.tokens.has(bearer)) return error(res, 401, 'Unauthorized', 'The access token is invalid or expired');
     if (this.faulted(route, res)) return;
+    if (route === 'orgUnits' && unit) {
+      const name = [...this.units].find(([, id]) => id === decodeURIComponent(unit[1]!))?.[0];
+      return name ? sendJson(res, 200, { id: unit[1], type: 'DEPARTMENT', name, abbreviation: null }) : error(res, 404, 'Not found', 'No such org unit');
+    }
+    if (route === 'orgUnits' && !this.orgUnitList) return error(res, 404, 'Not found', 'No such resource');
     if (route === 'orgUnits') {
       if (url.searchParams.get('type') !== 'DEPARTMENT' && url.searchParams.get('type') !== 'TEAM') return error(res, 400, 'Invalid parameter', 'type is required');
       for (const p of this.persons.values()) if (p.department) this.unitId(p.department);

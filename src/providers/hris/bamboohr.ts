@@ -1,6 +1,7 @@
 /**
  * BambooHR: HTTP Basic with the API key as user name, under `<base>/api/gateway.php/<subdomain>/v1`. The full
- * listing is one custom report (every employee, inactive ones too; JSON); changes come from
+ * listing is one custom report (every employee, inactive ones too; JSON), or the employee directory where custom
+ * reports are not available; changes come from
  * `/employees/changed?since=`, then each changed employee is read again. Webhooks carry ids only and are signed:
  * `X-BambooHR-Signature` is the hex HMAC-SHA256 of the body followed by `X-BambooHR-Timestamp`, keyed with the
  * webhook's private key.
@@ -97,13 +98,13 @@ class BambooHrConnection implements HrisConnection {
     this.auth = `Basic ${Buffer.from(`${c.api_key}:x`).toString('base64')}`;
   }
 
-  private get(path: string): Promise<unknown> {
-    return this.http.json(`${this.base}${path}`, { headers: { Authorization: this.auth } });
+  private get(path: string, missing = false): Promise<unknown> {
+    return this.http.json(`${this.base}${path}`, { headers: { Authorization: this.auth }, missing });
   }
 
   async verify(): Promise<void> {
-    // Employee 0 is the owner of the API key: one small read any valid key may make.
-    await this.get('/employees/0?fields=firstName');
+    // Employee 0 is the owner of the API key: one small read any valid key may make (else the directory).
+    if ((await this.get('/employees/0?fields=firstName', true)) === null) await this.get('/employees/directory');
   }
 
   async *employees(): AsyncIterable<Employee[]> {
@@ -111,8 +112,16 @@ class BambooHrConnection implements HrisConnection {
       method: 'POST',
       headers: { Authorization: this.auth, 'Content-Type': 'application/json' },
       body: JSON.stringify({ title: 'dsync directory', fields: FIELDS }),
+      missing: true,
     });
-    yield parse(report, body, 'the custom report').employees.map(bamboohrEmployee);
+    if (body !== null) {
+      yield parse(report, body, 'the custom report').employees.map(bamboohrEmployee);
+      return;
+    }
+    // Without custom reports (an account that has them off): the employee directory, which lists the active
+    // employees only, without their supervisor's id or employee number.
+    const directory = parse(report, await this.get('/employees/directory'), 'the employee directory');
+    yield directory.employees.map((r) => bamboohrEmployee({ ...r, status: 'Active', supervisorEId: null, hireDate: null }));
   }
 
   async changes(since: string): Promise<Changes> {
@@ -147,7 +156,8 @@ export const bamboohr: HrisConnector<BambooHrCredentials> = {
     if (typeof signature !== 'string' || typeof timestamp !== 'string') return 'X-BambooHR-Signature and X-BambooHR-Timestamp are required';
     if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > WEBHOOK_MAX_AGE_S) return 'X-BambooHR-Timestamp is not a current time';
     const expected = createHmac('sha256', c.webhook_secret).update(Buffer.concat([call.body, Buffer.from(timestamp)])).digest();
-    const given = Buffer.from(signature.trim(), 'hex');
+    // Hex, as BambooHR's own example computes it; base64 read too.
+    const given = /^[0-9a-f]{64}$/i.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : Buffer.from(signature.trim(), 'base64');
     return given.length === expected.length && timingSafeEqual(given, expected) ? undefined : 'X-BambooHR-Signature does not match';
   },
 };

@@ -48,7 +48,7 @@ const person = z.looseObject({
   displayName: text,
   internal: z.looseObject({ status: text }).nullish(),
   work: work.nullish(),
-  humanReadable: z.looseObject({ work: z.looseObject({ title: text, division: text }).nullish() }).nullish(),
+  humanReadable: z.looseObject({ work: z.looseObject({ title: text, department: text, division: text }).nullish() }).nullish(),
 });
 const search = z.looseObject({ employees: z.array(person) });
 interface ListItem {
@@ -85,7 +85,7 @@ export function hibobEmployee(p: z.infer<typeof person>, departments: ReadonlyMa
     active: p.internal?.status === 'Active',
     ...(some(w.employeeIdInCompany) && { employeeNumber: some(w.employeeIdInCompany)! }),
     ...((some(p.humanReadable?.work?.title) ?? some(w.title)) && { jobTitle: (some(p.humanReadable?.work?.title) ?? some(w.title))! }),
-    ...(department && { department: { id: department, name: departments.get(department) ?? department } }),
+    ...(department && { department: { id: department, name: departments.get(department) ?? some(p.humanReadable?.work?.department) ?? department } }),
     ...((some(p.humanReadable?.work?.division) ?? some(w.division)) && { division: (some(p.humanReadable?.work?.division) ?? some(w.division))! }),
     ...(some(w.reportsTo?.id) && { managerId: some(w.reportsTo?.id)! }),
     ...(some(w.startDate) && { startDate: some(w.startDate)! }),
@@ -105,27 +105,35 @@ class HiBobConnection implements HrisConnection {
     this.auth = `Basic ${Buffer.from(`${c.service_user_id}:${c.token}`).toString('base64')}`;
   }
 
+  /** The department list, id → name (empty when the account has none to show: the search's names then serve). */
   private async departments(): Promise<Map<string, string>> {
-    const body = namedList.safeParse(await this.http.json(`${this.base}/company/named-lists/department`, { headers: { Authorization: this.auth } }));
+    const answer = await this.http.json(`${this.base}/company/named-lists/department`, { headers: { Authorization: this.auth }, missing: true });
+    if (answer === null) return new Map();
+    const body = namedList.safeParse(answer);
     if (!body.success) throw new HrisApiError('HiBob', 'the department list had an unexpected shape');
     return flattenList(body.data.values);
   }
 
-  async verify(): Promise<void> {
-    await this.departments();
-  }
-
-  async *employees(): AsyncIterable<Employee[]> {
-    const departments = await this.departments();
+  private async search(fields: string[]): Promise<z.infer<typeof search>> {
     const body = search.safeParse(
       await this.http.json(`${this.base}/people/search`, {
         method: 'POST',
         headers: { Authorization: this.auth, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ fields: FIELDS, showInactive: true, humanReadable: 'APPEND' }),
+        body: JSON.stringify({ fields, showInactive: true, humanReadable: 'APPEND' }),
       }),
     );
     if (!body.success) throw new HrisApiError('HiBob', 'the people search had an unexpected shape');
-    yield body.data.employees.map((p) => hibobEmployee(p, departments));
+    return body.data;
+  }
+
+  async verify(): Promise<void> {
+    // The one read a sync cannot do without.
+    await this.search(['root.id']);
+  }
+
+  async *employees(): AsyncIterable<Employee[]> {
+    const departments = await this.departments();
+    yield (await this.search(FIELDS)).employees.map((p) => hibobEmployee(p, departments));
   }
 }
 

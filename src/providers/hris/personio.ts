@@ -86,12 +86,16 @@ class PersonioConnection implements HrisConnection {
     return this.bearer;
   }
 
-  /** A read with the token; an expired token (401) is replaced once. */
-  private async get<T>(url: string, schema: z.ZodType<T>, what: string): Promise<T> {
+  /** A read with the token; an expired token (401) is replaced once. `missing`: a 404 answers null. */
+  private async get<T>(url: string, schema: z.ZodType<T>, what: string, missing?: false): Promise<T>;
+  private async get<T>(url: string, schema: z.ZodType<T>, what: string, missing: true): Promise<T | null>;
+  private async get<T>(url: string, schema: z.ZodType<T>, what: string, missing = false): Promise<T | null> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await this.token();
       try {
-        const body = schema.safeParse(await this.http.json(url, { headers: { Authorization: `Bearer ${bearer}` } }));
+        const answer = await this.http.json(url, { headers: { Authorization: `Bearer ${bearer}` }, missing });
+        if (answer === null && missing) return null;
+        const body = schema.safeParse(answer);
         if (!body.success) throw new HrisApiError('Personio', `${what} had an unexpected shape`);
         return body.data;
       } catch (err) {
@@ -105,21 +109,40 @@ class PersonioConnection implements HrisConnection {
     for (let url: string | undefined = first; url; ) {
       const body: { _data: T[]; _meta?: { links?: { next?: { href: string } | null } | null } | null } = await this.get(url, page(item), what);
       yield body._data;
-      const next = body._meta?.links?.next?.href;
-      // Only links to the same API are followed.
-      url = next && new URL(next, this.base).origin === new URL(this.base).origin ? new URL(next, this.base).toString() : undefined;
+      url = this.follow(body._meta?.links?.next?.href);
     }
+  }
+
+  /** A next-page link, followed only to the same API. */
+  private follow(next: string | undefined): string | undefined {
+    return next && new URL(next, this.base).origin === new URL(this.base).origin ? new URL(next, this.base).toString() : undefined;
   }
 
   async verify(): Promise<void> {
     await this.token();
   }
 
-  async *employees(): AsyncIterable<Employee[]> {
-    const departments = new Map<string, string>();
-    for await (const units of this.pages(`${this.base}/v2/org-units?type=DEPARTMENT&limit=${PAGE}`, orgUnit, 'the departments')) {
-      for (const u of units) departments.set(u.id, u.name ?? u.id);
+  /** The departments' names, listed; where the list is not offered, each department read once by its id. */
+  private async departments(): Promise<(ids: string[]) => Promise<Map<string, string>>> {
+    const names = new Map<string, string>();
+    const first = await this.get(`${this.base}/v2/org-units?type=DEPARTMENT&limit=${PAGE}`, page(orgUnit), 'the departments', true);
+    if (first) {
+      for (const u of first._data) names.set(u.id, u.name ?? u.id);
+      const next = this.follow(first._meta?.links?.next?.href);
+      if (next) for await (const units of this.pages(next, orgUnit, 'the departments')) for (const u of units) names.set(u.id, u.name ?? u.id);
+      return async () => names;
     }
+    return async (ids) => {
+      for (const id of ids.filter((i) => !names.has(i))) {
+        const unit = await this.get(`${this.base}/v2/org-units/${encodeURIComponent(id)}?type=DEPARTMENT`, orgUnit, 'a department', true);
+        names.set(id, unit?.name ?? id);
+      }
+      return names;
+    };
+  }
+
+  async *employees(): AsyncIterable<Employee[]> {
+    const named = await this.departments();
     for await (const persons of this.pages(`${this.base}/v2/persons?limit=${PAGE}`, personItem, 'a page of persons')) {
       const employments: Array<z.infer<typeof employment> | undefined> = new Array(persons.length);
       await forEachLimited([...persons.keys()], EMPLOYMENT_CONCURRENCY, async (i) => {
@@ -127,6 +150,8 @@ class PersonioConnection implements HrisConnection {
         const list = await this.get(`${this.base}/v2/persons/${encodeURIComponent(persons[i]!.id)}/employments?limit=1`, page(employment), 'an employment');
         employments[i] = list._data[0];
       });
+      const ids = employments.flatMap((e) => e?.org_units?.filter((u) => u.type === 'DEPARTMENT').map((u) => u.id) ?? []);
+      const departments = await named([...new Set(ids)]);
       yield persons.map((p, i) => personioEmployee(p, employments[i], departments));
     }
   }

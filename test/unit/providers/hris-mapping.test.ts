@@ -66,6 +66,8 @@ describe("HRIS: BambooHR's webhook signature", () => {
     const ts = String(now / 1000);
     expect(bamboohr.verifyWebhook(c, call('{"employees":[]}', ts), now)).to.equal(undefined);
     expect(bamboohr.verifyWebhook(c, call('{"employees":[]}', ts, 'other'), now)).to.equal('X-BambooHR-Signature does not match');
+    const b64 = createHmac('sha256', 'secret').update(`{}${ts}`).digest('base64');
+    expect(bamboohr.verifyWebhook(c, call('{}', ts, 'secret', b64), now), 'base64 too').to.equal(undefined);
     expect(bamboohr.verifyWebhook(c, call('{"employees":[]}', String(now / 1000 - 301)), now)).to.equal('X-BambooHR-Timestamp is not a current time');
     expect(bamboohr.verifyWebhook(c, call('{}', ts, 'secret', 'zz'), now)).to.equal('X-BambooHR-Signature does not match');
     expect(bamboohr.verifyWebhook({ subdomain: 'acme', api_key: 'k' }, call('{}', ts), now)).to.match(/no webhook private key/);
