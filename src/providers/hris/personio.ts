@@ -26,7 +26,7 @@ const text = z.string().nullish();
 const ref = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String) });
 const page = <T extends z.ZodType>(item: T) =>
   z.looseObject({ _data: z.array(item), _meta: z.looseObject({ links: z.looseObject({ next: z.looseObject({ href: z.string() }).nullish() }).nullish() }).nullish() });
-const personItem = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), email: text, first_name: text, last_name: text, preferred_name: text });
+const personItem = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), email: text, first_name: text, last_name: text, preferred_name: text, status: text });
 const employment = z.looseObject({
   status: text,
   position: z.looseObject({ title: text }).nullish(),
@@ -50,7 +50,8 @@ export function personioEmployee(p: z.infer<typeof personItem>, e: z.infer<typeo
     ...(some(p.first_name) && { firstName: some(p.first_name)! }),
     ...(some(p.last_name) && { lastName: some(p.last_name)! }),
     ...(displayName && { displayName }),
-    active: ACTIVE.has(e?.status ?? ''),
+    // The employment says; a person without one readable, their own status.
+    active: ACTIVE.has(e?.status ?? p.status ?? ''),
     ...(some(e?.position?.title) && { jobTitle: some(e?.position?.title)! }),
     ...(dept && { department: { id: dept.id, name: departments.get(dept.id) ?? dept.id } }),
     ...(e?.supervisor?.id && { managerId: e.supervisor.id }),
@@ -147,8 +148,8 @@ class PersonioConnection implements HrisConnection {
       const employments: Array<z.infer<typeof employment> | undefined> = new Array(persons.length);
       await forEachLimited([...persons.keys()], EMPLOYMENT_CONCURRENCY, async (i) => {
         // The most recent employment comes first.
-        const list = await this.get(`${this.base}/v2/persons/${encodeURIComponent(persons[i]!.id)}/employments?limit=1`, page(employment), 'an employment');
-        employments[i] = list._data[0];
+        const list = await this.get(`${this.base}/v2/persons/${encodeURIComponent(persons[i]!.id)}/employments?limit=1`, page(employment), 'an employment', true);
+        employments[i] = list?._data[0];
       });
       const ids = employments.flatMap((e) => e?.org_units?.filter((u) => u.type === 'DEPARTMENT').map((u) => u.id) ?? []);
       const departments = await named([...new Set(ids)]);
