@@ -27,6 +27,8 @@ import { googleOptions, type GoogleOptions } from './providers/google/options.js
 import { createMicrosoftProvider, type MicrosoftProvider } from './providers/microsoft/microsoft.js';
 import { createHrisProvider, type HrisProvider } from './providers/hris/hris.js';
 import { hrisOptions, type HrisOptions } from './providers/hris/options.js';
+import { RedisBudget } from './providers/pull/shared-budget.js';
+import { redisClientOf } from './store/open-store.js';
 import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/options.js';
 import { BrowserFlows } from './providers/oauth/browser-flows.js';
 import { ScimHandler, type EventCallback, type ScimRequest, type ServedRequest } from './scim/handler.js';
@@ -59,7 +61,7 @@ export interface DsyncOptions {
   /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
   /** BambooHR, HiBob, Personio pull syncs (DSYNC_BAMBOOHR_API_URL...); `retry` and `leaseMs` tune them for tests and benchmarks. */
-  hris?: Partial<HrisOptions> & { retry?: RetryOptions; leaseMs?: number };
+  hris?: Partial<HrisOptions> & { retry?: RetryOptions; leaseMs?: number; budgetWindowSeconds?: number };
 }
 
 export interface Dsync {
@@ -182,7 +184,9 @@ export function createDsync(options: DsyncOptions): Dsync {
     ...(msLeaseMs !== undefined && { leaseMs: msLeaseMs }),
   });
   metrics.trackMicrosoftStates(() => microsoft.directoryStates());
-  const { retry: hrisRetry, leaseMs: hrisLeaseMs, ...hrisGiven } = options.hris ?? {};
+  const { retry: hrisRetry, leaseMs: hrisLeaseMs, budgetWindowSeconds, ...hrisGiven } = options.hris ?? {};
+  // On Redis, a company's request budget is shared by every replica; in memory, this process is the only one.
+  const redis = redisClientOf(store);
   const hris = createHrisProvider({
     store,
     directories,
@@ -190,6 +194,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     options: hrisOptions(hrisGiven),
     logger,
     observer: metrics.hrisObserver,
+    ...(redis && { budget: new RedisBudget(redis, budgetWindowSeconds) }),
     ...(hrisRetry && { retry: hrisRetry }),
     ...(hrisLeaseMs !== undefined && { leaseMs: hrisLeaseMs }),
   });

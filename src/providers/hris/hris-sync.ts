@@ -11,6 +11,7 @@ import type { Logger } from '../../logger.js';
 import type { SyncReadStore } from '../pull/apply.js';
 import { MassDeletionError, type ProviderLabel } from '../pull/errors.js';
 import { KeyedPacer } from '../pull/keyed-pacer.js';
+import type { CompanyBudget } from '../pull/shared-budget.js';
 import type { RetryOptions } from '../pull/retry.js';
 import { PullRunner, type RunContext, type RunObserver } from '../pull/runner.js';
 import type { SyncState } from '../pull/sync-status.js';
@@ -42,6 +43,8 @@ export interface HrisSyncDeps {
   observer?: HrisObserver;
   retry?: RetryOptions;
   leaseMs?: number;
+  /** The companies' budgets shared by every replica (on the store's Redis); unset: each process paces alone. */
+  budget?: CompanyBudget;
 }
 
 export const DEFAULT_HRIS_RETRY: RetryOptions = { attempts: 6, baseMs: 1000, maxMs: 60_000 };
@@ -66,10 +69,7 @@ export class HrisSync {
     this.statuses = new HrisSyncStatuses(deps.store);
     this.credentials = new CredentialStore(deps.store);
     this.cursors = new Cursors(deps.store);
-    this.pacer = new KeyedPacer((key) => {
-      const type = key.slice(0, key.indexOf(':')) as HrisType;
-      return deps.options.perMinute?.[type] ?? connectorFor(type).perMinute;
-    });
+    this.pacer = new KeyedPacer((key) => this.perMinute(key.slice(0, key.indexOf(':')) as HrisType));
     this.runner = new PullRunner({
       type: HRIS_TYPES,
       label: HRIS,
@@ -87,6 +87,10 @@ export class HrisSync {
     });
   }
 
+  private perMinute(type: HrisType): number {
+    return this.deps.options.perMinute?.[type] ?? connectorFor(type).perMinute;
+  }
+
   /** An authenticated connection for `credentials`, counting into `status` when given. */
   connection(type: HrisType, credentials: object, status?: HrisSyncStatus) {
     const connector = connectorFor(type);
@@ -102,10 +106,14 @@ export class HrisSync {
         observer?.throttled(type);
       },
     };
+    const key = connector.company(credentials);
     const http = new HrisHttp({
       provider: connector.name,
-      key: connector.company(credentials),
-      pacer: this.pacer,
+      pace: async () => {
+        await this.pacer.take(key);
+        await this.deps.budget?.take(key, this.perMinute(type));
+      },
+      hold: (ms) => this.pacer.block(key, ms),
       retry: this.deps.retry ?? DEFAULT_HRIS_RETRY,
       observer: counting,
     });

@@ -5,7 +5,6 @@
  * answer's `Date`), which is where a changed-since feed resumes.
  */
 import { HrisApiError, HrisCredentialsError } from './errors.js';
-import type { KeyedPacer } from '../pull/keyed-pacer.js';
 import { withRetries, type Failure, type RetryOptions } from '../pull/retry.js';
 
 export interface HttpObserver {
@@ -17,9 +16,10 @@ export interface HttpObserver {
 export interface HrisHttpDeps {
   /** `BambooHR`: names the provider in errors. */
   provider: string;
-  /** The company whose budget a request spends (pacing, Retry-After). */
-  key: string;
-  pacer: KeyedPacer;
+  /** Resolves when the next request may go (the company's budget). */
+  pace(): Promise<void>;
+  /** The provider said to wait `ms` before any further request of the company. */
+  hold(ms: number): void;
   retry: RetryOptions;
   observer: HttpObserver;
   timeoutMs?: number;
@@ -79,13 +79,13 @@ export class HrisHttp {
     const { deps } = this;
     return withRetries(() => this.once(url, init), {
       options: deps.retry,
-      before: () => deps.pacer.take(deps.key),
+      before: () => deps.pace(),
       passThrough: (err) => err instanceof HrisCredentialsError,
       classify: (err): Failure => {
         if (!(err instanceof HttpFailure)) return { retry: !(err instanceof HrisApiError) };
         if (err.status === 429 || (err.status === 503 && err.retryAfterMs !== undefined)) {
           deps.observer.throttled();
-          if (err.retryAfterMs !== undefined) deps.pacer.block(deps.key, err.retryAfterMs);
+          if (err.retryAfterMs !== undefined) deps.hold(err.retryAfterMs);
         }
         return { retry: RETRIED.has(err.status), status: err.status, ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }) };
       },
