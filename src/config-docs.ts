@@ -4,7 +4,7 @@
  * variable and its meaning change together; the type and a schema-level default are read from the zod schema,
  * the defaults the code fills in afterwards from the constants named here.
  */
-import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
+import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE, MAX_POSTS_PER_DIRECTORY } from './delivery/options.js';
 import { GOOGLE_DEFAULTS } from './providers/google/options.js';
 import { MICROSOFT_DEFAULTS } from './providers/microsoft/options.js';
 import { HRIS_DEFAULTS } from './providers/hris/options.js';
@@ -114,6 +114,19 @@ export const ENV_DOCS: Record<string, EnvDoc> = {
     group: 'Webhook delivery and events',
     default: '`true` on the memory store, `false` with Redis',
     meaning: 'Allow webhook URLs that resolve to loopback, private or link-local addresses (the SSRF guard off: local development, receivers inside the cluster).',
+  },
+  DSYNC_WEBHOOK_ORDERING: {
+    group: 'Webhook delivery and events',
+    default: `\`${DELIVERY_DEFAULTS.ordering}\``,
+    type: '`resource` or `directory`',
+    meaning:
+      '`resource`: an event is never sent before an earlier event of its directory that names the same user or group has been delivered or dead-lettered; other events go in parallel and a failing event holds back only those that share a user or group with it. `directory`: one POST in flight per directory, in log order. See [Delivery](../concepts/delivery.md).',
+  },
+  DSYNC_WEBHOOK_CONCURRENCY: {
+    group: 'Webhook delivery and events',
+    default: `\`${DELIVERY_DEFAULTS.postsPerDirectory}\``,
+    type: `integer, 1 to ${MAX_POSTS_PER_DIRECTORY}`,
+    meaning: 'POSTs in flight per directory with `resource` ordering (batch mode: batches in flight).',
   },
   DSYNC_WEBHOOK_RETRY_SCHEDULE: {
     group: 'Webhook delivery and events',

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
-import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE } from './delivery/options.js';
+import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE, MAX_POSTS_PER_DIRECTORY, ORDERINGS, type Ordering } from './delivery/options.js';
 import { apiKeysSchema, toApiKey, type ApiKey } from './http/api-keys.js';
 import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
 import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
@@ -94,6 +94,8 @@ export const envSchema = z.object({
   DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(MAX_BATCH_SIZE).optional(),
   DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
   DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
+  DSYNC_WEBHOOK_ORDERING: z.enum(ORDERINGS, { error: `DSYNC_WEBHOOK_ORDERING must be ${ORDERINGS.join(' or ')}` }).optional(),
+  DSYNC_WEBHOOK_CONCURRENCY: positiveInt('DSYNC_WEBHOOK_CONCURRENCY').max(MAX_POSTS_PER_DIRECTORY).optional(),
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   DSYNC_WEBHOOK_TIMEOUT: positiveDuration.optional(),
   DSYNC_EVENT_RETENTION: duration.optional(), // 0 = delivered events are trimmed at once
@@ -190,6 +192,9 @@ export interface Config extends StoreConfig {
   webhookLogRetentionMs: number;
   /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
   deliveryLeaseMs: number;
+  /** Delivery order (DSYNC_WEBHOOK_ORDERING) and POSTs in flight per directory (DSYNC_WEBHOOK_CONCURRENCY). */
+  webhookOrdering: Ordering;
+  webhookConcurrency: number;
   google: GoogleOptions;
   microsoft: MicrosoftOptions;
   hris: HrisOptions;
@@ -376,6 +381,8 @@ export function loadConfig(
     eventRetentionMs: e.DSYNC_EVENT_RETENTION ?? DELIVERY_DEFAULTS.retentionMs,
     webhookLogRetentionMs: e.DSYNC_WEBHOOK_LOG_RETENTION ?? DELIVERY_DEFAULTS.logRetentionMs,
     deliveryLeaseMs: e.DSYNC_DELIVERY_LEASE ?? DELIVERY_DEFAULTS.leaseMs,
+    webhookOrdering: e.DSYNC_WEBHOOK_ORDERING ?? DELIVERY_DEFAULTS.ordering,
+    webhookConcurrency: e.DSYNC_WEBHOOK_CONCURRENCY ?? DELIVERY_DEFAULTS.postsPerDirectory,
     ...providers,
     ...(e.DSYNC_RATE_LIMIT_PLAN !== undefined && {
       rateLimits: resolvePolicy(e.DSYNC_RATE_LIMIT_PLAN, e.DSYNC_RATE_LIMIT_ENV, e.DSYNC_RATE_LIMIT_OVERRIDES),

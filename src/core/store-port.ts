@@ -171,8 +171,26 @@ export interface DeliveryState {
   attempts: number;
   /** Last seq of the batch being retried: a retry resends exactly the same events (same webhook-id). */
   pinned: string | null;
-  /** When the pinned batch may be retried (ms since epoch). */
+  /**
+   * When the pinned batch may be retried (ms since epoch); with `resource` ordering, the end of a pause the
+   * receiver asked for (429/503 with Retry-After), which holds the whole directory.
+   */
   retryAt?: number;
+  /**
+   * `resource` ordering: runs of consecutive log entries after `cursor` already delivered or dead-lettered
+   * (`[first, last]` seqs, oldest first), skipped on the next read; `cursor` is the last event before the first
+   * one not done.
+   */
+  done?: Array<[string, string]>;
+  /** `resource` ordering: deliveries that failed and wait for their retry, with their events' seqs. */
+  failing?: FailingDelivery[];
+}
+
+/** One delivery (an event, or a batch) waiting for its retry, with `resource` ordering. */
+export interface FailingDelivery {
+  seqs: string[];
+  attempts: number;
+  retryAt: number;
 }
 
 /** One delivery attempt, kept when the directory has `log_webhook_events`. */

@@ -5,57 +5,16 @@
  */
 import { yieldToLoop } from '../core/chunks.js';
 import type { Directory } from '../core/model.js';
-import type { DeliveryState, LoggedEvent, Store } from '../core/store-port.js';
-import type { Logger } from '../logger.js';
-import { errorCode, recordAttempt } from './attempt-log.js';
-import type { RetryPolicy, Verdict } from './retry-policy.js';
-import { eventIdOf, type Sink, type SinkResult } from './sinks.js';
+import type { DeliveryState, LoggedEvent } from '../core/store-port.js';
+import { CONTINUE_MS, SAVE_MS, applyReplay, deadLetter, disableWebhook, logRetry, observeAttempt, type PassContext } from './pass-context.js';
+import { ResourcePass } from './resource-pass.js';
+import type { SinkResult } from './sinks.js';
 
-export interface AttemptRecord {
-  directoryId: string;
-  result: SinkResult;
-  verdict: Verdict['kind'];
-  eventIds: string[];
-  attempt: number;
-  at: number;
-}
-
-export interface PassStats {
-  directories: number;
-  delivered: number;
-  failed: number;
-}
-
-/** What a pass needs from its engine. */
-export interface PassContext {
-  store: Store;
-  sink: Sink;
-  policy: RetryPolicy;
-  logger: Logger;
-  /** The lease owner (the engine's id). */
-  owner: string;
-  batchSize: number | undefined;
-  leaseMs: number;
-  retentionMs: number;
-  logRetentionMs: number;
-  onAttempt: ((attempt: AttemptRecord) => void) | undefined;
-  /** Counters of the engine, added to by every pass. */
-  stats: PassStats;
-  stopped(): boolean;
-  /** Whether commits to the directory were notified since the last ask: a drained pass then goes on with them. */
-  notified(directoryId: string): boolean;
-}
+export type { AttemptRecord, PassContext, PassStats } from './pass-context.js';
 
 const READ_CHUNK = 100;
 const YIELD_EVERY = 200;
 const SAVE_EVERY = 100;
-const SAVE_MS = 250;
-/**
- * How long a pass goes on with events committed while it ran, under the lease it holds, before it ends (trims
- * the log, releases the lease) and the next one reads the directory afresh. Under a steady stream of writes a
- * pass per few events would cost its setup (lease, due mark, directory, state, replay) each time.
- */
-const CONTINUE_MS = 1_000;
 
 /** `continue` the loop; `drained` the log (trim it); `halt` (a retry is scheduled, or the lease is lost). */
 type Step = 'continue' | 'drained' | 'halt';
@@ -68,22 +27,6 @@ function pinnedSlice(events: LoggedEvent[], pinned: string | null, size: number)
   return events.slice(0, size);
 }
 
-/**
- * Applies a pending replay request: the cursor moves back to before `since`, never forward. A replay also
- * means "the receiver works now": a delivery waiting for its retry time is tried at once (same webhook-id).
- */
-export async function applyReplay(c: PassContext, directoryId: string, state: DeliveryState): Promise<DeliveryState> {
-  const since = await c.store.takeReplayRequest(directoryId);
-  if (since === null) return state;
-  c.logger.info({ directoryId, since: new Date(since).toISOString() }, 'replaying events');
-  const from = await c.store.seqBefore(directoryId, since);
-  if (state.cursor === null || (from !== null && c.store.compareSeq(from, state.cursor) >= 0)) {
-    const { retryAt: _wait, ...now } = state;
-    return now;
-  }
-  return { cursor: from, attempts: 0, pinned: null };
-}
-
 /** Delivers what is pending for one directory while `lease.held`; a disabled webhook keeps its events. */
 export async function deliverPending(c: PassContext, directoryId: string, lease: { held: boolean }): Promise<void> {
   const directory = await c.store.getDirectory(directoryId);
@@ -91,11 +34,16 @@ export async function deliverPending(c: PassContext, directoryId: string, lease:
   if (!directory || directory.webhook_disabled_at) return;
   const loaded = await c.store.deliveryState(directoryId);
   const state = await applyReplay(c, directoryId, loaded);
-  if (state.attempts > 0 && state.retryAt !== undefined && state.retryAt > Date.now()) {
+  const resource = c.ordering === 'resource';
+  // A pinned batch waits for its retry time (`directory`); a pause the receiver asked for holds the directory.
+  if ((resource || state.attempts > 0) && state.retryAt !== undefined && state.retryAt > Date.now()) {
     await c.store.markDue(directoryId, state.retryAt);
     return;
   }
-  await new DirectoryPass(c, directory, state, state !== loaded).run(lease);
+  if (resource) return new ResourcePass(c, directory, state).run(lease);
+  // Switched from `resource`: its runs and failures are dropped (events after the cursor are sent again).
+  const { done: _done, failing: _failing, ...plain } = state;
+  await new DirectoryPass(c, directory, plain, state !== loaded).run(lease);
 }
 
 class DirectoryPass {
@@ -158,11 +106,11 @@ class DirectoryPass {
     const attempt = this.state.attempts + 1;
     const result = await this.c.sink.deliver({ directory: this.directory, events, batch: this.batch });
     const verdict = this.c.policy.judge(result, attempt);
-    await this.observe(events, result, verdict, attempt);
+    await observeAttempt(this.c, this.directory, events, result, verdict, attempt);
     if (verdict.kind === 'retry') return this.retryLater(result, attempt, last, verdict.delayMs);
     if (verdict.kind === 'disable') return this.disableWebhook(result);
     if (verdict.kind === 'delivered') this.c.stats.delivered += events.length;
-    else await this.deadLetter(events, result, attempt);
+    else await deadLetter(this.c, this.directory, events, result, attempt);
     return this.advance(last, events.length);
   }
 
@@ -185,28 +133,9 @@ class DirectoryPass {
     return pinnedSlice(this.buffer, this.state.pinned, this.size);
   }
 
-  private async observe(events: LoggedEvent[], result: SinkResult, verdict: Verdict, attempt: number): Promise<void> {
-    const directoryId = this.directory.id;
-    this.c.logger.debug(
-      { directoryId, webhookId: result.id, events: events.length, status: result.status, errorCode: errorCode(result.error), attempt, verdict: verdict.kind },
-      'delivery attempt',
-    );
-    this.c.onAttempt?.({ directoryId, result, verdict: verdict.kind, eventIds: events.map((e) => e.seq), attempt, at: Date.now() });
-    if (this.directory.log_webhook_events) {
-      const eventIds = events.map((e) => eventIdOf(e.json));
-      await recordAttempt(this.c.store, this.c.logRetentionMs, { directory: this.directory, result, outcome: verdict.kind, attempt, eventIds });
-    }
-  }
-
   private async retryLater(result: SinkResult, attempt: number, last: string, delayMs: number): Promise<Step> {
-    this.c.stats.failed++;
     const retryAt = Date.now() + delayMs;
-    // One line per failed attempt, for the operator of the service: never the URL (it may carry credentials)
-    // nor the secret; the error's code only (its message can quote the URL).
-    this.c.logger.warn(
-      { directoryId: this.directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempt, nextRetryAt: new Date(retryAt).toISOString() },
-      'webhook delivery failed; retrying',
-    );
+    logRetry(this.c, this.directory, result, attempt, retryAt);
     await this.c.store.markDue(this.directory.id, retryAt);
     this.state = { ...this.state, attempts: attempt, pinned: last, retryAt };
     await this.save();
@@ -214,30 +143,10 @@ class DirectoryPass {
   }
 
   private async disableWebhook(result: SinkResult): Promise<Step> {
-    this.c.stats.failed++;
-    this.c.logger.warn({ directoryId: this.directory.id, webhookId: result.id }, 'receiver answered 410 Gone: webhook disabled until it is set again');
-    await this.c.store.disableWebhook(this.directory.id, this.directory.webhook.endpoint, new Date().toISOString());
+    await disableWebhook(this.c, this.directory, result);
     this.state = { ...this.state, attempts: 0, pinned: null };
     await this.save();
     return 'halt';
-  }
-
-  private async deadLetter(events: LoggedEvent[], result: SinkResult, attempt: number): Promise<void> {
-    this.c.stats.failed++;
-    this.c.logger.warn(
-      { directoryId: this.directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempts: attempt },
-      'webhook delivery dead-lettered after the last retry',
-    );
-    await this.c.store.addDeadLetter(this.directory.id, {
-      directory_id: this.directory.id,
-      webhook_id: result.id,
-      events: events.map((e) => e.json),
-      batch: this.batch,
-      status_code: result.status ?? null,
-      error: result.error ?? null,
-      attempts: attempt,
-      created_at: new Date().toISOString(),
-    });
   }
 
   /** Moves the cursor past what was just delivered or dead-lettered; saved now and then (see `unsaved`). */

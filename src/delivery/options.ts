@@ -23,6 +23,9 @@ const positiveMs = z.number().positive('must be > 0').finite();
 const retentionMs = z.number().nonnegative('must be >= 0').finite();
 
 export const MAX_BATCH_SIZE = 1000;
+export const MAX_POSTS_PER_DIRECTORY = 256;
+export const ORDERINGS = ['resource', 'directory'] as const;
+export type Ordering = (typeof ORDERINGS)[number];
 
 /** The webhook sender and the retry policy (`DsyncOptions.webhook`). */
 const webhookOptions = z.strictObject({
@@ -42,6 +45,13 @@ const engineTuning = z.strictObject({
   leaseMs: positiveMs.default(30 * SECOND),
   /** Directories delivered at once by one process. */
   concurrency: z.int('must be an integer').min(1, 'must be >= 1').max(4096, 'must be <= 4096').default(64),
+  /**
+   * `resource`: an event waits only for earlier events of its directory that name the same user or group, and
+   * up to `postsPerDirectory` POSTs are in flight per directory; `directory`: one POST in flight, in log order.
+   */
+  ordering: z.enum(ORDERINGS).default('resource'),
+  /** POSTs in flight per directory with `resource` ordering. */
+  postsPerDirectory: z.int('must be an integer').min(1, 'must be >= 1').max(MAX_POSTS_PER_DIRECTORY, `must be <= ${MAX_POSTS_PER_DIRECTORY}`).default(16),
   /** Real time: how often the due set is polled (a commit in this process starts delivery at once anyway). */
   pollIntervalMs: positiveMs.default(250),
   /** How often directories whose log is ahead of their cursor are re-marked due (repairs lost wake-ups). */

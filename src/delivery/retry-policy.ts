@@ -35,6 +35,14 @@ export class RetryPolicy {
     private readonly random: () => number = Math.random,
   ) {}
 
+  /**
+   * A pause the receiver asked for (429 or 503 with Retry-After), in ms: it speaks for the whole endpoint, so
+   * with `resource` ordering it holds the directory, not only the events of the delivery it answered.
+   */
+  pauseMs(outcome: AttemptOutcome): number | undefined {
+    return outcome.status === 429 || outcome.status === 503 ? retryAfterMs(outcome.retryAfter) : undefined;
+  }
+
   /** `failures` = failed attempts so far including this one. */
   judge(outcome: AttemptOutcome, failures: number): Verdict {
     const { status } = outcome;
@@ -43,7 +51,7 @@ export class RetryPolicy {
     if (outcome.permanent || failures > this.schedule.length) return { kind: 'dead' };
     const base = this.schedule[failures - 1]!;
     const jittered = base * (0.8 + 0.4 * this.random());
-    const asked = status === 429 || status === 503 ? retryAfterMs(outcome.retryAfter) : undefined;
+    const asked = this.pauseMs(outcome);
     return { kind: 'retry', delayMs: Math.round(Math.max(jittered, asked ?? 0)) };
   }
 }

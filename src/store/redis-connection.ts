@@ -20,6 +20,7 @@ const RENEW_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
 const SAVE_STATE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4], 'retryAt', ARGV[6])
+if ARGV[7] == '' then redis.call('HDEL', KEYS[2], 'ahead') else redis.call('HSET', KEYS[2], 'ahead', ARGV[7]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1`;
 /** Compare-and-set on the directory record (cjson: the record has no arrays, so encoding is faithful). */

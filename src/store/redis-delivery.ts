@@ -82,7 +82,13 @@ export class RedisDeliveryStore extends RedisConnection {
   }
   async deliveryState(directoryId: string): Promise<DeliveryState> {
     const h = await this.redis.hgetall(`${prefix(directoryId)}dstate`);
-    return { cursor: h.cursor || null, attempts: Number(h.attempts ?? 0), pinned: h.pinned || null, ...(h.retryAt ? { retryAt: Number(h.retryAt) } : {}) };
+    return {
+      cursor: h.cursor || null,
+      attempts: Number(h.attempts ?? 0),
+      pinned: h.pinned || null,
+      ...(h.retryAt ? { retryAt: Number(h.retryAt) } : {}),
+      ...(h.ahead ? (JSON.parse(h.ahead) as Pick<DeliveryState, 'done' | 'failing'>) : {}),
+    };
   }
   async saveDeliveryState(directoryId: string, owner: string, state: DeliveryState, ttlMs: number): Promise<boolean> {
     const p = prefix(directoryId);
@@ -96,6 +102,7 @@ export class RedisDeliveryStore extends RedisConnection {
       state.pinned ?? '',
       ttlMs,
       state.retryAt ?? '',
+      state.done?.length || state.failing?.length ? JSON.stringify({ done: state.done ?? [], failing: state.failing ?? [] }) : '',
     );
     return saved === 1;
   }

@@ -1,0 +1,252 @@
+/**
+ * One `resource`-ordered delivery pass over one directory, run by the engine while it holds the directory's
+ * lease: it reads the log ahead of the first event not done, sends every event no earlier undone event blocks
+ * (see resource-queue.ts), up to `postsPerDirectory` POSTs at once, and acts on each verdict for that delivery
+ * alone. A receiver's pause (429/503 with Retry-After) and a 410 stop the whole directory, as in `directory`
+ * order. What is done is saved as it is acknowledged (one save in flight, the next one carrying everything
+ * acknowledged meanwhile), so a crash re-sends only deliveries not yet acknowledged or not yet saved.
+ */
+import { yieldToLoop } from '../core/chunks.js';
+import type { Directory } from '../core/model.js';
+import type { DeliveryState, FailingDelivery, LoggedEvent } from '../core/store-port.js';
+import { CONTINUE_MS, SAVE_MS, applyReplay, deadLetter, disableWebhook, logRetry, observeAttempt, type PassContext } from './pass-context.js';
+import { ResourceQueue, type Unit } from './resource-queue.js';
+
+const READ_CHUNK = 500;
+/**
+ * Events read and not yet done, at most: bounds a pass's memory, and how far past events held back by a
+ * failing delivery it goes on (beyond that, the directory waits for the retry).
+ */
+export const READ_AHEAD = 4_096;
+const YIELD_EVERY = 200;
+
+export class ResourcePass {
+  private queue!: ResourceQueue;
+  private readFrom: string | null = null;
+  /** Saved runs of done events, skipped as the reader reaches them. */
+  private runs: Array<[string, string]> = [];
+  private runIndex = 0;
+  /** Saved failed deliveries, by the seqs of their events, and those whose events were not read yet. */
+  private failingBySeq = new Map<string, Unit>();
+  private unreadFailing: Array<{ unit: Unit; saved: FailingDelivery }> = [];
+  private atEnd = false;
+  private inFlight = 0;
+  private pausedUntil = 0;
+  /** A 410 disabled the webhook: the pass stops, failed deliveries start over when it is set again. */
+  private disabled = false;
+  private leaseLost = false;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+  private saving: Promise<void> | undefined;
+  private dirty = false;
+  private replayCheckedAt = Date.now();
+  private turns = 0;
+  private readonly batch: boolean;
+  private readonly size: number;
+
+  constructor(
+    private readonly c: PassContext,
+    private readonly directory: Directory,
+    state: DeliveryState,
+  ) {
+    this.batch = c.batchSize !== undefined;
+    this.size = c.batchSize ?? 1;
+    this.load(state);
+  }
+
+  async run(lease: { held: boolean }): Promise<void> {
+    this.c.stats.directories++;
+    const started = Date.now();
+    try {
+      while (!this.c.stopped() && lease.held && !this.disabled && !this.leaseLost && this.failure === undefined) {
+        if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
+        await this.pickUpReplay();
+        if (this.atEnd && Date.now() - started < CONTINUE_MS && this.c.notified(this.directory.id)) this.atEnd = false;
+        if (!this.atEnd && this.queue.open < READ_AHEAD) await this.readChunk();
+        this.dispatch();
+        if (this.inFlight > 0) {
+          await this.idle(this.inFlight >= this.c.postsPerDirectory ? SAVE_MS : this.untilNextRetry(SAVE_MS));
+          continue;
+        }
+        if (!this.atEnd && this.queue.open < READ_AHEAD) continue;
+        // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
+        const wait = this.untilNextRetry(Infinity);
+        if (wait > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
+        await this.idle(wait);
+      }
+    } finally {
+      while (this.inFlight > 0) await this.idle(SAVE_MS);
+      this.markDirty();
+      await this.saving;
+      if (this.leaseLost) lease.held = false;
+    }
+    if (this.failure !== undefined) throw this.failure;
+    await this.finish();
+  }
+
+  private load(state: DeliveryState): void {
+    this.queue = new ResourceQueue(state.cursor);
+    this.readFrom = state.cursor;
+    this.runs = state.done ?? [];
+    this.runIndex = 0;
+    this.failingBySeq = new Map();
+    this.unreadFailing = [];
+    for (const saved of state.failing ?? []) {
+      const unit: Unit = { entries: [], attempts: saved.attempts, retryAt: saved.retryAt };
+      for (const seq of saved.seqs) this.failingBySeq.set(seq, unit);
+      this.unreadFailing.push({ unit, saved });
+    }
+    this.pausedUntil = state.retryAt ?? 0;
+    this.atEnd = false;
+  }
+
+  /** The state to save: the queue's, plus saved runs and failures the reader has not reached. */
+  private snapshot(): DeliveryState {
+    const failing = this.disabled ? [] : this.queue.failingDeliveries();
+    if (!this.disabled) for (const f of this.unreadFailing) if (f.unit.entries.length === 0) failing.push(f.saved);
+    return {
+      cursor: this.queue.watermark,
+      attempts: 0,
+      pinned: null,
+      ...(this.pausedUntil > Date.now() && { retryAt: this.pausedUntil }),
+      done: this.queue.doneRuns().concat(this.runs.slice(this.runIndex)),
+      failing,
+    };
+  }
+
+  private async readChunk(): Promise<void> {
+    const events = await this.c.store.readEvents(this.directory.id, this.readFrom, READ_CHUNK);
+    if (events.length === 0) this.atEnd = true;
+    for (const e of events) if (!this.add(e)) break;
+  }
+
+  /** False when `e` starts a saved run of done events: the reader goes on after the run. */
+  private add(e: LoggedEvent): boolean {
+    const cmp = (a: string, b: string) => this.c.store.compareSeq(a, b);
+    let run = this.runs[this.runIndex];
+    while (run && cmp(run[1], e.seq) < 0) run = this.runs[++this.runIndex];
+    if (run && cmp(run[0], e.seq) <= 0) {
+      this.queue.addDone(run[0], run[1]);
+      this.readFrom = run[1];
+      this.runIndex++;
+      return false;
+    }
+    this.queue.add(e, this.failingBySeq.get(e.seq));
+    this.readFrom = e.seq;
+    return true;
+  }
+
+  private dispatch(): void {
+    const now = Date.now();
+    if (this.pausedUntil > now) return;
+    const limit = this.c.postsPerDirectory;
+    for (const unit of this.queue.dueRetries(now, limit - this.inFlight)) void this.send(unit);
+    while (this.inFlight < limit) {
+      const unit = this.queue.take(this.size);
+      if (!unit) break;
+      void this.send(unit);
+    }
+  }
+
+  private async send(unit: Unit): Promise<void> {
+    this.inFlight++;
+    try {
+      const events: LoggedEvent[] = unit.entries;
+      const attempt = unit.attempts + 1;
+      const result = await this.c.sink.deliver({ directory: this.directory, events, batch: this.batch });
+      const verdict = this.c.policy.judge(result, attempt);
+      await observeAttempt(this.c, this.directory, events, result, verdict, attempt);
+      if (verdict.kind === 'delivered') {
+        this.c.stats.delivered += events.length;
+        this.queue.complete(unit);
+      } else if (verdict.kind === 'dead') {
+        await deadLetter(this.c, this.directory, events, result, attempt);
+        this.queue.complete(unit);
+      } else if (verdict.kind === 'retry') {
+        const now = Date.now();
+        unit.attempts = attempt;
+        unit.retryAt = now + verdict.delayMs;
+        logRetry(this.c, this.directory, result, attempt, unit.retryAt);
+        this.queue.fail(unit);
+        const pause = this.c.policy.pauseMs(result);
+        if (pause !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + pause);
+      } else {
+        this.queue.putBack(unit);
+        if (!this.disabled) {
+          this.disabled = true;
+          await disableWebhook(this.c, this.directory, result);
+        }
+      }
+      this.markDirty();
+    } catch (err) {
+      // The store failed (an attempt log, a dead letter): the engine logs it and marks the directory due.
+      this.queue.putBack(unit);
+      this.failure ??= err;
+    } finally {
+      this.inFlight--;
+      this.wake?.();
+    }
+  }
+
+  /** A replay asked for while this pass runs: once what is in flight settles, the pass starts over from it. */
+  private async pickUpReplay(): Promise<void> {
+    if (Date.now() - this.replayCheckedAt < SAVE_MS) return;
+    this.replayCheckedAt = Date.now();
+    const current = this.snapshot();
+    const replayed = await applyReplay(this.c, this.directory.id, current);
+    if (replayed === current) return;
+    while (this.inFlight > 0) await this.idle(SAVE_MS);
+    this.load(replayed);
+    this.markDirty();
+  }
+
+  /** Ms until the next failed delivery (or the directory's pause) may go; `cap` when none is sooner. */
+  private untilNextRetry(cap: number): number {
+    const now = Date.now();
+    const next = this.queue.nextRetryAt();
+    const at = Math.max(next ?? Infinity, this.pausedUntil > now ? this.pausedUntil : -Infinity);
+    return Math.max(0, Math.min(cap, at === -Infinity ? cap : at - now));
+  }
+
+  private idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
+    this.saving ??= this.saveLoop().finally(() => (this.saving = undefined));
+  }
+
+  private async saveLoop(): Promise<void> {
+    try {
+      while (this.dirty && !this.leaseLost) {
+        this.dirty = false;
+        const saved = await this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.snapshot(), this.c.leaseMs);
+        if (!saved) this.leaseLost = true;
+      }
+    } catch (err) {
+      this.failure ??= err;
+    }
+  }
+
+  /** Trims what is delivered, and wakes the directory when its next retry (or the receiver's pause) is due. */
+  private async finish(): Promise<void> {
+    if (this.disabled || this.leaseLost || this.c.stopped()) return;
+    const next = this.queue.nextRetryAt();
+    const pause = this.pausedUntil > Date.now() ? this.pausedUntil : undefined;
+    const unread = this.unreadFailing.filter((f) => f.unit.entries.length === 0).map((f) => f.saved.retryAt);
+    const due = [next, ...unread].filter((t): t is number => t !== undefined);
+    const at = pause ?? (due.length > 0 ? Math.min(...due) : undefined);
+    if (at !== undefined) await this.c.store.markDue(this.directory.id, at);
+    if (this.queue.watermark) {
+      await this.c.store.trimEvents(this.directory.id, this.queue.watermark, Date.now() - this.c.retentionMs);
+    }
+  }
+}
