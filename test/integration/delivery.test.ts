@@ -1,4 +1,8 @@
-/** Webhook delivery in process, against both stores: retries, Retry-After, 410, dead letters, replay, batch mode, logs. */
+/**
+ * Webhook delivery in process, against both stores: retries, Retry-After, 410, dead letters, replay, batch mode,
+ * logs, with `directory` ordering (one POST in flight, log order), whose behaviour `resource` ordering leaves as
+ * it was; `resource` ordering has delivery-resource.test.ts.
+ */
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +17,11 @@ for (const kind of STORE_KINDS) {
     let attempts: Array<{ id: string; status: number; at: number }>;
 
     async function start(options: Parameters<typeof startService>[1] = {}) {
-      svc = await startService(await openStore(kind, 3), { webhook: { retrySchedule: FAST, ...options.webhook }, ...options });
+      svc = await startService(await openStore(kind, 3), {
+        ...options,
+        webhook: { retrySchedule: FAST, ...options.webhook },
+        delivery: { ordering: 'directory', ...options.delivery },
+      });
     }
     beforeEach(async () => {
       hooks = await startReceiver();
@@ -281,6 +289,7 @@ describe('embedded callback delivery', () => {
     let failures = 2;
     const svc = await startService(await openStore('memory'), {
       webhook: { retrySchedule: FAST },
+      delivery: { ordering: 'directory' },
       eventCallback: (e) => {
         if (failures-- > 0) throw new Error('app not ready');
         seen.push(String(e.data.raw.userName));

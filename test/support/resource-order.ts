@@ -1,0 +1,94 @@
+/**
+ * The checker of `resource` ordering, from what a receiver saw: given a directory's events in log order and the
+ * POSTs that arrived (in arrival order, each with the tick it arrived at and the tick its 2xx answer left, on one
+ * clock), it proves
+ *   - at least once: every event of the log was acknowledged at least once (or dead-lettered, when allowed);
+ *   - per-resource order: an event that names a user or group (a membership names both) first arrived only after
+ *     every earlier event naming the same user or group had been acknowledged (or dead-lettered), or in the
+ *     same POST before it (batch mode);
+ *   - `sequence` on every event, increasing in log order.
+ * It knows nothing of dsync's code: the rule is restated here from the documented contract.
+ */
+import { expect } from 'chai';
+
+export interface ArrivedPost {
+  /** The events of the POST, in its order (one in real time, an array in batch mode). */
+  events: Array<{ id: string; event: string; directory_id: string; sequence?: number; data: any }>;
+  /** Tick the POST arrived at. */
+  arrived: number;
+  /** Tick the receiver's 2xx answer left at; absent when it did not answer 2xx (or the sender was gone). */
+  acked?: number;
+}
+
+export interface OrderCheck {
+  missing: string[];
+  unknown: string[];
+  violations: string[];
+  /** Events delivered more than once (re-sends after a crash or a lost answer). */
+  duplicates: number;
+}
+
+/** The users and groups an event names. */
+export function namedResources(e: { event: string; data: any }): string[] {
+  if (e.event.startsWith('user.')) return [`user ${e.data.id}`];
+  if (e.event === 'group.user_added' || e.event === 'group.user_removed') return [`user ${e.data.id}`, `group ${e.data.group.id}`];
+  return [`group ${e.data.id}`];
+}
+
+export function checkResourceOrder(
+  log: Array<{ id: string; event: string; sequence?: number; data: any }>,
+  posts: ArrivedPost[],
+  deadLettered: ReadonlySet<string> = new Set(),
+): OrderCheck {
+  const firstArrival = new Map<string, { tick: number; post: number; index: number }>();
+  const firstAck = new Map<string, number>();
+  const inLog = new Set(log.map((e) => e.id));
+  const unknown = new Set<string>();
+  let arrivals = 0;
+  posts.forEach((p, post) =>
+    p.events.forEach((e, index) => {
+      arrivals++;
+      if (!inLog.has(e.id)) unknown.add(e.id);
+      if (!firstArrival.has(e.id)) firstArrival.set(e.id, { tick: p.arrived, post, index });
+      if (p.acked !== undefined && !firstAck.has(e.id)) firstAck.set(e.id, p.acked);
+    }),
+  );
+  const missing = log.filter((e) => !firstAck.has(e.id) && !deadLettered.has(e.id)).map((e) => e.id);
+  const violations: string[] = [];
+  let lastSequence = -Infinity;
+  for (const e of log) {
+    if (typeof e.sequence !== 'number' || e.sequence <= lastSequence) violations.push(`${e.id}: sequence ${e.sequence} after ${lastSequence}`);
+    lastSequence = e.sequence ?? lastSequence;
+  }
+  const previous = new Map<string, { id: string; event: string }>();
+  for (const e of log) {
+    for (const r of namedResources(e)) {
+      const before = previous.get(r);
+      previous.set(r, e);
+      if (!before || deadLettered.has(before.id)) continue;
+      const sent = firstArrival.get(e.id);
+      if (!sent) continue; // missing: reported above
+      const prior = firstArrival.get(before.id);
+      const samePostAhead = prior !== undefined && prior.post === sent.post && prior.index < sent.index;
+      const ackedBefore = firstAck.has(before.id) && firstAck.get(before.id)! < sent.tick;
+      if (!samePostAhead && !ackedBefore) {
+        violations.push(`${e.event} ${e.id} arrived before ${before.event} ${before.id} (both name ${r}) was acknowledged`);
+      }
+    }
+  }
+  return { missing, unknown: [...unknown], violations, duplicates: arrivals - firstArrival.size };
+}
+
+/** Fails with the first few problems found by checkResourceOrder; returns its report. */
+export function expectResourceOrder(
+  what: string,
+  log: Parameters<typeof checkResourceOrder>[0],
+  posts: ArrivedPost[],
+  deadLettered?: ReadonlySet<string>,
+): OrderCheck {
+  const check = checkResourceOrder(log, posts, deadLettered);
+  expect(check.missing.length, `${what}: ${check.missing.length} of ${log.length} events never acknowledged (first: ${check.missing[0]})`).to.equal(0);
+  expect(check.unknown.length, `${what}: ${check.unknown.length} events not in the log (first: ${check.unknown[0]})`).to.equal(0);
+  expect(check.violations.length, `${what}: ${check.violations.length} out of order: ${check.violations.slice(0, 3).join('; ')}`).to.equal(0);
+  return check;
+}
