@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { SECRET } from './dsync-process.js';
 import { receiveSigned } from './harness.js';
+import type { ArrivedPost } from './resource-order.js';
 
 export interface Seen {
   /** `webhook-id` header. */
@@ -14,10 +15,16 @@ export interface Seen {
   body: any;
   /** The receiver answered 2xx and the sender was still there to read it. */
   acked: boolean;
+  /** Tick (one counter for arrivals and answers) the delivery arrived at, and the tick its 2xx left at. */
+  arrived: number;
+  ackedAt?: number;
+  /** Wall-clock ms it arrived at. */
+  at: number;
 }
 
 export interface Answer {
   status: number;
+  headers?: Record<string, string>;
   delayMs?: number;
   /** Hold the answer until this settles (or the sender gives up). */
   until?: Promise<unknown>;
@@ -33,6 +40,9 @@ export class FaultReceiver {
   readonly seen: Seen[] = [];
   rejected = 0;
   inFlight = 0;
+  /** The most deliveries in flight at once. */
+  maxInFlight = 0;
+  private tick = 0;
   answer: (d: Seen) => Answer = () => ({ status: 200 });
   private server: Server | undefined;
   private readonly wh = new Webhook(SECRET);
@@ -62,10 +72,11 @@ export class FaultReceiver {
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
     receiveSigned(this.wh, req, res, (body) => {
-      const d: Seen = { id: String(req.headers['webhook-id']), body, acked: false };
+      const d: Seen = { id: String(req.headers['webhook-id']), body, acked: false, arrived: ++this.tick, at: Date.now() };
       this.seen.push(d);
       const a = this.answer(d);
       this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
       let done = false;
       const send = () => {
         if (done) return;
@@ -74,7 +85,8 @@ export class FaultReceiver {
         // A sender that timed out (or died) has closed the socket: that attempt was not acknowledged.
         if (res.destroyed || req.socket.destroyed) return;
         d.acked = a.status >= 200 && a.status < 300;
-        res.writeHead(a.status).end();
+        if (d.acked) d.ackedAt = ++this.tick;
+        res.writeHead(a.status, a.headers).end();
       };
       res.on('close', () => {
         if (!done) {
@@ -90,6 +102,13 @@ export class FaultReceiver {
   /** Every event in arrival order (batch arrays unrolled), with the delivery it came in. */
   events(): Array<{ event: any; d: Seen }> {
     return this.seen.flatMap((d) => (Array.isArray(d.body) ? d.body : [d.body]).map((event: any) => ({ event, d })));
+  }
+
+  /** The deliveries of one directory as the resource-order checker takes them (test/support/resource-order.ts). */
+  posts(directoryId: string): ArrivedPost[] {
+    return this.seen
+      .map((d) => ({ events: (Array.isArray(d.body) ? d.body : [d.body]).filter((e: any) => e.directory_id === directoryId), arrived: d.arrived, ...(d.acked && { acked: d.ackedAt! }) }))
+      .filter((p) => p.events.length > 0);
   }
 
   ackedCount(): number {

@@ -113,8 +113,8 @@ export async function startService(
     store,
     externalUrl: url,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    delivery: { pollIntervalMs: 20, ...options.delivery },
     ...options,
+    delivery: { pollIntervalMs: 20, ...options.delivery },
   });
   const { rateLimits: makeLimits, tls: _tls, ...appOptions } = app;
   const rateLimits = makeLimits?.(dsync);

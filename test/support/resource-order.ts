@@ -4,7 +4,8 @@
  * clock), it proves
  *   - at least once: every event of the log was acknowledged at least once (or dead-lettered, when allowed);
  *   - per-resource order: an event that names a user or group (a membership names both) first arrived only after
- *     every earlier event naming the same user or group had been acknowledged (or dead-lettered), or in the
+ *     every earlier event naming the same user or group had been acknowledged (or dead-lettered: after its last
+ *     attempt), or in the
  *     same POST before it (batch mode);
  *   - `sequence` on every event, increasing in log order.
  * It knows nothing of dsync's code: the rule is restated here from the documented contract.
@@ -42,6 +43,7 @@ export function checkResourceOrder(
 ): OrderCheck {
   const firstArrival = new Map<string, { tick: number; post: number; index: number }>();
   const firstAck = new Map<string, number>();
+  const lastArrival = new Map<string, number>();
   const inLog = new Set(log.map((e) => e.id));
   const unknown = new Set<string>();
   let arrivals = 0;
@@ -51,6 +53,7 @@ export function checkResourceOrder(
       if (!inLog.has(e.id)) unknown.add(e.id);
       if (!firstArrival.has(e.id)) firstArrival.set(e.id, { tick: p.arrived, post, index });
       if (p.acked !== undefined && !firstAck.has(e.id)) firstAck.set(e.id, p.acked);
+      lastArrival.set(e.id, p.arrived);
     }),
   );
   const missing = log.filter((e) => !firstAck.has(e.id) && !deadLettered.has(e.id)).map((e) => e.id);
@@ -65,13 +68,15 @@ export function checkResourceOrder(
     for (const r of namedResources(e)) {
       const before = previous.get(r);
       previous.set(r, e);
-      if (!before || deadLettered.has(before.id)) continue;
+      if (!before) continue;
       const sent = firstArrival.get(e.id);
       if (!sent) continue; // missing: reported above
       const prior = firstArrival.get(before.id);
       const samePostAhead = prior !== undefined && prior.post === sent.post && prior.index < sent.index;
       const ackedBefore = firstAck.has(before.id) && firstAck.get(before.id)! < sent.tick;
-      if (!samePostAhead && !ackedBefore) {
+      // A dead-lettered event was given up on after its last attempt: what follows it goes after that attempt.
+      const givenUpBefore = deadLettered.has(before.id) && (lastArrival.get(before.id) ?? -Infinity) < sent.tick;
+      if (!samePostAhead && !ackedBefore && !givenUpBefore) {
         violations.push(`${e.event} ${e.id} arrived before ${before.event} ${before.id} (both name ${r}) was acknowledged`);
       }
     }
