@@ -14,6 +14,9 @@ import { FaultReceiver, type Seen } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';
 
 for (const backend of FAULT_BACKENDS) {
+  // These scenarios pin `directory` ordering (one POST in flight, log order); delivery-faults-resource.test.ts
+  // runs them with `resource` ordering.
+  const env = (db: number, extra: Record<string, string> = {}) => backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
   // ---- (c) batch mode ---------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): batch mode (DSYNC_WEBHOOK_BATCH_SIZE=50)`, function () {
@@ -68,7 +71,7 @@ for (const backend of FAULT_BACKENDS) {
     }
 
     it('delivers only when triggered: the HTTP cron route, then the CLI `dsync cron process-events` (exit 0)', async () => {
-      const srv = await serve('serve(batch)', backend.env(12, BATCH));
+      const srv = await serve('serve(batch)', env(12, BATCH));
       const dirs = await createDirectories(srv, 3, receiver.url, 'batch');
       await createUsers([srv], dirs, 120, 'h');
       await expectNothingDelivered(1000);
@@ -83,7 +86,7 @@ for (const backend of FAULT_BACKENDS) {
       receiver.seen.length = 0;
       await createUsers([srv], dirs, 70, 'c');
       await expectNothingDelivered(300);
-      const run = await cronRun('cron', backend.env(12, BATCH));
+      const run = await cronRun('cron', env(12, BATCH));
       expect(run.code, `cron exit code; output:\n${run.output.join('\n')}`).to.equal(0);
       expect(run.delivered).to.equal(210);
       await expectBatchesDelivered(dirs, 120, 70);
@@ -99,14 +102,14 @@ for (const backend of FAULT_BACKENDS) {
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       receiver.answer = () => ({ status: 200, until: gate });
-      const srv = await serve('serve(batch)', backend.env(12, BATCH));
+      const srv = await serve('serve(batch)', env(12, BATCH));
       const dirs = await createDirectories(srv, DIRS, receiver.url, 'runners');
       await createUsers([srv], dirs, PER_DIR, 'x');
       await expectNothingDelivered(200);
 
       const http = api(srv, 'POST', '/api/v1/dsync/cron/process-events');
-      const cliA = cronRun('cron#A', backend.env(12, BATCH));
-      const cliB = cronRun('cron#B', backend.env(12, BATCH));
+      const cliA = cronRun('cron#A', env(12, BATCH));
+      const cliB = cronRun('cron#B', env(12, BATCH));
       try {
         await until(() => receiver.inFlight >= DIRS, () => `all ${DIRS} batches in flight at once (got ${receiver.inFlight})`, 20_000);
       } finally {
@@ -132,7 +135,7 @@ for (const backend of FAULT_BACKENDS) {
       // The receiver acknowledges a 30-event batch (batch_<e1>_30) while Redis refuses writes (CLIENT PAUSE
       // WRITE), so the cursor save that follows cannot land; the process is killed there. More events arrive,
       // and the next pass re-sends the 30: a receiver deduplicating on webhook-id must see the same id again.
-      const srv = await serve('serve(batch)#1', backend.env(12, BATCH));
+      const srv = await serve('serve(batch)#1', env(12, BATCH));
       const [dir] = await createDirectories(srv, 1, receiver.url, 'shortbatch');
       await createUsers([srv], [dir!], 30, 'p', 4);
       const admin = backend.serverOf(redis, `dsync:{${dir!.id}}:dir`);
@@ -158,7 +161,7 @@ for (const backend of FAULT_BACKENDS) {
       expect(owners.size, 'the killed process held the lease').to.equal(1);
       await lapseLeases(redis, [dir!], owners);
 
-      const srv2 = await serve('serve(batch)#2', backend.env(12, BATCH));
+      const srv2 = await serve('serve(batch)#2', env(12, BATCH));
       await createUsers([srv2], [dir!], 20, 'q', 4);
       const res = await api(srv2, 'POST', '/api/v1/dsync/cron/process-events');
       expect(res.status).to.equal(200);
@@ -176,7 +179,7 @@ for (const backend of FAULT_BACKENDS) {
     });
 
     it('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL=1 delivers on its own, in batches of ≤50, each event once', async () => {
-      const srv = await serve('serve(interval)', backend.env(12, { ...BATCH, DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: '1' }));
+      const srv = await serve('serve(interval)', env(12, { ...BATCH, DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: '1' }));
       const dirs = await createDirectories(srv, 2, receiver.url, 'interval');
       await createUsers([srv], dirs, 80, 'i');
       await until(() => receiver.ackedCount() >= 160, () => `160 events from the interval (got ${receiver.ackedCount()})`, 10_000);

@@ -21,6 +21,9 @@ import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, startReceiver, until, type Receiver } from '../support/harness.js';
 
 for (const backend of FAULT_BACKENDS) {
+  // These scenarios pin `directory` ordering (one POST in flight, log order); delivery-faults-resource.test.ts
+  // runs them with `resource` ordering.
+  const env = (db: number, extra: Record<string, string> = {}) => backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
   // ---- (a) crash ----------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): dsync killed with SIGKILL`, function () {
@@ -45,7 +48,7 @@ for (const backend of FAULT_BACKENDS) {
       const TOTAL = DIRS * PER_DIR;
       // Slow-ish receiver: ~10 ms per POST, one POST in flight per directory → ≤ ~400 events/s.
       receiver.answer = () => ({ status: 200, delayMs: 10 });
-      const first = await serve('serve#1', backend.env(10));
+      const first = await serve('serve#1', env(10));
       const dirs = await createDirectories(first, DIRS, receiver.url, 'crash');
       await createUsers([first], dirs, PER_DIR, 'u');
       await until(() => receiver.ackedCount() >= TOTAL / 2, () => `half of ${TOTAL} events (got ${receiver.ackedCount()})`, 20_000);
@@ -57,7 +60,7 @@ for (const backend of FAULT_BACKENDS) {
       const held = await heldLeases(redis, dirs);
       expect(held.size, 'directories whose lease the killed process held').to.be.greaterThan(0);
 
-      const second = await serve('serve#2', backend.env(10));
+      const second = await serve('serve#2', env(10));
       // While the dead process's leases live, the new process must leave those directories alone.
       const before = receiver.events().length;
       await sleep(750);
@@ -92,7 +95,7 @@ for (const backend of FAULT_BACKENDS) {
         }
         return { status: 500 };
       };
-      const first = await serve('serve#1', backend.env(10));
+      const first = await serve('serve#1', env(10));
       const [dir] = await createDirectories(first, 1, receiver.url, 'retry');
       await createUsers([first], [dir!], 1, 'r', 1);
       await held;
@@ -102,7 +105,7 @@ for (const backend of FAULT_BACKENDS) {
       expect(owners.size, 'the killed process held the lease').to.equal(1);
       healthy = true;
 
-      await serve('serve#2', backend.env(10));
+      await serve('serve#2', env(10));
       await lapseLeases(redis, [dir!], owners);
       const state = await redis.hgetall(`dsync:{${dir!.id}}:dstate`);
       const due = await redis.zscore('dsync:due', dir!.id);
@@ -148,8 +151,8 @@ for (const backend of FAULT_BACKENDS) {
       const PER_DIR = 200;
       const LATER = 10; // per directory, through serve#2 alone while serve#1 is stopped
       const TOTAL = DIRS * (PER_DIR + LATER);
-      const one = await serve('serve#1', backend.env(11), { metrics: true });
-      const two = await serve('serve#2', backend.env(11), { metrics: true });
+      const one = await serve('serve#1', env(11), { metrics: true });
+      const two = await serve('serve#2', env(11), { metrics: true });
       const dirs = await createDirectories(one, DIRS, receiver.url, 'replicas');
       await createUsers([one, two], dirs, PER_DIR, 'u');
       await receiver.waitForEvents(DIRS * PER_DIR, 20_000);
@@ -197,7 +200,7 @@ for (const backend of FAULT_BACKENDS) {
 
     before(async () => {
       redis = await backend.fresh(13);
-      srv = await serve('serve', backend.env(13, { DSYNC_WEBHOOK_TIMEOUT: '1s' }));
+      srv = await serve('serve', env(13, { DSYNC_WEBHOOK_TIMEOUT: '1s' }));
     });
     beforeEach(async () => {
       receiver = await new FaultReceiver().open();

@@ -6,7 +6,9 @@
  */
 import { expect } from 'chai';
 import type { RedisClient } from '../../src/store/redis-client.js';
+import { sequenceOfId } from '../../src/store/redis-event-ids.js';
 import { entryEventJson } from '../../src/store/redis-records.js';
+import { expectResourceOrder, type OrderCheck } from './resource-order.js';
 import type { Dir } from './dsync-process.js';
 import type { FaultReceiver, Seen } from './fault-receiver.js';
 
@@ -90,4 +92,28 @@ export async function lapseLeases(redis: RedisClient, dirs: Dir[], deadOwners: S
     const key = `dsync:{${dir.id}}:lease`;
     if (deadOwners.has((await redis.get(key)) ?? '')) await redis.pexpire(key, 1);
   }
+}
+
+/** A directory's events as logged, each with the `sequence` its entry id carries. */
+export async function logEvents(redis: RedisClient, dirId: string): Promise<any[]> {
+  const entries = await redis.xrange(`dsync:{${dirId}}:ev`, '-', '+');
+  return entries.map(([id, fields]) => ({ ...JSON.parse(entryEventJson(fields)), sequence: sequenceOfId(id) }));
+}
+
+/**
+ * `resource` ordering's checks for each directory (test/support/resource-order.ts): every logged event
+ * acknowledged, none sent before an earlier one naming the same user or group was acknowledged, no dead letters,
+ * every re-send under the original webhook-id (real time).
+ */
+export async function expectResourceDelivered(redis: RedisClient, receiver: FaultReceiver, dirs: Dir[], perDir?: number): Promise<OrderCheck[]> {
+  const checks: OrderCheck[] = [];
+  for (const dir of dirs) {
+    const log = await logEvents(redis, dir.id);
+    if (perDir !== undefined) expect(log.length, `directory ${dir.id}: log length`).to.equal(perDir);
+    checks.push(expectResourceOrder(`directory ${dir.id}`, log, receiver.posts(dir.id)));
+    expect(await redis.xlen(`dsync:{${dir.id}}:dlq`), `directory ${dir.id}: dead letters`).to.equal(0);
+  }
+  for (const d of receiver.seen) if (!Array.isArray(d.body)) expect(d.id, 'webhook-id of a real-time delivery').to.equal(d.body.id);
+  expect(receiver.rejected, 'deliveries with a bad signature').to.equal(0);
+  return checks;
 }
