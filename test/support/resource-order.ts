@@ -72,12 +72,17 @@ export function checkResourceOrder(
       const sent = firstArrival.get(e.id);
       if (!sent) continue; // missing: reported above
       const prior = firstArrival.get(before.id);
-      const samePostAhead = prior !== undefined && prior.post === sent.post && prior.index < sent.index;
+      // In the same POST, ahead of it (batch mode): an earlier send of `before` may have been lost to a crash.
+      const samePostAhead = posts[sent.post]!.events.slice(0, sent.index).some((x) => x.id === before.id);
       const ackedBefore = firstAck.has(before.id) && firstAck.get(before.id)! < sent.tick;
       // A dead-lettered event was given up on after its last attempt: what follows it goes after that attempt.
       const givenUpBefore = deadLettered.has(before.id) && (lastArrival.get(before.id) ?? -Infinity) < sent.tick;
       if (!samePostAhead && !ackedBefore && !givenUpBefore) {
-        violations.push(`${e.event} ${e.id} arrived before ${before.event} ${before.id} (both name ${r}) was acknowledged`);
+        const acked = firstAck.get(before.id);
+        violations.push(
+          `${e.event} ${e.id} arrived (POST ${sent.post} at tick ${sent.tick}) before ${before.event} ${before.id} ` +
+            `(first in POST ${prior?.post ?? 'none'}, acknowledged at tick ${acked ?? 'never'}) was; both name ${r}`,
+        );
       }
     }
   }

@@ -167,5 +167,8 @@ describe('resource ordering: the queue', () => {
     expect(batchReversed.violations).to.have.length(1);
     const fine = checkResourceOrder(log, [{ events: [log[0]!, log[1]!], arrived: 1, acked: 2 }]);
     expect(fine.violations.concat(fine.missing)).to.deep.equal([]);
+    // A batch lost to a crash, then sent again whole: the first arrival of e2 is with e1 ahead of it.
+    const resent = checkResourceOrder(log, [{ events: [log[0]!], arrived: 1 }, { events: [log[0]!, log[1]!], arrived: 2, acked: 3 }]);
+    expect(resent.violations.concat(resent.missing)).to.deep.equal([]);
   });
 });
