@@ -41,8 +41,8 @@ export interface DsyncOptions {
   externalUrl: string;
   logger?: Logger;
   /**
-   * Embedded mode (docs/guides/embedding.md): every event goes to this callback, in order per directory, once each
-   * (retried on a throw); webhooks are not called.
+   * Embedded mode (docs/guides/embedding.md): every event goes to this callback once, in the delivery
+   * ordering (`delivery.ordering`), retried on a throw; webhooks are not called.
    */
   eventCallback?: (event: DirectorySyncEvent) => unknown;
   /** The webhook sender and retry schedule (delivery/options.ts documents each option and its default). */

@@ -838,7 +838,7 @@ export interface webhooks {
         put?: never;
         /**
          * user.created (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookUserCreatedEvent"];
         delete?: never;
@@ -858,7 +858,7 @@ export interface webhooks {
         put?: never;
         /**
          * user.updated (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookUserUpdatedEvent"];
         delete?: never;
@@ -878,7 +878,7 @@ export interface webhooks {
         put?: never;
         /**
          * user.deleted (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookUserDeletedEvent"];
         delete?: never;
@@ -898,7 +898,7 @@ export interface webhooks {
         put?: never;
         /**
          * group.created (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookGroupCreatedEvent"];
         delete?: never;
@@ -918,7 +918,7 @@ export interface webhooks {
         put?: never;
         /**
          * group.updated (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookGroupUpdatedEvent"];
         delete?: never;
@@ -938,7 +938,7 @@ export interface webhooks {
         put?: never;
         /**
          * group.deleted (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookGroupDeletedEvent"];
         delete?: never;
@@ -958,7 +958,7 @@ export interface webhooks {
         put?: never;
         /**
          * group.user_added (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookGroupUserAddedEvent"];
         delete?: never;
@@ -978,7 +978,7 @@ export interface webhooks {
         put?: never;
         /**
          * group.user_removed (real-time mode: one event per POST)
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookGroupUserRemovedEvent"];
         delete?: never;
@@ -998,7 +998,7 @@ export interface webhooks {
         put?: never;
         /**
          * Batch mode (DSYNC_WEBHOOK_BATCH_SIZE): a JSON array of up to N events of one directory, in order
-         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.
+         * @description Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its user and group arrive in order; `sequence` gives the directory's order of all its events.
          */
         post: operations["webhookEventBatch"];
         delete?: never;

@@ -1,12 +1,12 @@
 /**
  * The delivery engine. Each directory's event log is its outbox: events are committed with the write that
- * caused them, and delivered from here, off the request path, at least once and in order per directory.
+ * caused them, and delivered from here, off the request path, at least once, in order per user and group
+ * (`resource` ordering, many POSTs in flight per directory: resource-pass.ts) or per directory (`directory`).
  *
  * - A lease (atomic, expiring) makes one deliverer per directory across all replicas; a failing directory
  *   only holds its own lease, so it never delays another directory.
- * - The cursor moves only after the receiver's 2xx. A failed batch is pinned, so its retries resend the same
- *   events under the same `webhook-id`, on the retry policy's schedule; after the last retry it is
- *   dead-lettered and the cursor moves past it.
+ * - The cursor moves only after the receiver's 2xx. A failed delivery keeps its events, so its retries resend
+ *   them under the same `webhook-id`, on the retry policy's schedule; after the last retry it is dead-lettered.
  * - A global "due" set wakes deliverers; a periodic sweep re-marks directories whose log is ahead of their
  *   cursor, which repairs a wake-up lost to a crash between commit and mark.
  */

@@ -88,7 +88,8 @@ function operation(r: ApiRoute, schemas: SchemaCollector): Json {
 const WEBHOOK_DESCRIPTION =
   'Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the ' +
   "directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). " +
-  'Delivery is at least once and in order per directory: de-duplicate on `webhook-id`.';
+  'Delivery is at least once: de-duplicate on `webhook-id`. A user\'s events, a group\'s events and a membership after its ' +
+  'user and group arrive in order; `sequence` gives the directory\'s order of all its events.';
 
 /** A webhook POST: its body, example and the Standard Webhooks headers. */
 function webhook(operationId: string, summary: string, schema: Json, example: unknown): Json {

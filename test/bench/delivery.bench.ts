@@ -9,21 +9,32 @@
  * pass). The clock runs from the release until the receiver has counted them all.
  *
  * Phases:
- *   - real time, BENCH_DIRS directories (one event per POST, at most 64 directories in flight per process)
- *   - real time, one directory (ordered: one POST in flight)
+ *   - real time, BENCH_DIRS directories (one event per POST, at most 64 directories in flight per process), with
+ *     each of BENCH_ORDERINGS (`directory`: one POST in flight per directory; `resource`: many)
+ *   - real time, one directory, with each of BENCH_ORDERINGS
  *   - batch mode, BENCH_BATCH_SIZES (one `POST /api/v1/dsync/cron/process-events`, which drains everything)
  *   - steady state: SCIM user creates at BENCH_RATE/s spread over the directories for BENCH_STEADY_SECONDS,
  *     healthy receiver; lag = event created_at → receiver got it
+ *   - latency (delivery-latency.ts): a receiver answering after 50 ms; one directory's first sync of BENCH_USERS
+ *     users and BENCH_GROUPS groups with `resource` ordering at DSYNC_WEBHOOK_CONCURRENCY=BENCH_CONCURRENCY,
+ *     checked by the resource-order checker, beside `directory` ordering on BENCH_DIRECTORY_USERS users
+ *     (extrapolated)
+ *   - poison (delivery-latency.ts): the 50 ms receiver refusing every event of one user for 60 s while SCIM
+ *     writes go on at BENCH_POISON_RATE/s for 70 s (`resource`; retries at 5, 10, 20, 40, 80 s); the other
+ *     events' lag beside the same writes without the poison
  *
  *   npx tsx test/bench/delivery.bench.ts
  *   BENCH_PROFILE=/tmp/prof npx tsx test/bench/delivery.bench.ts   # --cpu-prof on each dsync child
  *
  * Env: BENCH_DIRS=100 BENCH_RT_EVENTS=50000 BENCH_SINGLE_EVENTS=10000 BENCH_BATCH_EVENTS=200000
- *      BENCH_BATCH_SIZES=100,500 BENCH_RATE=500 BENCH_STEADY_SECONDS=10 BENCH_ONLY=realtime|batch|steady
+ *      BENCH_BATCH_SIZES=100,500 BENCH_RATE=500 BENCH_STEADY_SECONDS=10 BENCH_ORDERINGS=directory,resource
+ *      BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_DIRECTORY_USERS=500 BENCH_CONCURRENCY=64 BENCH_POISON_RATE=100
+ *      BENCH_ONLY=realtime|batch|steady|latency|poison
  */
 import { Redis } from 'ioredis';
 import { buildEvent, userData } from '../../src/core/events.js';
 import { newId } from '../../src/core/ids.js';
+import { firstSyncPhase, poisonPhase, type LatencyRow, type PoisonRow } from './delivery-latency.js';
 import { client, CountingReceiver, cpuSeconds, percentile, startDsync, startRedis, type Client, type Proc } from './lib.js';
 
 const DIRS = Number(process.env.BENCH_DIRS ?? 100);
@@ -33,6 +44,12 @@ const BATCH_EVENTS = Number(process.env.BENCH_BATCH_EVENTS ?? 200_000);
 const BATCH_SIZES = (process.env.BENCH_BATCH_SIZES ?? '100,500').split(',').map(Number);
 const RATE = Number(process.env.BENCH_RATE ?? 500);
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+const ORDERINGS = (process.env.BENCH_ORDERINGS ?? 'directory,resource').split(',');
+const USERS = Number(process.env.BENCH_USERS ?? 100_000);
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
+const DIRECTORY_USERS = Number(process.env.BENCH_DIRECTORY_USERS ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const POISON_RATE = Number(process.env.BENCH_POISON_RATE ?? 100);
 const ONLY = process.env.BENCH_ONLY;
 const run = (what: string) => !ONLY || ONLY.split(',').includes(what);
 
@@ -218,6 +235,53 @@ async function steadyPhase(dsyncUrl: string, receiver: CountingReceiver, dirs: D
   };
 }
 
+const latencyRows: LatencyRow[] = [];
+const poisonRows: PoisonRow[] = [];
+
+/** Against the receiver answering after 50 ms: a first sync in each ordering, then the poison user. */
+async function latencyPhases(common: Record<string, string>, redis: Redis, slow: CountingReceiver): Promise<void> {
+  const resource = await startDsync({
+    ...common,
+    DSYNC_WEBHOOK_ORDERING: 'resource',
+    DSYNC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    DSYNC_WEBHOOK_RETRY_SCHEDULE: '5s,10s,20s,40s,80s',
+  });
+  const api = client(resource.url, `Api-Key ${resource.apiKey}`, 4);
+  let total = USERS * 2 + GROUPS;
+  try {
+    if (run('latency')) {
+      console.log(`receiver answering after 50 ms: first sync of ${USERS} users and ${GROUPS} groups, one directory, resource ordering, ${CONCURRENCY} POSTs in flight:`);
+      const [dir] = await createDirectories(api, 1, slow.url, 'first-sync-resource');
+      slow.recorded = [];
+      const row = await firstSyncPhase(`resource (DSYNC_WEBHOOK_CONCURRENCY=${CONCURRENCY})`, resource, redis, slow, dir!, USERS, GROUPS);
+      slow.recorded = undefined;
+      latencyRows.push(row);
+      total = row.events;
+    }
+    if (run('poison')) {
+      console.log(`receiver answering after 50 ms: ${POISON_RATE} SCIM writes/s for 70 s, resource ordering; one user refused for 60 s:`);
+      const [dir] = await createDirectories(api, 1, slow.url, 'poison');
+      poisonRows.push(await poisonPhase('resource', resource.url, slow, dir!, { rate: POISON_RATE, seconds: 70, failSeconds: 60, poisoned: false, tag: 'base' }));
+      poisonRows.push(await poisonPhase('resource', resource.url, slow, dir!, { rate: POISON_RATE, seconds: 70, failSeconds: 60, poisoned: true, tag: 'poison' }));
+    }
+  } finally {
+    await api.close();
+    await resource.stop();
+  }
+  if (!run('latency')) return;
+  const directory = await startDsync({ ...common, DSYNC_WEBHOOK_ORDERING: 'directory' });
+  const dapi = client(directory.url, `Api-Key ${directory.apiKey}`, 4);
+  try {
+    const groups = Math.max(1, Math.round((DIRECTORY_USERS * GROUPS) / USERS));
+    console.log(`receiver answering after 50 ms: first sync of ${DIRECTORY_USERS} users and ${groups} groups, directory ordering:`);
+    const [dir] = await createDirectories(dapi, 1, slow.url, 'first-sync-directory');
+    latencyRows.push(await firstSyncPhase('directory', directory, redis, slow, dir!, DIRECTORY_USERS, groups, total));
+  } finally {
+    await dapi.close();
+    await directory.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const redisProc = await startRedis();
   const redis = new Redis(redisProc.url);
@@ -226,27 +290,38 @@ async function main(): Promise<void> {
   console.log(`redis ${redisProc.url}; ${DIRS} directories; node ${process.version}`);
   let steady: Awaited<ReturnType<typeof steadyPhase>> | undefined;
   try {
-    if (run('realtime') || run('steady')) {
-      const dsync = await startDsync(common);
+    for (const ordering of ORDERINGS) {
+      if (!run('realtime') && !(run('steady') && ordering === ORDERINGS.at(-1))) continue;
+      const dsync = await startDsync({ ...common, DSYNC_WEBHOOK_ORDERING: ordering });
       const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
       try {
-        const dirs = await createDirectories(api, DIRS, receiver.url, 'rt');
-        const [single] = await createDirectories(api, 1, receiver.url, 'single');
-        console.log('real time:');
+        const dirs = await createDirectories(api, DIRS, receiver.url, `rt-${ordering}`);
+        const [single] = await createDirectories(api, 1, receiver.url, `single-${ordering}`);
+        console.log(`real time, ${ordering} ordering:`);
         await realtimePhase('warm-up (not reported)', dsync, redis, receiver, dirs, 50);
         rows.pop();
         if (run('realtime')) {
-          await realtimePhase(`real time, ${DIRS} directories`, dsync, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
-          await realtimePhase('real time, 1 directory (ordered, 1 POST in flight)', dsync, redis, receiver, [single!], SINGLE_EVENTS);
+          await realtimePhase(`real time, ${DIRS} directories, ${ordering}`, dsync, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
+          await realtimePhase(`real time, 1 directory, ${ordering}`, dsync, redis, receiver, [single!], SINGLE_EVENTS);
         }
-        if (run('steady')) {
-          console.log(`steady state: ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`);
+        if (run('steady') && ordering === ORDERINGS.at(-1)) {
+          console.log(`steady state (${ordering}): ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`);
           steady = await steadyPhase(dsync.url, receiver, dirs, RATE, STEADY_SECONDS);
           console.log(`  ${JSON.stringify(steady)}`);
         }
       } finally {
         await api.close();
         await dsync.stop();
+      }
+    }
+
+    if (run('latency') || run('poison')) {
+      const slow = await new CountingReceiver().start();
+      slow.delayMs = 50;
+      try {
+        await latencyPhases(common, redis, slow);
+      } finally {
+        await slow.stop();
       }
     }
 
@@ -271,6 +346,18 @@ async function main(): Promise<void> {
     console.log('\n| phase | events | POSTs | seconds | events/s | dsync CPU µs / event | target |\n|---|---:|---:|---:|---:|---:|---|');
     for (const r of rows) {
       console.log(`| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${Math.round(r.cpuUs)} | ${r.target} |`);
+    }
+    if (latencyRows.length > 0) {
+      console.log('\n| receiver at 50 ms: first sync, one directory | events | seconds | events/s | POSTs in flight (mean, max) | dsync CPU µs / event | |\n|---|---:|---:|---:|---|---:|---|');
+      for (const r of latencyRows) {
+        console.log(`| ${r.ordering} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSec)} | ${r.meanInFlight.toFixed(1)}, ${r.maxInFlight} | ${Math.round(r.cpuUs)} | ${r.note} |`);
+      }
+    }
+    if (poisonRows.length > 0) {
+      console.log('\n| receiver at 50 ms: SCIM writes, one user refused for 60 s | writes | other events\' lag p50 | p99 | max |\n|---|---:|---:|---:|---:|');
+      for (const r of poisonRows) {
+        console.log(`| ${r.ordering}, ${r.poisoned ? 'poisoned' : 'no poison'} | ${r.writes} | ${r.othersLagP50} ms | ${r.othersLagP99} ms | ${r.othersLagMax} ms |`);
+      }
     }
     if (steady) {
       console.log(

@@ -117,15 +117,48 @@ export async function startDsync(
   return { url, port, apiKey, child, stop: stopper(child) };
 }
 
-/** Counts deliveries (in all and per path) and measures lag (event created_at → arrival). Answers 204 at once. */
+/** A POST as the resource-order checker takes it: the events' ids and resources, arrival and 2xx ticks. */
+export interface RecordedPost {
+  events: Array<{ id: string; event: string; directory_id: string; data: { id: string; group?: { id: string } } }>;
+  arrived: number;
+  acked?: number;
+}
+
+/**
+ * Counts deliveries answered 2xx (in all and per path) and measures lag (event created_at → arrival). Answers 204
+ * at once, or after `delayMs` (a receiver across a network); `fails` refuses (500) the POSTs holding an event it
+ * names. Tracks POSTs in flight (the most at once, and the mean over arrivals); `record` keeps every POST for the
+ * resource-order checker.
+ */
 export class CountingReceiver {
   events = 0;
   posts = 0;
   lags: number[] = [];
+  /** Lags of the events `selected` accepts. */
+  selectedLags: number[] = [];
+  selected: ((event: any) => boolean) | undefined;
+  inFlight = 0;
+  maxInFlight = 0;
+  private inFlightSum = 0;
+  private arrivals = 0;
+  delayMs = 0;
+  fails: ((event: any) => boolean) | undefined;
+  recorded: RecordedPost[] | undefined;
+  private tick = 0;
   /** Events received per request path (several senders, one receiver: each its own path under `url`). */
   readonly byPath = new Map<string, number>();
   private server!: Server;
   url = '';
+
+  get meanInFlight(): number {
+    return this.arrivals === 0 ? 0 : this.inFlightSum / this.arrivals;
+  }
+
+  resetInFlight(): void {
+    this.maxInFlight = 0;
+    this.inFlightSum = 0;
+    this.arrivals = 0;
+  }
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => {
@@ -133,13 +166,34 @@ export class CountingReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const now = Date.now();
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { created_at: string } | Array<{ created_at: string }>;
-        const list = Array.isArray(body) ? body : [body];
-        this.posts++;
-        this.events += list.length;
-        this.byPath.set(req.url ?? '', (this.byPath.get(req.url ?? '') ?? 0) + list.length);
-        for (const e of list) this.lags.push(now - Date.parse(e.created_at));
-        res.writeHead(204).end();
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as any;
+        const list: any[] = Array.isArray(body) ? body : [body];
+        this.inFlight++;
+        this.arrivals++;
+        this.inFlightSum += this.inFlight;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        const refused = this.fails !== undefined && list.some((e) => this.fails!(e));
+        const post: RecordedPost | undefined = this.recorded && {
+          events: list.map((e) => ({ id: e.id, event: e.event, directory_id: e.directory_id, data: { id: e.data.id, ...(e.data.group && { group: { id: e.data.group.id } }) } })),
+          arrived: ++this.tick,
+        };
+        if (post) this.recorded!.push(post);
+        const answer = () => {
+          this.inFlight--;
+          if (refused) return void res.writeHead(500).end();
+          this.posts++;
+          this.events += list.length;
+          if (post) post.acked = ++this.tick;
+          this.byPath.set(req.url ?? '', (this.byPath.get(req.url ?? '') ?? 0) + list.length);
+          for (const e of list) {
+            const lag = now - Date.parse(e.created_at);
+            this.lags.push(lag);
+            if (this.selected?.(e)) this.selectedLags.push(lag);
+          }
+          res.writeHead(204).end();
+        };
+        if (this.delayMs > 0) setTimeout(answer, this.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));

@@ -158,7 +158,11 @@ topologySpreadConstraints:
 {{- end }}
 - name: DSYNC_WEBHOOK_ALLOW_PRIVATE
   value: {{ $d.allowPrivate | quote }}
-{{- range $name, $key := dict "DSYNC_WEBHOOK_RETRY_SCHEDULE" "retrySchedule" "DSYNC_WEBHOOK_TIMEOUT" "timeout" "DSYNC_EVENT_RETENTION" "eventRetention" "DSYNC_WEBHOOK_LOG_RETENTION" "logRetention" "DSYNC_DELIVERY_LEASE" "lease" }}
+{{- if gt (int $d.concurrency) 0 }}
+- name: DSYNC_WEBHOOK_CONCURRENCY
+  value: {{ $d.concurrency | quote }}
+{{- end }}
+{{- range $name, $key := dict "DSYNC_WEBHOOK_ORDERING" "ordering" "DSYNC_WEBHOOK_RETRY_SCHEDULE" "retrySchedule" "DSYNC_WEBHOOK_TIMEOUT" "timeout" "DSYNC_EVENT_RETENTION" "eventRetention" "DSYNC_WEBHOOK_LOG_RETENTION" "logRetention" "DSYNC_DELIVERY_LEASE" "lease" }}
 {{- with index $d $key }}
 - name: {{ $name }}
   value: {{ . | quote }}
