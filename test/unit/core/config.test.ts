@@ -50,6 +50,14 @@ describe('config', () => {
     expect(c.eventRetentionMs).to.equal(86_400_000);
   });
 
+  it('reads the delivery ordering and POSTs in flight per directory (defaults: resource, 16), and names them when bad', () => {
+    expect(loadConfig({}, key)).to.include({ webhookOrdering: 'resource', webhookConcurrency: 16 });
+    expect(loadConfig({ DSYNC_WEBHOOK_ORDERING: 'directory', DSYNC_WEBHOOK_CONCURRENCY: '64' }, key)).to.include({ webhookOrdering: 'directory', webhookConcurrency: 64 });
+    expect(() => loadConfig({ DSYNC_WEBHOOK_ORDERING: 'user' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_ORDERING must be resource or directory/);
+    expect(() => loadConfig({ DSYNC_WEBHOOK_CONCURRENCY: '0' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_CONCURRENCY/);
+    expect(() => loadConfig({ DSYNC_WEBHOOK_CONCURRENCY: '257' }, key)).to.throw(ConfigError, /DSYNC_WEBHOOK_CONCURRENCY/);
+  });
+
   it('reads the Redis command timeout (unset: the store default) and names it when it is bad', () => {
     expect(loadConfig({}, key).redisCommandTimeoutMs).to.equal(undefined);
     expect(loadConfig({ DSYNC_REDIS_COMMAND_TIMEOUT: '2s' }, key).redisCommandTimeoutMs).to.equal(2000);

@@ -13,6 +13,8 @@ describe('delivery options', () => {
       sweepIntervalMs: 30_000,
       retentionMs: 7 * 86_400_000,
       logRetentionMs: 7 * 86_400_000,
+      ordering: 'resource',
+      postsPerDirectory: 16,
     });
     expect(resolveWebhookOptions({})).to.deep.equal({ allowPrivate: true, retrySchedule: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 15_000 });
     expect(DEFAULT_RETRY_SCHEDULE).to.have.length(12);
@@ -29,6 +31,9 @@ describe('delivery options', () => {
       [() => resolveEngineTuning({ concurrency: 1.5 }), /delivery\.concurrency/],
       [() => resolveEngineTuning({ pollIntervalMs: Number.NaN }), /delivery\.pollIntervalMs/],
       [() => resolveEngineTuning({ leasMs: 10 } as never), /leasMs/],
+      [() => resolveEngineTuning({ ordering: 'user' } as never), /delivery\.ordering/],
+      [() => resolveEngineTuning({ postsPerDirectory: 0 }), /delivery\.postsPerDirectory: must be >= 1/],
+      [() => resolveEngineTuning({ postsPerDirectory: 257 }), /delivery\.postsPerDirectory: must be <= 256/],
       [() => resolveWebhookOptions({ batchSize: 0 }), /webhook\.batchSize: must be >= 1/],
       [() => resolveWebhookOptions({ batchSize: 1001 }), /webhook\.batchSize: must be <= 1000/],
       [() => resolveWebhookOptions({ retrySchedule: [] }), /webhook\.retrySchedule: must list at least one delay/],
