@@ -114,26 +114,29 @@ export class ResourcePass {
     };
   }
 
+  /** Reads the next events; those inside a saved run of done events are skipped (the run counts as done). */
   private async readChunk(): Promise<void> {
     const events = await this.c.store.readEvents(this.directory.id, this.readFrom, READ_CHUNK);
     if (events.length === 0) this.atEnd = true;
-    for (const e of events) if (!this.add(e)) break;
-  }
-
-  /** False when `e` starts a saved run of done events: the reader goes on after the run. */
-  private add(e: LoggedEvent): boolean {
     const cmp = (a: string, b: string) => this.c.store.compareSeq(a, b);
-    let run = this.runs[this.runIndex];
-    while (run && cmp(run[1], e.seq) < 0) run = this.runs[++this.runIndex];
-    if (run && cmp(run[0], e.seq) <= 0) {
-      this.queue.addDone(run[0], run[1]);
-      this.readFrom = run[1];
-      this.runIndex++;
-      return false;
+    let entered = false;
+    for (const e of events) {
+      let run = this.runs[this.runIndex];
+      if (run && entered && cmp(e.seq, run[1]) > 0) {
+        entered = false;
+        run = this.runs[++this.runIndex];
+      }
+      while (run && !entered && cmp(run[1], e.seq) < 0) run = this.runs[++this.runIndex];
+      this.readFrom = e.seq;
+      if (run && cmp(run[0], e.seq) <= 0) {
+        if (!entered) this.queue.addDone(run[0], run[1]);
+        entered = true;
+        continue;
+      }
+      this.queue.add(e, this.failingBySeq.get(e.seq));
     }
-    this.queue.add(e, this.failingBySeq.get(e.seq));
-    this.readFrom = e.seq;
-    return true;
+    // A run going on past this chunk: the next read starts after it.
+    if (entered) this.readFrom = this.runs[this.runIndex++]![1];
   }
 
   private dispatch(): void {

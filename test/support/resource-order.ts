@@ -25,8 +25,10 @@ export interface OrderCheck {
   missing: string[];
   unknown: string[];
   violations: string[];
-  /** Events delivered more than once (re-sends after a crash or a lost answer). */
+  /** Arrivals beyond each event's first (retries of failed attempts included). */
   duplicates: number;
+  /** Arrivals of an event after it had been acknowledged (re-sends after a crash or a lost answer). */
+  resentAfterAck: number;
 }
 
 /** The users and groups an event names. */
@@ -56,6 +58,8 @@ export function checkResourceOrder(
       lastArrival.set(e.id, p.arrived);
     }),
   );
+  let resentAfterAck = 0;
+  for (const p of posts) for (const e of p.events) if ((firstAck.get(e.id) ?? Infinity) < p.arrived) resentAfterAck++;
   const missing = log.filter((e) => !firstAck.has(e.id) && !deadLettered.has(e.id)).map((e) => e.id);
   const violations: string[] = [];
   let lastSequence = -Infinity;
@@ -86,7 +90,7 @@ export function checkResourceOrder(
       }
     }
   }
-  return { missing, unknown: [...unknown], violations, duplicates: arrivals - firstArrival.size };
+  return { missing, unknown: [...unknown], violations, duplicates: arrivals - firstArrival.size, resentAfterAck };
 }
 
 /** Fails with the first few problems found by checkResourceOrder; returns its report. */
