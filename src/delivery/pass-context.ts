@@ -34,6 +34,8 @@ export interface PassContext {
   owner: string;
   batchSize: number | undefined;
   ordering: Ordering;
+  /** Real time (retries due during a pass are sent by it); batch mode: a run retries only what was due at its start. */
+  realtime: boolean;
   /** POSTs in flight per directory (`resource` ordering). */
   postsPerDirectory: number;
   leaseMs: number;

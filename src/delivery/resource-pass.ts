@@ -43,6 +43,8 @@ export class ResourcePass {
   private turns = 0;
   private readonly batch: boolean;
   private readonly size: number;
+  /** Failed deliveries due by then are retried by this pass (a batch-mode run: those due at its start). */
+  private readonly retriesUntil: number;
 
   constructor(
     private readonly c: PassContext,
@@ -51,6 +53,7 @@ export class ResourcePass {
   ) {
     this.batch = c.batchSize !== undefined;
     this.size = c.batchSize ?? 1;
+    this.retriesUntil = c.realtime ? Infinity : Date.now();
     this.load(state);
   }
 
@@ -65,13 +68,13 @@ export class ResourcePass {
         if (!this.atEnd && this.queue.open < READ_AHEAD) await this.readChunk();
         this.dispatch();
         if (this.inFlight > 0) {
-          await this.idle(this.inFlight >= this.c.postsPerDirectory ? SAVE_MS : this.untilNextRetry(SAVE_MS));
+          await this.idle(this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? SAVE_MS : this.untilNextRetry(SAVE_MS));
           continue;
         }
         if (!this.atEnd && this.queue.open < READ_AHEAD) continue;
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
         const wait = this.untilNextRetry(Infinity);
-        if (wait > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
+        if (!this.c.realtime || wait > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
         await this.idle(wait);
       }
     } finally {
@@ -143,7 +146,7 @@ export class ResourcePass {
     const now = Date.now();
     if (this.pausedUntil > now) return;
     const limit = this.c.postsPerDirectory;
-    for (const unit of this.queue.dueRetries(now, limit - this.inFlight)) void this.send(unit);
+    for (const unit of this.queue.dueRetries(Math.min(now, this.retriesUntil), limit - this.inFlight)) void this.send(unit);
     while (this.inFlight < limit) {
       const unit = this.queue.take(this.size);
       if (!unit) break;
