@@ -169,6 +169,21 @@ describe('HRIS provider specifics (memory store)', function () {
     expect(t.personio.calls.orgUnits).to.equal(1 + 2);
   });
 
+  it('Personio: a listing cut short (an employment that keeps failing) deletes nothing; the next complete one does', async () => {
+    for (let i = 0; i < 60; i++) t.personio.hire({ department: 'Legal' });
+    const dir = await t.directory('personio');
+    expect((await t.sync()).failed).to.equal(0);
+    await t.newEvents(dir.id);
+    const gone = [...t.personio.persons.keys()].slice(0, 3);
+    for (const id of gone) t.personio.persons.delete(id);
+    t.personio.fail('employments', 500, 40); // more than every attempt of the reads in flight
+    const report = await t.sync();
+    expect(report.directories[0]).to.deep.include({ state: 'failed' });
+    expect((await t.newEvents(dir.id)).filter((e) => e.event === 'user.deleted')).to.deep.equal([]);
+    expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(60);
+    expect((await t.sync()).deleted).to.equal(3);
+  });
+
   it("Personio: persons in pages of 50, each person's employment; an expired token is replaced once", async () => {
     for (let i = 0; i < 120; i++) t.personio.hire({ department: `Dept ${i % 4}` });
     const dir = await t.directory('personio');
