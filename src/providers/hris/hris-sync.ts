@@ -48,6 +48,8 @@ export interface HrisSyncDeps {
 }
 
 export const DEFAULT_HRIS_RETRY: RetryOptions = { attempts: 6, baseMs: 1000, maxMs: 60_000 };
+/** Trying credentials for someone waiting on a page: one retry, soon, then the answer. */
+export const CONNECT_RETRY: RetryOptions = { attempts: 2, baseMs: 500, maxMs: 2_000 };
 
 const STATE_OF: Array<[new (...args: never[]) => Error, SyncState]> = [
   [HrisCredentialsError, 'invalid_credentials'],
@@ -92,7 +94,7 @@ export class HrisSync {
   }
 
   /** An authenticated connection for `credentials`, counting into `status` when given. */
-  connection(type: HrisType, credentials: object, status?: HrisSyncStatus) {
+  connection(type: HrisType, credentials: object, status?: HrisSyncStatus, retry?: RetryOptions) {
     const connector = connectorFor(type);
     const observer = this.deps.observer;
     const counting: HttpObserver = {
@@ -114,7 +116,7 @@ export class HrisSync {
         await this.deps.budget?.take(key, this.perMinute(type));
       },
       hold: (ms) => this.pacer.block(key, ms),
-      retry: this.deps.retry ?? DEFAULT_HRIS_RETRY,
+      retry: retry ?? this.deps.retry ?? DEFAULT_HRIS_RETRY,
       observer: counting,
     });
     return { connector, http, conn: connector.connect(credentials, http, this.deps.options.apiUrls[type]) };

@@ -14,7 +14,7 @@ import { SyncSoon } from '../pull/sync-soon.js';
 import { isHrisType, type HrisType, type WebhookCall } from './connector.js';
 import { connectorFor } from './connectors.js';
 import { HrisNotConnectedError, HrisWebhookRefusedError, NotHrisDirectoryError } from './errors.js';
-import { HrisSync, type HrisSyncDeps } from './hris-sync.js';
+import { CONNECT_RETRY, HrisSync, type HrisSyncDeps } from './hris-sync.js';
 import type { HrisSyncStatus } from './sync-status.js';
 
 /** What a connected directory shows of its credentials: never a secret. */
@@ -74,7 +74,7 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
     const directory = await hrisDirectory(directoryId);
     const connector = connectorFor(directory.type);
     const credentials = parseInput(connector.credentials, input) as Record<string, string>;
-    await sync.connection(directory.type, credentials).conn.verify();
+    await sync.connection(directory.type, credentials, undefined, deps.retry ?? CONNECT_RETRY).conn.verify();
     return { directory, connector, credentials };
   };
 
