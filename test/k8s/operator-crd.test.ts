@@ -65,6 +65,13 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
       { google: { domain: 'acme.com' } },
       'spec.google: Forbidden: spec.google is only allowed when type is google',
     ],
+    ['type bamboohr without spec.hris', 'hris-bare', { type: 'bamboohr' }, 'spec.hris: Required value: spec.hris is required when type is bamboohr, hibob or personio'],
+    [
+      'spec.hris on a SCIM type',
+      'hris-on-scim',
+      { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } },
+      'spec.hris: Forbidden: spec.hris is only allowed when type is bamboohr, hibob or personio',
+    ],
   ];
 
   for (const [what, name, spec, message] of invalid) {
@@ -79,8 +86,9 @@ describe('DirectoryConnection CRD (real kube-apiserver)', function () {
     });
   }
 
-  it('accepts type google with spec.google, and a URL with a port, path and query', async () => {
+  it('accepts type google with spec.google, an HRIS type with spec.hris, and a URL with a port, path and query', async () => {
     await createConnection(env, connection('google-ok', { type: 'google', google: { domain: 'acme.com' } }));
+    await createConnection(env, connection('hris-ok', { type: 'personio', hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } }));
     const webhook = { url: 'https://hooks.example.com:8443/in?x=1', secretRef: { name: 'hook', key: 'secret' } };
     await createConnection(env, connection('url-ok', { webhook }));
   });
