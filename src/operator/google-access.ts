@@ -5,14 +5,12 @@
  * tripped mass-deletion guard shows up in `kubectl get` and GitOps tools.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { ValidationError } from '../core/errors.js';
 import type { Store } from '../core/store-port.js';
 import { parseServiceAccount, ServiceAccounts, type ServiceAccount } from '../providers/google/service-account.js';
 import { SyncStatuses, type SyncStatus } from '../providers/google/sync-status.js';
-import { REASONS } from './conditions.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
-import { NotLeaderError } from './errors.js';
-import { invalidSpec, type Halt, type ReconcileState } from './reconcile-state.js';
+import type { Halt, ReconcileState } from './reconcile-state.js';
+import { secretToStore, type SecretStepDeps } from './secret-step.js';
 import { pullSyncCondition, type ConditionBody } from './sync-condition.js';
 
 export const GOOGLE_SYNC = 'GoogleSync';
@@ -56,37 +54,20 @@ export class GoogleAccess {
   }
 }
 
-export interface GoogleStepDeps {
-  google: GoogleAccess;
-  /** The value of a Secret key, or why it could not be read. */
-  secretValue: (ref: { name: string; key: string }, field: string) => Promise<string | Halt>;
-  /** One bounded store call. */
-  store: <T>(call: string, work: () => Promise<T>) => Promise<T>;
-  fence?: () => void;
-}
-
 /** The reconcile step of a google connection: the service account of spec.google to the store, the sync status back. */
-export async function ensureGoogle(state: ReconcileState, deps: GoogleStepDeps): Promise<Halt | undefined> {
+export async function ensureGoogle(state: ReconcileState, deps: SecretStepDeps & { google: GoogleAccess }): Promise<Halt | undefined> {
   const spec = state.spec!;
   if (!spec.google) return undefined;
-  const ref = spec.google.serviceAccount?.secretRef;
-  const read = ref ? await deps.secretValue(ref, 'spec.google.serviceAccount.secretRef') : undefined;
-  if (read !== undefined && typeof read !== 'string') return read;
-  let account: ServiceAccount | null;
-  try {
-    account = GoogleAccess.serviceAccountOf(spec, read);
-  } catch (err) {
-    if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.google.serviceAccount.secretRef)`);
-    throw err;
-  }
-  const id = state.cr.metadata.uid!;
-  try {
-    deps.fence?.();
-    if (await deps.store('google', () => deps.google.apply(id, account))) state.log.info("updated the directory's Google service account");
-    state.googleSync = await deps.store('google', () => deps.google.status(id));
-  } catch (err) {
-    if (err instanceof NotLeaderError) throw err;
-    return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
-  }
+  const done = await secretToStore(state, deps, {
+    call: 'google',
+    ref: spec.google.serviceAccount?.secretRef,
+    field: 'spec.google.serviceAccount.secretRef',
+    parse: (value) => GoogleAccess.serviceAccountOf(spec, value),
+    apply: (id, account) => deps.google.apply(id, account),
+    status: (id) => deps.google.status(id),
+    changed: "updated the directory's Google service account",
+  });
+  if (!('status' in done)) return done;
+  state.googleSync = done.status;
   return undefined;
 }

@@ -13,9 +13,8 @@ import { isHrisType, type HrisType } from '../providers/hris/connector.js';
 import { connectorFor } from '../providers/hris/connectors.js';
 import { CredentialStore } from '../providers/hris/credentials.js';
 import { Cursors, HrisSyncStatuses, type HrisSyncStatus } from '../providers/hris/sync-status.js';
-import { REASONS } from './conditions.js';
-import { NotLeaderError } from './errors.js';
-import { invalidSpec, type Halt, type ReconcileState } from './reconcile-state.js';
+import type { Halt, ReconcileState } from './reconcile-state.js';
+import { secretToStore, type SecretStepDeps } from './secret-step.js';
 import { pullSyncCondition, type ConditionBody } from './sync-condition.js';
 
 export const HRIS_SYNC = 'HrisSync';
@@ -65,35 +64,21 @@ export class HrisAccess {
   }
 }
 
-export interface HrisStepDeps {
-  hris: HrisAccess;
-  /** The value of a Secret key, or why it could not be read. */
-  secretValue: (ref: { name: string; key: string }, field: string) => Promise<string | Halt>;
-  store: <T>(call: string, work: () => Promise<T>) => Promise<T>;
-  fence?: () => void;
-}
-
 /** The reconcile step of an HRIS connection: the credentials of spec.hris to the store, the sync status back. */
-export async function ensureHris(state: ReconcileState, deps: HrisStepDeps): Promise<Halt | undefined> {
+export async function ensureHris(state: ReconcileState, deps: SecretStepDeps & { hris: HrisAccess }): Promise<Halt | undefined> {
   const spec = state.spec!;
   if (!isHrisType(spec.type) || !spec.hris) return undefined;
-  const read = await deps.secretValue(spec.hris.credentialsSecretRef, 'spec.hris.credentialsSecretRef');
-  if (typeof read !== 'string') return read;
-  let credentials: Record<string, string>;
-  try {
-    credentials = HrisAccess.credentialsOf(spec.type, read);
-  } catch (err) {
-    if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.hris.credentialsSecretRef)`);
-    throw err;
-  }
-  const id = state.cr.metadata.uid!;
-  try {
-    deps.fence?.();
-    if (await deps.store('hris', () => deps.hris.apply(id, credentials))) state.log.info("updated the directory's HRIS credentials");
-    state.hrisSync = await deps.store('hris', () => deps.hris.status(id));
-  } catch (err) {
-    if (err instanceof NotLeaderError) throw err;
-    return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
-  }
+  const type = spec.type;
+  const done = await secretToStore(state, deps, {
+    call: 'hris',
+    ref: spec.hris.credentialsSecretRef,
+    field: 'spec.hris.credentialsSecretRef',
+    parse: (value) => HrisAccess.credentialsOf(type, value ?? ''),
+    apply: (id, credentials) => deps.hris.apply(id, credentials),
+    status: (id) => deps.hris.status(id),
+    changed: "updated the directory's HRIS credentials",
+  });
+  if (!('status' in done)) return done;
+  state.hrisSync = done.status;
   return undefined;
 }
