@@ -24,6 +24,8 @@ export interface RoundContext {
   read(n: number): void;
 }
 
+/** Users read from the store and applied at once in a full round. */
+const USER_CHUNK = 1000;
 /** Groups applied at once in a full round. */
 const GROUP_CHUNK = 500;
 /** Employees read again at once in a targeted round. */
@@ -57,7 +59,8 @@ export async function fullRound(conn: HrisConnection, ctx: RoundContext): Promis
       departments.set(id, d);
       d.members.add(e.id);
     }
-    await apply.usersPage(users);
+    // A provider's page can be everyone (BambooHR's report, Bob's search): applied a thousand at a time.
+    for (let i = 0; i < users.length; i += USER_CHUNK) await apply.usersPage(users.slice(i, i + USER_CHUNK));
   }
   // Every company has at least the person whose key this is: an empty listing is an outage, never "everyone left".
   if (apply.usersSeen === 0 && storedUsers > 0) throw new HrisApiError(ctx.dir.type, 'listed no employee with a work email; nothing was deleted');
