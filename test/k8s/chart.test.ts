@@ -28,6 +28,7 @@ const MATRIX: Record<string, Record<string, unknown>> = {
   'batch mode': { 'delivery.batchSize': 100, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '10s' },
   'Google sync CronJob': { 'cron.syncGoogle.enabled': true, extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }] },
   'Microsoft sync CronJob': { 'cron.syncMicrosoft.enabled': true, extraEnv: [{ name: 'DSYNC_MICROSOFT_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'entra', key: 'secret' } } }] },
+  'HRIS sync CronJob': { 'cron.syncHris.enabled': true },
   ingress: { 'ingress.enabled': true, 'ingress.className': 'nginx', 'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }] },
   'ServiceMonitor + PrometheusRule': {
     'metrics.serviceMonitor.enabled': true,
