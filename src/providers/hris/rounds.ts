@@ -63,7 +63,7 @@ export async function fullRound(conn: HrisConnection, ctx: RoundContext): Promis
     for (let i = 0; i < users.length; i += USER_CHUNK) await apply.usersPage(users.slice(i, i + USER_CHUNK));
   }
   // Every company has at least the person whose key this is: an empty listing is an outage, never "everyone left".
-  if (apply.usersSeen === 0 && storedUsers > 0) throw new HrisApiError(ctx.dir.type, 'listed no employee with a work email; nothing was deleted');
+  if (apply.usersSeen === 0 && storedUsers > 0) throw new HrisApiError(deps.label.name, 'listed no employee with a work email; nothing was deleted');
   const entries = [...departments];
   for (let i = 0; i < entries.length; i += GROUP_CHUNK) {
     const chunk = entries.slice(i, i + GROUP_CHUNK);
