@@ -151,6 +151,17 @@ describe('HRIS provider specifics (memory store)', function () {
     expect(t.bamboo.calls).to.include({ report: 1, directory: 1 });
   });
 
+  it('an empty listing is an outage, never "everyone left": nothing is deleted', async () => {
+    for (let i = 0; i < 3; i++) t.bob.hire();
+    const dir = await t.directory('hibob');
+    expect((await t.sync()).failed).to.equal(0);
+    t.bob.employees.clear();
+    const report = await t.sync();
+    expect(report.directories[0]).to.deep.include({ state: 'failed' });
+    expect(report.directories[0].error.message).to.equal('HiBob: listed no employee with a work email; nothing was deleted');
+    expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(3);
+  });
+
   it('HiBob without the named lists: department names from the search', async () => {
     t.bob.namedLists = false;
     t.bob.hire({ department: 'Platform' });
