@@ -151,7 +151,13 @@ export function createDsync(options: DsyncOptions): Dsync {
       const { requestId, directoryId, method, resourceType } = req;
       logger.error({ err, errorId, requestId, directoryId, method, resourceType }, 'SCIM request failed');
     },
-    ...(options.recordActivity !== false && { onAnswered: (req, result) => activity.record(req.directoryId, activityEntry(req, result)) }),
+    // A request without a token is not recorded (anyone can send one, with a path of their choosing); a wrong
+    // token is (its client is limited), without moving the directory's last request.
+    ...(options.recordActivity !== false && {
+      onAnswered: (req, result, admission) => {
+        if (admission !== 'no-token') activity.record(req.directoryId, { ...activityEntry(req, result), authenticated: admission === 'authenticated' });
+      },
+    }),
   });
   // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.

@@ -3,7 +3,8 @@
  * answered), for the setup page and `GET …/activity`. Cheap on the write path: a request only appends to a
  * buffer in this process; a timer writes each directory's buffer in one store call, never awaited by a
  * request. Bounded: the newest KEEP entries of a directory, gone TTL after its last request. A write that
- * fails is dropped (the record is a diagnostic, not a log of record).
+ * fails is dropped (the record is a diagnostic, not a log of record). Only authenticated requests move the
+ * directory's last request (which turns its setup page to "Receiving"); a wrong token is recorded without.
  */
 import { isoTime } from './iso-time.js';
 import type { ActivityEntry, AccessStore } from './store-port.js';
@@ -27,13 +28,19 @@ export interface ActivityView {
   recent: ActivityEntry[];
 }
 
+/** A directory's entries not yet written, and the newest authenticated one's time. */
+interface Buffered {
+  entries: ActivityEntry[];
+  last: string | null;
+}
+
 const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 export class ActivityRecorder {
   private readonly store: ActivityOptions['store'];
   private readonly flushIntervalMs: number;
   private readonly onError: (err: unknown) => void;
-  private buffer = new Map<string, ActivityEntry[]>();
+  private buffer = new Map<string, Buffered>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -43,14 +50,17 @@ export class ActivityRecorder {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Notes one request; returns at once. */
-  record(directoryId: string, entry: { method: string; path: string; status: number; error?: string | null }): void {
-    let entries = this.buffer.get(directoryId);
-    if (!entries) this.buffer.set(directoryId, (entries = []));
+  /** Notes one request (`authenticated: false`: a wrong token, which does not move the last request); returns at once. */
+  record(directoryId: string, entry: { method: string; path: string; status: number; error?: string | null; authenticated?: boolean }): void {
+    let buffered = this.buffer.get(directoryId);
+    if (!buffered) this.buffer.set(directoryId, (buffered = { entries: [], last: null }));
+    const { entries } = buffered;
     // A burst beyond what is kept anyway drops its oldest entries here rather than in the store.
     if (entries.length >= ACTIVITY_KEEP) entries.shift();
+    const at = isoTime(Date.now());
+    if (entry.authenticated !== false) buffered.last = at;
     entries.push({
-      at: isoTime(Date.now()),
+      at,
       method: entry.method.toUpperCase().slice(0, 10),
       path: clip(entry.path, MAX_PATH_LENGTH),
       status: entry.status,
@@ -68,8 +78,8 @@ export class ActivityRecorder {
     // Flushes are chained: a directory's entries reach the store in the order they were recorded.
     this.flushing = this.flushing.then(() =>
       Promise.all(
-        [...batch].map(([directoryId, entries]) =>
-          this.store.appendActivity(directoryId, entries, ACTIVITY_KEEP, ACTIVITY_TTL_MS).catch(this.onError),
+        [...batch].map(([directoryId, { entries, last }]) =>
+          this.store.appendActivity(directoryId, entries, ACTIVITY_KEEP, ACTIVITY_TTL_MS, last).catch(this.onError),
         ),
       ).then(() => undefined),
     );

@@ -363,8 +363,11 @@ export interface AccessStore {
   putSetupLink(link: StoredSetupLink, keepUntil: number, drop?: StoredSetupLink[]): Promise<boolean>;
   findSetupLink(hash: string): Promise<StoredSetupLink | null>;
   listSetupLinks(directoryId: string): Promise<StoredSetupLink[]>;
-  /** Appends entries (oldest first), keeps the newest `keep`, and lets the record expire `ttlMs` after the last write. */
-  appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number): Promise<void>;
+  /**
+   * Appends entries (oldest first), keeps the newest `keep`, and lets the record expire `ttlMs` after the last
+   * write; `lastRequestAt` (the newest authenticated request among them, or null) moves `last_request_at`.
+   */
+  appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void>;
   /** Newest first, at most `limit`; `last_request_at` outlives the entries. */
   readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }>;
 }

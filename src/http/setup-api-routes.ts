@@ -181,7 +181,8 @@ export const setupApiRoutes: ApiRoute[] = [
     operationId: 'getActivity',
     description:
       'The last SCIM requests of the directory (at most 1,000, within 7 days), newest first: time, method, path, status and the ' +
-      'error detail it was answered with. No bodies, headers or queries. `last_request_at` outlives the entries.',
+      'error detail it was answered with. No bodies, headers or queries. Requests that presented no token are not recorded; ' +
+      'a wrong token is (a 401), without moving `last_request_at`, the last authenticated request, which outlives the entries.',
     summary: "The directory's recent SCIM requests, newest first, with the error detail of failures",
     tag: TAG,
     reach: 'directory',

@@ -54,15 +54,14 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
     for (const link of this.live(directoryId)?.setupLinks.values() ?? []) this.linkIndex.delete((JSON.parse(link) as StoredSetupLink).hash);
   }
 
-  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number): Promise<void> {
+  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void> {
     const d = this.live(directoryId);
     if (!d || entries.length === 0) return;
     const now = Date.now();
     const current = d.activityExpires > now ? d.activity : [];
     d.activity = [...entries.map((e) => ({ ...e })).reverse(), ...current].slice(0, keep);
     d.activityExpires = now + ttlMs;
-    const last = entries[entries.length - 1]!.at;
-    if (d.lastRequestAt === null || last > d.lastRequestAt) d.lastRequestAt = last;
+    if (lastRequestAt !== null && (d.lastRequestAt === null || lastRequestAt > d.lastRequestAt)) d.lastRequestAt = lastRequestAt;
   }
   async readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
     const d = this.live(directoryId);

@@ -47,8 +47,10 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for i = 4, #ARGV do redis.call('LPUSH', KEYS[2], ARGV[i]) end
 redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[1]) - 1)
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-local last = redis.call('GET', KEYS[3])
-if not last or ARGV[3] > last then redis.call('SET', KEYS[3], ARGV[3]) end
+if ARGV[3] ~= '' then
+  local last = redis.call('GET', KEYS[3])
+  if not last or ARGV[3] > last then redis.call('SET', KEYS[3], ARGV[3]) end
+end
 return 1`;
 
 const COMMANDS = {
@@ -162,11 +164,10 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     await Promise.all(links.map((l) => this.redis.del(setupLinkKey(l.hash))));
   }
 
-  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number): Promise<void> {
+  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void> {
     if (entries.length === 0) return;
     const p = prefix(directoryId);
-    const last = entries[entries.length - 1]!.at;
-    await this.command('dsyncAppendActivity', `${p}dir`, `${p}act`, `${p}actlast`, keep, ttlMs, last, ...entries.map((e) => JSON.stringify(e)));
+    await this.command('dsyncAppendActivity', `${p}dir`, `${p}act`, `${p}actlast`, keep, ttlMs, lastRequestAt ?? '', ...entries.map((e) => JSON.stringify(e)));
   }
   async readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
     const p = prefix(directoryId);

@@ -97,12 +97,40 @@ for (const kind of STORE_KINDS) {
       expect(recent[1].error).to.match(/userName/);
       expect(recent[2].error).to.match(/already exists|uniqueness|ann@example.com/);
       expect(recent[3].error).to.equal(null);
-      expect(res.body.data.last_request_at).to.equal(recent[0].at);
+      expect(res.body.data.last_request_at, 'a wrong token does not move the last request').to.equal(recent[1].at);
       const text = JSON.stringify(res.body);
       for (const secret of [dir.scim.secret, 'wrong-token', 'other@example.com']) expect(text).not.to.contain(secret);
       expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity?limit=2`)).body.data.recent).to.have.length(2);
       expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity?limit=0`)).status).to.equal(400);
       expect((await svc.api('GET', '/api/v1/directory-sync/nope/activity')).status).to.equal(404);
+    });
+
+    it('activity: a request without a token is not recorded; a wrong token is, and moves neither the last request nor the page', async () => {
+      const link = (await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).body.data.url as string;
+      const page = async () => ((await (await fetch(`${link}/status`, { headers: { accept: 'application/json' } })).json()) as any).data;
+      const activity = async () => (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity`)).body.data;
+      // Anyone who knows the directory id can send these, with a path of their choosing.
+      const paths = Array.from({ length: 5 }, (_, i) => `/api/scim/v2.0/${dir.id}/Users/${'attacker-chosen-'.repeat(10)}${i}`);
+      for (const path of paths) expect((await fetch(`${svc.url}${path}`)).status).to.equal(401);
+      expect((await fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Groups`, { headers: { authorization: 'Bearer ' } })).status).to.equal(401);
+      expect(await activity()).to.deep.equal({ last_request_at: null, recent: [] });
+      expect(await page()).to.include({ state: 'waiting', last_request_at: null });
+
+      // A wrong token (limited per address, like every failed authentication): a row for the IT admin, no more.
+      expect((await svc.scim({ id: dir.id, scim: { secret: 'wrong-token' } }, 'GET', '/Users')).status).to.equal(401);
+      const wrong = await activity();
+      expect(wrong.recent.map((e: any) => [e.method, e.path, e.status])).to.deep.equal([['GET', '/Users', 401]]);
+      expect(wrong.last_request_at).to.equal(null);
+      const waiting = await page();
+      expect(waiting).to.include({ state: 'waiting', last_request_at: null, state_text: 'Waiting for the first request from Okta' });
+      expect(waiting.recent).to.have.length(1);
+
+      // The IdP's first authenticated request turns the page to receiving.
+      expect((await svc.scim(dir, 'GET', '/Users')).status).to.equal(200);
+      const receiving = await page();
+      expect(receiving).to.include({ state: 'receiving', state_text: 'Receiving from Okta' });
+      expect(receiving.last_request_at).to.equal(receiving.recent[0].at);
+      expect(receiving.recent.map((e: any) => e.status)).to.deep.equal([200, 401]);
     });
 
     it('every route needs the Api-Key', async () => {
