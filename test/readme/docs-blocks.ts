@@ -2,6 +2,8 @@
  * The runnable examples of the docs pages (docs/contributing/docs.md describes the convention):
  *
  *   <!-- docs-test: file receiver.py -->                     the block is written to receiver.py
+ *   <!-- docs-test: setup -->                                a reader's install step: shell blocks run in page
+ *                                                            order, before anything is started
  *   <!-- docs-test: background ready="listening" expect="user.created" -->
  *                                                            a shell block started beside the others (a second
  *                                                            terminal), waited for until it prints `ready`
@@ -17,6 +19,7 @@ import { DOCS_DIR, markdownFiles, markedBlocks } from './readme-blocks.js';
 export type DocsBlock =
   | { mode: 'file'; name: string; lang: string; code: string; line: number }
   | { mode: 'background'; ready: string; expect?: string; lang: string; code: string; line: number }
+  | { mode: 'setup'; lang: string; code: string; line: number }
   | { mode: 'run'; expect?: string; lang: string; code: string; line: number };
 
 export interface DocsPage {
@@ -41,10 +44,13 @@ function parse(file: string, attributes: string, block: { lang: string; code: st
     case 'background':
       if (named['ready'] === undefined) throw new Error(`${where}: a docs-test background block needs ready="<text it prints when ready>"`);
       return { mode, ready: named['ready'], ...(named['expect'] !== undefined && { expect: named['expect'] }), ...block };
+    case 'setup':
+      if (Object.keys(named).length > 0) throw new Error(`${where}: a docs-test setup block takes no attributes`);
+      return { mode, ...block };
     case 'run':
       return { mode, ...(named['expect'] !== undefined && { expect: named['expect'] }), ...block };
     default:
-      throw new Error(`${where}: unknown docs-test mode "${mode}" (file, background, run)`);
+      throw new Error(`${where}: unknown docs-test mode "${mode}" (file, setup, background, run)`);
   }
 }
 
