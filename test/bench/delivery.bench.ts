@@ -326,16 +326,16 @@ async function main(): Promise<void> {
     }
 
     if (run('batch')) {
-      for (const size of BATCH_SIZES) {
-        const dsync = await startDsync({ ...common, DSYNC_WEBHOOK_BATCH_SIZE: String(size) });
+      for (const [size, ordering] of BATCH_SIZES.flatMap((size) => ORDERINGS.map((o) => [size, o] as const))) {
+        const dsync = await startDsync({ ...common, DSYNC_WEBHOOK_BATCH_SIZE: String(size), DSYNC_WEBHOOK_ORDERING: ordering });
         const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
         try {
-          console.log(`batch mode, DSYNC_WEBHOOK_BATCH_SIZE=${size}:`);
-          const dirs = await createDirectories(api, DIRS, receiver.url, `b${size}`);
+          console.log(`batch mode, DSYNC_WEBHOOK_BATCH_SIZE=${size}, ${ordering} ordering:`);
+          const dirs = await createDirectories(api, DIRS, receiver.url, `b${size}-${ordering}`);
           await batchPhase('warm-up', dsync, redis, api, receiver, dirs, size);
           rows.pop();
-          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass`, dsync, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
-          await batchPhase(`batch ${size}, 1 directory, one cron pass`, dsync, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
+          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass, ${ordering}`, dsync, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
+          await batchPhase(`batch ${size}, 1 directory, one cron pass, ${ordering}`, dsync, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
         } finally {
           await api.close();
           await dsync.stop();
