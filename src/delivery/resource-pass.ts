@@ -90,11 +90,14 @@ export class ResourcePass {
   private load(state: DeliveryState): void {
     this.queue = new ResourceQueue(state.cursor);
     this.readFrom = state.cursor;
-    this.runs = state.done ?? [];
+    // What lies at or before the cursor is done: a `directory`-ordered pass (an older replica while a release
+    // rolls) may have moved it past saved runs and failures it does not know.
+    const after = (seq: string) => state.cursor === null || this.c.store.compareSeq(seq, state.cursor) > 0;
+    this.runs = (state.done ?? []).filter(([, last]) => after(last));
     this.runIndex = 0;
     this.failingBySeq = new Map();
     this.unreadFailing = [];
-    for (const saved of state.failing ?? []) {
+    for (const saved of (state.failing ?? []).filter((f) => f.seqs.some(after))) {
       const unit: Unit = { entries: [], attempts: saved.attempts, retryAt: saved.retryAt };
       for (const seq of saved.seqs) this.failingBySeq.set(seq, unit);
       this.unreadFailing.push({ unit, saved });
