@@ -15,6 +15,7 @@ import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import { recordAttempt } from './attempt-log.js';
 import { deliverPending, type AttemptRecord, type PassContext, type PassStats } from './directory-pass.js';
+import { PostSlots } from './pass-context.js';
 import { DeadLetterNotFound, DeliveryLeaseLostError } from './errors.js';
 import { resolveEngineTuning, type EngineTuning, type ResolvedEngineTuning } from './options.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -59,6 +60,7 @@ export class DeliveryEngine {
       onAttempt,
       owner: this.owner,
       stats: this.stats,
+      slots: new PostSlots(Math.max(this.o.postsPerProcess, this.o.postsPerDirectory)),
       stopped: () => this.stopped,
       notified: (directoryId) => this.again.delete(directoryId),
     };

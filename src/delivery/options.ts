@@ -50,6 +50,12 @@ const engineTuning = z.strictObject({
    * up to `postsPerDirectory` POSTs are in flight per directory; `directory`: one POST in flight, in log order.
    */
   ordering: z.enum(ORDERINGS).default('resource'),
+  /**
+   * POSTs in flight at once in one process with `resource` ordering, all directories together (at least
+   * `postsPerDirectory`): many busy directories share them, as many as `directory` ordering has in flight with
+   * `concurrency` directories (every directory's webhook is often one application's endpoint).
+   */
+  postsPerProcess: z.int('must be an integer').min(1, 'must be >= 1').max(65_536, 'must be <= 65536').default(64),
   /** POSTs in flight per directory with `resource` ordering. */
   postsPerDirectory: z.int('must be an integer').min(1, 'must be >= 1').max(MAX_POSTS_PER_DIRECTORY, `must be <= ${MAX_POSTS_PER_DIRECTORY}`).default(16),
   /** Real time: how often the due set is polled (a commit in this process starts delivery at once anyway). */

@@ -36,6 +36,8 @@ export interface PassContext {
   ordering: Ordering;
   /** Real time (retries due during a pass are sent by it); batch mode: a run retries only what was due at its start. */
   realtime: boolean;
+  /** POSTs in flight in this process, shared by the passes (`resource` ordering). */
+  slots: PostSlots;
   /** POSTs in flight per directory (`resource` ordering). */
   postsPerDirectory: number;
   leaseMs: number;
@@ -47,6 +49,34 @@ export interface PassContext {
   stopped(): boolean;
   /** Whether commits to the directory were notified since the last ask: a drained pass then goes on with them. */
   notified(directoryId: string): boolean;
+}
+
+/** A counting semaphore without a queue: a pass takes a slot per POST, or waits for any release. */
+export class PostSlots {
+  private waiters: Array<() => void> = [];
+  constructor(private available: number) {}
+
+  tryTake(): boolean {
+    if (this.available === 0) return false;
+    this.available--;
+    return true;
+  }
+  release(): void {
+    this.available++;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+  /** Resolves at the next release (or after `ms`). */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 }
 
 /**

@@ -12,7 +12,9 @@ import type { DeliveryState, FailingDelivery, LoggedEvent } from '../core/store-
 import { CONTINUE_MS, SAVE_MS, applyReplay, deadLetter, disableWebhook, logRetry, observeAttempt, type PassContext } from './pass-context.js';
 import { ResourceQueue, type Unit } from './resource-queue.js';
 
-const READ_CHUNK = 500;
+const READ_CHUNK = 100;
+/** The least time between two saves of the state (the next one carries everything acknowledged meanwhile). */
+const SAVE_GAP_MS = 20;
 /**
  * Events read and not yet done, at most: bounds a pass's memory, and how far past events held back by a
  * failing delivery it goes on (beyond that, the directory waits for the retry).
@@ -39,6 +41,7 @@ export class ResourcePass {
   private wake: (() => void) | undefined;
   private saving: Promise<void> | undefined;
   private dirty = false;
+  private savedAt = 0;
   private replayCheckedAt = Date.now();
   private turns = 0;
   private readonly batch: boolean;
@@ -65,13 +68,18 @@ export class ResourcePass {
         if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
         await this.pickUpReplay();
         if (this.atEnd && Date.now() - started < CONTINUE_MS && this.c.notified(this.directory.id)) this.atEnd = false;
-        if (!this.atEnd && this.queue.open < READ_AHEAD) await this.readChunk();
+        if (this.wantsEvents()) await this.readChunk();
         this.dispatch();
         if (this.inFlight > 0) {
           await this.idle(this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? SAVE_MS : this.untilNextRetry(SAVE_MS));
           continue;
         }
-        if (!this.atEnd && this.queue.open < READ_AHEAD) continue;
+        if (this.wantsEvents()) continue;
+        if (this.queue.readyCount > 0 || this.untilNextRetry(Infinity) === 0) {
+          // The process's POSTs are all taken by other directories: wait for one.
+          await this.c.slots.wait(SAVE_MS);
+          continue;
+        }
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
         const wait = this.untilNextRetry(Infinity);
         if (!this.c.realtime || wait > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
@@ -85,6 +93,12 @@ export class ResourcePass {
     }
     if (this.failure !== undefined) throw this.failure;
     await this.finish();
+  }
+
+  /** Reads on while fewer events may go than free POSTs could carry, up to the read-ahead bound. */
+  private wantsEvents(): boolean {
+    const free = (this.c.postsPerDirectory - this.inFlight) * this.size;
+    return !this.atEnd && this.queue.open < READ_AHEAD && this.queue.readyCount < Math.max(free, this.size);
   }
 
   private load(state: DeliveryState): void {
@@ -149,10 +163,13 @@ export class ResourcePass {
     const now = Date.now();
     if (this.pausedUntil > now) return;
     const limit = this.c.postsPerDirectory;
-    for (const unit of this.queue.dueRetries(Math.min(now, this.retriesUntil), limit - this.inFlight)) void this.send(unit);
-    while (this.inFlight < limit) {
-      const unit = this.queue.take(this.size);
-      if (!unit) break;
+    const { slots } = this.c;
+    while (this.inFlight < limit && slots.tryTake()) {
+      const unit = this.queue.dueRetries(Math.min(now, this.retriesUntil), 1)[0] ?? this.queue.take(this.size);
+      if (!unit) {
+        slots.release();
+        break;
+      }
       void this.send(unit);
     }
   }
@@ -193,6 +210,7 @@ export class ResourcePass {
       this.failure ??= err;
     } finally {
       this.inFlight--;
+      this.c.slots.release();
       this.wake?.();
     }
   }
@@ -236,6 +254,9 @@ export class ResourcePass {
   private async saveLoop(): Promise<void> {
     try {
       while (this.dirty && !this.leaseLost) {
+        const gap = this.savedAt + SAVE_GAP_MS - Date.now();
+        if (gap > 0 && this.inFlight > 0) await new Promise((r) => setTimeout(r, gap));
+        this.savedAt = Date.now();
         this.dirty = false;
         const saved = await this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.snapshot(), this.c.leaseMs);
         if (!saved) this.leaseLost = true;

@@ -78,6 +78,8 @@ export class ResourceQueue {
   private read = 0;
   /** Events read and not yet done (the read-ahead bound counts these). */
   open = 0;
+  /** Events that may go now (the reader reads on while there are too few). */
+  readyCount = 0;
 
   constructor(
     /** The last event before the first one not done. */
@@ -219,6 +221,7 @@ export class ResourceQueue {
 
   private makeReady(e: Entry): void {
     e.state = 'ready';
+    this.readyCount++;
     this.ready.push(e);
   }
 
@@ -229,7 +232,10 @@ export class ResourceQueue {
         this.ready = this.ready.slice(this.readyHead);
         this.readyHead = 0;
       }
-      if (e.state === 'ready') return e;
+      if (e.state === 'ready') {
+        this.readyCount--;
+        return e;
+      }
     }
     return undefined;
   }

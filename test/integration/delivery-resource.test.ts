@@ -203,6 +203,19 @@ for (const kind of STORE_KINDS) {
       expect(chain, 'a batch with several memberships of the group, in order').to.not.equal(undefined);
     });
 
+    it("the process's POSTs in flight are shared by its directories (postsPerProcess), each still sending many", async () => {
+      await start({ delivery: { postsPerDirectory: 16, postsPerProcess: 6 } });
+      hooks.answer = () => ({ status: 200, delayMs: 30 });
+      const dirs = [await directory(), await directory(), await directory()];
+      await Promise.all(dirs.flatMap((d, j) => Array.from({ length: 12 }, (_, i) => createUser(d, `cap${j}-${i}`))));
+      for (const d of dirs) {
+        const events = await log(d);
+        await until(() => hooks.posts(d.id).filter((p) => p.acked).length >= events.length, 'all events');
+        expectResourceOrder(`directory ${d.id}`, events, hooks.posts(d.id));
+      }
+      expect(hooks.maxInFlight, 'POSTs in flight in the process').to.be.within(2, 6);
+    });
+
     it('`directory` ordering keeps one POST in flight and log order; `resource` sends unrelated events at once', async () => {
       for (const ordering of ['directory', 'resource'] as const) {
         await running?.close();

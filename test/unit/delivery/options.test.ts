@@ -14,6 +14,7 @@ describe('delivery options', () => {
       retentionMs: 7 * 86_400_000,
       logRetentionMs: 7 * 86_400_000,
       ordering: 'resource',
+      postsPerProcess: 64,
       postsPerDirectory: 16,
     });
     expect(resolveWebhookOptions({})).to.deep.equal({ allowPrivate: true, retrySchedule: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 15_000 });
