@@ -204,7 +204,7 @@ for (const kind of STORE_KINDS) {
     });
 
     it("the process's POSTs in flight are shared by its directories (postsPerProcess), each still sending many", async () => {
-      await start({ delivery: { postsPerDirectory: 16, postsPerProcess: 6 } });
+      await start({ delivery: { postsPerDirectory: 4, postsPerProcess: 6 } });
       hooks.answer = () => ({ status: 200, delayMs: 30 });
       const dirs = [await directory(), await directory(), await directory()];
       await Promise.all(dirs.flatMap((d, j) => Array.from({ length: 12 }, (_, i) => createUser(d, `cap${j}-${i}`))));
@@ -213,7 +213,7 @@ for (const kind of STORE_KINDS) {
         await until(() => hooks.posts(d.id).filter((p) => p.acked).length >= events.length, 'all events');
         expectResourceOrder(`directory ${d.id}`, events, hooks.posts(d.id));
       }
-      expect(hooks.maxInFlight, 'POSTs in flight in the process').to.be.within(2, 6);
+      expect(hooks.maxInFlight, 'POSTs in flight in the process (4 a directory, 6 in all)').to.be.within(5, 6);
     });
 
     it('`directory` ordering keeps one POST in flight and log order; `resource` sends unrelated events at once', async () => {
