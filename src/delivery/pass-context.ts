@@ -51,9 +51,13 @@ export interface PassContext {
   notified(directoryId: string): boolean;
 }
 
-/** A counting semaphore without a queue: a pass takes a slot per POST, or waits for any release. */
+/**
+ * A counting semaphore: a pass takes a slot per POST; one that found none waits, and each release wakes the
+ * longest waiting (not all of them: a hundred passes woken per POST was most of the CPU of a hundred busy
+ * directories).
+ */
 export class PostSlots {
-  private waiters: Array<() => void> = [];
+  private readonly waiters = new Set<() => void>();
   constructor(private available: number) {}
 
   tryTake(): boolean {
@@ -63,18 +67,22 @@ export class PostSlots {
   }
   release(): void {
     this.available++;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    const [first] = this.waiters;
+    if (first) {
+      this.waiters.delete(first);
+      first();
+    }
   }
-  /** Resolves at the next release (or after `ms`). */
+  /** Resolves when a release picks this waiter (or after `ms`). */
   wait(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.waiters.push(() => {
+      const wake = () => {
         clearTimeout(timer);
+        this.waiters.delete(wake);
         resolve();
-      });
+      };
+      const timer = setTimeout(wake, ms);
+      this.waiters.add(wake);
     });
   }
 }

@@ -14,7 +14,7 @@ import { ResourceQueue, type Unit } from './resource-queue.js';
 
 const READ_CHUNK = 100;
 /** The least time between two saves of the state (the next one carries everything acknowledged meanwhile). */
-const SAVE_GAP_MS = 20;
+const SAVE_GAP_MS = 100;
 /**
  * Events read and not yet done, at most: bounds a pass's memory, and how far past events held back by a
  * failing delivery it goes on (beyond that, the directory waits for the retry).
@@ -162,6 +162,8 @@ export class ResourcePass {
   private dispatch(): void {
     const now = Date.now();
     if (this.pausedUntil > now) return;
+    // Batch mode: full batches while more can be read.
+    if (this.batch && this.queue.readyCount < this.size && this.wantsEvents()) return;
     const limit = this.c.postsPerDirectory;
     const { slots } = this.c;
     while (this.inFlight < limit && slots.tryTake()) {
@@ -255,7 +257,7 @@ export class ResourcePass {
     try {
       while (this.dirty && !this.leaseLost) {
         const gap = this.savedAt + SAVE_GAP_MS - Date.now();
-        if (gap > 0 && this.inFlight > 0) await new Promise((r) => setTimeout(r, gap));
+        if (gap > 0) await new Promise((r) => setTimeout(r, gap));
         this.savedAt = Date.now();
         this.dirty = false;
         const saved = await this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.snapshot(), this.c.leaseMs);

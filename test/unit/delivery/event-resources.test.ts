@@ -1,0 +1,45 @@
+/** The resources an event names, read off its text for user and group events, equal those of the parsed event. */
+import { expect } from 'chai';
+import { buildEvent, groupData, userData } from '../../../src/core/events.js';
+import { withSequence } from '../../../src/core/event-sequence.js';
+import { parsedResources, resourcesOf } from '../../../src/delivery/event-resources.js';
+
+const sly = 'x","data":{"id":"evil';
+const dirs = [
+  { id: 'd1', tenant: 't', product: 'p' },
+  { id: 'd2', tenant: sly, product: `${sly}\\"` },
+];
+const bodies = [
+  { userName: 'a@x.io', name: { givenName: 'A', familyName: 'B' } },
+  { userName: sly, group: { id: 'fake' }, data: { id: 'fake' }, displayName: '"data":{"id":"fake"' },
+];
+
+describe('resources an event names', () => {
+  it('read off the text equal the parsed ones, for every type and awkward tenants and bodies', () => {
+    let checked = 0;
+    for (const dir of dirs) {
+      for (const body of bodies) {
+        for (const id of ['u-1', 'we\\"ird', 'ünï']) {
+          const events = [
+            buildEvent(dir, 'user.created', userData(id, body)),
+            buildEvent(dir, 'user.updated', userData(id, body), { raw: { a: 1 } }),
+            buildEvent(dir, 'user.deleted', userData(id, body)),
+            buildEvent(dir, 'group.created', groupData(id, body)),
+            buildEvent(dir, 'group.deleted', groupData(id, body)),
+            buildEvent(dir, 'group.user_added', { ...userData(id, body), group: groupData('g-1', body) }),
+            buildEvent(dir, 'group.user_removed', { ...userData(id, body), group: groupData('g-1', body) }),
+          ];
+          for (const e of events) {
+            for (const json of [e.json, withSequence(e.json, 42)]) {
+              expect(resourcesOf(json), json).to.deep.equal(parsedResources(json));
+              checked++;
+            }
+          }
+        }
+      }
+    }
+    expect(checked).to.equal(2 * 2 * 3 * 7 * 2);
+    expect(resourcesOf(buildEvent(dirs[1]!, 'user.created', userData('u-1', bodies[1]!)).json)).to.deep.equal(['u:u-1']);
+    expect(resourcesOf(buildEvent(dirs[0]!, 'group.user_added', { ...userData('u', bodies[0]!), group: groupData('g', bodies[1]!) }).json)).to.deep.equal(['u:u', 'g:g']);
+  });
+});
