@@ -560,7 +560,7 @@ export interface paths {
         put?: never;
         /**
          * Create a setup link for the customer's IT admin (this directory's setup page, nothing else)
-         * @description A link to this directory's setup page for the customer's IT admin (`$DSYNC_EXTERNAL_URL/setup/<token>`): it opens that page and its actions, nothing else. Shown once (only its hash is stored); 7 days unless `expires_in` says otherwise, at most 30.
+         * @description A link to this directory's setup page for the customer's IT admin (`$DSYNC_EXTERNAL_URL/setup/<token>`): it opens that page and its actions, nothing else. Shown once (only its hash is stored); 7 days unless `expires_in` says otherwise, at most 30. A directory has at most 20 working links (neither revoked nor expired), checked atomically as the link is saved: a 21st is 409 until one is revoked.
          */
         post: operations["createSetupLink"];
         delete?: never;

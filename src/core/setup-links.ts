@@ -72,10 +72,6 @@ export class SetupLinks {
     const { expires_in: expiresIn = DEFAULT_LINK_TTL_S } = parseInput(setupLinkInput, input);
     const existing = await this.links(directoryId);
     const now = Date.now();
-    const open = existing.filter((l) => !l.revoked_at && Date.parse(l.expires_at) > now);
-    if (open.length >= MAX_OPEN_LINKS) {
-      throw new ConflictError(`Directory ${directoryId} already has ${MAX_OPEN_LINKS} working setup links; revoke one first`);
-    }
     const token = newSecret(32);
     const expiresAt = now + expiresIn * 1000;
     const link: StoredSetupLink = {
@@ -86,7 +82,10 @@ export class SetupLinks {
       expires_at: new Date(expiresAt).toISOString(),
     };
     const forgotten = existing.filter((l) => Date.parse(l.expires_at) + REMEMBER_MS <= now);
-    if (!(await this.store.putSetupLink(link, expiresAt + REMEMBER_MS, forgotten))) throw new NotFoundError(`Directory ${directoryId} not found`);
+    // The bound is checked where the link is saved, in one atomic step: concurrent creates cannot pass it together.
+    const saved = await this.store.putSetupLink(link, expiresAt + REMEMBER_MS, forgotten, MAX_OPEN_LINKS);
+    if (saved === 'full') throw new ConflictError(`Directory ${directoryId} already has ${MAX_OPEN_LINKS} working setup links; revoke one first`);
+    if (saved === 'missing') throw new NotFoundError(`Directory ${directoryId} not found`);
     return { id: link.id, url: `${this.baseUrl}/${token}`, expires_at: link.expires_at };
   }
 
@@ -101,7 +100,7 @@ export class SetupLinks {
     if (!link) throw new NotFoundError(`Setup link ${linkId} not found in directory ${directoryId}`);
     if (link.revoked_at) return;
     const revoked = { ...link, revoked_at: new Date().toISOString() };
-    if (!(await this.store.putSetupLink(revoked, Date.parse(link.expires_at) + REMEMBER_MS))) {
+    if ((await this.store.putSetupLink(revoked, Date.parse(link.expires_at) + REMEMBER_MS)) === 'missing') {
       throw new NotFoundError(`Directory ${directoryId} not found`);
     }
   }

@@ -359,8 +359,10 @@ export interface AccessStore {
   /**
    * Saves a link (new or changed) while the directory exists; found by its hash until `keepUntil` (epoch ms), so a
    * revoked or expired link can still be told from an unknown one. `drop`: links to forget (long expired).
+   * `maxOpen`: a new link is saved only if the directory has fewer working links (neither revoked nor expired),
+   * checked and saved in one atomic step, else `full`.
    */
-  putSetupLink(link: StoredSetupLink, keepUntil: number, drop?: StoredSetupLink[]): Promise<boolean>;
+  putSetupLink(link: StoredSetupLink, keepUntil: number, drop?: StoredSetupLink[], maxOpen?: number): Promise<'saved' | 'missing' | 'full'>;
   findSetupLink(hash: string): Promise<StoredSetupLink | null>;
   listSetupLinks(directoryId: string): Promise<StoredSetupLink[]>;
   /**

@@ -29,17 +29,22 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
     for (const id of forget) d.tokenUsage.delete(id);
   }
 
-  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = []): Promise<boolean> {
+  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = [], maxOpen?: number): Promise<'saved' | 'missing' | 'full'> {
     const d = this.live(link.directory_id);
-    if (!d) return false;
+    if (!d) return 'missing';
     for (const old of drop) {
       this.linkIndex.delete(old.hash);
       d.setupLinks.delete(old.id);
     }
+    if (maxOpen !== undefined) {
+      const now = new Date().toISOString();
+      const open = [...d.setupLinks.values()].map((j) => JSON.parse(j) as StoredSetupLink).filter((l) => !l.revoked_at && l.expires_at > now);
+      if (open.length >= maxOpen) return 'full';
+    }
     const json = JSON.stringify(link);
     d.setupLinks.set(link.id, json);
     this.linkIndex.set(link.hash, { json, keepUntil });
-    return true;
+    return 'saved';
   }
   async findSetupLink(hash: string): Promise<StoredSetupLink | null> {
     const entry = this.linkIndex.get(hash);

@@ -34,14 +34,22 @@ end
 for i = 2 + n * 2, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
 return 1`;
 
-/** ARGV: id, json, then ids to forget. */
+/** ARGV: id, json, the most working links ('' for no bound), now (ISO), then ids to forget. */
 const PUT_LINK = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 3, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
+for i = 5, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
+if ARGV[3] ~= '' then
+  local open = 0
+  for _, json in ipairs(redis.call('HVALS', KEYS[2])) do
+    local l = cjson.decode(json)
+    if (l.revoked_at == nil or l.revoked_at == cjson.null) and l.expires_at > ARGV[4] then open = open + 1 end
+  end
+  if open >= tonumber(ARGV[3]) then return 2 end
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
 
-/** ARGV: keep, ttl ms, the newest entry's time, then the entries oldest first. */
+/** ARGV: keep, ttl ms, the newest authenticated entry's time ('' for none), then the entries oldest first. */
 const APPEND_ACTIVITY = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 for i = 4, #ARGV do redis.call('LPUSH', KEYS[2], ARGV[i]) end
@@ -139,16 +147,17 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     await this.command('dsyncRecordUsage', `${p}dir`, `${p}tokuse`, pairs.length / 2, ...pairs, ...forget);
   }
 
-  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = []): Promise<boolean> {
+  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = [], maxOpen?: number): Promise<'saved' | 'missing' | 'full'> {
     const p = prefix(link.directory_id);
     const json = JSON.stringify(link);
-    const saved = (await this.command('dsyncPutLink', `${p}dir`, `${p}links`, link.id, json, ...drop.map((d) => d.id))) === 1;
-    if (!saved) return false;
+    const bound = maxOpen === undefined ? '' : String(maxOpen);
+    const answer = await this.command('dsyncPutLink', `${p}dir`, `${p}links`, link.id, json, bound, new Date().toISOString(), ...drop.map((d) => d.id));
+    if (answer !== 1) return answer === 2 ? 'full' : 'missing';
     // The global key is what resolves the URL: written after the directory's own record of the link, so a
     // revocation that answered has taken effect (a failure here fails the call, and the caller retries).
     await this.redis.set(setupLinkKey(link.hash), json, 'PXAT', keepUntil);
     if (drop.length > 0) await this.redis.del(...drop.map((d) => setupLinkKey(d.hash)));
-    return true;
+    return 'saved';
   }
   async findSetupLink(hash: string): Promise<StoredSetupLink | null> {
     const json = await this.redis.get(setupLinkKey(hash));

@@ -133,6 +133,20 @@ for (const kind of STORE_KINDS) {
       expect(receiving.recent.map((e: any) => e.status)).to.deep.equal([200, 401]);
     });
 
+    it('setup links: 40 concurrent creates leave 20 working links, the rest a 409', async () => {
+      const answers = await Promise.all(Array.from({ length: 40 }, () => svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201), statuses.join(' ')).to.have.length(20);
+      expect(statuses.filter((s) => s === 409)).to.have.length(20);
+      expect(answers.find((a) => a.status === 409)!.body.error.message).to.match(/already has 20 working setup links/);
+      const listed = (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/setup-links`)).body.data as any[];
+      expect(listed.filter((l) => !l.revoked)).to.have.length(20);
+      // Revoking one frees one place.
+      await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/setup-links/${listed[0].id}`);
+      expect((await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).status).to.equal(201);
+      expect((await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).status).to.equal(409);
+    });
+
     it('every route needs the Api-Key', async () => {
       for (const [method, path] of [
         ['POST', `/api/v1/directory-sync/${dir.id}/setup-links`],
