@@ -193,12 +193,20 @@ export class Metrics extends ProcessMetrics {
     registers: [this.registry],
   });
 
+  readonly subscriptionRequests = new Counter({
+    name: 'dsync_microsoft_subscription_requests_total',
+    help: "Graph subscription requests, by outcome (created, renewed; refused: Graph answered 4xx, its message in the directory's sync status; failed: no answer or 5xx)",
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   /** What the Entra sync reports to (no directory labels: bounded series). */
   readonly microsoftObserver: MicrosoftObserver = {
     directoryRun: this.microsoftRuns,
     request: () => this.graphRequests.inc(),
     retry: (reason) => this.graphRetries.inc({ reason }),
     throttled: () => this.graphThrottled.inc(),
+    subscription: (outcome) => this.subscriptionRequests.inc({ outcome }),
   };
 
   /** What the HRIS syncs report to, each provider its own families (no directory labels: bounded series). */

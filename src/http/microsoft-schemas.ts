@@ -37,11 +37,14 @@ export const microsoftSyncStatusSchema = z
     seen: z.object({ users: z.int(), groups: z.int() }).describe("Users and groups the last run's delta rounds named"),
     graph_requests: z.int(),
     throttled: z.int().describe('Answers of the last run that told it to slow down (429/503 with Retry-After)'),
-    notifications: z.object({
-      state: z.enum(['off', 'active', 'failed']),
-      expires_at: timestamp.nullable(),
-      error: z.string().nullable(),
-    }),
+    notifications: z
+      .object({
+        state: z.enum(['off', 'active', 'failed']).describe('off: no public https URL; active: both subscriptions live; failed: see error (the sync itself may have succeeded)'),
+        expires_at: timestamp.nullable(),
+        error: z.string().nullable().describe("Why subscribing failed, with Microsoft Graph's message"),
+        retry_at: timestamp.nullable().describe('When subscribing is tried again, after a failure (backing off)'),
+      })
+      .describe("The change-notification subscriptions, reported apart from the sync's own state"),
   })
   .meta({
     id: 'MicrosoftSyncStatus',
@@ -60,7 +63,7 @@ export const microsoftSyncStatusSchema = z
         seen: { users: 2, groups: 0 },
         graph_requests: 2,
         throttled: 0,
-        notifications: { state: 'active', expires_at: '2026-11-24T08:00:00.000Z', error: null },
+        notifications: { state: 'active', expires_at: '2026-11-24T08:00:00.000Z', error: null, retry_at: null },
       },
     ],
   }) satisfies z.ZodType<MicrosoftSyncStatus>;

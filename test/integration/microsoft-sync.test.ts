@@ -50,7 +50,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const status = await t.status(dir.id);
       expect(status).to.deep.include({ state: 'succeeded', mode: 'full', tenant_id: TENANT_A, seen: { users: 30, groups: 4 }, throttled: 0 });
       // No public https URL here: no subscriptions, the scheduled sync alone.
-      expect(status.notifications).to.deep.equal({ state: 'off', expires_at: null, error: null });
+      expect(status.notifications).to.deep.equal({ state: 'off', expires_at: null, error: null, retry_at: null });
       const stored = await t.service.dsync.store.getUser(dir.id, users[0]!.id);
       expect(stored!.body).to.deep.include({ userName: users[0]!.userPrincipalName, externalId: users[0]!.id, active: true });
 

@@ -18,6 +18,7 @@ const page = z.looseObject({
   '@odata.deltaLink': z.string().optional(),
 });
 const memberRef = z.looseObject({ '@odata.type': z.string().optional(), id: z.string().min(1), '@removed': z.unknown().optional() });
+const refsPage = z.looseObject({ value: z.array(memberRef), '@odata.nextLink': z.string().optional() });
 
 export type DeltaItem = z.infer<typeof item>;
 export interface DeltaPage {
@@ -41,10 +42,12 @@ export const isRemoved = (i: DeltaItem): boolean => '@removed' in i;
 export function memberChanges(i: DeltaItem): MemberChange[] {
   const refs = z.array(memberRef).safeParse(i['members@delta'] ?? []);
   if (!refs.success) throw new IncompleteRoundError(`garbled members@delta of group ${i.id}`);
-  return refs.data.map((r) => {
-    const type = r['@odata.type']?.toLowerCase();
-    return { id: r.id, type: type === '#microsoft.graph.user' ? 'user' : type === '#microsoft.graph.group' ? 'group' : 'other', removed: r['@removed'] !== undefined };
-  });
+  return refs.data.map(toChange);
+}
+
+function toChange(r: z.infer<typeof memberRef>): MemberChange {
+  const type = r['@odata.type']?.toLowerCase();
+  return { id: r.id, type: type === '#microsoft.graph.user' ? 'user' : type === '#microsoft.graph.group' ? 'group' : 'other', removed: r['@removed'] !== undefined };
 }
 
 export class DeltaApi {
@@ -65,6 +68,32 @@ export class DeltaApi {
       if (seen.has(next!)) throw new IncompleteRoundError(`${kind}: Graph repeated a nextLink`);
       seen.add(next!);
       url = next!;
+    }
+  }
+
+  /**
+   * An object's direct memberships as Graph has them now: `memberOf` (the groups a user or group is in) or
+   * `members` (a group's users and groups); null when Graph no longer has the object. What a restore brings back
+   * is read here: the groups' delta does not promise to tell it.
+   */
+  async relation(kind: Kind, id: string, relation: 'memberOf' | 'members'): Promise<MemberChange[] | null> {
+    const out: MemberChange[] = [];
+    let url = `/${kind}/${encodeURIComponent(id)}/${relation}?$select=id&$top=999`;
+    const seen = new Set<string>();
+    try {
+      for (;;) {
+        const parsed = refsPage.safeParse(await this.graph.get(url, `reading the ${relation} of ${kind} ${id}`));
+        if (!parsed.success) throw new IncompleteRoundError(`${relation} of ${kind} ${id}: a page that is not Graph's`);
+        out.push(...parsed.data.value.map(toChange));
+        const next = parsed.data['@odata.nextLink'];
+        if (!next) return out;
+        if (seen.has(next)) throw new IncompleteRoundError(`${relation} of ${kind} ${id}: Graph repeated a nextLink`);
+        seen.add(next);
+        url = next;
+      }
+    } catch (err) {
+      if (err instanceof GraphApiError && err.httpStatus === 404) return null;
+      throw err;
     }
   }
 

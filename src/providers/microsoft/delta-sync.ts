@@ -4,7 +4,8 @@
  * store like a Google run, so a resync emits only the real differences. Otherwise a delta round applies only
  * what changed: new and restored objects, changed properties laid over the stored ones, member additions;
  * deletions and member removals are owed until both rounds are complete and the mass-deletion guard allows
- * them. The new delta links are returned for the caller to save only after all of that succeeded.
+ * them. What reappeared gets its memberships from Graph itself (reappeared.ts). The new delta links are
+ * returned for the caller to save only after all of that succeeded.
  */
 import { z } from 'zod';
 import { sameResource } from '../../core/json.js';
@@ -18,6 +19,7 @@ import { isRemoved, memberChanges, type DeltaApi, type DeltaItem } from './delta
 import { DeltaExpiredError, IncompleteRoundError, MICROSOFT } from './errors.js';
 import { changedProps, groupBody, USER_SELECT, userBody, userProps, type UserProps } from './mapping.js';
 import { NestedGroups, type DirectGraph } from './nested.js';
+import { Reappeared } from './reappeared.js';
 
 /** What a directory keeps between runs: Graph's delta links, and its direct graph when it expands nesting. */
 export interface DeltaState {
@@ -155,18 +157,21 @@ export class DeltaSync {
     const apply = new SyncApplier(this.dir, this.applierDeps, this.counts);
     const owed: Deletions = { users: [], groups: [], removals: new Map() };
     const graph = this.nestedOn ? NestedGroups.from(state.nested) : undefined;
-    const usersLink = await this.deltaUsers(state.users!, apply, owed, graph);
-    const groupsLink = await this.deltaGroups(state.groups!, apply, owed, graph);
+    const { store, api } = this.deps;
+    const back = new Reappeared({ dir: this.dir, api, store, ...(graph && { graph }) });
+    const usersLink = await this.deltaUsers(state.users!, apply, owed, graph, back);
+    const groupsLink = await this.deltaGroups(state.groups!, apply, owed, graph, back);
+    await back.read(owed);
     if (graph) await this.nestedMembers(graph, apply, owed);
     for (const g of owed.groups) owed.removals.delete(g);
-    const { store } = this.deps;
     const [storedUsers, storedGroups] = await Promise.all([store.countUsers(this.dir.id), store.countGroups(this.dir.id)]);
     await apply.delete(owed, storedUsers + storedGroups, await this.membershipsFor(owed));
     await apply.retryDeferred();
+    await back.apply(apply);
     return { users: usersLink, groups: groupsLink, ...(graph && { nested: graph.toJSON() }) };
   }
 
-  private async deltaUsers(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined): Promise<string> {
+  private async deltaUsers(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined, back: Reappeared): Promise<string> {
     const { store, api } = this.deps;
     let next: string | undefined;
     for await (const page of api.round('users', link)) {
@@ -180,13 +185,17 @@ export class DeltaSync {
         if (isRemoved(i)) {
           if (current) owed.users.push(i.id);
           graph?.removeUser(i.id);
-        } else if (current) {
+          continue;
+        }
+        back.userListed(i.id);
+        if (current) {
           const body = userBody(i.id, { ...userProps(current.body), ...changedProps(i, USER_SELECT) } as UserProps);
           if (!sameResource(current.body, body)) update.push({ id: i.id, body });
         } else {
           // New or restored: Graph sends it in full; if not, it is read once.
           const props = fullUser(i) ?? fullUser((await api.object('users', i.id)) ?? { id: i.id });
           if (props) create.push({ id: i.id, body: userBody(i.id, props) });
+          if (props) back.userCreated(i.id);
         }
       }
       await forEachLimited(create, WRITE_CONCURRENCY, (u) => apply.createUser(u));
@@ -196,7 +205,7 @@ export class DeltaSync {
     return next!;
   }
 
-  private async deltaGroups(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined): Promise<string> {
+  private async deltaGroups(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined, back: Reappeared): Promise<string> {
     const { store, api } = this.deps;
     let next: string | undefined;
     for await (const page of api.round('groups', link)) {
@@ -216,6 +225,7 @@ export class DeltaSync {
         }
         const changes = memberChanges(i);
         const adds = changes.filter((m) => m.type === 'user' && !m.removed && known.has(m.id)).map((m) => m.id);
+        for (const m of changes) if (m.type === 'user' && m.removed) back.memberRemoved(m.id);
         const current = stored.get(i.id);
         let name = nameOf(i);
         if (!current) {
@@ -223,10 +233,12 @@ export class DeltaSync {
           if (name === undefined) continue; // gone again since
           await apply.createGroup({ id: i.id, body: groupBody(i.id, name) }, graph ? [] : adds);
           stored.set(i.id, { id: i.id, body: groupBody(i.id, name), created: 0, lastModified: 0, version: 1 });
+          back.groupCreated(i.id);
         } else {
           if (name !== undefined && !sameResource(current.body, groupBody(i.id, name))) await apply.updateGroup(i.id, groupBody(i.id, name));
           if (!graph) await apply.addMembers(i.id, adds);
         }
+        if (!graph) back.memberAdded(i.id, adds);
         if (graph) {
           for (const m of changes) if (m.type !== 'other') graph.member(i.id, m.id, m.type, m.removed);
           continue;

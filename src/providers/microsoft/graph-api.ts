@@ -127,7 +127,8 @@ export class GraphApi {
         `Graph refused the app's access to tenant ${this.o.tenantId} while ${what} (${f.status} ${code ?? ''}: ${message}): the consent or its permissions were revoked; an admin must grant consent again`,
       );
     }
-    const detail = f.status === undefined ? message : `HTTP ${f.status}${code ? ` ${code}` : ''}`;
+    // Graph's own message says what it refused (a subscription's changeType, a URL it could not validate…).
+    const detail = f.status === undefined ? message : `HTTP ${f.status}${code ? ` ${code}` : ''}${message && message !== code ? `: ${message}` : ''}`;
     return new GraphApiError(`Microsoft Graph failed while ${what}: ${detail}`, f.status, code, { cause: { status: f.status, code, message } });
   }
 }

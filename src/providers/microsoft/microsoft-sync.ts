@@ -19,16 +19,18 @@ import { MICROSOFT, MicrosoftCredentialsError, NotConsentedError, NotMicrosoftDi
 import { DEFAULT_GRAPH_RETRY, GraphApi } from './graph-api.js';
 import type { MicrosoftOptions } from './options.js';
 import { DeltaStates, MicrosoftSyncStatuses, type MicrosoftSyncStatus } from './sync-status.js';
+import type { SubscriptionOutcome } from './subscriptions.js';
 import type { TenantGate } from './throttle.js';
 import type { GraphTokens } from './tokens.js';
 
 export type MicrosoftSyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> & PullSyncStore;
 
-/** Told about runs, Graph requests, retries and throttling (metrics.ts); never about tenants. */
+/** Told about runs, Graph requests, retries, throttling and subscription requests (metrics.ts); never about tenants. */
 export interface MicrosoftObserver extends RunObserver {
   request(): void;
   retry(reason: string): void;
   throttled(): void;
+  subscription(outcome: SubscriptionOutcome): void;
 }
 
 export interface MicrosoftSyncDeps {

@@ -13,6 +13,7 @@ import { AdminConsent, MICROSOFT_FLOW } from './consent.js';
 import { NotConsentedError, NotMicrosoftDirectoryError } from './errors.js';
 import { MicrosoftSync, type MicrosoftSyncDeps } from './microsoft-sync.js';
 import { NotificationHandler, notificationBatch, type Outcome, type Received } from './notifications.js';
+import { SubscriptionRetries } from './subscription-retries.js';
 import { Subscriptions, type Resource } from './subscriptions.js';
 import type { MicrosoftSyncStatus } from './sync-status.js';
 import { TenantGate } from './throttle.js';
@@ -36,7 +37,7 @@ export interface MicrosoftProvider {
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
   /** A batch of Graph change notifications (the body Graph POSTs): checked, then each directory synced soon. */
   notifications(body: unknown): Promise<Received>;
-  /** Creates or renews a directory's subscriptions now (after consent; `recreate`: that one anew). */
+  /** Creates or renews a directory's subscriptions now, whatever a backoff says (after consent; `recreate`: that one anew). */
   subscribe(directoryId: string, recreate?: Resource): Promise<void>;
   /** No notification-triggered sync is scheduled or running. */
   readonly idle: boolean;
@@ -59,7 +60,8 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
   const { directories, onNotification, flows, ...rest } = deps;
   const logger = deps.logger.child({ unit: 'microsoft-sync' });
   const tokens = new GraphTokens(deps.options);
-  const subscriptions = new Subscriptions({ store: deps.store, options: deps.options, logger });
+  const subscriptions = new Subscriptions({ store: deps.store, options: deps.options, logger, onRequest: (outcome) => deps.observer?.subscription(outcome) });
+  const retries = new SubscriptionRetries(logger);
   const sync = new MicrosoftSync({
     ...rest,
     tokens,
@@ -67,14 +69,18 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     logger,
     afterRun: async (directory, graph, status) => {
       status.notifications = await subscriptions.ensure(directory, graph);
+      retries.after(directory.id, status.notifications, () => keep(directory.id));
     },
   });
-  const subscribe = async (directoryId: string, recreate?: Resource) => {
+  /** The directory's subscriptions kept, and its status told (`force`: now, whatever the backoff says). */
+  const keep = async (directoryId: string, options: { only?: Resource; force?: boolean } = {}) => {
     const directory = await sync.directory(directoryId);
     if (!directory.microsoft_tenant_id) throw new NotConsentedError(directoryId);
-    const notifications = await subscriptions.ensure(directory, sync.graph(directory.microsoft_tenant_id), recreate);
+    const notifications = await subscriptions.ensure(directory, sync.graph(directory.microsoft_tenant_id), options);
     await sync.statuses.put({ ...(await sync.statuses.get(directoryId)), notifications });
+    retries.after(directoryId, notifications, () => keep(directoryId));
   };
+  const subscribe = (directoryId: string, recreate?: Resource) => keep(directoryId, { force: true, ...(recreate && { only: recreate }) });
   const handler = new NotificationHandler({
     verifier: () => subscriptions.verifier(),
     sync: (directoryId) => sync.run({ directoryId }),
@@ -104,7 +110,10 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     get idle() {
       return handler.idle;
     },
-    close: () => handler.close(),
+    close: () => {
+      handler.close();
+      retries.close();
+    },
     sync: (filter) => sync.run(filter),
     runs: new SyncRuns({ store: deps.store, provider: 'microsoft', runner: sync.runner, logger: deps.logger.child({ unit: 'microsoft-sync-runs' }) }),
     directoryStates: () => sync.directoryStates(),

@@ -5,13 +5,26 @@ export const MICROSOFT_DEFAULTS = {
   graphUrl: 'https://graph.microsoft.com',
   /** A run that would delete more than this share of a directory's users and groups stops for that directory. */
   maxDeleteShare: 0.2,
-  /** Lifetime asked for a subscription (Graph allows up to 41,760 minutes on users and groups). */
+  /**
+   * Lifetime asked for a subscription: 3 days, shorter than Graph's 41,760 minutes on purpose, so that a deleted
+   * directory's (or a revoked tenant's) subscriptions stop notifying within days; every run renews those with
+   * less than `renewWithinMinutes` left, so a daily schedule keeps them alive.
+   */
   subscriptionMinutes: 3 * 24 * 60,
   /** A subscription expiring within this is renewed by the next sync run. */
   renewWithinMinutes: 36 * 60,
+  /** A refused subscription is tried again after this, doubling with each refusal in a row up to `subscriptionRetryMaxMs`. */
+  subscriptionRetryMs: 60_000,
+  subscriptionRetryMaxMs: 60 * 60_000,
   /** Notifications arriving within this window after the first are one sync. */
   notificationDelayMs: 1_000,
 } as const;
+
+/**
+ * Graph's longest subscription on users, groups and other directory resources, in minutes
+ * (https://learn.microsoft.com/en-us/graph/api/resources/subscription#maximum-length-of-subscription-per-resource-type).
+ */
+export const MAX_SUBSCRIPTION_MINUTES = 41_760;
 
 /** A certificate credential: the private key, and the certificate whose SHA-256 thumbprint Entra knows. */
 export interface MicrosoftCertificate {
@@ -37,6 +50,8 @@ export interface MicrosoftOptions {
   syncIntervalSeconds?: number;
   subscriptionMinutes: number;
   renewWithinMinutes: number;
+  subscriptionRetryMs: number;
+  subscriptionRetryMaxMs: number;
   notificationDelayMs: number;
 }
 
@@ -51,6 +66,8 @@ export function microsoftOptions(externalUrl: string, given: Partial<MicrosoftOp
     maxDeleteShare: MICROSOFT_DEFAULTS.maxDeleteShare,
     subscriptionMinutes: MICROSOFT_DEFAULTS.subscriptionMinutes,
     renewWithinMinutes: MICROSOFT_DEFAULTS.renewWithinMinutes,
+    subscriptionRetryMs: MICROSOFT_DEFAULTS.subscriptionRetryMs,
+    subscriptionRetryMaxMs: MICROSOFT_DEFAULTS.subscriptionRetryMaxMs,
     notificationDelayMs: MICROSOFT_DEFAULTS.notificationDelayMs,
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
   };

@@ -1,8 +1,14 @@
 /**
  * Graph change-notification subscriptions of each Entra directory: one on `users`, one on `groups`, to
- * $DSYNC_EXTERNAL_URL/api/v1/dsync/microsoft/notifications (also the lifecycle URL). Graph validates the URL
- * when a subscription is created (the route echoes `validationToken`). Each is renewed by a sync run once it is
- * within `renewWithinMinutes` of expiring, and created again when Graph no longer has it. The clientState is
+ * $DSYNC_EXTERNAL_URL/api/v1/dsync/microsoft/notifications (also the lifecycle URL). As Graph takes them
+ * (https://learn.microsoft.com/en-us/graph/api/resources/subscription): `changeType: "updated,deleted"`, the
+ * only ones users and groups support (`updated` tells creations, updates, soft deletions and restores;
+ * `deleted`, permanent deletions), https URLs, a clientState of at most 128 characters, an expiration within
+ * 41,760 minutes. Graph validates the URL when a subscription is created (the route echoes `validationToken`).
+ * Each is renewed by a sync run once it is within `renewWithinMinutes` of expiring, and created again when Graph
+ * no longer has it. A refusal is kept with Graph's message and tried again after a backoff (1 minute, doubling
+ * to 1 hour: `subscriptionRetryMs`, `subscriptionRetryMaxMs`) by what comes after it (a run, or the retry timer
+ * of subscription-retries.ts); the run itself never fails for it. The clientState is
  * `<directory id>:<secret>`: the secret is random per directory, kept in the store's own record (never in a
  * status, event or log), and checked on every notification.
  */
@@ -11,17 +17,25 @@ import { z } from 'zod';
 import type { Directory } from '../../core/model.js';
 import type { PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
-import { GraphApiError } from './errors.js';
+import { GraphApiError, MicrosoftCredentialsError } from './errors.js';
 import type { GraphApi } from './graph-api.js';
-import type { MicrosoftOptions } from './options.js';
+import { MAX_SUBSCRIPTION_MINUTES, type MicrosoftOptions } from './options.js';
 import type { NotificationsStatus } from './sync-status.js';
 
 export type Resource = 'users' | 'groups';
 const RESOURCES: readonly Resource[] = ['users', 'groups'];
+/** What users and groups support: `created` is refused (a creation is told as `updated`). */
+const CHANGE_TYPE = 'updated,deleted';
+const MAX_CLIENT_STATE = 128;
+
+/** How a subscription request ended (the metrics' outcome): refused = Graph said no (4xx); failed = could not ask. */
+export type SubscriptionOutcome = 'created' | 'renewed' | 'refused' | 'failed';
 
 interface SubscriptionRecord {
   secret: string;
   subscriptions: Array<{ id: string; resource: Resource; expiresAt: string }>;
+  /** The last attempts failed: how many in a row, why, and when to try again. */
+  failure?: { count: number; error: string; retryAt: string };
 }
 
 /** What a notification's clientState stands for (Subscriptions.verifier). */
@@ -35,6 +49,7 @@ export class Subscriptions {
       store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>;
       options: MicrosoftOptions;
       logger: Logger;
+      onRequest?: (outcome: SubscriptionOutcome) => void;
     },
   ) {}
 
@@ -48,48 +63,74 @@ export class Subscriptions {
   }
 
   /**
-   * Creates what is missing, renews what expires soon, re-creates what Graph lost. Never throws: a failure is
-   * the returned state (the scheduled sync goes on without notifications).
+   * Creates what is missing, renews what expires soon, re-creates what Graph lost (`only`: that one anew). Within
+   * the backoff of a failure it asks Graph nothing, unless `force` (an admin's consent, a lifecycle event). Never
+   * throws for Graph: a failure is the returned state (the scheduled sync goes on without notifications).
    */
-  async ensure(directory: Directory, graph: GraphApi, only?: Resource): Promise<NotificationsStatus> {
-    const { notificationUrl, subscriptionMinutes, renewWithinMinutes } = this.deps.options;
-    if (!notificationUrl) return { state: 'off', expires_at: null, error: null };
+  async ensure(directory: Directory, graph: GraphApi, { only, force = false }: { only?: Resource; force?: boolean } = {}): Promise<NotificationsStatus> {
+    const { notificationUrl, subscriptionMinutes, renewWithinMinutes, subscriptionRetryMs, subscriptionRetryMaxMs } = this.deps.options;
+    if (!notificationUrl) return { state: 'off', expires_at: null, error: null, retry_at: null };
     let record = await this.load(directory.id);
+    if (record?.failure && !force && Date.parse(record.failure.retryAt) > Date.now()) {
+      return { state: 'failed', expires_at: null, error: record.failure.error, retry_at: record.failure.retryAt };
+    }
+    if (!record) {
+      // Saved before any subscription exists: a notification right after creation already finds its secret.
+      record = { secret: randomBytes(32).toString('base64url'), subscriptions: [] };
+      await this.save(directory.id, record);
+    }
+    const clientState = `${directory.id}:${record.secret}`;
+    const lifetimeMs = Math.min(subscriptionMinutes, MAX_SUBSCRIPTION_MINUTES) * 60_000;
     try {
-      if (!record) {
-        // Saved before any subscription exists: a notification right after creation already finds its secret.
-        record = { secret: randomBytes(32).toString('base64url'), subscriptions: [] };
-        await this.save(directory.id, record);
-      }
+      if (clientState.length > MAX_CLIENT_STATE) throw new Error(`the clientState of directory ${directory.id} would be over Graph's ${MAX_CLIENT_STATE} characters: its id is too long`);
       const now = Date.now();
-      const expiry = () => new Date(Date.now() + subscriptionMinutes * 60_000).toISOString();
+      // A minute short of the lifetime asked: the clocks of Graph and of this host need not agree to the second.
+      const expiry = () => new Date(Date.now() + lifetimeMs - 60_000).toISOString();
       for (const resource of RESOURCES) {
         const current = record.subscriptions.find((s) => s.resource === resource);
         if (current && only !== resource && Date.parse(current.expiresAt) - now > renewWithinMinutes * 60_000) continue;
-        const next = current && only !== resource ? await this.renew(graph, current.id, expiry()) : undefined;
+        const renewed = current && only !== resource ? await this.request('renewed', () => this.renew(graph, current.id, expiry())) : undefined;
         const sub =
-          next ??
-          (await graph.post<unknown>(
-            '/subscriptions',
-            {
-              changeType: 'created,updated,deleted',
-              notificationUrl,
-              lifecycleNotificationUrl: notificationUrl,
-              resource,
-              expirationDateTime: expiry(),
-              clientState: `${directory.id}:${record.secret}`,
-            },
-            `subscribing to ${resource} changes`,
+          renewed ??
+          (await this.request('created', () =>
+            graph.post<unknown>(
+              '/subscriptions',
+              { changeType: CHANGE_TYPE, notificationUrl, lifecycleNotificationUrl: notificationUrl, resource, expirationDateTime: expiry(), clientState },
+              `subscribing to ${resource} changes`,
+            ),
           ));
         const parsed = created.parse(sub);
         record.subscriptions = [...record.subscriptions.filter((s) => s.resource !== resource), { id: parsed.id, resource, expiresAt: parsed.expirationDateTime }];
+        delete record.failure;
+        await this.save(directory.id, record);
+      }
+      if (record.failure) {
+        delete record.failure;
         await this.save(directory.id, record);
       }
       const soonest = record.subscriptions.map((s) => s.expiresAt).sort()[0] ?? null;
-      return { state: 'active', expires_at: soonest && new Date(soonest).toISOString(), error: null };
+      return { state: 'active', expires_at: soonest && new Date(soonest).toISOString(), error: null, retry_at: null };
     } catch (err) {
-      this.deps.logger.warn({ err, directoryId: directory.id }, 'could not keep the Graph change-notification subscriptions');
-      return { state: 'failed', expires_at: null, error: (err as Error).message.slice(0, 500) };
+      const count = (record.failure?.count ?? 0) + 1;
+      const retryAt = new Date(Date.now() + Math.min(subscriptionRetryMs * 2 ** (count - 1), subscriptionRetryMaxMs)).toISOString();
+      const error = (err as Error).message.slice(0, 500);
+      record.failure = { count, error, retryAt };
+      await this.save(directory.id, record);
+      this.deps.logger.warn({ err, directoryId: directory.id, retryAt }, 'could not keep the Graph change-notification subscriptions');
+      return { state: 'failed', expires_at: null, error, retry_at: retryAt };
+    }
+  }
+
+  /** One subscription request, told to the metrics by how it ended. */
+  private async request<T>(outcome: 'created' | 'renewed', call: () => Promise<T | undefined>): Promise<T | undefined> {
+    try {
+      const result = await call();
+      if (result !== undefined) this.deps.onRequest?.(outcome);
+      return result;
+    } catch (err) {
+      const refused = err instanceof MicrosoftCredentialsError || (err instanceof GraphApiError && err.httpStatus !== undefined && err.httpStatus < 500);
+      this.deps.onRequest?.(refused ? 'refused' : 'failed');
+      throw err;
     }
   }
 

@@ -3,12 +3,19 @@ import type { PullSyncStore } from '../../core/store-port.js';
 import { baseStatus, PullSyncStatuses, type BaseSyncStatus } from '../pull/sync-status.js';
 import type { DeltaState, SyncMode } from './delta-sync.js';
 
+/**
+ * The change-notification subscriptions, apart from the sync's own outcome: a subscription Graph refuses never
+ * makes a run that synced its users and groups a failed one.
+ */
 export interface NotificationsStatus {
   /** off: no public https URL (DSYNC_EXTERNAL_URL); active: both subscriptions live; failed: see error. */
   state: 'off' | 'active' | 'failed';
   /** When the sooner of the two subscriptions expires (each sync renews ahead of it). */
   expires_at: string | null;
+  /** Why subscribing failed, with Graph's own message. */
   error: string | null;
+  /** When subscribing is tried again (failed only): sooner runs do not ask Graph, later ones back off further. */
+  retry_at: string | null;
 }
 
 export interface MicrosoftSyncStatus extends BaseSyncStatus {
@@ -32,7 +39,7 @@ export const initialStatus = (directoryId: string): MicrosoftSyncStatus => ({
   seen: { users: 0, groups: 0 },
   graph_requests: 0,
   throttled: 0,
-  notifications: { state: 'off', expires_at: null, error: null },
+  notifications: { state: 'off', expires_at: null, error: null, retry_at: null },
 });
 
 export class MicrosoftSyncStatuses extends PullSyncStatuses<MicrosoftSyncStatus> {

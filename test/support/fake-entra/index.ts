@@ -106,21 +106,33 @@ export class FakeEntra {
     return this.watch(t);
   }
 
-  /** Wraps the tenant's mutators so that each change is also notified to matching subscriptions. */
+  /**
+   * Wraps the tenant's mutators so that each change is also notified to matching subscriptions, as Graph tells
+   * them: `updated` for a creation, an update, a soft deletion, a restore and a member change; `deleted` for a
+   * permanent deletion (a security group's deletion is one).
+   */
   private watch(t: Tenant): Tenant {
-    const notify = (kind: Kind, changeType: 'created' | 'updated' | 'deleted') => (id: string) => this.subscriptions.changed(t.id, kind, id, changeType);
+    const notify = (kind: Kind, changeType: 'updated' | 'deleted') => (id: string) => this.subscriptions.changed(t.id, kind, id, changeType);
     const wrap = <A extends unknown[], R>(fn: (...a: A) => R, after: (r: R, ...a: A) => void) => (...a: A) => {
       const r = fn.apply(t, a);
       after(r, ...a);
       return r;
     };
-    t.addUser = wrap(t.addUser, (u) => notify('users', 'created')(u.id));
+    t.addUser = wrap(t.addUser, (u) => notify('users', 'updated')(u.id));
     t.updateUser = wrap(t.updateUser, (_r, id) => notify('users', 'updated')(id));
-    t.removeUser = wrap(t.removeUser, (_r, id) => notify('users', 'deleted')(id));
-    t.restoreUser = wrap(t.restoreUser, (_r, id) => notify('users', 'created')(id));
-    t.addGroup = wrap(t.addGroup, (g) => notify('groups', 'created')(g.id));
+    t.removeUser = wrap(t.removeUser, (_r, id) => notify('users', 'updated')(id));
+    t.restoreUser = wrap(t.restoreUser, (_r, id) => notify('users', 'updated')(id));
+    t.purgeUser = wrap(t.purgeUser, (_r, id) => notify('users', 'deleted')(id));
+    t.addGroup = wrap(t.addGroup, (g) => notify('groups', 'updated')(g.id));
     t.updateGroup = wrap(t.updateGroup, (_r, id) => notify('groups', 'updated')(id));
-    t.removeGroup = wrap(t.removeGroup, (_r, id) => notify('groups', 'deleted')(id));
+    const removeGroup = t.removeGroup;
+    t.removeGroup = (id: string) => {
+      const soft = t.groups.get(id)?.groupTypes.includes('Unified') === true;
+      removeGroup.call(t, id);
+      notify('groups', soft ? 'updated' : 'deleted')(id);
+    };
+    t.restoreGroup = wrap(t.restoreGroup, (_r, id) => notify('groups', 'updated')(id));
+    t.purgeGroup = wrap(t.purgeGroup, (_r, id) => notify('groups', 'deleted')(id));
     t.addMember = wrap(t.addMember, (_r, g) => notify('groups', 'updated')(g));
     t.removeMember = wrap(t.removeMember, (_r, g) => notify('groups', 'updated')(g));
     return t;
@@ -223,6 +235,8 @@ export class FakeEntra {
       return graphError(405, 'Request_BadRequest', 'Method not allowed.');
     }
     if (req.method !== 'GET') return graphError(405, 'Request_BadRequest', 'Method not allowed.');
+    const rel = /^\/(users|groups)\/([^/]+)\/(memberOf|members)$/.exec(path);
+    if (rel && (rel[3] === 'memberOf' || rel[1] === 'groups')) return this.relation(tenant, rel[1] as Kind, decodeURIComponent(rel[2]!), rel[3] as 'memberOf' | 'members', url);
     const m = /^\/(users|groups)(?:\/(delta|microsoft\.graph\.delta\(\)|[^/]+))?$/.exec(path);
     if (!m) return graphError(404, 'Request_ResourceNotFound', `Resource not found for the segment '${path}'.`);
     const kind = m[1] as Kind;
@@ -244,6 +258,37 @@ export class FakeEntra {
       return { status: 200, body: { '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#${kind}/$entity`, ...tenant.render(kind, id, select) } };
     }
     return this.deltaPage(tenant, kind, url, select, req.headers.prefer);
+  }
+
+  /**
+   * `/users/{id}/memberOf` (the groups a user is a direct member of) and `/groups/{id}/members` (its direct
+   * members, users and groups), paged by `$top` (default 100, at most 999) and `@odata.nextLink`.
+   */
+  private relation(tenant: Tenant, kind: Kind, id: string, relation: 'memberOf' | 'members', url: URL): Reply {
+    this.count('object', tenant.id);
+    const fault = this.fault('object', tenant.id);
+    if (fault) return fault;
+    if (!tenant.rolesGranted || !tenant.consented) return graphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    if (!(kind === 'users' ? tenant.users : tenant.groups).has(id)) {
+      return graphError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+    }
+    const refs =
+      relation === 'memberOf'
+        ? tenant.memberOf(id).map((g) => ({ '@odata.type': '#microsoft.graph.group', id: g, displayName: tenant.groups.get(g)?.displayName ?? null }))
+        : [...(tenant.members.get(id) ?? [])].map(([mid, type]) => ({ '@odata.type': `#microsoft.graph.${type}`, id: mid }));
+    const top = Math.min(MAX_PAGE, Number(url.searchParams.get('$top') ?? DEFAULT_PAGE));
+    const skip = Number(url.searchParams.get('$skiptoken') ?? 0);
+    const next = skip + top < refs.length;
+    const link = new URL(url);
+    link.searchParams.set('$skiptoken', String(skip + top));
+    return {
+      status: 200,
+      body: {
+        '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#directoryObjects`,
+        ...(next && { '@odata.nextLink': `${this.base}${link.pathname}${link.search}` }),
+        value: refs.slice(skip, skip + top),
+      },
+    };
   }
 
   private deltaPage(tenant: Tenant, kind: Kind, url: URL, select: string[], prefer: string | string[] | undefined): Reply {

@@ -6,6 +6,12 @@
  * `deleted`: gone for good), and a group's member changes as `members@delta` (removals carry `@removed`).
  * A group with many members is split over several instances, the later ones carrying only `id` and more
  * members, placed at the end of the round (a client must not assume they are adjacent).
+ *
+ * Deletion and restore follow Entra (https://learn.microsoft.com/en-us/graph/api/directory-deleteditems-restore):
+ * a deleted user, and a deleted Microsoft 365 group (`groupTypes: ['Unified']`), stay restorable for 30 days
+ * and come back with their memberships; a security group is deleted for good. A restore's memberships are not
+ * told by the groups' delta (Graph does not promise them there): a client must read them (`/users/{id}/memberOf`,
+ * `/groups/{id}/members`), as must a client of a restored group, whose delta item carries no members.
  */
 
 export interface EUser {
@@ -26,6 +32,8 @@ export interface EGroup {
   mailNickname: string;
   mailEnabled: boolean;
   securityEnabled: boolean;
+  /** `['Unified']`: a Microsoft 365 group (restorable once deleted); empty: a security group. */
+  groupTypes: string[];
 }
 
 export type Kind = 'users' | 'groups';
@@ -58,6 +66,10 @@ export class Tenant {
   readonly members = new Map<string, Map<string, MemberType>>();
   /** Soft-deleted users, with the groups they were in (a restore puts them back). */
   private readonly recycled = new Map<string, { user: EUser; groups: string[] }>();
+  /** Soft-deleted Microsoft 365 groups, with their members. */
+  private readonly recycledGroups = new Map<string, { group: EGroup; members: Map<string, MemberType> }>();
+  /** Groups restored since they were last listed in full: their delta item carries no members. */
+  private readonly restoredGroups = new Set<string>();
   private readonly log: Change[] = [];
   /** Seq at which each object first appeared. */
   private readonly born = new Map<string, number>();
@@ -120,12 +132,25 @@ export class Tenant {
     this.record({ kind: 'users', id, removed: true });
   }
 
+  /** Back from the recycle bin with the memberships it had, silently for the groups' delta. */
   restoreUser(id: string): void {
     const { user, groups } = this.recycled.get(id)!;
     this.recycled.delete(id);
     this.users.set(id, user);
     this.record({ kind: 'users', id, created: true });
-    for (const g of groups) if (this.groups.has(g)) this.addMember(g, id);
+    for (const g of groups) this.members.get(g)?.set(id, 'user');
+  }
+
+  /** Deletes a soft-deleted user for good. */
+  purgeUser(id: string): void {
+    this.recycled.delete(id);
+    for (const r of this.recycledGroups.values()) r.members.delete(id);
+    this.record({ kind: 'users', id, removed: true });
+  }
+
+  /** Ids in the recycle bin (users, then groups). */
+  get recycleBin(): { users: string[]; groups: string[] } {
+    return { users: [...this.recycled.keys()], groups: [...this.recycledGroups.keys()] };
   }
 
   // Groups -----------------------------------------------------------------------------------------------
@@ -140,6 +165,7 @@ export class Tenant {
       mailNickname: `group${k}`,
       mailEnabled: false,
       securityEnabled: true,
+      groupTypes: [],
       ...given,
     };
     this.groups.set(id, group);
@@ -153,12 +179,37 @@ export class Tenant {
     this.record({ kind: 'groups', id, props: Object.keys(change) });
   }
 
-  /** Deletes the group (and its nesting in other groups). */
+  /** Deletes the group (and its nesting in other groups): a Microsoft 365 group into the recycle bin. */
   removeGroup(id: string): void {
     for (const [g, m] of this.members) if (m.has(id)) this.removeMember(g, id);
+    const group = this.groups.get(id)!;
+    if (group.groupTypes.includes('Unified')) this.recycledGroups.set(id, { group, members: this.members.get(id)! });
     this.groups.delete(id);
     this.members.delete(id);
+    this.restoredGroups.delete(id);
     this.record({ kind: 'groups', id, removed: true });
+  }
+
+  /** A Microsoft 365 group back from the recycle bin, with its members (of whom those still there). */
+  restoreGroup(id: string): void {
+    const { group, members } = this.recycledGroups.get(id)!;
+    this.recycledGroups.delete(id);
+    for (const m of members.keys()) if (!this.users.has(m) && !this.groups.has(m)) members.delete(m);
+    this.groups.set(id, group);
+    this.members.set(id, members);
+    this.restoredGroups.add(id);
+    this.record({ kind: 'groups', id, created: true });
+  }
+
+  /** Deletes a soft-deleted group for good. */
+  purgeGroup(id: string): void {
+    this.recycledGroups.delete(id);
+    this.record({ kind: 'groups', id, removed: true });
+  }
+
+  /** The groups a user or group is a direct member of (`/memberOf`). */
+  memberOf(id: string): string[] {
+    return [...this.members].filter(([, m]) => m.has(id)).map(([g]) => g);
   }
 
   addMember(groupId: string, memberId: string, type: MemberType = this.groups.has(memberId) ? 'group' : 'user'): void {
@@ -182,7 +233,7 @@ export class Tenant {
     const out: Record<string, unknown> = { id };
     for (const p of wanted) {
       if (only && !only.has(p)) continue;
-      out[p] = p === 'businessPhones' ? [] : p === 'groupTypes' ? [] : (object[p] ?? null);
+      out[p] = p === 'businessPhones' ? [] : (object[p] ?? null);
     }
     return out;
   }
@@ -202,6 +253,8 @@ export class Tenant {
     const full = (id: string) => {
       const item = this.render(kind, id, select);
       if (!withMembers) return items.push(item);
+      // A restored group comes back as an object without its members (the full listing has them again).
+      if (since > 0 && this.restoredGroups.has(id)) return items.push(item);
       const refs = this.memberRefs(id);
       items.push({ ...item, 'members@delta': refs.slice(0, MEMBERS_PER_INSTANCE) });
       for (let i = MEMBERS_PER_INSTANCE; i < refs.length; i += MEMBERS_PER_INSTANCE) {
@@ -213,6 +266,7 @@ export class Tenant {
       for (const id of current.keys()) full(id);
       return [...items, ...overflow];
     }
+    
     const touched = new Map<string, { created: boolean; props: Set<string>; members: Map<string, { type: MemberType; removed: boolean }> }>();
     for (const c of this.log) {
       if (c.seq <= since || c.kind !== kind) continue;
@@ -226,7 +280,7 @@ export class Tenant {
       if (!current.has(id)) {
         // Born after the token and gone again: the client never knew it.
         if ((this.born.get(id) ?? 0) > since) continue;
-        items.push({ id, '@removed': { reason: this.recycled.has(id) ? 'changed' : 'deleted' } });
+        items.push({ id, '@removed': { reason: this.recycled.has(id) || this.recycledGroups.has(id) ? 'changed' : 'deleted' } });
       } else if (t.created) {
         full(id);
       } else {
