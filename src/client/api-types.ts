@@ -2250,7 +2250,8 @@ export interface components {
          *       "notifications": {
          *         "state": "active",
          *         "expires_at": "2026-11-24T08:00:00.000Z",
-         *         "error": null
+         *         "error": null,
+         *         "retry_at": null
          *       }
          *     }
          */
@@ -2289,11 +2290,18 @@ export interface components {
             graph_requests: number;
             /** @description Answers of the last run that told it to slow down (429/503 with Retry-After) */
             throttled: number;
+            /** @description The change-notification subscriptions, reported apart from the sync's own state */
             notifications: {
-                /** @enum {string} */
+                /**
+                 * @description off: no public https URL; active: both subscriptions live; failed: see error (the sync itself may have succeeded)
+                 * @enum {string}
+                 */
                 state: "off" | "active" | "failed";
                 expires_at: string | null;
+                /** @description Why subscribing failed, with Microsoft Graph's message */
                 error: string | null;
+                /** @description When subscribing is tried again, after a failure (backing off) */
+                retry_at: string | null;
             };
         };
         MicrosoftSyncStatusEnvelope: {

@@ -204,7 +204,7 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     const grafana = (q: string) => q.replaceAll('$__rate_interval', '5m').replaceAll('$namespace', 'dsync-system');
     const parsed = await run(promqlCheck(), [], { input: queries.map((q) => JSON.stringify(grafana(q))).join('\n') + '\n' });
     expect(parsed.code, parsed.stdout).to.equal(0);
-    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing', 'DsyncMicrosoftConsentRevoked', 'DsyncMicrosoftSyncFailing', 'DsyncStoreDegradedWrites']);
+    expect(alerts.map((a) => a.alert)).to.include.members(['DsyncWebhookBacklogStale', 'DsyncDeadLettersPending', 'DsyncReconcileErrors', 'DsyncCronRunsFailing', 'DsyncWebhooksDisabled', 'DsyncGoogleSyncFailing', 'DsyncMicrosoftConsentRevoked', 'DsyncMicrosoftSyncFailing', 'DsyncMicrosoftNotificationsFailing', 'DsyncStoreDegradedWrites']);
     for (const a of alerts) expect(a.expr, a.alert).to.contain('namespace="dsync-system"');
     expect(dashboard.panels.filter((p) => p.type !== 'row').every((p) => (p.targets ?? []).length > 0)).to.equal(true);
     const configMap = find(objects, 'ConfigMap', 'dsync-dashboard') as unknown as { metadata: { labels: Record<string, string> }; data: Record<string, string> };

@@ -24,6 +24,7 @@ export const EXPECTED_METRIC_FAMILIES = {
     'dsync_microsoft_graph_retries_total',
     'dsync_microsoft_graph_throttled_total',
     'dsync_microsoft_notifications_total',
+    'dsync_microsoft_subscription_requests_total',
     ...['bamboohr', 'hibob', 'personio'].flatMap((p) => [`dsync_${p}_directories`, `dsync_${p}_api_requests_total`, `dsync_${p}_api_retries_total`, `dsync_${p}_api_throttled_total`]),
     ...BOTH,
   ],
