@@ -163,7 +163,8 @@ export function createDsync(options: DsyncOptions): Dsync {
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
   const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
-  const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl });
+  const setupLinks = new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` });
+  const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl, setupLinkWorks: (directoryId, linkId) => setupLinks.works(directoryId, linkId) });
   const google = createGoogleProvider({
     store,
     directories,
@@ -213,7 +214,7 @@ export function createDsync(options: DsyncOptions): Dsync {
     groups,
     google,
     scimTokens,
-    setupLinks: new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` }),
+    setupLinks,
     activity,
     microsoft,
     hris,

@@ -89,6 +89,12 @@ export class SetupLinks {
     return { id: link.id, url: `${this.baseUrl}/${token}`, expires_at: link.expires_at };
   }
 
+  /** Whether the directory's link `linkId` still works: neither revoked nor expired. */
+  async works(directoryId: string, linkId: string): Promise<boolean> {
+    const link = (await this.store.listSetupLinks(directoryId)).find((l) => l.id === linkId);
+    return link !== undefined && !link.revoked_at && Date.parse(link.expires_at) > Date.now();
+  }
+
   /** Oldest first, never the URL. */
   async list(directoryId: string): Promise<SetupLinkView[]> {
     return (await this.links(directoryId)).map(view);

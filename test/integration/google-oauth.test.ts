@@ -135,6 +135,43 @@ for (const kind of STORE_KINDS) describe(`Google authorization flow, ${kind} sto
     noFraming(redirect, 'the callback\'s redirect to the return URL');
   });
 
+  it('a Connect started from a setup page dies with its link: revoked before the callback, nothing is stored', async () => {
+    const setupLink = async () => (await t.service.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).body.data as { id: string; url: string };
+    /** The IT admin presses Connect on the page: the flow's cookie, then Google's consent, back to our callback. */
+    const connect = async (link: string) => {
+      const csrf = /data-csrf="([^"]+)"/.exec(await (await fetch(link)).text())![1]!;
+      const res = await fetch(`${link}/google/connect`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf }).toString(),
+      });
+      expect(res.status, await res.clone().text()).to.equal(303);
+      const browser = new Browser();
+      for (const header of res.headers.getSetCookie()) {
+        const [name, value] = header.split(';')[0]!.split('=');
+        browser.cookies.set(name!, value!);
+      }
+      return { browser, callback: await browser.redirected(res.headers.get('location')!, 302) };
+    };
+
+    const revoked = await setupLink();
+    const flow = await connect(revoked.url);
+    expect((await t.service.api('DELETE', `/api/v1/directory-sync/${dir.id}/setup-links/${revoked.id}`)).status).to.equal(200);
+    const refused = await flow.browser.get(flow.callback);
+    expect(refused.status).to.equal(400);
+    expect(await refused.text()).to.contain('started from a setup link that was revoked or has expired');
+    expect((await stored()).google_refresh_token ?? null, 'no tokens stored').to.equal(null);
+
+    // The same, from a link that still works, connects and goes back to the page.
+    const working = await setupLink();
+    const ok = await connect(working.url);
+    const back = await ok.browser.get(ok.callback);
+    expect(back.status).to.equal(303);
+    expect(back.headers.get('location')).to.contain('status=success');
+    expect(t.fake.oauth.refreshTokens.has((await stored()).google_refresh_token)).to.equal(true);
+  });
+
   it('a replayed state is refused, with the same code or fresh ones, and changes nothing', async () => {
     const browser = new Browser();
     const link = await authorizationUrl();

@@ -89,8 +89,8 @@ export function pullSection(p: PullProvider): SetupSection {
     render,
     formTargets: (dsync) => [p.consentOrigin(dsync)],
     actions: {
-      [`${p.flow}/connect`]: async ({ dsync, directory, pageUrl }) => {
-        const started = await dsync.oauth.start({ provider: p.flow, directoryId: directory.id, returnTo: pageUrl });
+      [`${p.flow}/connect`]: async ({ dsync, directory, pageUrl, linkId }) => {
+        const started = await dsync.oauth.start({ provider: p.flow, directoryId: directory.id, returnTo: pageUrl, setupLinkId: linkId });
         return { data: { authorizationUrl: started.authorizationUrl }, redirect: started.authorizationUrl, cookie: started.cookie };
       },
       [`${p.flow}/sync`]: syncAction(p.sync),

@@ -153,7 +153,7 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     }
     let outcome: ActionOutcome;
     try {
-      outcome = await action({ dsync, directory: opened.directory, fields, pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}` });
+      outcome = await action({ dsync, directory: opened.directory, fields, pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}`, linkId: opened.link.id });
     } catch (err) {
       if (!(err instanceof DsyncError) || err.status >= 500) throw err;
       if (wantsJson(req)) return void res.status(err.status).json({ data: null, error: { message: err.message, code: err.status } });

@@ -51,6 +51,8 @@ export interface ActionContext {
   fields: Record<string, unknown>;
   /** This page's own absolute URL (where the browser comes back to). */
   pageUrl: string;
+  /** The id of the setup link the page was opened with: a flow started here dies with it. */
+  linkId: string;
 }
 
 export interface ActionOutcome {

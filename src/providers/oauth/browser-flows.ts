@@ -23,6 +23,8 @@ export interface FlowTarget {
   directoryId: string;
   /** Where the callback sends the browser afterwards (with `status` and `directory_id`); unset = a page of ours. */
   returnTo?: string;
+  /** The setup link whose page started the flow: once it is revoked or expired, the flow's callback stores nothing. */
+  setupLinkId?: string;
 }
 
 export interface FlowProvider {
@@ -75,6 +77,8 @@ export interface BrowserFlowsOptions {
   stateTtlMs?: number;
   /** How long a start link stays valid before it is opened; default 15 minutes. */
   linkTtlMs?: number;
+  /** Whether a directory's setup link still works (neither revoked nor expired); flows started from one need it. */
+  setupLinkWorks?: (directoryId: string, linkId: string) => Promise<boolean>;
 }
 
 /** Where start links are opened (GET, no Api-Key), under the external URL. */
@@ -87,6 +91,8 @@ const record = z.object({
   /** SHA-256 of the browser cookie's value (state records only). */
   b: z.string().optional(),
   x: z.string().optional(),
+  /** The setup link that started the flow. */
+  l: z.string().optional(),
 });
 
 const nonce = () => randomBytes(32).toString('base64url');
@@ -123,7 +129,7 @@ export class BrowserFlows {
     const state = nonce();
     const secret = nonce();
     const consent = await this.provider(target.provider).consent(target.directoryId, state, step);
-    const saved = { p: target.provider, d: target.directoryId, r: target.returnTo, b: hash(secret), x: consent.data };
+    const saved = { p: target.provider, d: target.directoryId, r: target.returnTo, b: hash(secret), x: consent.data, l: target.setupLinkId };
     await this.o.store.putOnce(`oauth-state:${hash(state)}`, JSON.stringify(saved), this.stateTtlMs);
     return { authorizationUrl: consent.url, cookie: { name: this.cookieName(state), value: secret, maxAgeMs: this.stateTtlMs, secure: this.secure } };
   }
@@ -158,10 +164,12 @@ export class BrowserFlows {
     if (r.p !== provider) throw new InvalidFlowStateError(`started for ${r.p}, not ${provider}`);
     const secret = cookieValue(cookieHeader, this.cookieName(state));
     if (secret === undefined || r.b === undefined || hash(secret) !== r.b) throw new FlowBrowserMismatchError();
+    // A flow started from a setup page dies with its link: revoking the link stops a Connect it started.
+    if (r.l !== undefined && !(await this.setupLinkWorks(r.d, r.l))) throw new InvalidFlowStateError('started from a setup link that was revoked or has expired');
     const done = { directoryId: r.d, ...(r.r !== undefined && { returnTo: r.r }) };
     try {
       const said = await this.provider(provider).complete(r.d, query, r.x);
-      if (typeof said === 'object') return { ...done, next: await this.begin({ provider, ...done }, said.next) };
+      if (typeof said === 'object') return { ...done, next: await this.begin({ provider, ...done, ...(r.l !== undefined && { setupLinkId: r.l }) }, said.next) };
       return { ...done, ...(typeof said === 'string' && { done: said }) };
     } catch (error) {
       return { ...done, error };
@@ -176,6 +184,11 @@ export class BrowserFlows {
   /** One cookie per flow (two flows in two tabs do not overwrite each other's), named after its state. */
   private cookieName(state: string): string {
     return `${this.secure ? '__Host-' : ''}dsync-oauth-${hash(state).slice(0, 12)}`;
+  }
+
+  private async setupLinkWorks(directoryId: string, linkId: string): Promise<boolean> {
+    if (!this.o.setupLinkWorks) throw new Error('a flow started from a setup link needs setupLinkWorks');
+    return this.o.setupLinkWorks(directoryId, linkId);
   }
 
   private provider(name: string): FlowProvider {
