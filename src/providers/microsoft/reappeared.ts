@@ -83,17 +83,19 @@ export class Reappeared {
     for (const [groupId, userIds] of this.owedAdds) await apply.addMembers(groupId, userIds);
   }
 
-  /** Graph says the user is in the group now: a removal owed is dropped, or an addition owed. */
+  /** Graph says the user is in the group now: a removal owed is dropped, and an addition owed where it is missing. */
   private member(groupId: string, userId: string, owed: Deletions): void {
     if (this.deps.graph) return this.deps.graph.member(groupId, userId, 'user', false);
     const removals = owed.removals.get(groupId);
-    if (removals?.includes(userId)) {
-      const kept = removals.filter((u) => u !== userId);
+    const contradicted = removals?.includes(userId) === true;
+    if (contradicted) {
+      const kept = removals!.filter((u) => u !== userId);
       if (kept.length > 0) owed.removals.set(groupId, kept);
       else owed.removals.delete(groupId);
-      return;
     }
-    if (!this.users.has(userId) && !this.groups.has(groupId)) return; // known both before the run: no restore to repair
+    // Both known before the run and no removal told: the store has it. A removal told may hide an addition it
+    // undid (added, then removed by a deletion the restore undid): added again, a no-op if it is there.
+    if (!contradicted && !this.users.has(userId) && !this.groups.has(groupId)) return;
     if (this.added.has(pair(groupId, userId))) return;
     this.added.add(pair(groupId, userId));
     this.owedAdds.set(groupId, [...(this.owedAdds.get(groupId) ?? []), userId]);

@@ -9,9 +9,10 @@
  *
  * Deletion and restore follow Entra (https://learn.microsoft.com/en-us/graph/api/directory-deleteditems-restore):
  * a deleted user, and a deleted Microsoft 365 group (`groupTypes: ['Unified']`), stay restorable for 30 days
- * and come back with their memberships; a security group is deleted for good. A restore's memberships are not
- * told by the groups' delta (Graph does not promise them there): a client must read them (`/users/{id}/memberOf`,
- * `/groups/{id}/members`), as must a client of a restored group, whose delta item carries no members.
+ * and come back with their memberships; a security group is deleted for good. A restored user's memberships are
+ * not told by the groups' delta (Graph does not promise them there): a client must read them
+ * (`/users/{id}/memberOf`). A restored group comes back in the groups' delta as a new one does, with its members,
+ * unless `restoredGroupsWithoutMembers` (then only `/groups/{id}/members` tells them).
  */
 
 export interface EUser {
@@ -68,8 +69,10 @@ export class Tenant {
   private readonly recycled = new Map<string, { user: EUser; groups: string[] }>();
   /** Soft-deleted Microsoft 365 groups, with their members. */
   private readonly recycledGroups = new Map<string, { group: EGroup; members: Map<string, MemberType> }>();
-  /** Groups restored since they were last listed in full: their delta item carries no members. */
+  /** Groups restored since they were last listed in full. */
   private readonly restoredGroups = new Set<string>();
+  /** A restored group's delta item carries no members (what a client must survive: Graph does not promise them). */
+  restoredGroupsWithoutMembers = false;
   private readonly log: Change[] = [];
   /** Seq at which each object first appeared. */
   private readonly born = new Map<string, number>();
@@ -253,8 +256,7 @@ export class Tenant {
     const full = (id: string) => {
       const item = this.render(kind, id, select);
       if (!withMembers) return items.push(item);
-      // A restored group comes back as an object without its members (the full listing has them again).
-      if (since > 0 && this.restoredGroups.has(id)) return items.push(item);
+      if (since > 0 && this.restoredGroupsWithoutMembers && this.restoredGroups.has(id)) return items.push(item);
       const refs = this.memberRefs(id);
       items.push({ ...item, 'members@delta': refs.slice(0, MEMBERS_PER_INSTANCE) });
       for (let i = MEMBERS_PER_INSTANCE; i < refs.length; i += MEMBERS_PER_INSTANCE) {
@@ -268,8 +270,15 @@ export class Tenant {
     }
     
     const touched = new Map<string, { created: boolean; props: Set<string>; members: Map<string, { type: MemberType; removed: boolean }> }>();
+    /** Whether the client's token saw each object present. */
+    const knew = new Map<string, boolean>();
     for (const c of this.log) {
-      if (c.seq <= since || c.kind !== kind) continue;
+      if (c.kind !== kind) continue;
+      if (c.seq <= since) {
+        if (c.created) knew.set(c.id, true);
+        else if (c.removed) knew.set(c.id, false);
+        continue;
+      }
       const t = touched.get(c.id) ?? { created: false, props: new Set<string>(), members: new Map() };
       touched.set(c.id, t);
       if (c.created) t.created = true;
@@ -281,12 +290,13 @@ export class Tenant {
         // Born after the token and gone again: the client never knew it.
         if ((this.born.get(id) ?? 0) > since) continue;
         items.push({ id, '@removed': { reason: this.recycled.has(id) || this.recycledGroups.has(id) ? 'changed' : 'deleted' } });
-      } else if (t.created) {
+      } else if (t.created && (kind === 'users' || !knew.get(id))) {
         full(id);
       } else {
-        const selected = select.length > 0 ? [...t.props].filter((p) => select.includes(p)) : [...t.props];
-        const item: Record<string, unknown> = selected.length > 0 ? this.render(kind, id, select, new Set(selected)) : { id };
-        if (withMembers && t.members.size > 0) {
+        // A group the client knew, deleted and restored since, comes with its properties and its member changes.
+        const selected = t.created ? undefined : select.length > 0 ? [...t.props].filter((p) => select.includes(p)) : [...t.props];
+        const item: Record<string, unknown> = !selected ? this.render(kind, id, select) : selected.length > 0 ? this.render(kind, id, select, new Set(selected)) : { id };
+        if (withMembers && t.members.size > 0 && !(t.created && this.restoredGroupsWithoutMembers)) {
           item['members@delta'] = [...t.members].map(([mid, m]) => ({
             '@odata.type': odataType(m.type),
             id: mid,
