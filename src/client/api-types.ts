@@ -3230,7 +3230,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description The change conflicts with the current state (Google routes: OAuth is not configured on this server, DSYNC_GOOGLE_CLIENT_ID/SECRET; a service account still works) */
+        /** @description The request conflicts with the current state, the message says which: a provider not configured on this server (Google OAuth: DSYNC_GOOGLE_CLIENT_ID/SECRET, a service account still works), a deactivated directory, an HRIS directory without credentials yet */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3974,6 +3974,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             503: components["responses"]["ServiceUnavailable"];

@@ -275,6 +275,8 @@ export function fixedPaths(): Json {
           400: { $ref: '#/components/responses/BadRequest' },
           401: { $ref: '#/components/responses/Unauthorized' },
           404: { $ref: '#/components/responses/NotFound' },
+          409: { $ref: '#/components/responses/Conflict' },
+          413: { $ref: '#/components/responses/PayloadTooLarge' },
           429: { $ref: '#/components/responses/TooManyRequests' },
           503: { $ref: '#/components/responses/ServiceUnavailable' },
         },

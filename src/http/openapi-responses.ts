@@ -48,7 +48,8 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   409: {
     name: 'Conflict',
     description:
-      'The change conflicts with the current state (Google routes: OAuth is not configured on this server, DSYNC_GOOGLE_CLIENT_ID/SECRET; a service account still works)',
+      'The request conflicts with the current state, the message says which: a provider not configured on this server (Google OAuth: ' +
+      'DSYNC_GOOGLE_CLIENT_ID/SECRET, a service account still works), a deactivated directory, an HRIS directory without credentials yet',
     message: 'Google OAuth is not configured on this server (set DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET), or use a service account',
   },
   413: { name: 'PayloadTooLarge', description: 'The body is over 1 MiB', message: 'Request body is too large' },
