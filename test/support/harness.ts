@@ -172,6 +172,11 @@ export interface Receiver {
   /** Status to answer with (default 200), optionally after a delay; a function can vary it per delivery. */
   respond: (d: ReceivedDelivery) => number | { status: number; headers?: Record<string, string>; delayMs?: number };
   waitForEvents(n: number, timeoutMs?: number): Promise<any[]>;
+  /**
+   * The same, in the log's order (by `sequence`): delivery keeps each user's and group's order, not the
+   * directory's, so events of different resources may arrive in either order.
+   */
+  waitForLogOrder(n: number, timeoutMs?: number): Promise<any[]>;
   close(): Promise<void>;
 }
 
@@ -230,6 +235,9 @@ export async function startReceiver(secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2La
         await new Promise((r) => setTimeout(r, 10));
       }
       return events();
+    },
+    async waitForLogOrder(n, timeoutMs) {
+      return (await receiver.waitForEvents(n, timeoutMs)).sort((a, b) => a.sequence - b.sequence);
     },
     async close() {
       server.closeAllConnections();
