@@ -9,7 +9,7 @@ import { DsyncError } from './core/errors.js';
 export class PortError extends DsyncError {
   override name = 'PortError';
   constructor(message: string, cause: unknown) {
-    super(message, 'DSYNC_PORT_UNAVAILABLE', 500, { cause });
+    super(message, 'DSYNC_PORT_UNAVAILABLE', { cause });
   }
 }
 

@@ -2,22 +2,25 @@
  * The one error base of the product (undici-style coded errors): callers branch on `code`, never on `message`.
  * `status` is the HTTP status a protocol mapper answers with (500 for faults of our own); `id` is this
  * occurrence's instance id, logged with the error and sent in 5xx bodies so an operator can find the log line.
- * Every module declares its errors in its own `errors.ts` on this base.
+ * Every module declares its errors in its own `errors.ts` on this base, with a code of error-codes.ts: the table
+ * that describes each code (docs/reference/errors.md) and gives its status, unless the error says otherwise.
  */
 import { randomUUID } from 'node:crypto';
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
 export class DsyncError extends Error {
   override name = 'DsyncError';
   /** Seconds a client should wait before retrying (sent as `Retry-After`), for errors that pass by themselves. */
   readonly retryAfter?: number;
   readonly id: string = randomUUID();
+  readonly status: number;
   constructor(
     message: string,
-    readonly code: string,
-    readonly status: number = 500,
-    options?: { cause?: unknown },
+    readonly code: ErrorCode,
+    options?: { cause?: unknown; status?: number },
   ) {
     super(message, options);
+    this.status = options?.status ?? ERROR_CODES[code].status ?? 500;
   }
 }
 
@@ -27,28 +30,28 @@ export class ValidationError extends DsyncError {
     message: string,
     readonly field?: string,
   ) {
-    super(message, 'DSYNC_INVALID_INPUT', 400);
+    super(message, 'DSYNC_INVALID_INPUT');
   }
 }
 
 export class NotFoundError extends DsyncError {
   override name = 'NotFoundError';
   constructor(message: string) {
-    super(message, 'DSYNC_NOT_FOUND', 404);
+    super(message, 'DSYNC_NOT_FOUND');
   }
 }
 
 export class ConflictError extends DsyncError {
   override name = 'ConflictError';
   constructor(message: string) {
-    super(message, 'DSYNC_CONFLICT', 409);
+    super(message, 'DSYNC_CONFLICT');
   }
 }
 
 export class ForbiddenError extends DsyncError {
   override name = 'ForbiddenError';
   constructor(message: string) {
-    super(message, 'DSYNC_FORBIDDEN', 403);
+    super(message, 'DSYNC_FORBIDDEN');
   }
 }
 
@@ -57,7 +60,7 @@ export class ContentionError extends DsyncError {
   override name = 'ContentionError';
   override readonly retryAfter = 1;
   constructor(message = 'Too much concurrent modification of the same resource, retry') {
-    super(message, 'DSYNC_CONTENTION', 503);
+    super(message, 'DSYNC_CONTENTION');
   }
 }
 
@@ -71,7 +74,7 @@ export class StoreUnavailableError extends DsyncError {
   override name = 'StoreUnavailableError';
   override readonly retryAfter = 1;
   constructor(reason: string, options?: { cause?: unknown }) {
-    super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, 503, options);
+    super(`The data store is unavailable (${reason}); retry shortly`, StoreUnavailableError.code, options);
   }
 }
 
@@ -88,7 +91,6 @@ export class StoreNotDurableError extends DsyncError {
     super(
       `The write was not confirmed by the store's replicas (${reason}); it may or may not survive a failover, and is safe to retry`,
       StoreNotDurableError.code,
-      503,
       options,
     );
   }

@@ -6,7 +6,7 @@ export class DeadLetterNotFound extends DsyncError {
   static readonly code = 'DSYNC_DEAD_LETTER_NOT_FOUND';
   override name = 'DeadLetterNotFound';
   constructor(id: string) {
-    super(`Dead letter ${id} not found`, DeadLetterNotFound.code, 404);
+    super(`Dead letter ${id} not found`, DeadLetterNotFound.code);
   }
 }
 
@@ -18,7 +18,6 @@ export class BlockedAddressError extends DsyncError {
     super(
       `webhook host ${host} resolves to ${address}, a private/loopback/link-local/reserved address (set DSYNC_WEBHOOK_ALLOW_PRIVATE=true to allow)`,
       BlockedAddressError.code,
-      400,
     );
   }
 }
@@ -28,7 +27,7 @@ export class InvalidDeliveryOptionError extends DsyncError {
   static readonly code = 'DSYNC_DELIVERY_INVALID_OPTION';
   override name = 'InvalidDeliveryOptionError';
   constructor(message: string) {
-    super(message, InvalidDeliveryOptionError.code, 500);
+    super(message, InvalidDeliveryOptionError.code);
   }
 }
 
@@ -42,6 +41,6 @@ export class DeliveryLeaseLostError extends DsyncError {
   override name = 'DeliveryLeaseLostError';
   override readonly retryAfter = 1;
   constructor(directoryId: string) {
-    super(`The delivery lease of directory ${directoryId} was lost during the run (the store lost it, or it lapsed and another process took over); its events are delivered again from the saved cursor`, DeliveryLeaseLostError.code, 503);
+    super(`The delivery lease of directory ${directoryId} was lost during the run (the store lost it, or it lapsed and another process took over); its events are delivered again from the saved cursor`, DeliveryLeaseLostError.code);
   }
 }

@@ -1,10 +1,11 @@
 /** Coded operator errors, on the one base (core/errors.ts): callers branch on `code` or the class, never on `message`. */
+import type { ErrorCode } from '../core/error-codes.js';
 import { DsyncError } from '../core/errors.js';
 
 export class OperatorError extends DsyncError {
   override name = 'OperatorError';
-  constructor(message: string, code: string, options?: { cause?: unknown }) {
-    super(message, code, 500, options);
+  constructor(message: string, code: ErrorCode, options?: { cause?: unknown }) {
+    super(message, code, options);
   }
 }
 

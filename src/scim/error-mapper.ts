@@ -7,7 +7,7 @@
 import { ConflictError, DsyncError, ValidationError } from '../core/errors.js';
 import { MAX_BODY_BYTES } from '../core/limits.js';
 import { SCIM_JSON, type ScimResult } from './context.js';
-import { ScimError, type ScimType } from './errors.js';
+import { isScimStatus, ScimError, scimErrorBody, type ScimType } from './errors.js';
 
 export interface ErrorContext {
   requestId?: string;
@@ -34,8 +34,10 @@ function asDsyncError(err: unknown): DsyncError {
   const e = (err ?? {}) as HttpishError;
   if (e.type === 'entity.parse.failed') return new ScimError(400, 'Request body is not valid JSON', 'invalidSyntax');
   if (e.type === 'entity.too.large') return new ScimError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ScimError(e.status, String(e.message ?? 'error'));
-  return new DsyncError('Internal server error', 'DSYNC_INTERNAL', 500, { cause: err });
+  if (isScimStatus(e.status)) return new ScimError(e.status, String(e.message ?? 'error'));
+  // A 4xx the HTTP layer has no SCIM code for (none it raises today) is the client's fault all the same.
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ScimError(400, String(e.message ?? 'error'));
+  return new DsyncError('Internal server error', 'DSYNC_INTERNAL', { cause: err });
 }
 
 export function scimErrorResult(err: unknown, context: ErrorContext = {}): ScimResult {
@@ -49,5 +51,5 @@ export function scimErrorResult(err: unknown, context: ErrorContext = {}): ScimR
     detail += ` (error id ${error.id}${context.requestId ? `, request id ${context.requestId}` : ''})`;
   }
   const scimType = error instanceof ScimError ? error.scimType : scimTypeOf(error);
-  return { status: error.status, data: new ScimError(error.status, detail, scimType).toJSON(), headers };
+  return { status: error.status, data: scimErrorBody(error.status, detail, scimType), headers };
 }

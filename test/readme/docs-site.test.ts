@@ -15,9 +15,11 @@ import { z } from 'zod';
 import { chartValuesPage, CHART_DIR } from '../../scripts/docs/reference/chart-values.js';
 import { configurationPage } from '../../scripts/docs/reference/configuration.js';
 import { crdPage, type Crd } from '../../scripts/docs/reference/crd.js';
+import { errorsPage } from '../../scripts/docs/reference/errors.js';
 import { httpApiPage, OPENAPI_FILE, type Document } from '../../scripts/docs/reference/http-api.js';
 import { metricsPage, processRegistries } from '../../scripts/docs/reference/metrics.js';
 import { REFERENCE_DIR, REFERENCE_PAGES } from '../../scripts/docs/reference/pages.js';
+import { ERROR_CODE_SECTIONS } from '../../src/core/error-codes.js';
 import { directoryConnectionCrd } from '../../src/operator/crd-manifest.js';
 import { repoRoot } from '../support/cli.js';
 
@@ -69,6 +71,14 @@ describe('Docs: what is added in the code shows on its reference page once regen
     const page = crdPage(crd);
     expect(page).to.not.equal(committed('crd.md'));
     expect(page).to.contain('| `spec.docsTestAdded` | integer |  | Added by a test. ≥ 1. |');
+  });
+
+  it('an error code, with its status, meaning and what to do', () => {
+    const added = { title: 'Docs test', intro: 'Added by a test.', codes: { DSYNC_DOCS_TEST: { status: 418, meaning: 'Added by a test.', action: 'See DsyncStoreErrors.' } } };
+    const page = errorsPage([...ERROR_CODE_SECTIONS, added]);
+    expect(page).to.not.equal(committed('errors.md'));
+    expect(page).to.contain('## Docs test\n\nAdded by a test.\n\n');
+    expect(page).to.contain('| `DSYNC_DOCS_TEST` | 418 | Added by a test. | See [DsyncStoreErrors](../operating/alerts/DsyncStoreErrors.md). |');
   });
 
   it('a chart value, with its # -- comment (helm-docs)', async () => {

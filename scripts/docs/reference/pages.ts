@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { chartValuesPage } from './chart-values.js';
 import { configurationPage } from './configuration.js';
 import { crdPage } from './crd.js';
+import { errorsPage } from './errors.js';
 import { eventsPage } from './events.js';
 import { httpApiPage } from './http-api.js';
 import { metricsPage } from './metrics.js';
@@ -16,4 +17,5 @@ export const REFERENCE_PAGES: ReadonlyArray<{ file: string; render: () => string
   { file: 'crd.md', render: crdPage },
   { file: 'chart-values.md', render: chartValuesPage },
   { file: 'metrics.md', render: metricsPage },
+  { file: 'errors.md', render: errorsPage },
 ];

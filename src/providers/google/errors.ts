@@ -2,7 +2,7 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const GOOGLE: ProviderLabel = { name: 'Google', codePrefix: 'DSYNC_GOOGLE', maxShareVariable: 'DSYNC_GOOGLE_MAX_DELETE_SHARE' };
+export const GOOGLE: ProviderLabel<'DSYNC_GOOGLE'> = { name: 'Google', codePrefix: 'DSYNC_GOOGLE', maxShareVariable: 'DSYNC_GOOGLE_MAX_DELETE_SHARE' };
 
 /** The OAuth client (DSYNC_GOOGLE_CLIENT_ID / _SECRET) is not configured on this server. */
 export class GoogleNotConfiguredError extends DsyncError {
@@ -11,8 +11,6 @@ export class GoogleNotConfiguredError extends DsyncError {
     super(
       'Google OAuth is not configured on this server (set DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET), or use a service account',
       'DSYNC_GOOGLE_NOT_CONFIGURED',
-      // A 409, not a 5xx: the request cannot work in this server's state, and nothing is failing or retried.
-      409,
     );
   }
 }
@@ -20,7 +18,7 @@ export class GoogleNotConfiguredError extends DsyncError {
 export class NotGoogleDirectoryError extends DsyncError {
   override name = 'NotGoogleDirectoryError';
   constructor(id: string) {
-    super(`Directory ${id} is not of type google`, 'DSYNC_GOOGLE_WRONG_TYPE', 400);
+    super(`Directory ${id} is not of type google`, 'DSYNC_GOOGLE_WRONG_TYPE');
   }
 }
 
@@ -32,7 +30,6 @@ export class WrongWorkspaceError extends DsyncError {
       `The Google account that consented belongs to ${consented ? `the workspace of ${consented}` : 'no Google Workspace'}, ` +
         `not to ${expected} (this directory's google_domain): sign in as an administrator of ${expected}. Nothing was saved`,
       'DSYNC_GOOGLE_WRONG_WORKSPACE',
-      400,
     );
   }
 }
@@ -44,7 +41,7 @@ export class WrongWorkspaceError extends DsyncError {
 export class GoogleCredentialsError extends DsyncError {
   override name = 'GoogleCredentialsError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, 'DSYNC_GOOGLE_INVALID_CREDENTIALS', 400, options);
+    super(message, 'DSYNC_GOOGLE_INVALID_CREDENTIALS', options);
   }
 }
 
@@ -55,7 +52,6 @@ export class NotAuthorizedError extends DsyncError {
     super(
       `Directory ${id} is not authorized with Google yet: run the OAuth flow or give it a service account`,
       'DSYNC_GOOGLE_NOT_AUTHORIZED',
-      409,
     );
   }
 }
@@ -69,7 +65,7 @@ export class GoogleApiError extends DsyncError {
     readonly reason: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(message, 'DSYNC_GOOGLE_API', 502, options);
+    super(message, 'DSYNC_GOOGLE_API', options);
   }
 }
 
@@ -77,6 +73,6 @@ export class GoogleApiError extends DsyncError {
 export class IncompleteListingError extends DsyncError {
   override name = 'IncompleteListingError';
   constructor(what: string, options?: { cause?: unknown }) {
-    super(`Incomplete Google listing (${what}): nothing was deleted`, 'DSYNC_GOOGLE_INCOMPLETE_LISTING', 502, options);
+    super(`Incomplete Google listing (${what}): nothing was deleted`, 'DSYNC_GOOGLE_INCOMPLETE_LISTING', options);
   }
 }

@@ -2,7 +2,7 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const HRIS: ProviderLabel = { name: 'HRIS', codePrefix: 'DSYNC_HRIS', maxShareVariable: 'DSYNC_HRIS_MAX_DELETE_SHARE' };
+export const HRIS: ProviderLabel<'DSYNC_HRIS'> = { name: 'HRIS', codePrefix: 'DSYNC_HRIS', maxShareVariable: 'DSYNC_HRIS_MAX_DELETE_SHARE' };
 
 /** The provider refused the credentials (401/403): at connect, nothing is stored; in a sync, nothing is touched. */
 export class HrisCredentialsError extends DsyncError {
@@ -16,7 +16,6 @@ export class HrisCredentialsError extends DsyncError {
       `${provider} refused the credentials (HTTP ${providerStatus}${providerMessage ? `: ${providerMessage}` : ''}); ` +
         'check them and the permissions they carry, then enter them again',
       'DSYNC_HRIS_INVALID_CREDENTIALS',
-      400,
     );
   }
 }
@@ -25,14 +24,14 @@ export class HrisCredentialsError extends DsyncError {
 export class HrisNotConnectedError extends DsyncError {
   override name = 'HrisNotConnectedError';
   constructor(id: string) {
-    super(`Directory ${id} has no HRIS credentials yet: PUT them to /api/v1/directory-sync/${id}/hris/credentials`, 'DSYNC_HRIS_NOT_CONNECTED', 409);
+    super(`Directory ${id} has no HRIS credentials yet: PUT them to /api/v1/directory-sync/${id}/hris/credentials`, 'DSYNC_HRIS_NOT_CONNECTED');
   }
 }
 
 export class NotHrisDirectoryError extends DsyncError {
   override name = 'NotHrisDirectoryError';
   constructor(id: string) {
-    super(`Directory ${id} is not of an HRIS type (bamboohr, hibob, personio)`, 'DSYNC_HRIS_WRONG_TYPE', 400);
+    super(`Directory ${id} is not of an HRIS type (bamboohr, hibob, personio)`, 'DSYNC_HRIS_WRONG_TYPE');
   }
 }
 
@@ -40,7 +39,7 @@ export class NotHrisDirectoryError extends DsyncError {
 export class HrisApiError extends DsyncError {
   override name = 'HrisApiError';
   constructor(provider: string, message: string) {
-    super(`${provider}: ${message}`, 'DSYNC_HRIS_API_ERROR', 502);
+    super(`${provider}: ${message}`, 'DSYNC_HRIS_API_ERROR');
   }
 }
 
@@ -48,6 +47,6 @@ export class HrisApiError extends DsyncError {
 export class HrisWebhookRefusedError extends DsyncError {
   override name = 'HrisWebhookRefusedError';
   constructor(message: string) {
-    super(message, 'DSYNC_HRIS_WEBHOOK_REFUSED', 401);
+    super(message, 'DSYNC_HRIS_WEBHOOK_REFUSED');
   }
 }

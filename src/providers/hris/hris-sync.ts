@@ -58,7 +58,11 @@ const STATE_OF: Array<[new (...args: never[]) => Error, SyncState]> = [
 ];
 
 /** A provider's shared errors name it: `DSYNC_BAMBOOHR_MASS_DELETION`. */
-const labelOf = (c: HrisConnector): ProviderLabel => ({ ...HRIS, name: c.name, codePrefix: `DSYNC_${c.type.toUpperCase()}` });
+const labelOf = (c: HrisConnector): ProviderLabel<`DSYNC_${Uppercase<HrisType>}`> => ({
+  ...HRIS,
+  name: c.name,
+  codePrefix: `DSYNC_${c.type.toUpperCase() as Uppercase<HrisType>}`,
+});
 
 export class HrisSync {
   readonly statuses: HrisSyncStatuses;

@@ -2,7 +2,7 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const MICROSOFT: ProviderLabel = { name: 'Microsoft Entra ID', codePrefix: 'DSYNC_MICROSOFT', maxShareVariable: 'DSYNC_MICROSOFT_MAX_DELETE_SHARE' };
+export const MICROSOFT: ProviderLabel<'DSYNC_MICROSOFT'> = { name: 'Microsoft Entra ID', codePrefix: 'DSYNC_MICROSOFT', maxShareVariable: 'DSYNC_MICROSOFT_MAX_DELETE_SHARE' };
 
 /** The app registration (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate) is not configured. */
 export class MicrosoftNotConfiguredError extends DsyncError {
@@ -11,7 +11,6 @@ export class MicrosoftNotConfiguredError extends DsyncError {
     super(
       'Microsoft Entra ID is not configured on this server (set DSYNC_MICROSOFT_CLIENT_ID and DSYNC_MICROSOFT_CLIENT_SECRET or DSYNC_MICROSOFT_CERTIFICATE_FILE)',
       'DSYNC_MICROSOFT_NOT_CONFIGURED',
-      409,
     );
   }
 }
@@ -19,7 +18,7 @@ export class MicrosoftNotConfiguredError extends DsyncError {
 export class NotMicrosoftDirectoryError extends DsyncError {
   override name = 'NotMicrosoftDirectoryError';
   constructor(id: string) {
-    super(`Directory ${id} is not of type microsoft-entra`, 'DSYNC_MICROSOFT_WRONG_TYPE', 400);
+    super(`Directory ${id} is not of type microsoft-entra`, 'DSYNC_MICROSOFT_WRONG_TYPE');
   }
 }
 
@@ -27,7 +26,7 @@ export class NotMicrosoftDirectoryError extends DsyncError {
 export class NotConsentedError extends DsyncError {
   override name = 'NotConsentedError';
   constructor(id: string) {
-    super(`Directory ${id} is not connected to an Entra tenant yet: an admin of the tenant must grant consent (admin-consent-url)`, 'DSYNC_MICROSOFT_NOT_CONSENTED', 409);
+    super(`Directory ${id} is not connected to an Entra tenant yet: an admin of the tenant must grant consent (admin-consent-url)`, 'DSYNC_MICROSOFT_NOT_CONSENTED');
   }
 }
 
@@ -38,7 +37,7 @@ export class NotConsentedError extends DsyncError {
 export class MicrosoftCredentialsError extends DsyncError {
   override name = 'MicrosoftCredentialsError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, 'DSYNC_MICROSOFT_INVALID_CREDENTIALS', 400, options);
+    super(message, 'DSYNC_MICROSOFT_INVALID_CREDENTIALS', options);
   }
 }
 
@@ -51,7 +50,7 @@ export class GraphApiError extends DsyncError {
     readonly graphCode: string | undefined,
     options?: { cause?: unknown },
   ) {
-    super(message, 'DSYNC_MICROSOFT_GRAPH', 502, options);
+    super(message, 'DSYNC_MICROSOFT_GRAPH', options);
   }
 }
 
@@ -59,7 +58,7 @@ export class GraphApiError extends DsyncError {
 export class DeltaExpiredError extends DsyncError {
   override name = 'DeltaExpiredError';
   constructor(what: string) {
-    super(`Graph refused the delta token of ${what}: resyncing in full`, 'DSYNC_MICROSOFT_DELTA_EXPIRED', 502);
+    super(`Graph refused the delta token of ${what}: resyncing in full`, 'DSYNC_MICROSOFT_DELTA_EXPIRED');
   }
 }
 
@@ -67,7 +66,7 @@ export class DeltaExpiredError extends DsyncError {
 export class IncompleteRoundError extends DsyncError {
   override name = 'IncompleteRoundError';
   constructor(what: string) {
-    super(`Incomplete Graph delta round (${what}): nothing was deleted`, 'DSYNC_MICROSOFT_INCOMPLETE_ROUND', 502);
+    super(`Incomplete Graph delta round (${what}): nothing was deleted`, 'DSYNC_MICROSOFT_INCOMPLETE_ROUND');
   }
 }
 
@@ -75,7 +74,7 @@ export class IncompleteRoundError extends DsyncError {
 export class ConsentRefusedError extends DsyncError {
   override name = 'ConsentRefusedError';
   constructor(message: string) {
-    super(message, 'DSYNC_MICROSOFT_CONSENT_REFUSED', 400);
+    super(message, 'DSYNC_MICROSOFT_CONSENT_REFUSED');
   }
 }
 
@@ -86,6 +85,6 @@ export class ConsentRefusedError extends DsyncError {
 export class SignInNotProvedError extends DsyncError {
   override name = 'SignInNotProvedError';
   constructor(why: string) {
-    super(`The sign-in to Microsoft could not prove the tenant: ${why}. Nothing was saved`, 'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED', 400);
+    super(`The sign-in to Microsoft could not prove the tenant: ${why}. Nothing was saved`, 'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED');
   }
 }

@@ -5,7 +5,7 @@ import { DsyncError } from '../../core/errors.js';
 export class InvalidFlowStateError extends DsyncError {
   override name = 'InvalidFlowStateError';
   constructor(reason: string) {
-    super(`Invalid OAuth state (${reason}): start the authorization again`, 'DSYNC_OAUTH_INVALID_STATE', 400);
+    super(`Invalid OAuth state (${reason}): start the authorization again`, 'DSYNC_OAUTH_INVALID_STATE');
   }
 }
 
@@ -16,7 +16,6 @@ export class FlowBrowserMismatchError extends DsyncError {
     super(
       'This authorization was started in another browser (or the browser did not send its cookie back): start it again, and finish it in the same browser',
       'DSYNC_OAUTH_BROWSER_MISMATCH',
-      400,
     );
   }
 }
@@ -25,6 +24,6 @@ export class FlowBrowserMismatchError extends DsyncError {
 export class FlowLinkUsedError extends DsyncError {
   override name = 'FlowLinkUsedError';
   constructor() {
-    super('This authorization link has expired or was already opened: ask for a new one', 'DSYNC_OAUTH_LINK_USED', 410);
+    super('This authorization link has expired or was already opened: ask for a new one', 'DSYNC_OAUTH_LINK_USED');
   }
 }

@@ -10,6 +10,7 @@ import { sameResource } from '../../core/json.js';
 import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
 import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
+import type { GuardCodePrefix } from '../../core/error-codes.js';
 import { MassDeletionError, type ProviderLabel } from './errors.js';
 import { forEachLimited } from './pool.js';
 import type { SyncCounts } from './sync-status.js';
@@ -26,7 +27,7 @@ const READ_PAGE = 1000;
 export interface ApplierDeps {
   store: SyncReadStore;
   writers: SyncWriters;
-  label: ProviderLabel;
+  label: ProviderLabel<GuardCodePrefix>;
   maxDeleteShare: number;
   /** Throws when the run must stop (its lease was lost). */
   checkpoint: () => void;

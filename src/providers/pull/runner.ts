@@ -12,6 +12,7 @@ import type { Directory, DirectoryType } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
 import type { DirectoryOutcome, RunListener, RunReport, SyncFilter, SyncRunner } from './sync-runs.js';
+import type { ErrorCode, RunCodePrefix } from '../../core/error-codes.js';
 import { LeaseLostError, SyncBusyError, type ProviderLabel } from './errors.js';
 import { zeroCounts, type BaseSyncStatus, type PullSyncStatuses, type SyncCounts, type SyncState } from './sync-status.js';
 
@@ -40,7 +41,7 @@ export interface RunContext<S extends BaseSyncStatus> {
 export interface PullRunnerDeps<S extends BaseSyncStatus> {
   /** The directory type synced, or the types (one runner for the HRIS providers). */
   type: DirectoryType | readonly DirectoryType[];
-  label: ProviderLabel;
+  label: ProviderLabel<RunCodePrefix>;
   store: Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds'> & PullSyncStore;
   statuses: PullSyncStatuses<S>;
   logger: Logger;
@@ -184,7 +185,7 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
   }
 }
 
-function describe(err: unknown, label: ProviderLabel): { code: string; message: string } {
+function describe(err: unknown, label: ProviderLabel<RunCodePrefix>): { code: ErrorCode; message: string } {
   if (err instanceof DsyncError) return { code: err.code, message: err.message };
   return { code: `${label.codePrefix}_SYNC_FAILED`, message: `Sync failed: ${(err as Error)?.message ?? String(err)}` };
 }
