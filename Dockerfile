@@ -5,9 +5,13 @@
 ARG NODE_IMAGE=node:24.21.0-bookworm-slim@sha256:2fe369e969550cde8e867afc3fe370b260140cab4a23d467074295b42163d553
 
 FROM ${NODE_IMAGE} AS build
+# PEM certificates to trust for `npm ci` on top of Node.js' own, where a TLS-intercepting proxy stands between the
+# build and the npm registry; only this stage sees them, the image does not carry them.
+ARG EXTRA_CA_CERTS=""
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" >/tmp/extra-ca.pem && export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi && \
+    npm ci --no-audit --no-fund && rm -f /tmp/extra-ca.pem
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev

@@ -16,15 +16,21 @@
 #   DSYNC_K8S_BIN_DIR   use kube-apiserver + etcd from this dir instead of the cache (start only)
 #   DSYNC_K8S_READY_TIMEOUT  seconds to wait for /readyz (default 60)
 #   DSYNC_K8S_APISERVER_ARGS extra kube-apiserver flags, space-separated (e.g. --profiling=true)
+#   DSYNC_K8S_NODE_IP   serve a whole cluster (test/k8s/cluster.sh) whose node has this address: listen on every
+#                       address, advertise this one (in the certificate too), keep the ServiceAccount admission
+#                       plugin and the `kubernetes` Service's endpoints, reach kubelets by their InternalIP
 #
 # Needs: bash, go (>= 1.25, module proxy reachable) for `build`; openssl, curl, awk for `start`.
-# There are no controllers (no GC, no namespace finalization, no SA tokens), just like envtest.
+# There are no controllers (no GC, no namespace finalization, no SA tokens), just like envtest, unless
+# test/k8s/cluster.sh starts them beside it.
 set -euo pipefail
 
 K8S_VERSION="${DSYNC_K8S_VERSION:-v1.35.8}"
 ETCD_VERSION="${DSYNC_ETCD_VERSION:-v3.6.16}"
 # shellcheck source=../tools.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tools.sh" # DSYNC_K8S_CACHE, under DSYNC_CACHE
+# shellcheck source=k8s-build.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-build.sh" # k8s_go_env, k8s_wrapper_module, k8s_build_cmd, go_build_logged
 CACHE_ROOT="$DSYNC_K8S_CACHE"
 VERSION_KEY="${K8S_VERSION}-etcd-${ETCD_VERSION}"
 BIN_DIR="${DSYNC_K8S_BIN_DIR:-$CACHE_ROOT/$VERSION_KEY}"
@@ -33,7 +39,6 @@ READY_TIMEOUT="${DSYNC_K8S_READY_TIMEOUT:-60}"
 log() { printf '[apiserver.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found on PATH (${2:-install it})"; }
-human_dur() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
 # ----------------------------------------------------------------------------------------------------
 # build
@@ -42,27 +47,6 @@ human_dur() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 binaries_ok() {
   [[ -f "$1/.complete" && -x "$1/kube-apiserver" && -x "$1/etcd" ]] &&
     "$1/kube-apiserver" --version >/dev/null 2>&1 && "$1/etcd" --version >/dev/null 2>&1
-}
-
-# go build in the background, printing a heartbeat so a watcher knows it's alive.
-go_build_logged() { # <what> <logfile> <go build args...>
-  local what="$1" blog="$2" start pid rc=0
-  shift 2
-  start=$SECONDS
-  go build -v "$@" >>"$blog" 2>&1 &
-  pid=$!
-  while kill -0 "$pid" 2>/dev/null; do
-    for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
-    kill -0 "$pid" 2>/dev/null || break
-    log "  ... building $what: $(human_dur $((SECONDS - start))) elapsed, $(grep -vc '^go: ' "$blog" || true) packages compiled so far"
-  done
-  wait "$pid" || rc=$?
-  if ((rc != 0)); then
-    log "go build of $what failed (exit $rc); last lines of $blog:"
-    tail -n 40 "$blog" >&2
-    exit "$rc"
-  fi
-  log "built $what in $(human_dur $((SECONDS - start)))"
 }
 
 cmd_build() {
@@ -84,10 +68,8 @@ cmd_build() {
   fi
 
   local t0=$SECONDS
-  export GOMODCACHE="$CACHE_ROOT/go/mod" GOCACHE="$CACHE_ROOT/go/build"
-  export GOFLAGS="-trimpath -buildvcs=false" CGO_ENABLED=0 GOWORK=off
+  k8s_go_env
   local src="$CACHE_ROOT/src" logs="$CACHE_ROOT/logs"
-  mkdir -p "$src" "$logs" "$GOMODCACHE" "$GOCACHE"
   log "cold/partial build of kube-apiserver $K8S_VERSION + etcd $ETCD_VERSION into $out ($(go version))"
   log "Go caches: GOMODCACHE=$GOMODCACHE GOCACHE=$GOCACHE; build logs in $logs/"
 
@@ -119,48 +101,13 @@ EOF
   mkdir -p "$out.tmp"
   (cd "$ed" && go_build_logged etcd "$elog" -ldflags='-s -w' -o "$out.tmp/etcd" .)
 
-  # ---- kube-apiserver: wrapper module requiring k8s.io/kubernetes, staging modules replaced by v0.X.Y -----
-  local kd="$src/kube-apiserver-$K8S_VERSION" klog="$logs/kube-apiserver-$K8S_VERSION.log"
-  local stg="v0.${K8S_VERSION#v1.}"
+  # ---- kube-apiserver, from the wrapper module of k8s-build.sh -------------------------------------------
+  local kd="$src/kubernetes-$K8S_VERSION" klog="$logs/kube-apiserver-$K8S_VERSION.log"
   : >"$klog"
-  rm -rf "$kd" && mkdir -p "$kd"
-  log "[3/4] resolving k8s.io/kubernetes $K8S_VERSION (staging modules -> $stg); first run downloads ~0.5 GB"
-  local info gomod
-  info=$(cd "$kd" && go mod download -json "k8s.io/kubernetes@$K8S_VERSION" 2>>"$klog") ||
-    { tail -n 20 "$klog" >&2; die "go mod download k8s.io/kubernetes@$K8S_VERSION failed (log: $klog)"; }
-  gomod=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p')
-  [[ -f "$gomod" ]] || die "could not locate go.mod of k8s.io/kubernetes@$K8S_VERSION in: $info"
-  local commit date
-  commit=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Hash": "\([0-9a-f]*\)".*/\1/p' | head -n1)
-  date=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Time": "\([^"]*\)".*/\1/p' | head -n1)
-  {
-    echo "module dsync.local/kubeapiserverwrapper"
-    echo
-    grep -E '^go [0-9]' "$gomod"
-    grep -E '^godebug ' "$gomod" || true
-    echo
-    echo "require k8s.io/kubernetes $K8S_VERSION"
-    echo
-    echo "replace ("
-    grep -E '^[[:space:]]*k8s\.io/[a-z0-9.-]+ => \./staging/' "$gomod" |
-      awk -v v="$stg" '{ printf "\t%s => %s %s\n", $1, $1, v }'
-    echo ")"
-  } >"$kd/go.mod"
-  local nrep
-  nrep=$(grep -c '=> k8s.io/' "$kd/go.mod" || true)
-  ((nrep > 10)) || die "expected the staging replace list in $gomod, found $nrep entries"
-  (cd "$kd" && go get "k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION" >>"$klog" 2>&1) ||
-    { tail -n 40 "$klog" >&2; die "go get k8s.io/kubernetes/cmd/kube-apiserver@$K8S_VERSION failed (log: $klog)"; }
-  local minor="${K8S_VERSION#v1.}"
-  minor="${minor%%.*}"
-  local ld="-s -w" p
-  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ld+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
-    [[ -n "$commit" ]] && ld+=" -X $p.gitCommit=$commit"
-    [[ -n "$date" ]] && ld+=" -X $p.buildDate=$date"
-  done
+  log "[3/4] resolving k8s.io/kubernetes $K8S_VERSION (staging modules -> v0.${K8S_VERSION#v1.}); first run downloads ~0.5 GB"
+  k8s_wrapper_module "$kd" "$klog"
   log "[4/4] compiling kube-apiserver (the long step: ~1900 packages on a cold cache)"
-  (cd "$kd" && go_build_logged kube-apiserver "$klog" -ldflags="$ld" -o "$out.tmp/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+  k8s_build_cmd "$kd" "$klog" kube-apiserver "$out.tmp"
 
   {
     echo "kube-apiserver $K8S_VERSION"
@@ -231,7 +178,7 @@ gen_certs() { # <certdir>
   local c="$1"
   mkdir -p "$c"
   chmod 700 "$c"
-  cat >"$c/openssl.cnf" <<'EOF'
+  cat >"$c/openssl.cnf" <<EOF
 [req]
 distinguished_name = dn
 prompt = no
@@ -245,7 +192,7 @@ subjectKeyIdentifier = hash
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature,keyEncipherment
 extendedKeyUsage = serverAuth
-subjectAltName = IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
+subjectAltName = IP:127.0.0.1,DNS:localhost,IP:10.0.0.1,${DSYNC_K8S_NODE_IP:+IP:$DSYNC_K8S_NODE_IP,}DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local
 authorityKeyIdentifier = keyid
 [client]
 basicConstraints = critical,CA:FALSE
@@ -357,9 +304,16 @@ start_etcd() { # <dir>
 
 apiserver_args() { # <dir>
   local d="$1" c="$1/certs"
+  if [[ -n "${DSYNC_K8S_NODE_IP:-}" ]]; then
+    printf '%s\n' --advertise-address="$DSYNC_K8S_NODE_IP" --bind-address=0.0.0.0 \
+      --kubelet-preferred-address-types=InternalIP \
+      --kubelet-client-certificate="$c/admin.crt" --kubelet-client-key="$c/admin.key"
+  else
+    # no controllers mint ServiceAccount tokens, and no endpoint is reachable at the advertised address
+    printf '%s\n' --advertise-address=127.0.0.1 --bind-address=127.0.0.1 \
+      --disable-admission-plugins=ServiceAccount --endpoint-reconciler-type=none
+  fi
   printf '%s\n' \
-    --advertise-address=127.0.0.1 \
-    --bind-address=127.0.0.1 \
     --secure-port="$APISERVER_PORT" \
     --cert-dir="$c" \
     --tls-cert-file="$c/apiserver.crt" \
@@ -373,8 +327,6 @@ apiserver_args() { # <dir>
     --service-account-signing-key-file="$c/sa.key" \
     --service-cluster-ip-range=10.0.0.0/24 \
     --allow-privileged=true \
-    --disable-admission-plugins=ServiceAccount \
-    --endpoint-reconciler-type=none \
     --shutdown-watch-termination-grace-period=2s \
     --profiling=false
   # shellcheck disable=SC2086 # split on purpose: one flag per word

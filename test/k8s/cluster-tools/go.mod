@@ -1,0 +1,5 @@
+module dsync.local/clustertools
+
+go 1.25.0
+
+require golang.org/x/sys v0.38.0
