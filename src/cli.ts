@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-/** The `dsync` command: `serve`, `operator`, `cron process-events`, `cron sync-google`, `cron sync-microsoft`, `cron sync-hris`. */
+/** The `dsync` command: the commands of cli-commands.ts (`serve`, `operator`, `cron …`), each run by its handler here. */
 import { createServer, type Server } from 'node:http';
+import { COMMAND_NAMES, HELP_WORDS, USAGE_EXIT, usage, type CommandName } from './cli-commands.js';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
 import { newSecret } from './core/ids.js';
 import { waitForStore } from './core/wait-for-store.js';
@@ -17,19 +18,6 @@ import { onStopSignal } from './signals.js';
 import { openRedisStore, openStore, redisClientOf, type OpenStoreOptions } from './store/open-store.js';
 import { createPageLimits } from './ratelimit/page-limits.js';
 import { createRateLimits, type RateLimits } from './ratelimit/rate-limits.js';
-
-const USAGE = `Usage: dsync <command>
-
-Commands:
-  serve                   Run the HTTP service (management API, SCIM endpoint, webhook delivery)
-  operator                Run the Kubernetes operator (reconciles DirectoryConnection resources; see docs/operator.md)
-  cron process-events     Deliver queued webhook events once (batch mode), then exit
-  cron sync-google        Pull every active Google Workspace directory once, then exit
-  cron sync-microsoft     Pull every active Microsoft Entra ID directory once (Graph delta), then exit
-  cron sync-hris          Pull every active BambooHR, HiBob and Personio directory once, then exit
-  help                    Show this help
-
-Configuration is read from environment variables; see docs/reference/configuration.md.`;
 
 /** The store options every process opens its store with. */
 function storeOptions(config: StoreConfig, logger: Logger, metrics: ProcessMetrics): OpenStoreOptions {
@@ -229,34 +217,46 @@ async function syncPull(task: string, config: Config, logger: Logger, run: (dsyn
   }
 }
 
+/** Each command's handler; the operator needs no API keys (it serves no API) and a cron job none either. */
+const HANDLERS: Record<CommandName, () => Promise<void>> = {
+  serve: () => withConfig(true, serve),
+  operator: runOperator,
+  'cron process-events': () => withConfig(false, processEvents),
+  'cron sync-google': () => withConfig(false, (config, logger) => syncPull('sync-google', config, logger, (dsync) => dsync.google.sync())),
+  'cron sync-microsoft': () => withConfig(false, (config, logger) => syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync())),
+  'cron sync-hris': () => withConfig(false, (config, logger) => syncPull('sync-hris', config, logger, (dsync) => dsync.hris.sync())),
+};
+
+function withConfig(servesApi: boolean, run: (config: Config, logger: Logger) => Promise<void>): Promise<void> {
+  const config = loadConfig(process.env, () => newSecret(24), { servesApi });
+  return run(config, createLogger(config.logLevel));
+}
+
+async function runOperator(): Promise<void> {
+  const operatorConfig = loadOperatorConfig(process.env);
+  if (!operatorConfig.redis) {
+    throw new ConfigError(`dsync operator needs ${REDIS_STORE}: it writes the directories that dsync serve reads`);
+  }
+  const logger = createLogger(operatorConfig.logLevel);
+  const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
+  const store = openRedisStore(operatorConfig.redis, storeOptions(operatorConfig, logger, metrics));
+  // Loaded on demand: `serve` and the cron jobs never load the operator.
+  const { operatorCommand } = await import('./operator/command.js');
+  return operatorCommand(operatorConfig, logger, { store, metrics });
+}
+
 async function main(argv: string[]): Promise<void> {
-  const [command, sub] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
+  if (argv.length === 0 || (HELP_WORDS as readonly string[]).includes(argv[0]!)) {
+    process.stdout.write(`${usage()}\n`);
     return;
   }
-  if (command === 'operator') {
-    const operatorConfig = loadOperatorConfig(process.env); // needs no API keys: it serves no API
-    if (!operatorConfig.redis) {
-      throw new ConfigError(`dsync operator needs ${REDIS_STORE}: it writes the directories that dsync serve reads`);
-    }
-    const logger = createLogger(operatorConfig.logLevel);
-    const metrics = new ProcessMetrics(); // not serve's delivery families: the operator delivers nothing
-    const store = openRedisStore(operatorConfig.redis, storeOptions(operatorConfig, logger, metrics));
-    // Loaded on demand: `serve` and the cron jobs never load the operator.
-    const { operatorCommand } = await import('./operator/command.js');
-    return operatorCommand(operatorConfig, logger, { store, metrics });
+  const name = COMMAND_NAMES.find((command) => command === argv.join(' '));
+  if (!name) {
+    process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${usage()}\n`);
+    process.exitCode = USAGE_EXIT;
+    return;
   }
-  const cron = command === 'cron';
-  const config = loadConfig(process.env, () => newSecret(24), { servesApi: !cron }); // a cron job serves no API
-  const logger = createLogger(config.logLevel);
-  if (command === 'serve') return serve(config, logger);
-  if (cron && sub === 'process-events') return processEvents(config, logger);
-  if (cron && sub === 'sync-google') return syncPull('sync-google', config, logger, (dsync) => dsync.google.sync());
-  if (cron && sub === 'sync-microsoft') return syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync());
-  if (cron && sub === 'sync-hris') return syncPull('sync-hris', config, logger, (dsync) => dsync.hris.sync());
-  process.stderr.write(`dsync: unknown command "${argv.join(' ')}"\n\n${USAGE}\n`);
-  process.exitCode = 2;
+  return HANDLERS[name]();
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -14,11 +14,13 @@ import { Counter, Registry } from 'prom-client';
 import { z } from 'zod';
 import { chartValuesPage, CHART_DIR } from '../../scripts/docs/reference/chart-values.js';
 import { configurationPage } from '../../scripts/docs/reference/configuration.js';
+import { cliPage } from '../../scripts/docs/reference/cli.js';
 import { crdPage, type Crd } from '../../scripts/docs/reference/crd.js';
 import { errorsPage } from '../../scripts/docs/reference/errors.js';
 import { httpApiPage, OPENAPI_FILE, type Document } from '../../scripts/docs/reference/http-api.js';
 import { metricsPage, processRegistries } from '../../scripts/docs/reference/metrics.js';
 import { REFERENCE_DIR, REFERENCE_PAGES } from '../../scripts/docs/reference/pages.js';
+import { COMMAND_NAMES, COMMANDS } from '../../src/cli-commands.js';
 import { ERROR_CODE_SECTIONS } from '../../src/core/error-codes.js';
 import { directoryConnectionCrd } from '../../src/operator/crd-manifest.js';
 import { repoRoot } from '../support/cli.js';
@@ -71,6 +73,14 @@ describe('Docs: what is added in the code shows on its reference page once regen
     const page = crdPage(crd);
     expect(page).to.not.equal(committed('crd.md'));
     expect(page).to.contain('| `spec.docsTestAdded` | integer |  | Added by a test. ≥ 1. |');
+  });
+
+  it('a command of dsync, with the variables it reads', () => {
+    const added = { summary: 'Added by a test', details: 'Does nothing.', store: 'None.', env: ['Operator'] as const };
+    const page = cliPage({ ...COMMANDS, 'docs-test': added }, [...COMMAND_NAMES, 'docs-test']);
+    expect(page).to.not.equal(committed('cli.md'));
+    expect(page).to.contain('| [`dsync docs-test`](#dsync-docs-test) | Added by a test |');
+    expect(page).to.contain('## `dsync docs-test`\n\nDoes nothing.\n\n**Store:** None.\n\n**Reads:** [Operator](configuration.md#operator).');
   });
 
   it('an error code, with its status, meaning and what to do', () => {

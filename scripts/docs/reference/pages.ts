@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { chartValuesPage } from './chart-values.js';
 import { configurationPage } from './configuration.js';
+import { cliPage } from './cli.js';
 import { crdPage } from './crd.js';
 import { errorsPage } from './errors.js';
 import { eventsPage } from './events.js';
@@ -18,4 +19,5 @@ export const REFERENCE_PAGES: ReadonlyArray<{ file: string; render: () => string
   { file: 'chart-values.md', render: chartValuesPage },
   { file: 'metrics.md', render: metricsPage },
   { file: 'errors.md', render: errorsPage },
+  { file: 'cli.md', render: cliPage },
 ];
