@@ -147,6 +147,42 @@ for (const kind of CLUSTER_STORE_KINDS) {
         expect((await t.service.dsync.store.getUser(dir.id, successor.id))!.body.userName).to.equal(email);
       });
 
+      it("a deleted user's email taken by a new user in the same group: the new user and its membership in one sync", async () => {
+        const email = users[0]!.primaryEmail; // a member of Eng
+        t.fake.removeUser(users[0]!.id);
+        const successor = t.fake.addUser({ primaryEmail: email });
+        t.fake.addMember(eng.id, successor.id);
+        expect(await changed()).to.deep.equal([`group.user_removed:Eng/${email}`, `user.deleted:${email}`, `user.created:${email}`, `group.user_added:Eng/${email}`]);
+        expect(await t.service.dsync.store.userGroupIds(dir.id, successor.id)).to.deep.equal([eng.id]);
+      });
+
+      it("addresses passed along users (each takes the next one's old address): every user updated in one sync", async () => {
+        const [a, b, c] = [users[0]!, users[1]!, users[2]!];
+        const [eb, ec] = [b.primaryEmail, c.primaryEmail];
+        // Listed a, b, c: a's new address is held by b until b's update, b's by c until c's.
+        c.primaryEmail = 'moved@example.com';
+        b.primaryEmail = ec;
+        a.primaryEmail = eb;
+        const events = await changed();
+        expect(events).to.have.members([`user.updated:moved@example.com`, `user.updated:${ec}`, `user.updated:${eb}`]);
+        expect(events).to.have.length(3);
+      });
+
+      it("a deleted group's email taken by a new group: the delete first, then the create with its members (no clash)", async () => {
+        t.fake.removeGroup(ops.id);
+        const successor = t.fake.addGroup({ name: 'Ops 2', email: ops.email });
+        t.fake.addMember(successor.id, users[3]!.id);
+        expect(await changed()).to.deep.equal(['group.deleted:Ops', 'group.created:Ops 2', `group.user_added:Ops 2/${users[3]!.primaryEmail}`]);
+      });
+
+      it("a group's email taken by a group listed before the one that left it: both updated in one sync", async () => {
+        const old = ops.email;
+        ops.email = 'operations@example.com';
+        Object.assign(eng, { email: old, name: 'Eng (was Ops)' });
+        expect(await changed()).to.deep.equal(['group.updated:Ops', 'group.updated:Eng (was Ops)']);
+        expect((await t.service.dsync.store.getGroup(dir.id, eng.id))!.body.externalId).to.equal(old);
+      });
+
       it('a new user', async () => {
         const added = t.fake.addUser();
         expect(await changed()).to.deep.equal([`user.created:${added.primaryEmail}`]);

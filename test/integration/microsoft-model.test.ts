@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Tenant } from '../support/fake-entra/index.js';
 import { startEntraTest, type EntraTest } from '../support/entra-harness.js';
 import { openStore } from '../support/harness.js';
-import { allEvents, modelSeed, modelSequences, replayState, runSequences, storeState, type Rng } from '../support/model.js';
+import { allEvents, applyOne, modelSeed, modelSequences, replayState, runSequences, storeState, type Choice, type Rng } from '../support/model.js';
 
 /**
  * One random change to the tenant, told in `log`; what exists decides what can happen (as in Entra). The tenant's
@@ -29,7 +29,7 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
     apply(id);
     return `${what} ${id}`;
   };
-  const choices: Array<[number, () => string | undefined]> = [
+  const choices: Choice[] = [
     [3, () => `create user ${tenant.addUser({ displayName: `User ${n}`, mail: rng.chance(0.2) ? null : `mail${n}.${rng.hex(4)}@${tenant.domain}` }).id}`],
     [
       3,
@@ -101,13 +101,7 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
     [1, () => act(rng.pick(bin.groups), (g) => tenant.purgeGroup(g), 'purge group')],
     [1, () => act('all', () => expire(), 'delta tokens expire for')],
   ];
-  const total = choices.reduce((s, [w]) => s + w, 0);
-  for (let attempt = 0; attempt < 20; attempt++) {
-    let r = rng.next() * total;
-    const [, act] = choices.find(([w]) => (r -= w) < 0) ?? choices[0]!;
-    const said = act();
-    if (said) return void log.push(said);
-  }
+  applyOne(rng, log, choices);
 }
 
 // Most sequences on the memory store (fast); some on Redis, whose scripts commit the same writes.

@@ -18,12 +18,15 @@ export interface GUser {
   suspended: boolean;
   archived: boolean;
   orgUnitPath: string;
+  /** Other addresses of the user: a renamed user keeps its old primary address as one. */
+  aliases: string[];
 }
 export interface GGroup {
   id: string;
   email: string;
   name: string;
   description: string;
+  aliases: string[];
 }
 export interface GMember {
   id: string;
@@ -80,6 +83,8 @@ export class FakeGoogle {
   readonly users = new Map<string, GUser>();
   readonly groups = new Map<string, GGroup>();
   readonly members = new Map<string, Map<string, GMember>>();
+  /** Deleted users, which Google keeps (20 days) and can restore (`undeleteUser`); listings leave them out. */
+  readonly deletedUsers = new Map<string, GUser>();
   readonly calls: Record<Route, number> = { users: 0, groups: 0, members: 0, token: 0 };
   private faults: Array<Fault & { skip: number; times: number }> = [];
   /** Added to every Directory API answer (to make two runs overlap). */
@@ -122,6 +127,25 @@ export class FakeGoogle {
   }
 
   // Data ------------------------------------------------------------------------------------------------
+  // The workspace as its admin changes it. One rule of Google's is kept (answer 1397578, "Restore a recently
+  // deleted user", and the Directory API's 409 "Entity already exists"): an address belongs to one user or group
+  // at a time, as its primary address or an alias. Tests that mutate the maps directly bypass it.
+
+  /** Empties the workspace: a new tenant for the next test, on the same server. */
+  clear(): void {
+    for (const map of [this.users, this.groups, this.members, this.deletedUsers]) map.clear();
+  }
+
+  /** Whether `address` is a live user's or group's primary address or alias. */
+  taken(address: string): boolean {
+    const a = address.toLowerCase();
+    const holds = (x: { aliases: string[] }, primary: string) => primary.toLowerCase() === a || x.aliases.some((y) => y.toLowerCase() === a);
+    return [...this.users.values()].some((u) => holds(u, u.primaryEmail)) || [...this.groups.values()].some((g) => holds(g, g.email));
+  }
+
+  private claim(address: string): void {
+    if (this.taken(address)) throw new Error(`Entity already exists: ${address}`);
+  }
 
   addUser(given: Partial<Omit<GUser, 'name'>> & { givenName?: string; familyName?: string } = {}): GUser {
     const n = this.nextId++;
@@ -134,15 +158,38 @@ export class FakeGoogle {
       suspended: given.suspended ?? false,
       archived: given.archived ?? false,
       orgUnitPath: given.orgUnitPath ?? '/',
+      aliases: given.aliases ?? [],
     };
+    this.claim(user.primaryEmail);
     this.users.set(user.id, user);
     return user;
   }
 
-  /** Deletes the user, and (as Google does) its memberships. */
+  /** A new primary address; the old one stays the user's, as an alias (as Google keeps it). */
+  renameUser(id: string, primaryEmail: string): void {
+    const user = this.users.get(id)!;
+    this.claim(primaryEmail);
+    user.aliases.push(user.primaryEmail);
+    user.primaryEmail = primaryEmail;
+  }
+
+  /** Deletes the user (kept among the deleted, its addresses freed) and, as Google does, its memberships. */
   removeUser(id: string): void {
+    const user = this.users.get(id);
+    if (user) this.deletedUsers.set(id, { ...user, aliases: [] });
     this.users.delete(id);
     for (const m of this.members.values()) m.delete(id);
+  }
+
+  /**
+   * Restores a deleted user, same id, outside every group (its memberships went with the deletion). Refused while
+   * its primary address belongs to another user or group, as Google refuses it.
+   */
+  undeleteUser(id: string): void {
+    const user = this.deletedUsers.get(id)!;
+    this.claim(user.primaryEmail);
+    this.deletedUsers.delete(id);
+    this.users.set(id, user);
   }
 
   addGroup(given: Partial<GGroup> = {}): GGroup {
@@ -152,10 +199,26 @@ export class FakeGoogle {
       email: given.email ?? `group${n}@example.com`,
       name: given.name ?? `Group ${n}`,
       description: given.description ?? '',
+      aliases: given.aliases ?? [],
     };
+    this.claim(group.email);
     this.groups.set(group.id, group);
     this.members.set(group.id, new Map());
     return group;
+  }
+
+  /** A new address for the group; the old one stays the group's, as an alias. */
+  renameGroupEmail(id: string, email: string): void {
+    const group = this.groups.get(id)!;
+    this.claim(email);
+    group.aliases.push(group.email);
+    group.email = email;
+  }
+
+  /** Frees an alias of a user or group (the admin removes it), so that another user or group may take it. */
+  removeAlias(id: string, address: string): void {
+    const holder = this.users.get(id) ?? this.groups.get(id)!;
+    holder.aliases = holder.aliases.filter((a) => a !== address);
   }
 
   removeGroup(id: string): void {
@@ -250,11 +313,20 @@ export class FakeGoogle {
       }
     };
     visit(groupId, new Set([groupId]));
-    return [...out.values()].map((m) => ({ kind: 'admin#directory#member', etag: `"m-${m.id}"`, ...m }));
+    // A member's email is its current primary address.
+    const email = (m: GMember) => this.users.get(m.id)?.primaryEmail ?? this.groups.get(m.id)?.email ?? m.email;
+    return [...out.values()].map((m) => ({ kind: 'admin#directory#member', etag: `"m-${m.id}"`, ...m, email: email(m) }));
   }
 
-  private groupResource(g: GGroup) {
-    return { kind: 'admin#directory#group', etag: `"g-${Date.now()}"`, directMembersCount: String(this.members.get(g.id)?.size ?? 0), adminCreated: true, ...g };
+  private groupResource({ aliases, ...g }: GGroup) {
+    return {
+      kind: 'admin#directory#group',
+      etag: `"g-${Date.now()}"`,
+      directMembersCount: String(this.members.get(g.id)?.size ?? 0),
+      adminCreated: true,
+      ...g,
+      ...withAliases(aliases),
+    };
   }
 
   /** Applies the first matching injected fault; true when it answered. */
@@ -280,11 +352,15 @@ export class FakeGoogle {
   }
 }
 
-function userResource(u: GUser) {
+/** Google sends `aliases` only for a user or group that has some. */
+const withAliases = (aliases: string[]) => (aliases.length > 0 ? { aliases } : {});
+
+function userResource({ aliases, ...u }: GUser) {
   return {
     kind: 'admin#directory#user',
     etag: `"u-${Date.now()}"`,
     ...u,
+    ...withAliases(aliases),
     isAdmin: false,
     isDelegatedAdmin: false,
     // Volatile: changes at every listing, and must never cause an update.
@@ -293,7 +369,7 @@ function userResource(u: GUser) {
     agreedToTerms: true,
     changePasswordAtNextLogin: false,
     ipWhitelisted: false,
-    emails: [{ address: u.primaryEmail, primary: true }],
+    emails: [{ address: u.primaryEmail, primary: true }, ...aliases.map((address) => ({ address }))],
     customerId: 'C0fake',
     isMailboxSetup: true,
     includeInGlobalAddressList: true,

@@ -39,6 +39,23 @@ export class Rng {
   }
 }
 
+/** A possible change: its weight, and the change, which tells what it did, or undefined when it cannot apply now. */
+export type Choice = [weight: number, apply: () => string | undefined];
+
+/**
+ * Draws one of `choices` by weight and applies it, drawing again (up to 20 times) while the one drawn cannot apply
+ * (what exists decides what can happen); what it did goes to `log`.
+ */
+export function applyOne(rng: Rng, log: string[], choices: readonly Choice[]): void {
+  const total = choices.reduce((s, [w]) => s + w, 0);
+  for (let attempt = 0; attempt < 20; attempt++) {
+    let r = rng.next() * total;
+    const [, apply] = choices.find(([w]) => (r -= w) < 0) ?? choices[0]!;
+    const said = apply();
+    if (said) return void log.push(said);
+  }
+}
+
 /** A directory's users (their bodies) and groups (body and member ids), by id: what a receiver should hold. */
 export interface DirectoryState {
   users: Record<string, unknown>;

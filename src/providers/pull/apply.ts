@@ -1,6 +1,7 @@
 /**
  * The write side of a pull sync, through the shared writers: creations and updates as they are listed (a
- * uniqueness clash — an email moving between users — is deferred until after the deletions), and the deletions
+ * uniqueness clash — an address moving between users, or between groups — is deferred until after the
+ * deletions and the writes that free it, and a new user's memberships wait with it), and the deletions
  * only at the end of a complete round, within the mass-deletion guard. `FullSyncApplier` adds what a complete
  * listing needs (a Google run, a first or resync round of Graph's delta): the ids seen, the member diff, and
  * the deletion of whatever was not seen.
@@ -42,8 +43,14 @@ export interface Deletions {
 }
 
 export class SyncApplier {
-  /** Writes refused by a uniqueness clash: tried again after the deletions. */
+  /** User writes refused by a uniqueness clash: tried again after the deletions. */
   private readonly deferred: Upsert[] = [];
+  /** Group writes refused by a clash of their key (Google's email): a creation carries its members. */
+  private readonly deferredGroups: Array<Upsert & { members?: string[] }> = [];
+  /** Users whose creation was deferred: their memberships wait for them (the store skips unknown members). */
+  private readonly waitingUsers = new Set<string>();
+  /** Group id → waiting users listed as its members, added once those users exist. */
+  private readonly waitingMembers = new Map<string, string[]>();
 
   constructor(
     protected readonly dir: Directory,
@@ -52,43 +59,72 @@ export class SyncApplier {
   ) {}
 
   async createUser(u: Upsert): Promise<void> {
-    await this.deferOnConflict(u, async () => {
-      await this.deps.writers.users.create(this.dir, u.body, { id: u.id });
-      this.counts.users_created++;
-    });
+    if (!(await this.unlessClash(() => this.writeNewUser(u)))) {
+      this.deferred.push(u);
+      this.waitingUsers.add(u.id);
+    }
   }
 
   async updateUser(u: Upsert): Promise<void> {
-    await this.deferOnConflict(u, async () => {
-      await this.deps.writers.users.update(this.dir, u.id, () => u.body);
-      this.counts.users_updated++;
-    });
+    if (!(await this.unlessClash(() => this.writeUser(u)))) this.deferred.push(u);
   }
 
   async createGroup(g: Upsert, members: Iterable<string>): Promise<void> {
-    const refs = [...members].map((value) => ({ value }));
+    const all = [...members];
+    if (!(await this.unlessClash(() => this.writeNewGroup(g, all)))) this.deferredGroups.push({ ...g, members: all });
+  }
+
+  async updateGroup(id: string, body: ScimBody): Promise<void> {
+    if (!(await this.unlessClash(() => this.writeGroup({ id, body })))) this.deferredGroups.push({ id, body });
+  }
+
+  async addMembers(groupId: string, userIds: string[]): Promise<void> {
+    const ready = this.ready(groupId, userIds);
+    if (ready.length === 0) return;
+    await this.deps.writers.groups.addMembers(this.dir, groupId, ready.map((value) => ({ value })));
+    this.counts.members_added += ready.length;
+  }
+
+  private async writeNewUser(u: Upsert): Promise<void> {
+    await this.deps.writers.users.create(this.dir, u.body, { id: u.id });
+    this.counts.users_created++;
+  }
+
+  private async writeUser(u: Upsert): Promise<void> {
+    await this.deps.writers.users.update(this.dir, u.id, () => u.body);
+    this.counts.users_updated++;
+  }
+
+  /** A new group with those of its members that exist now (waiting users are added after them). */
+  private async writeNewGroup(g: Upsert, members: string[]): Promise<void> {
+    const refs = members.filter((id) => !this.waitingUsers.has(id)).map((value) => ({ value }));
     await this.deps.writers.groups.create(this.dir, g.body, refs, { id: g.id });
+    this.ready(g.id, members);
     this.counts.groups_created++;
     this.counts.members_added += refs.length;
   }
 
-  async updateGroup(id: string, body: ScimBody): Promise<void> {
-    await this.deps.writers.groups.update(this.dir, id, () => ({ body }));
+  private async writeGroup(g: Upsert): Promise<void> {
+    await this.deps.writers.groups.update(this.dir, g.id, () => ({ body: g.body }));
     this.counts.groups_updated++;
   }
 
-  async addMembers(groupId: string, userIds: string[]): Promise<void> {
-    if (userIds.length === 0) return;
-    await this.deps.writers.groups.addMembers(this.dir, groupId, userIds.map((value) => ({ value })));
-    this.counts.members_added += userIds.length;
+  /** The members that exist now; the others (waiting users) are kept, to be added after them. */
+  private ready(groupId: string, userIds: string[]): string[] {
+    const waiting = userIds.filter((id) => this.waitingUsers.has(id));
+    if (waiting.length === 0) return userIds;
+    this.waitingMembers.set(groupId, [...(this.waitingMembers.get(groupId) ?? []), ...waiting]);
+    return userIds.filter((id) => !this.waitingUsers.has(id));
   }
 
-  private async deferOnConflict(u: Upsert, write: () => Promise<void>): Promise<void> {
+  /** Makes the write; false when a uniqueness clash refused it (an address another user or group still holds). */
+  private async unlessClash(write: () => Promise<void>): Promise<boolean> {
     try {
       await write();
+      return true;
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err;
-      this.deferred.push(u);
+      return false;
     }
   }
 
@@ -120,13 +156,38 @@ export class SyncApplier {
     });
   }
 
-  /** Clashes left after the deletions are real (two users cannot share an email): the run reports them. */
+  /**
+   * The writes refused by a clash, after the deletions freed what they held: users, then groups (a deferred
+   * creation with all its members), then the memberships that waited for their users. A write may wait for
+   * another (A takes B's old address, B took C's): each pass writes what it can, until a pass writes nothing;
+   * a clash left then is real (two users cannot share an email), and the run reports it.
+   */
   async retryDeferred(): Promise<void> {
-    const pending = this.deferred.splice(0);
-    const existing = await this.deps.store.getUsers(this.dir.id, pending.map((u) => u.id));
-    for (const [i, u] of pending.entries()) {
-      if (existing[i]) await this.deps.writers.users.update(this.dir, u.id, () => u.body).then(() => this.counts.users_updated++);
-      else await this.deps.writers.users.create(this.dir, u.body, { id: u.id }).then(() => this.counts.users_created++);
+    await this.inPasses(this.deferred.splice(0), 'users', (u, exists) => (exists ? this.writeUser(u) : this.writeNewUser(u)));
+    this.waitingUsers.clear();
+    await this.inPasses(this.deferredGroups.splice(0), 'groups', (g, exists) => (exists ? this.writeGroup(g) : this.writeNewGroup(g, g.members ?? [])));
+    for (const [groupId, userIds] of this.waitingMembers) await this.addMembers(groupId, userIds);
+    this.waitingMembers.clear();
+  }
+
+  /** Writes each pending item, pass after pass, until all are written or a pass writes none (then throws its clash). */
+  private async inPasses<T extends Upsert>(pending: T[], kind: 'users' | 'groups', write: (item: T, exists: boolean) => Promise<void>): Promise<void> {
+    while (pending.length > 0) {
+      const ids = pending.map((x) => x.id);
+      const existing = kind === 'users' ? await this.deps.store.getUsers(this.dir.id, ids) : await this.deps.store.getGroups(this.dir.id, ids);
+      const clashed: T[] = [];
+      let clash: unknown;
+      for (const [i, item] of pending.entries()) {
+        try {
+          await write(item, existing[i] !== null);
+        } catch (err) {
+          if (!(err instanceof ConflictError)) throw err;
+          clashed.push(item);
+          clash = err;
+        }
+      }
+      if (clashed.length === pending.length) throw clash;
+      pending = clashed;
     }
   }
 
