@@ -19,7 +19,7 @@ import { googleSyncCondition } from './google-access.js';
 import { microsoftSyncCondition } from './microsoft-access.js';
 import { hrisSyncCondition } from './hris-access.js';
 import type { Halt, ReconcileState } from './reconcile-state.js';
-import { REENABLE_WEBHOOK_ANNOTATION } from './scim-secret.js';
+import { REENABLE_WEBHOOK_ANNOTATION } from './metadata-keys.js';
 
 type ConditionChange = Omit<Condition, 'lastTransitionTime' | 'observedGeneration'>;
 

@@ -28,7 +28,8 @@ import { NotLeaderError, isNotFound } from './errors.js';
 import type { EventRecorder } from './kube-events.js';
 import { NAMESPACES, SECRETS, type KubeClient, type KubeObject, type Resource, type Secret } from './kube.js';
 import { refused, type Halt, type ReconcileState } from './reconcile-state.js';
-import { FINALIZER, SCIM_SECRET_SUFFIX, guardedDirectory, holdsFinalizer } from './scim-secret.js';
+import { FINALIZER } from './metadata-keys.js';
+import { SCIM_SECRET_SUFFIX, guardedDirectory, holdsFinalizer } from './scim-secret.js';
 
 export interface DeletionOptions {
   client: KubeClient;

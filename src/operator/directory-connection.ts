@@ -52,8 +52,8 @@ import type { OperatorMetrics } from './metrics.js';
 import type { ReferencedSecrets } from './referenced-secrets.js';
 import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
+import { REENABLE_WEBHOOK_ANNOTATION } from './metadata-keys.js';
 import {
-  REENABLE_WEBHOOK_ANNOTATION,
   guardedDirectory,
   holdsFinalizer,
   isControlledBy,

@@ -32,7 +32,8 @@ import { OperatorMetrics } from './metrics.js';
 import { ReferencedSecrets } from './referenced-secrets.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { readiness, type Readiness } from './readiness.js';
-import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR, SCIM_SECRET_SUFFIX, holdsFinalizer } from './scim-secret.js';
+import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR } from './metadata-keys.js';
+import { SCIM_SECRET_SUFFIX, holdsFinalizer } from './scim-secret.js';
 import { SetupLinkStep } from './setup-link.js';
 
 export type { OperatorOptions } from './options.js';

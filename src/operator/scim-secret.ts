@@ -11,27 +11,15 @@
 import type { DirectoryConnection } from './crd-schema.js';
 import { API_VERSION, KIND } from './crd-schema.js';
 import type { KubeObject, OwnerReference, Secret } from './kube.js';
-
-/** Set on the DirectoryConnection to any new value to issue a new SCIM token. */
-export const ROTATE_ANNOTATION = 'dsync.io/rotate-token';
-/** On the Secret: the last rotate-token value handled, so a value rotates once. */
-export const ROTATED_ANNOTATION = 'dsync.io/rotated-token';
-/** Set on the DirectoryConnection to any new value to resume webhook delivery stopped by a 410 Gone. */
-export const REENABLE_WEBHOOK_ANNOTATION = 'dsync.io/reenable-webhook';
-/** On the Secret: the last reenable-webhook value handled, so a value re-enables once. */
-export const REENABLED_WEBHOOK_ANNOTATION = 'dsync.io/reenabled-webhook';
-/**
- * Holds the SCIM Secret (and, for resources made before it moved there or while their Secret is replaced, the
- * resource) until the stored directory is deleted.
- */
-export const FINALIZER = 'dsync.io/finalizer';
-/** On the Secret: the stored directory it guards (the owner's uid), known even after an orphaning delete dropped the ownerReference. */
-export const DIRECTORY_ID_ANNOTATION = 'dsync.io/directory-id';
-export const MANAGED_BY_LABEL = { 'app.kubernetes.io/managed-by': 'dsync-operator' } as const;
-/** The label selector of the Secrets the operator owns (its Secret informer watches only those). */
-export const MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by=dsync-operator';
-/** Every other Secret (the operator watches their metadata only, to notice changes of webhook Secrets). */
-export const NOT_MANAGED_BY_SELECTOR = 'app.kubernetes.io/managed-by!=dsync-operator';
+import {
+  DIRECTORY_ID_ANNOTATION,
+  FINALIZER,
+  MANAGED_BY_LABEL,
+  REENABLE_WEBHOOK_ANNOTATION,
+  REENABLED_WEBHOOK_ANNOTATION,
+  ROTATE_ANNOTATION,
+  ROTATED_ANNOTATION,
+} from './metadata-keys.js';
 
 export const SCIM_SECRET_SUFFIX = '-scim';
 export const scimSecretName = (connectionName: string): string => `${connectionName}${SCIM_SECRET_SUFFIX}`;
@@ -112,7 +100,7 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
     Object.keys(existing.data ?? {}).length === 2 &&
     existing.data?.['endpoint'] === data.endpoint &&
     existing.data?.['token'] === data.token &&
-    existing.metadata.labels?.['app.kubernetes.io/managed-by'] === MANAGED_BY_LABEL['app.kubernetes.io/managed-by'] &&
+    Object.entries(MANAGED_BY_LABEL).every(([key, value]) => existing.metadata.labels?.[key] === value) &&
     existing.metadata.annotations?.[DIRECTORY_ID_ANNOTATION] === owner.metadata.uid &&
     holdsFinalizer(existing) &&
     (rotateTo === undefined || handled === rotateTo);

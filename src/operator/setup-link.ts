@@ -15,11 +15,10 @@ import { DeadlineExceededError, NotLeaderError } from './errors.js';
 import type { EventRecorder } from './kube-events.js';
 import { SECRETS, type KubeClient, type KubeObject, type Secret } from './kube.js';
 import { refused, type Halt, type ReconcileState } from './reconcile-state.js';
-import { controllerReference, isControlledBy, MANAGED_BY_LABEL } from './scim-secret.js';
+import { MANAGED_BY_LABEL, SETUP_LINK_ID_ANNOTATION } from './metadata-keys.js';
+import { controllerReference, isControlledBy } from './scim-secret.js';
 
 export const setupSecretName = (connectionName: string): string => `${connectionName}-setup`;
-/** On the Secret: which link it holds (the URL itself is never stored in the clear anywhere else). */
-export const SETUP_LINK_ID_ANNOTATION = 'dsync.io/setup-link-id';
 
 export interface SetupLinkStepOptions {
   links: SetupLinks;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { NAMESPACES, SECRETS, type KubeObject, type Resource, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { DIRECTORY_ID_ANNOTATION, FINALIZER } from '../../src/operator/scim-secret.js';
+import { DIRECTORY_ID_ANNOTATION, FINALIZER } from '../../src/operator/metadata-keys.js';
 import { collectGarbage, deleteNamespaceContents, deleteWith, finalizeNamespace } from './cluster-controllers.js';
 import { connection, readyOf, reconciles, startEnv, startOperator, unb64, waitFor, writes, type Env } from './operator-harness.js';
 

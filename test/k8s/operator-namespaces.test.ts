@@ -4,7 +4,7 @@
 // a cluster-wide list or watch would be refused and the caches would never sync.
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/scim-secret.js';
+import { FINALIZER } from '../../src/operator/metadata-keys.js';
 import { SECRETS, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { connection, readyOf, sleep, startEnv, startOperator, waitFor, webhookSecret, type Env } from './operator-harness.js';

@@ -9,7 +9,7 @@ import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import { collectGarbage } from './cluster-controllers.js';
 import type { Operator } from '../../src/operator/main.js';
-import { DIRECTORY_ID_ANNOTATION, FINALIZER, ROTATE_ANNOTATION } from '../../src/operator/scim-secret.js';
+import { DIRECTORY_ID_ANNOTATION, FINALIZER, ROTATE_ANNOTATION } from '../../src/operator/metadata-keys.js';
 import {
   EXTERNAL_URL,
   connection,

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import { SECRETS, type Resource, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { MANAGED_BY_LABEL } from '../../src/operator/scim-secret.js';
+import { MANAGED_BY_LABEL } from '../../src/operator/metadata-keys.js';
 import {
   b64,
   connection,

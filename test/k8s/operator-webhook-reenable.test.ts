@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { findCondition, WEBHOOK_DISABLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { REENABLE_WEBHOOK_ANNOTATION, REENABLED_WEBHOOK_ANNOTATION } from '../../src/operator/scim-secret.js';
+import { REENABLE_WEBHOOK_ANNOTATION, REENABLED_WEBHOOK_ANNOTATION } from '../../src/operator/metadata-keys.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';

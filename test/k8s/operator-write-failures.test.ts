@@ -3,7 +3,7 @@
 // (its redis-server, this file's own, paused with SIGSTOP: connected, answering nothing).
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { FINALIZER } from '../../src/operator/scim-secret.js';
+import { FINALIZER } from '../../src/operator/metadata-keys.js';
 import { collectGarbage } from './cluster-controllers.js';
 import { EVENTS, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';

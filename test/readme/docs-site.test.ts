@@ -19,10 +19,12 @@ import { crdPage, type Crd } from '../../scripts/docs/reference/crd.js';
 import { errorsPage } from '../../scripts/docs/reference/errors.js';
 import { httpApiPage, OPENAPI_FILE, type Document } from '../../scripts/docs/reference/http-api.js';
 import { metricsPage, processRegistries } from '../../scripts/docs/reference/metrics.js';
+import { operatorMetadataPage } from '../../scripts/docs/reference/operator-metadata.js';
 import { REFERENCE_DIR, REFERENCE_PAGES } from '../../scripts/docs/reference/pages.js';
 import { COMMAND_NAMES, COMMANDS } from '../../src/cli-commands.js';
 import { ERROR_CODE_SECTIONS } from '../../src/core/error-codes.js';
 import { directoryConnectionCrd } from '../../src/operator/crd-manifest.js';
+import { OPERATOR_METADATA } from '../../src/operator/metadata-keys.js';
 import { repoRoot } from '../support/cli.js';
 
 const exec = promisify(execFile);
@@ -81,6 +83,14 @@ describe('Docs: what is added in the code shows on its reference page once regen
     expect(page).to.not.equal(committed('cli.md'));
     expect(page).to.contain('| [`dsync docs-test`](#dsync-docs-test) | Added by a test |');
     expect(page).to.contain('## `dsync docs-test`\n\nDoes nothing.\n\n**Store:** None.\n\n**Reads:** [Operator](configuration.md#operator).');
+  });
+
+  it('a label, annotation or finalizer of the operator, under who sets it', () => {
+    const added = { kind: 'annotation', key: 'dsync.io/docs-test', on: 'the DirectoryConnection', setBy: 'you', meaning: 'Added by a test.' } as const;
+    const page = operatorMetadataPage([...OPERATOR_METADATA, added]);
+    expect(page).to.not.equal(committed('operator-metadata.md'));
+    const yours = page.slice(page.indexOf('## What you set'), page.indexOf('## What the operator sets'));
+    expect(yours).to.contain('| `dsync.io/docs-test` | annotation | the DirectoryConnection | Added by a test. |');
   });
 
   it('an error code, with its status, meaning and what to do', () => {

@@ -8,6 +8,7 @@ import { errorsPage } from './errors.js';
 import { eventsPage } from './events.js';
 import { httpApiPage } from './http-api.js';
 import { metricsPage } from './metrics.js';
+import { operatorMetadataPage } from './operator-metadata.js';
 
 export const REFERENCE_DIR = fileURLToPath(new URL('../../../docs/reference/', import.meta.url));
 
@@ -20,4 +21,5 @@ export const REFERENCE_PAGES: ReadonlyArray<{ file: string; render: () => string
   { file: 'metrics.md', render: metricsPage },
   { file: 'errors.md', render: errorsPage },
   { file: 'cli.md', render: cliPage },
+  { file: 'operator-metadata.md', render: operatorMetadataPage },
 ];

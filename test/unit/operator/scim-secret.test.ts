@@ -8,6 +8,8 @@ import {
   REENABLED_WEBHOOK_ANNOTATION,
   ROTATE_ANNOTATION,
   ROTATED_ANNOTATION,
+} from '../../../src/operator/metadata-keys.js';
+import {
   guardedDirectory,
   pendingWebhookReenable,
   planScimSecret,
