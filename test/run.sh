@@ -19,15 +19,15 @@ if [ "$#" -eq 0 ] && [ "${DSYNC_TEST_SHARDS:-2}" != 1 ]; then
   out=$(mktemp -d "${TMPDIR:-/tmp}/dsync-shards.XXXXXX")
   trap 'rm -rf "$out"' EXIT
   bash "$0" "test/unit/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" \
-    "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts" >"$out/other.log" 2>&1 &
+    "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts" "test/e2e/**/*.test.ts" >"$out/other.log" 2>&1 &
   other=$!
-  echo "== shard 1 of 2: integration (shown as it runs; shard 2, unit, browser, readme, conformance and Kubernetes, is printed when both end)"
+  echo "== shard 1 of 2: integration (shown as it runs; shard 2, unit, browser, readme, conformance, Kubernetes and end to end, is printed when both end)"
   first=0
   bash "$0" "test/integration/**/*.test.ts" 2>&1 | tee "$out/integration.log" || first=$?
   second=0
   wait "$other" || second=$?
   echo
-  echo "== shard 2 of 2: unit, browser, readme, conformance, Kubernetes"
+  echo "== shard 2 of 2: unit, browser, readme, conformance, Kubernetes, end to end"
   cat "$out/other.log"
   # Each shard ends with its own `tests: N passed, N failed`; the run's own last line adds them up.
   echo
@@ -53,12 +53,14 @@ trap cleanup EXIT
 for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
 export REDIS_TEST_URL="redis://127.0.0.1:$port"
 # The fake Microsoft Entra ID serves TLS with a throwaway CA (msal-node refuses an http authority); Node reads
-# NODE_EXTRA_CA_CERTS only at start, so it is set here for every test process.
+# NODE_EXTRA_CA_CERTS only at start, so it is set here for every test process. What the machine set there (a
+# TLS-intercepting proxy's CA) stays DSYNC_REGISTRY_CA_CERTS, for the image build's npm (test/k8s/cluster.sh).
 bash test/support/test-ca.sh "$work/tls"
+export DSYNC_REGISTRY_CA_CERTS="${DSYNC_REGISTRY_CA_CERTS:-${NODE_EXTRA_CA_CERTS:-}}"
 export DSYNC_TEST_TLS_DIR="$work/tls" NODE_EXTRA_CA_CERTS="$work/tls/ca.crt"
 echo "node $(node --version); redis-server $(redis-server --version | grep -o 'v=[0-9.]*') on $REDIS_TEST_URL"
 
-specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts")
+specs=("test/unit/**/*.test.ts" "test/integration/**/*.test.ts" "test/browser/**/*.test.ts" "test/readme/**/*.test.ts" "test/conformance/**/*.test.ts" "test/k8s/**/*.test.ts" "test/e2e/**/*.test.ts")
 if [ "$#" -gt 0 ]; then specs=("$@"); fi
 
 # The shared cluster and Sentinel setup, started side by side (each takes a few seconds to converge).
@@ -81,6 +83,9 @@ fi
 # in $DSYNC_K8S_CACHE (about 4 minutes the first time, instant afterwards); helm 3/4, kubectl and promql-check
 # for the chart tests and kstatus for the GitOps health tests the same way (helm.sh, kstatus.sh).
 if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build && bash test/k8s/kstatus.sh build; fi
+# The end-to-end tests run the chart on a local single-node cluster (test/k8s/cluster.sh, as root): its
+# Kubernetes components build once the same way (about 6 minutes), helm and kubectl come from helm.sh.
+if [[ " ${specs[*]} " == *"test/e2e"* ]]; then bash test/k8s/helm.sh build && bash test/k8s/cluster.sh build; fi
 exec_status=0
 npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?
 exit $exec_status

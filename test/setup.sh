@@ -3,7 +3,8 @@
 #
 #   bash test/setup.sh
 #
-# - system packages (redis-server, openssl, curl, python3-venv, chromium) from apt: installed when run as root; otherwise
+# - system packages (redis-server, openssl, curl, python3-venv, chromium; containerd, runc, the CNI plugins, buildah,
+#   iptables and busybox for the local cluster of the end-to-end tests) from apt: installed when run as root; otherwise
 #   (or with DSYNC_SETUP_APT=never) the exact command to run is printed and the script exits 1;
 # - node dependencies: npm ci into the checkout, when `npm ls` finds one missing;
 # - under DSYNC_CACHE (default ~/.cache/dsync; every location is in test/tools.sh): Node.js 24 (the image's
@@ -34,6 +35,7 @@ TOOL_BUILDS=(
   "helm 3 and 4, kubectl, promql-check, registry, cosign (Go, ~15 min cold)|bash test/k8s/helm.sh build"
   "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
   "helm-docs, the chart-values reference page (Go, ~1.5 min cold)|bash scripts/docs/helm-docs.sh build"
+  "kubelet, controller-manager, scheduler, kube-proxy for the local cluster (Go, ~6 min cold)|bash test/k8s/cluster.sh build"
 )
 
 t0=$SECONDS
@@ -52,6 +54,13 @@ need python3 python3
 need chromium chromium fonts-liberation # the browser tests (test/browser) drive Debian's Chromium
 need java openjdk-17-jre-headless
 need mvn maven
+# the end-to-end tests' local cluster (test/k8s/cluster.sh) and the image build
+need containerd containerd
+need runc runc
+need buildah buildah
+need iptables iptables
+need busybox busybox-static
+[[ -x /usr/lib/cni/bridge ]] || missing+=(containernetworking-plugins)
 command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' 2>/dev/null && missing+=(python3-venv)
 if ((${#missing[@]} > 0)); then
   install=(apt-get install -y --no-install-recommends "${missing[@]}")

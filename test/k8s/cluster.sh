@@ -28,7 +28,8 @@
 #   keep their IP leases there, kube-proxy leaves the machine's conntrack settings alone.
 #
 # Environment: DSYNC_CLUSTER_DIR (state, default /var/tmp/dsync-cluster), DSYNC_CLUSTER_NETNS (default dsync),
-# DSYNC_K8S_VERSION and the other variables of apiserver.sh; DSYNC_CACHE (test/tools.sh).
+# DSYNC_K8S_VERSION and the other variables of apiserver.sh; DSYNC_CACHE (test/tools.sh); NODE_EXTRA_CA_CERTS
+# (or DSYNC_REGISTRY_CA_CERTS, which wins) for the npm registry behind a TLS-intercepting proxy.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -54,6 +55,9 @@ NPM_VERSION=11.19.1                    # the npm of the image's local base (Node
 PAUSE_IMAGE=dsync.local/pause:1
 NODE_BASE_IMAGE="dsync.local/node:$NODE_IMAGE_VERSION"
 SOCK="$STATE/containerd/containerd.sock"
+# What npm trusts to reach the registry (a TLS-intercepting proxy's CA): the machine's NODE_EXTRA_CA_CERTS, which
+# test/run.sh keeps as DSYNC_REGISTRY_CA_CERTS when it points NODE_EXTRA_CA_CERTS at the tests' own CA.
+REGISTRY_CA_CERTS="${DSYNC_REGISTRY_CA_CERTS:-${NODE_EXTRA_CA_CERTS:-}}"
 # The kubelet's kernel settings (see above), put back by down.
 KERNEL_TUNABLES=(vm/overcommit_memory kernel/panic kernel/panic_on_oops)
 
@@ -359,7 +363,8 @@ build_node_base() {
   [[ -x "$node" ]] || die "no Node.js $NODE_IMAGE_VERSION in $DSYNC_NODE_DIR: bash test/setup.sh installs it"
   [[ -x /bin/busybox ]] || die "no busybox: apt-get install -y busybox-static"
   tmp=$(mktemp -d)
-  (cd "$tmp" && npm pack --silent "npm@$NPM_VERSION" >/dev/null && tar -xzf npm-*.tgz) || die "npm pack npm@$NPM_VERSION failed"
+  (cd "$tmp" && NODE_EXTRA_CA_CERTS="$REGISTRY_CA_CERTS" npm pack --silent "npm@$NPM_VERSION" >/dev/null && tar -xzf npm-*.tgz) ||
+    die "npm pack npm@$NPM_VERSION failed"
   c=$(bah from scratch)
   m=$(bah mount "$c")
   mkdir -p "$m"/{usr/local/bin,usr/local/lib/node_modules,usr/bin,bin,etc,tmp,home/node,root}
@@ -382,14 +387,14 @@ build_node_base() {
   rm -rf "$tmp"
 }
 
-# The certificates of NODE_EXTRA_CA_CERTS that Node.js does not ship (the proxy's, where one intercepts TLS): the
+# The certificates of REGISTRY_CA_CERTS that Node.js does not ship (the proxy's, where one intercepts TLS): the
 # build stage trusts them for npm ci. The whole bundle would not fit in a build argument (128 KB at most).
 extra_ca_certs() {
-  [[ -n "${NODE_EXTRA_CA_CERTS:-}" && -f "$NODE_EXTRA_CA_CERTS" ]] || return 0
+  [[ -n "$REGISTRY_CA_CERTS" && -f "$REGISTRY_CA_CERTS" ]] || return 0
   "$DSYNC_NODE_DIR/v$NODE_IMAGE_VERSION/bin/node" -e '
     const own = new Set(require("tls").rootCertificates.map((c) => c.replace(/\s+/g, "")));
     const pems = require("fs").readFileSync(process.argv[1], "utf8").match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
-    process.stdout.write(pems.filter((c) => !own.has(c.replace(/\s+/g, ""))).join("\n"));' "$NODE_EXTRA_CA_CERTS"
+    process.stdout.write(pems.filter((c) => !own.has(c.replace(/\s+/g, ""))).join("\n"));' "$REGISTRY_CA_CERTS"
 }
 
 build_image() {

@@ -1,0 +1,127 @@
+// The chart on a real node: the image built from the Dockerfile runs as the chart's pods on a kubelet
+// (test/k8s/cluster.sh), installed as docs/operating/helm.md's "Try it on a local cluster" says; the pods get
+// Ready through their own probes, with the chart's securityContext; a DirectoryConnection gets Ready and an
+// identity provider's SCIM request reaches serve through the Service. Prints the image's size, its user and how
+// long its pods take to start.
+import { expect } from 'chai';
+import { helmPageCommand, helmPageManifest, helms, kubectl, ok } from '../k8s/helm-tools.js';
+import { until } from '../support/harness.js';
+import { startLocalCluster, type LocalCluster } from './local-cluster.js';
+
+const NAMESPACE = 'dsync-system';
+const API_KEY = 'e2e-api-key-0123456789abcdef';
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+
+interface Condition {
+  type: string;
+  status: string;
+  lastTransitionTime: string;
+}
+interface Pod {
+  metadata: { name: string; creationTimestamp: string; labels: Record<string, string> };
+  spec: {
+    securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
+    containers: Array<{ name: string; readinessProbe?: unknown; livenessProbe?: unknown; securityContext?: { readOnlyRootFilesystem?: boolean } }>;
+  };
+  status: {
+    conditions?: Condition[];
+    containerStatuses?: Array<{ ready: boolean; restartCount: number; state: { running?: { startedAt: string } } }>;
+  };
+}
+
+const seconds = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
+
+describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service', function () {
+  this.timeout(300_000);
+  let cluster: LocalCluster;
+  let env: NodeJS.ProcessEnv;
+  const k = (args: string[], input?: string) => ok(kubectl(), args, { env, ...(input !== undefined && { input }) });
+  const pods = async (): Promise<Pod[]> =>
+    (JSON.parse(await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'json'])) as { items: Pod[] }).items;
+
+  before(async function () {
+    this.timeout(45 * 60_000); // a cold machine builds the Kubernetes components and the image first
+    cluster = await startLocalCluster();
+    env = { KUBECONFIG: cluster.kubeconfig };
+  });
+
+  after(async function () {
+    this.timeout(240_000);
+    await cluster?.down();
+  });
+
+  it('installs the chart as the page says: serve and operator pods Ready through their own probes, as non-root with a read-only root filesystem', async () => {
+    await k(helmPageCommand('kubectl apply --server-side -f crds/').slice(1));
+    await k(helmPageCommand('kubectl create namespace').slice(1));
+    await k(['-n', NAMESPACE, 'create', 'secret', 'generic', 'dsync-redis', `--from-literal=url=${cluster.redisUrl}`]);
+    await k(['-n', NAMESPACE, 'create', 'secret', 'generic', 'dsync-api-keys', `--from-literal=keys=${API_KEY}`]);
+    const install = helmPageCommand('helm install dsync charts/dsync');
+    const t0 = Date.now();
+    await ok(helms()[0]!.bin, [...install.slice(1), '--timeout', '180s'], { env });
+    console.log(`      helm install --wait: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+    const all = await pods();
+    const components = all.map((p) => p.metadata.labels['app.kubernetes.io/component']).sort();
+    expect(components).to.deep.equal(['operator', 'operator', 'serve', 'serve']);
+    for (const pod of all) {
+      const ready = pod.status.conditions?.find((c) => c.type === 'Ready');
+      expect(ready?.status, `${pod.metadata.name} Ready`).to.equal('True');
+      const [status] = pod.status.containerStatuses ?? [];
+      expect(status?.ready, `${pod.metadata.name}'s container ready`).to.equal(true);
+      expect(status?.restartCount, `${pod.metadata.name} restarts`).to.equal(0);
+      const [container] = pod.spec.containers;
+      expect(container?.readinessProbe, `${pod.metadata.name} has a readiness probe`).to.not.equal(undefined);
+      expect(container?.livenessProbe, `${pod.metadata.name} has a liveness probe`).to.not.equal(undefined);
+      expect(pod.spec.securityContext).to.include({ runAsNonRoot: true, runAsUser: 1000 });
+      expect(container?.securityContext?.readOnlyRootFilesystem).to.equal(true);
+      const started = status!.state.running!.startedAt;
+      console.log(
+        `      ${pod.metadata.name}: container started ${seconds(pod.metadata.creationTimestamp, started).toFixed(0)} s after the pod was created, ` +
+          `Ready ${seconds(started, ready!.lastTransitionTime).toFixed(0)} s after it started`,
+      );
+    }
+  });
+
+  it('runs the image as its user, node (uid 1000), and prints its size as the node reports it', async () => {
+    const serve = (await pods()).find((p) => p.metadata.labels['app.kubernetes.io/component'] === 'serve')!;
+    const who = await k(['-n', NAMESPACE, 'exec', serve.metadata.name, '--', 'node', '-e', 'console.log(process.getuid(), require("os").userInfo().username)']);
+    expect(who.trim()).to.equal('1000 node');
+    const node = JSON.parse(await k(['get', 'nodes', '-o', 'json'])) as { items: Array<{ status: { images: Array<{ names: string[]; sizeBytes: number }> } }> };
+    const image = node.items[0]!.status.images.find((i) => i.names.includes('docker.io/library/dsync:dev'));
+    expect(image, 'docker.io/library/dsync:dev on the node').to.not.equal(undefined);
+    console.log(`      image docker.io/library/dsync:dev: ${(image!.sizeBytes / 1e6).toFixed(0)} MB (as the node reports it); user: ${who.trim()}`);
+  });
+
+  it('gets a DirectoryConnection Ready and provisions a user through the Service with the endpoint and token of its Secret', async () => {
+    await k(['-n', 'default', 'create', 'secret', 'generic', 'acme-webhook', `--from-literal=secret=${WEBHOOK_SECRET}`]);
+    // The page's resource, its webhook pointed at a name that never resolves: nothing outside the machine is addressed.
+    const manifest = helmPageManifest().replace(/url: \S+/, 'url: https://receiver.invalid/webhooks/dsync');
+    await k(['apply', '-f', '-'], manifest);
+    await k(['-n', 'default', 'wait', 'directoryconnection/acme-okta', '--for=condition=Ready', '--timeout=60s']);
+    const secret = JSON.parse(await k(['-n', 'default', 'get', 'secret', 'acme-okta-scim', '-o', 'json'])) as { data: Record<string, string> };
+    const endpoint = Buffer.from(secret.data['endpoint']!, 'base64').toString();
+    const token = Buffer.from(secret.data['token']!, 'base64').toString();
+    expect(endpoint).to.match(/^http:\/\/dsync\.example\.test\/api\/scim\/v2\.0\/[0-9a-f-]{36}$/);
+
+    const clusterIp = (await k(['-n', NAMESPACE, 'get', 'service', 'dsync', '-o', 'jsonpath={.spec.clusterIP}'])).trim();
+    const base = `http://${await cluster.forward(`${clusterIp}:80`)}${new URL(endpoint).pathname}`;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' };
+    const user = {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'ada@acme.test',
+      name: { givenName: 'Ada', familyName: 'Lovelace' },
+      emails: [{ value: 'ada@acme.test', primary: true }],
+      active: true,
+    };
+    const created = await fetch(`${base}/Users`, { method: 'POST', headers, body: JSON.stringify(user) });
+    expect(created.status, await created.clone().text()).to.equal(201);
+    const { id } = (await created.json()) as { id: string };
+    let found: { totalResults: number; Resources: Array<{ id: string }> } | undefined;
+    await until(async () => {
+      const r = await fetch(`${base}/Users?filter=${encodeURIComponent('userName eq "ada@acme.test"')}`, { headers });
+      found = (await r.json()) as typeof found;
+      return r.status === 200 && found!.totalResults === 1;
+    }, 'the user listed by either serve replica', 10_000);
+    expect(found!.Resources[0]!.id).to.equal(id);
+  });
+});
