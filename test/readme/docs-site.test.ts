@@ -149,6 +149,21 @@ describe('Docs: every alert has a runbook', () => {
   });
 });
 
+describe('Docs: the architecture diagram', () => {
+  const svg = readFileSync(join(repoRoot, 'docs/img/architecture.svg'), 'utf8');
+
+  it('is well-formed SVG with a title and a description for screen readers', async () => {
+    await exec('python3', ['-c', 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])', join(repoRoot, 'docs/img/architecture.svg')]);
+    expect(svg).to.match(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="[\d ]+"[^>]* role="img" aria-labelledby="title desc"/);
+    expect(svg).to.match(/<title id="title">[^<]+<\/title>\s*<desc id="desc">[^<]+<\/desc>/);
+  });
+
+  it('draws every command of the CLI', () => {
+    const missing = COMMAND_NAMES.filter((name) => !svg.includes(`>dsync ${name}</text>`));
+    expect(missing, 'draw these commands in docs/img/architecture.svg').to.deep.equal([]);
+  });
+});
+
 describe('Docs: the site builds in strict mode', function () {
   this.timeout(300_000);
 
@@ -170,14 +185,20 @@ describe('Docs: the site builds in strict mode', function () {
   it("mkdocs build --strict passes, with a page at each alert's runbook_url and the README's first run on Run it locally", async () => {
     const missing: string[] = [];
     let local = '';
+    let design = '';
+    let diagram = false;
     const { ok, output } = await build(repoRoot, (site) => {
       missing.push(...alerts.filter((alert) => !existsSync(join(site, `operating/alerts/${alert}/index.html`))));
       local = readFileSync(join(site, 'getting-started/local/index.html'), 'utf8');
+      design = readFileSync(join(site, 'design/index.html'), 'utf8');
+      diagram = existsSync(join(site, 'img/architecture.svg'));
     });
     expect(ok, output).to.equal(true);
     expect(output).to.not.match(/WARNING/);
     expect(missing, 'alerts without a page at <site>/operating/alerts/<alert>/').to.deep.equal([]);
     expect(local).to.contain('A first run, step by step').and.to.contain('Generated management API key for this run');
+    expect(diagram, 'the architecture diagram is published').to.equal(true);
+    expect(design).to.match(/<img [^>]*src="\.\.\/img\/architecture\.svg"/);
   });
 
   it('a broken link or anchor fails it', async () => {
