@@ -33,6 +33,7 @@ export type {
   DirectorySyncEvent,
   EventType,
   UserEventData,
+  UserAttributes,
   GroupEventData,
   MembershipEventData,
   DirectorySyncEventOf,

@@ -1073,9 +1073,17 @@ export interface components {
          *             "last_name": "Lee",
          *             "email": "ann@acme.io",
          *             "active": true,
+         *             "attributes": {
+         *               "employee_number": "1042",
+         *               "job_title": "Staff Engineer",
+         *               "department": "Engineering",
+         *               "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *               "manager_email": "grace@acme.io"
+         *             },
          *             "raw": {
          *               "schemas": [
-         *                 "urn:ietf:params:scim:schemas:core:2.0:User"
+         *                 "urn:ietf:params:scim:schemas:core:2.0:User",
+         *                 "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *               ],
          *               "userName": "ann@acme.io",
          *               "name": {
@@ -1088,7 +1096,15 @@ export interface components {
          *                   "primary": true
          *                 }
          *               ],
-         *               "active": true
+         *               "title": "Staff Engineer",
+         *               "active": true,
+         *               "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *                 "employeeNumber": "1042",
+         *                 "department": "Engineering",
+         *                 "manager": {
+         *                   "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *                 }
+         *               }
          *             }
          *           },
          *           "sequence": 1042
@@ -1119,9 +1135,17 @@ export interface components {
          *         "last_name": "Lee",
          *         "email": "ann@acme.io",
          *         "active": true,
+         *         "attributes": {
+         *           "employee_number": "1042",
+         *           "job_title": "Staff Engineer",
+         *           "department": "Engineering",
+         *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *           "manager_email": "grace@acme.io"
+         *         },
          *         "raw": {
          *           "schemas": [
-         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *             "urn:ietf:params:scim:schemas:core:2.0:User",
+         *             "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *           ],
          *           "userName": "ann@acme.io",
          *           "name": {
@@ -1134,7 +1158,15 @@ export interface components {
          *               "primary": true
          *             }
          *           ],
-         *           "active": true
+         *           "title": "Staff Engineer",
+         *           "active": true,
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *             "employeeNumber": "1042",
+         *             "department": "Engineering",
+         *             "manager": {
+         *               "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *             }
+         *           }
          *         }
          *       },
          *       "sequence": 1042
@@ -1160,7 +1192,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1175,9 +1207,17 @@ export interface components {
          *       "last_name": "Lee",
          *       "email": "ann@acme.io",
          *       "active": true,
+         *       "attributes": {
+         *         "employee_number": "1042",
+         *         "job_title": "Staff Engineer",
+         *         "department": "Engineering",
+         *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *         "manager_email": "grace@acme.io"
+         *       },
          *       "raw": {
          *         "schemas": [
-         *           "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           "urn:ietf:params:scim:schemas:core:2.0:User",
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *         ],
          *         "userName": "ann@acme.io",
          *         "name": {
@@ -1190,7 +1230,15 @@ export interface components {
          *             "primary": true
          *           }
          *         ],
-         *         "active": true
+         *         "title": "Staff Engineer",
+         *         "active": true,
+         *         "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *           "employeeNumber": "1042",
+         *           "department": "Engineering",
+         *           "manager": {
+         *             "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *           }
+         *         }
          *       }
          *     }
          */
@@ -1205,8 +1253,29 @@ export interface components {
             email?: string;
             /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description The predefined attributes ({} when none is known). */
+            attributes: components["schemas"]["UserAttributes"];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
+        };
+        /** @description The predefined attributes: a key without a value is left out, never null. */
+        UserAttributes: {
+            /** @description SCIM enterprise employeeNumber; Google's organization external id; Entra's employeeId; the HRIS employee number. */
+            employee_number?: string;
+            /** @description SCIM title; Google's primary organization title; Entra's jobTitle; the HRIS job title. */
+            job_title?: string;
+            /** @description SCIM enterprise department; Google's primary organization department; Entra's department; the HRIS department. */
+            department?: string;
+            /** @description SCIM enterprise division; Entra's employeeOrgData.division; the HRIS division. */
+            division?: string;
+            /** @description SCIM enterprise costCenter; Google's primary organization costCenter; Entra's employeeOrgData.costCenter; the HRIS cost center. */
+            cost_center?: string;
+            /** @description The manager's id: SCIM enterprise manager.value (or the plain string Entra sends); Entra's manager; the HRIS manager's employee id. */
+            manager_id?: string;
+            /** @description The email of the directory's user whose id is manager_id (filled when that user arrives); Google's manager relation. */
+            manager_email?: string;
+            /** @description The HRIS start date (as the HR system gives it, e.g. 2024-03-01). */
+            start_date?: string;
         };
         ScimResource: {
             [key: string]: unknown;
@@ -1225,9 +1294,17 @@ export interface components {
          *         "last_name": "Lee",
          *         "email": "ann@acme.io",
          *         "active": true,
+         *         "attributes": {
+         *           "employee_number": "1042",
+         *           "job_title": "Staff Engineer",
+         *           "department": "Engineering",
+         *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *           "manager_email": "grace@acme.io"
+         *         },
          *         "raw": {
          *           "schemas": [
-         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *             "urn:ietf:params:scim:schemas:core:2.0:User",
+         *             "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *           ],
          *           "userName": "ann@acme.io",
          *           "name": {
@@ -1240,13 +1317,25 @@ export interface components {
          *               "primary": true
          *             }
          *           ],
-         *           "active": true
+         *           "title": "Staff Engineer",
+         *           "active": true,
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *             "employeeNumber": "1042",
+         *             "department": "Engineering",
+         *             "manager": {
+         *               "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *             }
+         *           }
          *         }
          *       },
          *       "previous_attributes": {
          *         "active": false,
+         *         "attributes": {
+         *           "job_title": "Engineer"
+         *         },
          *         "raw": {
-         *           "active": false
+         *           "active": false,
+         *           "title": "Engineer"
          *         }
          *       },
          *       "sequence": 1042
@@ -1272,7 +1361,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1293,9 +1382,17 @@ export interface components {
          *         "last_name": "Lee",
          *         "email": "ann@acme.io",
          *         "active": true,
+         *         "attributes": {
+         *           "employee_number": "1042",
+         *           "job_title": "Staff Engineer",
+         *           "department": "Engineering",
+         *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *           "manager_email": "grace@acme.io"
+         *         },
          *         "raw": {
          *           "schemas": [
-         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *             "urn:ietf:params:scim:schemas:core:2.0:User",
+         *             "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *           ],
          *           "userName": "ann@acme.io",
          *           "name": {
@@ -1308,7 +1405,15 @@ export interface components {
          *               "primary": true
          *             }
          *           ],
-         *           "active": true
+         *           "title": "Staff Engineer",
+         *           "active": true,
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *             "employeeNumber": "1042",
+         *             "department": "Engineering",
+         *             "manager": {
+         *               "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *             }
+         *           }
          *         }
          *       },
          *       "sequence": 1042
@@ -1334,7 +1439,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["User"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1382,7 +1487,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1457,7 +1562,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1505,7 +1610,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Group"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1526,9 +1631,17 @@ export interface components {
          *         "last_name": "Lee",
          *         "email": "ann@acme.io",
          *         "active": true,
+         *         "attributes": {
+         *           "employee_number": "1042",
+         *           "job_title": "Staff Engineer",
+         *           "department": "Engineering",
+         *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *           "manager_email": "grace@acme.io"
+         *         },
          *         "raw": {
          *           "schemas": [
-         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *             "urn:ietf:params:scim:schemas:core:2.0:User",
+         *             "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *           ],
          *           "userName": "ann@acme.io",
          *           "name": {
@@ -1541,7 +1654,15 @@ export interface components {
          *               "primary": true
          *             }
          *           ],
-         *           "active": true
+         *           "title": "Staff Engineer",
+         *           "active": true,
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *             "employeeNumber": "1042",
+         *             "department": "Engineering",
+         *             "manager": {
+         *               "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *             }
+         *           }
          *         },
          *         "group": {
          *           "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
@@ -1577,7 +1698,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };
@@ -1592,9 +1713,17 @@ export interface components {
          *       "last_name": "Lee",
          *       "email": "ann@acme.io",
          *       "active": true,
+         *       "attributes": {
+         *         "employee_number": "1042",
+         *         "job_title": "Staff Engineer",
+         *         "department": "Engineering",
+         *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *         "manager_email": "grace@acme.io"
+         *       },
          *       "raw": {
          *         "schemas": [
-         *           "urn:ietf:params:scim:schemas:core:2.0:User"
+         *           "urn:ietf:params:scim:schemas:core:2.0:User",
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *         ],
          *         "userName": "ann@acme.io",
          *         "name": {
@@ -1607,7 +1736,15 @@ export interface components {
          *             "primary": true
          *           }
          *         ],
-         *         "active": true
+         *         "title": "Staff Engineer",
+         *         "active": true,
+         *         "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *           "employeeNumber": "1042",
+         *           "department": "Engineering",
+         *           "manager": {
+         *             "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *           }
+         *         }
          *       },
          *       "group": {
          *         "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
@@ -1632,6 +1769,8 @@ export interface components {
             email?: string;
             /** @description False for a deactivated (suspended) user, who keeps their groups. */
             active: boolean;
+            /** @description The predefined attributes ({} when none is known). */
+            attributes: components["schemas"]["UserAttributes"];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
             /** @description The group, as it is when the change commits. */
@@ -1651,9 +1790,17 @@ export interface components {
          *         "last_name": "Lee",
          *         "email": "ann@acme.io",
          *         "active": true,
+         *         "attributes": {
+         *           "employee_number": "1042",
+         *           "job_title": "Staff Engineer",
+         *           "department": "Engineering",
+         *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
+         *           "manager_email": "grace@acme.io"
+         *         },
          *         "raw": {
          *           "schemas": [
-         *             "urn:ietf:params:scim:schemas:core:2.0:User"
+         *             "urn:ietf:params:scim:schemas:core:2.0:User",
+         *             "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
          *           ],
          *           "userName": "ann@acme.io",
          *           "name": {
@@ -1666,7 +1813,15 @@ export interface components {
          *               "primary": true
          *             }
          *           ],
-         *           "active": true
+         *           "title": "Staff Engineer",
+         *           "active": true,
+         *           "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {
+         *             "employeeNumber": "1042",
+         *             "department": "Engineering",
+         *             "manager": {
+         *               "value": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a"
+         *             }
+         *           }
          *         },
          *         "group": {
          *           "id": "4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f",
@@ -1702,7 +1857,7 @@ export interface components {
             /** @description The directory's product. */
             product: string;
             data: components["schemas"]["Membership"];
-            /** @description On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before). */
+            /** @description On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before). */
             previous_attributes?: {
                 [key: string]: unknown;
             };

@@ -16,6 +16,7 @@ export { sortBySequence, verifyWebhook, WebhookVerificationError, type WebhookHe
 type Schemas = components['schemas'];
 export type Directory = Schemas['Directory'];
 export type User = Schemas['User'];
+export type UserAttributes = Schemas['UserAttributes'];
 export type Group = Schemas['Group'];
 export type Membership = Schemas['Membership'];
 export type EventPage = Schemas['EventPage'];

@@ -25,12 +25,25 @@ const USER_EXAMPLE = {
   last_name: 'Lee',
   email: 'ann@acme.io',
   active: true,
+  attributes: {
+    employee_number: '1042',
+    job_title: 'Staff Engineer',
+    department: 'Engineering',
+    manager_id: '0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a',
+    manager_email: 'grace@acme.io',
+  },
   raw: {
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
     userName: 'ann@acme.io',
     name: { givenName: 'Ann', familyName: 'Lee' },
     emails: [{ value: 'ann@acme.io', primary: true }],
+    title: 'Staff Engineer',
     active: true,
+    'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': {
+      employeeNumber: '1042',
+      department: 'Engineering',
+      manager: { value: '0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a' },
+    },
   },
 };
 const GROUP_EXAMPLE = {
@@ -39,6 +52,22 @@ const GROUP_EXAMPLE = {
   raw: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering' },
 };
 
+const attribute = (description: string) => z.string().optional().describe(description);
+
+/** The predefined attributes, filled alike by every writer (SCIM, Google, Entra, HRIS); absent when unknown. */
+export const userAttributesSchema = z
+  .object({
+    employee_number: attribute("SCIM enterprise employeeNumber; Google's organization external id; Entra's employeeId; the HRIS employee number."),
+    job_title: attribute("SCIM title; Google's primary organization title; Entra's jobTitle; the HRIS job title."),
+    department: attribute("SCIM enterprise department; Google's primary organization department; Entra's department; the HRIS department."),
+    division: attribute("SCIM enterprise division; Entra's employeeOrgData.division; the HRIS division."),
+    cost_center: attribute("SCIM enterprise costCenter; Google's primary organization costCenter; Entra's employeeOrgData.costCenter; the HRIS cost center."),
+    manager_id: attribute("The manager's id: SCIM enterprise manager.value (or the plain string Entra sends); Entra's manager; the HRIS manager's employee id."),
+    manager_email: attribute("The email of the directory's user whose id is manager_id (filled when that user arrives); Google's manager relation."),
+    start_date: attribute('The HRIS start date (as the HR system gives it, e.g. 2024-03-01).'),
+  })
+  .meta({ id: 'UserAttributes', description: 'The predefined attributes: a key without a value is left out, never null.' });
+
 export const userEventDataSchema = z
   .object({
     id: z.string().describe("The user's id in dsync (its SCIM id), stable for the user's life."),
@@ -46,6 +75,7 @@ export const userEventDataSchema = z
     last_name: z.string().optional().describe('From the SCIM name.familyName.'),
     email: z.string().optional().describe('The primary email (else the first; else userName when it is an address).'),
     active: z.boolean().describe('False for a deactivated (suspended) user, who keeps their groups.'),
+    attributes: userAttributesSchema.describe('The predefined attributes ({} when none is known).'),
     raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), with id.'),
   })
   .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.', examples: [USER_EXAMPLE] });
@@ -94,7 +124,7 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
     tenant: 'acme',
     product: 'app',
     data: (data.meta()!.examples as unknown[])[0],
-    ...(type.endsWith('.updated') && { previous_attributes: type.startsWith('user') ? { active: false, raw: { active: false } } : { name: 'Eng', raw: { displayName: 'Eng' } } }),
+    ...(type.endsWith('.updated') && { previous_attributes: type.startsWith('user') ? { active: false, attributes: { job_title: 'Engineer' }, raw: { active: false, title: 'Engineer' } } : { name: 'Eng', raw: { displayName: 'Eng' } } }),
     sequence: 1042,
   };
   return z
@@ -109,7 +139,9 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
       previous_attributes: z
         .record(z.string(), z.unknown())
         .optional()
-        .describe('On updates: the changed top-level data fields with their old values; raw holds the changed raw attributes (null = absent before).'),
+        .describe(
+          'On updates: the changed top-level data fields with their old values; attributes and raw hold only their changed keys, each with its old value (null = absent before).',
+        ),
       sequence: z
         .int()
         .nonnegative()

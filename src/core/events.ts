@@ -1,4 +1,5 @@
 /** Builds directory-sync events (docs/reference/events.md) from stored resources. Pure functions. */
+import { attributesOf } from './attributes.js';
 import { newEventId } from './ids.js';
 import { isoTime } from './iso-time.js';
 import { sameJson } from './json.js';
@@ -19,20 +20,24 @@ import type {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-function primaryEmail(body: ScimBody): string | undefined {
+/** The user's `email`: the primary email (else the first; else userName when it is an address). */
+export function primaryEmail(body: ScimBody): string | undefined {
   const emails = Array.isArray(body.emails) ? (body.emails as Array<Record<string, unknown>>) : [];
   const primary = emails.find((e) => e && e.primary === true) ?? emails[0];
   return str(primary?.value) ?? (str(body.userName)?.includes('@') ? str(body.userName) : undefined);
 }
 
-/** The user's event data before `raw`, which comes last. Assigned in order, not spread: it runs on every user write. */
-function userFields(id: string, body: ScimBody): Omit<UserEventData, 'raw'> {
+/**
+ * The user's event data before `attributes` and `raw`, which come last. Assigned in order, not spread: it runs on
+ * every user write.
+ */
+function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes' | 'raw'> {
   const name = (body.name ?? {}) as Record<string, unknown>;
   const first = str(name.givenName);
   const last = str(name.familyName);
   const email = primaryEmail(body);
   // Built in JSON order: id, the names and email when present, active.
-  const fields = { id } as Omit<UserEventData, 'raw'>;
+  const fields = { id } as Omit<UserEventData, 'attributes' | 'raw'>;
   if (first !== undefined) fields.first_name = first;
   if (last !== undefined) fields.last_name = last;
   if (email !== undefined) fields.email = email;
@@ -40,21 +45,23 @@ function userFields(id: string, body: ScimBody): Omit<UserEventData, 'raw'> {
   return fields;
 }
 
-export function userData(id: string, body: ScimBody): UserEventData {
-  return { ...userFields(id, body), raw: { ...body, id } };
+/** A user's event data; `managerEmail`: its manager's email as resolved by its writer (core/attributes.ts). */
+export function userData(id: string, body: ScimBody, managerEmail?: string): UserEventData {
+  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), raw: { ...body, id } };
 }
 
 /**
  * The values of a user's event data besides its id and `raw`, as JSON (first name, last name, email: '' when
- * absent; active: `true` or `false`). With them the event data is built around the stored body without parsing
- * or serialising it (`userDataJson`); a store may keep them beside the body to build membership events itself
- * (Redis: in the write's script). Undefined for a body that cannot be spliced so (one with its own `id`, or none).
+ * absent; active: `true` or `false`; the attributes object). With them the event data is built around the stored
+ * body without parsing or serialising it (`userDataJson`); a store may keep them beside the body to build
+ * membership events itself (Redis: in the write's script). Undefined for a body that cannot be spliced so (one
+ * with its own `id`, or none).
  */
-export function userDataFields(id: string, body: ScimBody): UserDataFields | undefined {
+export function userDataFields(id: string, body: ScimBody, managerEmail?: string): UserDataFields | undefined {
   if (Object.hasOwn(body, 'id') || hasNoKeys(body)) return undefined;
   const f = userFields(id, body);
   const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
-  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active)];
+  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active), JSON.stringify(attributesOf(body, managerEmail))];
 }
 
 function hasNoKeys(body: ScimBody): boolean {
@@ -63,47 +70,54 @@ function hasNoKeys(body: ScimBody): boolean {
 }
 
 /** The event data's JSON from the body's (`JSON.stringify`'s text, without an id) and its `userDataFields`. */
-function splicedUserData(id: string, [first, last, email, active]: UserDataFields, bodyJson: string): string {
+function splicedUserData(id: string, [first, last, email, active, attributes]: UserDataFields, bodyJson: string): string {
   const idJson = JSON.stringify(id);
   const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
-  return `{"id":${idJson}${named},"active":${active},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
+  return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /**
- * `JSON.stringify(userData(id, JSON.parse(bodyJson)))` for a body the store holds as `JSON.stringify`'s text,
- * without serialising the body again: `raw` is that text with the id appended (the body is stored without one),
- * the other fields in `userFields`' order. A membership event carries the whole user, and serialising `raw` was
- * half of building it.
+ * `JSON.stringify(userData(id, JSON.parse(bodyJson), managerEmail))` for a body the store holds as
+ * `JSON.stringify`'s text, without serialising the body again: `raw` is that text with the id appended (the body
+ * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, and
+ * serialising `raw` was half of building it.
  */
-export function userDataJson(id: string, bodyJson: string): string {
+export function userDataJson(id: string, bodyJson: string, managerEmail?: string): string {
   const body = JSON.parse(bodyJson) as ScimBody;
-  const fields = bodyJson.endsWith('}') ? userDataFields(id, body) : undefined;
-  return fields === undefined ? JSON.stringify(userData(id, body)) : splicedUserData(id, fields, bodyJson);
+  const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail) : undefined;
+  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail)) : splicedUserData(id, fields, bodyJson);
 }
 
 /**
  * A user's body serialised once for a write: the text the store keeps and the event's `raw` (spliced into its data,
  * `userDataJson`'s way), with the fields a store may keep beside it (`userDataFields`).
  */
-export function userJson(id: string, body: ScimBody): UserJson {
-  return { body: JSON.stringify(body), fields: userDataFields(id, body) };
+export function userJson(id: string, body: ScimBody, managerEmail?: string): UserJson {
+  return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail) };
+}
+
+/** A user as its events see it: the body and its manager's resolved email. */
+export interface UserState {
+  body: ScimBody;
+  managerEmail?: string;
 }
 
 /**
- * A user's `user.created` or `user.updated` event (with `before`, the body it replaces: `previous_attributes`),
- * byte for byte what `buildEvent` gives with `userData`, its data spliced around `json.body` (`userJson`).
+ * A user's `user.created` or `user.updated` event (with `before`, the state it replaces: `previous_attributes`),
+ * byte for byte what `buildEvent` gives with `userData`, its data spliced around `json.body` (`userJson`, built
+ * with the same manager email).
  */
 export function userEvent(
   directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
   event: 'user.created' | 'user.updated',
   id: string,
-  body: ScimBody,
+  user: UserState,
   json: UserJson,
-  before: ScimBody | undefined,
+  before: UserState | undefined,
   now: number,
 ): PendingEvent {
-  const data = json.fields === undefined ? JSON.stringify(userData(id, body)) : splicedUserData(id, json.fields, json.body);
-  return eventJson(directory, event, data, before && userPrevious(id, before, body), now);
+  const data = json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail)) : splicedUserData(id, json.fields, json.body);
+  return eventJson(directory, event, data, before && userPrevious(id, before, user), now);
 }
 
 /** Group data carries the group without its members: membership travels as group.user_added/removed events. */
@@ -111,29 +125,47 @@ export function groupData(id: string, body: ScimBody): GroupEventData {
   return { id, name: str(body.displayName) ?? '', raw: { ...body, id } };
 }
 
+type Fields = Record<string, unknown>;
+
 /**
  * WorkOS-style `previous_attributes`: the top-level data fields that changed, with their old values; for
- * `raw`, only the changed raw attributes (absent before = null).
+ * `attributes` and `raw`, only their changed keys (absent before = null).
  */
-export function previousAttributes(before: object, after: object): Record<string, unknown> | undefined {
-  const b = before as Record<string, unknown>;
-  const a = after as Record<string, unknown>;
-  return withRaw(changedFrom(b, a, 'raw'), changedFrom((b.raw ?? {}) as Record<string, unknown>, (a.raw ?? {}) as Record<string, unknown>));
+export function previousAttributes(before: object, after: object): Fields | undefined {
+  const b = before as Fields;
+  const a = after as Fields;
+  let top: Fields | undefined;
+  for (const key in b) {
+    if (key !== 'attributes' && key !== 'raw' && !sameJson(b[key], a[key])) (top ??= {})[key] = b[key] ?? null;
+  }
+  for (const key in a) {
+    if (key !== 'attributes' && key !== 'raw' && !Object.hasOwn(b, key) && a[key] !== undefined) (top ??= {})[key] = null;
+  }
+  const inner = (key: string) => changedFrom((b[key] ?? {}) as Fields, (a[key] ?? {}) as Fields);
+  return withNested(top, inner('attributes'), inner('raw'));
 }
 
 /**
- * `previousAttributes(userData(id, before), userData(id, after))` without copying either body: `raw` is the body
- * with the user's id, the same on both sides, so its changes are the bodies' besides `id`.
+ * `previousAttributes(userData(id, …before), userData(id, …after))` without copying either body: `raw` is the
+ * body with the user's id, the same on both sides, so its changes are the bodies' besides `id`.
  */
-function userPrevious(id: string, before: ScimBody, after: ScimBody): Record<string, unknown> | undefined {
-  return withRaw(changedFrom(userFields(id, before), userFields(id, after)), changedFrom(before, after, 'id'));
+function userPrevious(id: string, before: UserState, after: UserState): Fields | undefined {
+  return withNested(
+    changedFrom(userFields(id, before.body), userFields(id, after.body)),
+    changedFrom(attributesOf(before.body, before.managerEmail), attributesOf(after.body, after.managerEmail)),
+    changedFrom(before.body, after.body, 'id'),
+  );
 }
 
-/** `{ ...top, raw }` (top is changedFrom's own object); no literal that starts with a spread (see scim/handler.ts). */
-function withRaw(top: Record<string, unknown> | undefined, raw: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (raw === undefined) return top;
+/**
+ * `{ ...top, attributes, raw }` (top is changedFrom's own object), each only when it changed; no literal that
+ * starts with a spread (see scim/handler.ts).
+ */
+function withNested(top: Fields | undefined, attributes: Fields | undefined, raw: Fields | undefined): Fields | undefined {
+  if (attributes === undefined && raw === undefined) return top;
   const out = top ?? {};
-  out.raw = raw;
+  if (attributes !== undefined) out.attributes = attributes;
+  if (raw !== undefined) out.raw = raw;
   return out;
 }
 

@@ -2,6 +2,7 @@
  * What the store indexes of a user or a group (its uniqueness and lookup keys), and the domain rule on them:
  * indexed identifiers contain no control characters (no IdP sends them; they would only make lookups and logs lie).
  */
+import { managerIdOf } from './attributes.js';
 import { ValidationError } from './errors.js';
 import type { GroupKeys, ScimBody, UserKeys } from './model.js';
 
@@ -13,14 +14,17 @@ export function assertPrintable(values: Record<string, string | undefined>): voi
   }
 }
 
+/** The keys of a user with this body; `managerEmail` is the writer's to resolve (core/users.ts). */
 export function userKeys(body: ScimBody): UserKeys {
   const emails = Array.isArray(body.emails) ? (body.emails as Array<{ value?: unknown }>) : [];
+  const managerId = managerIdOf(body);
   const keys: UserKeys = {
     userName: String(body.userName),
     ...(typeof body.externalId === 'string' && body.externalId !== '' && { externalId: body.externalId }),
     emails: [...new Set(emails.map((e) => e?.value).filter((v): v is string => typeof v === 'string' && v !== ''))],
   };
-  assertPrintable({ userName: keys.userName, externalId: keys.externalId, 'emails.value': keys.emails.join('') });
+  if (managerId !== undefined) keys.managerId = managerId;
+  assertPrintable({ userName: keys.userName, externalId: keys.externalId, 'emails.value': keys.emails.join(''), 'manager.value': managerId });
   return keys;
 }
 

@@ -6,6 +6,7 @@ import type {
   EventDataSchemas,
   groupEventDataSchema,
   membershipEventDataSchema,
+  userAttributesSchema,
   userEventDataSchema,
 } from './event-schema.js';
 
@@ -65,6 +66,8 @@ export interface StoredResource {
   lastModified: number;
   /** Incremented on every change (including membership changes of a group); the ETag is `W/"<version>"`. */
   version: number;
+  /** Users: the email of the user's manager (`attributes.manager_email`) as resolved by its last write. */
+  managerEmail?: string;
 }
 
 /** A stored resource with its body as the store keeps it, JSON text: for a reader that passes it on unparsed. */
@@ -72,11 +75,17 @@ export interface StoredJson extends Omit<StoredResource, 'body'> {
   bodyJson: string;
 }
 
-/** What the store indexes for a user: `userName` (unique, case-insensitive), `externalId`, emails (case-insensitive). */
+/**
+ * What the store indexes for a user: `userName` (unique, case-insensitive), `externalId`, emails (case-insensitive),
+ * the manager's id (so a manager's write finds their reports); and keeps beside the body, unindexed: the manager's
+ * email as the writer resolved it (`StoredResource.managerEmail`).
+ */
 export interface UserKeys {
   userName: string;
   externalId?: string;
   emails: string[];
+  managerId?: string;
+  managerEmail?: string;
 }
 
 /** What the store indexes for a group: `displayName` (unique, case-insensitive), `externalId`. */
@@ -89,6 +98,7 @@ export interface GroupKeys {
 export { EVENT_TYPES } from './event-schema.js';
 export type EventType = (typeof EVENT_TYPES)[number];
 export type UserEventData = z.output<typeof userEventDataSchema>;
+export type UserAttributes = z.output<typeof userAttributesSchema>;
 export type GroupEventData = z.output<typeof groupEventDataSchema>;
 export type MembershipEventData = z.output<typeof membershipEventDataSchema>;
 export type DirectorySyncEvent = z.output<typeof directorySyncEventSchema>;
@@ -102,8 +112,11 @@ export interface PendingEvent {
   id: string;
   json: string;
 }
-/** A user's first name, last name and email as JSON ('' when absent) and `true`/`false` (core/events.ts userDataFields). */
-export type UserDataFields = [first: string, last: string, email: string, active: string];
+/**
+ * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, and its attributes as JSON
+ * (core/events.ts userDataFields).
+ */
+export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string];
 /**
  * A user's body serialised once for its write (core/events.ts userJson): the text a store keeps, and the
  * `UserDataFields` it may keep beside it (undefined: a body its event data cannot be spliced around).

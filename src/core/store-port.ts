@@ -10,7 +10,8 @@
  */
 import type { Directory, GroupKeys, PendingEvent, StoreBuiltEvent, StoredJson, StoredResource, UserJson, UserKeys } from './model.js';
 
-export type UserIndex = 'userName' | 'externalId' | 'email';
+/** `managerId`: the users whose manager (enterprise `manager.value`) is this id, their manager's reports. */
+export type UserIndex = 'userName' | 'externalId' | 'email' | 'managerId';
 export type GroupIndex = 'displayName' | 'externalId';
 
 export interface Page<T> {

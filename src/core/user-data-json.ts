@@ -1,5 +1,6 @@
 /**
- * The JSON of a user's event data, remembered per user for as long as its stored body is the same text. Every
+ * The JSON of a user's event data, remembered per user for as long as its stored body is the same text (and its
+ * manager's email the same). Every
  * membership event carries the whole user, and a user is added to many groups: an IdP pushing 2,000 groups of 25
  * reads, parses and serialises each user ten times for the same bytes. The answer is a pure function of the id
  * and the body's text, both compared on every hit, so a remembered entry is never stale, whichever directory or
@@ -20,6 +21,7 @@ export const USER_DATA_BUDGET = 8_000_000;
 
 interface Entry {
   bodyJson: string;
+  managerEmail: string | undefined;
   dataJson: string;
 }
 
@@ -31,19 +33,19 @@ export class UserDataJson {
 
   constructor(
     private readonly budget = USER_DATA_BUDGET,
-    private readonly build: (id: string, bodyJson: string) => string = userDataJson,
+    private readonly build: (id: string, bodyJson: string, managerEmail?: string) => string = userDataJson,
   ) {}
 
-  /** `userDataJson(id, bodyJson)`, from memory when this body was seen lately. */
-  of(id: string, bodyJson: string): string {
+  /** `userDataJson(id, bodyJson, managerEmail)`, from memory when this body was seen lately. */
+  of(id: string, bodyJson: string, managerEmail?: string): string {
     const young = this.young.get(id);
-    if (young !== undefined && young.bodyJson === bodyJson) return young.dataJson;
+    if (young !== undefined && young.bodyJson === bodyJson && young.managerEmail === managerEmail) return young.dataJson;
     const old = this.old.get(id);
-    if (old !== undefined && old.bodyJson === bodyJson) {
+    if (old !== undefined && old.bodyJson === bodyJson && old.managerEmail === managerEmail) {
       this.keep(id, old, young);
       return old.dataJson;
     }
-    const entry = { bodyJson, dataJson: this.build(id, bodyJson) };
+    const entry = { bodyJson, managerEmail, dataJson: this.build(id, bodyJson, managerEmail) };
     this.keep(id, entry, young);
     return entry.dataJson;
   }

@@ -3,7 +3,8 @@
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
-import { buildEvent, groupData, MembershipEvents, userData, userEvent, userJson } from './events.js';
+import { NotFoundError } from './errors.js';
+import { buildEvent, groupData, MembershipEvents, primaryEmail, userData, userEvent, userJson } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { userKeys } from './keys.js';
@@ -11,7 +12,7 @@ import type { Directory, ScimBody, StoredResource, UserKeys } from './model.js';
 import type { GroupStore, UserStore } from './store-port.js';
 
 /** The store role the user writer needs. */
-export type UserWriteStore = Pick<UserStore, 'getUser' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds'> &
+export type UserWriteStore = Pick<UserStore, 'getUser' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds' | 'findUserIds'> &
   Pick<GroupStore, 'getGroups'>;
 
 /** The new body computed from the current user; undefined when there is nothing to change. */
@@ -28,20 +29,28 @@ export class UserWriter {
     this.committed = deps.committed;
   }
 
-  /** Creates a user (a new id unless `opts.id`); ConflictError when the userName is taken. */
+  /**
+   * Creates a user (a new id unless `opts.id`); ConflictError when the userName is taken. A user created with an
+   * id of its writer's (a pull provider's) may be the manager its reports named before it arrived: their
+   * `manager_email` is filled then. A new id was never named by anyone.
+   */
   async create(dir: Directory, body: ScimBody, opts: WriteOptions & { id?: string } = {}): Promise<StoredResource> {
-    const keys = userKeys(body);
+    const named = userKeys(body);
     const id = opts.id ?? newId();
-    return retrying(async () => {
+    const created = await retrying(async () => {
+      const keys = await this.withManager(dir, named);
       const now = Date.now();
       const user = freshResource(id, body, now);
-      const json = userJson(id, body);
-      const event = userEvent(dir, 'user.created', id, body, json, undefined, now);
+      if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
+      const json = userJson(id, body, keys.managerEmail);
+      const event = userEvent(dir, 'user.created', id, user, json, undefined, now);
       const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event], json), `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
       report(this.committed, dir.id, [event], opts);
       return user;
     });
+    if (opts.id !== undefined) await this.refreshReports(dir, id);
+    return created;
   }
 
   /**
@@ -49,32 +58,74 @@ export class UserWriter {
    * runs again on a fresh read when another write got there first. Returns the user as stored after the call.
    */
   async update(dir: Directory, id: string, change: UserChange, opts: WriteOptions = {}): Promise<StoredResource> {
-    return retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
+    let before: ScimBody | undefined;
+    const updated = await retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
       const next = change(current);
       if (next === undefined || sameResource(current.body, next)) return current;
-      const keys = userKeys(next);
-      const now = Date.now();
-      const json = userJson(id, next);
-      const event = userEvent(dir, 'user.updated', id, next, json, current.body, now);
-      const result = outcomeOf(
-        await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json),
-        `User ${id}`,
-        duplicate(keys),
-      );
-      if (result === STALE) return STALE;
-      report(this.committed, dir.id, [event], opts);
-      return { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
+      before = current.body;
+      return this.commit(dir, current, next, await this.withManager(dir, userKeys(next)), opts);
     });
+    // The user's email is its reports' manager_email.
+    if (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body)) await this.refreshReports(dir, id);
+    return updated;
   }
 
-  /** Deletes the user: a `group.user_removed` event for each of its groups, then `user.deleted`. */
+  /** Writes `next` over `current` with its `user.updated` event; STALE when another write got there first. */
+  private async commit(dir: Directory, current: StoredResource, next: ScimBody, keys: UserKeys, opts: WriteOptions): Promise<StoredResource | typeof STALE> {
+    const id = current.id;
+    const now = Date.now();
+    const json = userJson(id, next, keys.managerEmail);
+    const event = userEvent(dir, 'user.updated', id, { body: next, managerEmail: keys.managerEmail }, json, current, now);
+    const result = outcomeOf(await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json), `User ${id}`, duplicate(keys));
+    if (result === STALE) return STALE;
+    report(this.committed, dir.id, [event], opts);
+    const user: StoredResource = { id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
+    if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
+    return user;
+  }
+
+  /** The keys with the manager's email, read from the directory's user whose id is the manager's (none: absent). */
+  private async withManager(dir: Directory, keys: UserKeys): Promise<UserKeys> {
+    if (keys.managerId === undefined) return keys;
+    const manager = await this.store.getUser(dir.id, keys.managerId);
+    const email = manager ? primaryEmail(manager.body) : undefined;
+    return email === undefined ? keys : { ...keys, managerEmail: email };
+  }
+
+  /**
+   * Brings the `manager_email` of the users whose manager is `managerId` (found by the store's index of managers,
+   * not by a scan) up to date after that user's write: one `user.updated` for each whose email changed.
+   */
+  private async refreshReports(dir: Directory, managerId: string): Promise<void> {
+    for (const id of await this.store.findUserIds(dir.id, 'managerId', managerId)) {
+      try {
+        await retryingOn(this.reader(dir, id), `User ${id}`, {}, async (current) => {
+          const keys = await this.withManager(dir, userKeys(current.body));
+          return keys.managerEmail === current.managerEmail ? current : this.commit(dir, current, current.body, keys, {});
+        });
+      } catch (err) {
+        // Deleted meanwhile: nothing left to bring up to date.
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+  }
+
+  /**
+   * Deletes the user: a `group.user_removed` event for each of its groups, then `user.deleted`; its reports lose
+   * their `manager_email`.
+   */
   async delete(dir: Directory, id: string, opts: WriteOptions = {}): Promise<void> {
+    await this.deleteOnly(dir, id, opts);
+    await this.refreshReports(dir, id);
+  }
+
+  private async deleteOnly(dir: Directory, id: string, opts: WriteOptions): Promise<void> {
     await retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
       const groupIds = await this.store.userGroupIds(dir.id, id);
       const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
       if (groups.length !== groupIds.length) return STALE;
       const now = Date.now();
-      const user = userData(id, current.body);
+      const user = userData(id, current.body, current.managerEmail);
       const removals = new MembershipEvents(dir, 'group.user_removed', now);
       const userJson = JSON.stringify(user);
       const events = [

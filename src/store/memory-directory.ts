@@ -59,6 +59,8 @@ export class DirectoryData {
   readonly userNames = new Map<string, string>();
   readonly userExternalIds = new MultiIndex();
   readonly emails = new MultiIndex();
+  /** Manager id → the users naming it as their manager. */
+  readonly reports = new MultiIndex();
   readonly groups = new Map<string, GroupRow>();
   readonly displayNames = new Map<string, string>();
   readonly groupExternalIds = new MultiIndex();
@@ -151,11 +153,13 @@ export class DirectoryData {
     this.userNames.set(keys.userName.toLowerCase(), id);
     this.userExternalIds.add(keys.externalId, id);
     for (const email of keys.emails) this.emails.add(email.toLowerCase(), id);
+    this.reports.add(keys.managerId, id);
   }
   unindexUser(id: string, keys: UserKeys): void {
     this.userNames.delete(keys.userName.toLowerCase());
     this.userExternalIds.delete(keys.externalId, id);
     for (const email of keys.emails) this.emails.delete(email.toLowerCase(), id);
+    this.reports.delete(keys.managerId, id);
   }
   indexGroup(id: string, keys: GroupKeys): void {
     this.displayNames.set(keys.displayName.toLowerCase(), id);
@@ -218,13 +222,12 @@ export const newRow = <K>(resource: StoredResource, keys: K, bodyJson = JSON.str
   keys,
 });
 
-const toJson = (id: string, row: Row): StoredJson => ({
-  id,
-  bodyJson: row.body,
-  created: row.created,
-  lastModified: row.lastModified,
-  version: row.version,
-});
+const toJson = (id: string, row: Row): StoredJson => {
+  const json: StoredJson = { id, bodyJson: row.body, created: row.created, lastModified: row.lastModified, version: row.version };
+  const managerEmail = (row as Partial<UserRow>).keys?.managerEmail;
+  if (managerEmail !== undefined) json.managerEmail = managerEmail;
+  return json;
+};
 
 const toResource = (id: string, row: Row): StoredResource => parsed(toJson(id, row));
 

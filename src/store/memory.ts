@@ -102,6 +102,7 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     if (!d) return [];
     if (index === 'userName') return unique(d.userNames, value);
     if (index === 'externalId') return d.userExternalIds.get(value);
+    if (index === 'managerId') return d.reports.get(value);
     return d.emails.get(value.toLowerCase());
   }
   async listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {

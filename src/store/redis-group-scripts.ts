@@ -71,7 +71,7 @@ end
 -- One pattern match reads a record's version, its fields' version, the fields and where the body starts, and one
 -- concatenation builds the event (splitting the header into a table and joining pieces made a string each; a
 -- field's key goes in beside the field, not joined to it first, for the same reason).
-local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31\\30]*)\\30()'
+local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31[^\\31]*\\31[^\\31\\30]*\\30()'
 local function builtEvents(entries, removed, added, group)
   local out = {}
   local ops, uids, ids = entries.op, entries.uid, entries.event
@@ -80,11 +80,11 @@ local function builtEvents(entries, removed, added, group)
     if op ~= '=' then
       local rec = redis.call('GET', k('u:', uid))
       if rec then
-        local v, fv, first, last, email, active, at = string.match(rec, USER_EVENT_FIELDS)
+        local v, fv, first, last, email, active, attributes, at = string.match(rec, USER_EVENT_FIELDS)
         if not v or fv ~= v then return nil end
         out[j] = '{"id":"' .. id .. '"' .. (op == '+' and added or removed) .. '{"id":"' .. uid .. '"' ..
           (first ~= '' and ',"first_name":' or '') .. first .. (last ~= '' and ',"last_name":' or '') .. last ..
-          (email ~= '' and ',"email":' or '') .. email .. ',"active":' .. active .. ',"raw":' .. string.sub(rec, at, -2) ..
+          (email ~= '' and ',"email":' or '') .. email .. ',"active":' .. active .. ',"attributes":' .. attributes .. ',"raw":' .. string.sub(rec, at, -2) ..
           ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
       else
         out[j] = false

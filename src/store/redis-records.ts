@@ -3,10 +3,16 @@ import type { StoredJson, StoredResource } from '../core/model.js';
 import { BODY_SEP, FIELD_SEP } from './redis-scripts.js';
 import { parsed } from './stored-json.js';
 
+/** The header's field of a user's manager email (redis-scripts.ts), 0-based. */
+const MANAGER_EMAIL = 13;
+
 export function decodeJson(id: string, rec: string): StoredJson {
   const split = rec.indexOf(BODY_SEP);
-  const [version, created, modified] = rec.slice(0, split).split(FIELD_SEP);
-  return { id, bodyJson: rec.slice(split + 1), version: Number(version), created: Number(created), lastModified: Number(modified) };
+  const header = rec.slice(0, split).split(FIELD_SEP);
+  const json: StoredJson = { id, bodyJson: rec.slice(split + 1), version: Number(header[0]), created: Number(header[1]), lastModified: Number(header[2]) };
+  const managerEmail = header[MANAGER_EMAIL];
+  if (managerEmail) json.managerEmail = managerEmail;
+  return json;
 }
 
 export const decode = (id: string, rec: string): StoredResource => parsed(decodeJson(id, rec));

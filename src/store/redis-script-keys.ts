@@ -5,7 +5,7 @@
  * data (a group's members, a journal chunk's users) the caller reads first or the script asks for (`keys`).
  */
 
-const USER_INDEXES = ['un', 'ue', 'um'] as const;
+const USER_INDEXES = ['un', 'ue', 'um', 'ur'] as const;
 /** The event log and its sequence counter (redis-event-ids.ts), declared by every script that logs events. */
 const LOG = ['ev', 'evn'] as const;
 /** A staging list of a big membership change (the adapter deletes it when its write fails). */

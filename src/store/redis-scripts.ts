@@ -17,9 +17,10 @@
  * Record encoding (a plain string, far smaller than a hash once the body exceeds listpack limits):
  *   <version>\x1f<created ms>\x1f<modified ms>\x1f<k1>\x1f<k2>\x1f<k3>\x1e<JSON body>
  * users: k1 = lower(userName), k2 = externalId, k3 = lower(emails) joined by \x1d, then the version the next
- *        four were written with ('' when there are none), and the user's event data fields as JSON (first name,
- *        last name, email, active: core/events.ts userDataFields), from which a membership write's script builds
- *        the user's events. The version tells a record whose body an older dsync rewrote, leaving them stale; a
+ *        five were written with ('' when there are none), and the user's event data fields as JSON (first name,
+ *        last name, email, active, attributes: core/events.ts userDataFields), from which a membership write's
+ *        script builds the user's events; then the manager's id (indexed in `ur`) and email as the writer resolved
+ *        it ('' when none). The version tells a record whose body an older dsync rewrote, leaving them stale; a
  *        record without them (written by an older dsync) has its events built by the writer.
  * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
  * Membership changes: see redis-group-scripts.ts.
@@ -145,22 +146,26 @@ local function versionOf(key)
   return string.sub(rec, 1, string.find(rec, SEP, 1, true) - 1)
 end
 local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
--- A user record's event data fields from ARGV[8]: '1', first, last, email, active (JSON), or '' for none; stamped
--- with the version they are written with. Returns the index after them.
+-- A user record's event data fields from ARGV[8]: '1', first, last, email, active, attributes (JSON), or '' for
+-- none, stamped with the version they are written with; then its manager's id and email. Returns the index after
+-- them.
 local function eventFields(h)
+  local n = 9
   if ARGV[8] == '' then
-    h[7], h[8], h[9], h[10], h[11] = '', '', '', '', ''
-    return 9
+    h[7], h[8], h[9], h[10], h[11], h[12] = '', '', '', '', '', ''
+  else
+    h[7], h[8], h[9], h[10], h[11], h[12] = h[1], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13]
+    n = 14
   end
-  h[7], h[8], h[9], h[10], h[11] = h[1], ARGV[9], ARGV[10], ARGV[11], ARGV[12]
-  return 13
+  h[13], h[14] = ARGV[n], ARGV[n + 1]
+  return n + 2
 end
 -- Some group's membership change is committed but not fully applied (see redis-group-scripts.ts).
 local function pendingMembers() return redis.call('SCARD', k('gpend')) > 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
 
-/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, nEvents, events… (fields: see eventFields) */
+/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, nEvents, events… (see eventFields) */
 const createUser = `
 local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
@@ -169,12 +174,13 @@ local n = eventFields(h)
 redis.call('SET', k('u:', id), encode(h, ARGV[7]))
 redis.call('ZADD', k('uo'), nextSeq(), id)
 madd(k('ue'), ext, id)
+madd(k('ur'), h[13], id)
 for _, e in ipairs(split(ems, LIST)) do madd(k('um'), e, id) end
 emitn(n)
 return ok(h)
 `;
 
-/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, nEvents, events… (see eventFields) */
+/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, nEvents, events… (see eventFields) */
 const updateUser = `
 local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local key = k('u:', id)
@@ -192,7 +198,10 @@ if ems ~= h[6] then
 end
 h[4], h[5], h[6] = un, ext, ems
 bump(h, now)
+-- A record an older dsync wrote has no manager field.
+local manager = h[13] or ''
 local n = eventFields(h)
+remulti(k('ur'), manager, h[13], id)
 redis.call('SET', key, encode(h, ARGV[7]))
 emitn(n)
 return ok(h)
@@ -227,6 +236,7 @@ redis.call('DEL', groups, key)
 redis.call('INCR', k('uw'))
 if redis.call('HGET', k('un'), h[4]) == id then redis.call('HDEL', k('un'), h[4]) end
 mdel(k('ue'), h[5], id)
+mdel(k('ur'), h[13] or '', id)
 for _, e in ipairs(split(h[6], LIST)) do mdel(k('um'), e, id) end
 redis.call('ZREM', k('uo'), id)
 emitn(5 + 2 * n)

@@ -3,7 +3,7 @@
  *   dsync:{d}:dir          directory record (JSON)
  *   dsync:{d}:u:<id>       user record (see redis-scripts.ts for the encoding)
  *   dsync:{d}:uo           users ordered by creation (ZSET, paging)
- *   dsync:{d}:un|ue|um     userName (unique) / externalId / email indexes (HASH)
+ *   dsync:{d}:un|ue|um|ur  userName (unique) / externalId / email / manager id (a manager's reports) indexes (HASH)
  *   dsync:{d}:g:<id>, go, gn, ge   the same for groups (gn = displayName, unique)
  *   dsync:{d}:m:<gid>      members of a group (ZSET in the order added)
  *   dsync:{d}:md:<gid>     the `display` a client sent for a member (HASH)
@@ -50,10 +50,13 @@ const userKeyArgs = (keys: UserKeys): string[] => [
  * data's fields, or none when the script cannot build them (the body cannot be spliced, or the id is not its own
  * JSON string content, which the script writes as is).
  */
-/** The user's JSON and the fields its script keeps beside it (an id its Lua splices must need no escaping). */
-function userArgs(id: string, body: StoredResource['body'], json = userJson(id, body)): string[] {
+/**
+ * The user's JSON, the fields its script keeps beside it (an id its Lua splices must need no escaping), and its
+ * manager's id and email.
+ */
+function userArgs(id: string, body: StoredResource['body'], keys: UserKeys, json = userJson(id, body, keys.managerEmail)): string[] {
   const fields = JSON.stringify(id) === `"${id}"` ? json.fields : undefined;
-  return [json.body, ...(fields ? ['1', ...fields] : [''])];
+  return [json.body, ...(fields ? ['1', ...fields] : ['']), keys.managerId ?? '', keys.managerEmail ?? ''];
 }
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 
@@ -174,7 +177,7 @@ export class RedisStore extends RedisAccessStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}evn`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
+    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}ur`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}evn`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -194,6 +197,7 @@ export class RedisStore extends RedisAccessStore implements Store {
   findUserIds(directoryId: string, index: UserIndex, value: string): Promise<string[]> {
     if (index === 'userName') return this.lookup(directoryId, 'un', value.toLowerCase());
     if (index === 'externalId') return this.lookup(directoryId, 'ue', value);
+    if (index === 'managerId') return this.lookup(directoryId, 'ur', value);
     return this.lookup(directoryId, 'um', value.toLowerCase());
   }
   listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>> {
@@ -208,7 +212,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       ...userKeyArgs(keys),
       String(user.created),
       String(user.lastModified),
-      ...userArgs(user.id, user.body, json),
+      ...userArgs(user.id, user.body, keys, json),
       ...events(evs),
     ]);
   }
@@ -227,7 +231,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       String(expectedVersion),
       ...userKeyArgs(keys),
       String(now),
-      ...userArgs(id, body, json),
+      ...userArgs(id, body, keys, json),
       ...events(evs),
     ]);
   }

@@ -1,10 +1,8 @@
 /** Stored records read with their body as JSON text, and parsed when a reader needs the body itself. */
 import type { ScimBody, StoredJson, StoredResource } from '../core/model.js';
 
-export const parsed = (r: StoredJson): StoredResource => ({
-  id: r.id,
-  body: JSON.parse(r.bodyJson) as ScimBody,
-  created: r.created,
-  lastModified: r.lastModified,
-  version: r.version,
-});
+export const parsed = (r: StoredJson): StoredResource => {
+  const resource: StoredResource = { id: r.id, body: JSON.parse(r.bodyJson) as ScimBody, created: r.created, lastModified: r.lastModified, version: r.version };
+  if (r.managerEmail !== undefined) resource.managerEmail = r.managerEmail;
+  return resource;
+};

@@ -99,6 +99,17 @@ for (const kind of STORE_KINDS) {
           manager: { value: people[0]!.id },
         });
         expect(second.data.raw['urn:dsync:params:scim:schemas:extension:hris:2.0:User']).to.deep.equal({ startDate: '2024-02-01' });
+        // The predefined attributes, the manager's email read from the manager's user (whichever was written first).
+        const api = await t.service.api('GET', `/api/v1/directory-sync/users/${people[1]!.id}?directoryId=${dir.id}`);
+        expect(api.body.data.attributes).to.deep.equal({
+          employee_number: people[1]!.employeeNumber,
+          job_title: 'Staff Engineer',
+          department: 'Sales',
+          division: 'North America',
+          manager_id: people[0]!.id,
+          manager_email: people[0]!.workEmail,
+          start_date: '2024-02-01',
+        });
         const terminated = events.find((e) => e.event === 'user.created' && e.data.id === people[29]!.id);
         expect(terminated.data.active).to.equal(false);
         expect(l).to.include(`group.user_added:Support/${people[29]!.workEmail}`); // a terminated employee stays in their department
@@ -159,6 +170,16 @@ for (const kind of STORE_KINDS) {
           // Research is left empty: its group goes (its deletion ends its last membership, as a SCIM group's does).
           expect(labels(await changed(1))).to.deep.equal([`user.updated:${solo.workEmail}`, `group.user_added:Sales/${solo.workEmail}`, 'group.deleted:Research']);
           expect(await t.service.dsync.store.userGroupIds(dir.id, solo.id)).to.have.length(1);
+        });
+
+        it("a manager's new work email: their reports' manager_email follows in the same run", async () => {
+          const [boss, report] = [people[0]!, people[1]!];
+          const old = boss.workEmail;
+          t.bamboo.change(boss.id, { workEmail: 'boss.renamed@acme.example' });
+          const events = await changed(1);
+          expect(events.map((e) => `${e.event}:${e.data.id}`)).to.deep.equal([`user.updated:${boss.id}`, `user.updated:${report.id}`]);
+          expect(events[1].data.attributes).to.deep.include({ manager_id: boss.id, manager_email: 'boss.renamed@acme.example' });
+          expect(events[1].previous_attributes).to.deep.equal({ attributes: { manager_email: old } });
         });
 
         it('a termination, then a rehire: active follows, the department stays', async () => {

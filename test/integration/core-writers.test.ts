@@ -62,7 +62,7 @@ for (const kind of STORE_KINDS) {
       expect(await store.getUser(dir.id, 'u-ada')).to.equal(null);
       const events = await logged();
       expect(events.map((e) => e.event)).to.deep.equal(['user.created', 'user.updated', 'user.deleted']);
-      expect(events[1]!.previous_attributes).to.deep.equal({ raw: { title: null } });
+      expect(events[1]!.previous_attributes).to.deep.equal({ attributes: { job_title: null }, raw: { title: null } });
       expect(told.map((t) => t.directoryId)).to.deep.equal([dir.id, dir.id, dir.id]);
       expect(told.flatMap((t) => t.events.map((e) => e.id))).to.deep.equal(events.map((e) => e.id));
       expect(own).to.deep.equal(events.map((e) => e.id));

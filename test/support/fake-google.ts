@@ -20,6 +20,9 @@ export interface GUser {
   orgUnitPath: string;
   /** Other addresses of the user: a renamed user keeps its old primary address as one. */
   aliases: string[];
+  organizations?: Array<{ primary?: boolean; title?: string; department?: string; costCenter?: string; name?: string }>;
+  externalIds?: Array<{ type: string; value: string }>;
+  relations?: Array<{ type: string; value: string }>;
 }
 export interface GGroup {
   id: string;
@@ -159,6 +162,9 @@ export class FakeGoogle {
       archived: given.archived ?? false,
       orgUnitPath: given.orgUnitPath ?? '/',
       aliases: given.aliases ?? [],
+      ...(given.organizations && { organizations: given.organizations }),
+      ...(given.externalIds && { externalIds: given.externalIds }),
+      ...(given.relations && { relations: given.relations }),
     };
     this.claim(user.primaryEmail);
     this.users.set(user.id, user);

@@ -17,6 +17,10 @@ const googleUser = z.looseObject({
   name: z.looseObject({ givenName: z.string().optional(), familyName: z.string().optional(), fullName: z.string().optional() }).optional(),
   suspended: z.boolean().optional(),
   archived: z.boolean().optional(),
+  // Google answers each as a list, or leaves it out; an entry of another shape is left for the mapping to ignore.
+  organizations: z.array(z.looseObject({ primary: z.boolean().optional(), title: z.string().optional(), department: z.string().optional(), costCenter: z.string().optional() })).optional(),
+  externalIds: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
+  relations: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
 });
 const googleGroup = z.looseObject({
   id: z.string().min(1),

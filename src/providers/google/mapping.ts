@@ -2,20 +2,31 @@
  * Google Directory objects as the SCIM resources dsync stores, so a Google directory's events look exactly like
  * a SCIM directory's. Only stable fields are mapped: volatile ones (lastLoginTime, etags, thumbnails) never
  * reach the body, so they can never cause an update. Our ids are Google's ids: a primary-email change is an
- * update of the same user, and a group is known by its id, never by its (non-unique) name.
+ * update of the same user, and a group is known by its id, never by its (non-unique) name. The primary
+ * organization's title, department and cost center and the organization external id go where SCIM's enterprise
+ * extension keeps them (the predefined attributes are read from there); the manager relation names the manager
+ * by email, which SCIM has no place for.
  */
+import { ENTERPRISE_USER, GOOGLE_USER } from '../../core/attributes.js';
 import type { ScimBody } from '../../core/model.js';
 import type { GoogleGroup, GoogleMember, GoogleUser } from './directory-api.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
+const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+const ofType = (list: Array<{ type?: string; value?: string }> | undefined, type: string) => list?.find((e) => e.type === type)?.value;
+
 export function userBody(user: GoogleUser): ScimBody {
   const given = user.name?.givenName;
   const family = user.name?.familyName;
   const full = user.name?.fullName ?? ([given, family].filter(Boolean).join(' ') || undefined);
+  const org = user.organizations?.find((o) => o.primary === true) ?? user.organizations?.[0];
+  const enterprise = defined({ employeeNumber: ofType(user.externalIds, 'organization'), department: org?.department, costCenter: org?.costCenter });
+  const google = defined({ managerEmail: ofType(user.relations, 'manager') });
+  const has = (o: object) => Object.keys(o).length > 0;
   return {
-    schemas: [USER_SCHEMA],
+    schemas: [USER_SCHEMA, ...(has(enterprise) ? [ENTERPRISE_USER] : []), ...(has(google) ? [GOOGLE_USER] : [])],
     userName: user.primaryEmail,
     externalId: user.id,
     name: {
@@ -27,6 +38,9 @@ export function userBody(user: GoogleUser): ScimBody {
     emails: [{ value: user.primaryEmail, primary: true, type: 'work' }],
     // Suspended and archived users stay (with their memberships), inactive.
     active: user.suspended !== true && user.archived !== true,
+    ...(org?.title && { title: org.title }),
+    ...(has(enterprise) && { [ENTERPRISE_USER]: enterprise }),
+    ...(has(google) && { [GOOGLE_USER]: google }),
   };
 }
 

@@ -6,14 +6,14 @@
  * dsync's HRIS extension. A department is a group named after it; our ids are the provider's.
  */
 import { createHash } from 'node:crypto';
+import { ENTERPRISE_USER, HRIS_USER } from '../../core/attributes.js';
 import type { ScimBody } from '../../core/model.js';
 import type { Employee, HrisType } from './connector.js';
 
+export { ENTERPRISE_USER, HRIS_USER } from '../../core/attributes.js';
+
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-export const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-/** What an HRIS says that SCIM has no place for (the start date). */
-export const HRIS_USER = 'urn:dsync:params:scim:schemas:extension:hris:2.0:User';
 
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { GraphApiError, IncompleteRoundError } from './errors.js';
 import type { GraphApi } from './graph-api.js';
-import { GROUP_SELECT, USER_SELECT } from './mapping.js';
+import { GROUP_SELECT, USER_OBJECT_SELECT, USER_SELECT } from './mapping.js';
 
 export type Kind = 'users' | 'groups';
 
@@ -99,7 +99,7 @@ export class DeltaApi {
 
   /** One object in full (a delta that named it without its properties); null when Graph no longer has it. */
   async object(kind: Kind, id: string): Promise<DeltaItem | null> {
-    const select = SELECT[kind].filter((p) => p !== 'members').join(',');
+    const select = (kind === 'users' ? USER_OBJECT_SELECT : SELECT[kind].filter((p) => p !== 'members')).join(',');
     try {
       return item.parse(await this.graph.get(`/${kind}/${encodeURIComponent(id)}?$select=${select}`, `reading ${kind} ${id}`));
     } catch (err) {

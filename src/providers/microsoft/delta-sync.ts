@@ -17,7 +17,7 @@ import type { SyncCounts } from '../pull/sync-status.js';
 import type { SyncWriters } from '../pull/writers.js';
 import { isRemoved, memberChanges, type DeltaApi, type DeltaItem } from './delta-api.js';
 import { DeltaExpiredError, IncompleteRoundError, MICROSOFT } from './errors.js';
-import { changedProps, groupBody, USER_SELECT, userBody, userProps, type UserProps } from './mapping.js';
+import { changedUserProps, groupBody, managerOf, USER_SELECT, userBody, userProps, type UserProps } from './mapping.js';
 import { NestedGroups, type DirectGraph } from './nested.js';
 import { Reappeared } from './reappeared.js';
 
@@ -26,7 +26,11 @@ export interface DeltaState {
   users: string | null;
   groups: string | null;
   nested?: DirectGraph;
+  /** The user properties the links select (Graph keeps a delta link's $select): other ones call for a resync. */
+  select?: string;
 }
+
+const SELECTED = USER_SELECT.join(',');
 
 export type SyncMode = 'full' | 'delta' | 'resync';
 
@@ -37,6 +41,11 @@ const userItem = z.object({
   userPrincipalName: z.string().min(1),
   mail: z.string().nullable().optional(),
   accountEnabled: z.boolean().nullable().optional(),
+  jobTitle: z.string().nullable().optional(),
+  employeeId: z.string().nullable().optional(),
+  department: z.string().nullable().optional(),
+  employeeOrgData: z.object({ division: z.string().nullable().optional(), costCenter: z.string().nullable().optional() }).nullable().optional(),
+  'manager@delta': z.unknown().optional(),
 });
 
 function fullUser(i: DeltaItem): UserProps | undefined {
@@ -49,6 +58,11 @@ function fullUser(i: DeltaItem): UserProps | undefined {
     userPrincipalName: u.data.userPrincipalName,
     mail: u.data.mail ?? null,
     accountEnabled: u.data.accountEnabled ?? null,
+    jobTitle: u.data.jobTitle ?? null,
+    employeeId: u.data.employeeId ?? null,
+    department: u.data.department ?? null,
+    employeeOrgData: u.data.employeeOrgData ?? null,
+    manager: managerOf(u.data['manager@delta']),
   };
 }
 
@@ -80,7 +94,8 @@ export class DeltaSync {
 
   async run(state: DeltaState | null): Promise<DeltaState> {
     // Links saved without the nesting the directory now asks for (or the reverse) describe another graph: resync.
-    const usable = state?.users && state.groups && (state.nested !== undefined) === this.nestedOn;
+    // So do links selecting other user properties than this release maps (a later round would never send them).
+    const usable = state?.users && state.groups && (state.nested !== undefined) === this.nestedOn && state.select === SELECTED;
     if (!usable) return this.full(state ? 'resync' : 'full');
     try {
       return await this.delta(state);
@@ -147,7 +162,7 @@ export class DeltaSync {
     }
     await apply.finish(storedUsers + storedGroups);
     if (!usersLink || !groupsLink) throw new IncompleteRoundError('no deltaLink');
-    return { users: usersLink, groups: groupsLink, ...(graph && { nested: graph.toJSON() }) };
+    return { users: usersLink, groups: groupsLink, select: SELECTED, ...(graph && { nested: graph.toJSON() }) };
   }
 
   // Delta round ------------------------------------------------------------------------------------------
@@ -168,7 +183,7 @@ export class DeltaSync {
     await apply.delete(owed, storedUsers + storedGroups, await this.membershipsFor(owed));
     await apply.retryDeferred();
     await back.apply(apply);
-    return { users: usersLink, groups: groupsLink, ...(graph && { nested: graph.toJSON() }) };
+    return { users: usersLink, groups: groupsLink, select: SELECTED, ...(graph && { nested: graph.toJSON() }) };
   }
 
   private async deltaUsers(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined, back: Reappeared): Promise<string> {
@@ -189,7 +204,7 @@ export class DeltaSync {
         }
         back.userListed(i.id);
         if (current) {
-          const body = userBody(i.id, { ...userProps(current.body), ...changedProps(i, USER_SELECT) } as UserProps);
+          const body = userBody(i.id, { ...userProps(current.body), ...changedUserProps(i) } as UserProps);
           if (!sameResource(current.body, body)) update.push({ id: i.id, body });
         } else {
           // New or restored: Graph sends it in full; if not, it is read once.

@@ -24,6 +24,11 @@ export interface EUser {
   mail: string | null;
   accountEnabled: boolean;
   jobTitle: string | null;
+  employeeId: string | null;
+  department: string | null;
+  employeeOrgData: { division: string | null; costCenter: string | null } | null;
+  /** The manager's id: a relationship, told as `manager@delta` (with `@removed` when it ends). */
+  manager: string | null;
 }
 
 export interface EGroup {
@@ -74,6 +79,8 @@ export class Tenant {
   /** A restored group's delta item carries no members (what a client must survive: Graph does not promise them). */
   restoredGroupsWithoutMembers = false;
   private readonly log: Change[] = [];
+  /** The manager a user had before its manager changed: a delta tells it `@removed`. */
+  private readonly formerManagers = new Map<string, string>();
   /** Seq at which each object first appeared. */
   private readonly born = new Map<string, number>();
   seq = 0;
@@ -113,6 +120,10 @@ export class Tenant {
       mail: given.mail === undefined ? `user${k}@${this.domain}` : given.mail,
       accountEnabled: true,
       jobTitle: null,
+      employeeId: null,
+      department: null,
+      employeeOrgData: null,
+      manager: null,
       ...given,
     };
     this.users.set(id, user);
@@ -121,7 +132,9 @@ export class Tenant {
   }
 
   updateUser(id: string, change: Partial<Omit<EUser, 'id'>>): void {
-    Object.assign(this.users.get(id)!, change);
+    const user = this.users.get(id)!;
+    if ('manager' in change && user.manager) this.formerManagers.set(id, user.manager);
+    Object.assign(user, change);
     this.record({ kind: 'users', id, props: Object.keys(change) });
   }
 
@@ -236,9 +249,21 @@ export class Tenant {
     const out: Record<string, unknown> = { id };
     for (const p of wanted) {
       if (only && !only.has(p)) continue;
-      out[p] = p === 'businessPhones' ? [] : (object[p] ?? null);
+      if (p === 'manager') Object.assign(out, this.managerDelta(id, only !== undefined));
+      else out[p] = p === 'businessPhones' ? [] : (object[p] ?? null);
     }
     return out;
+  }
+
+  /** `manager@delta`: the manager, and on a change the former one `@removed`; nothing in full when there is none. */
+  private managerDelta(id: string, changed: boolean): Record<string, unknown> {
+    const ref = (managerId: string) => ({ '@odata.type': odataType('user'), id: managerId });
+    const refs: Array<Record<string, unknown>> = [];
+    const former = this.formerManagers.get(id);
+    if (changed && former) refs.push({ ...ref(former), '@removed': { reason: 'deleted' } });
+    const manager = this.users.get(id)?.manager;
+    if (manager) refs.push(ref(manager));
+    return refs.length > 0 ? { 'manager@delta': refs } : {};
   }
 
   private memberRefs(groupId: string): Array<Record<string, unknown>> {

@@ -28,22 +28,32 @@ describe("a user's own events from its body serialised once", () => {
   it('user.created: the bytes buildEvent gives with userData', () => {
     for (const body of bodies) {
       for (const id of ['u1', 'id "quoted" \\ ü']) {
-        const spliced = userEvent(dir, 'user.created', id, body, userJson(id, body), undefined, now);
-        expect(withoutId(spliced)).to.equal(withoutId(buildEvent(dir, 'user.created', userData(id, body), undefined, now)));
-        expect(spliced.id).to.match(/^evt_/);
+        for (const managerEmail of [undefined, 'boss@acme.io']) {
+          const spliced = userEvent(dir, 'user.created', id, { body, managerEmail }, userJson(id, body, managerEmail), undefined, now);
+          expect(withoutId(spliced)).to.equal(withoutId(buildEvent(dir, 'user.created', userData(id, body, managerEmail), undefined, now)));
+          expect(spliced.id).to.match(/^evt_/);
+        }
       }
     }
   });
 
-  it('user.updated: the same data and previous_attributes, for every pair of bodies', () => {
+  it('user.updated: the same data and previous_attributes, for every pair of bodies and manager emails', () => {
+    const emails = [undefined, 'boss@acme.io', 'chief@acme.io'];
     for (const before of bodies) {
       for (const after of bodies) {
-        const id = 'u1';
-        const expected = buildEvent(dir, 'user.updated', userData(id, after), previousAttributes(userData(id, before), userData(id, after)), now);
-        const spliced = userEvent(dir, 'user.updated', id, after, userJson(id, after), before, now);
-        expect(withoutId(spliced), `${JSON.stringify(before)} → ${JSON.stringify(after)}`).to.equal(withoutId(expected));
+        for (const [was, is] of emails.flatMap((a) => emails.map((b) => [a, b] as const))) {
+          const id = 'u1';
+          const expected = buildEvent(dir, 'user.updated', userData(id, after, is), previousAttributes(userData(id, before, was), userData(id, after, is)), now);
+          const spliced = userEvent(dir, 'user.updated', id, { body: after, managerEmail: is }, userJson(id, after, is), { body: before, managerEmail: was }, now);
+          expect(withoutId(spliced), `${JSON.stringify(before)} → ${JSON.stringify(after)}`).to.equal(withoutId(expected));
+        }
       }
     }
+  });
+
+  it('previous_attributes names the changed attributes alone, each with its old value (absent before: null)', () => {
+    const previous = previousAttributes(userData('u1', bodies[3]!, 'boss@acme.io'), userData('u1', { ...bodies[3]!, title: 'Chemist' }));
+    expect(previous).to.deep.equal({ attributes: { manager_email: 'boss@acme.io', job_title: null }, raw: { title: null } });
   });
 
   it('userJson is the text a store keeps: JSON.stringify of the body', () => {
@@ -51,7 +61,8 @@ describe("a user's own events from its body serialised once", () => {
     // A body with its own id, or none, has no fields to splice around: its data is serialised whole.
     expect(userJson('u1', { id: 'x', userName: 'u' }).fields).to.equal(undefined);
     expect(userJson('u1', {}).fields).to.equal(undefined);
-    expect(userJson('u1', bodies[1]!).fields).to.deep.equal(['"Ada"', '"Lovelace"', '"ada@acme.io"', 'true']);
+    expect(userJson('u1', bodies[1]!).fields).to.deep.equal(['"Ada"', '"Lovelace"', '"ada@acme.io"', 'true', '{}']);
+    expect(userJson('u1', bodies[3]!, 'b@acme.io').fields).to.deep.equal(['', '', '', 'false', '{"department":"R&D \\"lab\\"","manager_email":"b@acme.io"}']);
   });
 
   it('a write stores the text its event was built around, and delivers the change', async () => {
@@ -65,6 +76,11 @@ describe("a user's own events from its body serialised once", () => {
     const updated = JSON.parse(committed[1]!.json);
     expect(updated).to.deep.include({ event: 'user.updated' });
     expect(updated.data).to.deep.equal(userData(user.id, bodies[2]!));
-    expect(updated.previous_attributes).to.deep.equal({ last_name: 'Lovelace', active: true, raw: { name: bodies[1]!.name, active: true, title: null } });
+    expect(updated.previous_attributes).to.deep.equal({
+      last_name: 'Lovelace',
+      active: true,
+      attributes: { job_title: null },
+      raw: { name: bodies[1]!.name, active: true, title: null },
+    });
   });
 });
