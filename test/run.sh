@@ -84,7 +84,7 @@ fi
 # for the chart tests and kstatus for the GitOps health tests the same way (helm.sh, kstatus.sh).
 if [[ " ${specs[*]} " == *"test/k8s"* ]]; then bash test/k8s/apiserver.sh build && bash test/k8s/helm.sh build && bash test/k8s/kstatus.sh build; fi
 # The end-to-end tests run the chart on a local single-node cluster (test/k8s/cluster.sh, as root): its
-# Kubernetes components build once the same way (about 6 minutes), helm and kubectl come from helm.sh.
+# Kubernetes components and CoreDNS build once the same way (about 8 minutes), helm and kubectl come from helm.sh.
 if [[ " ${specs[*]} " == *"test/e2e"* ]]; then bash test/k8s/helm.sh build && bash test/k8s/cluster.sh build; fi
 exec_status=0
 npx mocha --reporter test/support/summary-reporter.cjs "${specs[@]}" || exec_status=$?

@@ -35,7 +35,7 @@ TOOL_BUILDS=(
   "helm 3 and 4, kubectl, promql-check, registry, cosign (Go, ~15 min cold)|bash test/k8s/helm.sh build"
   "kstatus, the GitOps health rules (Go, ~1 min cold)|bash test/k8s/kstatus.sh build"
   "helm-docs, the chart-values reference page (Go, ~1.5 min cold)|bash scripts/docs/helm-docs.sh build"
-  "kubelet, controller-manager, scheduler, kube-proxy for the local cluster (Go, ~6 min cold)|bash test/k8s/cluster.sh build"
+  "kubelet, controller-manager, scheduler, kube-proxy and CoreDNS for the local cluster (Go, ~8 min cold)|bash test/k8s/cluster.sh build"
 )
 
 t0=$SECONDS

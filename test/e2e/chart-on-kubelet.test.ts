@@ -1,8 +1,10 @@
 // The chart on a real node: the image built from the Dockerfile runs as the chart's pods on a kubelet
 // (test/k8s/cluster.sh), installed as docs/operating/helm.md's "Try it on a local cluster" says; the pods get
-// Ready through their own probes, with the chart's securityContext; a DirectoryConnection gets Ready and an
-// identity provider's SCIM request reaches serve through the Service. Prints the image's size, its user and how
-// long its pods take to start.
+// Ready through their own probes, with the chart's securityContext, and pass `helm test` (cluster DNS); a
+// DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; the
+// operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
+// image's size, its user and how long its pods take to start.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { helmPageCommand, helmPageManifest, helms, kubectl, ok } from '../k8s/helm-tools.js';
 import { until } from '../support/harness.js';
@@ -30,8 +32,11 @@ interface Pod {
 }
 
 const seconds = (from: string, to: string): number => (Date.parse(to) - Date.parse(from)) / 1000;
+/** until(), asking the API server at most every quarter second. */
+const poll = (check: () => Promise<boolean>, what: string, timeoutMs: number) =>
+  until(async () => (await check()) || (await sleep(250), false), what, timeoutMs);
 
-describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service', function () {
+describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service, failover, uninstall', function () {
   this.timeout(300_000);
   let cluster: LocalCluster;
   let env: NodeJS.ProcessEnv;
@@ -59,6 +64,8 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
     const t0 = Date.now();
     await ok(helms()[0]!.bin, [...install.slice(1), '--timeout', '180s'], { env });
     console.log(`      helm install --wait: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    // the chart's own test: a pod asks the Service for /healthz by its DNS name
+    await ok(helms()[0]!.bin, helmPageCommand('helm test').slice(1), { env });
 
     const all = await pods();
     const components = all.map((p) => p.metadata.labels['app.kubernetes.io/component']).sort();
@@ -123,5 +130,39 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
       return r.status === 200 && found!.totalResults === 1;
     }, 'the user listed by either serve replica', 10_000);
     expect(found!.Resources[0]!.id).to.equal(id);
+  });
+
+  it('fails over: with the leader pod deleted, the other replica takes the Lease and reconciles a new DirectoryConnection', async () => {
+    const holder = async () => (await k(['-n', NAMESPACE, 'get', 'lease', 'dsync-operator', '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
+    const first = await holder();
+    const leaderPod = first.replace(/_[0-9a-f]{8}$/, '');
+    expect((await pods()).map((p) => p.metadata.name)).to.include(leaderPod);
+    const t0 = Date.now();
+    await k(['-n', NAMESPACE, 'delete', 'pod', leaderPod, '--wait=false']);
+    let next = '';
+    await poll(async () => {
+      next = await holder();
+      return next !== '' && !next.startsWith(`${leaderPod}_`);
+    }, 'another replica holding the Lease', 60_000);
+    console.log(`      Lease dsync-operator: ${first} -> ${next} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const manifest = helmPageManifest()
+      .replace(/url: \S+/, 'url: https://receiver.invalid/webhooks/dsync')
+      .replace('name: acme-okta', 'name: globex-okta')
+      .replace(/tenant: acme\b/, 'tenant: globex');
+    await k(['apply', '-f', '-'], manifest);
+    await k(['-n', 'default', 'wait', 'directoryconnection/globex-okta', '--for=condition=Ready', '--timeout=60s']);
+    await k(['-n', 'default', 'get', 'secret', 'globex-okta-scim']);
+  });
+
+  it('helm uninstall removes the release and leaves the CRD and every DirectoryConnection', async () => {
+    await ok(helms()[0]!.bin, ['uninstall', 'dsync', '-n', NAMESPACE, '--wait', '--timeout', '120s'], { env });
+    const release = ['-l', 'app.kubernetes.io/instance=dsync', '-o', 'name'];
+    expect((await k(['-n', NAMESPACE, 'get', 'deployments,replicasets,services,serviceaccounts,roles,rolebindings,configmaps,cronjobs', ...release])).trim()).to.equal('');
+    // the pods go as their ReplicaSets are collected, each after its graceful stop
+    await poll(async () => (await k(['-n', NAMESPACE, 'get', 'pods', ...release])).trim() === '', 'the release pods gone', 90_000);
+    expect((await k(['get', 'clusterroles,clusterrolebindings', ...release])).trim()).to.equal('');
+    await k(['get', 'crd', 'directoryconnections.dsync.io']);
+    const left = (await k(['-n', 'default', 'get', 'directoryconnections', '-o', 'name'])).trim().split('\n').sort();
+    expect(left).to.deep.equal(['directoryconnection.dsync.io/acme-okta', 'directoryconnection.dsync.io/globex-okta']);
   });
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A single-node Kubernetes on this machine, without Docker and without any image registry: etcd, kube-apiserver,
 # kube-controller-manager, kube-scheduler, kube-proxy and a kubelet on containerd + runc, with bridge pod
-# networking, all inside a network namespace of its own. Run as root.
+# networking and CoreDNS, all inside a network namespace of its own. Run as root.
 #
 #   test/k8s/cluster.sh up      start it (idempotent); prints NETNS=<name>, then KUBECONFIG=<path> as its last line
 #   test/k8s/cluster.sh image   build the Dockerfile into the node as dsync:dev; prints dsync:dev as its last line
@@ -12,10 +12,10 @@
 #   test/k8s/cluster.sh build   only build (or reuse) the binaries, as up does first
 #
 # Every address of the cluster exists only in its namespace: the node at 10.89.0.1 on the namespace's loopback,
-# pods in 10.88.0.0/24 behind the bridge cni0, Services in 10.0.0.0/24. The kubeconfig it prints reaches the API
-# server from the root namespace through a loopback port (a forwarder that dials inside the namespace); inside,
-# join it with `nsenter --net=/run/netns/<name>` (not `ip netns exec`, which remounts /sys and hides the cgroups
-# from the kubelet).
+# pods in 10.88.0.0/24 behind the bridge cni0, Services in 10.0.0.0/24, cluster DNS at 10.0.0.10. The kubeconfig
+# it prints reaches the API server from the root namespace through a loopback port (a forwarder that dials inside
+# the namespace); inside, join it with `nsenter --net=/run/netns/<name>` (not `ip netns exec`, which remounts
+# /sys and hides the cgroups from the kubelet).
 #
 # What it needs and changes on the machine:
 # - apt: containerd, runc, containernetworking-plugins, buildah, iptables, busybox-static, redis-server; Go (the
@@ -48,8 +48,11 @@ NODE_NAME=dsync-node
 NODE_IP=10.89.0.1
 POD_CIDR=10.88.0.0/24
 SERVICE_CIDR=10.0.0.0/24 # apiserver.sh's: its certificate names the first address, 10.0.0.1
+DNS_IP=10.0.0.10
 NODE_BIN="$CACHE_ROOT/$K8S_VERSION-node"
 TOOLS_BIN="$CACHE_ROOT/cluster-tools"
+COREDNS_VERSION="${DSYNC_COREDNS_VERSION:-v1.15.0}"
+COREDNS_BIN="$CACHE_ROOT/coredns-$COREDNS_VERSION"
 BUILDAH_ROOT="$DSYNC_CACHE/buildah"   # image layers, kept between runs so a rebuild reuses them
 NPM_VERSION=11.19.1                    # the npm of the image's local base (Node.js 24's line)
 PAUSE_IMAGE=dsync.local/pause:1
@@ -115,12 +118,49 @@ build_tools() {
   echo "$key" >"$TOOLS_BIN/.complete"
 }
 
+# CoreDNS with only the plugins the cluster's DNS uses (its own main: the upstream one links every plugin, cloud
+# SDKs included): names under cluster.local from the API server, nothing forwarded anywhere.
+build_coredns() {
+  "$COREDNS_BIN/coredns" -version >/dev/null 2>&1 && return 0
+  k8s_go_env
+  local d="$CACHE_ROOT/src/coredns-$COREDNS_VERSION" clog="$CACHE_ROOT/logs/coredns-$COREDNS_VERSION.log"
+  rm -rf "$d" && mkdir -p "$d"
+  : >"$clog"
+  printf 'module dsync.local/corednswrapper\n\ngo 1.25.0\n' >"$d/go.mod"
+  cat >"$d/main.go" <<'GO'
+// Command coredns is CoreDNS with the plugins of test/k8s/cluster.sh's Corefile only.
+package main
+
+import (
+	"github.com/coredns/coredns/core/dnsserver"
+	"github.com/coredns/coredns/coremain"
+	_ "github.com/coredns/coredns/plugin/bind"
+	_ "github.com/coredns/coredns/plugin/cache"
+	_ "github.com/coredns/coredns/plugin/errors"
+	_ "github.com/coredns/coredns/plugin/health"
+	_ "github.com/coredns/coredns/plugin/kubernetes"
+	_ "github.com/coredns/coredns/plugin/ready"
+)
+
+// The plugins' order, as in CoreDNS' plugin.cfg.
+func init() { dnsserver.Directives = []string{"bind", "ready", "health", "errors", "cache", "kubernetes"} }
+
+func main() { coremain.Run() }
+GO
+  (cd "$d" && go get "github.com/coredns/coredns@$COREDNS_VERSION" >>"$clog" 2>&1 && go mod tidy >>"$clog" 2>&1) ||
+    { tail -n 30 "$clog" >&2; die "resolving CoreDNS $COREDNS_VERSION failed (log: $clog)"; }
+  mkdir -p "$COREDNS_BIN.tmp"
+  (cd "$d" && go_build_logged coredns "$clog" -ldflags='-s -w' -o "$COREDNS_BIN.tmp/coredns" .)
+  rm -rf "$COREDNS_BIN" && mv "$COREDNS_BIN.tmp" "$COREDNS_BIN"
+}
+
 cmd_build() {
   need go "Go >= 1.25 builds the Kubernetes components"
   mkdir -p "$CACHE_ROOT"
   timed "etcd and kube-apiserver" bash "$HERE/apiserver.sh" build
   timed "kubelet, kube-controller-manager, kube-scheduler, kube-proxy" build_node_binaries
   timed "pause and nsfwd" build_tools
+  timed "CoreDNS $COREDNS_VERSION" build_coredns
 }
 
 # ----------------------------------------------------------------------------------------------------
@@ -264,6 +304,7 @@ authentication:
   x509: { clientCAFile: $c/ca.crt }
 authorization: { mode: Webhook }
 clusterDomain: cluster.local
+clusterDNS: [$DNS_IP]
 # pods get no resolver of the machine's: nothing outside the machine is addressed
 resolvConf: ""
 volumePluginDir: $STATE/kubelet/volume-plugins
@@ -305,6 +346,45 @@ start_node() {
     --hostname-override="$NODE_NAME" --node-ip="$NODE_IP"
 }
 
+# CoreDNS on the node's address, as the Service kube-dns (10.0.0.10, the kubelet's clusterDNS) whose endpoint is
+# set by hand: it answers for cluster.local from the API server and forwards nothing.
+start_dns() {
+  cat >"$STATE/Corefile" <<EOF
+.:53 {
+    bind $NODE_IP
+    errors
+    health 127.0.0.1:8080
+    ready 127.0.0.1:8181
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig $STATE/apiserver/kubeconfig
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+    }
+    cache 30
+}
+EOF
+  start_in_ns coredns "$COREDNS_BIN/coredns" -conf "$STATE/Corefile"
+  kubectl_ apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Service
+metadata: { name: kube-dns, namespace: kube-system, labels: { k8s-app: kube-dns } }
+spec:
+  clusterIP: $DNS_IP
+  ports: [{ name: dns, port: 53, protocol: UDP }, { name: dns-tcp, port: 53, protocol: TCP }]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: kube-dns-node
+  namespace: kube-system
+  labels: { kubernetes.io/service-name: kube-dns, endpointslice.kubernetes.io/managed-by: cluster.sh }
+addressType: IPv4
+endpoints: [{ addresses: ["$NODE_IP"], conditions: { ready: true } }]
+ports: [{ name: dns, port: 53, protocol: UDP }, { name: dns-tcp, port: 53, protocol: TCP }]
+EOF
+  wait_for CoreDNS 30 "$STATE/logs/coredns.log" in_ns curl -fsS http://127.0.0.1:8181/ready
+}
+
 kubectl_() { "$KUBECTL" --kubeconfig "$STATE/kubeconfig" "$@"; }
 node_ready() {
   [[ "$(kubectl_ get node "$NODE_NAME" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" == True ]]
@@ -312,7 +392,7 @@ node_ready() {
 
 all_alive() {
   local p
-  for p in etcd kube-apiserver nsfwd containerd kube-controller-manager kube-scheduler kube-proxy kubelet; do
+  for p in etcd kube-apiserver nsfwd containerd kube-controller-manager kube-scheduler kube-proxy kubelet coredns; do
     alive "$p" || return 1
   done
 }
@@ -344,6 +424,7 @@ cmd_up() {
   timed "etcd and kube-apiserver" start_control_plane
   timed "containerd (and the pause image)" start_containerd
   start_node
+  timed "CoreDNS" start_dns
   timed "node $NODE_NAME Ready" wait_for "node $NODE_NAME" 120 "$STATE/logs/kubelet.log" node_ready
   timed "the default ServiceAccount" wait_for "the default ServiceAccount" 60 "$STATE/logs/kube-controller-manager.log" \
     kubectl_ -n default get serviceaccount default
@@ -526,7 +607,7 @@ forget_sandboxes() {
 
 cmd_down() {
   local t0=$SECONDS p t v
-  for p in redis kubelet kube-proxy kube-scheduler kube-controller-manager; do stop_pid "$p" 10; done
+  for p in redis coredns kubelet kube-proxy kube-scheduler kube-controller-manager; do stop_pid "$p" 10; done
   kill_pods
   stop_pid containerd 10
   stop_pid nsfwd 2
