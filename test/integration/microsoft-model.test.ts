@@ -54,6 +54,18 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
         return `${enabled ? 'enable' : 'disable'} user ${id}`;
       },
     ],
+    [
+      2,
+      () => {
+        const id = rng.pick(users);
+        if (!id) return undefined;
+        // The manager may be anyone, gone or not, the user included (Entra does not check a manager's tenure).
+        const manager = rng.chance(0.3) ? null : (rng.pick([...users, ...bin.users]) ?? null);
+        const org = rng.chance(0.5) ? null : { division: rng.chance(0.5) ? null : `Div ${n}`, costCenter: `CC-${rng.int(1, 3)}` };
+        tenant.updateUser(id, { jobTitle: rng.chance(0.3) ? null : `Title ${n}`, department: rng.pick(['Eng', 'Ops', null])!, employeeId: `E${n}`, employeeOrgData: org, manager });
+        return `set attributes of user ${id} (manager ${manager})`;
+      },
+    ],
     [2, () => act(rng.pick(deletable), (id) => tenant.removeUser(id), 'soft-delete user')],
     [2, () => act(rng.pick(bin.users), (id) => tenant.restoreUser(id), 'restore user')],
     [1, () => act(rng.pick(bin.users), (id) => tenant.purgeUser(id), 'purge user')],

@@ -6,6 +6,7 @@
  * events it emitted along the way replay to that same state.
  */
 import { expect } from 'chai';
+import { attributesOf } from '../../src/core/attributes.js';
 import type { Store } from '../../src/core/store-port.js';
 
 /** A seeded source of randomness (mulberry32): the same seed gives the same sequence of changes. */
@@ -56,7 +57,10 @@ export function applyOne(rng: Rng, log: string[], choices: readonly Choice[]): v
   }
 }
 
-/** A directory's users (their bodies) and groups (body and member ids), by id: what a receiver should hold. */
+/**
+ * A directory's users (their bodies and predefined attributes) and groups (body and member ids), by id: what a
+ * receiver should hold.
+ */
 export interface DirectoryState {
   users: Record<string, unknown>;
   groups: Record<string, { body: unknown; members: string[] }>;
@@ -67,7 +71,7 @@ export async function storeState(store: Store, directoryId: string): Promise<Dir
   const state: DirectoryState = { users: {}, groups: {} };
   for (let offset = 0; ; offset += 1000) {
     const page = await store.listUsers(directoryId, offset, 1000);
-    for (const u of page.items) state.users[u.id] = u.body;
+    for (const u of page.items) state.users[u.id] = { body: u.body, attributes: attributesOf(u.body, u.managerEmail) };
     if (page.items.length < 1000) break;
   }
   for (let offset = 0; ; offset += 1000) {
@@ -109,7 +113,7 @@ export function replayState(events: ReadonlyArray<{ event: string; data: any }>)
     switch (e.event) {
       case 'user.created':
       case 'user.updated':
-        users.set(e.data.id, body(e.data.raw));
+        users.set(e.data.id, { body: body(e.data.raw), attributes: e.data.attributes });
         break;
       case 'user.deleted':
         expect(users.has(e.data.id), `${where}: a user the events never created`).to.equal(true);
