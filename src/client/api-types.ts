@@ -3106,6 +3106,7 @@ export interface components {
          *         "endpoint": "https://app.example.com/webhooks/dsync",
          *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
          *       },
+         *       "inactive_users": "keep",
          *       "created_at": "2026-11-21T08:49:27.648Z",
          *       "updated_at": "2026-11-21T08:49:27.648Z"
          *     }
@@ -3148,6 +3149,11 @@ export interface components {
             webhook_disabled_at?: string;
             /** @description Set when a controller (the Kubernetes operator) owns the directory */
             managed_by?: string;
+            /**
+             * @description keep (the default): a user who turns inactive stays, active false; delete: they are deleted
+             * @enum {string}
+             */
+            inactive_users: "keep" | "delete";
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3178,6 +3184,11 @@ export interface components {
             google_nested_groups?: boolean;
             microsoft_tenant_id?: string;
             microsoft_nested_groups?: boolean;
+            /**
+             * @description keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)
+             * @enum {string}
+             */
+            inactive_users?: "keep" | "delete";
         };
         DirectoryListEnvelope: {
             data: components["schemas"]["Directory"][];
@@ -3281,6 +3292,11 @@ export interface components {
             google_nested_groups?: boolean;
             microsoft_tenant_id?: string;
             microsoft_nested_groups?: boolean;
+            /**
+             * @description keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)
+             * @enum {string}
+             */
+            inactive_users?: "keep" | "delete";
             /** @description Immutable: accepted only unchanged */
             tenant?: string;
             /** @description Immutable: accepted only unchanged */

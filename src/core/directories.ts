@@ -11,7 +11,7 @@ import {
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { newId, newSecret, newWebhookSecret } from './ids.js';
 import { malformedField } from './json-walk.js';
-import type { Directory } from './model.js';
+import type { Directory, ShownDirectory } from './model.js';
 
 export interface DirectoryServiceOptions {
   /** The directories, and their SCIM token lists (a rotation keeps the replaced token working for a while). */
@@ -32,6 +32,9 @@ export interface CreateOptions {
   /** SCIM bearer token (the operator keeps it in the resource's Secret). */
   scimSecret?: string;
 }
+
+/** A directory as read: `inactive_users` is `keep` on one created before it existed. */
+const shown = (d: Directory): ShownDirectory => ({ ...d, inactive_users: d.inactive_users ?? 'keep' });
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   // Before the schema: a lone surrogate would be stored as is in memory and as U+FFFD in Redis.
@@ -81,12 +84,12 @@ export class DirectoryService {
     this.externalUrl = options.externalUrl.replace(/\/+$/, '');
   }
 
-  async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<Directory> {
+  async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<ShownDirectory> {
     const data = parseCreateInput(input);
     const id = fixed.id ?? newId();
     const now = new Date().toISOString();
     const path = scimPath(id);
-    const directory: Directory = {
+    const directory: ShownDirectory = {
       id,
       name: data.name,
       tenant: data.tenant,
@@ -106,6 +109,7 @@ export class DirectoryService {
       ...(data.microsoft_tenant_id !== undefined && { microsoft_tenant_id: data.microsoft_tenant_id }),
       ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       ...(actor.managedBy !== undefined && { managed_by: actor.managedBy }),
+      inactive_users: data.inactive_users ?? 'keep',
       created_at: now,
       updated_at: now,
     };
@@ -113,17 +117,17 @@ export class DirectoryService {
     return directory;
   }
 
-  async get(id: string): Promise<Directory> {
+  async get(id: string): Promise<ShownDirectory> {
     const directory = await this.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);
-    return directory;
+    return shown(directory);
   }
 
-  async list(filter: { tenant: string; product: string }): Promise<Directory[]> {
-    return this.store.listDirectories(filter);
+  async list(filter: { tenant: string; product: string }): Promise<ShownDirectory[]> {
+    return (await this.store.listDirectories(filter)).map(shown);
   }
 
-  async update(id: string, input: unknown, actor: Actor = {}): Promise<Directory> {
+  async update(id: string, input: unknown, actor: Actor = {}): Promise<ShownDirectory> {
     const data = parseInput(updateDirectoryInput, input);
     const current = await this.get(id);
     this.assertMayChange(current, actor);
@@ -135,7 +139,7 @@ export class DirectoryService {
     // Setting the webhook again re-enables a webhook that a 410 disabled.
     const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
     const { webhook_disabled_at: disabledAt, ...rest } = current;
-    const next: Directory = {
+    const next: ShownDirectory = {
       ...rest,
       ...(staysDisabled(current, webhook, webhookGiven) && { webhook_disabled_at: disabledAt }),
       ...(data.name !== undefined && { name: data.name }),
@@ -147,6 +151,7 @@ export class DirectoryService {
       ...(data.google_nested_groups !== undefined && { google_nested_groups: data.google_nested_groups }),
       ...(data.microsoft_tenant_id !== undefined && { microsoft_tenant_id: data.microsoft_tenant_id }),
       ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
+      ...(data.inactive_users !== undefined && { inactive_users: data.inactive_users }),
       webhook,
       updated_at: new Date().toISOString(),
     };

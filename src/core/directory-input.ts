@@ -1,7 +1,7 @@
 /** zod schemas for directory input (management API, library, operator): the one place its rules live. */
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './limits.js';
-import { DIRECTORY_TYPES } from './model.js';
+import { DIRECTORY_TYPES, INACTIVE_USERS } from './model.js';
 import { dependentRequired } from './cross-field.js';
 import { hasCredentials } from './urls.js';
 
@@ -48,6 +48,9 @@ const webhookSecret = z
     'webhook_secret: a whsec_ secret must be base64 after the prefix (Standard Webhooks)',
   );
 const googleField = z.string().max(4096, 'must be at most 4096 characters');
+const inactiveUsers = z
+  .enum(INACTIVE_USERS, { error: `inactive_users must be one of ${INACTIVE_USERS.join(', ')}` })
+  .describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)');
 /** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
 export const microsoftTenantId = z
   .string()
@@ -83,6 +86,7 @@ export const createDirectoryInput = dependentRequired(
       google_nested_groups: flag.optional(),
       microsoft_tenant_id: microsoftTenantId.optional(),
       microsoft_nested_groups: flag.optional(),
+      inactive_users: inactiveUsers.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
   ),
@@ -109,6 +113,7 @@ export const updateDirectoryInput = z.strictObject(
     google_nested_groups: flag.optional(),
     microsoft_tenant_id: microsoftTenantId.optional(),
     microsoft_nested_groups: flag.optional(),
+    inactive_users: inactiveUsers.optional(),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
     product: z.string().optional().describe('Immutable: accepted only unchanged'),

@@ -26,6 +26,9 @@ export const DIRECTORY_TYPES = [
 ] as const;
 export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 
+export const INACTIVE_USERS = ['keep', 'delete'] as const;
+export type InactiveUsers = (typeof INACTIVE_USERS)[number];
+
 export interface Directory {
   id: string;
   name: string;
@@ -49,9 +52,14 @@ export interface Directory {
   webhook_disabled_at?: string;
   /** Set when a controller (the Kubernetes operator) owns this directory; the management API then refuses to mutate it. */
   managed_by?: string;
+  /** What becomes of a user who turns inactive: kept (`keep`, also when never set) or deleted (`delete`). */
+  inactive_users?: InactiveUsers;
   created_at: string;
   updated_at: string;
 }
+
+/** A directory as the directory use cases show it: `inactive_users` always said. */
+export type ShownDirectory = Directory & { inactive_users: InactiveUsers };
 
 export type ResourceType = 'users' | 'groups';
 

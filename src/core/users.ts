@@ -18,6 +18,9 @@ export type UserWriteStore = Pick<UserStore, 'getUser' | 'createUser' | 'updateU
 /** The new body computed from the current user; undefined when there is nothing to change. */
 export type UserChange = (current: StoredResource) => ScimBody | undefined;
 
+/** Whether a user with this body is deleted rather than kept in this directory (`inactive_users: delete`). */
+export const deletesInactive = (dir: Pick<Directory, 'inactive_users'>, body: ScimBody): boolean => dir.inactive_users === 'delete' && body.active === false;
+
 const duplicate = (keys: UserKeys): string => `User with userName "${keys.userName}" already exists in this directory`;
 
 export class UserWriter {
@@ -55,18 +58,25 @@ export class UserWriter {
 
   /**
    * Replaces the body with what `change` computes from the current user (undefined: nothing to change). `change`
-   * runs again on a fresh read when another write got there first. Returns the user as stored after the call.
+   * runs again on a fresh read when another write got there first. Returns the user as stored after the call. In
+   * a directory with `inactive_users: delete`, a change that leaves the user inactive deletes them instead (as
+   * `delete` does, no `user.updated`) and returns what the change made of them, stored nowhere.
    */
   async update(dir: Directory, id: string, change: UserChange, opts: WriteOptions = {}): Promise<StoredResource> {
     let before: ScimBody | undefined;
+    let deleted = false;
     const updated = await retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
       const next = change(current);
       if (next === undefined || sameResource(current.body, next)) return current;
       before = current.body;
+      if (deletesInactive(dir, next)) {
+        deleted = (await this.remove(dir, current, opts)) !== STALE;
+        return deleted ? { ...current, body: next } : STALE;
+      }
       return this.commit(dir, current, next, await this.withManager(dir, userKeys(next)), opts);
     });
     // The user's email is its reports' manager_email.
-    if (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body)) await this.refreshReports(dir, id);
+    if (deleted || (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body))) await this.refreshReports(dir, id);
     return updated;
   }
 
@@ -115,29 +125,29 @@ export class UserWriter {
    * their `manager_email`.
    */
   async delete(dir: Directory, id: string, opts: WriteOptions = {}): Promise<void> {
-    await this.deleteOnly(dir, id, opts);
+    await retryingOn(this.reader(dir, id), `User ${id}`, opts, (current) => this.remove(dir, current, opts));
     await this.refreshReports(dir, id);
   }
 
-  private async deleteOnly(dir: Directory, id: string, opts: WriteOptions): Promise<void> {
-    await retryingOn(this.reader(dir, id), `User ${id}`, opts, async (current) => {
-      const groupIds = await this.store.userGroupIds(dir.id, id);
-      const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
-      if (groups.length !== groupIds.length) return STALE;
-      const now = Date.now();
-      const user = userData(id, current.body, current.managerEmail);
-      const removals = new MembershipEvents(dir, 'group.user_removed', now);
-      const userJson = JSON.stringify(user);
-      const events = [
-        ...groups.map((g) => removals.of(userJson, JSON.stringify(groupData(g.id, g.body)))),
-        buildEvent(dir, 'user.deleted', user, undefined, now),
-      ];
-      const versions = groups.map((g) => ({ id: g.id, version: g.version }));
-      const result = outcomeOf(await this.store.deleteUser(dir.id, id, current.version, versions, events, now), `User ${id}`, '');
-      if (result === STALE) return STALE;
-      report(this.committed, dir.id, events, opts);
-      return undefined;
-    });
+  /** Deletes `current` with its events; STALE when it or its groups moved on since they were read. */
+  private async remove(dir: Directory, current: StoredResource, opts: WriteOptions): Promise<undefined | typeof STALE> {
+    const id = current.id;
+    const groupIds = await this.store.userGroupIds(dir.id, id);
+    const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
+    if (groups.length !== groupIds.length) return STALE;
+    const now = Date.now();
+    const user = userData(id, current.body, current.managerEmail);
+    const removals = new MembershipEvents(dir, 'group.user_removed', now);
+    const userJson = JSON.stringify(user);
+    const events = [
+      ...groups.map((g) => removals.of(userJson, JSON.stringify(groupData(g.id, g.body)))),
+      buildEvent(dir, 'user.deleted', user, undefined, now),
+    ];
+    const versions = groups.map((g) => ({ id: g.id, version: g.version }));
+    const result = outcomeOf(await this.store.deleteUser(dir.id, id, current.version, versions, events, now), `User ${id}`, '');
+    if (result === STALE) return STALE;
+    report(this.committed, dir.id, events, opts);
+    return undefined;
   }
 
   private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {

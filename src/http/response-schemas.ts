@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DeadLetter, DeliveryLogRecord } from '../core/store-port.js';
-import { DIRECTORY_TYPES, type Directory } from '../core/model.js';
+import { DIRECTORY_TYPES, INACTIVE_USERS, type Directory } from '../core/model.js';
 import type { PassStats } from '../delivery/directory-pass.js';
 import type { EventPage } from '../delivery/reads.js';
 import { directorySyncEventSchema, eventSchemas, groupEventDataSchema } from '../core/event-schema.js';
@@ -29,6 +29,7 @@ export const DIRECTORY_EXAMPLE = {
     endpoint: `https://dsync.example.com/api/scim/v2.0/${DIRECTORY_ID}`,
   },
   webhook: { endpoint: 'https://app.example.com/webhooks/dsync', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  inactive_users: 'keep' as const,
   created_at: AT,
   updated_at: AT,
 };
@@ -59,6 +60,7 @@ export const directorySchema = z
     microsoft_nested_groups: z.boolean().optional().describe('Microsoft Entra ID directories: expand nested groups into members'),
     webhook_disabled_at: timestamp.optional().describe('Set when the receiver answered 410 Gone: delivery stops until the webhook is set again'),
     managed_by: z.string().optional().describe('Set when a controller (the Kubernetes operator) owns the directory'),
+    inactive_users: z.enum(INACTIVE_USERS).describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted'),
     created_at: timestamp,
     updated_at: timestamp,
   })

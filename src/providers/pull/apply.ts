@@ -10,6 +10,7 @@ import { ConflictError } from '../../core/errors.js';
 import { sameResource } from '../../core/json.js';
 import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
+import { deletesInactive } from '../../core/users.js';
 import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
 import type { GuardCodePrefix } from '../../core/error-codes.js';
 import { MassDeletionError, type ProviderLabel } from './errors.js';
@@ -86,11 +87,18 @@ export class SyncApplier {
   }
 
   private async writeNewUser(u: Upsert): Promise<void> {
+    // A directory that deletes inactive users stores none: one listed inactive is left out (as if deleted).
+    if (deletesInactive(this.dir, u.body)) return;
     await this.deps.writers.users.create(this.dir, u.body, { id: u.id });
     this.counts.users_created++;
   }
 
   private async writeUser(u: Upsert): Promise<void> {
+    if (deletesInactive(this.dir, u.body)) {
+      await this.deps.writers.users.delete(this.dir, u.id);
+      this.counts.users_deleted++;
+      return;
+    }
     await this.deps.writers.users.update(this.dir, u.id, () => u.body);
     this.counts.users_updated++;
   }
