@@ -1,11 +1,12 @@
 // The chart on a real node: the image built from the Dockerfile runs as the chart's pods on a kubelet
 // (test/k8s/cluster.sh), installed as docs/operating/helm.md's "Try it on a local cluster" says; the pods get
 // Ready through their own probes, with the chart's securityContext, and pass `helm test` (cluster DNS); a
-// DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; the
-// operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
+// DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; its
+// event reaches a receiver pod, signed; the operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
 // image's size, its user and how long its pods take to start.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
 import { helmPageCommand, helmPageManifest, helms, kubectl, ok } from '../k8s/helm-tools.js';
 import { until } from '../support/harness.js';
 import { startLocalCluster, type LocalCluster } from './local-cluster.js';
@@ -36,10 +37,13 @@ const seconds = (from: string, to: string): number => (Date.parse(to) - Date.par
 const poll = (check: () => Promise<boolean>, what: string, timeoutMs: number) =>
   until(async () => (await check()) || (await sleep(250), false), what, timeoutMs);
 
-describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service, failover, uninstall', function () {
+describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service, a webhook to a pod, failover, uninstall', function () {
   this.timeout(300_000);
   let cluster: LocalCluster;
   let env: NodeJS.ProcessEnv;
+  /** The SCIM endpoint of the first DirectoryConnection through the Service, and its bearer token's headers. */
+  let base: string;
+  let headers: Record<string, string>;
   const k = (args: string[], input?: string) => ok(kubectl(), args, { env, ...(input !== undefined && { input }) });
   const pods = async (): Promise<Pod[]> =>
     (JSON.parse(await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'json'])) as { items: Pod[] }).items;
@@ -93,9 +97,13 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
     const serve = (await pods()).find((p) => p.metadata.labels['app.kubernetes.io/component'] === 'serve')!;
     const who = await k(['-n', NAMESPACE, 'exec', serve.metadata.name, '--', 'node', '-e', 'console.log(process.getuid(), require("os").userInfo().username)']);
     expect(who.trim()).to.equal('1000 node');
-    const node = JSON.parse(await k(['get', 'nodes', '-o', 'json'])) as { items: Array<{ status: { images: Array<{ names: string[]; sizeBytes: number }> } }> };
-    const image = node.items[0]!.status.images.find((i) => i.names.includes('docker.io/library/dsync:dev'));
-    expect(image, 'docker.io/library/dsync:dev on the node').to.not.equal(undefined);
+    // the kubelet lists the node's images in its status every few seconds
+    let image: { names: string[]; sizeBytes: number } | undefined;
+    await poll(async () => {
+      const node = JSON.parse(await k(['get', 'nodes', '-o', 'json'])) as { items: Array<{ status: { images?: Array<{ names: string[]; sizeBytes: number }> } }> };
+      image = node.items[0]!.status.images?.find((i) => i.names.includes('docker.io/library/dsync:dev'));
+      return image !== undefined;
+    }, 'docker.io/library/dsync:dev in the node status', 60_000);
     console.log(`      image docker.io/library/dsync:dev: ${(image!.sizeBytes / 1e6).toFixed(0)} MB (as the node reports it); user: ${who.trim()}`);
   });
 
@@ -111,8 +119,8 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
     expect(endpoint).to.match(/^http:\/\/dsync\.example\.test\/api\/scim\/v2\.0\/[0-9a-f-]{36}$/);
 
     const clusterIp = (await k(['-n', NAMESPACE, 'get', 'service', 'dsync', '-o', 'jsonpath={.spec.clusterIP}'])).trim();
-    const base = `http://${await cluster.forward(`${clusterIp}:80`)}${new URL(endpoint).pathname}`;
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' };
+    base = `http://${await cluster.forward(`${clusterIp}:80`)}${new URL(endpoint).pathname}`;
+    headers = { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' };
     const user = {
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
       userName: 'ada@acme.test',
@@ -130,6 +138,33 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
       return r.status === 200 && found!.totalResults === 1;
     }, 'the user listed by either serve replica', 10_000);
     expect(found!.Resources[0]!.id).to.equal(id);
+  });
+
+  it('delivers the signed webhook to a receiver pod once a helm upgrade allows private addresses', async () => {
+    // The receiver: the dsync image's node, printing each request it gets as one JSON line.
+    const server = `require('http').createServer((req, res) => { let body = ''; req.on('data', (c) => (body += c));
+      req.on('end', () => { console.log(JSON.stringify({ headers: req.headers, body })); res.end(); }); }).listen(8080);`;
+    await k(['-n', 'default', 'run', 'receiver', '--image=dsync:dev', '--image-pull-policy=Never', '--labels=app=receiver', '--port=8080', '--expose', '--command', '--', 'node', '-e', server]);
+    await k(['-n', 'default', 'wait', 'pod/receiver', '--for=condition=Ready', '--timeout=60s']);
+    await ok(helms()[0]!.bin, ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--set', 'delivery.allowPrivate=true', '--wait', '--timeout', '180s'], { env });
+    await k(['-n', 'default', 'patch', 'directoryconnection', 'acme-okta', '--type=merge', '-p', JSON.stringify({ spec: { webhook: { url: 'http://receiver.default.svc:8080/webhooks/dsync' } } })]);
+    await poll(async () => {
+      const dc = JSON.parse(await k(['-n', 'default', 'get', 'directoryconnection', 'acme-okta', '-o', 'json'])) as { metadata: { generation: number }; status?: { observedGeneration?: number; conditions?: Condition[] } };
+      return dc.status?.observedGeneration === dc.metadata.generation && dc.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+    }, 'the DirectoryConnection reconciled with the receiver as its webhook', 60_000);
+
+    const created = await fetch(`${base}/Users`, { method: 'POST', headers, body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'grace@acme.test', active: true }) });
+    expect(created.status).to.equal(201);
+    let delivery: { headers: Record<string, string>; body: string } | undefined;
+    await poll(async () => {
+      const lines = (await k(['-n', 'default', 'logs', 'receiver'])).split('\n').filter((l) => l.startsWith('{'));
+      delivery = lines.map((l) => JSON.parse(l) as NonNullable<typeof delivery>).find((d) => d.body.includes('grace@acme.test'));
+      return delivery !== undefined;
+    }, 'the event delivered to the receiver pod', 60_000);
+    new Webhook(WEBHOOK_SECRET).verify(delivery!.body, delivery!.headers);
+    const event = JSON.parse(delivery!.body) as { event: string; data: { userName?: string } };
+    expect(event.event).to.equal('user.created'); // real-time delivery: one event a request
+    console.log(`      ${event.event} delivered to the receiver pod, its signature verified`);
   });
 
   it('fails over: with the leader pod deleted, the other replica takes the Lease and reconciles a new DirectoryConnection', async () => {
