@@ -2,7 +2,8 @@
 // (test/k8s/cluster.sh), installed as docs/operating/helm.md's "Try it on a local cluster" says; the pods get
 // Ready through their own probes, with the chart's securityContext, and pass `helm test` (cluster DNS); a
 // DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; its
-// event reaches a receiver pod, signed; the operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
+// event reaches a receiver pod, signed, in real time and in batches from a Job of the process-events CronJob
+// (every CronJob runs as a Job to completion); the operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
 // image's size, its user and how long its pods take to start.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
@@ -37,7 +38,7 @@ const seconds = (from: string, to: string): number => (Date.parse(to) - Date.par
 const poll = (check: () => Promise<boolean>, what: string, timeoutMs: number) =>
   until(async () => (await check()) || (await sleep(250), false), what, timeoutMs);
 
-describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service, a webhook to a pod, failover, uninstall', function () {
+describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install, pods Ready, a DirectoryConnection, SCIM through the Service, a webhook to a pod, the CronJobs, failover, uninstall', function () {
   this.timeout(300_000);
   let cluster: LocalCluster;
   let env: NodeJS.ProcessEnv;
@@ -165,6 +166,33 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
     const event = JSON.parse(delivery!.body) as { event: string; data: { userName?: string } };
     expect(event.event).to.equal('user.created'); // real-time delivery: one event a request
     console.log(`      ${event.event} delivered to the receiver pod, its signature verified`);
+  });
+
+  it('runs each CronJob as a Job to completion; process-events delivers the queued events to the receiver pod as a batch', async () => {
+    await ok(
+      helms()[0]!.bin,
+      ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--wait', '--timeout', '180s',
+        ...['delivery.batchSize=10', 'cron.processEvents.enabled=true', 'cron.syncGoogle.enabled=true', 'cron.syncMicrosoft.enabled=true', 'cron.syncHris.enabled=true'].flatMap((v) => ['--set', v])],
+      { env },
+    );
+    const created = await fetch(`${base}/Users`, { method: 'POST', headers, body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'linus@acme.test', active: true }) });
+    expect(created.status).to.equal(201);
+    const cronJobs = (await k(['-n', NAMESPACE, 'get', 'cronjobs', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(' ').sort();
+    expect(cronJobs).to.deep.equal(['dsync-process-events', 'dsync-sync-google', 'dsync-sync-hris', 'dsync-sync-microsoft']);
+    for (const cronJob of cronJobs) {
+      await k(['-n', NAMESPACE, 'create', 'job', `${cronJob}-e2e`, `--from=cronjob/${cronJob}`]);
+      await k(['-n', NAMESPACE, 'wait', `job/${cronJob}-e2e`, '--for=condition=complete', '--timeout=120s']);
+      const job = JSON.parse(await k(['-n', NAMESPACE, 'get', 'job', `${cronJob}-e2e`, '-o', 'json'])) as { status: { startTime: string; completionTime: string } };
+      console.log(`      ${cronJob}: a Job from it completed in ${seconds(job.status.startTime, job.status.completionTime).toFixed(0)} s`);
+    }
+    let batch: { headers: Record<string, string>; body: string } | undefined;
+    await poll(async () => {
+      const lines = (await k(['-n', 'default', 'logs', 'receiver'])).split('\n').filter((l) => l.startsWith('{'));
+      batch = lines.map((l) => JSON.parse(l) as NonNullable<typeof batch>).find((d) => d.body.startsWith('[') && d.body.includes('linus@acme.test'));
+      return batch !== undefined;
+    }, 'the batch delivered to the receiver pod', 30_000);
+    new Webhook(WEBHOOK_SECRET).verify(batch!.body, batch!.headers);
+    expect((JSON.parse(batch!.body) as Array<{ event: string }>).map((e) => e.event)).to.include('user.created');
   });
 
   it('fails over: with the leader pod deleted, the other replica takes the Lease and reconciles a new DirectoryConnection', async () => {
