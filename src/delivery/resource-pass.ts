@@ -38,7 +38,9 @@ export class ResourcePass {
   private disabled = false;
   private leaseLost = false;
   private failure: unknown;
-  private wake: (() => void) | undefined;
+  /** The loop's wait, if it waits; else whether an answer (or the tick) came while it was busy elsewhere. */
+  private waiter: (() => void) | undefined;
+  private woken = false;
   private saving: Promise<void> | undefined;
   private dirty = false;
   private savedAt = 0;
@@ -63,15 +65,19 @@ export class ResourcePass {
   async run(lease: { held: boolean }): Promise<void> {
     this.c.stats.directories++;
     const started = Date.now();
+    // Wakes the loop at least every SAVE_MS (replay requests, the lease, a stop) without a timer per wait: a
+    // wait for a POST's answer, once per event against a fast receiver, was a timer set and cleared each time.
+    const tick = setInterval(() => this.wake(), SAVE_MS);
     try {
       while (!this.c.stopped() && lease.held && !this.disabled && !this.leaseLost && this.failure === undefined) {
         if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
-        await this.pickUpReplay();
+        if (Date.now() - this.replayCheckedAt >= SAVE_MS) await this.pickUpReplay();
         if (this.atEnd && Date.now() - started < CONTINUE_MS && this.c.notified(this.directory.id)) this.atEnd = false;
         if (this.wantsEvents()) await this.readChunk();
         this.dispatch();
         if (this.inFlight > 0) {
-          await this.idle(this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? SAVE_MS : this.untilNextRetry(SAVE_MS));
+          // An answer wakes the loop; so does a retry's time coming while a POST could go.
+          await this.idle(this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? Infinity : this.untilNextRetry(Infinity));
           continue;
         }
         if (this.wantsEvents()) continue;
@@ -86,7 +92,8 @@ export class ResourcePass {
         await this.idle(wait);
       }
     } finally {
-      while (this.inFlight > 0) await this.idle(SAVE_MS);
+      while (this.inFlight > 0) await this.idle(Infinity);
+      clearInterval(tick);
       this.markDirty();
       await this.saving;
       if (this.leaseLost) lease.held = false;
@@ -213,18 +220,17 @@ export class ResourcePass {
     } finally {
       this.inFlight--;
       this.c.slots.release();
-      this.wake?.();
+      this.wake();
     }
   }
 
   /** A replay asked for while this pass runs: once what is in flight settles, the pass starts over from it. */
   private async pickUpReplay(): Promise<void> {
-    if (Date.now() - this.replayCheckedAt < SAVE_MS) return;
     this.replayCheckedAt = Date.now();
     const current = this.snapshot();
     const replayed = await applyReplay(this.c, this.directory.id, current);
     if (replayed === current) return;
-    while (this.inFlight > 0) await this.idle(SAVE_MS);
+    while (this.inFlight > 0) await this.idle(Infinity);
     this.load(replayed);
     this.markDirty();
   }
@@ -237,15 +243,29 @@ export class ResourcePass {
     return Math.max(0, Math.min(cap, at === -Infinity ? cap : at - now));
   }
 
+  /**
+   * Until an answer, the pass's tick, or `ms` (shorter waits than the tick get a timer of their own). An answer
+   * that came while the loop was reading the log counts: waiting for the next one could stall the pass a tick.
+   */
   private idle(ms: number): Promise<void> {
+    if (this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const timer = ms < SAVE_MS ? setTimeout(() => this.wake(), ms) : undefined;
+      this.waiter = () => {
         clearTimeout(timer);
         resolve();
-      }
-      this.wake = done;
+      };
     });
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    if (waiter) waiter();
+    else this.woken = true;
   }
 
   private markDirty(): void {
