@@ -3,8 +3,8 @@
 // Ready through their own probes, with the chart's securityContext, and pass `helm test` (cluster DNS); a
 // DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; its
 // event reaches a receiver pod, signed, in real time and in batches from a Job of the process-events CronJob
-// (every CronJob runs as a Job to completion); the operator fails over to its other replica; `helm uninstall` leaves the CRD and the resources. Prints the
-// image's size, its user and how long its pods take to start.
+// (every CronJob runs as a Job to completion); the operator fails over to its other replica; `helm uninstall`
+// leaves the CRD and the resources. Prints the image's size, its user and how long its pods take to start.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
