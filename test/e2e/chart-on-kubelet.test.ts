@@ -49,6 +49,25 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
   const pods = async (): Promise<Pod[]> =>
     (JSON.parse(await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'json'])) as { items: Pod[] }).items;
 
+  /**
+   * helm upgrade --reuse-values with `sets`, --wait; then until the serve pods it replaced are gone and the Service
+   * answered three times in a row: while the rollover settles a request may meet its keep-alive connection closing
+   * or a route kube-proxy has not updated yet (a rolling update without failed requests is still to be made).
+   */
+  const upgrade = async (sets: string[]): Promise<void> => {
+    const serve = async () => (await pods()).filter((p) => p.metadata.labels['app.kubernetes.io/component'] === 'serve').map((p) => p.metadata.name);
+    const before = await serve();
+    await ok(helms()[0]!.bin, ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--wait', '--timeout', '180s', ...sets.flatMap((v) => ['--set', v])], { env });
+    await poll(async () => (await serve()).every((n) => !before.includes(n)), 'the replaced serve pods gone', 90_000);
+    let answered = 0;
+    await poll(async () => {
+      const r = await fetch(`${base}/Users?count=1`, { headers }).catch(() => undefined);
+      answered = r?.status === 200 ? answered + 1 : 0;
+      await r?.arrayBuffer();
+      return answered === 3;
+    }, 'the Service answering three times in a row after the rollover', 90_000);
+  };
+
   before(async function () {
     this.timeout(45 * 60_000); // a cold machine builds the Kubernetes components and the image first
     cluster = await startLocalCluster();
@@ -147,7 +166,7 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
       req.on('end', () => { console.log(JSON.stringify({ headers: req.headers, body })); res.end(); }); }).listen(8080);`;
     await k(['-n', 'default', 'run', 'receiver', '--image=dsync:dev', '--image-pull-policy=Never', '--labels=app=receiver', '--port=8080', '--expose', '--command', '--', 'node', '-e', server]);
     await k(['-n', 'default', 'wait', 'pod/receiver', '--for=condition=Ready', '--timeout=60s']);
-    await ok(helms()[0]!.bin, ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--set', 'delivery.allowPrivate=true', '--wait', '--timeout', '180s'], { env });
+    await upgrade(['delivery.allowPrivate=true']);
     await k(['-n', 'default', 'patch', 'directoryconnection', 'acme-okta', '--type=merge', '-p', JSON.stringify({ spec: { webhook: { url: 'http://receiver.default.svc:8080/webhooks/dsync' } } })]);
     await poll(async () => {
       const dc = JSON.parse(await k(['-n', 'default', 'get', 'directoryconnection', 'acme-okta', '-o', 'json'])) as { metadata: { generation: number }; status?: { observedGeneration?: number; conditions?: Condition[] } };
@@ -169,12 +188,7 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
   });
 
   it('runs each CronJob as a Job to completion; process-events delivers the queued events to the receiver pod as a batch', async () => {
-    await ok(
-      helms()[0]!.bin,
-      ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--wait', '--timeout', '180s',
-        ...['delivery.batchSize=10', 'cron.processEvents.enabled=true', 'cron.syncGoogle.enabled=true', 'cron.syncMicrosoft.enabled=true', 'cron.syncHris.enabled=true'].flatMap((v) => ['--set', v])],
-      { env },
-    );
+    await upgrade(['delivery.batchSize=10', 'cron.processEvents.enabled=true', 'cron.syncGoogle.enabled=true', 'cron.syncMicrosoft.enabled=true', 'cron.syncHris.enabled=true']);
     const created = await fetch(`${base}/Users`, { method: 'POST', headers, body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'linus@acme.test', active: true }) });
     expect(created.status).to.equal(201);
     const cronJobs = (await k(['-n', NAMESPACE, 'get', 'cronjobs', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(' ').sort();
