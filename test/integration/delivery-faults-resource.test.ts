@@ -76,12 +76,15 @@ for (const backend of FAULT_BACKENDS) {
 
     it('SIGKILL with many POSTs in flight: a new process re-sends only what was not acknowledged; per-resource order holds', async () => {
       const DIRS = 2;
-      receiver.answer = () => ({ status: 200, delayMs: 20 });
+      // Delivery runs behind the writes: 500 ms a POST while they go on (a loaded machine writes slowly, and a
+      // delivery that kept up would be over before the kill), then 20 ms; 16 in flight per directory.
+      let writing = true;
+      receiver.answer = () => ({ status: 200, delayMs: writing ? 500 : 20 });
       const first = await serve('serve#1', env());
       const dirs = await createDirectories(first, DIRS, receiver.url, 'rcrash');
-      // Delivery runs behind the writes: 20 ms a POST, 16 in flight per directory.
       await createUsers([first], dirs, 150, 'u');
       for (const [i, dir] of dirs.entries()) await groupsAndUpdates(first, dir, i + 1, 6, 150);
+      writing = false;
       const total = await logLength(redis, dirs);
       await until(() => receiver.ackedCount() >= total / 3, () => `a third of ${total} events (got ${receiver.ackedCount()})`, 30_000);
       const inFlightAtKill = receiver.inFlight;
