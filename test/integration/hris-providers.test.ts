@@ -83,6 +83,24 @@ for (const type of HR_TYPES) {
       expect(await run()).to.deep.equal([`group.user_removed:Sales/${e}`, `user.deleted:${e}`]);
     });
 
+    it('users carry their department as a predefined attribute; with inactive_users: delete a terminated employee leaves their department, then is deleted', async () => {
+      const api = await t.service.api('GET', `/api/v1/directory-sync/users/${ids[3]}?directoryId=${dir.id}`);
+      expect(api.body.data.attributes).to.deep.include({ department: 'Sales' });
+      const strict = await t.directory(type, { inactive_users: 'delete' });
+      await until(async () => t.service.dsync.hris.idle && (await t.status(strict.id)).state === 'succeeded', 'the first sync of the second directory');
+      // The employee terminated before the first sync is never stored.
+      expect(await t.service.dsync.store.getUser(strict.id, ids[11]!)).to.equal(null);
+      expect(await t.service.dsync.store.countUsers(strict.id)).to.equal(10);
+      await t.newEvents(strict.id);
+      f.age();
+      const e = f.email(ids[2]!)!;
+      f.terminate(ids[2]!);
+      const report = await t.sync(strict.id);
+      expect(report.failed, JSON.stringify(report)).to.equal(0);
+      expect(labels(await t.newEvents(strict.id))).to.deep.equal([`group.user_removed:Engineering/${e}`, `user.deleted:${e}`]);
+      expect(await t.service.dsync.store.getUser(strict.id, ids[2]!)).to.equal(null);
+    });
+
     it('throttled: waits as told and succeeds', async () => {
       f.hire({ department: 'Sales' });
       f.throttle(2);
