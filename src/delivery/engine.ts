@@ -47,6 +47,7 @@ export class DeliveryEngine {
   private timers: NodeJS.Timeout[] = [];
   private stopped = false;
   private pumping = false;
+  private sweeping: Promise<void> | undefined;
   private pollBackoff = { failures: 0, resumeAt: 0 };
   private readonly stats: PassStats = { directories: 0, delivered: 0, failed: 0 };
   private readonly pass: PassContext;
@@ -93,6 +94,9 @@ export class DeliveryEngine {
    * settles: the run could not do its work, even if the store is back by then (empty, or with the same work due).
    */
   async processDue(): Promise<PassStats> {
+    // A drain clears the due mark as it starts, so a process killed mid-drain leaves its directory unmarked until
+    // a sweep: the pass sweeps first (or joins the start-up sweep), or it would skip that directory's events.
+    await this.sweep();
     const before = { ...this.stats };
     const seen = new Set<string>();
     for (;;) {
@@ -117,15 +121,21 @@ export class DeliveryEngine {
    * Finishes committed big membership changes a writer left half-applied, then re-marks directories whose log is
    * ahead of their cursor (without moving a scheduled retry earlier).
    */
-  async sweep(): Promise<void> {
+  sweep(): Promise<void> {
+    // One at a time: a pass that starts while the start-up sweep runs waits for it rather than doubling it.
+    this.sweeping ??= this.sweepAll().finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweepAll(): Promise<void> {
     try {
-      for (const id of await this.o.store.listDirectoryIds()) {
+      await mapLimit(await this.o.store.listDirectoryIds(), this.o.concurrency, async (id) => {
         await this.o.store.finishPendingWrites(id);
         const [last, state] = await Promise.all([this.o.store.lastEventSeq(id), this.o.store.deliveryState(id)]);
-        if (last === null || last === state.cursor) continue;
+        if (last === null || last === state.cursor) return;
         // A retrying directory is due at its retry time (a crash mid-retry must not strand it).
         await this.o.store.markDue(id, state.attempts === 0 ? Date.now() : (state.retryAt ?? Date.now()));
-      }
+      });
     } catch (err) {
       this.o.logger.error({ err }, 'delivery sweep failed');
     }
