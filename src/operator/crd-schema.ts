@@ -71,6 +71,7 @@ export const directoryConnectionSpec = z
       .describe('Webhook receiving the directory-sync events'),
     logWebhookEvents: z.boolean().default(false).describe('Keep a log of webhook deliveries'),
     deactivated: z.boolean().default(false).describe('A deactivated directory refuses SCIM requests'),
+    inactiveUsers: core.inactive_users.unwrap().default('keep'),
     google: z
       .strictObject({
         domain: core.google_domain.unwrap().min(1).describe('Google Workspace domain'),

@@ -4,7 +4,7 @@
  */
 import { changedImmutableField, parseCreateInput, staysDisabled, type ImmutableField } from '../core/directories.js';
 import type { CreateDirectoryInput } from '../core/directory-input.js';
-import type { Directory } from '../core/model.js';
+import type { Directory, InactiveUsers } from '../core/model.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
 
 /** The identity the operator acts as in the store: only it may change the directories it manages. */
@@ -21,6 +21,8 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     ...(spec.webhook && webhookSecret !== undefined && { webhook_secret: webhookSecret }),
     log_webhook_events: spec.logWebhookEvents,
     deactivated: spec.deactivated,
+    // Only when `delete`: `keep` is the default, and a directory stored before the setting existed stays unchanged.
+    ...(spec.inactiveUsers === 'delete' && { inactive_users: 'delete' as const }),
     ...(spec.google && { google_domain: spec.google.domain }),
     // Only when on: off is the default, and a directory stored before the setting existed stays unchanged.
     ...(spec.google?.nestedGroups && { google_nested_groups: true }),
@@ -28,6 +30,8 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     ...(spec.microsoft?.nestedGroups && { microsoft_nested_groups: true }),
   });
 }
+
+const inactiveUsers = (d: { inactive_users?: InactiveUsers }): InactiveUsers => d.inactive_users ?? 'keep';
 
 export interface DesiredDirectory {
   input: CreateDirectoryInput;
@@ -64,6 +68,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     ...(input.google_nested_groups !== undefined && { google_nested_groups: input.google_nested_groups }),
     ...(input.microsoft_tenant_id !== undefined && { microsoft_tenant_id: input.microsoft_tenant_id }),
     ...(input.microsoft_nested_groups !== undefined && { microsoft_nested_groups: input.microsoft_nested_groups }),
+    ...(inactiveUsers(input) !== inactiveUsers(current) && { inactive_users: inactiveUsers(input) }),
     managed_by: desired.managedBy,
   };
   const same =
@@ -79,6 +84,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.google_nested_groups === current.google_nested_groups &&
     next.microsoft_tenant_id === current.microsoft_tenant_id &&
     next.microsoft_nested_groups === current.microsoft_nested_groups &&
+    inactiveUsers(next) === inactiveUsers(current) &&
     next.managed_by === current.managed_by;
   return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
 }

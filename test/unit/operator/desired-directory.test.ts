@@ -12,6 +12,7 @@ const spec: DirectoryConnectionSpec = {
   webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } },
   logWebhookEvents: false,
   deactivated: false,
+  inactiveUsers: 'keep',
   google: { domain: 'acme.com', nestedGroups: false },
 };
 
@@ -101,6 +102,20 @@ describe('desired directory', () => {
       expect(next(plan).webhook).to.deep.equal(stored.webhook);
       expect(planDirectory(stored, { ...desired(), reenableWebhook: true })).to.deep.equal({ action: 'none' });
     });
+  });
+
+  it('inactiveUsers: delete is set and taken back; keep leaves a directory stored before the setting unchanged', () => {
+    expect(directoryInput({ ...spec, inactiveUsers: 'delete' }, 'whsec_1')).to.include({ inactive_users: 'delete' });
+    expect(directoryInput(spec, 'whsec_1')).not.to.have.property('inactive_users');
+    const toDelete = planDirectory(stored, desired({ inactiveUsers: 'delete' }));
+    expect(toDelete.action).to.equal('update');
+    const deleting = (toDelete as { next: Directory }).next;
+    expect(deleting.inactive_users).to.equal('delete');
+    expect(planDirectory(deleting, desired({ inactiveUsers: 'delete' }))).to.deep.equal({ action: 'none' });
+    const back = planDirectory(deleting, desired());
+    expect((back as { next: Directory }).next.inactive_users).to.equal('keep');
+    expect(planDirectory(stored, desired())).to.deep.equal({ action: 'none' });
+    expect(planDirectory({ ...stored, inactive_users: 'keep' }, desired())).to.deep.equal({ action: 'none' });
   });
 
   it('refuses to change tenant, product or type of a stored directory', () => {
