@@ -15,9 +15,11 @@ for (const kind of STORE_KINDS) {
     let svc: Service;
     let hooks: Receiver;
     let attempts: Array<{ id: string; status: number; at: number }>;
+    let store: Awaited<ReturnType<typeof openStore>>;
 
     async function start(options: Parameters<typeof startService>[1] = {}) {
-      svc = await startService(await openStore(kind, 3), {
+      store = await openStore(kind, 3);
+      svc = await startService(store, {
         ...options,
         webhook: { retrySchedule: FAST, ...options.webhook },
         delivery: { ordering: 'directory', ...options.delivery },
@@ -213,6 +215,16 @@ for (const kind of STORE_KINDS) {
       );
       expect(hooks.deliveries.every((x) => x.id.startsWith('batch_'))).to.equal(true);
       expect((await svc.api('POST', '/api/v1/dsync/cron/process-events')).body.data.delivered).to.equal(0);
+    });
+
+    it('batch mode: a pass delivers a directory left without its due mark (a process killed mid-drain clears it)', async () => {
+      await start({ webhook: { batchSize: 4 } });
+      const a = await directory({ name: 'A' });
+      await createUsers(a, 6, 'a');
+      await store.clearDue(a.id);
+      const run = await svc.api('POST', '/api/v1/dsync/cron/process-events');
+      expect(run.body.data).to.include({ directories: 1, delivered: 6, failed: 0 });
+      expect(hooks.events().map((e) => e.data.raw.userName)).to.deep.equal(Array.from({ length: 6 }, (_, i) => `a${i}@x.io`));
     });
 
     it('logs each attempt when log_webhook_events is on, and lists and fetches the logs', async () => {
