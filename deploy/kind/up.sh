@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A local dsync on kind: builds the image, creates a kind cluster, applies the CRD, installs Redis and the chart,
 # applies the sample DirectoryConnection and prints the SCIM endpoint and token. Needs docker, kind, kubectl and
-# helm. The CI machines have no Docker, so this is not run by the tests; test/k8s/chart-e2e.test.ts runs the same
-# path minus the kubelet.
+# helm. The CI machines have no Docker, so this is not run by the tests; test/e2e/chart-on-kubelet.test.ts runs the
+# same steps on test/k8s/cluster.sh's cluster (image from the Dockerfile, CRD, Redis, chart, a DirectoryConnection
+# Ready, helm test).
 #
 #   deploy/kind/up.sh            # cluster "dsync" (DSYNC_KIND_CLUSTER to change)
 #   deploy/kind/down.sh          # delete it
