@@ -26,7 +26,7 @@ export const COMMANDS: Record<CommandName, CliCommand> = {
   serve: {
     summary: 'Run the HTTP service (management API, SCIM endpoint, webhook delivery)',
     details:
-      'Serves the management API, the SCIM endpoint, the setup pages and the providers\' callbacks on `PORT`, and metrics on `METRICS_PORT`; delivers webhook events, and runs the pull syncs in-process when their `*_SYNC_INTERVAL` is set. On the in-memory store without `DSYNC_API_KEYS`, it generates an API key for the run and prints it with a first `curl` (with Redis, the keys are required). Stops gracefully on SIGTERM or SIGINT: in-flight requests finish, delivery stops, the store closes (10 s at most).',
+      'Serves the management API, the SCIM endpoint, the setup pages and the providers\' callbacks on `PORT`, and metrics on `METRICS_PORT`; delivers webhook events, and runs the pull syncs in-process when their `*_SYNC_INTERVAL` is set. On the in-memory store without `DSYNC_API_KEYS`, it generates an API key for the run and prints it with a first `curl` (with Redis, the keys are required). Stops gracefully on SIGTERM or SIGINT: `/readyz` answers 503 at once, in-flight requests finish and every answer says `Connection: close`, connections idle for 1 s are closed, then delivery stops and the store closes (10 s at most).',
     store: 'The in-memory store by default (one process, nothing kept), or Redis.',
     env: ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'HRIS (BambooHR, HiBob, Personio)', 'Metrics and logs'],
   },

@@ -7,6 +7,7 @@ import { newSecret } from './core/ids.js';
 import { waitForStore } from './core/wait-for-store.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-errors.js';
+import { drainable } from './http/drain.js';
 import { expressTypes } from './http/express-types.js';
 import { bearer } from './http/scim-routes.js';
 import { listen, PortError } from './listen.js';
@@ -90,10 +91,12 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     pageLimits: createPageLimits(redis ? { redis } : {}),
     ...(rateLimits && { rateLimits }),
     ...(config.trustProxy !== undefined && { trustProxy: config.trustProxy }),
+    draining: () => drain.draining, // the server below, once it stops
   });
   const types = expressTypes();
   types.adopt(app);
   const server: Server = createServer(types.options, app);
+  const drain = drainable(server);
   answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
@@ -130,9 +133,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         `      -d '{"name":"Acme","tenant":"acme","product":"demo","type":"okta-scim-v2"}' ${config.externalUrl}/api/v1/directory-sync\n\n`,
     );
   }
-  // Graceful: stop accepting, let in-flight requests finish, then stop delivery and close the store.
+  // Graceful: not ready at once, every connection drained without failing a request (drain.ts), then delivery
+  // stops and the store closes.
   const shutdown = async (signal: string): Promise<void> => {
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down: finishing in-flight requests, closing connections');
     const force = setTimeout(() => {
       logger.error('shutdown took longer than 10 s; exiting anyway');
       process.exit(1);
@@ -140,13 +144,9 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     force.unref();
     if (batchTimer) clearInterval(batchTimer);
     for (const timer of pullTimers) if (timer) clearInterval(timer);
-    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-    // A keep-alive connection turns idle once its in-flight response is sent; close it then, not 65 s later.
-    const closeIdle = setInterval(() => server.closeIdleConnections(), 50);
     metricsServer?.close();
     metricsServer?.closeAllConnections();
-    await drained;
-    clearInterval(closeIdle);
+    await drain.drain();
     await dsync.close();
     logger.info('stopped');
     process.exit(0);

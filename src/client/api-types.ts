@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * Readiness: the store answers, and no shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS
-         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout. A shard whose master has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes: not ready either, told apart (`below-min-replicas`, naming the shards). Below DSYNC_REDIS_WAIT_REPLICAS but at the minimum, writes are taken (counted as degraded) and the service is ready, the shards listed under `degraded`.
+         * @description Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout. A shard whose master has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes: not ready either, told apart (`below-min-replicas`, naming the shards). Below DSYNC_REDIS_WAIT_REPLICAS but at the minimum, writes are taken (counted as degraded) and the service is ready, the shards listed under `degraded`. A process stopping (SIGTERM) answers `draining` until it exits, whatever the store says.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1036,7 +1036,7 @@ export interface components {
         };
         Readiness: {
             /** @enum {string} */
-            status: "ready" | "unavailable" | "below-min-replicas";
+            status: "ready" | "unavailable" | "below-min-replicas" | "draining";
             /**
              * @description Which store the service runs on
              * @enum {string}
@@ -3580,7 +3580,7 @@ export interface operations {
                 };
             };
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            /** @description `unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes */
+            /** @description `unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes; `draining`: the process is stopping */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -37,6 +37,8 @@ export interface AppOptions {
   trustProxy?: boolean | number | string[];
   /** The setup page's limits (always on); default: counted in this process. */
   pageLimits?: PageLimits;
+  /** Whether the process is stopping: /readyz answers 503 `draining` then (drain.ts). */
+  draining?: () => boolean;
 }
 
 /** Where the app mounts the setup page. */
@@ -66,7 +68,7 @@ export function appTemplates(): RouteTemplate[] {
   ];
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, pageLimits, ...o }: AppOptions): Express {
+export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, pageLimits, draining, ...o }: AppOptions): Express {
   const authFailures = new AuthFailures({
     ...o.authFailures,
     logger,
@@ -93,7 +95,7 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readiness(dsync.health, logger));
+  app.get('/readyz', readiness(dsync.health, logger, draining));
 
   // Public, like most API specs: it holds no data, and a client generator or a fuzzer fetches it without a key.
   app.get('/api/v1/openapi.json', (_req, res) => {

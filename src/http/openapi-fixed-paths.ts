@@ -17,7 +17,7 @@ export const FIXED_SCHEMAS: Record<string, Json> = {
   Readiness: {
     type: 'object',
     properties: {
-      status: { type: 'string', enum: ['ready', 'unavailable', 'below-min-replicas'] },
+      status: { type: 'string', enum: ['ready', 'unavailable', 'below-min-replicas', 'draining'] },
       store: { type: 'string', enum: ['memory', 'redis'], description: 'Which store the service runs on' },
       degraded: { type: 'array', items: ref('ShardReplication'), description: 'Ready: shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS (their writes count as degraded)' },
       shards: { type: 'array', items: ref('ShardReplication'), description: 'below-min-replicas: the shards that refuse writes' },
@@ -83,13 +83,14 @@ export function fixedPaths(): Json {
           'Pings the store with a 500 ms deadline, so a stalled store reads as not ready rather than as a probe timeout. A shard ' +
           'whose master has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes: not ready either, told apart ' +
           '(`below-min-replicas`, naming the shards). Below DSYNC_REDIS_WAIT_REPLICAS but at the minimum, writes are taken ' +
-          '(counted as degraded) and the service is ready, the shards listed under `degraded`.',
+          '(counted as degraded) and the service is ready, the shards listed under `degraded`. A process stopping (SIGTERM) ' +
+          'answers `draining` until it exits, whatever the store says.',
         tags: ['Health'],
         security: [],
         responses: {
           200: { description: 'Ready; `degraded` lists shards with fewer replicas in sync than DSYNC_REDIS_WAIT_REPLICAS', headers: answerHeaders(false), content: json(ref('Readiness'), { status: 'ready', store: 'redis' }) },
           503: {
-            description: '`unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes',
+            description: '`unavailable`: the store does not answer; `below-min-replicas`: the `shards` listed refuse writes; `draining`: the process is stopping',
             headers: { ...answerHeaders(false), 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
             content: json(ref('Readiness'), { status: 'below-min-replicas', store: 'redis', shards: [{ master: '10.0.0.12:6379', replicas_in_sync: 0, wait_replicas: 1, min_replicas: 1 }] }),
           },

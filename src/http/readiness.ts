@@ -2,7 +2,8 @@
  * `/readyz`: ready when the store answers (every master, on a cluster). A shard whose master has fewer replicas
  * in sync than DSYNC_REDIS_MIN_REPLICAS refuses writes, so it reads as not ready too, named apart from an
  * unreachable store (`below-min-replicas`, with the shards); a shard below DSYNC_REDIS_WAIT_REPLICAS but at the
- * minimum takes writes (counted as degraded) and is ready, listed under `degraded`.
+ * minimum takes writes (counted as degraded) and is ready, listed under `degraded`. A stopping process is not
+ * ready (`draining`) whatever its store says: nothing should route a new request to it.
  */
 import type { RequestHandler } from 'express';
 import { withDeadline } from '../core/deadline.js';
@@ -27,10 +28,15 @@ async function check(health: Dsync['health']): Promise<Verdict> {
   }
 }
 
-export function readiness(health: Dsync['health'], logger: Logger): RequestHandler {
+export function readiness(health: Dsync['health'], logger: Logger, draining: () => boolean = () => false): RequestHandler {
   // Logged when readiness changes, not at every probe of an outage.
   let last: Verdict['status'] = 'ready';
   return async (_req, res) => {
+    if (draining()) {
+      res.status(503).setHeader('Retry-After', '1');
+      res.json({ status: 'draining', store: health.store });
+      return;
+    }
     const { status, shards, err } = await check(health);
     if (status !== last) {
       const fields = { store: health.store, ...(err !== undefined && { err }), shards: shards.filter((s) => s.inSync < s.wanted).map(shardJson) };

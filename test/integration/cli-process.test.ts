@@ -1,11 +1,12 @@
 /**
  * The `dsync serve` process as users start it: taken ports give one line naming the variable, METRICS_PORT=0
  * turns metrics off, and SIGTERM/SIGINT to the process that was started (npm, npx, node) stops the server
- * gracefully: in-flight requests finish, the store closes, the ports are free and the exit status is 0.
+ * gracefully: in-flight requests finish, the store closes, the ports are free and the exit status is 0. While it
+ * drains, /readyz answers 503 and a kept-alive client's next request is answered, with `Connection: close`.
  */
 import { expect } from 'chai';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisUrl } from '../support/services.js';
@@ -35,8 +36,21 @@ function expectPortError(output: string, variable: string, port: number): void {
   expect(output).not.to.match(/\n\s+at /);
 }
 
+/** GET `path` through `agent`: its answer, and whether it went on a connection kept alive from before. */
+function get(port: number, path: string, agent: Agent | false): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; reusedSocket: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Starts a POST and sends half its body: the request is in flight until `finish` is called. */
-function halfSentCreate(port: number): { finish(): void; response: Promise<{ status: number; body: string }> } {
+function halfSentCreate(port: number): { finish(): void; response: Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> } {
   const body = JSON.stringify({ name: 'In flight', tenant: 'acme', product: 'cli', type: 'okta-scim-v2' });
   const req = request({
     host: '127.0.0.1',
@@ -45,11 +59,11 @@ function halfSentCreate(port: number): { finish(): void; response: Promise<{ sta
     path: '/api/v1/directory-sync',
     headers: { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const response = new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
     });
     req.on('error', reject);
   });
@@ -146,6 +160,42 @@ describe('dsync serve as a process (real CLI)', function () {
 
   it('Ctrl+C (SIGINT to the whole `npm start` process group) is graceful too', () =>
     stopsGracefully('memory', (npm) => process.kill(-npm.child.pid!, 'SIGINT')));
+
+  it('SIGTERM drains: /readyz answers 503 draining, a kept-alive connection gets its next answer with Connection: close, the in-flight request finishes', async () => {
+    const port = await freePort();
+    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', ...storeEnv('memory') });
+    await waitHealthy(port, proc);
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = await get(port, '/readyz', keptAlive);
+      expect(before.status).to.equal(200);
+      expect(before.headers.connection).to.equal('keep-alive');
+      const inflight = halfSentCreate(port);
+      await new Promise((r) => setTimeout(r, 300)); // let the server receive the headers
+      proc.child.kill('SIGTERM');
+      await until(() => proc.output().includes('shutting down'), () => `the server to receive the signal:\n${proc.output()}`, 20_000);
+
+      const again = await get(port, '/readyz', keptAlive);
+      expect(again.reusedSocket, 'the request went on the connection kept alive from before the signal').to.equal(true);
+      expect(again.status).to.equal(503);
+      expect(JSON.parse(again.body)).to.deep.equal({ status: 'draining', store: 'memory' });
+      expect(again.headers.connection).to.equal('close');
+      // a connection opened now (a proxy that has not caught up yet) is answered too, while others drain
+      const late = await get(port, '/healthz', false);
+      expect(late.status).to.equal(200);
+      expect(late.headers.connection).to.equal('close');
+
+      inflight.finish();
+      const created = await inflight.response;
+      expect(created.status, created.body).to.equal(201);
+      expect(created.headers.connection).to.equal('close');
+      expect(await proc.exited, proc.output()).to.equal(0);
+      expect(proc.output()).to.contain('"msg":"stopped"');
+      expect(await portIsFree(port), 'PORT is free').to.equal(true);
+    } finally {
+      keptAlive.destroy();
+    }
+  });
 
   it('SIGTERM to `node dist/cli.js serve` (the packed package) stops the server', async function () {
     this.timeout(300_000); // builds the package once for the run
