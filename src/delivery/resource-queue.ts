@@ -1,9 +1,12 @@
 /**
  * The order of `resource` delivery for one directory, in memory (pure; the pass feeds it and persists what it
- * reports). Each resource (a user or a group) has a FIFO of the events that name it; an event may go when it is
- * at the head of every FIFO it is in, that is, when every earlier event sharing a user or group with it has been
- * delivered or dead-lettered. A failed delivery stays at the head of its FIFOs until it succeeds or is
+ * reports). The events not done that name one resource (a user or a group) form a chain in log order; an event
+ * may go when it is first in each of its chains, that is, when every earlier event sharing a user or group with
+ * it has been delivered or dead-lettered. A failed delivery stays in its chains until it succeeds or is
  * dead-lettered, so it holds back only the events that share a resource with it (and, through them, theirs).
+ *
+ * Each event is one object linked into at most two chains (its user's, its group's): reading an event, sending it
+ * and completing it cost a few pointer updates and a map lookup per resource, with no allocation but the event's.
  *
  * It also keeps what must survive a crash: the low watermark (the last event before the first one not done),
  * runs of done events after it, and the failed deliveries with their attempts.
@@ -16,9 +19,6 @@ type EntryState = 'waiting' | 'ready' | 'flying' | 'failed' | 'done';
 export interface Entry extends LoggedEvent {
   /** Read order: 0, 1, 2… within this queue. */
   readonly n: number;
-  readonly fifos: Fifo[];
-  /** The entry's absolute index in each of its FIFOs. */
-  readonly ords: number[];
   state: EntryState;
   unit?: Unit;
 }
@@ -30,52 +30,124 @@ export interface Unit {
   retryAt: number;
 }
 
-class Fifo {
-  items: Entry[] = [];
-  /** Absolute index of items[0]. */
-  offset = 0;
-  head = 0;
+/** The two chains an event can be in: its user's and its group's (a membership is in both). */
+const USER = 0;
+const GROUP = 1;
+type Chain = typeof USER | typeof GROUP;
 
-  constructor(readonly key: string) {}
+class Node implements Entry {
+  state: EntryState = 'waiting';
+  unit: Unit | undefined = undefined;
+  /** The id of its user and of its group, when it names one. */
+  user: string | undefined = undefined;
+  group: string | undefined = undefined;
+  /** Its neighbours not done in its user's chain and in its group's. */
+  prevUser: Node | undefined = undefined;
+  nextUser: Node | undefined = undefined;
+  prevGroup: Node | undefined = undefined;
+  nextGroup: Node | undefined = undefined;
+  /** The batch being built that holds it, and the completion that walked past it in each chain (`ResourceQueue.marks`). */
+  batch = 0;
+  walkedUser = 0;
+  walkedGroup = 0;
 
-  at(position: number): Entry | undefined {
-    return this.items[this.head + position];
+  constructor(
+    readonly seq: string,
+    readonly json: string,
+    readonly n: number,
+  ) {}
+
+  /** First in each of its chains: no earlier event not done names its user or its group. */
+  get unblocked(): boolean {
+    return this.prevUser === undefined && this.prevGroup === undefined;
   }
-  positionOf(entry: Entry, i: number): number {
-    return entry.ords[i]! - this.offset - this.head;
+  id(c: Chain): string | undefined {
+    return c === USER ? this.user : this.group;
   }
-  push(entry: Entry): number {
-    this.items.push(entry);
-    return this.offset + this.items.length - 1;
+  prev(c: Chain): Node | undefined {
+    return c === USER ? this.prevUser : this.prevGroup;
   }
-  pop(): void {
-    this.head++;
-    // Drop the delivered part now and then: a group's FIFO can see a hundred thousand membership events.
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+  next(c: Chain): Node | undefined {
+    return c === USER ? this.nextUser : this.nextGroup;
+  }
+  setPrev(c: Chain, n: Node | undefined): void {
+    if (c === USER) this.prevUser = n;
+    else this.prevGroup = n;
+  }
+  setNext(c: Chain, n: Node | undefined): void {
+    if (c === USER) this.nextUser = n;
+    else this.nextGroup = n;
+  }
+  walked(c: Chain): number {
+    return c === USER ? this.walkedUser : this.walkedGroup;
+  }
+  setWalked(c: Chain, mark: number): void {
+    if (c === USER) this.walkedUser = mark;
+    else this.walkedGroup = mark;
+  }
+}
+
+/** Consecutive done events of the log, read as done or merged from done entries. */
+class Run {
+  constructor(
+    readonly first: string,
+    public last: string,
+  ) {}
+}
+
+/** The log in read order: an entry, or a run of done events. */
+type Slot = Node | Run;
+
+/**
+ * A first-in first-out list on an array that lets go of what it hands out at once: a done event holds its text (a
+ * kilobyte and more), which should not wait for the array's next compaction to be collected.
+ */
+class Line<T> {
+  private items: Array<T | undefined> = [];
+  private head = 0;
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    if (item === undefined) return undefined;
+    this.items[this.head++] = undefined;
+    if (this.head === this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);
-      this.offset += this.head;
       this.head = 0;
     }
+    return item;
   }
-  get empty(): boolean {
-    return this.head >= this.items.length;
+  /** What it holds, in order; `replace` puts a new list in its place. */
+  list(): T[] {
+    return this.items.slice(this.head) as T[];
+  }
+  replace(items: T[]): void {
+    this.items = items;
+    this.head = 0;
   }
 }
 
-/** A run of the log in read order: one event not yet done, or consecutive done events. */
-interface Slot {
-  first: string;
-  last: string;
-  entry?: Entry;
-}
+const isDone = (s: Slot): boolean => s instanceof Run || s.state === 'done';
+const lastOf = (s: Slot): string => (s instanceof Run ? s.last : s.seq);
+const CHAINS: readonly Chain[] = [USER, GROUP];
 
 export class ResourceQueue {
-  private readonly fifos = new Map<string, Fifo>();
-  private ready: Entry[] = [];
-  private readyHead = 0;
-  private slots: Slot[] = [];
+  /** The last entry of each user's chain and of each group's, by id. */
+  private readonly tails = [new Map<string, Node>(), new Map<string, Node>()] as const;
+  private readonly ready = new Line<Node>();
+  private readonly slots = new Line<Slot>();
   private readonly failed = new Set<Unit>();
   private read = 0;
+  /** Numbers the batches being built and the completions (`Node.batch`, `Node.walked`). */
+  private marks = 0;
   /** Events read and not yet done (the read-ahead bound counts these). */
   open = 0;
   /** Events that may go now (the reader reads on while there are too few). */
@@ -88,23 +160,23 @@ export class ResourceQueue {
 
   /** Adds the next event of the log; `failing` = it belongs to a failed delivery read back from the state. */
   add(event: LoggedEvent, failing?: Unit): void {
-    const keys = resourcesOf(event.json);
-    const fifos = keys.map((k) => this.fifo(k));
-    const entry: Entry = { seq: event.seq, json: event.json, n: this.read++, fifos, ords: [], state: 'waiting' };
-    for (const f of fifos) entry.ords.push(f.push(entry));
-    this.slots.push({ first: event.seq, last: event.seq, entry });
+    const entry = new Node(event.seq, event.json, this.read++);
+    const { user, group } = resourcesOf(event.json);
+    if (user !== undefined) this.link(entry, USER, user);
+    if (group !== undefined) this.link(entry, GROUP, group);
+    this.slots.push(entry);
     this.open++;
     if (failing) {
       entry.state = 'failed';
       entry.unit = failing;
       failing.entries.push(entry);
       this.failed.add(failing);
-    } else if (this.isHead(entry)) this.makeReady(entry);
+    } else if (entry.unblocked) this.makeReady(entry);
   }
 
   /** Records events skipped on read because a saved run says they are done. */
   addDone(first: string, last: string): void {
-    this.slots.push({ first, last });
+    this.slots.push(new Run(first, last));
   }
 
   /**
@@ -145,30 +217,37 @@ export class ResourceQueue {
     return next;
   }
 
-  /** Delivered or dead-lettered: its events leave their FIFOs, which may make the next ones ready. */
+  /** Delivered or dead-lettered: its events leave their chains, which may make the next ones ready. */
   complete(unit: Unit): void {
-    const touched: Fifo[] = [];
-    for (const e of unit.entries) {
+    const entries = unit.entries as Node[];
+    for (const e of entries) {
       e.state = 'done';
       e.unit = undefined;
       this.open--;
-      for (const f of e.fifos) {
-        f.pop();
-        touched.push(f);
+      for (const c of CHAINS) this.unlink(e, c);
+    }
+    // Each chain the delivery left is looked at once, in the order the delivery first named it: the entry now
+    // first in it may go (a chain of a batch's events is walked through to the entry after them).
+    const mark = ++this.marks;
+    for (const e of entries) {
+      for (const c of CHAINS) {
+        if (e.id(c) === undefined || e.walked(c) === mark) continue;
+        let next = e.next(c);
+        while (next && next.state === 'done') {
+          next.setWalked(c, mark);
+          next = next.next(c);
+        }
+        if (next && next.state === 'waiting' && next.unblocked) this.makeReady(next);
       }
     }
-    for (const f of touched) {
-      if (f.empty) {
-        this.fifos.delete(f.key);
-        continue;
-      }
-      const next = f.at(0)!;
-      if (next.state === 'waiting' && this.isHead(next)) this.makeReady(next);
+    for (const e of entries) {
+      e.nextUser = undefined;
+      e.nextGroup = undefined;
     }
     this.advance();
   }
 
-  /** Failed, to be retried at `unit.retryAt`: it keeps its place at the head of its FIFOs. */
+  /** Failed, to be retried at `unit.retryAt`: it keeps its place in its chains. */
   fail(unit: Unit): void {
     for (const e of unit.entries) e.state = 'failed';
     this.failed.add(unit);
@@ -176,9 +255,9 @@ export class ResourceQueue {
 
   /** A delivery cut short (410, the pass stopping): its events go back to be sent again, as they were. */
   putBack(unit: Unit): void {
-    for (const e of unit.entries) {
+    for (const e of unit.entries as Node[]) {
       e.state = 'waiting';
-      if (this.isHead(e)) this.makeReady(e);
+      if (e.unblocked) this.makeReady(e);
     }
   }
 
@@ -186,52 +265,59 @@ export class ResourceQueue {
   doneRuns(): Array<[string, string]> {
     this.advance();
     const merged: Slot[] = [];
-    for (const s of this.slots) {
+    for (const s of this.slots.list()) {
       const prev = merged.at(-1);
-      if (prev && !prev.entry && this.isDone(s)) prev.last = s.last;
-      else merged.push(this.isDone(s) ? { first: s.first, last: s.last } : s);
+      if (prev instanceof Run && isDone(s)) prev.last = lastOf(s);
+      else merged.push(isDone(s) ? new Run(s instanceof Run ? s.first : s.seq, lastOf(s)) : s);
     }
-    this.slots = merged;
-    return merged.filter((s) => !s.entry).map((s) => [s.first, s.last]);
+    this.slots.replace(merged);
+    return merged.filter((s): s is Run => s instanceof Run).map((s) => [s.first, s.last]);
   }
 
   failingDeliveries(): FailingDelivery[] {
     return [...this.failed].map((u) => ({ seqs: u.entries.map((e) => e.seq), attempts: u.attempts, retryAt: u.retryAt }));
   }
 
-  private isDone(s: Slot): boolean {
-    return !s.entry || s.entry.state === 'done';
+  /** Puts a new entry at the end of a chain. */
+  private link(e: Node, c: Chain, id: string): void {
+    if (c === USER) e.user = id;
+    else e.group = id;
+    const tail = this.tails[c].get(id);
+    if (tail) {
+      tail.setNext(c, e);
+      e.setPrev(c, tail);
+    }
+    this.tails[c].set(id, e);
+  }
+
+  /** Takes a done entry out of one of its chains (the entry keeps its `next`, for `complete` to walk). */
+  private unlink(e: Node, c: Chain): void {
+    const id = e.id(c);
+    if (id === undefined) return;
+    const prev = e.prev(c);
+    const next = e.next(c);
+    if (prev) prev.setNext(c, next);
+    if (next) next.setPrev(c, prev);
+    else if (prev) this.tails[c].set(id, prev);
+    else this.tails[c].delete(id);
+    e.setPrev(c, undefined);
   }
 
   private advance(): void {
-    let i = 0;
-    while (i < this.slots.length && this.isDone(this.slots[i]!)) this.watermark = this.slots[i++]!.last;
-    if (i > 0) this.slots.splice(0, i);
+    for (let s = this.slots.peek(); s && isDone(s); s = this.slots.peek()) {
+      this.watermark = lastOf(s);
+      this.slots.shift();
+    }
   }
 
-  private fifo(key: string): Fifo {
-    let f = this.fifos.get(key);
-    if (!f) this.fifos.set(key, (f = new Fifo(key)));
-    return f;
-  }
-
-  private isHead(e: Entry): boolean {
-    return e.fifos.every((f, i) => f.positionOf(e, i) === 0);
-  }
-
-  private makeReady(e: Entry): void {
+  private makeReady(e: Node): void {
     e.state = 'ready';
     this.readyCount++;
     this.ready.push(e);
   }
 
-  private nextReady(): Entry | undefined {
-    while (this.readyHead < this.ready.length) {
-      const e = this.ready[this.readyHead++]!;
-      if (this.readyHead >= 1024 && this.readyHead * 2 >= this.ready.length) {
-        this.ready = this.ready.slice(this.readyHead);
-        this.readyHead = 0;
-      }
+  private nextReady(): Node | undefined {
+    for (let e = this.ready.shift(); e; e = this.ready.shift()) {
       if (e.state === 'ready') {
         this.readyCount--;
         return e;
@@ -241,23 +327,22 @@ export class ResourceQueue {
   }
 
   /** Adds to a batch the events that may go with it, oldest first, up to `max`. */
-  private extend(entries: Entry[], max: number): void {
-    const inBatch = new Map<Fifo, number>();
-    const candidates: Entry[] = [];
-    const added = (e: Entry) => {
-      for (const f of e.fifos) {
-        const count = (inBatch.get(f) ?? 0) + 1;
-        inBatch.set(f, count);
-        const next = f.at(count);
-        if (next && next.state === 'waiting') candidates.push(next);
-      }
+  private extend(entries: Node[], max: number): void {
+    const batch = ++this.marks;
+    const candidates: Node[] = [];
+    const added = (e: Node) => {
+      e.batch = batch;
+      const user = e.nextUser;
+      const group = e.nextGroup;
+      if (user && user.state === 'waiting') candidates.push(user);
+      if (group && group.state === 'waiting') candidates.push(group);
     };
-    // Its earlier events sharing a resource are all in the batch, just ahead of it.
-    const follows = (e: Entry) => e.fifos.every((f, i) => f.positionOf(e, i) === (inBatch.get(f) ?? 0));
+    // Its earlier events sharing a resource are all in the batch: the one just before it in each chain is.
+    const follows = (e: Node) => (e.prevUser === undefined || e.prevUser.batch === batch) && (e.prevGroup === undefined || e.prevGroup.batch === batch);
     added(entries[0]!);
     while (entries.length < max) {
-      candidates.sort((a, b) => a.n - b.n);
-      let next: Entry | undefined;
+      if (candidates.length > 1) candidates.sort((a, b) => a.n - b.n);
+      let next: Node | undefined;
       while (candidates.length > 0 && !next) {
         const c = candidates.shift()!;
         if (c.state === 'waiting' && follows(c)) next = c;

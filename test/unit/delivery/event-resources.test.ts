@@ -39,7 +39,24 @@ describe('resources an event names', () => {
       }
     }
     expect(checked).to.equal(2 * 2 * 3 * 7 * 2);
-    expect(resourcesOf(buildEvent(dirs[1]!, 'user.created', userData('u-1', bodies[1]!)).json)).to.deep.equal(['u:u-1']);
-    expect(resourcesOf(buildEvent(dirs[0]!, 'group.user_added', { ...userData('u', bodies[0]!), group: groupData('g', bodies[1]!) }).json)).to.deep.equal(['u:u', 'g:g']);
+    expect(resourcesOf(buildEvent(dirs[1]!, 'user.created', userData('u-1', bodies[1]!)).json)).to.deep.equal({ user: 'u-1', group: undefined });
+    expect(resourcesOf(buildEvent(dirs[0]!, 'group.created', groupData('g-1', bodies[0]!)).json)).to.deep.equal({ user: undefined, group: 'g-1' });
+    expect(resourcesOf(buildEvent(dirs[0]!, 'group.user_added', { ...userData('u', bodies[0]!), group: groupData('g', bodies[1]!) }).json)).to.deep.equal({ user: 'u', group: 'g' });
+  });
+
+  it('text of another shape than dsync writes is parsed', () => {
+    const texts = [
+      '{"id":"e\\u0031","event":"user.created","data":{"id":"x"}}',
+      '{"id":"e1","event":"User.created","data":{"id":"x"}}',
+      '{"id":"e1","event":"user.created\\u0031","data":{"id":"x"}}',
+      '{"id":"e1","event":"","data":{"id":"x"}}',
+      '{"event":"user.created","id":"e1","data":{"id":"x"}}',
+      '{"id":"e1","event":"group.user_added","data":{"id":"u","group":{"id":"g"}}}',
+      '{"id":"e1","event":"group.user_addedx","data":{"id":"u","group":{"id":"g"}}}',
+      '{"id":"e1","event":"group.user_removed","data":{"group":{"id":"g"},"id":"u"}}',
+      '{"id":"e1","event":"user.updated","data":{"id":"a\\"b"}}',
+      '{"id":"e1","event":"directory.updated","data":{"id":"d"}}',
+    ];
+    for (const json of texts) expect(resourcesOf(json), json).to.deep.equal(parsedResources(json));
   });
 });
