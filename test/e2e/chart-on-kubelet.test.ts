@@ -3,14 +3,17 @@
 // Ready through their own probes, with the chart's securityContext, and pass `helm test` (cluster DNS); a
 // DirectoryConnection gets Ready and an identity provider's SCIM request reaches serve through the Service; its
 // event reaches a receiver pod, signed, in real time and in batches from a Job of the process-events CronJob
-// (every CronJob runs as a Job to completion); the operator fails over to its other replica; `helm uninstall`
-// leaves the CRD and the resources. Prints the image's size, its user and how long its pods take to start.
+// (every CronJob runs as a Job to completion); each `helm upgrade` rolls serve over without failing one request
+// of a client looping through the Service; the operator fails over to its other replica; `helm uninstall` leaves
+// the CRD and the resources. Prints the image's size, its user, how long its pods take to start, and each
+// rolling update's requests and failures.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { helmPageCommand, helmPageManifest, helms, kubectl, ok } from '../k8s/helm-tools.js';
 import { until } from '../support/harness.js';
 import { startLocalCluster, type LocalCluster } from './local-cluster.js';
+import { loopRequests, type LoopReport } from './request-loop.js';
 
 const NAMESPACE = 'dsync-system';
 const API_KEY = 'e2e-api-key-0123456789abcdef';
@@ -25,7 +28,14 @@ interface Pod {
   metadata: { name: string; creationTimestamp: string; labels: Record<string, string> };
   spec: {
     securityContext?: { runAsNonRoot?: boolean; runAsUser?: number };
-    containers: Array<{ name: string; readinessProbe?: unknown; livenessProbe?: unknown; securityContext?: { readOnlyRootFilesystem?: boolean } }>;
+    terminationGracePeriodSeconds?: number;
+    containers: Array<{
+      name: string;
+      readinessProbe?: unknown;
+      livenessProbe?: unknown;
+      lifecycle?: { preStop?: { sleep?: { seconds: number } } };
+      securityContext?: { readOnlyRootFilesystem?: boolean };
+    }>;
   };
   status: {
     conditions?: Condition[];
@@ -50,22 +60,29 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
     (JSON.parse(await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/instance=dsync', '-o', 'json'])) as { items: Pod[] }).items;
 
   /**
-   * helm upgrade --reuse-values with `sets`, --wait; then until the serve pods it replaced are gone and the Service
-   * answered three times in a row: while the rollover settles a request may meet its keep-alive connection closing
-   * or a route kube-proxy has not updated yet (a rolling update without failed requests is still to be made).
+   * helm upgrade --reuse-values with `sets`, --wait, and on until the serve pods it replaced are gone, while a
+   * client loops SCIM requests through the Service from before the upgrade to the end: the rolling update must
+   * fail none of them (the preStop sleep, then the drain on SIGTERM).
    */
   const upgrade = async (sets: string[]): Promise<void> => {
     const serve = async () => (await pods()).filter((p) => p.metadata.labels['app.kubernetes.io/component'] === 'serve').map((p) => p.metadata.name);
     const before = await serve();
-    await ok(helms()[0]!.bin, ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--wait', '--timeout', '180s', ...sets.flatMap((v) => ['--set', v])], { env });
-    await poll(async () => (await serve()).every((n) => !before.includes(n)), 'the replaced serve pods gone', 90_000);
-    let answered = 0;
-    await poll(async () => {
-      const r = await fetch(`${base}/Users?count=1`, { headers }).catch(() => undefined);
-      answered = r?.status === 200 ? answered + 1 : 0;
-      await r?.arrayBuffer();
-      return answered === 3;
-    }, 'the Service answering three times in a row after the rollover', 90_000);
+    const client = loopRequests(`${base}/Users?count=1`, headers);
+    let report: LoopReport;
+    try {
+      await sleep(1000); // answered before the rollout begins, too
+      await ok(helms()[0]!.bin, ['upgrade', 'dsync', 'charts/dsync', '-n', NAMESPACE, '--reuse-values', '--wait', '--timeout', '180s', ...sets.flatMap((v) => ['--set', v])], { env });
+      await poll(async () => (await serve()).every((n) => !before.includes(n)), 'the replaced serve pods gone', 90_000);
+    } finally {
+      report = await client.stop();
+    }
+    console.log(
+      `      rolling update (${sets.join(' ')}): ${report.requests} SCIM requests through the Service in ${report.seconds.toFixed(1)} s, ` +
+        `${report.failed} failed, on ${report.connections} connections`,
+    );
+    expect(report.failed, `failed requests:\n${report.failures.join('\n')}`).to.equal(0);
+    expect(report.requests, 'requests sent during the rollout').to.be.at.least(200);
+    expect(report.connections, 'connections: the stopping pods sent the client elsewhere').to.be.above(4);
   };
 
   before(async function () {
@@ -105,6 +122,11 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
       expect(container?.livenessProbe, `${pod.metadata.name} has a liveness probe`).to.not.equal(undefined);
       expect(pod.spec.securityContext).to.include({ runAsNonRoot: true, runAsUser: 1000 });
       expect(container?.securityContext?.readOnlyRootFilesystem).to.equal(true);
+      if (pod.metadata.labels['app.kubernetes.io/component'] === 'serve') {
+        // the kubelet's own sleep before SIGTERM, and time for the drain after it
+        expect(container?.lifecycle?.preStop?.sleep?.seconds).to.equal(5);
+        expect(pod.spec.terminationGracePeriodSeconds).to.equal(30);
+      }
       const started = status!.state.running!.startedAt;
       console.log(
         `      ${pod.metadata.name}: container started ${seconds(pod.metadata.creationTimestamp, started).toFixed(0)} s after the pod was created, ` +
@@ -158,6 +180,11 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
       return r.status === 200 && found!.totalResults === 1;
     }, 'the user listed by either serve replica', 10_000);
     expect(found!.Resources[0]!.id).to.equal(id);
+  });
+
+  it('rolls serve over with helm upgrade three times, failing none of the SCIM requests a client loops through the Service', async function () {
+    this.timeout(600_000);
+    for (const rollout of ['r1', 'r2', 'r3']) await upgrade([`serve.podAnnotations.e2e-rollout=${rollout}`]);
   });
 
   it('delivers the signed webhook to a receiver pod once a helm upgrade allows private addresses', async () => {

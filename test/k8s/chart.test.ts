@@ -353,6 +353,21 @@ describe('Helm chart (helm lint, template, install against a real kube-apiserver
     expect(nodeOptionsOf(parseObjects(await template(first!.bin, { 'operator.nodeOptions': '' })), 'dsync-operator')).to.equal(undefined);
   });
 
+  it("stops serve the way a rolling update needs: a preStop sleep (the kubelet's from 1.30, the image's on 1.29), a grace period the drain fits in", async () => {
+    const [first] = helms();
+    type Pod = { terminationGracePeriodSeconds?: number; containers: Array<{ lifecycle?: unknown }> };
+    const serveOf = async (values: Record<string, unknown>, extra: string[] = []) =>
+      (find(parseObjects(await template(first!.bin, values, { extra })), 'Deployment', 'dsync-serve') as any).spec.template.spec as Pod;
+    const pod = await serveOf({});
+    expect(pod.terminationGracePeriodSeconds).to.equal(30);
+    expect(pod.containers[0]!.lifecycle).to.deep.equal({ preStop: { sleep: { seconds: 5 } } });
+    expect((await serveOf({}, ['--kube-version', 'v1.29.4'])).containers[0]!.lifecycle).to.deep.equal({ preStop: { exec: { command: ['sleep', '5'] } } });
+    expect((await serveOf({ 'serve.preStopSleepSeconds': 0 })).containers[0]!.lifecycle).to.equal(undefined);
+    const short = await run(first!.bin, ['template', 'dsync', CHART_DIR, ...setArgs({ ...REQUIRED_VALUES, 'serve.preStopSleepSeconds': 25 })]);
+    expect(short.code).to.not.equal(0);
+    expect(short.stderr).to.contain('serve.terminationGracePeriodSeconds must be at least serve.preStopSleepSeconds + 10');
+  });
+
   it('passes the rate-limit values to serve alone (the operator and the CronJob need none)', async () => {
     const [first] = helms();
     const objects = parseObjects(
