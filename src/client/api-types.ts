@@ -3154,10 +3154,37 @@ export interface components {
              * @enum {string}
              */
             inactive_users: "keep" | "delete";
+            /** @description The roles its users hold by group; absent: every user holds no role */
+            role_mapping?: components["schemas"]["RoleMapping"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "default_role": "member",
+         *       "rules": [
+         *         {
+         *           "group": "Admins",
+         *           "role": "admin",
+         *           "priority": 10
+         *         }
+         *       ]
+         *     }
+         */
+        RoleMapping: {
+            /** @description The role of a user no rule matches (none: no role) */
+            default_role?: string;
+            /** @description A user holds the role of every group a rule matches (by id or current name), higher priority first, each role once */
+            rules: {
+                /** @description The group's id or its current displayName */
+                group: string;
+                /** @description The role of the group's members */
+                role: string;
+                /** @description Orders a user's roles: higher first */
+                priority: number;
+            }[];
         };
         DirectoryEnvelope: {
             data: components["schemas"]["Directory"];
@@ -3189,6 +3216,7 @@ export interface components {
              * @enum {string}
              */
             inactive_users?: "keep" | "delete";
+            role_mapping?: components["schemas"]["RoleMapping"];
         };
         DirectoryListEnvelope: {
             data: components["schemas"]["Directory"][];
@@ -3297,6 +3325,8 @@ export interface components {
              * @enum {string}
              */
             inactive_users?: "keep" | "delete";
+            /** @description null removes the mapping (every user then holds no role) */
+            role_mapping?: components["schemas"]["RoleMapping"] | null;
             /** @description Immutable: accepted only unchanged */
             tenant?: string;
             /** @description Immutable: accepted only unchanged */

@@ -110,6 +110,7 @@ export class DirectoryService {
       ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       ...(actor.managedBy !== undefined && { managed_by: actor.managedBy }),
       inactive_users: data.inactive_users ?? 'keep',
+      ...(data.role_mapping !== undefined && { role_mapping: data.role_mapping }),
       created_at: now,
       updated_at: now,
     };
@@ -138,7 +139,8 @@ export class DirectoryService {
     const webhook = { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' };
     // Setting the webhook again re-enables a webhook that a 410 disabled.
     const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
-    const { webhook_disabled_at: disabledAt, ...rest } = current;
+    const { webhook_disabled_at: disabledAt, role_mapping: mapping, ...rest } = current;
+    const roleMapping = data.role_mapping === undefined ? mapping : (data.role_mapping ?? undefined);
     const next: ShownDirectory = {
       ...rest,
       ...(staysDisabled(current, webhook, webhookGiven) && { webhook_disabled_at: disabledAt }),
@@ -152,6 +154,7 @@ export class DirectoryService {
       ...(data.microsoft_tenant_id !== undefined && { microsoft_tenant_id: data.microsoft_tenant_id }),
       ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       ...(data.inactive_users !== undefined && { inactive_users: data.inactive_users }),
+      ...(roleMapping !== undefined && { role_mapping: roleMapping }),
       webhook,
       updated_at: new Date().toISOString(),
     };

@@ -51,6 +51,39 @@ const googleField = z.string().max(4096, 'must be at most 4096 characters');
 const inactiveUsers = z
   .enum(INACTIVE_USERS, { error: `inactive_users must be one of ${INACTIVE_USERS.join(', ')}` })
   .describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)');
+/** A role mapping's text (group, role): "is required", "must be a string", "must not be empty", at most 1024 characters. */
+const roleText = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .min(1, 'must not be empty')
+  .max(1024, 'must be at most 1024 characters');
+export const MAX_ROLE_RULES = 1000;
+/**
+ * The roles a directory gives its users by group (core/roles.ts): each rule names a group by id or current name
+ * and the role its members hold, a higher priority first; a user no rule matches holds `default_role` (if any).
+ */
+export const roleMapping = z
+  .strictObject(
+    {
+      default_role: roleText.optional().describe('The role of a user no rule matches (none: no role)'),
+      rules: z
+        .array(
+          z.strictObject(
+            {
+              group: roleText.describe("The group's id or its current displayName"),
+              role: roleText.describe("The role of the group's members"),
+              priority: z.number({ error: 'must be a number' }).describe("Orders a user's roles: higher first"),
+            },
+            { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : 'must be an object') },
+          ),
+          { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array') },
+        )
+        .max(MAX_ROLE_RULES, `must hold at most ${MAX_ROLE_RULES} rules`)
+        .describe('A user holds the role of every group a rule matches (by id or current name), higher priority first, each role once'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : issue.input === undefined ? 'is required' : 'must be an object') },
+  )
+  .meta({ id: 'RoleMapping', examples: [{ default_role: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 10 }] }] });
+
 /** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
 export const microsoftTenantId = z
   .string()
@@ -87,6 +120,7 @@ export const createDirectoryInput = dependentRequired(
       microsoft_tenant_id: microsoftTenantId.optional(),
       microsoft_nested_groups: flag.optional(),
       inactive_users: inactiveUsers.optional(),
+      role_mapping: roleMapping.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
   ),
@@ -114,6 +148,7 @@ export const updateDirectoryInput = z.strictObject(
     microsoft_tenant_id: microsoftTenantId.optional(),
     microsoft_nested_groups: flag.optional(),
     inactive_users: inactiveUsers.optional(),
+    role_mapping: roleMapping.nullable().optional().describe('null removes the mapping (every user then holds no role)'),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
     product: z.string().optional().describe('Immutable: accepted only unchanged'),

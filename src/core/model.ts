@@ -29,6 +29,12 @@ export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 export const INACTIVE_USERS = ['keep', 'delete'] as const;
 export type InactiveUsers = (typeof INACTIVE_USERS)[number];
 
+/** A directory's roles by group (core/roles.ts); its rules as the input schema (directory-input.ts) checked them. */
+export interface RoleMapping {
+  default_role?: string;
+  rules: Array<{ group: string; role: string; priority: number }>;
+}
+
 export interface Directory {
   id: string;
   name: string;
@@ -54,6 +60,8 @@ export interface Directory {
   managed_by?: string;
   /** What becomes of a user who turns inactive: kept (`keep`, also when never set) or deleted (`delete`). */
   inactive_users?: InactiveUsers;
+  /** The roles its users hold by group; none set: every user holds no role. */
+  role_mapping?: RoleMapping;
   created_at: string;
   updated_at: string;
 }

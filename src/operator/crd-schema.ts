@@ -5,7 +5,7 @@
  * rejects what the management API would reject.
  */
 import { z } from 'zod';
-import { createDirectoryInput, webhookUrl } from '../core/directory-input.js';
+import { createDirectoryInput, MAX_ROLE_RULES, webhookUrl } from '../core/directory-input.js';
 import { MAX_LINK_TTL_S } from '../core/setup-links.js';
 import { isHrisType } from '../providers/hris/connector.js';
 import type { KubeObject } from './kube.js';
@@ -29,6 +29,8 @@ const immutable = <T extends z.ZodType>(schema: T, field: string): T =>
 /** CEL rules the API server checks on create and update, so `kubectl apply` fails instead of the reconcile. */
 const celRules = <T extends z.ZodType>(schema: T, rules: Array<{ rule: string; message: string; fieldPath?: string; reason?: string }>): T =>
   schema.meta({ 'x-kubernetes-validations': rules });
+
+const roleText = z.string().min(1).max(1024);
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -107,6 +109,23 @@ export const directoryConnectionSpec = z
       })
       .optional()
       .describe('HR system settings (type bamboohr, hibob or personio)'),
+    roleMapping: z
+      .strictObject({
+        defaultRole: roleText.optional().describe('The role of a user no rule matches (none: no role)'),
+        rules: z
+          .array(
+            z.strictObject({
+              group: roleText.describe("The group's id or its current displayName"),
+              role: roleText.describe("The role of the group's members"),
+              priority: z.number().describe("Orders a user's roles: higher first"),
+            }),
+          )
+          .max(MAX_ROLE_RULES)
+          .meta({ 'x-kubernetes-list-type': 'atomic' })
+          .describe('A user holds the role of every group a rule matches, higher priority first'),
+      })
+      .optional()
+      .describe("The roles the directory's users hold by group (the API's role_mapping)"),
     setupLink: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Keep a working setup link; false revokes it'),

@@ -4,7 +4,8 @@
  */
 import { changedImmutableField, parseCreateInput, staysDisabled, type ImmutableField } from '../core/directories.js';
 import type { CreateDirectoryInput } from '../core/directory-input.js';
-import type { Directory, InactiveUsers } from '../core/model.js';
+import { sameJson } from '../core/json.js';
+import type { Directory, InactiveUsers, RoleMapping } from '../core/model.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
 
 /** The identity the operator acts as in the store: only it may change the directories it manages. */
@@ -28,10 +29,16 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     ...(spec.google?.nestedGroups && { google_nested_groups: true }),
     ...(spec.microsoft?.tenantId && { microsoft_tenant_id: spec.microsoft.tenantId }),
     ...(spec.microsoft?.nestedGroups && { microsoft_nested_groups: true }),
+    ...(spec.roleMapping && { role_mapping: roleMappingOf(spec.roleMapping) }),
   });
 }
 
 const inactiveUsers = (d: { inactive_users?: InactiveUsers }): InactiveUsers => d.inactive_users ?? 'keep';
+
+/** The spec's roleMapping as the directory's role_mapping. */
+function roleMappingOf(spec: NonNullable<DirectoryConnectionSpec['roleMapping']>): RoleMapping {
+  return { ...(spec.defaultRole !== undefined && { default_role: spec.defaultRole }), rules: spec.rules };
+}
 
 export interface DesiredDirectory {
   input: CreateDirectoryInput;
@@ -54,7 +61,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   const immutable = changedImmutableField(current, input);
   if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
   // The tenant the admin's consent named stays unless the spec names one (consent never comes from the spec).
-  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, webhook_disabled_at: disabledAt, ...rest } = current;
+  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, role_mapping: _roles, webhook_disabled_at: disabledAt, ...rest } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
   const next: Directory = {
     ...rest,
@@ -69,6 +76,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     ...(input.microsoft_tenant_id !== undefined && { microsoft_tenant_id: input.microsoft_tenant_id }),
     ...(input.microsoft_nested_groups !== undefined && { microsoft_nested_groups: input.microsoft_nested_groups }),
     ...(inactiveUsers(input) !== inactiveUsers(current) && { inactive_users: inactiveUsers(input) }),
+    ...(input.role_mapping !== undefined && { role_mapping: input.role_mapping }),
     managed_by: desired.managedBy,
   };
   const same =
@@ -85,6 +93,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.microsoft_tenant_id === current.microsoft_tenant_id &&
     next.microsoft_nested_groups === current.microsoft_nested_groups &&
     inactiveUsers(next) === inactiveUsers(current) &&
+    sameJson(next.role_mapping, current.role_mapping) &&
     next.managed_by === current.managed_by;
   return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
 }

@@ -55,6 +55,18 @@ describe('desired directory', () => {
     expect(() => directoryInput(spec, '')).to.throw(ValidationError, 'webhook_secret');
   });
 
+  it("maps spec.roleMapping onto the directory's role_mapping, updates when it changes and drops it when the spec does", () => {
+    const roleMapping = { defaultRole: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 10 }] };
+    const role_mapping = { default_role: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 10 }] };
+    expect(directoryInput({ ...spec, roleMapping }, 'whsec_1').role_mapping).to.deep.equal(role_mapping);
+    const plan = planDirectory(stored, desired({ roleMapping }));
+    expect(plan.action === 'update' && plan.next.role_mapping).to.deep.equal(role_mapping);
+    expect(planDirectory({ ...stored, role_mapping }, desired({ roleMapping }))).to.deep.equal({ action: 'none' });
+    const dropped = planDirectory({ ...stored, role_mapping }, desired());
+    expect(dropped.action === 'update' && 'role_mapping' in dropped.next).to.equal(false);
+    expect(() => directoryInput({ ...spec, roleMapping: { rules: [{ group: '', role: 'admin', priority: 1 }] } }, 'whsec_1')).to.throw(ValidationError, 'role_mapping.rules.0.group');
+  });
+
   it('creates when nothing is stored, does nothing when all matches', () => {
     expect(planDirectory(null, desired())).to.deep.equal({ action: 'create' });
     expect(planDirectory(stored, desired())).to.deep.equal({ action: 'none' });
