@@ -5,7 +5,7 @@
 import { pino } from 'pino';
 import { ActivityRecorder } from './core/activity.js';
 import { DirectoryService } from './core/directories.js';
-import type { DirectorySyncEvent } from './core/model.js';
+import type { Directory, DirectorySyncEvent } from './core/model.js';
 import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
 import { ScimTokens } from './core/scim-tokens.js';
@@ -109,7 +109,8 @@ export interface Dsync {
 export function createDsync(options: DsyncOptions): Dsync {
   const logger = options.logger ?? pino({ level: 'silent' });
   const { store } = options;
-  const directories = new DirectoryService({ store, externalUrl: options.externalUrl });
+  // The users' writer is made below: the directories reach it only once a role mapping changes.
+  const directories = new DirectoryService({ store, externalUrl: options.externalUrl, rolesChanged: (dir) => users.refreshAllRoles(dir) });
   const queries = new DirectoryQueries(store, directories);
   const webhook = resolveWebhookOptions(options.webhook);
   const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate, timeoutMs: webhook.timeoutMs });
@@ -139,7 +140,8 @@ export function createDsync(options: DsyncOptions): Dsync {
   // Every writer tells delivery about the events it committed (SCIM today, the pull sync next).
   const committed = (directoryId: string) => delivery.notify(directoryId);
   const users = new UserWriter({ store, committed });
-  const groups = new GroupWriter({ store, committed });
+  const roles = (dir: Directory, ids: readonly string[]) => users.refreshRoles(dir, ids);
+  const groups = new GroupWriter({ store, committed, roles });
   const scimTokens = new ScimTokens({ store, onError: (err) => logger.warn({ err }, 'could not record when a SCIM token was used') });
   const activity = new ActivityRecorder({ store, onError: (err) => logger.warn({ err }, 'could not write the SCIM activity record') });
   const scim = new ScimHandler({
@@ -161,7 +163,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   });
   // The same core use cases as SCIM: a pulled change emits exactly the events of the same change pushed.
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
-  const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys }) };
+  const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys, roles }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
   const setupLinks = new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` });
   const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl, setupLinkWorks: (directoryId, linkId) => setupLinks.works(directoryId, linkId) });

@@ -1080,6 +1080,10 @@ export interface components {
          *               "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *               "manager_email": "grace@acme.io"
          *             },
+         *             "roles": [
+         *               "admin",
+         *               "member"
+         *             ],
          *             "raw": {
          *               "schemas": [
          *                 "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1142,6 +1146,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "roles": [
+         *           "admin",
+         *           "member"
+         *         ],
          *         "raw": {
          *           "schemas": [
          *             "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1214,6 +1222,10 @@ export interface components {
          *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *         "manager_email": "grace@acme.io"
          *       },
+         *       "roles": [
+         *         "admin",
+         *         "member"
+         *       ],
          *       "raw": {
          *         "schemas": [
          *           "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1255,6 +1267,8 @@ export interface components {
             active: boolean;
             /** @description The predefined attributes ({} when none is known). */
             attributes: components["schemas"]["UserAttributes"];
+            /** @description From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []. */
+            roles: string[];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
         };
@@ -1301,6 +1315,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "roles": [
+         *           "admin",
+         *           "member"
+         *         ],
          *         "raw": {
          *           "schemas": [
          *             "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1389,6 +1407,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "roles": [
+         *           "admin",
+         *           "member"
+         *         ],
          *         "raw": {
          *           "schemas": [
          *             "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1638,6 +1660,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "roles": [
+         *           "admin",
+         *           "member"
+         *         ],
          *         "raw": {
          *           "schemas": [
          *             "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1720,6 +1746,10 @@ export interface components {
          *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *         "manager_email": "grace@acme.io"
          *       },
+         *       "roles": [
+         *         "admin",
+         *         "member"
+         *       ],
          *       "raw": {
          *         "schemas": [
          *           "urn:ietf:params:scim:schemas:core:2.0:User",
@@ -1771,6 +1801,8 @@ export interface components {
             active: boolean;
             /** @description The predefined attributes ({} when none is known). */
             attributes: components["schemas"]["UserAttributes"];
+            /** @description From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []. */
+            roles: string[];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
             raw: components["schemas"]["ScimResource"];
             /** @description The group, as it is when the change commits. */
@@ -1797,6 +1829,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "roles": [
+         *           "admin",
+         *           "member"
+         *         ],
          *         "raw": {
          *           "schemas": [
          *             "urn:ietf:params:scim:schemas:core:2.0:User",

@@ -10,6 +10,7 @@ import {
 } from './directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { newId, newSecret, newWebhookSecret } from './ids.js';
+import { sameJson } from './json.js';
 import { malformedField } from './json-walk.js';
 import type { Directory, ShownDirectory } from './model.js';
 
@@ -18,6 +19,8 @@ export interface DirectoryServiceOptions {
   store: DirectoryStore & Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens'>;
   /** Base URL that `scim.endpoint` is built on, without a trailing slash. */
   externalUrl: string;
+  /** Brings every user's roles up to date after the directory's role mapping changed (core/users.ts). */
+  rolesChanged?: (directory: Directory) => Promise<void>;
 }
 
 /** Who asks for a change: the operator passes its identity to change the directories it manages. */
@@ -78,10 +81,12 @@ export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
 export class DirectoryService {
   private readonly store: DirectoryServiceOptions['store'];
   private readonly externalUrl: string;
+  private readonly rolesChanged: (directory: Directory) => Promise<void>;
 
   constructor(options: DirectoryServiceOptions) {
     this.store = options.store;
     this.externalUrl = options.externalUrl.replace(/\/+$/, '');
+    this.rolesChanged = options.rolesChanged ?? (async () => undefined);
   }
 
   async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<ShownDirectory> {
@@ -159,7 +164,13 @@ export class DirectoryService {
       updated_at: new Date().toISOString(),
     };
     await this.store.updateDirectory(next);
+    await this.afterRoleMapping(current, next);
     return next;
+  }
+
+  /** A changed role mapping re-evaluates the directory's users before the change is answered. */
+  private async afterRoleMapping(current: Directory, next: Directory): Promise<void> {
+    if (!sameJson(current.role_mapping, next.role_mapping)) await this.rolesChanged(next);
   }
 
   /**
@@ -175,6 +186,7 @@ export class DirectoryService {
       await keepPreviousSecret(this.store, directory.id, previous, directory.scim.secret);
     }
     await this.store.updateDirectory(directory);
+    await this.afterRoleMapping(current, directory);
   }
 
   async delete(id: string, actor: Actor = {}): Promise<void> {

@@ -32,6 +32,7 @@ const USER_EXAMPLE = {
     manager_id: '0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a',
     manager_email: 'grace@acme.io',
   },
+  roles: ['admin', 'member'],
   raw: {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
     userName: 'ann@acme.io',
@@ -76,6 +77,9 @@ export const userEventDataSchema = z
     email: z.string().optional().describe('The primary email (else the first; else userName when it is an address).'),
     active: z.boolean().describe('False for a deactivated (suspended) user, who keeps their groups.'),
     attributes: userAttributesSchema.describe('The predefined attributes ({} when none is known).'),
+    roles: z
+      .array(z.string())
+      .describe("From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []."),
     raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), with id.'),
   })
   .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.', examples: [USER_EXAMPLE] });

@@ -45,9 +45,12 @@ function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes
   return fields;
 }
 
-/** A user's event data; `managerEmail`: its manager's email as resolved by its writer (core/attributes.ts). */
-export function userData(id: string, body: ScimBody, managerEmail?: string): UserEventData {
-  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), raw: { ...body, id } };
+/**
+ * A user's event data; `managerEmail`: its manager's email as resolved by its writer (core/attributes.ts);
+ * `roles`: as last evaluated (core/roles.ts).
+ */
+export function userData(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = []): UserEventData {
+  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), roles: [...roles], raw: { ...body, id } };
 }
 
 /**
@@ -57,11 +60,11 @@ export function userData(id: string, body: ScimBody, managerEmail?: string): Use
  * membership events itself (Redis: in the write's script). Undefined for a body that cannot be spliced so (one
  * with its own `id`, or none).
  */
-export function userDataFields(id: string, body: ScimBody, managerEmail?: string): UserDataFields | undefined {
+export function userDataFields(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = []): UserDataFields | undefined {
   if (Object.hasOwn(body, 'id') || hasNoKeys(body)) return undefined;
   const f = userFields(id, body);
   const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
-  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active), JSON.stringify(attributesOf(body, managerEmail))];
+  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active), JSON.stringify(attributesOf(body, managerEmail)), JSON.stringify(roles)];
 }
 
 function hasNoKeys(body: ScimBody): boolean {
@@ -70,10 +73,10 @@ function hasNoKeys(body: ScimBody): boolean {
 }
 
 /** The event data's JSON from the body's (`JSON.stringify`'s text, without an id) and its `userDataFields`. */
-function splicedUserData(id: string, [first, last, email, active, attributes]: UserDataFields, bodyJson: string): string {
+function splicedUserData(id: string, [first, last, email, active, attributes, roles]: UserDataFields, bodyJson: string): string {
   const idJson = JSON.stringify(id);
   const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
-  return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
+  return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"roles":${roles},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /**
@@ -82,24 +85,25 @@ function splicedUserData(id: string, [first, last, email, active, attributes]: U
  * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, and
  * serialising `raw` was half of building it.
  */
-export function userDataJson(id: string, bodyJson: string, managerEmail?: string): string {
+export function userDataJson(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]): string {
   const body = JSON.parse(bodyJson) as ScimBody;
-  const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail) : undefined;
-  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail)) : splicedUserData(id, fields, bodyJson);
+  const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail, roles) : undefined;
+  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail, roles)) : splicedUserData(id, fields, bodyJson);
 }
 
 /**
  * A user's body serialised once for a write: the text the store keeps and the event's `raw` (spliced into its data,
  * `userDataJson`'s way), with the fields a store may keep beside it (`userDataFields`).
  */
-export function userJson(id: string, body: ScimBody, managerEmail?: string): UserJson {
-  return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail) };
+export function userJson(id: string, body: ScimBody, managerEmail?: string, roles?: readonly string[]): UserJson {
+  return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail, roles) };
 }
 
-/** A user as its events see it: the body and its manager's resolved email. */
+/** A user as its events see it: the body, its manager's resolved email and its roles. */
 export interface UserState {
   body: ScimBody;
   managerEmail?: string;
+  roles?: readonly string[];
 }
 
 /**
@@ -116,7 +120,7 @@ export function userEvent(
   before: UserState | undefined,
   now: number,
 ): PendingEvent {
-  const data = json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail)) : splicedUserData(id, json.fields, json.body);
+  const data = json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail, user.roles)) : splicedUserData(id, json.fields, json.body);
   return eventJson(directory, event, data, before && userPrevious(id, before, user), now);
 }
 
@@ -150,8 +154,11 @@ export function previousAttributes(before: object, after: object): Fields | unde
  * body with the user's id, the same on both sides, so its changes are the bodies' besides `id`.
  */
 function userPrevious(id: string, before: UserState, after: UserState): Fields | undefined {
+  let top = changedFrom(userFields(id, before.body), userFields(id, after.body));
+  // `roles` is a top-level field whose old value is the whole old array.
+  if (!sameJson(before.roles ?? [], after.roles ?? [])) (top ??= {}).roles = [...(before.roles ?? [])];
   return withNested(
-    changedFrom(userFields(id, before.body), userFields(id, after.body)),
+    top,
     changedFrom(attributesOf(before.body, before.managerEmail), attributesOf(after.body, after.managerEmail)),
     changedFrom(before.body, after.body, 'id'),
   );

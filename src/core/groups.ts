@@ -11,7 +11,11 @@ import { sameResource } from './json.js';
 import { groupKeys } from './keys.js';
 import { diffMembers, displaysOf, memberChanges, memberIdsOf, type MemberRef, storeBuiltChanges, uniqueRefs } from './memberships.js';
 import type { Directory, GroupKeys, PendingEvent, ScimBody, StoreBuiltEvent, StoredResource } from './model.js';
+import { groupName, namesGroup } from './roles.js';
 import type { GroupStore, GroupWriteResult, MemberChange, UserStore, WriteResult } from './store-port.js';
+
+/** Brings the roles of these users up to date with their groups (core/users.ts refreshRoles). */
+export type RolesRefresh = (dir: Directory, userIds: readonly string[]) => Promise<void>;
 
 /** The store role the group writer needs. */
 export type GroupWriteStore = Pick<
@@ -39,6 +43,14 @@ export interface GroupChange {
 
 const duplicate = (keys: GroupKeys): string => `Group with displayName "${keys.displayName}" already exists in this directory`;
 
+/** The users whose membership change i (removals, then additions) really happened (`applied[i]`). */
+function movedUsers(changes: Changes, applied: boolean[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  for (const list of [changes.remove, changes.add]) for (const change of list) if (applied[i++]) out.push(change.userId);
+  return out;
+}
+
 /** The events a write committed: `events`, then change i (removals, then additions) where `applied[i]`, in order. */
 function committedEvents(events: PendingEvent[], changes: Changes, applied: boolean[]): Array<PendingEvent | StoreBuiltEvent> {
   const out: Array<PendingEvent | StoreBuiltEvent> = [...events];
@@ -52,15 +64,19 @@ export class GroupWriter {
   private readonly committed: CommitListener;
 
   private readonly keysOf: (body: ScimBody) => GroupKeys;
+  private readonly refreshRoles: RolesRefresh;
 
   /**
    * `keys`: what the store indexes of a group (default: its displayName, unique as SCIM requires). A writer whose
    * source names groups otherwise passes its own (the Google sync: the group's email; Google names repeat).
+   * `roles`: run right after a write that may have changed users' roles (members of a group a rule names moved, the
+   * group was renamed or deleted), with those users.
    */
-  constructor(deps: { store: GroupWriteStore; committed: CommitListener; keys?: (body: ScimBody) => GroupKeys }) {
+  constructor(deps: { store: GroupWriteStore; committed: CommitListener; keys?: (body: ScimBody) => GroupKeys; roles?: RolesRefresh }) {
     this.store = deps.store;
     this.committed = deps.committed;
     this.keysOf = deps.keys ?? groupKeys;
+    this.refreshRoles = deps.roles ?? (async () => undefined);
   }
 
   /** Creates a group with these members (unknown users are skipped); ConflictError when the displayName is taken. */
@@ -73,7 +89,8 @@ export class GroupWriter {
     const keys = this.keysOf(body);
     const id = opts.id ?? newId();
     const refs = await uniqueRefs(members);
-    return retrying(async () => {
+    let moved: string[] = [];
+    const created = await retrying(async () => {
       const now = Date.now();
       const group = freshResource(id, body, now);
       const created = buildEvent(dir, 'group.created', groupData(id, body), undefined, now);
@@ -83,8 +100,11 @@ export class GroupWriter {
       const result = outcomeOf(written, `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
       report(this.committed, dir.id, committedEvents([created], changes, result.applied), opts);
+      if (namesGroup(dir.role_mapping, { id, name: groupName(body) })) moved = movedUsers(changes, result.applied);
       return group;
     });
+    if (moved.length > 0) await this.refreshRoles(dir, moved);
+    return created;
   }
 
   /**
@@ -97,10 +117,16 @@ export class GroupWriter {
     change: (current: StoredResource) => GroupChange | undefined,
     opts: WriteOptions = {},
   ): Promise<StoredResource> {
-    return retryingOn(this.reader(dir, id), `Group ${id}`, opts, async (current) => {
+    let moved: readonly string[] = [];
+    const updated = await retryingOn(this.reader(dir, id), `Group ${id}`, opts, async (current) => {
       const wanted = change(current);
-      return wanted ? this.commit(dir, current, wanted, opts) : current;
+      if (!wanted) return current;
+      const written = await this.commit(dir, current, wanted, opts);
+      if (written !== STALE) moved = written.moved;
+      return written === STALE ? STALE : written.group;
     });
+    if (moved.length > 0) await this.refreshRoles(dir, moved);
+    return updated;
   }
 
   /** Adds members (a delta: concurrent member changes commute; unknown users are skipped). */
@@ -114,30 +140,40 @@ export class GroupWriter {
     return this.update(dir, id, () => ({ remove: [...new Set(userIds)] }), opts);
   }
 
+  /** Deletes the group; its members lose the roles a rule gave them by it. */
   async delete(dir: Directory, id: string, opts: WriteOptions = {}): Promise<void> {
+    let members: string[] = [];
     await retryingOn(this.reader(dir, id), `Group ${id}`, opts, async (current) => {
       const event = buildEvent(dir, 'group.deleted', groupData(id, current.body));
+      const named = namesGroup(dir.role_mapping, { id, name: groupName(current.body) });
+      // Read before the delete: after it the group has no members to read.
+      const before = named ? await memberIdsOf(this.store, dir.id, id) : [];
       const result = outcomeOf(await this.store.deleteGroup(dir.id, id, current.version, [event]), `Group ${id}`, '');
       if (result === STALE) return STALE;
       report(this.committed, dir.id, [event], opts);
+      members = before;
       return undefined;
     });
+    if (members.length > 0) await this.refreshRoles(dir, members);
   }
 
-  /** Writes a new body and/or membership delta; STALE when the group (or a member) moved on since it was read. */
+  /**
+   * Writes a new body and/or membership delta; STALE when the group (or a member) moved on since it was read.
+   * `moved`: the users whose roles it may have changed.
+   */
   private async commit(
     dir: Directory,
     current: StoredResource,
     wanted: GroupChange,
     opts: WriteOptions,
-  ): Promise<StoredResource | typeof STALE> {
+  ): Promise<{ group: StoredResource; moved: readonly string[] } | typeof STALE> {
     const next = wanted.body ?? current.body;
     let add = wanted.add ?? [];
     let remove = wanted.remove ?? [];
     if (wanted.target) ({ add, remove } = await diffMembers(await memberIdsOf(this.store, dir.id, current.id), wanted.target));
     const displays = wanted.target ? displaysOf(wanted.target) : [];
     const bodyChanged = !sameResource(current.body, next);
-    if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return current;
+    if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return { group: current, moved: [] };
     const now = Date.now();
     const events: PendingEvent[] = [];
     if (bodyChanged) {
@@ -166,7 +202,25 @@ export class GroupWriter {
     const result = outcomeOf(written, `Group ${current.id}`, duplicate(keys));
     if (result === STALE) return STALE;
     report(this.committed, dir.id, committedEvents(events, changes, result.applied), opts);
-    return { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
+    const stored = { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
+    return { group: stored, moved: await this.movedByRoles(dir, current, next, changes, result.applied) };
+  }
+
+  /**
+   * The users whose roles a committed group write may have changed: none unless a rule names the group (before or
+   * after); every member when a rename changed which rules name it; else those whose membership changed.
+   */
+  private async movedByRoles(dir: Directory, current: StoredResource, next: ScimBody, changes: Changes, applied: boolean[]): Promise<readonly string[]> {
+    const mapping = dir.role_mapping;
+    const before = { id: current.id, name: groupName(current.body) };
+    const after = { id: current.id, name: groupName(next) };
+    const namedBefore = namesGroup(mapping, before);
+    const namedAfter = namesGroup(mapping, after);
+    if (!namedBefore && !namedAfter) return [];
+    const moved = movedUsers(changes, applied);
+    const renamed = before.name !== after.name && mapping!.rules.some((r) => r.group === before.name || r.group === after.name);
+    if (!renamed) return moved;
+    return [...new Set([...moved, ...(await memberIdsOf(this.store, dir.id, current.id))])];
   }
 
   /**

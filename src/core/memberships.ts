@@ -91,7 +91,7 @@ export async function memberChanges(
       const u = users[i];
       if (!u) continue;
       const display = chunk[i]!.display;
-      const userJson = pack ? userDataJson(u.id, u.bodyJson, u.managerEmail) : usersData.of(u.id, u.bodyJson, u.managerEmail);
+      const userJson = pack ? userDataJson(u.id, u.bodyJson, u.managerEmail, u.roles) : usersData.of(u.id, u.bodyJson, u.managerEmail, u.roles);
       built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userJson, groupJson) });
     }
     if (pack) {

@@ -84,6 +84,8 @@ export interface StoredResource {
   version: number;
   /** Users: the email of the user's manager (`attributes.manager_email`) as resolved by its last write. */
   managerEmail?: string;
+  /** Users: the roles its groups gave it (core/roles.ts) as last evaluated; absent: none. */
+  roles?: string[];
 }
 
 /** A stored resource with its body as the store keeps it, JSON text: for a reader that passes it on unparsed. */
@@ -102,6 +104,8 @@ export interface UserKeys {
   emails: string[];
   managerId?: string;
   managerEmail?: string;
+  /** The user's roles as evaluated (core/roles.ts), kept beside the body, unindexed. */
+  roles?: string[];
 }
 
 /** What the store indexes for a group: `displayName` (unique, case-insensitive), `externalId`. */
@@ -129,10 +133,10 @@ export interface PendingEvent {
   json: string;
 }
 /**
- * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, and its attributes as JSON
- * (core/events.ts userDataFields).
+ * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, its attributes and its
+ * roles as JSON (core/events.ts userDataFields).
  */
-export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string];
+export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string, roles: string];
 /**
  * A user's body serialised once for its write (core/events.ts userJson): the text a store keeps, and the
  * `UserDataFields` it may keep beside it (undefined: a body its event data cannot be spliced around).

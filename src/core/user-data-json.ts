@@ -15,6 +15,7 @@
  * nothing but misses, and such a rule would stop it just before it pays.
  */
 import { userDataJson } from './events.js';
+import { sameRoles } from './roles.js';
 
 /** Characters held (keys, bodies and data): about 16 MB at most, the data of some 10,000 Okta-shaped users. */
 export const USER_DATA_BUDGET = 8_000_000;
@@ -22,8 +23,10 @@ export const USER_DATA_BUDGET = 8_000_000;
 interface Entry {
   bodyJson: string;
   managerEmail: string | undefined;
+  roles: readonly string[] | undefined;
   dataJson: string;
 }
+
 
 export class UserDataJson {
   private young = new Map<string, Entry>();
@@ -33,19 +36,19 @@ export class UserDataJson {
 
   constructor(
     private readonly budget = USER_DATA_BUDGET,
-    private readonly build: (id: string, bodyJson: string, managerEmail?: string) => string = userDataJson,
+    private readonly build: (id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]) => string = userDataJson,
   ) {}
 
-  /** `userDataJson(id, bodyJson, managerEmail)`, from memory when this body was seen lately. */
-  of(id: string, bodyJson: string, managerEmail?: string): string {
+  /** `userDataJson(id, bodyJson, managerEmail, roles)`, from memory when this body was seen lately. */
+  of(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]): string {
     const young = this.young.get(id);
-    if (young !== undefined && young.bodyJson === bodyJson && young.managerEmail === managerEmail) return young.dataJson;
+    if (young !== undefined && young.bodyJson === bodyJson && young.managerEmail === managerEmail && sameRoles(young.roles, roles)) return young.dataJson;
     const old = this.old.get(id);
-    if (old !== undefined && old.bodyJson === bodyJson && old.managerEmail === managerEmail) {
+    if (old !== undefined && old.bodyJson === bodyJson && old.managerEmail === managerEmail && sameRoles(old.roles, roles)) {
       this.keep(id, old, young);
       return old.dataJson;
     }
-    const entry = { bodyJson, managerEmail, dataJson: this.build(id, bodyJson, managerEmail) };
+    const entry = { bodyJson, managerEmail, roles, dataJson: this.build(id, bodyJson, managerEmail, roles) };
     this.keep(id, entry, young);
     return entry.dataJson;
   }

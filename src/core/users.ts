@@ -2,6 +2,7 @@
  * The user write use cases, for every writer (SCIM, the Google pull sync, …): read, build the events, commit
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
+import { CHUNK_SIZE, chunksOf, SLICE_MS, yieldToLoop } from './chunks.js';
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
 import { NotFoundError } from './errors.js';
 import { buildEvent, groupData, MembershipEvents, primaryEmail, userData, userEvent, userJson } from './events.js';
@@ -9,10 +10,11 @@ import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { userKeys } from './keys.js';
 import type { Directory, ScimBody, StoredResource, UserKeys } from './model.js';
+import { groupName, type NamedGroup, rolesOf, sameRoles } from './roles.js';
 import type { GroupStore, UserStore } from './store-port.js';
 
 /** The store role the user writer needs. */
-export type UserWriteStore = Pick<UserStore, 'getUser' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds' | 'findUserIds'> &
+export type UserWriteStore = Pick<UserStore, 'getUser' | 'getUsers' | 'listUsers' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds' | 'findUserIds'> &
   Pick<GroupStore, 'getGroups'>;
 
 /** The new body computed from the current user; undefined when there is nothing to change. */
@@ -20,6 +22,9 @@ export type UserChange = (current: StoredResource) => ScimBody | undefined;
 
 /** Whether a user with this body is deleted rather than kept in this directory (`inactive_users: delete`). */
 export const deletesInactive = (dir: Pick<Directory, 'inactive_users'>, body: ScimBody): boolean => dir.inactive_users === 'delete' && body.active === false;
+
+/** Role writes in flight at once (see refreshRoles). */
+const ROLE_WRITES = 100;
 
 const duplicate = (keys: UserKeys): string => `User with userName "${keys.userName}" already exists in this directory`;
 
@@ -35,17 +40,19 @@ export class UserWriter {
   /**
    * Creates a user (a new id unless `opts.id`); ConflictError when the userName is taken. A user created with an
    * id of its writer's (a pull provider's) may be the manager its reports named before it arrived: their
-   * `manager_email` is filled then. A new id was never named by anyone.
+   * `manager_email` is filled then. A new id was never named by anyone. A new user is in no group: its roles are
+   * the mapping's default.
    */
   async create(dir: Directory, body: ScimBody, opts: WriteOptions & { id?: string } = {}): Promise<StoredResource> {
     const named = userKeys(body);
     const id = opts.id ?? newId();
     const created = await retrying(async () => {
-      const keys = await this.withManager(dir, named);
+      const keys = { ...(await this.withManager(dir, named)), roles: rolesOf(dir.role_mapping, []) };
       const now = Date.now();
       const user = freshResource(id, body, now);
       if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
-      const json = userJson(id, body, keys.managerEmail);
+      if (keys.roles.length > 0) user.roles = keys.roles;
+      const json = userJson(id, body, keys.managerEmail, keys.roles);
       const event = userEvent(dir, 'user.created', id, user, json, undefined, now);
       const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event], json), `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
@@ -73,7 +80,9 @@ export class UserWriter {
         deleted = (await this.remove(dir, current, opts)) !== STALE;
         return deleted ? { ...current, body: next } : STALE;
       }
-      return this.commit(dir, current, next, await this.withManager(dir, userKeys(next)), opts);
+      // Roles are evaluated again: a follow-up a stopped process left undone is made good here.
+      const keys = { ...(await this.withManager(dir, userKeys(next))), roles: await this.rolesNow(dir, id) };
+      return this.commit(dir, current, next, keys, opts);
     });
     // The user's email is its reports' manager_email.
     if (deleted || (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body))) await this.refreshReports(dir, id);
@@ -84,13 +93,14 @@ export class UserWriter {
   private async commit(dir: Directory, current: StoredResource, next: ScimBody, keys: UserKeys, opts: WriteOptions): Promise<StoredResource | typeof STALE> {
     const id = current.id;
     const now = Date.now();
-    const json = userJson(id, next, keys.managerEmail);
-    const event = userEvent(dir, 'user.updated', id, { body: next, managerEmail: keys.managerEmail }, json, current, now);
+    const json = userJson(id, next, keys.managerEmail, keys.roles);
+    const event = userEvent(dir, 'user.updated', id, { body: next, managerEmail: keys.managerEmail, roles: keys.roles }, json, current, now);
     const result = outcomeOf(await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json), `User ${id}`, duplicate(keys));
     if (result === STALE) return STALE;
     report(this.committed, dir.id, [event], opts);
     const user: StoredResource = { id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
     if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
+    if (keys.roles !== undefined && keys.roles.length > 0) user.roles = keys.roles;
     return user;
   }
 
@@ -110,7 +120,7 @@ export class UserWriter {
     for (const id of await this.store.findUserIds(dir.id, 'managerId', managerId)) {
       try {
         await retryingOn(this.reader(dir, id), `User ${id}`, {}, async (current) => {
-          const keys = await this.withManager(dir, userKeys(current.body));
+          const keys = { ...(await this.withManager(dir, userKeys(current.body))), roles: current.roles };
           return keys.managerEmail === current.managerEmail ? current : this.commit(dir, current, current.body, keys, {});
         });
       } catch (err) {
@@ -136,7 +146,7 @@ export class UserWriter {
     const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
     if (groups.length !== groupIds.length) return STALE;
     const now = Date.now();
-    const user = userData(id, current.body, current.managerEmail);
+    const user = userData(id, current.body, current.managerEmail, current.roles);
     const removals = new MembershipEvents(dir, 'group.user_removed', now);
     const userJson = JSON.stringify(user);
     const events = [
@@ -148,6 +158,80 @@ export class UserWriter {
     if (result === STALE) return STALE;
     report(this.committed, dir.id, events, opts);
     return undefined;
+  }
+
+  /**
+   * Brings the roles of these users up to date with their groups (after a membership change, a group's rename or
+   * delete, a new role mapping): one `user.updated` for each whose roles changed, none for the others. A chunk of
+   * users at a time, their groups read once per run, so a 200,000-member group costs a linear pass with turns of
+   * the event loop in between. Users gone meanwhile are skipped.
+   */
+  async refreshRoles(dir: Directory, ids: readonly string[]): Promise<void> {
+    const groups = new Map<string, NamedGroup | null>();
+    let first = true;
+    for (const chunk of chunksOf(ids)) {
+      if (!first) await yieldToLoop();
+      first = false;
+      const [users, groupIds] = await Promise.all([
+        this.store.getUsers(dir.id, chunk),
+        Promise.all(chunk.map((id) => this.store.userGroupIds(dir.id, id))),
+      ]);
+      const unknown = [...new Set(groupIds.flat())].filter((id) => !groups.has(id));
+      (await this.store.getGroups(dir.id, unknown)).forEach((g, i) => groups.set(unknown[i]!, g && { id: g.id, name: groupName(g.body) }));
+      const changed: Array<[StoredResource, string[]]> = [];
+      users.forEach((user, i) => {
+        if (!user) return;
+        const named = groupIds[i]!.map((id) => groups.get(id)).filter((g): g is NamedGroup => g != null);
+        const roles = rolesOf(dir.role_mapping, named);
+        if (!sameRoles(user.roles, roles)) changed.push([user, roles]);
+      });
+      // Written a few at a time, each batch in parallel: a store that answers without I/O (memory) would otherwise
+      // run a whole chunk's writes in one turn of the event loop.
+      let slice = performance.now();
+      for (const batch of chunksOf(changed, ROLE_WRITES)) {
+        await Promise.all(batch.map(([user, roles]) => this.setRoles(dir, user, roles)));
+        if (performance.now() - slice < SLICE_MS) continue;
+        await yieldToLoop();
+        slice = performance.now();
+      }
+    }
+  }
+
+  /** `refreshRoles` for every user of the directory (its role mapping changed), a page at a time. */
+  async refreshAllRoles(dir: Directory): Promise<void> {
+    for (let offset = 0; ; offset += CHUNK_SIZE) {
+      if (offset > 0) await yieldToLoop();
+      const page = await this.store.listUsers(dir.id, offset, CHUNK_SIZE);
+      await this.refreshRoles(dir, page.items.map((u) => u.id));
+      if (page.items.length < CHUNK_SIZE) return;
+    }
+  }
+
+  /** Writes `roles` (as evaluated from `current`'s groups) over `current`; on a retry, evaluates them again. */
+  private async setRoles(dir: Directory, current: StoredResource, roles: string[]): Promise<void> {
+    let known: string[] | undefined = roles;
+    try {
+      await retryingOn(this.reader(dir, current.id), `User ${current.id}`, { current }, async (user) => {
+        const next = known ?? (await this.rolesNow(dir, user.id));
+        known = undefined;
+        if (sameRoles(user.roles, next)) return user;
+        const keys = { ...userKeys(user.body), ...(user.managerEmail !== undefined && { managerEmail: user.managerEmail }), roles: next };
+        return this.commit(dir, user, user.body, keys, {});
+      });
+    } catch (err) {
+      // Deleted meanwhile: no roles left to bring up to date.
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+
+  /** The roles user `id` holds by its groups now ([] without a mapping: no group read). */
+  private async rolesNow(dir: Directory, id: string): Promise<string[]> {
+    if (dir.role_mapping === undefined) return [];
+    const groups = await this.store.getGroups(dir.id, await this.store.userGroupIds(dir.id, id));
+    return rolesOf(
+      dir.role_mapping,
+      groups.filter((g): g is StoredResource => g !== null).map((g) => ({ id: g.id, name: groupName(g.body) })),
+    );
   }
 
   private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {

@@ -224,8 +224,9 @@ export const newRow = <K>(resource: StoredResource, keys: K, bodyJson = JSON.str
 
 const toJson = (id: string, row: Row): StoredJson => {
   const json: StoredJson = { id, bodyJson: row.body, created: row.created, lastModified: row.lastModified, version: row.version };
-  const managerEmail = (row as Partial<UserRow>).keys?.managerEmail;
-  if (managerEmail !== undefined) json.managerEmail = managerEmail;
+  const keys = (row as Partial<UserRow>).keys;
+  if (keys?.managerEmail !== undefined) json.managerEmail = keys.managerEmail;
+  if (keys?.roles !== undefined && keys.roles.length > 0) json.roles = keys.roles;
   return json;
 };
 

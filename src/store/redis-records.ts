@@ -3,8 +3,9 @@ import type { StoredJson, StoredResource } from '../core/model.js';
 import { BODY_SEP, FIELD_SEP } from './redis-scripts.js';
 import { parsed } from './stored-json.js';
 
-/** The header's field of a user's manager email (redis-scripts.ts), 0-based. */
+/** The header's fields of a user's manager email and roles (redis-scripts.ts), 0-based. */
 const MANAGER_EMAIL = 13;
+const ROLES = 14;
 
 export function decodeJson(id: string, rec: string): StoredJson {
   const split = rec.indexOf(BODY_SEP);
@@ -12,6 +13,9 @@ export function decodeJson(id: string, rec: string): StoredJson {
   const json: StoredJson = { id, bodyJson: rec.slice(split + 1), version: Number(header[0]), created: Number(header[1]), lastModified: Number(header[2]) };
   const managerEmail = header[MANAGER_EMAIL];
   if (managerEmail) json.managerEmail = managerEmail;
+  const roles = header[ROLES];
+  // '[]' and '' (none, or a record an older dsync wrote) both mean no role.
+  if (roles && roles !== '[]') json.roles = JSON.parse(roles) as string[];
   return json;
 }
 

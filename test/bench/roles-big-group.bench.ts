@@ -1,0 +1,74 @@
+/**
+ * Roles on a 200,000-member group, over real HTTP SCIM on each store: the group is named by a rule, so every
+ * membership change re-evaluates its members' roles (one `user.updated` each). Builds it (POST + PATCHes of
+ * 20,000), empties it (PATCH remove `members`), then changes the role mapping (every user evaluated again). One
+ * line per store: seconds and events per step, and the longest event-loop block (see StallProbe).
+ *
+ *   npx tsx test/bench/roles-big-group.bench.ts            # BENCH_GROUP=200000
+ */
+import type { Store } from '../../src/core/store-port.js';
+import { MemoryStore } from '../../src/store/memory.js';
+import { RedisStore } from '../../src/store/redis.js';
+import { countEvents, seedUsers, StallProbe } from '../support/big-group.js';
+import { startService, type Service } from '../support/harness.js';
+import { startRedis } from './lib.js';
+
+const SIZE = Number(process.env.BENCH_GROUP ?? 200_000);
+const BATCH = 20_000;
+const ops = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+const refs = (ids: string[]) => ids.map((value) => ({ value }));
+
+function expectStatus(status: number, want: number, what: string): void {
+  if (status !== want) throw new Error(`${what}: status ${status}, expected ${want}`);
+}
+
+async function run(kind: string, store: Store): Promise<string> {
+  const svc: Service = await startService(store);
+  try {
+    const dir = await svc.createDirectory({ role_mapping: { rules: [{ group: 'All employees', role: 'employee', priority: 1 }] } });
+    const users = await seedUsers(store, dir.id, SIZE);
+    const probe = new StallProbe(svc.url);
+    let cursor = await store.lastEventSeq(dir.id);
+    const timed = async (what: string, fn: () => Promise<void>) => {
+      probe.start();
+      const t0 = performance.now();
+      await fn();
+      const s = (performance.now() - t0) / 1000;
+      await probe.stop();
+      const { counts, last } = await countEvents(store, dir.id, cursor);
+      cursor = last;
+      return `${what} ${s.toFixed(1)} s (${Object.entries(counts).map(([type, n]) => `${n} ${type}`).join(', ')})`;
+    };
+    let id = '';
+    const create = await timed('create', async () => {
+      const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', { displayName: 'All employees', members: refs(users.slice(0, BATCH)) });
+      expectStatus(res.status, 201, 'POST');
+      id = res.body.id;
+      for (let i = BATCH; i < SIZE; i += BATCH) {
+        const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + BATCH)) }));
+        expectStatus(patched.status, 204, 'PATCH add');
+      }
+    });
+    const remap = await timed('mapping change', async () => {
+      const res = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { role_mapping: { rules: [{ group: 'All employees', role: 'staff', priority: 1 }] } });
+      expectStatus(res.status, 200, 'PATCH directory');
+    });
+    const empty = await timed('empty', async () => {
+      const res = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }));
+      expectStatus(res.status, 204, 'PATCH remove');
+    });
+    return `roles ${kind}: ${SIZE.toLocaleString('en-US')} members · ${create} · ${remap} · ${empty} · longest /healthz wait ${probe.maxMs.toFixed(0)} ms, longest event-loop block ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU`;
+  } finally {
+    await svc.close();
+  }
+}
+
+console.log(await run('memory', new MemoryStore()));
+if (process.env.BENCH_REDIS !== '0') {
+  const redis = await startRedis();
+  try {
+    console.log(await run('redis', new RedisStore(redis.url)));
+  } finally {
+    await redis.stop();
+  }
+}
