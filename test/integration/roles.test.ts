@@ -117,7 +117,7 @@ for (const kind of STORE_KINDS) {
       const dm = (await svc.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data;
       expect(await apiRoles(dm, ann)).to.deep.equal(['member']);
       // Added to Eng: one membership event carrying the roles it had, then one user.updated with the new ones.
-      expect((await patchMembers(dm, eng, 'add', [{ value: ann }])).status).to.equal(200);
+      expect((await patchMembers(dm, eng, 'add', [{ value: ann }])).status).to.equal(204);
       expect(await summary(d)).to.deep.equal(['group.user_added:["member"]', 'user.updated:["engineer"] was {"roles":["member"]}']);
       await patchMembers(dm, admins, 'add', [{ value: ann }]);
       expect(await summary(d)).to.deep.equal(['group.user_added:["engineer"]', 'user.updated:["admin","engineer"] was {"roles":["engineer"]}']);
