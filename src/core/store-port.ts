@@ -64,6 +64,11 @@ export interface GroupUpdate {
 export interface LoggedEvent {
   seq: string;
   json: string;
+  /**
+   * The JSON as committed, before the store added `sequence` to it, when the store has it: V8 keeps `json` as two
+   * joined strings, and reading any character of it first copies the whole event into one.
+   */
+  stored?: string;
 }
 
 export interface DirectoryStore {

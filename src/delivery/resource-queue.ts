@@ -161,7 +161,8 @@ export class ResourceQueue {
   /** Adds the next event of the log; `failing` = it belongs to a failed delivery read back from the state. */
   add(event: LoggedEvent, failing?: Unit): void {
     const entry = new Node(event.seq, event.json, this.read++);
-    const { user, group } = resourcesOf(event.json);
+    // The stored text: `json` is read only into the POST body, which copies its two parts as they are.
+    const { user, group } = resourcesOf(event.stored ?? event.json);
     if (user !== undefined) this.link(entry, USER, user);
     if (group !== undefined) this.link(entry, GROUP, group);
     this.slots.push(entry);

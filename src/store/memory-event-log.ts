@@ -48,7 +48,8 @@ export class EventLog {
     const out: LoggedEvent[] = [];
     for (let p = from; p < Math.min(this.length, from + limit); p++) {
       const seq = this.base + p;
-      out.push({ seq: format(seq), json: withSequence(this.json(p), seq) });
+      const stored = this.json(p);
+      out.push({ seq: format(seq), json: withSequence(stored, seq), stored });
     }
     return out;
   }

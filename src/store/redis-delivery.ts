@@ -28,7 +28,10 @@ export class RedisDeliveryStore extends RedisConnection {
       'COUNT',
       limit,
     );
-    return entries.map(([seq, fields]) => ({ seq, json: withSequence(entryEventJson(fields), sequenceOfId(seq)) }));
+    return entries.map(([seq, fields]) => {
+      const stored = entryEventJson(fields);
+      return { seq, json: withSequence(stored, sequenceOfId(seq)), stored };
+    });
   }
 
   compareSeq(a: string, b: string): number {

@@ -1,5 +1,6 @@
 /** One contract, two adapters: the memory store must behave exactly like the Redis store. */
 import { expect } from 'chai';
+import { withSequence } from '../../src/core/event-sequence.js';
 import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { eventLogId } from '../../src/store/redis-event-ids.js';
@@ -265,6 +266,10 @@ function contract(name: string, open: () => Promise<Store>) {
       expect(await sequences('dir-2')).to.deep.equal([1]);
       const [first] = await store.readEvents(D, null, 1);
       expect(await sequences(D, first!.seq), 'read after a cursor').to.deep.equal([2, 3, 4]);
+      // Each event also comes as committed (what `resource` ordering reads its user or group from).
+      for (const e of await store.readEvents(D, null, 100)) {
+        expect(withSequence(e.stored!, (JSON.parse(e.json) as { sequence: number }).sequence)).to.equal(e.json);
+      }
       // Trimming delivered events never renumbers what is left, nor what comes next.
       await store.trimEvents(D, (await store.lastEventSeq(D))!, Date.now() + 60_000);
       await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e5')]);
