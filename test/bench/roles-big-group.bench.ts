@@ -4,7 +4,7 @@
  * 20,000), empties it (PATCH remove `members`), then changes the role mapping (every user evaluated again). One
  * line per store: seconds and events per step, and the longest event-loop block (see StallProbe).
  *
- *   npx tsx test/bench/roles-big-group.bench.ts            # BENCH_GROUP=200000
+ *   npx tsx test/bench/roles-big-group.bench.ts            # BENCH_GROUP=200000; BENCH_MEMORY=0 / BENCH_REDIS=0 skip a store
  */
 import type { Store } from '../../src/core/store-port.js';
 import { MemoryStore } from '../../src/store/memory.js';
@@ -63,7 +63,7 @@ async function run(kind: string, store: Store): Promise<string> {
   }
 }
 
-console.log(await run('memory', new MemoryStore()));
+if (process.env.BENCH_MEMORY !== '0') console.log(await run('memory', new MemoryStore()));
 if (process.env.BENCH_REDIS !== '0') {
   const redis = await startRedis();
   try {
