@@ -30,17 +30,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { pino } from 'pino';
-import { findCondition, READY } from '../../src/operator/conditions.js';
-import { Informer } from '../../src/operator/controller/informer.js';
-import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } from '../../src/operator/crd-schema.js';
-import { KubeClient, SECRETS } from '../../src/operator/kube.js';
+import { KubeClient } from '../../src/operator/kube.js';
 import { installCrd } from '../k8s/operator-harness.js';
 import { startCluster } from '../k8s/cluster.js';
+import { createConnections, createWebhookSecret, watchReady } from './directory-connections.js';
 import { CLOCK_TICKS, cpuSeconds, imageNodeOptions } from './lib.js';
 
 const SIZES = (process.env['OPERATOR_BENCH_N'] ?? '1000,5000,10000').split(',').map(Number);
-const CREATE_CONCURRENCY = 50;
 const RESYNC = '60s'; // past convergence at 10,000 on a quiet machine; production's default is 10 min
 const FROM_SOURCE = process.env['OPERATOR_BENCH_FROM_SOURCE'] === '1';
 const CPU_PROF = process.env['OPERATOR_BENCH_CPU_PROF'];
@@ -303,24 +299,12 @@ async function measure(n: number, command: string[]): Promise<Result> {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromFile(cluster.kubeconfigPath);
   const kube = new KubeClient({ kubeConfig, userAgent: 'dsync-bench' });
-  const watcher = new Informer<DirectoryConnection>({ client: kube, resource: DIRECTORY_CONNECTIONS, namespace: 'default', logger: pino({ level: 'silent' }), resyncIntervalMs: 0 });
+  let watch: Awaited<ReturnType<typeof watchReady>> | undefined;
   try {
     await installCrd(kube);
-    await kube.create(SECRETS, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'hook', namespace: 'default' },
-      data: { secret: Buffer.from('whsec_benchmark').toString('base64') },
-    });
-    // Ready as the API server has it, through a watch (a list per poll would cost O(N) each time).
-    const ready = new Set<string>();
-    watcher.on((type, cr) => {
-      const isReady = type !== 'delete' && findCondition(cr.status?.conditions, READY)?.status === 'True';
-      if (isReady) ready.add(cr.metadata.name);
-      else ready.delete(cr.metadata.name);
-    });
-    watcher.start();
-    await watcher.synced;
+    await createWebhookSecret(kube);
+    watch = await watchReady(kube);
+    const { ready } = watch;
 
     const env = {
       KUBECONFIG: cluster.kubeconfigPath,
@@ -349,27 +333,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const cpuAtStart = sample();
     const t0 = Date.now();
     const profiled = APISERVER_PROF ? apiServerProfile(kubeConfig, join(APISERVER_PROF, `kube-apiserver-${n}.pprof`)) : undefined;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CREATE_CONCURRENCY }, async () => {
-        while (next < n) {
-          const i = next++;
-          const cr: DirectoryConnection = {
-            apiVersion: API_VERSION,
-            kind: KIND,
-            metadata: { name: `dc-${i}`, namespace: 'default' },
-            spec: {
-              name: `Directory ${i}`,
-              tenant: `tenant-${i}`,
-              product: 'bench',
-              type: 'okta-scim-v2',
-              webhook: { url: 'https://hooks.example.com/dsync', secretRef: { name: 'hook', key: 'secret' } },
-            },
-          };
-          await kube.create(DIRECTORY_CONNECTIONS, cr);
-        }
-      }),
-    );
+    await createConnections(kube, n);
     const appliedMs = Date.now() - t0;
 
     let peak = idle.peak;
@@ -438,7 +402,7 @@ async function measure(n: number, command: string[]): Promise<Result> {
       },
     };
   } finally {
-    await watcher.stop();
+    await watch?.stop();
     kube.close();
     await Promise.all(replicas.map((r) => r.stop()));
     redis.stop();

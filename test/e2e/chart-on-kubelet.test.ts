@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { helmPageCommand, helmPageManifest, helms, kubectl, ok } from '../k8s/helm-tools.js';
 import { until } from '../support/harness.js';
-import { startLocalCluster, type LocalCluster } from './local-cluster.js';
+import { installChart, startLocalCluster, type LocalCluster } from './local-cluster.js';
 import { loopRequests, type LoopReport } from './request-loop.js';
 
 const NAMESPACE = 'dsync-system';
@@ -97,14 +97,7 @@ describe('the chart on a kubelet (test/k8s/cluster.sh): the image, helm install,
   });
 
   it('installs the chart as the page says: serve and operator pods Ready through their own probes, as non-root with a read-only root filesystem', async () => {
-    await k(helmPageCommand('kubectl apply --server-side -f crds/').slice(1));
-    await k(helmPageCommand('kubectl create namespace').slice(1));
-    await k(['-n', NAMESPACE, 'create', 'secret', 'generic', 'dsync-redis', `--from-literal=url=${cluster.redisUrl}`]);
-    await k(['-n', NAMESPACE, 'create', 'secret', 'generic', 'dsync-api-keys', `--from-literal=keys=${API_KEY}`]);
-    const install = helmPageCommand('helm install dsync charts/dsync');
-    const t0 = Date.now();
-    await ok(helms()[0]!.bin, [...install.slice(1), '--timeout', '180s'], { env });
-    console.log(`      helm install --wait: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(`      helm install --wait: ${(await installChart(cluster, API_KEY)).toFixed(1)} s`);
     // the chart's own test: a pod asks the Service for /healthz by its DNS name
     await ok(helms()[0]!.bin, helmPageCommand('helm test').slice(1), { env });
 

@@ -3,6 +3,7 @@
 // docs/operating/helm.md, "Try it on a local cluster").
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { helmPageCommand, helms, kubectl, ok } from '../k8s/helm-tools.js';
 
 const CLUSTER_SH = fileURLToPath(new URL('../k8s/cluster.sh', import.meta.url));
 
@@ -47,4 +48,22 @@ export async function startLocalCluster(): Promise<LocalCluster> {
       await clusterSh(['down'], 180_000);
     },
   };
+}
+
+/**
+ * The chart installed on the cluster as docs/operating/helm.md says (the CRD, the namespace, the Secrets of the
+ * Redis URL and the API keys, `helm install --wait`), `sets` added as `--set`; resolves with helm install's seconds.
+ */
+export async function installChart(cluster: Pick<LocalCluster, 'kubeconfig' | 'redisUrl'>, apiKey: string, sets: string[] = []): Promise<number> {
+  const env = { KUBECONFIG: cluster.kubeconfig };
+  const k = (args: string[]) => ok(kubectl(), args, { env });
+  await k(helmPageCommand('kubectl apply --server-side -f crds/').slice(1));
+  await k(helmPageCommand('kubectl create namespace').slice(1));
+  const namespace = helmPageCommand('kubectl create namespace').at(-1)!;
+  await k(['-n', namespace, 'create', 'secret', 'generic', 'dsync-redis', `--from-literal=url=${cluster.redisUrl}`]);
+  await k(['-n', namespace, 'create', 'secret', 'generic', 'dsync-api-keys', `--from-literal=keys=${apiKey}`]);
+  const install = helmPageCommand('helm install dsync charts/dsync');
+  const t0 = Date.now();
+  await ok(helms()[0]!.bin, [...install.slice(1), '--timeout', '180s', ...sets.flatMap((v) => ['--set', v])], { env });
+  return (Date.now() - t0) / 1000;
 }
