@@ -4,6 +4,8 @@ import { expect } from 'chai';
 import { ForbiddenError } from '../../src/core/errors.js';
 import { ScimTokens } from '../../src/core/scim-tokens.js';
 import { SetupLinks } from '../../src/core/setup-links.js';
+import { GroupWriter } from '../../src/core/groups.js';
+import { UserWriter } from '../../src/core/users.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
@@ -92,6 +94,29 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const directory = await env.directories.get(cr.metadata.uid!);
     expect(directory).to.deep.include({ name: 'Acme Corp', deactivated: true, log_webhook_events: true });
     expect((await getSecret(env, 'acme-scim')).data?.['token']).to.equal(token);
+  });
+
+  it('spec.roleMapping: stored, and a change re-evaluates the users in the background (user.updated, the directory marked due)', async () => {
+    const created = await createConnection(env, connection('roles', { roleMapping: { defaultRole: 'member', rules: [] } }));
+    await waitForReady(env, 'roles');
+    const uid = created.metadata.uid!;
+    const dir = await env.directories.get(uid);
+    expect(dir.role_mapping).to.deep.equal({ default_role: 'member', rules: [] });
+    const users = new UserWriter({ store: env.store, committed: () => undefined });
+    const groups = new GroupWriter({ store: env.store, committed: () => undefined, roles: (d, ids) => users.refreshRoles(d, ids) });
+    const ann = await users.create(dir, { userName: 'ann@acme.io' });
+    const bob = await users.create(dir, { userName: 'bob@acme.io' });
+    await groups.create(dir, { displayName: 'Admins' }, [{ value: ann.id }]);
+    expect((await env.store.getUser(uid, ann.id))?.roles).to.deep.equal(['member']);
+    const logged = (await env.store.readEvents(uid, null, 1000)).length;
+    await env.store.clearDue(uid);
+
+    await patchConnection(env, 'roles', { spec: { roleMapping: { defaultRole: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 1 }] } } });
+    await waitFor('ann re-evaluated as admin', async () => (await env.store.getUser(uid, ann.id))?.roles?.[0] === 'admin');
+    expect((await env.store.getUser(uid, bob.id))?.roles).to.deep.equal(['member']);
+    const events = (await env.store.readEvents(uid, null, 1000)).slice(logged).map((e) => JSON.parse(e.json));
+    expect(events.map((e) => [e.event, e.data.id, e.data.roles, e.previous_attributes?.roles])).to.deep.equal([['user.updated', ann.id, ['admin'], ['member']]]);
+    await waitFor('the directory due for the serve replicas', async () => (await env.store.dueDirectories(Date.now(), 100)).includes(uid));
   });
 
   it('follows a change of the webhook Secret', async () => {
@@ -265,6 +290,6 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await operator.idle();
     expect(await writes(operator)).to.equal(before);
     const list = await env.kube.list<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', {});
-    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'blank=True', 'initech=True']);
+    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'blank=True', 'initech=True', 'roles=True']);
   });
 });
