@@ -9,18 +9,12 @@
 import type { Store } from '../../src/core/store-port.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
-import { countEvents, seedUsers, StallProbe } from '../support/big-group.js';
+import { countEvents, expectStatus, ops, refs, seedUsers, StallProbe } from '../support/big-group.js';
 import { startService, type Service } from '../support/harness.js';
 import { startRedis } from './lib.js';
 
 const SIZE = Number(process.env.BENCH_GROUP ?? 200_000);
 const BATCH = 20_000;
-const ops = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
-const refs = (ids: string[]) => ids.map((value) => ({ value }));
-
-function expectStatus(status: number, want: number, what: string): void {
-  if (status !== want) throw new Error(`${what}: status ${status}, expected ${want}`);
-}
 
 async function run(kind: string, store: Store): Promise<string> {
   const svc: Service = await startService(store);

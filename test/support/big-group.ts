@@ -13,6 +13,16 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
  * well within the store's 500 ms command timeout on a loaded machine (1,000 at once timed out there). */
 const SEED_BATCH = 100;
 
+/** A SCIM PatchOp body of these operations. */
+export const ops = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+/** Member references of these user ids. */
+export const refs = (ids: string[]) => ids.map((value) => ({ value }));
+
+/** A bench step that got another status than it needs stops the run, naming the step. */
+export function expectStatus(status: number, want: number, what: string): void {
+  if (status !== want) throw new Error(`${what}: status ${status}, expected ${want}`);
+}
+
 /** Creates `n` users with ids `u<i>` (short, so 20,000 of them fit one 1 MB request), no events. */
 export async function seedUsers(store: Store, directoryId: string, n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, (_, i) => `u${i.toString(36)}`);
