@@ -11,7 +11,7 @@
 import type { Store } from '../../src/core/store-port.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
-import { countEvents, expectStatus, ops, refs, seedUsers, StallProbe } from '../support/big-group.js';
+import { countEvents, expectStatus, fillGroup, ops, refs, seedUsers, StallProbe } from '../support/big-group.js';
 import { startService, type Service } from '../support/harness.js';
 import { startRedis } from './lib.js';
 
@@ -38,13 +38,7 @@ async function run(kind: string, store: Store): Promise<string> {
     };
     let id = '';
     const create = await timed('create', async () => {
-      const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', { displayName: 'All employees', members: refs(users.slice(0, BATCH)) });
-      expectStatus(res.status, 201, 'POST');
-      id = res.body.id;
-      for (let i = BATCH; i < SIZE; i += BATCH) {
-        const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + BATCH)) }));
-        expectStatus(patched.status, 204, 'PATCH add');
-      }
+      id = await fillGroup(svc, dir, users, SIZE, BATCH);
     });
     const replace = await timed('replace', async () => {
       const res = await svc.scim(dir, 'PUT', `/Groups/${id}?excludedAttributes=members`, { displayName: 'All employees', members: refs(users.slice(SIZE)) });

@@ -9,7 +9,7 @@
 import type { Store } from '../../src/core/store-port.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
-import { countEvents, expectStatus, ops, refs, seedUsers, StallProbe } from '../support/big-group.js';
+import { countEvents, expectStatus, fillGroup, ops, seedUsers, StallProbe } from '../support/big-group.js';
 import { startService, type Service } from '../support/harness.js';
 import { startRedis } from './lib.js';
 
@@ -35,13 +35,7 @@ async function run(kind: string, store: Store): Promise<string> {
     };
     let id = '';
     const create = await timed('create', async () => {
-      const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', { displayName: 'All employees', members: refs(users.slice(0, BATCH)) });
-      expectStatus(res.status, 201, 'POST');
-      id = res.body.id;
-      for (let i = BATCH; i < SIZE; i += BATCH) {
-        const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + BATCH)) }));
-        expectStatus(patched.status, 204, 'PATCH add');
-      }
+      id = await fillGroup(svc, dir, users, SIZE, BATCH);
     });
     const remap = await timed('mapping change', async () => {
       const res = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { role_mapping: { rules: [{ group: 'All employees', role: 'staff', priority: 1 }] } });

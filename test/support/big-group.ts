@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Store } from '../../src/core/store-port.js';
+import type { Service } from './harness.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 
@@ -21,6 +22,21 @@ export const refs = (ids: string[]) => ids.map((value) => ({ value }));
 /** A bench step that got another status than it needs stops the run, naming the step. */
 export function expectStatus(status: number, want: number, what: string): void {
   if (status !== want) throw new Error(`${what}: status ${status}, expected ${want}`);
+}
+
+/**
+ * Creates the group `All employees` with the first `size` of `users` as members: a POST of the first `batch`, then
+ * PATCH adds of `batch` each (a request stays under 1 MB). Returns the group's id.
+ */
+export async function fillGroup(svc: Service, dir: Parameters<Service['scim']>[0], users: string[], size: number, batch: number): Promise<string> {
+  const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', { displayName: 'All employees', members: refs(users.slice(0, batch)) });
+  expectStatus(res.status, 201, 'POST');
+  const id: string = res.body.id;
+  for (let i = batch; i < size; i += batch) {
+    const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + batch)) }));
+    expectStatus(patched.status, 204, 'PATCH add');
+  }
+  return id;
 }
 
 /** Creates `n` users with ids `u<i>` (short, so 20,000 of them fit one 1 MB request), no events. */
