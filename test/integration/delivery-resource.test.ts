@@ -222,9 +222,15 @@ for (const kind of STORE_KINDS) {
         running = undefined;
         hooks.maxInFlight = 0;
         await start({ delivery: { ordering } });
-        hooks.answer = () => ({ status: 200, delayMs: 20 });
+        // Answers wait until every user is created: how many POSTs pile up then is the ordering's doing, not the
+        // race between the creates and the receiver's answers.
+        let release!: () => void;
+        const created = new Promise<void>((resolve) => (release = resolve));
+        hooks.answer = () => ({ status: 200, until: created });
         const d = await directory();
         await Promise.all(Array.from({ length: 20 }, (_, i) => createUser(d, `${ordering}${i}`)));
+        if (ordering === 'resource') await until(() => hooks.maxInFlight > 4, 'resource: POSTs piling up behind the held answers');
+        release();
         const events = await log(d);
         await until(() => hooks.posts(d.id).filter((p) => p.acked).length >= events.length, `${ordering}: all events`);
         if (ordering === 'directory') {
