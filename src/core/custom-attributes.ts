@@ -194,6 +194,7 @@ export function customAttributesOf(body: ScimBody, mapping: AttributeMapping | u
   const out: CustomAttributes = {};
   if (mapping === undefined) return out;
   for (const [name, source] of Object.entries(mapping)) {
+    if (source === '') continue;
     const v = valueAt(body, parsed(source));
     if (v !== undefined) out[name] = v;
   }
@@ -253,14 +254,17 @@ export const MAX_CUSTOM_ATTRIBUTES = 100;
 const ATTRIBUTE_NAME = /^[A-Za-z][\w-]{0,63}$/;
 const ATTRIBUTE_NAME_RULE = 'a custom attribute name is a letter then up to 63 letters, digits, _ or -';
 
-/** A directory's `attribute_mapping`: each name the application reads, and where its value comes from. */
+/**
+ * A directory's `attribute_mapping`: each name the application reads, and where its value comes from. An empty
+ * source is a name the application asks for and the IT admin has yet to map (on the setup page).
+ */
 export const attributeMapping = z
   .record(
     z.string().regex(ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE),
     z
       .string({ error: 'must be a string (a SCIM attribute path or a provider field)' })
       .superRefine((source, ctx) => {
-        const error = sourcePathError(source);
+        const error = source === '' ? undefined : sourcePathError(source);
         if (error !== undefined) ctx.addIssue({ code: 'custom', message: error });
       }),
     { error: (issue) => (issue.code === 'invalid_key' ? ATTRIBUTE_NAME_RULE : 'must be an object of custom attribute names to source paths') },

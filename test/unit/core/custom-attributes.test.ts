@@ -96,7 +96,8 @@ describe('custom attributes: source paths and values', () => {
   });
 
   it('the mapping schema: names, sources, at most 100 entries, each error naming its attribute', () => {
-    expect(attributeMapping.safeParse({ badge: `${ACME}:badge` }).success).to.equal(true);
+    expect(attributeMapping.safeParse({ badge: `${ACME}:badge`, asked: '' }).success).to.equal(true);
+    expect(customAttributesOf(body, { asked: '' }), 'a name asked for, not mapped yet').to.deep.equal({});
     const bad = attributeMapping.safeParse({ badge: 'workday:x', ok: 'title', '9lives': 'title' });
     expect(bad.success).to.equal(false);
     const issues = bad.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
