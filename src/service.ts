@@ -110,7 +110,7 @@ export function createDsync(options: DsyncOptions): Dsync {
   const logger = options.logger ?? pino({ level: 'silent' });
   const { store } = options;
   // The users' writer is made below: the directories reach it only once a role mapping changes.
-  const directories = new DirectoryService({ store, externalUrl: options.externalUrl, rolesChanged: (dir) => users.refreshAllRoles(dir) });
+  const directories = new DirectoryService({ store, externalUrl: options.externalUrl, mappingChanged: (dir) => users.reevaluateAll(dir) });
   const queries = new DirectoryQueries(store, directories);
   const webhook = resolveWebhookOptions(options.webhook);
   const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate, timeoutMs: webhook.timeoutMs });

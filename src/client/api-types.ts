@@ -1080,6 +1080,10 @@ export interface components {
          *               "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *               "manager_email": "grace@acme.io"
          *             },
+         *             "custom_attributes": {
+         *               "badge": 1042,
+         *               "country": "US"
+         *             },
          *             "roles": [
          *               "admin",
          *               "member"
@@ -1145,6 +1149,10 @@ export interface components {
          *           "department": "Engineering",
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
+         *         },
+         *         "custom_attributes": {
+         *           "badge": 1042,
+         *           "country": "US"
          *         },
          *         "roles": [
          *           "admin",
@@ -1222,6 +1230,10 @@ export interface components {
          *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *         "manager_email": "grace@acme.io"
          *       },
+         *       "custom_attributes": {
+         *         "badge": 1042,
+         *         "country": "US"
+         *       },
          *       "roles": [
          *         "admin",
          *         "member"
@@ -1267,6 +1279,10 @@ export interface components {
             active: boolean;
             /** @description The predefined attributes ({} when none is known). */
             attributes: components["schemas"]["UserAttributes"];
+            /** @description From the directory's attribute_mapping: each mapped name with the value its source path holds, of the source's JSON type ({} when none has a value). */
+            custom_attributes: {
+                [key: string]: unknown;
+            };
             /** @description From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []. */
             roles: string[];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
@@ -1314,6 +1330,10 @@ export interface components {
          *           "department": "Engineering",
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
+         *         },
+         *         "custom_attributes": {
+         *           "badge": 1042,
+         *           "country": "US"
          *         },
          *         "roles": [
          *           "admin",
@@ -1406,6 +1426,10 @@ export interface components {
          *           "department": "Engineering",
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
+         *         },
+         *         "custom_attributes": {
+         *           "badge": 1042,
+         *           "country": "US"
          *         },
          *         "roles": [
          *           "admin",
@@ -1660,6 +1684,10 @@ export interface components {
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
          *         },
+         *         "custom_attributes": {
+         *           "badge": 1042,
+         *           "country": "US"
+         *         },
          *         "roles": [
          *           "admin",
          *           "member"
@@ -1746,6 +1774,10 @@ export interface components {
          *         "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *         "manager_email": "grace@acme.io"
          *       },
+         *       "custom_attributes": {
+         *         "badge": 1042,
+         *         "country": "US"
+         *       },
          *       "roles": [
          *         "admin",
          *         "member"
@@ -1801,6 +1833,10 @@ export interface components {
             active: boolean;
             /** @description The predefined attributes ({} when none is known). */
             attributes: components["schemas"]["UserAttributes"];
+            /** @description From the directory's attribute_mapping: each mapped name with the value its source path holds, of the source's JSON type ({} when none has a value). */
+            custom_attributes: {
+                [key: string]: unknown;
+            };
             /** @description From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []. */
             roles: string[];
             /** @description Every SCIM attribute as the IdP sent it (normalised), with id. */
@@ -1828,6 +1864,10 @@ export interface components {
          *           "department": "Engineering",
          *           "manager_id": "0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a",
          *           "manager_email": "grace@acme.io"
+         *         },
+         *         "custom_attributes": {
+         *           "badge": 1042,
+         *           "country": "US"
          *         },
          *         "roles": [
          *           "admin",
@@ -3192,6 +3232,8 @@ export interface components {
             inactive_users: "keep" | "delete";
             /** @description The roles its users hold by group; absent: every user holds no role */
             role_mapping?: components["schemas"]["RoleMapping"];
+            /** @description Its users' custom attributes by source path; absent: none */
+            attribute_mapping?: components["schemas"]["AttributeMapping"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3221,6 +3263,16 @@ export interface components {
                 /** @description Orders a user's roles: higher first */
                 priority: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "badge": "urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge",
+         *       "country": "addresses[type eq \"work\"].country",
+         *       "org_unit": "google:orgUnitPath"
+         *     }
+         */
+        AttributeMapping: {
+            [key: string]: string;
         };
         DirectoryEnvelope: {
             data: components["schemas"]["Directory"];
@@ -3253,6 +3305,7 @@ export interface components {
              */
             inactive_users?: "keep" | "delete";
             role_mapping?: components["schemas"]["RoleMapping"];
+            attribute_mapping?: components["schemas"]["AttributeMapping"];
         };
         DirectoryListEnvelope: {
             data: components["schemas"]["Directory"][];
@@ -3363,6 +3416,8 @@ export interface components {
             inactive_users?: "keep" | "delete";
             /** @description null removes the mapping (every user then holds no role) */
             role_mapping?: components["schemas"]["RoleMapping"] | null;
+            /** @description The whole mapping, replaced; null (or {}) removes it (every user then has no custom attribute) */
+            attribute_mapping?: components["schemas"]["AttributeMapping"] | null;
             /** @description Immutable: accepted only unchanged */
             tenant?: string;
             /** @description Immutable: accepted only unchanged */

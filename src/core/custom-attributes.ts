@@ -8,11 +8,7 @@
  * SCIM's do. Pure: the writers evaluate it and keep the result with the user.
  */
 import { z } from 'zod';
-import type { ScimBody } from './model.js';
-
-/** `{"<name>": "<source path>"}`, as the input schema checked it. */
-export type AttributeMapping = Record<string, string>;
-export type CustomAttributes = Record<string, unknown>;
+import type { AttributeMapping, CustomAttributes, ScimBody } from './model.js';
 
 /** The pull providers and the fields each one's sync keeps in its extension of the user's body. */
 export const PROVIDER_FIELDS = {

@@ -12,15 +12,15 @@ import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { newId, newSecret, newWebhookSecret } from './ids.js';
 import { sameJson } from './json.js';
 import { malformedField } from './json-walk.js';
-import type { Directory, ShownDirectory } from './model.js';
+import type { AttributeMapping, Directory, ShownDirectory } from './model.js';
 
 export interface DirectoryServiceOptions {
   /** The directories, and their SCIM token lists (a rotation keeps the replaced token working for a while). */
   store: DirectoryStore & Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens'>;
   /** Base URL that `scim.endpoint` is built on, without a trailing slash. */
   externalUrl: string;
-  /** Brings every user's roles up to date after the directory's role mapping changed (core/users.ts). */
-  rolesChanged?: (directory: Directory) => Promise<void>;
+  /** Brings every user's roles and custom attributes up to date after a mapping of the directory changed (core/users.ts). */
+  mappingChanged?: (directory: Directory) => Promise<void>;
 }
 
 /** Who asks for a change: the operator passes its identity to change the directories it manages. */
@@ -81,12 +81,12 @@ export const scimPath = (id: string): string => `/api/scim/v2.0/${id}`;
 export class DirectoryService {
   private readonly store: DirectoryServiceOptions['store'];
   private readonly externalUrl: string;
-  private readonly rolesChanged: (directory: Directory) => Promise<void>;
+  private readonly mappingChanged: (directory: Directory) => Promise<void>;
 
   constructor(options: DirectoryServiceOptions) {
     this.store = options.store;
     this.externalUrl = options.externalUrl.replace(/\/+$/, '');
-    this.rolesChanged = options.rolesChanged ?? (async () => undefined);
+    this.mappingChanged = options.mappingChanged ?? (async () => undefined);
   }
 
   async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<ShownDirectory> {
@@ -116,6 +116,7 @@ export class DirectoryService {
       ...(actor.managedBy !== undefined && { managed_by: actor.managedBy }),
       inactive_users: data.inactive_users ?? 'keep',
       ...(data.role_mapping !== undefined && { role_mapping: data.role_mapping }),
+      ...(hasNames(data.attribute_mapping) && { attribute_mapping: data.attribute_mapping }),
       created_at: now,
       updated_at: now,
     };
@@ -144,8 +145,9 @@ export class DirectoryService {
     const webhook = { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' };
     // Setting the webhook again re-enables a webhook that a 410 disabled.
     const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
-    const { webhook_disabled_at: disabledAt, role_mapping: mapping, ...rest } = current;
+    const { webhook_disabled_at: disabledAt, role_mapping: mapping, attribute_mapping: attributes, ...rest } = current;
     const roleMapping = data.role_mapping === undefined ? mapping : (data.role_mapping ?? undefined);
+    const attributeMapping = data.attribute_mapping === undefined ? attributes : (data.attribute_mapping ?? undefined);
     const next: ShownDirectory = {
       ...rest,
       ...(staysDisabled(current, webhook, webhookGiven) && { webhook_disabled_at: disabledAt }),
@@ -160,17 +162,18 @@ export class DirectoryService {
       ...(data.microsoft_nested_groups !== undefined && { microsoft_nested_groups: data.microsoft_nested_groups }),
       ...(data.inactive_users !== undefined && { inactive_users: data.inactive_users }),
       ...(roleMapping !== undefined && { role_mapping: roleMapping }),
+      ...(hasNames(attributeMapping) && { attribute_mapping: attributeMapping }),
       webhook,
       updated_at: new Date().toISOString(),
     };
     await this.store.updateDirectory(next);
-    await this.afterRoleMapping(current, next);
+    await this.afterMapping(current, next);
     return next;
   }
 
-  /** A changed role mapping re-evaluates the directory's users before the change is answered. */
-  private async afterRoleMapping(current: Directory, next: Directory): Promise<void> {
-    if (!sameJson(current.role_mapping, next.role_mapping)) await this.rolesChanged(next);
+  /** A changed role or attribute mapping re-evaluates the directory's users before the change is answered. */
+  private async afterMapping(current: Directory, next: Directory): Promise<void> {
+    if (!sameJson(current.role_mapping, next.role_mapping) || !sameJson(current.attribute_mapping, next.attribute_mapping)) await this.mappingChanged(next);
   }
 
   /**
@@ -186,7 +189,7 @@ export class DirectoryService {
       await keepPreviousSecret(this.store, directory.id, previous, directory.scim.secret);
     }
     await this.store.updateDirectory(directory);
-    await this.afterRoleMapping(current, directory);
+    await this.afterMapping(current, directory);
   }
 
   async delete(id: string, actor: Actor = {}): Promise<void> {
@@ -208,3 +211,6 @@ export class DirectoryService {
     }
   }
 }
+
+/** An attribute mapping that names something ({} is none: it is not kept). */
+const hasNames = (mapping: AttributeMapping | undefined): mapping is AttributeMapping => mapping !== undefined && Object.keys(mapping).length > 0;

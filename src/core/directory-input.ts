@@ -1,6 +1,7 @@
 /** zod schemas for directory input (management API, library, operator): the one place its rules live. */
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './limits.js';
+import { attributeMapping } from './custom-attributes.js';
 import { DIRECTORY_TYPES, INACTIVE_USERS } from './model.js';
 import { dependentRequired } from './cross-field.js';
 import { hasCredentials } from './urls.js';
@@ -121,6 +122,7 @@ export const createDirectoryInput = dependentRequired(
       microsoft_nested_groups: flag.optional(),
       inactive_users: inactiveUsers.optional(),
       role_mapping: roleMapping.optional(),
+      attribute_mapping: attributeMapping.optional(),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
   ),
@@ -149,6 +151,7 @@ export const updateDirectoryInput = z.strictObject(
     microsoft_nested_groups: flag.optional(),
     inactive_users: inactiveUsers.optional(),
     role_mapping: roleMapping.nullable().optional().describe('null removes the mapping (every user then holds no role)'),
+    attribute_mapping: attributeMapping.nullable().optional().describe('The whole mapping, replaced; null (or {}) removes it (every user then has no custom attribute)'),
     // Immutable: accepted only when unchanged, so a client can send back the object it read.
     tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
     product: z.string().optional().describe('Immutable: accepted only unchanged'),

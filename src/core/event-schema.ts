@@ -32,6 +32,7 @@ const USER_EXAMPLE = {
     manager_id: '0b9f8e7d-6c5b-4a39-8281-7f6e5d4c3b2a',
     manager_email: 'grace@acme.io',
   },
+  custom_attributes: { badge: 1042, country: 'US' },
   roles: ['admin', 'member'],
   raw: {
     schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
@@ -77,6 +78,9 @@ export const userEventDataSchema = z
     email: z.string().optional().describe('The primary email (else the first; else userName when it is an address).'),
     active: z.boolean().describe('False for a deactivated (suspended) user, who keeps their groups.'),
     attributes: userAttributesSchema.describe('The predefined attributes ({} when none is known).'),
+    custom_attributes: z
+      .record(z.string(), z.unknown())
+      .describe("From the directory's attribute_mapping: each mapped name with the value its source path holds, of the source's JSON type ({} when none has a value)."),
     roles: z
       .array(z.string())
       .describe("From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []."),

@@ -4,6 +4,7 @@ import { newEventId } from './ids.js';
 import { isoTime } from './iso-time.js';
 import { sameJson } from './json.js';
 import type {
+  CustomAttributes,
   Directory,
   DirectorySyncEvent,
   EventDataOf,
@@ -31,13 +32,13 @@ export function primaryEmail(body: ScimBody): string | undefined {
  * The user's event data before `attributes` and `raw`, which come last. Assigned in order, not spread: it runs on
  * every user write.
  */
-function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes' | 'raw'> {
+function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes' | 'custom_attributes' | 'roles' | 'raw'> {
   const name = (body.name ?? {}) as Record<string, unknown>;
   const first = str(name.givenName);
   const last = str(name.familyName);
   const email = primaryEmail(body);
   // Built in JSON order: id, the names and email when present, active.
-  const fields = { id } as Omit<UserEventData, 'attributes' | 'raw'>;
+  const fields = { id } as Omit<UserEventData, 'attributes' | 'custom_attributes' | 'roles' | 'raw'>;
   if (first !== undefined) fields.first_name = first;
   if (last !== undefined) fields.last_name = last;
   if (email !== undefined) fields.email = email;
@@ -47,10 +48,11 @@ function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes
 
 /**
  * A user's event data; `managerEmail`: its manager's email as resolved by its writer (core/attributes.ts);
- * `roles`: as last evaluated (core/roles.ts).
+ * `roles`: as last evaluated (core/roles.ts); `custom`: its custom attributes as last evaluated
+ * (core/custom-attributes.ts).
  */
-export function userData(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = []): UserEventData {
-  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), roles: [...roles], raw: { ...body, id } };
+export function userData(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = [], custom: CustomAttributes = {}): UserEventData {
+  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), custom_attributes: { ...custom }, roles: [...roles], raw: { ...body, id } };
 }
 
 /**
@@ -60,11 +62,25 @@ export function userData(id: string, body: ScimBody, managerEmail?: string, role
  * membership events itself (Redis: in the write's script). Undefined for a body that cannot be spliced so (one
  * with its own `id`, or none).
  */
-export function userDataFields(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = []): UserDataFields | undefined {
+export function userDataFields(
+  id: string,
+  body: ScimBody,
+  managerEmail?: string,
+  roles: readonly string[] = [],
+  custom: CustomAttributes = {},
+): UserDataFields | undefined {
   if (Object.hasOwn(body, 'id') || hasNoKeys(body)) return undefined;
   const f = userFields(id, body);
   const json = (v: string | undefined) => (v === undefined ? '' : JSON.stringify(v));
-  return [json(f.first_name), json(f.last_name), json(f.email), String(f.active), JSON.stringify(attributesOf(body, managerEmail)), JSON.stringify(roles)];
+  return [
+    json(f.first_name),
+    json(f.last_name),
+    json(f.email),
+    String(f.active),
+    JSON.stringify(attributesOf(body, managerEmail)),
+    JSON.stringify(roles),
+    JSON.stringify(custom),
+  ];
 }
 
 function hasNoKeys(body: ScimBody): boolean {
@@ -73,10 +89,10 @@ function hasNoKeys(body: ScimBody): boolean {
 }
 
 /** The event data's JSON from the body's (`JSON.stringify`'s text, without an id) and its `userDataFields`. */
-function splicedUserData(id: string, [first, last, email, active, attributes, roles]: UserDataFields, bodyJson: string): string {
+function splicedUserData(id: string, [first, last, email, active, attributes, roles, custom]: UserDataFields, bodyJson: string): string {
   const idJson = JSON.stringify(id);
   const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
-  return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"roles":${roles},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
+  return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"custom_attributes":${custom},"roles":${roles},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
 }
 
 /**
@@ -85,25 +101,26 @@ function splicedUserData(id: string, [first, last, email, active, attributes, ro
  * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, and
  * serialising `raw` was half of building it.
  */
-export function userDataJson(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]): string {
+export function userDataJson(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): string {
   const body = JSON.parse(bodyJson) as ScimBody;
-  const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail, roles) : undefined;
-  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail, roles)) : splicedUserData(id, fields, bodyJson);
+  const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail, roles, custom) : undefined;
+  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail, roles, custom)) : splicedUserData(id, fields, bodyJson);
 }
 
 /**
  * A user's body serialised once for a write: the text the store keeps and the event's `raw` (spliced into its data,
  * `userDataJson`'s way), with the fields a store may keep beside it (`userDataFields`).
  */
-export function userJson(id: string, body: ScimBody, managerEmail?: string, roles?: readonly string[]): UserJson {
-  return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail, roles) };
+export function userJson(id: string, body: ScimBody, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): UserJson {
+  return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail, roles, custom) };
 }
 
-/** A user as its events see it: the body, its manager's resolved email and its roles. */
+/** A user as its events see it: the body, its manager's resolved email, its roles and custom attributes. */
 export interface UserState {
   body: ScimBody;
   managerEmail?: string;
   roles?: readonly string[];
+  customAttributes?: CustomAttributes;
 }
 
 /**
@@ -120,7 +137,8 @@ export function userEvent(
   before: UserState | undefined,
   now: number,
 ): PendingEvent {
-  const data = json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail, user.roles)) : splicedUserData(id, json.fields, json.body);
+  const data =
+    json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail, user.roles, user.customAttributes)) : splicedUserData(id, json.fields, json.body);
   return eventJson(directory, event, data, before && userPrevious(id, before, user), now);
 }
 
@@ -133,20 +151,21 @@ type Fields = Record<string, unknown>;
 
 /**
  * WorkOS-style `previous_attributes`: the top-level data fields that changed, with their old values; for
- * `attributes` and `raw`, only their changed keys (absent before = null).
+ * `attributes`, `custom_attributes` and `raw`, only their changed keys (absent before = null).
  */
 export function previousAttributes(before: object, after: object): Fields | undefined {
   const b = before as Fields;
   const a = after as Fields;
+  const nested = (key: string) => key === 'attributes' || key === 'custom_attributes' || key === 'raw';
   let top: Fields | undefined;
   for (const key in b) {
-    if (key !== 'attributes' && key !== 'raw' && !sameJson(b[key], a[key])) (top ??= {})[key] = b[key] ?? null;
+    if (!nested(key) && !sameJson(b[key], a[key])) (top ??= {})[key] = b[key] ?? null;
   }
   for (const key in a) {
-    if (key !== 'attributes' && key !== 'raw' && !Object.hasOwn(b, key) && a[key] !== undefined) (top ??= {})[key] = null;
+    if (!nested(key) && !Object.hasOwn(b, key) && a[key] !== undefined) (top ??= {})[key] = null;
   }
   const inner = (key: string) => changedFrom((b[key] ?? {}) as Fields, (a[key] ?? {}) as Fields);
-  return withNested(top, inner('attributes'), inner('raw'));
+  return withNested(top, inner('attributes'), inner('custom_attributes'), inner('raw'));
 }
 
 /**
@@ -160,18 +179,20 @@ function userPrevious(id: string, before: UserState, after: UserState): Fields |
   return withNested(
     top,
     changedFrom(attributesOf(before.body, before.managerEmail), attributesOf(after.body, after.managerEmail)),
+    changedFrom(before.customAttributes ?? {}, after.customAttributes ?? {}),
     changedFrom(before.body, after.body, 'id'),
   );
 }
 
 /**
- * `{ ...top, attributes, raw }` (top is changedFrom's own object), each only when it changed; no literal that
- * starts with a spread (see scim/handler.ts).
+ * `{ ...top, attributes, custom_attributes, raw }` (top is changedFrom's own object), each only when it changed;
+ * no literal that starts with a spread (see scim/handler.ts).
  */
-function withNested(top: Fields | undefined, attributes: Fields | undefined, raw: Fields | undefined): Fields | undefined {
-  if (attributes === undefined && raw === undefined) return top;
+function withNested(top: Fields | undefined, attributes: Fields | undefined, custom: Fields | undefined, raw: Fields | undefined): Fields | undefined {
+  if (attributes === undefined && custom === undefined && raw === undefined) return top;
   const out = top ?? {};
   if (attributes !== undefined) out.attributes = attributes;
+  if (custom !== undefined) out.custom_attributes = custom;
   if (raw !== undefined) out.raw = raw;
   return out;
 }

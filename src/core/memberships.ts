@@ -91,7 +91,9 @@ export async function memberChanges(
       const u = users[i];
       if (!u) continue;
       const display = chunk[i]!.display;
-      const userJson = pack ? userDataJson(u.id, u.bodyJson, u.managerEmail, u.roles) : usersData.of(u.id, u.bodyJson, u.managerEmail, u.roles);
+      const userJson = pack
+        ? userDataJson(u.id, u.bodyJson, u.managerEmail, u.roles, u.customAttributes)
+        : usersData.of(u.id, u.bodyJson, u.managerEmail, u.roles, u.customAttributes);
       built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userJson, groupJson) });
     }
     if (pack) {

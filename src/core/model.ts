@@ -29,6 +29,11 @@ export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 export const INACTIVE_USERS = ['keep', 'delete'] as const;
 export type InactiveUsers = (typeof INACTIVE_USERS)[number];
 
+/** A directory's custom attributes: each name the application reads, and its source path (core/custom-attributes.ts). */
+export type AttributeMapping = Record<string, string>;
+/** A user's custom attributes: each mapped name with its value, of the source's JSON type. */
+export type CustomAttributes = Record<string, unknown>;
+
 /** A directory's roles by group (core/roles.ts); its rules as the input schema (directory-input.ts) checked them. */
 export interface RoleMapping {
   default_role?: string;
@@ -62,6 +67,8 @@ export interface Directory {
   inactive_users?: InactiveUsers;
   /** The roles its users hold by group; none set: every user holds no role. */
   role_mapping?: RoleMapping;
+  /** Its users' custom attributes by source path (core/custom-attributes.ts); none set: none. */
+  attribute_mapping?: AttributeMapping;
   created_at: string;
   updated_at: string;
 }
@@ -86,6 +93,8 @@ export interface StoredResource {
   managerEmail?: string;
   /** Users: the roles its groups gave it (core/roles.ts) as last evaluated; absent: none. */
   roles?: string[];
+  /** Users: its custom attributes (core/custom-attributes.ts) as last evaluated; absent: none. */
+  customAttributes?: CustomAttributes;
 }
 
 /** A stored resource with its body as the store keeps it, JSON text: for a reader that passes it on unparsed. */
@@ -106,6 +115,8 @@ export interface UserKeys {
   managerEmail?: string;
   /** The user's roles as evaluated (core/roles.ts), kept beside the body, unindexed. */
   roles?: string[];
+  /** The user's custom attributes as evaluated (core/custom-attributes.ts), kept beside the body, unindexed. */
+  customAttributes?: CustomAttributes;
 }
 
 /** What the store indexes for a group: `displayName` (unique, case-insensitive), `externalId`. */
@@ -133,10 +144,10 @@ export interface PendingEvent {
   json: string;
 }
 /**
- * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, its attributes and its
- * roles as JSON (core/events.ts userDataFields).
+ * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, its attributes, its roles
+ * and its custom attributes as JSON (core/events.ts userDataFields).
  */
-export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string, roles: string];
+export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string, roles: string, custom: string];
 /**
  * A user's body serialised once for its write (core/events.ts userJson): the text a store keeps, and the
  * `UserDataFields` it may keep beside it (undefined: a body its event data cannot be spliced around).

@@ -49,7 +49,7 @@ export class DirectoryQueries {
 
   async listUsers(scope: DirectoryScope, page: PageRequest): Promise<UserEventData[]> {
     const items = await this.pageAcross(await this.resolve(scope), 'users', page);
-    return items.map((u) => userData(u.id, u.body, u.managerEmail, u.roles));
+    return items.map((u) => userData(u.id, u.body, u.managerEmail, u.roles, u.customAttributes));
   }
 
   async listGroups(scope: DirectoryScope, page: PageRequest): Promise<GroupEventData[]> {
@@ -60,7 +60,7 @@ export class DirectoryQueries {
   async getUser(scope: DirectoryScope, id: string): Promise<UserEventData> {
     for (const d of await this.resolve(scope)) {
       const u = await this.store.getUser(d.id, id);
-      if (u) return userData(u.id, u.body, u.managerEmail, u.roles);
+      if (u) return userData(u.id, u.body, u.managerEmail, u.roles, u.customAttributes);
     }
     throw new NotFoundError(`User ${id} not found`);
   }

@@ -14,7 +14,9 @@
  * rule stops it keeping entries when hits are few: every new directory and every first push starts with
  * nothing but misses, and such a rule would stop it just before it pays.
  */
+import { sameCustomAttributes } from './custom-attributes.js';
 import { userDataJson } from './events.js';
+import type { CustomAttributes } from './model.js';
 import { sameRoles } from './roles.js';
 
 /** Characters held (keys, bodies and data): about 16 MB at most, the data of some 10,000 Okta-shaped users. */
@@ -24,8 +26,12 @@ interface Entry {
   bodyJson: string;
   managerEmail: string | undefined;
   roles: readonly string[] | undefined;
+  custom: CustomAttributes | undefined;
   dataJson: string;
 }
+
+const same = (e: Entry, bodyJson: string, managerEmail: string | undefined, roles: readonly string[] | undefined, custom: CustomAttributes | undefined): boolean =>
+  e.bodyJson === bodyJson && e.managerEmail === managerEmail && sameRoles(e.roles, roles) && sameCustomAttributes(e.custom, custom);
 
 
 export class UserDataJson {
@@ -36,19 +42,19 @@ export class UserDataJson {
 
   constructor(
     private readonly budget = USER_DATA_BUDGET,
-    private readonly build: (id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]) => string = userDataJson,
+    private readonly build: (id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes) => string = userDataJson,
   ) {}
 
-  /** `userDataJson(id, bodyJson, managerEmail, roles)`, from memory when this body was seen lately. */
-  of(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[]): string {
+  /** `userDataJson(id, bodyJson, managerEmail, roles, custom)`, from memory when this body was seen lately. */
+  of(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): string {
     const young = this.young.get(id);
-    if (young !== undefined && young.bodyJson === bodyJson && young.managerEmail === managerEmail && sameRoles(young.roles, roles)) return young.dataJson;
+    if (young !== undefined && same(young, bodyJson, managerEmail, roles, custom)) return young.dataJson;
     const old = this.old.get(id);
-    if (old !== undefined && old.bodyJson === bodyJson && old.managerEmail === managerEmail && sameRoles(old.roles, roles)) {
+    if (old !== undefined && same(old, bodyJson, managerEmail, roles, custom)) {
       this.keep(id, old, young);
       return old.dataJson;
     }
-    const entry = { bodyJson, managerEmail, roles, dataJson: this.build(id, bodyJson, managerEmail, roles) };
+    const entry = { bodyJson, managerEmail, roles, custom, dataJson: this.build(id, bodyJson, managerEmail, roles, custom) };
     this.keep(id, entry, young);
     return entry.dataJson;
   }

@@ -6,10 +6,11 @@ import { CHUNK_SIZE, chunksOf, SLICE_MS, yieldToLoop } from './chunks.js';
 import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
 import { NotFoundError } from './errors.js';
 import { buildEvent, groupData, MembershipEvents, primaryEmail, userData, userEvent, userJson } from './events.js';
+import { customAttributesOf, sameCustomAttributes } from './custom-attributes.js';
 import { newId } from './ids.js';
 import { sameResource } from './json.js';
 import { userKeys } from './keys.js';
-import type { Directory, ScimBody, StoredResource, UserKeys } from './model.js';
+import type { CustomAttributes, Directory, ScimBody, StoredResource, UserKeys } from './model.js';
 import { groupName, type NamedGroup, rolesOf, sameRoles } from './roles.js';
 import type { GroupStore, UserStore } from './store-port.js';
 
@@ -41,18 +42,16 @@ export class UserWriter {
    * Creates a user (a new id unless `opts.id`); ConflictError when the userName is taken. A user created with an
    * id of its writer's (a pull provider's) may be the manager its reports named before it arrived: their
    * `manager_email` is filled then. A new id was never named by anyone. A new user is in no group: its roles are
-   * the mapping's default.
+   * the mapping's default. Its custom attributes are read from the body by the directory's attribute mapping.
    */
   async create(dir: Directory, body: ScimBody, opts: WriteOptions & { id?: string } = {}): Promise<StoredResource> {
     const named = userKeys(body);
     const id = opts.id ?? newId();
     const created = await retrying(async () => {
-      const keys = { ...(await this.withManager(dir, named)), roles: rolesOf(dir.role_mapping, []) };
+      const keys = { ...(await this.withManager(dir, named)), roles: rolesOf(dir.role_mapping, []), customAttributes: customAttributesOf(body, dir.attribute_mapping) };
       const now = Date.now();
-      const user = freshResource(id, body, now);
-      if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
-      if (keys.roles.length > 0) user.roles = keys.roles;
-      const json = userJson(id, body, keys.managerEmail, keys.roles);
+      const user = withDerived(freshResource(id, body, now), keys);
+      const json = userJson(id, body, keys.managerEmail, keys.roles, keys.customAttributes);
       const event = userEvent(dir, 'user.created', id, user, json, undefined, now);
       const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event], json), `Directory ${dir.id}`, duplicate(keys));
       if (result === STALE) return STALE;
@@ -81,7 +80,7 @@ export class UserWriter {
         return deleted ? { ...current, body: next } : STALE;
       }
       // Roles are evaluated again: a follow-up a stopped process left undone is made good here.
-      const keys = { ...(await this.withManager(dir, userKeys(next))), roles: await this.rolesNow(dir, id) };
+      const keys = { ...(await this.withManager(dir, userKeys(next))), roles: await this.rolesNow(dir, id), customAttributes: customAttributesOf(next, dir.attribute_mapping) };
       return this.commit(dir, current, next, keys, opts);
     });
     // The user's email is its reports' manager_email.
@@ -93,15 +92,13 @@ export class UserWriter {
   private async commit(dir: Directory, current: StoredResource, next: ScimBody, keys: UserKeys, opts: WriteOptions): Promise<StoredResource | typeof STALE> {
     const id = current.id;
     const now = Date.now();
-    const json = userJson(id, next, keys.managerEmail, keys.roles);
-    const event = userEvent(dir, 'user.updated', id, { body: next, managerEmail: keys.managerEmail, roles: keys.roles }, json, current, now);
+    const json = userJson(id, next, keys.managerEmail, keys.roles, keys.customAttributes);
+    const state = { body: next, managerEmail: keys.managerEmail, roles: keys.roles, customAttributes: keys.customAttributes };
+    const event = userEvent(dir, 'user.updated', id, state, json, current, now);
     const result = outcomeOf(await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json), `User ${id}`, duplicate(keys));
     if (result === STALE) return STALE;
     report(this.committed, dir.id, [event], opts);
-    const user: StoredResource = { id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
-    if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
-    if (keys.roles !== undefined && keys.roles.length > 0) user.roles = keys.roles;
-    return user;
+    return withDerived({ id, body: next, created: current.created, lastModified: result.lastModified, version: result.version }, keys);
   }
 
   /** The keys with the manager's email, read from the directory's user whose id is the manager's (none: absent). */
@@ -120,7 +117,7 @@ export class UserWriter {
     for (const id of await this.store.findUserIds(dir.id, 'managerId', managerId)) {
       try {
         await retryingOn(this.reader(dir, id), `User ${id}`, {}, async (current) => {
-          const keys = { ...(await this.withManager(dir, userKeys(current.body))), roles: current.roles };
+          const keys = { ...(await this.withManager(dir, userKeys(current.body))), roles: current.roles, customAttributes: current.customAttributes };
           return keys.managerEmail === current.managerEmail ? current : this.commit(dir, current, current.body, keys, {});
         });
       } catch (err) {
@@ -146,7 +143,7 @@ export class UserWriter {
     const groups = (await this.store.getGroups(dir.id, groupIds)).filter((g): g is StoredResource => g !== null);
     if (groups.length !== groupIds.length) return STALE;
     const now = Date.now();
-    const user = userData(id, current.body, current.managerEmail, current.roles);
+    const user = userData(id, current.body, current.managerEmail, current.roles, current.customAttributes);
     const removals = new MembershipEvents(dir, 'group.user_removed', now);
     const userJson = JSON.stringify(user);
     const events = [
@@ -162,9 +159,10 @@ export class UserWriter {
 
   /**
    * Brings the roles of these users up to date with their groups (after a membership change, a group's rename or
-   * delete, a new role mapping): one `user.updated` for each whose roles changed, none for the others. A chunk of
-   * users at a time, their groups read once per run, so a 200,000-member group costs a linear pass with turns of
-   * the event loop in between. Users gone meanwhile are skipped.
+   * delete, a new role mapping), and their custom attributes with the attribute mapping: one `user.updated` for
+   * each whose roles or custom attributes changed, none for the others. A chunk of users at a time, their groups
+   * read once per run, so a 200,000-member group costs a linear pass with turns of the event loop in between.
+   * Users gone meanwhile are skipped.
    */
   async refreshRoles(dir: Directory, ids: readonly string[]): Promise<void> {
     const groups = new Map<string, NamedGroup | null>();
@@ -178,18 +176,18 @@ export class UserWriter {
       ]);
       const unknown = [...new Set(groupIds.flat())].filter((id) => !groups.has(id));
       (await this.store.getGroups(dir.id, unknown)).forEach((g, i) => groups.set(unknown[i]!, g && { id: g.id, name: groupName(g.body) }));
-      const changed: Array<[StoredResource, string[]]> = [];
+      const changed: Array<[StoredResource, Derived]> = [];
       users.forEach((user, i) => {
         if (!user) return;
         const named = groupIds[i]!.map((id) => groups.get(id)).filter((g): g is NamedGroup => g != null);
-        const roles = rolesOf(dir.role_mapping, named);
-        if (!sameRoles(user.roles, roles)) changed.push([user, roles]);
+        const derived = { roles: rolesOf(dir.role_mapping, named), customAttributes: customAttributesOf(user.body, dir.attribute_mapping) };
+        if (!sameDerived(user, derived)) changed.push([user, derived]);
       });
       // Written a few at a time, each batch in parallel: a store that answers without I/O (memory) would otherwise
       // run a whole chunk's writes in one turn of the event loop.
       let slice = performance.now();
       for (const batch of chunksOf(changed, ROLE_WRITES)) {
-        await Promise.all(batch.map(([user, roles]) => this.setRoles(dir, user, roles)));
+        await Promise.all(batch.map(([user, derived]) => this.setDerived(dir, user, derived)));
         if (performance.now() - slice < SLICE_MS) continue;
         await yieldToLoop();
         slice = performance.now();
@@ -197,8 +195,8 @@ export class UserWriter {
     }
   }
 
-  /** `refreshRoles` for every user of the directory (its role mapping changed), a page at a time. */
-  async refreshAllRoles(dir: Directory): Promise<void> {
+  /** `refreshRoles` for every user of the directory (its role or attribute mapping changed), a page at a time. */
+  async reevaluateAll(dir: Directory): Promise<void> {
     for (let offset = 0; ; offset += CHUNK_SIZE) {
       if (offset > 0) await yieldToLoop();
       const page = await this.store.listUsers(dir.id, offset, CHUNK_SIZE);
@@ -207,15 +205,15 @@ export class UserWriter {
     }
   }
 
-  /** Writes `roles` (as evaluated from `current`'s groups) over `current`; on a retry, evaluates them again. */
-  private async setRoles(dir: Directory, current: StoredResource, roles: string[]): Promise<void> {
-    let known: string[] | undefined = roles;
+  /** Writes `derived` (as evaluated from `current`) over `current`; on a retry, evaluates it again. */
+  private async setDerived(dir: Directory, current: StoredResource, derived: Derived): Promise<void> {
+    let known: Derived | undefined = derived;
     try {
       await retryingOn(this.reader(dir, current.id), `User ${current.id}`, { current }, async (user) => {
-        const next = known ?? (await this.rolesNow(dir, user.id));
+        const next = known ?? { roles: await this.rolesNow(dir, user.id), customAttributes: customAttributesOf(user.body, dir.attribute_mapping) };
         known = undefined;
-        if (sameRoles(user.roles, next)) return user;
-        const keys = { ...userKeys(user.body), ...(user.managerEmail !== undefined && { managerEmail: user.managerEmail }), roles: next };
+        if (sameDerived(user, next)) return user;
+        const keys = { ...userKeys(user.body), ...(user.managerEmail !== undefined && { managerEmail: user.managerEmail }), ...next };
         return this.commit(dir, user, user.body, keys, {});
       });
     } catch (err) {
@@ -237,4 +235,20 @@ export class UserWriter {
   private reader(dir: Directory, id: string): () => Promise<StoredResource | null> {
     return () => this.store.getUser(dir.id, id);
   }
+}
+
+/** What a user's writer evaluates besides the body: its roles and custom attributes. */
+interface Derived {
+  roles: string[];
+  customAttributes: CustomAttributes;
+}
+
+const sameDerived = (user: StoredResource, d: Derived): boolean => sameRoles(user.roles, d.roles) && sameCustomAttributes(user.customAttributes, d.customAttributes);
+
+/** `user` with what its keys keep beside the body (absent when empty, as the stores keep it). */
+function withDerived(user: StoredResource, keys: UserKeys): StoredResource {
+  if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
+  if (keys.roles !== undefined && keys.roles.length > 0) user.roles = keys.roles;
+  if (keys.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0) user.customAttributes = keys.customAttributes;
+  return user;
 }

@@ -8,6 +8,7 @@ import type { DeadLetter, DeliveryLogRecord } from '../core/store-port.js';
 import { DIRECTORY_TYPES, INACTIVE_USERS, type Directory } from '../core/model.js';
 import type { PassStats } from '../delivery/directory-pass.js';
 import type { EventPage } from '../delivery/reads.js';
+import { attributeMapping } from '../core/custom-attributes.js';
 import { roleMapping } from '../core/directory-input.js';
 import { directorySyncEventSchema, eventSchemas, groupEventDataSchema } from '../core/event-schema.js';
 import type { GroupWithMembers } from '../core/queries.js';
@@ -63,6 +64,7 @@ export const directorySchema = z
     managed_by: z.string().optional().describe('Set when a controller (the Kubernetes operator) owns the directory'),
     inactive_users: z.enum(INACTIVE_USERS).describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted'),
     role_mapping: roleMapping.optional().describe('The roles its users hold by group; absent: every user holds no role'),
+    attribute_mapping: attributeMapping.optional().describe("Its users' custom attributes by source path; absent: none"),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -249,7 +249,7 @@ export function runOperator(options: OperatorOptions): Operator {
       secrets: caches.secrets,
       otherSecrets: caches.otherSecrets,
       referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
-      directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl, rolesChanged: backgroundRoleRefresh(o.store, logger) }),
+      directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl, mappingChanged: backgroundRoleRefresh(o.store, logger) }),
       externalUrl: o.externalUrl,
       events,
       metrics,

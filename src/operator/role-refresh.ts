@@ -27,7 +27,7 @@ export function backgroundRoleRefresh(store: RoleRefreshStore, logger: Logger): 
     const started = Date.now();
     logger.info({ directoryId: directory.id }, 'role mapping changed: re-evaluating the users in the background');
     void users
-      .refreshAllRoles(directory)
+      .reevaluateAll(directory)
       .then(() => store.markDue(directory.id, Date.now()))
       .then(
         () => logger.info({ directoryId: directory.id, ms: Date.now() - started }, 'roles re-evaluated'),

@@ -227,6 +227,7 @@ const toJson = (id: string, row: Row): StoredJson => {
   const keys = (row as Partial<UserRow>).keys;
   if (keys?.managerEmail !== undefined) json.managerEmail = keys.managerEmail;
   if (keys?.roles !== undefined && keys.roles.length > 0) json.roles = keys.roles;
+  if (keys?.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0) json.customAttributes = keys.customAttributes;
   return json;
 };
 

@@ -67,12 +67,12 @@ local function setDisplay(members, shown, uid, display)
 end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
--- nil when a record has no event fields of its own version, or no roles (see redis-scripts.ts): the writer builds
+-- nil when a record has no event fields of its own version, or no roles and custom attributes (see redis-scripts.ts): the writer builds
 -- them then.
 -- One pattern match reads a record's version, its fields' version, the fields and where the body starts, and one
 -- concatenation builds the event (splitting the header into a table and joining pieces made a string each; a
 -- field's key goes in beside the field, not joined to it first, for the same reason).
-local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31([^\\31\\30]*)\\30()'
+local USER_EVENT_FIELDS = '^([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31([^\\31]*)\\31[^\\31]*\\31[^\\31]*\\31([^\\31]*)\\31([^\\31\\30]*)\\30()'
 local function builtEvents(entries, removed, added, group)
   local out = {}
   local ops, uids, ids = entries.op, entries.uid, entries.event
@@ -81,11 +81,11 @@ local function builtEvents(entries, removed, added, group)
     if op ~= '=' then
       local rec = redis.call('GET', k('u:', uid))
       if rec then
-        local v, fv, first, last, email, active, attributes, roles, at = string.match(rec, USER_EVENT_FIELDS)
-        if not v or fv ~= v or roles == '' then return nil end
+        local v, fv, first, last, email, active, attributes, roles, custom, at = string.match(rec, USER_EVENT_FIELDS)
+        if not v or fv ~= v or custom == '' then return nil end
         out[j] = '{"id":"' .. id .. '"' .. (op == '+' and added or removed) .. '{"id":"' .. uid .. '"' ..
           (first ~= '' and ',"first_name":' or '') .. first .. (last ~= '' and ',"last_name":' or '') .. last ..
-          (email ~= '' and ',"email":' or '') .. email .. ',"active":' .. active .. ',"attributes":' .. attributes .. ',"roles":' .. roles .. ',"raw":' .. string.sub(rec, at, -2) ..
+          (email ~= '' and ',"email":' or '') .. email .. ',"active":' .. active .. ',"attributes":' .. attributes .. ',"custom_attributes":' .. custom .. ',"roles":' .. roles .. ',"raw":' .. string.sub(rec, at, -2) ..
           ',"id":"' .. uid .. '"},"group":' .. group .. '}}'
       else
         out[j] = false

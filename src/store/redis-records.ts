@@ -1,11 +1,12 @@
 /** Records as the Redis scripts store them (redis-scripts.ts: a header, then the JSON body), decoded. */
-import type { StoredJson, StoredResource } from '../core/model.js';
+import type { CustomAttributes, StoredJson, StoredResource } from '../core/model.js';
 import { BODY_SEP, FIELD_SEP } from './redis-scripts.js';
 import { parsed } from './stored-json.js';
 
-/** The header's fields of a user's manager email and roles (redis-scripts.ts), 0-based. */
+/** The header's fields of a user's manager email, roles and custom attributes (redis-scripts.ts), 0-based. */
 const MANAGER_EMAIL = 13;
 const ROLES = 14;
+const CUSTOM = 15;
 
 export function decodeJson(id: string, rec: string): StoredJson {
   const split = rec.indexOf(BODY_SEP);
@@ -16,6 +17,8 @@ export function decodeJson(id: string, rec: string): StoredJson {
   const roles = header[ROLES];
   // '[]' and '' (none, or a record an older dsync wrote) both mean no role.
   if (roles && roles !== '[]') json.roles = JSON.parse(roles) as string[];
+  const custom = header[CUSTOM];
+  if (custom && custom !== '{}') json.customAttributes = JSON.parse(custom) as CustomAttributes;
   return json;
 }
 

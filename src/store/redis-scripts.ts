@@ -20,7 +20,8 @@
  *        five were written with ('' when there are none), and the user's event data fields as JSON (first name,
  *        last name, email, active, attributes: core/events.ts userDataFields), from which a membership write's
  *        script builds the user's events; then the manager's id (indexed in `ur`) and email as the writer resolved
- *        it ('' when none), and the user's roles as JSON (core/roles.ts; a record without them has none). The version tells a record whose body an older dsync rewrote, leaving them stale; a
+ *        it ('' when none), the user's roles as JSON (core/roles.ts; a record without them has none) and its custom
+ *        attributes as JSON (core/custom-attributes.ts; likewise). The version tells a record whose body an older dsync rewrote, leaving them stale; a
  *        record without them (written by an older dsync) has its events built by the writer.
  * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
  * Membership changes: see redis-group-scripts.ts.
@@ -147,7 +148,8 @@ local function versionOf(key)
 end
 local function ok(h, flags) return {'ok', h[1], h[3], flags or ''} end
 -- A user record's event data fields from ARGV[8]: '1', first, last, email, active, attributes (JSON), or '' for
--- none, stamped with the version they are written with; then its manager's id and email, and its roles (JSON).
+-- none, stamped with the version they are written with; then its manager's id and email, its roles and its custom
+-- attributes (JSON).
 -- Returns the index after them.
 local function eventFields(h)
   local n = 9
@@ -157,15 +159,15 @@ local function eventFields(h)
     h[7], h[8], h[9], h[10], h[11], h[12] = h[1], ARGV[9], ARGV[10], ARGV[11], ARGV[12], ARGV[13]
     n = 14
   end
-  h[13], h[14], h[15] = ARGV[n], ARGV[n + 1], ARGV[n + 2]
-  return n + 3
+  h[13], h[14], h[15], h[16] = ARGV[n], ARGV[n + 1], ARGV[n + 2], ARGV[n + 3]
+  return n + 4
 end
 -- Some group's membership change is committed but not fully applied (see redis-group-scripts.ts).
 local function pendingMembers() return redis.call('SCARD', k('gpend')) > 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
 
-/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, roles, nEvents, events… (see eventFields) */
+/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
 const createUser = `
 local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
@@ -180,7 +182,7 @@ emitn(n)
 return ok(h)
 `;
 
-/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, roles, nEvents, events… (see eventFields) */
+/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
 const updateUser = `
 local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local key = k('u:', id)

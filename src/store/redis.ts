@@ -54,9 +54,16 @@ const userKeyArgs = (keys: UserKeys): string[] => [
  * The user's JSON, the fields its script keeps beside it (an id its Lua splices must need no escaping), and its
  * manager's id and email.
  */
-function userArgs(id: string, body: StoredResource['body'], keys: UserKeys, json = userJson(id, body, keys.managerEmail, keys.roles)): string[] {
+function userArgs(id: string, body: StoredResource['body'], keys: UserKeys, json = userJson(id, body, keys.managerEmail, keys.roles, keys.customAttributes)): string[] {
   const fields = JSON.stringify(id) === `"${id}"` ? json.fields : undefined;
-  return [json.body, ...(fields ? ['1', ...fields.slice(0, 5)] : ['']), keys.managerId ?? '', keys.managerEmail ?? '', JSON.stringify(keys.roles ?? [])];
+  return [
+    json.body,
+    ...(fields ? ['1', ...fields.slice(0, 5)] : ['']),
+    keys.managerId ?? '',
+    keys.managerEmail ?? '',
+    JSON.stringify(keys.roles ?? []),
+    JSON.stringify(keys.customAttributes ?? {}),
+  ];
 }
 const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 

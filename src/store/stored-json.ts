@@ -5,5 +5,6 @@ export const parsed = (r: StoredJson): StoredResource => {
   const resource: StoredResource = { id: r.id, body: JSON.parse(r.bodyJson) as ScimBody, created: r.created, lastModified: r.lastModified, version: r.version };
   if (r.managerEmail !== undefined) resource.managerEmail = r.managerEmail;
   if (r.roles !== undefined) resource.roles = r.roles;
+  if (r.customAttributes !== undefined) resource.customAttributes = r.customAttributes;
   return resource;
 };

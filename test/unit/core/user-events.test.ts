@@ -61,8 +61,16 @@ describe("a user's own events from its body serialised once", () => {
     // A body with its own id, or none, has no fields to splice around: its data is serialised whole.
     expect(userJson('u1', { id: 'x', userName: 'u' }).fields).to.equal(undefined);
     expect(userJson('u1', {}).fields).to.equal(undefined);
-    expect(userJson('u1', bodies[1]!).fields).to.deep.equal(['"Ada"', '"Lovelace"', '"ada@acme.io"', 'true', '{}', '[]']);
-    expect(userJson('u1', bodies[3]!, 'b@acme.io', ['admin']).fields).to.deep.equal(['', '', '', 'false', '{"department":"R&D \\"lab\\"","manager_email":"b@acme.io"}', '["admin"]']);
+    expect(userJson('u1', bodies[1]!).fields).to.deep.equal(['"Ada"', '"Lovelace"', '"ada@acme.io"', 'true', '{}', '[]', '{}']);
+    expect(userJson('u1', bodies[3]!, 'b@acme.io', ['admin'], { badge: 7 }).fields).to.deep.equal([
+      '',
+      '',
+      '',
+      'false',
+      '{"department":"R&D \\"lab\\"","manager_email":"b@acme.io"}',
+      '["admin"]',
+      '{"badge":7}',
+    ]);
   });
 
   it('a write stores the text its event was built around, and delivers the change', async () => {
