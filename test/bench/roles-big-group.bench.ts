@@ -1,7 +1,8 @@
 /**
  * Roles on a 200,000-member group, over real HTTP SCIM on each store: the group is named by a rule, so every
  * membership change re-evaluates its members' roles (one `user.updated` each). Builds it (POST + PATCHes of
- * 20,000), empties it (PATCH remove `members`), then changes the role mapping (every user evaluated again). One
+ * 20,000), changes the role mapping, then sets an attribute mapping (each time every user evaluated again: one
+ * `user.updated` per user whose roles or custom attributes changed), then empties it (PATCH remove `members`). One
  * line per store: seconds and events per step, and the longest event-loop block (see StallProbe).
  *
  *   npx tsx test/bench/roles-big-group.bench.ts            # BENCH_GROUP=200000; BENCH_MEMORY=0 / BENCH_REDIS=0 skip a store
@@ -41,11 +42,15 @@ async function run(kind: string, store: Store): Promise<string> {
       const res = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { role_mapping: { rules: [{ group: 'All employees', role: 'staff', priority: 1 }] } });
       expectStatus(res.status, 200, 'PATCH directory');
     });
+    const attributes = await timed('attribute mapping change', async () => {
+      const res = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { attribute_mapping: { login: 'userName' } });
+      expectStatus(res.status, 200, 'PATCH directory');
+    });
     const empty = await timed('empty', async () => {
       const res = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }));
       expectStatus(res.status, 204, 'PATCH remove');
     });
-    return `roles ${kind}: ${SIZE.toLocaleString('en-US')} members · ${create} · ${remap} · ${empty} · longest /healthz wait ${probe.maxMs.toFixed(0)} ms, longest event-loop block ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU`;
+    return `roles ${kind}: ${SIZE.toLocaleString('en-US')} members · ${create} · ${remap} · ${attributes} · ${empty} · longest /healthz wait ${probe.maxMs.toFixed(0)} ms, longest event-loop block ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU`;
   } finally {
     await svc.close();
   }
