@@ -1,6 +1,6 @@
 /**
  * Builds the DirectoryConnection CustomResourceDefinition from the zod schemas in crd-schema.ts. The committed
- * YAML (crds/, and the chart's template) is this output; `npx tsx src/operator/generate-crd.ts` rewrites it
+ * YAML (crds/, and the chart's template) is this output; `npm run crd` (scripts/generate/crd.ts) rewrites it
  * and a unit test fails when it is stale.
  */
 import { z } from 'zod';
@@ -105,7 +105,7 @@ export function directoryConnectionCrd(): JsonSchema {
   };
 }
 
-const HEADER = '# Generated from src/operator/crd-schema.ts by `npx tsx src/operator/generate-crd.ts`; do not edit.\n';
+const HEADER = '# Generated from src/operator/crd-schema.ts by `npm run crd`; do not edit.\n';
 
 /** crds/dsync.io_directoryconnections.yaml */
 export function crdYaml(): string {

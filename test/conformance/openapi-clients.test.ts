@@ -12,7 +12,7 @@ import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { OPENAPI_FILE } from '../../src/http/generate-openapi.js';
+import { OPENAPI_FILE } from '../../scripts/generate/openapi.js';
 import { freePort, repoRoot, run, waitHealthy, type Running } from '../support/cli.js';
 import { toolBinary } from '../support/tools.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Express } from 'express';
 import { API_ROUTES } from '../../src/http/api-routes.js';
 import { createApp } from '../../src/http/app.js';
-import { CLIENT_TYPES_FILE, OPENAPI_FILE, clientTypesText, openApiText } from '../../src/http/generate-openapi.js';
+import { CLIENT_TYPES_FILE, OPENAPI_FILE, clientTypesText, openApiText } from '../../scripts/generate/openapi.js';
 import { openApiPath } from '../../src/http/openapi.js';
 import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
 import { MemoryStore } from '../../src/store/memory.js';

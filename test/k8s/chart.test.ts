@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { CRD_FILE } from '../../src/operator/generate-crd.js';
+import { CRD_FILE } from '../../scripts/generate/crd.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { EXPECTED_METRIC_FAMILIES } from './metric-families.js';
 import { CHART_DIR, REPO_DIR, find, type K8sObject, helmPageCommand, helmPageManifest, helms, kubectl, ok, parseObjects, promqlCheck, REQUIRED_VALUES, run, setArgs, template } from './helm-tools.js';

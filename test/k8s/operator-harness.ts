@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { parse, stringify } from 'yaml';
 import { DirectoryService } from '../../src/core/directories.js';
-import { CRD_FILE } from '../../src/operator/generate-crd.js';
+import { CRD_FILE } from '../../scripts/generate/crd.js';
 import { findCondition, READY } from '../../src/operator/conditions.js';
 import { API_VERSION, DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { KubeClient, SECRETS, type KubeObject, type Secret } from '../../src/operator/kube.js';

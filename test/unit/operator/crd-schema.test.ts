@@ -8,7 +8,7 @@ import { DIRECTORY_TYPES } from '../../../src/core/model.js';
 import { chartCrdTemplate, crdYaml, directoryConnectionCrd } from '../../../src/operator/crd-manifest.js';
 import { directoryConnectionSpec } from '../../../src/operator/crd-schema.js';
 import { directoryInput } from '../../../src/operator/desired-directory.js';
-import { CHART_CRD_FILE, CRD_FILE } from '../../../src/operator/generate-crd.js';
+import { CHART_CRD_FILE, CRD_FILE } from '../../../scripts/generate/crd.js';
 
 type Schema = { properties: Record<string, Schema>; required?: string[]; enum?: string[]; maxLength?: number; pattern?: string };
 
@@ -20,7 +20,7 @@ const specSchema = (): Schema => {
 const base = { name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' };
 
 describe('DirectoryConnection CRD schema', () => {
-  it('the committed crds/ YAML is the generated one (run `npx tsx src/operator/generate-crd.ts`)', () => {
+  it('the committed crds/ YAML is the generated one (run `npm run crd`)', () => {
     expect(readFileSync(CRD_FILE, 'utf8')).to.equal(crdYaml());
   });
 

@@ -4,10 +4,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiDocument } from './api-routes.js';
+import { openApiDocument } from '../../src/http/api-routes.js';
 
 export const OPENAPI_FILE = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
-export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../client/api-types.ts', import.meta.url));
+export const CLIENT_TYPES_FILE = fileURLToPath(new URL('../../src/client/api-types.ts', import.meta.url));
 
 export const openApiText = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`;
 

@@ -1,7 +1,7 @@
-/** Rewrites the committed CRD YAML from crd-schema.ts: `npx tsx src/operator/generate-crd.ts`. */
+/** Rewrites the committed CRD YAML from src/operator/crd-schema.ts: `npm run crd`. */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chartCrdTemplate, crdYaml } from './crd-manifest.js';
+import { chartCrdTemplate, crdYaml } from '../../src/operator/crd-manifest.js';
 
 export const CRD_FILE = fileURLToPath(new URL('../../crds/dsync.io_directoryconnections.yaml', import.meta.url));
 export const CHART_CRD_FILE = fileURLToPath(
