@@ -29,7 +29,8 @@ export const PROVIDER_FIELDS = {
   ],
   bamboohr: ['location', 'employmentStatus', 'workPhone', 'country'],
   hibob: ['site', 'employmentType', 'workPhone', 'country'],
-  personio: ['office', 'employmentType', 'workPhone', 'country'],
+  // Personio's API has no work phone or country of its own (a company adds them as custom attributes).
+  personio: ['office', 'employmentType'],
 } as const satisfies Record<string, readonly string[]>;
 export type Provider = keyof typeof PROVIDER_FIELDS;
 
