@@ -7,6 +7,18 @@ import { expect } from 'chai';
 import type { GGroup, GUser } from '../support/fake-google.js';
 import { labels, startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { CLUSTER_STORE_KINDS, openStore } from '../support/harness.js';
+import { GOOGLE_USER } from '../../src/core/attributes.js';
+
+/** Google's own fields (`google:<field>`) as the Directory API sends them; custom schemas with `projection=full` only. */
+const OWN = {
+  orgUnitPath: '/Engineering',
+  isAdmin: true,
+  recoveryEmail: 'ann@home.example',
+  locations: [{ type: 'desk', area: 'desk', buildingId: 'B1', floorName: '3', deskCode: '3-14' }],
+  phones: [{ value: '+1 555 0100', type: 'work', primary: true }],
+  addresses: [{ type: 'work', formatted: '1 Main St, Springfield', locality: 'Springfield', country: 'United States', countryCode: 'US', primary: true }],
+  customSchemas: { Employment: { badge: '42' } },
+};
 
 for (const kind of CLUSTER_STORE_KINDS) {
   describe(`Google pull sync (${kind} store)`, function () {
@@ -21,7 +33,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       t = await startGoogleTest(await openStore(kind, 6));
       const { fake } = t;
       // 30 users and 5 groups: one change stays well under the mass-deletion guard.
-      users = Array.from({ length: 30 }, () => fake.addUser());
+      users = Array.from({ length: 30 }, (_, i) => fake.addUser(i === 0 ? OWN : {}));
       eng = fake.addGroup({ name: 'Eng', email: 'eng@example.com' });
       ops = fake.addGroup({ name: 'Ops', email: 'ops@example.com' });
       for (const name of ['A', 'B', 'C']) fake.addGroup({ name, email: `${name.toLowerCase()}@example.com` });
@@ -54,6 +66,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(ann.data).to.deep.include({ email: users[0]!.primaryEmail, first_name: users[0]!.name.givenName, last_name: users[0]!.name.familyName, active: true });
       expect(ann.data.raw).to.deep.include({ userName: users[0]!.primaryEmail, externalId: users[0]!.id });
       expect(ann.data.raw).to.not.have.property('lastLoginTime');
+      expect(ann.data.raw[GOOGLE_USER]).to.deep.equal(OWN);
+      const plain = events.find((e) => e.event === 'user.created' && e.data.id === users[1]!.id);
+      expect(plain.data.raw[GOOGLE_USER]).to.deep.equal({ orgUnitPath: '/', isAdmin: false });
 
       const before = await t.service.dsync.store.getUser(dir.id, users[0]!.id);
       const again = await t.sync();

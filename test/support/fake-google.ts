@@ -23,6 +23,13 @@ export interface GUser {
   organizations?: Array<{ primary?: boolean; title?: string; department?: string; costCenter?: string; name?: string }>;
   externalIds?: Array<{ type: string; value: string }>;
   relations?: Array<{ type: string; value: string }>;
+  isAdmin?: boolean;
+  recoveryEmail?: string;
+  locations?: Array<{ type: string; area: string; buildingId?: string; floorName?: string; deskCode?: string }>;
+  phones?: Array<{ value: string; type: string; primary?: boolean }>;
+  addresses?: Array<{ type: string; formatted?: string; locality?: string; region?: string; country?: string; countryCode?: string; primary?: boolean }>;
+  /** Schema name → field name → value; Google sends them with `projection=full` only. */
+  customSchemas?: Record<string, Record<string, unknown>>;
 }
 export interface GGroup {
   id: string;
@@ -165,6 +172,12 @@ export class FakeGoogle {
       ...(given.organizations && { organizations: given.organizations }),
       ...(given.externalIds && { externalIds: given.externalIds }),
       ...(given.relations && { relations: given.relations }),
+      ...(given.isAdmin !== undefined && { isAdmin: given.isAdmin }),
+      ...(given.recoveryEmail !== undefined && { recoveryEmail: given.recoveryEmail }),
+      ...(given.locations && { locations: given.locations }),
+      ...(given.phones && { phones: given.phones }),
+      ...(given.addresses && { addresses: given.addresses }),
+      ...(given.customSchemas && { customSchemas: given.customSchemas }),
     };
     this.claim(user.primaryEmail);
     this.users.set(user.id, user);
@@ -294,7 +307,8 @@ export class FakeGoogle {
       all = this.memberList(group.id, q.get('includeDerivedMembership') === 'true');
     } else if (route === 'users') {
       all = [...this.users.values()];
-      render = (u) => userResource(u as GUser);
+      const full = q.get('projection') === 'full';
+      render = (u) => userResource(u as GUser, full);
     } else {
       all = [...this.groups.values()];
       render = (g) => this.groupResource(g as GGroup);
@@ -361,13 +375,15 @@ export class FakeGoogle {
 /** Google sends `aliases` only for a user or group that has some. */
 const withAliases = (aliases: string[]) => (aliases.length > 0 ? { aliases } : {});
 
-function userResource({ aliases, ...u }: GUser) {
+/** `full`: `projection=full`, with the custom schema values (the default `basic` leaves them out). */
+function userResource({ aliases, customSchemas, ...u }: GUser, full: boolean) {
   return {
     kind: 'admin#directory#user',
     etag: `"u-${Date.now()}"`,
     ...u,
     ...withAliases(aliases),
-    isAdmin: false,
+    ...(full && customSchemas && { customSchemas }),
+    isAdmin: u.isAdmin ?? false,
     isDelegatedAdmin: false,
     // Volatile: changes at every listing, and must never cause an update.
     lastLoginTime: new Date().toISOString(),

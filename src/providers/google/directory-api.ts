@@ -21,6 +21,15 @@ const googleUser = z.looseObject({
   organizations: z.array(z.looseObject({ primary: z.boolean().optional(), title: z.string().optional(), department: z.string().optional(), costCenter: z.string().optional() })).optional(),
   externalIds: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
   relations: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
+  // Kept as Google sends them, for the provider fields (`google:<field>`).
+  orgUnitPath: z.string().optional(),
+  isAdmin: z.boolean().optional(),
+  recoveryEmail: z.string().optional(),
+  locations: z.array(z.looseObject({})).optional(),
+  phones: z.array(z.looseObject({})).optional(),
+  addresses: z.array(z.looseObject({})).optional(),
+  /** Schema name → field name → value (a multi-valued field: a list of `{value, type}`); only with `projection=full`. */
+  customSchemas: z.record(z.string(), z.looseObject({})).optional(),
 });
 const googleGroup = z.looseObject({
   id: z.string().min(1),
@@ -69,9 +78,10 @@ export class DirectoryApi {
     this.rootUrl = options.rootUrl.endsWith('/') ? options.rootUrl : `${options.rootUrl}/`;
   }
 
+  /** `projection=full`: the users' custom schema values too (`basic` leaves them out), in the same requests. */
   users(): AsyncGenerator<GoogleUser[]> {
     return this.pages('users', 'users', googleUser, (pageToken) =>
-      this.admin.users.list({ customer: 'my_customer', maxResults: USER_PAGE, ...(pageToken && { pageToken }) }, this.call()),
+      this.admin.users.list({ customer: 'my_customer', maxResults: USER_PAGE, projection: 'full', ...(pageToken && { pageToken }) }, this.call()),
     );
   }
 

@@ -5,7 +5,8 @@
  * update of the same user, and a group is known by its id, never by its (non-unique) name. The primary
  * organization's title, department and cost center and the organization external id go where SCIM's enterprise
  * extension keeps them (the predefined attributes are read from there); the manager relation names the manager
- * by email, which SCIM has no place for.
+ * by email, which SCIM has no place for. Google's own fields that a mapping may read as `google:<field>`
+ * (PROVIDER_FIELDS) go, as Google sends them, into the same extension.
  */
 import { ENTERPRISE_USER, GOOGLE_USER } from '../../core/attributes.js';
 import type { ScimBody } from '../../core/model.js';
@@ -14,7 +15,10 @@ import type { GoogleGroup, GoogleMember, GoogleUser } from './directory-api.js';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+/** Without absent and empty values (`false` is a value). */
+const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v))) as Partial<T>;
+const empty = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 const ofType = (list: Array<{ type?: string; value?: string }> | undefined, type: string) => list?.find((e) => e.type === type)?.value;
 
 export function userBody(user: GoogleUser): ScimBody {
@@ -23,7 +27,16 @@ export function userBody(user: GoogleUser): ScimBody {
   const full = user.name?.fullName ?? ([given, family].filter(Boolean).join(' ') || undefined);
   const org = user.organizations?.find((o) => o.primary === true) ?? user.organizations?.[0];
   const enterprise = defined({ employeeNumber: ofType(user.externalIds, 'organization'), department: org?.department, costCenter: org?.costCenter });
-  const google = defined({ managerEmail: ofType(user.relations, 'manager') });
+  const google = defined({
+    managerEmail: ofType(user.relations, 'manager'),
+    orgUnitPath: user.orgUnitPath,
+    isAdmin: user.isAdmin,
+    locations: user.locations,
+    phones: user.phones,
+    addresses: user.addresses,
+    customSchemas: user.customSchemas,
+    recoveryEmail: user.recoveryEmail,
+  });
   const has = (o: object) => Object.keys(o).length > 0;
   return {
     schemas: [USER_SCHEMA, ...(has(enterprise) ? [ENTERPRISE_USER] : []), ...(has(google) ? [GOOGLE_USER] : [])],

@@ -6,6 +6,8 @@ import { GoogleCredentialsError, WrongWorkspaceError } from '../../../src/provid
 import { backoffMs, classify } from '../../../src/providers/google/google-retry.js';
 import { groupBody, userBody, userMemberIds } from '../../../src/providers/google/mapping.js';
 import { checkWorkspace } from '../../../src/providers/google/workspace-check.js';
+import { GOOGLE_USER } from '../../../src/core/attributes.js';
+import { PROVIDER_FIELDS, providerExtension } from '../../../src/core/custom-attributes.js';
 import { Pacer } from '../../../src/providers/google/pacer.js';
 
 const gaxiosError = (status: number, data: unknown, retryAfter?: string) => ({
@@ -14,6 +16,28 @@ const gaxiosError = (status: number, data: unknown, retryAfter?: string) => ({
 const googleBody = (reason: string) => ({ error: { code: 403, errors: [{ reason }] } });
 
 describe('Google provider units', () => {
+  it("keeps Google's own fields as Google sends them in its extension, next to the manager's email; empty ones left out", () => {
+    expect(GOOGLE_USER).to.equal(providerExtension('google'));
+    const own = {
+      orgUnitPath: '/Engineering/Platform',
+      isAdmin: false,
+      locations: [{ type: 'desk', area: 'desk', buildingId: 'B1', floorName: '3', deskCode: '3-14' }],
+      phones: [{ value: '+1 555 0100', type: 'work', primary: true }],
+      addresses: [{ type: 'work', formatted: '1 Main St', locality: 'Springfield', country: 'United States', countryCode: 'US', primary: true }],
+      customSchemas: { Employment: { badge: '42', skills: [{ value: 'go', type: 'work' }] } },
+      recoveryEmail: 'ann@home.example',
+    };
+    const user = { id: '1', primaryEmail: 'a@x.com', relations: [{ type: 'manager', value: 'boss@x.com' }], ...own };
+    const body = userBody(user);
+    expect(body[GOOGLE_USER]).to.deep.equal({ managerEmail: 'boss@x.com', ...own });
+    expect(Object.keys(own)).to.have.members([...PROVIDER_FIELDS.google]);
+    expect(body.schemas).to.include(GOOGLE_USER);
+    const bare = userBody({ id: '1', primaryEmail: 'a@x.com', orgUnitPath: '', phones: [], customSchemas: {}, recoveryEmail: '' });
+    expect(bare).to.not.have.property(GOOGLE_USER);
+    expect(bare.schemas).to.not.include(GOOGLE_USER);
+    expect(userBody({ id: '1', primaryEmail: 'a@x.com', isAdmin: true })[GOOGLE_USER]).to.deep.equal({ isAdmin: true });
+  });
+
   it('maps users without volatile fields; suspended or archived is inactive; group names stay names', () => {
     const user = { id: '1', primaryEmail: 'a@x.com', name: { givenName: 'A', familyName: 'B', fullName: 'A B' }, lastLoginTime: 'now', etag: 'e' };
     const body = userBody(user);
