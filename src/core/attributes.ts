@@ -1,16 +1,20 @@
 /**
  * A user's predefined attributes (docs/concepts/attributes-and-roles.md): read from the places SCIM's enterprise
  * extension keeps them, whoever wrote the body (an IdP over SCIM, or a pull provider that maps its fields there),
- * so every writer fills them alike. `manager_email` alone is not in the body: it is the email of the directory's
+ * so every writer fills them alike; the start date, which SCIM has no place for, from an HRIS's extension or Entra's
+ * hire date. `manager_email` alone is not in the body: it is the email of the directory's
  * user whose id is `manager_id`, resolved by the writer and kept with the record.
  */
+import { providerExtension } from './custom-attributes.js';
 import type { UserAttributes } from './model.js';
 
 export const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 /** What an HRIS says that SCIM has no place for (the start date). */
 export const HRIS_USER = 'urn:dsync:params:scim:schemas:extension:hris:2.0:User';
 /** What Google says that SCIM has no place for: its manager relation names the manager by email, not by id. */
-export const GOOGLE_USER = 'urn:dsync:params:scim:schemas:extension:google:2.0:User';
+export const GOOGLE_USER = providerExtension('google');
+/** Entra's properties that SCIM has no place for, as Graph sends them (its hire date among them). */
+const ENTRA_USER = providerExtension('entra');
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +24,8 @@ const objectAt = (body: Json, key: string): Json | undefined => {
   const v = body[key];
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
 };
+/** The `YYYY-MM-DD` an ISO 8601 date or date-time starts with (the form an HRIS start date has). */
+const dateOf = (v: unknown): string | undefined => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(?:$|T)/.test(v) ? v.slice(0, 10) : undefined);
 
 /** The manager's id: `manager.value`, or the plain string Entra sends. */
 export function managerIdOf(body: Json): string | undefined {
@@ -45,6 +51,6 @@ export function attributesOf(body: Json, managerEmail?: string): UserAttributes 
   put('cost_center', text(enterprise?.costCenter));
   put('manager_id', managerIdOf(body));
   put('manager_email', managerEmail ?? text(objectAt(body, GOOGLE_USER)?.managerEmail));
-  put('start_date', text(objectAt(body, HRIS_USER)?.startDate));
+  put('start_date', text(objectAt(body, HRIS_USER)?.startDate) ?? dateOf(objectAt(body, ENTRA_USER)?.employeeHireDate));
   return out;
 }

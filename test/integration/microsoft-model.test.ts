@@ -66,6 +66,16 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
         return `set attributes of user ${id} (manager ${manager})`;
       },
     ],
+    [
+      2,
+      () => {
+        const id = rng.pick(users);
+        if (!id) return undefined;
+        const hired = rng.chance(0.5) ? null : `202${rng.int(0, 4)}-0${rng.int(1, 9)}-01T00:00:00Z`;
+        tenant.updateUser(id, { officeLocation: rng.chance(0.3) ? null : `Office ${n}`, businessPhones: rng.chance(0.5) ? [] : [`+1 555 ${n}`], employeeHireDate: hired });
+        return `set provider properties of user ${id}`;
+      },
+    ],
     [2, () => act(rng.pick(deletable), (id) => tenant.removeUser(id), 'soft-delete user')],
     [2, () => act(rng.pick(bin.users), (id) => tenant.restoreUser(id), 'restore user')],
     [1, () => act(rng.pick(bin.users), (id) => tenant.purgeUser(id), 'purge user')],

@@ -9,6 +9,24 @@ import type { EGroup, EUser, Tenant } from '../support/fake-entra/index.js';
 import { labels } from '../support/google-harness.js';
 import { startEntraTest, TENANT_A, type EntraTest } from '../support/entra-harness.js';
 import { CLUSTER_STORE_KINDS, openStore } from '../support/harness.js';
+import { providerExtension } from '../../src/core/custom-attributes.js';
+
+const ENTRA = providerExtension('entra');
+/** Entra's own properties (`entra:<property>`) as Graph sends them. */
+const OWN = {
+  officeLocation: 'Building 4',
+  companyName: 'Contoso',
+  employeeType: 'Employee',
+  employeeHireDate: '2021-03-01T00:00:00Z',
+  city: 'Redmond',
+  state: 'WA',
+  country: 'United States',
+  usageLocation: 'US',
+  preferredLanguage: 'en-US',
+  mobilePhone: '+1 425 555 0101',
+  businessPhones: ['+1 425 555 0100'],
+  onPremisesSamAccountName: 'ann',
+};
 
 for (const kind of CLUSTER_STORE_KINDS) {
   describe(`Microsoft Entra ID pull sync (${kind} store)`, function () {
@@ -25,7 +43,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       t = await startEntraTest(await openStore(kind, 7));
       tenant = t.tenant();
       // 30 users and 4 groups, one of them with more members than Graph puts in one group instance.
-      users = Array.from({ length: 30 }, () => tenant.addUser());
+      users = Array.from({ length: 30 }, (_, i) => tenant.addUser(i === 0 ? OWN : {}));
       eng = tenant.addGroup({ displayName: 'Eng' });
       ops = tenant.addGroup({ displayName: 'Ops' });
       big = tenant.addGroup({ displayName: 'Everyone' });
@@ -42,8 +60,13 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const report = await t.sync();
       expect(report).to.deep.include({ created: 34, updated: 0, deleted: 0, failed: 0 });
       expect(report.directories[0]).to.deep.include({ id: dir.id, state: 'succeeded', error: null });
-      const l = labels(await t.newEvents(dir.id));
+      const events = await t.newEvents(dir.id);
+      const l = labels(events);
       expect(l.filter((x) => x.startsWith('user.created'))).to.have.length(30);
+      const ann = events.find((e) => e.event === 'user.created' && e.data.id === users[0]!.id);
+      expect(ann.data.raw[ENTRA]).to.deep.equal(OWN);
+      expect(ann.data.raw.schemas).to.include(ENTRA);
+      expect(events.find((e) => e.event === 'user.created' && e.data.id === users[1]!.id).data.raw).to.not.have.property(ENTRA);
       expect(l.filter((x) => x.startsWith('group.created'))).to.deep.equal(['group.created:Eng', 'group.created:Ops', 'group.created:Everyone', 'group.created:Empty']);
       expect(l.filter((x) => x.startsWith('group.user_added:Everyone/'))).to.have.length(25); // spread over two instances
       expect(l.filter((x) => x.startsWith('group.user_added:Eng/'))).to.have.length(2);
@@ -84,6 +107,14 @@ for (const kind of CLUSTER_STORE_KINDS) {
         const events = await t.sync().then(() => t.newEvents(dir.id));
         expect(labels(events)).to.deep.equal([`user.updated:${users[3]!.mail}`]);
         expect(events[0].data).to.deep.include({ first_name: 'Renamed', last_name: users[3]!.surname, email: users[3]!.mail, active: true });
+      });
+
+      it("a provider property changed or cleared: only it comes, the user's other ones are kept", async () => {
+        tenant.updateUser(users[0]!.id, { officeLocation: 'Building 5', businessPhones: [] });
+        const events = await t.sync().then(() => t.newEvents(dir.id));
+        expect(labels(events)).to.deep.equal([`user.updated:${users[0]!.mail}`]);
+        const { businessPhones: _, ...rest } = OWN;
+        expect(events[0].data.raw[ENTRA]).to.deep.equal({ ...rest, officeLocation: 'Building 5' });
       });
 
       it('a user disabled: active false, memberships kept', async () => {

@@ -5,10 +5,14 @@
  * the changed properties only, so a stored body is turned back into the Graph properties it came from
  * (`userProps`), the change laid over them, and the body built again: the mapping is one-to-one on purpose.
  * jobTitle, employeeId, department, employeeOrgData and the manager go where Entra's SCIM provisioning puts them
- * (title and the enterprise extension), from which the predefined attributes are read.
+ * (title and the enterprise extension), from which the predefined attributes are read. The other properties a
+ * mapping may read as `entra:<property>` (PROVIDER_FIELDS) go, as Graph sends them, into dsync's Entra extension.
  */
 import { ENTERPRISE_USER } from '../../core/attributes.js';
+import { PROVIDER_FIELDS, providerExtension } from '../../core/custom-attributes.js';
 import type { ScimBody } from '../../core/model.js';
+
+const ENTRA_USER = providerExtension('entra');
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -28,6 +32,7 @@ export const USER_SELECT = [
   'employeeId',
   'department',
   'employeeOrgData',
+  ...PROVIDER_FIELDS.entra,
   'manager',
 ] as const;
 /** What a single object's $select may name (a relationship is not a property there). */
@@ -45,11 +50,28 @@ export interface UserProps {
   employeeId: string | null;
   department: string | null;
   employeeOrgData: { division?: string | null; costCenter?: string | null } | null;
+  officeLocation: string | null;
+  companyName: string | null;
+  employeeType: string | null;
+  /** An ISO 8601 date-time (Graph's DateTimeOffset). */
+  employeeHireDate: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  usageLocation: string | null;
+  preferredLanguage: string | null;
+  mobilePhone: string | null;
+  /** Graph's only collection among them: empty, never null, when there is none. */
+  businessPhones: string[];
+  onPremisesSamAccountName: string | null;
   /** The manager's object id. */
   manager: string | null;
 }
 
-const present = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v != null && v !== '')) as Partial<T>;
+type EntraField = (typeof PROVIDER_FIELDS.entra)[number];
+
+const present = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v != null && v !== '' && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
 
 export function userBody(id: string, u: UserProps): ScimBody {
   const enterprise = present({
@@ -60,8 +82,10 @@ export function userBody(id: string, u: UserProps): ScimBody {
     manager: u.manager ? { value: u.manager } : null,
   });
   const extended = Object.keys(enterprise).length > 0;
+  const entra = present(Object.fromEntries(PROVIDER_FIELDS.entra.map((f) => [f, u[f]])) as Pick<UserProps, EntraField>);
+  const hasEntra = Object.keys(entra).length > 0;
   return {
-    schemas: extended ? [USER_SCHEMA, ENTERPRISE_USER] : [USER_SCHEMA],
+    schemas: [USER_SCHEMA, ...(extended ? [ENTERPRISE_USER] : []), ...(hasEntra ? [ENTRA_USER] : [])],
     userName: u.userPrincipalName,
     externalId: id,
     name: {
@@ -74,6 +98,7 @@ export function userBody(id: string, u: UserProps): ScimBody {
     active: u.accountEnabled !== false,
     ...(u.jobTitle && { title: u.jobTitle }),
     ...(extended && { [ENTERPRISE_USER]: enterprise }),
+    ...(hasEntra && { [ENTRA_USER]: entra }),
   };
 }
 
@@ -82,6 +107,7 @@ export function userProps(body: ScimBody): UserProps {
   const name = (body.name ?? {}) as { givenName?: string; familyName?: string };
   const emails = (body.emails ?? []) as Array<{ value?: string }>;
   const e = (body[ENTERPRISE_USER] ?? {}) as { employeeNumber?: string; department?: string; division?: string; costCenter?: string; manager?: { value?: string } };
+  const x = (body[ENTRA_USER] ?? {}) as Partial<Pick<UserProps, EntraField>>;
   return {
     jobTitle: typeof body.title === 'string' ? body.title : null,
     employeeId: e.employeeNumber ?? null,
@@ -94,6 +120,18 @@ export function userProps(body: ScimBody): UserProps {
     userPrincipalName: String(body.userName),
     mail: emails[0]?.value ?? null,
     accountEnabled: body.active !== false,
+    officeLocation: x.officeLocation ?? null,
+    companyName: x.companyName ?? null,
+    employeeType: x.employeeType ?? null,
+    employeeHireDate: x.employeeHireDate ?? null,
+    city: x.city ?? null,
+    state: x.state ?? null,
+    country: x.country ?? null,
+    usageLocation: x.usageLocation ?? null,
+    preferredLanguage: x.preferredLanguage ?? null,
+    mobilePhone: x.mobilePhone ?? null,
+    businessPhones: x.businessPhones ?? [],
+    onPremisesSamAccountName: x.onPremisesSamAccountName ?? null,
   };
 }
 

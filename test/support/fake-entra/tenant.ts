@@ -27,6 +27,20 @@ export interface EUser {
   employeeId: string | null;
   department: string | null;
   employeeOrgData: { division: string | null; costCenter: string | null } | null;
+  officeLocation: string | null;
+  companyName: string | null;
+  employeeType: string | null;
+  /** Graph's DateTimeOffset, e.g. `2021-03-01T00:00:00Z`. */
+  employeeHireDate: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  usageLocation: string | null;
+  preferredLanguage: string | null;
+  mobilePhone: string | null;
+  /** A collection: empty when there is none. */
+  businessPhones: string[];
+  onPremisesSamAccountName: string | null;
   /** The manager's id: a relationship, told as `manager@delta` (with `@removed` when it ends). */
   manager: string | null;
 }
@@ -123,6 +137,18 @@ export class Tenant {
       employeeId: null,
       department: null,
       employeeOrgData: null,
+      officeLocation: null,
+      companyName: null,
+      employeeType: null,
+      employeeHireDate: null,
+      city: null,
+      state: null,
+      country: null,
+      usageLocation: null,
+      preferredLanguage: null,
+      mobilePhone: null,
+      businessPhones: [],
+      onPremisesSamAccountName: null,
       manager: null,
       ...given,
     };
@@ -250,7 +276,7 @@ export class Tenant {
     for (const p of wanted) {
       if (only && !only.has(p)) continue;
       if (p === 'manager') Object.assign(out, this.managerDelta(id, only !== undefined));
-      else out[p] = p === 'businessPhones' ? [] : (object[p] ?? null);
+      else out[p] = object[p] ?? null;
     }
     return out;
   }
