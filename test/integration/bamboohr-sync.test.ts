@@ -9,6 +9,7 @@ import type { BEmployee } from '../support/fake-bamboohr.js';
 import { labels } from '../support/google-harness.js';
 import { STORE_KINDS, openStore } from '../support/harness.js';
 import { bambooCredentials, startHrisTest, type HrisTest } from '../support/hris-harness.js';
+import { providerExtension } from '../../src/core/custom-attributes.js';
 
 for (const kind of STORE_KINDS) {
   describe(`BambooHR pull sync (${kind} store)`, function () {
@@ -21,7 +22,7 @@ for (const kind of STORE_KINDS) {
       const b = t.bamboo;
       // 30 employees in 3 departments; one without a work email (no user), one terminated.
       people = Array.from({ length: 30 }, (_, i) => b.hire({ department: ['Engineering', 'Sales', 'Support'][i % 3]! }));
-      b.change(people[1]!.id, { supervisorEId: people[0]!.id, jobTitle: 'Staff Engineer' });
+      b.change(people[1]!.id, { supervisorEId: people[0]!.id, jobTitle: 'Staff Engineer', workPhone: '+1 801 555 0100' });
       b.change(people[28]!.id, { workEmail: null });
       b.change(people[29]!.id, { status: 'Inactive' });
       b.age();
@@ -99,6 +100,7 @@ for (const kind of STORE_KINDS) {
           manager: { value: people[0]!.id },
         });
         expect(second.data.raw['urn:dsync:params:scim:schemas:extension:hris:2.0:User']).to.deep.equal({ startDate: '2024-02-01' });
+        expect(second.data.raw[providerExtension('bamboohr')]).to.deep.equal({ location: 'HQ', employmentStatus: 'Full-Time', workPhone: '+1 801 555 0100', country: 'United States' });
         // The predefined attributes, the manager's email read from the manager's user (whichever was written first).
         const api = await t.service.api('GET', `/api/v1/directory-sync/users/${people[1]!.id}?directoryId=${dir.id}`);
         expect(api.body.data.attributes).to.deep.equal({

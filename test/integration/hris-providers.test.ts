@@ -9,9 +9,16 @@ import { labels } from '../support/google-harness.js';
 import { openStore, until } from '../support/harness.js';
 import { HR_TYPES, type HrFake } from '../support/hr-fakes.js';
 import { startHrisTest, type HrisTest } from '../support/hris-harness.js';
+import { providerExtension } from '../../src/core/custom-attributes.js';
 
 /** Requests of a run with nothing to do: BambooHR's feed; Bob's list and search; Personio's token, departments, one page, each employment. */
 const IDLE_REQUESTS = { bamboohr: 1, hibob: 2, personio: 3 + 12 };
+/** Each provider's own fields (`<provider>:<field>`) as its fake hires an employee. */
+const OWN_FIELDS = {
+  bamboohr: { location: 'HQ', employmentStatus: 'Full-Time', country: 'United States' },
+  hibob: { site: 'London', employmentType: 'Permanent', country: 'United Kingdom' },
+  personio: { office: '41', employmentType: 'INTERNAL' },
+};
 
 for (const type of HR_TYPES) {
   describe(`HRIS provider ${type} (memory store)`, function () {
@@ -62,6 +69,9 @@ for (const type of HR_TYPES) {
       const terminated = await t.service.dsync.store.getUser(dir.id, ids[11]!);
       expect(terminated!.body.active).to.equal(false);
       expect(await t.service.dsync.store.userGroupIds(dir.id, ids[11]!)).to.have.length(1);
+      const user = await t.service.api('GET', `/api/v1/directory-sync/users/${ids[0]}?directoryId=${dir.id}`);
+      expect(user.body.data.raw[providerExtension(type)]).to.deep.equal(OWN_FIELDS[type]);
+      expect(user.body.data.raw.schemas).to.include(providerExtension(type));
       expect(await run()).to.deep.equal([]);
       expect(await t.status(dir.id)).to.deep.include({ state: 'succeeded', provider: type, provider_requests: IDLE_REQUESTS[type] });
     });

@@ -26,6 +26,13 @@ export interface BEmployee {
   /** The supervisor's employee id. */
   supervisorEId: string | null;
   hireDate: string;
+  /** A list field: the office's name. */
+  location: string | null;
+  /** The current employment status (`Full-Time`, `Part-Time`, `Contractor`: the account's own list). */
+  employmentHistoryStatus: string | null;
+  workPhone: string | null;
+  /** The country of the employee's address, by name. */
+  country: string | null;
 }
 
 export type BRoute = 'employee' | 'report' | 'changed' | 'directory';
@@ -42,6 +49,10 @@ const FIELD_NAMES: Record<string, string> = {
   division: 'Division',
   supervisorEId: 'Supervisor EID',
   hireDate: 'Hire Date',
+  location: 'Location',
+  employmentHistoryStatus: 'Employment Status',
+  workPhone: 'Work Phone',
+  country: 'Country',
 };
 
 function xml(res: ServerResponse, status: number, body: string): void {
@@ -79,6 +90,10 @@ export class FakeBambooHR extends FakeServer<BRoute> {
       division: 'North America',
       supervisorEId: null,
       hireDate: '2024-02-01',
+      location: 'HQ',
+      employmentHistoryStatus: 'Full-Time',
+      workPhone: null,
+      country: 'United States',
       ...over,
     };
     this.employees.set(e.id, e);
@@ -182,10 +197,10 @@ export class FakeBambooHR extends FakeServer<BRoute> {
         lastName: e.lastName,
         preferredName: e.preferredName,
         jobTitle: e.jobTitle,
-        workPhone: null,
+        workPhone: e.workPhone,
         workEmail: e.workEmail,
         department: e.department,
-        location: 'HQ',
+        location: e.location,
         division: e.division,
         supervisor: e.supervisorEId ? `${this.employees.get(e.supervisorEId)?.lastName ?? ''}, ${this.employees.get(e.supervisorEId)?.firstName ?? ''}` : null,
         photoUploaded: false,

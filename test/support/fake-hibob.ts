@@ -2,7 +2,8 @@
  * A fake HiBob for tests and the benchmark, over real HTTP, in the shapes of Bob's public API reference: HTTP Basic
  * with a service user's id and token; `POST /v1/people/search` (`fields`, `showInactive` — active employees only
  * unless true —, `humanReadable: APPEND` adding list items' names), everyone in one answer (no paging); list
- * fields (`work.department`, `work.title`) as item ids; `GET /v1/company/named-lists/department`, a tree of items
+ * fields (`work.department`, `work.title`, `work.site`, `payroll.employment.type`) as item ids, and the fields
+ * outside `root`, `internal` and `work`'s first ones only when asked for; `GET /v1/company/named-lists/department`, a tree of items
  * (`id`, `value`, `name`, `archived`, `children`); 401 for unknown credentials; and Bob's 50 requests a minute per
  * company, past which it answers 429 with `Retry-After`.
  */
@@ -21,6 +22,12 @@ export interface HEmployee {
   department: string | null;
   reportsTo: string | null;
   startDate: string;
+  /** List fields by name (`work.site`, `payroll.employment.type`): their items are made on first use. */
+  site: string | null;
+  employmentType: string | null;
+  workPhone: string | null;
+  /** `address.country`, by name. */
+  country: string | null;
 }
 
 type Route = 'search' | 'lists';
@@ -35,6 +42,7 @@ export class FakeHiBob extends FakeServer<Route> {
   perMinute = 50;
   private readonly recent: number[] = [];
   private readonly items = new Map<string, string>(); // department name → item id
+  private readonly otherItems = new Map<string, string>(); // site or employment type name → item id
   private seq = 0;
 
   hire(over: Partial<HEmployee> = {}): HEmployee {
@@ -50,10 +58,19 @@ export class FakeHiBob extends FakeServer<Route> {
       department: 'Engineering',
       reportsTo: null,
       startDate: '2023-05-02',
+      site: 'London',
+      employmentType: 'Permanent',
+      workPhone: null,
+      country: 'United Kingdom',
       ...over,
     };
     this.employees.set(e.id, e);
     return e;
+  }
+
+  private otherItemId(name: string): string {
+    if (!this.otherItems.has(name)) this.otherItems.set(name, String(310_000_000 + this.otherItems.size));
+    return this.otherItems.get(name)!;
   }
 
   private itemId(name: string): string {
@@ -91,6 +108,8 @@ export class FakeHiBob extends FakeServer<Route> {
     }
     if (!Array.isArray(request.fields) || request.fields.length > 400) return sendJson(res, 400, { error: 'fields must be an array of at most 400 field ids' });
     const append = request.humanReadable === 'APPEND';
+    const asked = new Set(request.fields as unknown[]);
+    const item = (name: string | null) => (name === null ? null : this.otherItemId(name));
     const employees = [...this.employees.values()]
       .filter((e) => request.showInactive === true || e.status === 'Active')
       .map((e) => {
@@ -102,8 +121,25 @@ export class FakeHiBob extends FakeServer<Route> {
           surname: e.surname,
           displayName: `${e.firstName} ${e.surname}`,
           internal: { status: e.status, lifecycleStatus: e.status === 'Active' ? 'employed' : 'terminated' },
-          work: { employeeIdInCompany: e.employeeIdInCompany, title: `T-${e.title.length}`, department: dept, division: null, reportsTo: e.reportsTo ? { id: e.reportsTo } : null, startDate: e.startDate },
-          ...(append && { humanReadable: { work: { title: e.title, department: e.department, division: null } } }),
+          work: {
+            employeeIdInCompany: e.employeeIdInCompany,
+            title: `T-${e.title.length}`,
+            department: dept,
+            division: null,
+            reportsTo: e.reportsTo ? { id: e.reportsTo } : null,
+            startDate: e.startDate,
+            ...(asked.has('work.site') && { site: item(e.site) }),
+            ...(asked.has('work.workPhone') && { workPhone: e.workPhone }),
+          },
+          ...(asked.has('payroll.employment.type') && { payroll: { employment: { type: item(e.employmentType) } } }),
+          ...(asked.has('address.country') && { address: { country: e.country } }),
+          ...(append && {
+            humanReadable: {
+              work: { title: e.title, department: e.department, division: null, ...(asked.has('work.site') && { site: e.site }) },
+              ...(asked.has('payroll.employment.type') && { payroll: { employment: { type: e.employmentType } } }),
+              ...(asked.has('address.country') && { address: { country: e.country } }),
+            },
+          }),
         };
       });
     sendJson(res, 200, { employees });

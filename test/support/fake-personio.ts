@@ -2,7 +2,8 @@
  * A fake Personio (API v2) for tests and the benchmark, over real HTTP, in the shapes of Personio's public API
  * reference: `POST /v2/auth/token` (client credentials, form-encoded; 401 `invalid_client`), bearer tokens;
  * `GET /v2/persons` in cursor pages (`limit` at most 50, else 400; `_data`, `_meta.links.next.href`),
- * `GET /v2/persons/<id>/employments` (most recent first: status, position, supervisor, org units, start date),
+ * `GET /v2/persons/<id>/employments` (most recent first: status, position, supervisor, org units, start date,
+ * office by id, type),
  * `GET /v2/org-units?type=DEPARTMENT` (paged the same way); errors as `{errors: [{title, detail}]}`; 429 with
  * `Retry-After` when injected.
  */
@@ -21,6 +22,10 @@ export interface PPerson {
   department: string | null;
   supervisor: string | null;
   start_date: string;
+  /** The office's id (Personio's v2 names it by id only). */
+  office: string | null;
+  /** The employment's type. */
+  type: 'INTERNAL' | 'EXTERNAL';
 }
 
 type Route = 'token' | 'persons' | 'employments' | 'orgUnits';
@@ -52,6 +57,8 @@ export class FakePersonio extends FakeServer<Route> {
       department: 'Engineering',
       supervisor: null,
       start_date: '2022-09-01',
+      office: '41',
+      type: 'INTERNAL',
       ...over,
     };
     this.persons.set(p.id, p);
@@ -136,6 +143,8 @@ export class FakePersonio extends FakeServer<Route> {
         org_units: [...(p.department ? [{ id: this.unitId(p.department), type: 'DEPARTMENT' }] : []), { id: '900', type: 'TEAM' }],
         start_date: `${p.start_date}T00:00:00Z`,
         weekly_working_hours: 40,
+        office: p.office ? { id: p.office } : null,
+        type: p.type,
       },
     ]);
   }

@@ -8,7 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Changes, Employee, HrisConnection, HrisConnector } from './connector.js';
+import { ownFields, type Changes, type Employee, type HrisConnection, type HrisConnector } from './connector.js';
 import { secretField } from './credential-fields.js';
 import { HrisApiError } from './errors.js';
 import type { HrisHttp } from './http.js';
@@ -35,6 +35,11 @@ const FIELDS = [
   'division',
   'supervisorEId',
   'hireDate',
+  // The provider fields (`bamboohr:<field>`): employmentHistoryStatus is the current employment status.
+  'location',
+  'employmentHistoryStatus',
+  'workPhone',
+  'country',
 ];
 
 const text = z.string().nullish();
@@ -51,6 +56,10 @@ const row = z.looseObject({
   division: text,
   supervisorEId: z.union([z.string(), z.number()]).nullish(),
   hireDate: text,
+  location: text,
+  employmentHistoryStatus: text,
+  workPhone: text,
+  country: text,
 });
 const report = z.looseObject({ employees: z.array(row) });
 const changed = z.looseObject({
@@ -62,6 +71,7 @@ const some = (v: string | null | undefined): string | undefined => (v === null |
 export function bamboohrEmployee(r: z.infer<typeof row>): Employee {
   const department = some(r.department);
   const hire = some(r.hireDate);
+  const fields = ownFields({ location: some(r.location), employmentStatus: some(r.employmentHistoryStatus), workPhone: some(r.workPhone), country: some(r.country) });
   return {
     id: r.id,
     ...(some(r.workEmail) && { email: some(r.workEmail)! }),
@@ -76,6 +86,7 @@ export function bamboohrEmployee(r: z.infer<typeof row>): Employee {
     ...(r.supervisorEId !== null && r.supervisorEId !== undefined && String(r.supervisorEId) !== '' && { managerId: String(r.supervisorEId) }),
     // BambooHR writes an unknown date as 0000-00-00.
     ...(hire && hire !== '0000-00-00' && { startDate: hire }),
+    ...(fields && { fields }),
   };
 }
 

@@ -35,6 +35,14 @@ export interface Employee {
   managerId?: string;
   /** `YYYY-MM-DD`. */
   startDate?: string;
+  /** The provider's own fields a mapping may read as `<provider>:<field>` (PROVIDER_FIELDS): those with a value. */
+  fields?: Record<string, string>;
+}
+
+/** An employee's `fields`: the entries with a value; undefined when none has one. */
+export function ownFields(o: Record<string, string | undefined>): Record<string, string> | undefined {
+  const out = Object.fromEntries(Object.entries(o).filter((e): e is [string, string] => e[1] !== undefined));
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** What a changed-since feed names since a time, and where the next read resumes (the provider's clock). */

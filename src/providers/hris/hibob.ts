@@ -5,7 +5,7 @@
  * tree, flattened). A run costs two requests, within Bob's 50 a minute per company. Its webhooks are hints only.
  */
 import { z } from 'zod';
-import type { Employee, HrisConnection, HrisConnector } from './connector.js';
+import { ownFields, type Employee, type HrisConnection, type HrisConnector } from './connector.js';
 import { secretField } from './credential-fields.js';
 import { HrisApiError } from './errors.js';
 import type { HrisHttp } from './http.js';
@@ -29,6 +29,11 @@ const FIELDS = [
   'work.division',
   'work.reportsTo',
   'work.startDate',
+  // The provider fields (`hibob:<field>`).
+  'work.site',
+  'payroll.employment.type',
+  'work.workPhone',
+  'address.country',
 ];
 
 const text = z.union([z.string(), z.number()]).nullish();
@@ -39,7 +44,10 @@ const work = z.looseObject({
   division: text,
   reportsTo: z.looseObject({ id: text }).nullish(),
   startDate: text,
+  site: text,
+  workPhone: text,
 });
+const employmentType = z.looseObject({ employment: z.looseObject({ type: text }).nullish() });
 const person = z.looseObject({
   id: z.union([z.string(), z.number()]).transform(String),
   email: text,
@@ -48,7 +56,15 @@ const person = z.looseObject({
   displayName: text,
   internal: z.looseObject({ status: text }).nullish(),
   work: work.nullish(),
-  humanReadable: z.looseObject({ work: z.looseObject({ title: text, department: text, division: text }).nullish() }).nullish(),
+  payroll: employmentType.nullish(),
+  address: z.looseObject({ country: text }).nullish(),
+  humanReadable: z
+    .looseObject({
+      work: z.looseObject({ title: text, department: text, division: text, site: text }).nullish(),
+      payroll: employmentType.nullish(),
+      address: z.looseObject({ country: text }).nullish(),
+    })
+    .nullish(),
 });
 const search = z.looseObject({ employees: z.array(person) });
 interface ListItem {
@@ -76,6 +92,14 @@ export function flattenList(items: readonly ListItem[], into = new Map<string, s
 export function hibobEmployee(p: z.infer<typeof person>, departments: ReadonlyMap<string, string>): Employee {
   const w = p.work ?? {};
   const department = some(w.department);
+  const named = p.humanReadable;
+  // List fields by their names where Bob appended them.
+  const fields = ownFields({
+    site: some(named?.work?.site) ?? some(w.site),
+    employmentType: some(named?.payroll?.employment?.type) ?? some(p.payroll?.employment?.type),
+    workPhone: some(w.workPhone),
+    country: some(named?.address?.country) ?? some(p.address?.country),
+  });
   return {
     id: p.id,
     ...(some(p.email) && { email: some(p.email)! }),
@@ -89,6 +113,7 @@ export function hibobEmployee(p: z.infer<typeof person>, departments: ReadonlyMa
     ...((some(p.humanReadable?.work?.division) ?? some(w.division)) && { division: (some(p.humanReadable?.work?.division) ?? some(w.division))! }),
     ...(some(w.reportsTo?.id) && { managerId: some(w.reportsTo?.id)! }),
     ...(some(w.startDate) && { startDate: some(w.startDate)! }),
+    ...(fields && { fields }),
   };
 }
 

@@ -3,10 +3,12 @@
  * directory's: the work email is `userName` and the primary email, the names, `active` from the employment
  * status; job title, employee number, department, division, cost center and manager in the places SCIM's
  * enterprise extension keeps them (from which every writer's predefined attributes are read); the start date in
- * dsync's HRIS extension. A department is a group named after it; our ids are the provider's.
+ * dsync's HRIS extension; the provider's own fields (PROVIDER_FIELDS) in its extension. A department is a group
+ * named after it; our ids are the provider's.
  */
 import { createHash } from 'node:crypto';
 import { ENTERPRISE_USER, HRIS_USER } from '../../core/attributes.js';
+import { providerExtension } from '../../core/custom-attributes.js';
 import type { ScimBody } from '../../core/model.js';
 import type { Employee, HrisType } from './connector.js';
 
@@ -18,7 +20,7 @@ const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 
 /** The user an employee is, or undefined when it is none (no work email). */
-export function userBody(e: Employee): ScimBody | undefined {
+export function userBody(type: HrisType, e: Employee): ScimBody | undefined {
   if (!e.email) return undefined;
   const formatted = [e.firstName, e.lastName].filter(Boolean).join(' ') || undefined;
   const enterprise = defined({
@@ -29,8 +31,11 @@ export function userBody(e: Employee): ScimBody | undefined {
     ...(e.managerId !== undefined && { manager: { value: e.managerId } }),
   });
   const hris = defined({ startDate: e.startDate });
+  const own = defined(e.fields ?? {});
+  const ownUrn = providerExtension(type);
+  const has = (o: object) => Object.keys(o).length > 0;
   return {
-    schemas: [USER_SCHEMA, ...(Object.keys(enterprise).length > 0 ? [ENTERPRISE_USER] : []), ...(Object.keys(hris).length > 0 ? [HRIS_USER] : [])],
+    schemas: [USER_SCHEMA, ...(has(enterprise) ? [ENTERPRISE_USER] : []), ...(has(hris) ? [HRIS_USER] : []), ...(has(own) ? [ownUrn] : [])],
     userName: e.email,
     externalId: e.id,
     name: defined({ givenName: e.firstName, familyName: e.lastName, formatted }),
@@ -38,8 +43,9 @@ export function userBody(e: Employee): ScimBody | undefined {
     emails: [{ value: e.email, primary: true, type: 'work' }],
     active: e.active,
     ...(e.jobTitle && { title: e.jobTitle }),
-    ...(Object.keys(enterprise).length > 0 && { [ENTERPRISE_USER]: enterprise }),
-    ...(Object.keys(hris).length > 0 && { [HRIS_USER]: hris }),
+    ...(has(enterprise) && { [ENTERPRISE_USER]: enterprise }),
+    ...(has(hris) && { [HRIS_USER]: hris }),
+    ...(has(own) && { [ownUrn]: own }),
   };
 }
 

@@ -5,7 +5,7 @@
  * everyone. Its webhooks carry no data and are hints only.
  */
 import { z } from 'zod';
-import type { Employee, HrisConnection, HrisConnector } from './connector.js';
+import { ownFields, type Employee, type HrisConnection, type HrisConnector } from './connector.js';
 import { secretField } from './credential-fields.js';
 import { HrisApiError, HrisCredentialsError } from './errors.js';
 import type { HrisHttp } from './http.js';
@@ -33,6 +33,10 @@ const employment = z.looseObject({
   supervisor: ref.nullish(),
   org_units: z.array(z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), type: text })).nullish(),
   start_date: text,
+  /** Personio's v2 names the office by its id only. */
+  office: ref.nullish(),
+  /** INTERNAL or EXTERNAL. */
+  type: text,
 });
 const orgUnit = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), name: text });
 const token = z.looseObject({ access_token: z.string().min(1), expires_in: z.number().optional() });
@@ -44,6 +48,7 @@ const some = (v: string | null | undefined): string | undefined => (v === null |
 export function personioEmployee(p: z.infer<typeof personItem>, e: z.infer<typeof employment> | undefined, departments: ReadonlyMap<string, string>): Employee {
   const dept = e?.org_units?.find((u) => u.type === 'DEPARTMENT');
   const displayName = some(p.preferred_name) && some(p.last_name) ? `${some(p.preferred_name)} ${some(p.last_name)}` : undefined;
+  const fields = ownFields({ office: e?.office?.id, employmentType: some(e?.type) });
   return {
     id: p.id,
     ...(some(p.email) && { email: some(p.email)! }),
@@ -56,6 +61,7 @@ export function personioEmployee(p: z.infer<typeof personItem>, e: z.infer<typeo
     ...(dept && { department: { id: dept.id, name: departments.get(dept.id) ?? dept.id } }),
     ...(e?.supervisor?.id && { managerId: e.supervisor.id }),
     ...(some(e?.start_date) && { startDate: some(e?.start_date)!.slice(0, 10) }),
+    ...(fields && { fields }),
   };
 }
 

@@ -35,9 +35,9 @@ const READ_CONCURRENCY = 4;
 const keepsInactive = (dir: Directory): boolean => (dir as { inactive_users?: string }).inactive_users !== 'delete';
 
 /** The user an employee is in this directory, or undefined. */
-function userOf(dir: Directory, e: Employee | null): Upsert | undefined {
+function userOf(dir: Directory, type: HrisType, e: Employee | null): Upsert | undefined {
   if (!e || (!e.active && !keepsInactive(dir))) return undefined;
-  const body = userBody(e);
+  const body = userBody(type, e);
   return body && { id: e.id, body };
 }
 
@@ -50,7 +50,7 @@ export async function fullRound(conn: HrisConnection, ctx: RoundContext): Promis
     ctx.read(page.length);
     const users: Upsert[] = [];
     for (const e of page) {
-      const u = userOf(dir, e);
+      const u = userOf(dir, type, e);
       if (!u) continue;
       users.push(u);
       if (!e.department) continue;
@@ -91,7 +91,7 @@ export async function targetedRound(conn: HrisConnection, changes: Changes, ctx:
   /** Departments known to exist as groups (created in this round, or found). */
   const groups = new Set<string>();
   for (const [i, id] of ids.entries()) {
-    const u = userOf(dir, read[i]!);
+    const u = userOf(dir, type, read[i]!);
     const current = stored[i];
     if (!u) {
       if (current) owed.users.push(id);

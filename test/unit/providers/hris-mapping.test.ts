@@ -6,6 +6,7 @@ import { flattenList, hibobEmployee } from '../../../src/providers/hris/hibob.js
 import { providerMessage, retryAfter } from '../../../src/providers/hris/http.js';
 import { departmentBody, departmentGroupId, ENTERPRISE_USER, HRIS_USER, userBody } from '../../../src/providers/hris/mapping.js';
 import { personioEmployee } from '../../../src/providers/hris/personio.js';
+import { PROVIDER_FIELDS, providerExtension } from '../../../src/core/custom-attributes.js';
 
 describe('HRIS: reading each provider', () => {
   it('BambooHR: strings or null, status Active, the unknown date 0000-00-00, a numeric supervisor id', () => {
@@ -37,15 +38,61 @@ describe('HRIS: reading each provider', () => {
   });
 });
 
+describe("HRIS: each provider's own fields (PROVIDER_FIELDS)", () => {
+  const listed = (fields: Record<string, string> | undefined, provider: keyof typeof PROVIDER_FIELDS) =>
+    expect(Object.keys(fields ?? {})).to.have.members([...PROVIDER_FIELDS[provider]]);
+
+  it('BambooHR: location, the current employment status (employmentHistoryStatus), work phone, country; empty ones left out', () => {
+    const r = { id: '7', status: 'Active', location: 'HQ', employmentHistoryStatus: 'Full-Time', workPhone: ' +1 555 0100 ', country: 'United States' };
+    const e = bamboohrEmployee(r as never);
+    expect(e.fields).to.deep.equal({ location: 'HQ', employmentStatus: 'Full-Time', workPhone: '+1 555 0100', country: 'United States' });
+    listed(e.fields, 'bamboohr');
+    expect(bamboohrEmployee({ ...r, location: '', employmentHistoryStatus: null, workPhone: null, country: ' ' } as never)).to.not.have.property('fields');
+  });
+
+  it("HiBob: site and employment type by their appended names (else their ids), work phone, the address's country", () => {
+    const p = {
+      id: '9',
+      internal: { status: 'Active' },
+      work: { site: '310000000', workPhone: '+44 20 7946 0000' },
+      payroll: { employment: { type: '310000001' } },
+      address: { country: 'United Kingdom' },
+      humanReadable: { work: { site: 'London' }, payroll: { employment: { type: 'Permanent' } } },
+    };
+    const e = hibobEmployee(p as never, new Map());
+    expect(e.fields).to.deep.equal({ site: 'London', employmentType: 'Permanent', workPhone: '+44 20 7946 0000', country: 'United Kingdom' });
+    listed(e.fields, 'hibob');
+    expect(hibobEmployee({ ...p, humanReadable: null } as never, new Map()).fields).to.deep.include({ site: '310000000', employmentType: '310000001' });
+    expect(hibobEmployee({ id: '9', work: { site: null } } as never, new Map())).to.not.have.property('fields');
+  });
+
+  it("Personio: the employment's office (by id) and type", () => {
+    const person = { id: '5', email: 'c@a.example', first_name: 'Cy', last_name: 'Ng', preferred_name: null };
+    const e = personioEmployee(person, { status: 'ACTIVE', office: { id: '41' }, type: 'INTERNAL' } as never, new Map());
+    expect(e.fields).to.deep.equal({ office: '41', employmentType: 'INTERNAL' });
+    listed(e.fields, 'personio');
+    expect(personioEmployee(person, { status: 'ACTIVE', office: null, type: null } as never, new Map())).to.not.have.property('fields');
+  });
+});
+
 describe('HRIS: the SCIM mapping', () => {
   it('an employee with a work email is a user (the enterprise extension and the start date where they go); one without is none', () => {
-    expect(userBody({ id: '1', active: true, firstName: 'A' })).to.equal(undefined);
-    const body = userBody({ id: '1', email: 'a@x.example', firstName: 'A', lastName: 'B', active: false, jobTitle: 'T', employeeNumber: 'E1', department: { id: 'd', name: 'Eng' }, managerId: '2', startDate: '2020-01-01' })!;
+    expect(userBody('bamboohr', { id: '1', active: true, firstName: 'A' })).to.equal(undefined);
+    const body = userBody('bamboohr', { id: '1', email: 'a@x.example', firstName: 'A', lastName: 'B', active: false, jobTitle: 'T', employeeNumber: 'E1', department: { id: 'd', name: 'Eng' }, managerId: '2', startDate: '2020-01-01' })!;
     expect(body).to.deep.include({ userName: 'a@x.example', externalId: '1', displayName: 'A B', active: false, title: 'T' });
     expect(body[ENTERPRISE_USER]).to.deep.equal({ employeeNumber: 'E1', department: 'Eng', manager: { value: '2' } });
     expect(body[HRIS_USER]).to.deep.equal({ startDate: '2020-01-01' });
     expect(body.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:User', ENTERPRISE_USER, HRIS_USER]);
-    expect(userBody({ id: '1', email: 'a@x.example', active: true })!.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:User']);
+    expect(userBody('bamboohr', { id: '1', email: 'a@x.example', active: true })!.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:User']);
+  });
+
+  it("the provider's own fields go into its extension, which is named in schemas; none, no extension", () => {
+    const fields = { site: 'London', employmentType: 'Permanent' };
+    const body = userBody('hibob', { id: '1', email: 'a@x.example', active: true, fields })!;
+    expect(body[providerExtension('hibob')]).to.deep.equal(fields);
+    expect(body.schemas).to.deep.equal(['urn:ietf:params:scim:schemas:core:2.0:User', providerExtension('hibob')]);
+    expect(userBody('personio', { id: '1', email: 'a@x.example', active: true, fields: { office: '41' } })).to.have.property(providerExtension('personio'));
+    expect(Object.keys(userBody('hibob', { id: '1', email: 'a@x.example', active: true })!).filter((k) => k.startsWith('urn:'))).to.deep.equal([]);
   });
 
   it("a department's group id is stable, and differs across providers for the same key", () => {
