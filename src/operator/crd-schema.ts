@@ -5,6 +5,7 @@
  * rejects what the management API would reject.
  */
 import { z } from 'zod';
+import { MAX_CUSTOM_ATTRIBUTES } from '../core/custom-attributes.js';
 import { createDirectoryInput, MAX_ROLE_RULES, webhookUrl } from '../core/directory-input.js';
 import { MAX_LINK_TTL_S } from '../core/setup-links.js';
 import { isHrisType } from '../providers/hris/connector.js';
@@ -126,6 +127,16 @@ export const directoryConnectionSpec = z
       })
       .optional()
       .describe("The roles the directory's users hold by group (the API's role_mapping)"),
+    attributeMapping: z
+      // The core refuses a source longer than 512 characters too; this bound is for the API server.
+      .record(z.string(), z.string().max(512))
+      // The names and source paths are checked by the core when the operator applies the spec (InvalidSpec):
+      // a JSON Schema cannot parse a SCIM path, and a map's keys take no pattern in a structural schema.
+      .meta({ maxProperties: MAX_CUSTOM_ATTRIBUTES })
+      .optional()
+      .describe(
+        'The custom attributes of the directory\'s users (the API\'s attribute_mapping): name → source, a SCIM attribute path (title, addresses[type eq "work"].country, urn:…:User:badge) or a provider field (google:orgUnitPath); an empty source is a name not mapped yet',
+      ),
     setupLink: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Keep a working setup link; false revokes it'),

@@ -6,6 +6,7 @@ import { changedImmutableField, parseCreateInput, staysDisabled, type ImmutableF
 import type { CreateDirectoryInput } from '../core/directory-input.js';
 import { sameJson } from '../core/json.js';
 import type { Directory, InactiveUsers, RoleMapping } from '../core/model.js';
+import type { ValidationError } from '../core/errors.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';
 
 /** The identity the operator acts as in the store: only it may change the directories it manages. */
@@ -30,7 +31,20 @@ export function directoryInput(spec: DirectoryConnectionSpec, webhookSecret?: st
     ...(spec.microsoft?.tenantId && { microsoft_tenant_id: spec.microsoft.tenantId }),
     ...(spec.microsoft?.nestedGroups && { microsoft_nested_groups: true }),
     ...(spec.roleMapping && { role_mapping: roleMappingOf(spec.roleMapping) }),
+    ...(spec.attributeMapping && { attribute_mapping: spec.attributeMapping }),
   });
+}
+
+/**
+ * A refusal of `directoryInput` as the resource's author reads it: the webhook secret comes from a Secret, the
+ * attribute mapping's names and sources (which only the core can check) from spec.attributeMapping.
+ */
+export function specFieldMessage(err: ValidationError): string {
+  if (err.field === 'webhook_secret') return `${err.message} (value of spec.webhook.secretRef)`;
+  if (err.field?.startsWith('attribute_mapping') && err.message.startsWith('attribute_mapping')) {
+    return `spec.attributeMapping${err.message.slice('attribute_mapping'.length)}`;
+  }
+  return err.message;
 }
 
 const inactiveUsers = (d: { inactive_users?: InactiveUsers }): InactiveUsers => d.inactive_users ?? 'keep';
@@ -61,7 +75,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   const immutable = changedImmutableField(current, input);
   if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
   // The tenant the admin's consent named stays unless the spec names one (consent never comes from the spec).
-  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, role_mapping: _roles, webhook_disabled_at: disabledAt, ...rest } = current;
+  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, role_mapping: _roles, attribute_mapping: _attributes, webhook_disabled_at: disabledAt, ...rest } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
   const next: Directory = {
     ...rest,
@@ -77,6 +91,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     ...(input.microsoft_nested_groups !== undefined && { microsoft_nested_groups: input.microsoft_nested_groups }),
     ...(inactiveUsers(input) !== inactiveUsers(current) && { inactive_users: inactiveUsers(input) }),
     ...(input.role_mapping !== undefined && { role_mapping: input.role_mapping }),
+    ...(input.attribute_mapping !== undefined && { attribute_mapping: input.attribute_mapping }),
     managed_by: desired.managedBy,
   };
   const same =
@@ -94,6 +109,7 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
     next.microsoft_nested_groups === current.microsoft_nested_groups &&
     inactiveUsers(next) === inactiveUsers(current) &&
     sameJson(next.role_mapping, current.role_mapping) &&
+    sameJson(next.attribute_mapping, current.attribute_mapping) &&
     next.managed_by === current.managed_by;
   return same ? { action: 'none' } : { action: 'update', next: { ...next, updated_at: now.toISOString() } };
 }

@@ -40,7 +40,7 @@ import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { ObjectCache } from './controller/namespaced-informers.js';
 import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnection, type DirectoryConnectionStatus } from './crd-schema.js';
 import { Deletion } from './deletion.js';
-import { directoryInput, managedBy, planDirectory } from './desired-directory.js';
+import { directoryInput, managedBy, planDirectory, specFieldMessage } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
 import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
 import { ensureGoogle, type GoogleAccess } from './google-access.js';
@@ -275,7 +275,7 @@ export class DirectoryConnectionReconciler implements Reconciler {
     try {
       input = directoryInput(state.spec!, state.webhookSecret);
     } catch (err) {
-      if (err instanceof ValidationError) return invalidSpec(`${err.message} (value of spec.webhook.secretRef)`);
+      if (err instanceof ValidationError) return invalidSpec(specFieldMessage(err));
       throw err;
     }
     const scim = { secret: state.token!, endpoint: this.endpoint(cr) };

@@ -39,10 +39,12 @@ describe('DirectoryConnection CRD schema', () => {
   it('is structural: every property typed, no additionalProperties beside properties', () => {
     const walk = (node: Record<string, unknown>, path: string): void => {
       if (path !== '' && !('type' in node)) throw new Error(`${path} has no type`);
-      expect(node, path).to.not.have.property('additionalProperties');
+      // A map (spec.attributeMapping) is additionalProperties alone.
+      if (node['properties']) expect(node, path).to.not.have.property('additionalProperties');
       expect(node, path).to.not.have.property('$schema');
       for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {})) walk(child, `${path}.${key}`);
       if (node['items']) walk(node['items'] as Record<string, unknown>, `${path}[]`);
+      if (typeof node['additionalProperties'] === 'object') walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
     };
     const crd = directoryConnectionCrd() as { spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> } };
     walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '');
@@ -54,8 +56,10 @@ describe('DirectoryConnection CRD schema', () => {
         expect(node, path).to.have.property('maxLength');
       }
       if (node['type'] === 'array') expect(node, path).to.have.property('maxItems');
+      if (typeof node['additionalProperties'] === 'object') expect(node, path).to.have.property('maxProperties');
       for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {})) walk(child, `${path}.${key}`);
       if (node['items']) walk(node['items'] as Record<string, unknown>, `${path}[]`);
+      if (typeof node['additionalProperties'] === 'object') walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
     };
     const crd = directoryConnectionCrd() as { spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> } };
     walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '');
@@ -96,6 +100,7 @@ describe('DirectoryConnection CRD schema', () => {
     ['an ftp webhook', { webhook: { url: 'ftp://h.example/x', secretRef: { name: 'h', key: 'k' } } }, false],
     ['a 2049-character webhook url', { webhook: { url: `https://h.example/${'x'.repeat(2031)}`, secretRef: { name: 'h', key: 'k' } } }, false],
     ['a google domain', { type: 'google', google: { domain: 'example.com' } }, true],
+    ['an attribute mapping', { attributeMapping: { badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', site: '' } }, true],
   ];
 
   for (const [what, overrides, valid] of samples) {
@@ -114,6 +119,7 @@ describe('DirectoryConnection CRD schema', () => {
           product: spec['product'],
           type: spec['type'],
           ...(spec['webhook'] !== undefined && { webhook_url: (spec['webhook'] as { url: string }).url, webhook_secret: 'whsec_x' }),
+          ...(spec['attributeMapping'] !== undefined && { attribute_mapping: spec['attributeMapping'] }),
         });
         expect(core.success, `core on ${type}`).to.equal(valid);
         if (crd.success) expect(() => directoryInput(crd.data, 'whsec_x')).to.not.throw();

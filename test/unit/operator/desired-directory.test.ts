@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ValidationError } from '../../../src/core/errors.js';
 import type { Directory } from '../../../src/core/model.js';
 import type { DirectoryConnectionSpec } from '../../../src/operator/crd-schema.js';
-import { directoryInput, planDirectory, type DesiredDirectory } from '../../../src/operator/desired-directory.js';
+import { directoryInput, planDirectory, specFieldMessage, type DesiredDirectory } from '../../../src/operator/desired-directory.js';
 
 const spec: DirectoryConnectionSpec = {
   name: 'Acme',
@@ -65,6 +65,33 @@ describe('desired directory', () => {
     const dropped = planDirectory({ ...stored, role_mapping }, desired());
     expect(dropped.action === 'update' && 'role_mapping' in dropped.next).to.equal(false);
     expect(() => directoryInput({ ...spec, roleMapping: { rules: [{ group: '', role: 'admin', priority: 1 }] } }, 'whsec_1')).to.throw(ValidationError, 'role_mapping.rules.0.group');
+  });
+
+  it("maps spec.attributeMapping onto the directory's attribute_mapping, updates when it changes and drops it when the spec does", () => {
+    const attributeMapping = { badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', site: '' };
+    expect(directoryInput({ ...spec, attributeMapping }, 'whsec_1').attribute_mapping).to.deep.equal(attributeMapping);
+    const plan = planDirectory(stored, desired({ attributeMapping }));
+    expect(plan.action === 'update' && plan.next.attribute_mapping).to.deep.equal(attributeMapping);
+    expect(planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired({ attributeMapping }))).to.deep.equal({ action: 'none' });
+    const changed = planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired({ attributeMapping: { ...attributeMapping, site: 'google:orgUnitPath' } }));
+    expect(changed.action === 'update' && changed.next.attribute_mapping?.site).to.equal('google:orgUnitPath');
+    const dropped = planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired());
+    expect(dropped.action === 'update' && 'attribute_mapping' in dropped.next).to.equal(false);
+  });
+
+  it('words a refused spec with the spec\'s own field names (InvalidSpec)', () => {
+    const refusal = (overrides: Partial<DirectoryConnectionSpec>, secret = 'whsec_1') => {
+      try {
+        directoryInput({ ...spec, ...overrides }, secret);
+      } catch (err) {
+        if (err instanceof ValidationError) return specFieldMessage(err);
+        throw err;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal({ attributeMapping: { country: 'addresses[type eq work].country' } })).to.match(/^spec\.attributeMapping\.country: "addresses\[type eq work\]\.country": the filter/);
+    expect(refusal({ attributeMapping: { '9lives': 'title' } })).to.match(/^spec\.attributeMapping\.9lives: a custom attribute name is a letter/);
+    expect(refusal({}, '')).to.match(/^webhook_secret.*\(value of spec\.webhook\.secretRef\)$/);
   });
 
   it('creates when nothing is stored, does nothing when all matches', () => {
