@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 2000;
   const HIDDEN_POLL_MS = 10000;
-  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync', 'hris/sync']);
+  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync', 'hris/sync', 'attributes/preview', 'attributes/save']);
 
   function announce(text) {
     const el = $('announce');
@@ -93,7 +93,11 @@
     });
     const answer = await res.json().catch(() => ({ error: { message: 'Unexpected answer (' + res.status + ')' } }));
     if (answer.error && answer.error.gone) linkGone();
-    if (!res.ok) throw new Error((answer.error && answer.error.message) || 'Request failed (' + res.status + ')');
+    if (!res.ok) {
+      const err = new Error((answer.error && answer.error.message) || 'Request failed (' + res.status + ')');
+      err.field = answer.error && answer.error.field;
+      throw err;
+    }
     return answer.data;
   }
 
@@ -108,16 +112,91 @@
     announce('A new token was created. Copy it now: it is shown only once.');
   }
 
+  // Attributes -------------------------------------------------------------------------------------------
+
+  // "Use" fills the source field last focused (else the first empty one): the paths table is below the fields.
+  let lastSource = null;
+  for (const b of document.querySelectorAll('button[data-use-path]')) b.hidden = false;
+  document.addEventListener('focusin', (event) => {
+    if (event.target.matches && event.target.matches('input[data-attribute]')) lastSource = event.target;
+  });
+  document.addEventListener('click', (event) => {
+    const button = event.target.closest('button[data-use-path]');
+    if (!button) return;
+    const inputs = [...document.querySelectorAll('input[data-attribute]')];
+    const input = lastSource || inputs.find((i) => i.value === '') || inputs[0];
+    if (!input) return;
+    input.value = button.dataset.usePath;
+    input.focus();
+    announce(input.dataset.attribute + ' now reads ' + input.value);
+  });
+
+  function clearSourceErrors() {
+    for (const input of document.querySelectorAll('input[data-attribute]')) {
+      input.removeAttribute('aria-invalid');
+      const error = $(input.id + '-error');
+      if (error) error.hidden = true;
+    }
+  }
+
+  /** An error naming a source field is shown beside it; false when it names none on the page. */
+  function showSourceError(err) {
+    const input = err.field && [...document.querySelectorAll('input[data-attribute]')].find((i) => i.name === err.field);
+    const error = input && $(input.id + '-error');
+    if (!error) return false;
+    error.textContent = err.message;
+    error.hidden = false;
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+    return true;
+  }
+
+  function showPreview(data) {
+    const box = $('attributes-preview');
+    const table = $('attributes-preview-table');
+    if (!box || !table) return;
+    const names = [...document.querySelectorAll('input[data-attribute]')].map((i) => i.dataset.attribute);
+    const head = document.createElement('tr');
+    for (const label of ['User', ...names]) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = label;
+      head.append(th);
+    }
+    table.tHead.replaceChildren(head);
+    const shown = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+    const rows = data.users.map((u) => {
+      const tr = document.createElement('tr');
+      tr.append(cell('User', u.user_name), ...names.map((n) => cell(n, Object.hasOwn(u.custom_attributes, n) ? shown(u.custom_attributes[n]) : '—')));
+      return tr;
+    });
+    table.tBodies[0].replaceChildren(...rows);
+    box.hidden = false;
+    announce('Preview of ' + rows.length + (rows.length === 1 ? ' user' : ' users') + ' below');
+  }
+
+  function savedSources() {
+    for (const input of document.querySelectorAll('input[data-attribute]')) {
+      const hint = $(input.id + '-hint');
+      if (hint) hint.textContent = input.value.trim() === '' ? 'Not mapped yet.' : 'Source in use.';
+    }
+    notice('success', "Saved: the users' attributes follow the new sources.");
+  }
+
   document.addEventListener('submit', (event) => {
     const form = event.target;
-    const action = form.dataset.action;
+    // A form with two actions (Preview, Save): the button pressed names its own.
+    const action = (event.submitter && event.submitter.dataset.action) || form.dataset.action;
     if (!action || !SCRIPTED.has(action)) return; // "Connect …": a real navigation (to the consent page and back)
     event.preventDefault();
     const fields = Object.fromEntries(new FormData(form));
-    const button = form.querySelector('button[type="submit"]');
+    const button = event.submitter || form.querySelector('button[type="submit"]');
     if (button) button.disabled = true;
+    if (action.startsWith('attributes/')) clearSourceErrors();
     post(action, fields)
       .then((data) => {
+        if (action === 'attributes/preview') showPreview(data);
+        if (action === 'attributes/save') savedSources();
         if (action === 'scim-tokens') showNewToken(data);
         if (action === 'scim-tokens/revoke') {
           notice('success', 'The token was revoked: it stops working at once.');
@@ -128,7 +207,7 @@
           notice(failed ? 'error' : 'success', failed ? 'The sync failed; see the error below.' : 'Synced.');
         }
       })
-      .catch((err) => notice('error', err.message))
+      .catch((err) => showSourceError(err) || notice('error', err.message))
       .then(() => {
         // The token list decides whether "Create token" is enabled again (at most two tokens).
         if (button && action !== 'scim-tokens') button.disabled = false;

@@ -339,4 +339,66 @@ describe('setup page in Chromium', function () {
       await svc.close();
     }
   });
+
+  it('Attributes: the paths the IdP sent → Use one → a bad path shows its error → Preview → Save (the users evaluated again)', async () => {
+    const svc = await startService(new MemoryStore());
+    const context = await browser.newContext();
+    try {
+      const acme = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User';
+      const dir = await svc.createDirectory({ type: 'okta-scim-v2', name: 'Attributes Inc', attribute_mapping: { badge: '', country: '' } });
+      for (const [name, badge] of [['ann', 'B-1'], ['bob', '<b>B-2</b>']] as const) {
+        const res = await svc.scim(dir, 'POST', '/Users', {
+          schemas: [USER_SCHEMA, acme],
+          userName: `${name}@acme.example`,
+          addresses: [{ type: 'work', country: 'DE' }],
+          [acme]: { badge },
+        });
+        expect(res.status).to.equal(201);
+      }
+      const link = await linkOf(svc, dir);
+      const { page, trouble } = await openPage(context);
+      await page.goto(link);
+      // What the IdP sent, each path with an example value (the IdP's markup shown as text).
+      const paths = (await page.evaluate("[...document.querySelectorAll('#attribute-paths-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent))")) as string[][];
+      expect(paths).to.deep.include([`${acme}:badge`, 'B-1', '2 of 2']);
+      expect(paths).to.deep.include(['addresses[type eq "work"].country', 'DE', '2 of 2']);
+      expect(await page.inputValue('#attr-0')).to.equal('');
+      await check(page, 'attributes-1-asked');
+
+      // "Use" fills the field last focused; a path typed by hand goes through the same checks.
+      await page.focus('#attr-0');
+      await page.click(`button[data-use-path="${acme}:badge"]`);
+      expect(await page.inputValue('#attr-0')).to.equal(`${acme}:badge`);
+      await page.fill('#attr-1', 'addresses[type eq work].country');
+      await page.click('#attributes-preview-button');
+      await page.waitForSelector('#attr-1-error:not([hidden])');
+      expect(await page.textContent('#attr-1-error')).to.match(/^country: "addresses\[type eq work\]\.country": the filter/);
+      expect(await page.getAttribute('#attr-1', 'aria-invalid')).to.equal('true');
+      await check(page, 'attributes-2-bad-path');
+
+      await page.fill('#attr-1', 'addresses[type eq "work"].country');
+      await page.click('#attributes-preview-button');
+      await page.waitForSelector('#attributes-preview:not([hidden])');
+      expect(await page.getAttribute('#attr-1', 'aria-invalid')).to.equal(null);
+      const rows = await page.evaluate("[...document.querySelectorAll('#attributes-preview-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))");
+      expect(rows).to.deep.equal([
+        ['ann@acme.example', 'B-1', 'DE'],
+        ['bob@acme.example', '<b>B-2</b>', 'DE'],
+      ]);
+      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({ badge: '', country: '' });
+      await check(page, 'attributes-3-preview');
+
+      await page.click('#attributes-save');
+      await page.waitForSelector('#notice.success');
+      expect(await page.textContent('#attr-0-hint')).to.equal('Source in use.');
+      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({ badge: `${acme}:badge`, country: 'addresses[type eq "work"].country' });
+      const users = (await svc.api('GET', `/api/v1/directory-sync/users?directoryId=${dir.id}`)).body.data;
+      expect(users.map((u: any) => u.custom_attributes)).to.have.deep.members([{ badge: 'B-1', country: 'DE' }, { badge: '<b>B-2</b>', country: 'DE' }]);
+      await check(page, 'attributes-4-saved');
+      expect(trouble).to.deep.equal({ csp: [], errors: [], dialogs: [] });
+    } finally {
+      await context.close();
+      await svc.close();
+    }
+  });
 });

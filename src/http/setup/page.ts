@@ -1,5 +1,6 @@
 /** The setup page as a whole document, and the pages that say why a link does not open (or not now). */
 import { html, type Html } from '../html.js';
+import { attributesSection } from './attributes-section.js';
 import { recentTable, statusBlock, when } from './fragments.js';
 import type { SetupSection, SetupView } from './section.js';
 
@@ -34,6 +35,7 @@ export function setupPage(view: SetupView, section: SetupSection): string {
   <div id="notice" class="notice ${view.notice?.kind ?? ''}" role="alert"${view.notice ? '' : html` hidden`}>${view.notice?.text ?? ''}</div>
   ${statusBlock(view.live, section.idp, section.pull ? 'Last sync' : 'Last request')}
   ${section.render(view)}
+  ${attributesSection(view)}
   ${section.pull ? '' : recentTable(view.live.recent)}
 </main>
 <footer><p>Keep this link to yourself: whoever has it can change this connection. It stops working when it expires or is revoked.</p></footer>

@@ -3,7 +3,8 @@
  * by an embedding application:
  *   GET  /<link>                 the page (HTML); 404/410 page when the link does not open
  *   GET  /<link>/status          what the page shows live (JSON; its script polls it)
- *   POST /<link>/<action>        an action of the directory type's section (sections.ts), CSRF-checked
+ *   POST /<link>/<action>        an action of the directory type's section (sections.ts) or of the Attributes
+ *                                section (attributes-section.ts, every type), CSRF-checked
  *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
  * A link grants its one directory and these actions only. Every response carries the page's security headers.
  * A link that does not open is a failed authentication (realm `setup`): past the limits, the client is refused
@@ -11,7 +12,8 @@
  */
 import { pino } from 'pino';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
-import { DsyncError } from '../../core/errors.js';
+import { MAX_CUSTOM_ATTRIBUTES } from '../../core/custom-attributes.js';
+import { DsyncError, ValidationError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
 import { attempt, AuthFailures, SETUP_REALM } from '../../ratelimit/auth-failures.js';
 import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
@@ -21,13 +23,14 @@ import type { RouteTemplate } from '../request-identity.js';
 import { admit } from '../request-metrics.js';
 import { setFlowCookie } from '../oauth-routes.js';
 import { asset } from './assets.js';
+import { ATTRIBUTE_ACTIONS, attributesView, isAttributesAction } from './attributes-section.js';
 import { statusText } from './fragments.js';
 import { liveStatus } from './live-status.js';
 import { returnNotice, syncStateText } from './pull-section.js';
 import { linkGonePage, messagePage, setupPage } from './page.js';
 import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
 import { SETUP_SECTIONS } from './sections.js';
-import type { ActionOutcome, SetupView } from './section.js';
+import type { ActionOutcome, PageChanges, SetupView } from './section.js';
 
 export interface SetupRoutesOptions extends FramingOptions {
   /** Default: silent. */
@@ -90,8 +93,10 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     return { secret: link, link: resolved.link, directory: resolved.directory, section };
   }
 
-  async function view(req: Request, opened: NonNullable<Awaited<ReturnType<typeof open>>>, extra: Partial<SetupView> = {}): Promise<SetupView> {
+  async function view(req: Request, opened: NonNullable<Awaited<ReturnType<typeof open>>>, changes: PageChanges = {}): Promise<SetupView> {
     const { directory, secret } = opened;
+    const { attributes: edit, ...extra } = changes;
+    const [live, attributes] = await Promise.all([liveStatus(dsync, directory), attributesView(dsync, directory, edit)]);
     return {
       root: rootOf(req),
       link: secret,
@@ -99,7 +104,8 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
       directory: { id: directory.id, name: directory.name, type: directory.type, ...(directory.managed_by && { managed_by: directory.managed_by }) },
       scimUrl: directory.scim.endpoint,
       expiresAt: opened.link.expires_at,
-      live: await liveStatus(dsync, directory),
+      live,
+      ...(attributes && { attributes }),
       ...extra,
     };
   }
@@ -139,11 +145,17 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     res.json({ data: { ...live, ...texts }, error: null });
   });
 
-  r.post('/:link/*action', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 }), async (req, res) => {
+  const actionName = (req: Request): string => (req.params as { action: string[] }).action.join('/');
+  const smallForm = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 });
+  // A source per attribute the application asked for (at most 100, each up to 512 characters, escaped).
+  const attributesForm = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: MAX_CUSTOM_ATTRIBUTES + 2 });
+  const form: express.RequestHandler = (req, res, next) => (isAttributesAction(actionName(req)) ? attributesForm : smallForm)(req, res, next);
+
+  r.post('/:link/*action', form, async (req, res) => {
     const opened = await open(req, res, 'action');
     if (!opened) return;
-    const name = (req.params as { action: string[] }).action.join('/');
-    const action = opened.section.actions[name];
+    const name = actionName(req);
+    const action = opened.section.actions[name] ?? ATTRIBUTE_ACTIONS[name];
     if (!action) return refuse(req, res, 404, 'Not found', 'This page has no such action.');
     const fields = (req.body ?? {}) as Record<string, unknown>;
     const failure = csrfFailure(req, opened.secret, req.get('x-csrf-token') ?? fields.csrf);
@@ -156,7 +168,9 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
       outcome = await action({ dsync, directory: opened.directory, fields, pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}`, linkId: opened.link.id });
     } catch (err) {
       if (!(err instanceof DsyncError) || err.status >= 500) throw err;
-      if (wantsJson(req)) return void res.status(err.status).json({ data: null, error: { message: err.message, code: err.status } });
+      // The field lets the page's script show the error beside its input.
+      const field = err instanceof ValidationError && err.field !== undefined ? { field: err.field } : {};
+      if (wantsJson(req)) return void res.status(err.status).json({ data: null, error: { message: err.message, code: err.status, ...field } });
       return void res.status(err.status).type('html').send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
     }
     log(res).info({ directoryId: opened.directory.id, action: name }, 'setup page action');

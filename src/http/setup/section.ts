@@ -10,6 +10,7 @@ import type { FlowCookie } from '../../providers/oauth/browser-flows.js';
 import type { BaseSyncStatus } from '../../providers/pull/sync-status.js';
 import type { Dsync } from '../../service.js';
 import type { Html } from '../html.js';
+import type { AttributesEdit, AttributesView } from './attributes-section.js';
 
 /** Waiting for the first request, or receiving (the IdP has called). */
 export interface LiveStatus {
@@ -42,6 +43,8 @@ export interface SetupView {
   /** A token just created (shown on this response only). */
   newToken?: CreatedScimToken;
   notice?: { kind: 'success' | 'error'; text: string };
+  /** The Attributes section (attributes-section.ts), when the application asked for attributes. */
+  attributes?: AttributesView;
 }
 
 export interface ActionContext {
@@ -63,8 +66,11 @@ export interface ActionOutcome {
   /** Set on the browser with the answer (an OAuth flow's cookie, which its callback checks). */
   cookie?: FlowCookie;
   /** Without the script: the page rendered again with this (otherwise the browser is sent back to the page). */
-  page?: Pick<SetupView, 'newToken' | 'notice'>;
+  page?: PageChanges;
 }
+
+/** What an action changes on the page rendered again: a new token, a notice, the attributes as edited. */
+export type PageChanges = Pick<SetupView, 'newToken' | 'notice'> & { attributes?: AttributesEdit };
 
 export type SetupAction = (ctx: ActionContext) => Promise<ActionOutcome>;
 
