@@ -119,6 +119,45 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await waitFor('the directory due for the serve replicas', async () => (await env.store.dueDirectories(Date.now(), 100)).includes(uid));
   });
 
+  it('spec.attributeMapping: stored, a change re-evaluates the users in the background (user.updated), a source the core refuses is InvalidSpec', async () => {
+    const badge = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge';
+    const created = await createConnection(env, connection('attrs', { attributeMapping: { badge: '' } }));
+    await waitForReady(env, 'attrs');
+    const uid = created.metadata.uid!;
+    const dir = await env.directories.get(uid);
+    expect(dir.attribute_mapping).to.deep.equal({ badge: '' });
+    const users = new UserWriter({ store: env.store, committed: () => undefined });
+    const ann = await users.create(dir, { userName: 'ann@acme.io', 'urn:ietf:params:scim:schemas:extension:acme:2.0:User': { badge: 'B-1' } });
+    await users.create(dir, { userName: 'bob@acme.io' });
+    const logged = (await env.store.readEvents(uid, null, 1000)).length;
+    await env.store.clearDue(uid);
+
+    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge } } });
+    const events = await waitFor('ann re-evaluated', async () => {
+      const after = (await env.store.readEvents(uid, null, 1000)).slice(logged).map((e) => JSON.parse(e.json));
+      return after.length > 0 && after;
+    });
+    expect(events.map((e) => [e.event, e.data.id, e.data.custom_attributes, e.previous_attributes?.custom_attributes])).to.deep.equal([
+      ['user.updated', ann.id, { badge: 'B-1' }, { badge: null }],
+    ]);
+    expect((await env.directories.get(uid)).attribute_mapping).to.deep.equal({ badge });
+    await waitFor('the directory due for the serve replicas', async () => (await env.store.dueDirectories(Date.now(), 100)).includes(uid));
+
+    // What JSON Schema cannot check, the core does: InvalidSpec naming the spec's field, the stored mapping kept.
+    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge: 'addresses[type eq work].country' } } });
+    const refused = await waitForReady(env, 'attrs', 'False', 'InvalidSpec');
+    expect(readyOf(refused)?.message).to.match(/^spec\.attributeMapping\.badge: "addresses\[type eq work\]\.country": the filter/);
+    expect((await env.directories.get(uid)).attribute_mapping).to.deep.equal({ badge });
+    const warned = await waitFor('the InvalidSpec event', async () =>
+      (await env.kube.list<{ reason: string; message: string; involvedObject: { name: string } }>(EVENTS, 'default', {})).items.find(
+        (e) => e.involvedObject.name === 'attrs' && e.reason === 'InvalidSpec',
+      ),
+    );
+    expect(warned.message).to.equal(readyOf(refused)?.message);
+    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge, country: 'addresses[type eq "work"].country' } } });
+    await waitFor('Ready again', async () => readyOf(await getConnection(env, 'attrs'))?.status === 'True');
+  });
+
   it('follows a change of the webhook Secret', async () => {
     await env.kube.replace(SECRETS, { ...(await getSecret(env, 'hook')), data: { secret: Buffer.from('whsec_rotatedvalue').toString('base64') } });
     const uid = (await getConnection(env, 'acme')).metadata.uid!;
@@ -290,6 +329,6 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await operator.idle();
     expect(await writes(operator)).to.equal(before);
     const list = await env.kube.list<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', {});
-    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'blank=True', 'initech=True', 'roles=True']);
+    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'attrs=True', 'blank=True', 'initech=True', 'roles=True']);
   });
 });
