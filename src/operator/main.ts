@@ -30,7 +30,7 @@ import { EventRecorder } from './kube-events.js';
 import { KubeClient, objectKey, SECRETS, type KubeObject, type Secret, type WriteVerb } from './kube.js';
 import { OperatorMetrics } from './metrics.js';
 import { ReferencedSecrets } from './referenced-secrets.js';
-import { backgroundRoleRefresh } from './role-refresh.js';
+import { backgroundMappingRefresh } from './mapping-refresh.js';
 import { resolveOptions, type OperatorOptions } from './options.js';
 import { readiness, type Readiness } from './readiness.js';
 import { MANAGED_BY_SELECTOR, NOT_MANAGED_BY_SELECTOR } from './metadata-keys.js';
@@ -249,7 +249,7 @@ export function runOperator(options: OperatorOptions): Operator {
       secrets: caches.secrets,
       otherSecrets: caches.otherSecrets,
       referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
-      directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl, mappingChanged: backgroundRoleRefresh(o.store, logger) }),
+      directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl, mappingChanged: backgroundMappingRefresh(o.store, logger) }),
       externalUrl: o.externalUrl,
       events,
       metrics,

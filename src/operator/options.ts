@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { newSecret } from '../core/ids.js';
 import type { Logger } from '../logger.js';
 import type { AccessStore, DirectoryStore, PullSyncStore } from '../core/store-port.js';
-import type { RoleRefreshStore } from './role-refresh.js';
+import type { MappingRefreshStore } from './mapping-refresh.js';
 import { checkLeaderElectionTimings } from './controller/leader-election.js';
 import { InvalidOptionError } from './errors.js';
 
@@ -33,7 +33,7 @@ export interface OperatorOptions {
   kubeConfig: KubeConfigView;
   /** The directory store `dsync serve` reads (Redis). The caller opens and closes it. */
   store: DirectoryStore &
-    RoleRefreshStore &
+    MappingRefreshStore &
     Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'> &
     Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens' | 'putSetupLink' | 'findSetupLink' | 'listSetupLinks'>;
   /** Base URL of `dsync serve` as identity providers reach it; SCIM endpoints are built on it. */
