@@ -51,7 +51,7 @@ export class SourcePathError extends Error {}
 
 const NAME = /^[A-Za-z$][\w$-]*$/;
 const PROVIDERS = Object.keys(PROVIDER_FIELDS).map((p) => `${p}:`).join(', ');
-const MAX_SOURCE = 512;
+export const MAX_SOURCE = 512;
 
 function names(text: string, whole: string): string[] {
   const parts = text.split('.');

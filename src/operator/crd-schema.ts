@@ -5,7 +5,7 @@
  * rejects what the management API would reject.
  */
 import { z } from 'zod';
-import { MAX_CUSTOM_ATTRIBUTES } from '../core/custom-attributes.js';
+import { MAX_CUSTOM_ATTRIBUTES, MAX_SOURCE } from '../core/custom-attributes.js';
 import { createDirectoryInput, MAX_ROLE_RULES, webhookUrl } from '../core/directory-input.js';
 import { MAX_LINK_TTL_S } from '../core/setup-links.js';
 import { isHrisType } from '../providers/hris/connector.js';
@@ -128,8 +128,8 @@ export const directoryConnectionSpec = z
       .optional()
       .describe("The roles the directory's users hold by group (the API's role_mapping)"),
     attributeMapping: z
-      // The core refuses a source longer than 512 characters too; this bound is for the API server.
-      .record(z.string(), z.string().max(512))
+      // The core's own bound, for the API server to refuse first.
+      .record(z.string(), z.string().max(MAX_SOURCE))
       // The names and source paths are checked by the core when the operator applies the spec (InvalidSpec):
       // a JSON Schema cannot parse a SCIM path, and a map's keys take no pattern in a structural schema.
       .meta({ maxProperties: MAX_CUSTOM_ATTRIBUTES })
