@@ -11,7 +11,7 @@ import { sameResource } from './json.js';
 import { groupKeys } from './keys.js';
 import { diffMembers, displaysOf, memberChanges, memberIdsOf, type MemberRef, storeBuiltChanges, uniqueRefs } from './memberships.js';
 import type { Directory, GroupKeys, PendingEvent, ScimBody, StoreBuiltEvent, StoredResource } from './model.js';
-import { groupName, namesGroup } from './roles.js';
+import { groupName, namesGroup, namesName } from './roles.js';
 import type { GroupStore, GroupWriteResult, MemberChange, UserStore, WriteResult } from './store-port.js';
 
 /** Brings the roles of these users up to date with their groups (core/users.ts refreshRoles). */
@@ -218,7 +218,7 @@ export class GroupWriter {
     const namedAfter = namesGroup(mapping, after);
     if (!namedBefore && !namedAfter) return [];
     const moved = movedUsers(changes, applied);
-    const renamed = before.name !== after.name && mapping!.rules.some((r) => r.group === before.name || r.group === after.name);
+    const renamed = before.name !== after.name && (namesName(mapping, before.name) || namesName(mapping, after.name));
     if (!renamed) return moved;
     return [...new Set([...moved, ...(await memberIdsOf(this.store, dir.id, current.id))])];
   }

@@ -1,6 +1,6 @@
 /**
  * A user's roles (docs/concepts/attributes-and-roles.md), from the directory's `role_mapping` and the user's
- * groups: a rule matches a group by its id or its current name; the roles of every matching rule, higher
+ * groups: a rule matches a group by its id or its current name (case-insensitively); the roles of every matching rule, higher
  * priority first (equal priorities in the mapping's order), each once; no match: `[default_role]`, or `[]`.
  * Pure: the writers read the groups and keep the result with the user (core/users.ts).
  */
@@ -14,7 +14,15 @@ export interface NamedGroup {
 
 export const groupName = (body: ScimBody): string => (typeof body.displayName === 'string' ? body.displayName : '');
 
-const matches = (rule: RoleMapping['rules'][number], group: NamedGroup): boolean => rule.group === group.id || rule.group === group.name;
+type Rule = RoleMapping['rules'][number];
+/** A group name as rules compare it: case-insensitively, as the directory keeps names unique. */
+const byName = (rule: Rule, name: string): boolean => rule.group.toLowerCase() === name.toLowerCase();
+const matches = (rule: Rule, group: NamedGroup): boolean => rule.group === group.id || byName(rule, group.name);
+
+/** Whether some rule names a group by this name. */
+export function namesName(mapping: RoleMapping | undefined, name: string): boolean {
+  return mapping !== undefined && mapping.rules.some((rule) => byName(rule, name));
+}
 
 /** Whether some rule names this group: only such a group's members can gain or lose roles by it. */
 export function namesGroup(mapping: RoleMapping | undefined, group: NamedGroup): boolean {

@@ -1,7 +1,7 @@
 /** A user's roles from the directory's role_mapping and the user's groups (core/roles.ts), and in its event data. */
 import { expect } from 'chai';
 import { userData, userDataJson } from '../../../src/core/events.js';
-import { namesGroup, rolesOf } from '../../../src/core/roles.js';
+import { namesGroup, namesName, rolesOf } from '../../../src/core/roles.js';
 
 const mapping = {
   default_role: 'member',
@@ -30,8 +30,11 @@ describe('roles', () => {
     expect(rolesOf(mapping, [])).to.deep.equal(['member']);
     expect(rolesOf({ rules: mapping.rules }, [])).to.deep.equal([]);
     expect(rolesOf(undefined, [{ id: 'g-admins', name: 'Admins' }])).to.deep.equal([]);
-    // A name is matched exactly.
-    expect(rolesOf({ rules: mapping.rules }, [{ id: 'x', name: 'eng' }])).to.deep.equal([]);
+    // A name is matched case-insensitively (the directory keeps names unique regardless of case), an id exactly.
+    expect(rolesOf({ rules: mapping.rules }, [{ id: 'x', name: 'eng' }])).to.deep.equal(['engineer']);
+    expect(rolesOf({ rules: mapping.rules }, [{ id: 'G-ADMINS', name: 'x' }])).to.deep.equal([]);
+    expect(namesName(mapping, 'LEADS')).to.equal(true);
+    expect(namesName(mapping, 'Sales')).to.equal(false);
   });
 
   it('tells which groups a rule names', () => {
