@@ -149,13 +149,18 @@ export async function deadLetter(c: PassContext, directory: Directory, events: L
   });
 }
 
-/**
- * Applies a pending replay request: the cursor moves back to before `since`, never forward. A replay also
- * means "the receiver works now": a delivery waiting for its retry time is tried at once (same webhook-id).
- */
+/** Applies a pending replay request (see `replayFrom`); `state` itself when none is pending. */
 export async function applyReplay(c: PassContext, directoryId: string, state: DeliveryState): Promise<DeliveryState> {
   const since = await c.store.takeReplayRequest(directoryId);
-  if (since === null) return state;
+  return since === null ? state : replayFrom(c, directoryId, since, state);
+}
+
+/**
+ * The state after a replay request from `since`: the cursor moves back to before `since`, never forward. A
+ * replay also means "the receiver works now": a delivery waiting for its retry time is tried at once (same
+ * webhook-id).
+ */
+export async function replayFrom(c: PassContext, directoryId: string, since: number, state: DeliveryState): Promise<DeliveryState> {
   c.logger.info({ directoryId, since: new Date(since).toISOString() }, 'replaying events');
   const from = await c.store.seqBefore(directoryId, since);
   if (state.cursor === null || (from !== null && c.store.compareSeq(from, state.cursor) >= 0)) {
