@@ -5,6 +5,7 @@
 import { pino } from 'pino';
 import { ActivityRecorder } from './core/activity.js';
 import { DirectoryService } from './core/directories.js';
+import { Reevaluations } from './core/reevaluations.js';
 import type { Directory, DirectorySyncEvent } from './core/model.js';
 import { GroupWriter } from './core/groups.js';
 import { DirectoryQueries } from './core/queries.js';
@@ -47,6 +48,8 @@ export interface DsyncOptions {
   eventCallback?: (event: DirectorySyncEvent) => unknown;
   /** The webhook sender and retry schedule (delivery/options.ts documents each option and its default). */
   webhook?: WebhookOptions;
+  /** How long a PATCH that changes a mapping waits for the users' evaluation before answering (default 5 s). */
+  reevaluationWaitMs?: number;
   /** Engine tuning (tests, benchmarks); see delivery/options.ts. */
   delivery?: EngineTuning;
   onAttempt?: (attempt: AttemptRecord) => void;
@@ -109,8 +112,19 @@ export interface Dsync {
 export function createDsync(options: DsyncOptions): Dsync {
   const logger = options.logger ?? pino({ level: 'silent' });
   const { store } = options;
-  // The users' writer is made below: the directories reach it only once a role mapping changes.
-  const directories = new DirectoryService({ store, externalUrl: options.externalUrl, mappingChanged: (dir) => users.reevaluateAll(dir) });
+  // The users' writer is made below: the directories reach it only once a mapping changes.
+  const reevaluations = new Reevaluations({
+    store,
+    reevaluateAll: (dir, progress) => users.reevaluateAll(dir, progress),
+    onError: (directoryId, err) => logger.error({ err, directoryId }, 'user re-evaluation failed; the next serve process to start runs it again'),
+    onDone: (directoryId, status) => logger.info({ directoryId, ...status }, 'users re-evaluated'),
+  });
+  const directories = new DirectoryService({
+    store,
+    externalUrl: options.externalUrl,
+    mappingChanged: (dir) => reevaluations.run(dir),
+    ...(options.reevaluationWaitMs !== undefined && { reevaluationWaitMs: options.reevaluationWaitMs }),
+  });
   const queries = new DirectoryQueries(store, directories);
   const webhook = resolveWebhookOptions(options.webhook);
   const sender = new WebhookSender({ allowPrivate: webhook.allowPrivate, timeoutMs: webhook.timeoutMs });
@@ -242,10 +256,15 @@ export function createDsync(options: DsyncOptions): Dsync {
         throw err;
       }
     },
-    start: () => delivery.start(),
+    start: () => {
+      delivery.start();
+      // Evaluations a stopped process left running.
+      reevaluations.resumePending().catch((err: unknown) => logger.error({ err }, 'could not look for user re-evaluations to resume'));
+    },
     async close() {
       microsoft.close();
       hris.close();
+      await reevaluations.stop();
       await delivery.stop();
       await activity.close();
       await sender.close();

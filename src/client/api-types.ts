@@ -3234,6 +3234,18 @@ export interface components {
             role_mapping?: components["schemas"]["RoleMapping"];
             /** @description Its users' custom attributes by source path; absent: none */
             attribute_mapping?: components["schemas"]["AttributeMapping"];
+            /** @description The evaluation of every user after the last change of role_mapping or attribute_mapping (in the background past 5 s); absent before the first */
+            reevaluation?: {
+                /** @enum {string} */
+                state: "running" | "done";
+                /** @description When the mapping change that asked for it was written */
+                started_at: string;
+                finished_at?: string;
+                /** @description Users evaluated so far (written about once a second while running) */
+                users_evaluated: number;
+                /** @description Users whose roles or custom attributes changed: one user.updated each */
+                users_updated: number;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */

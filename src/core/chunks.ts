@@ -74,3 +74,15 @@ export async function mapChunked<T, R>(items: readonly T[], fn: (chunk: T[]) => 
   }
   return out;
 }
+
+/** Runs `fn` over `items` with at most `limit` at once. */
+export async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

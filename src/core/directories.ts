@@ -13,14 +13,20 @@ import { newId, newSecret, newWebhookSecret } from './ids.js';
 import { sameJson } from './json.js';
 import { malformedField } from './json-walk.js';
 import type { AttributeMapping, Directory, ShownDirectory } from './model.js';
+import { runningSince } from './reevaluations.js';
 
 export interface DirectoryServiceOptions {
   /** The directories, and their SCIM token lists (a rotation keeps the replaced token working for a while). */
   store: DirectoryStore & Pick<AccessStore, 'getDirectoryAccess' | 'putScimTokens'>;
   /** Base URL that `scim.endpoint` is built on, without a trailing slash. */
   externalUrl: string;
-  /** Brings every user's roles and custom attributes up to date after a mapping of the directory changed (core/users.ts). */
+  /**
+   * Runs the evaluation of every user a mapping change asks for (core/reevaluations.ts): its status is
+   * `directory.reevaluation`, written with the change.
+   */
   mappingChanged?: (directory: Directory) => Promise<void>;
+  /** How long a PATCH that changes a mapping waits for that evaluation before it answers (default 5 s). */
+  reevaluationWaitMs?: number;
 }
 
 /** Who asks for a change: the operator passes its identity to change the directories it manages. */
@@ -82,11 +88,13 @@ export class DirectoryService {
   private readonly store: DirectoryServiceOptions['store'];
   private readonly externalUrl: string;
   private readonly mappingChanged: (directory: Directory) => Promise<void>;
+  private readonly reevaluationWaitMs: number;
 
   constructor(options: DirectoryServiceOptions) {
     this.store = options.store;
     this.externalUrl = options.externalUrl.replace(/\/+$/, '');
     this.mappingChanged = options.mappingChanged ?? (async () => undefined);
+    this.reevaluationWaitMs = options.reevaluationWaitMs ?? REEVALUATION_WAIT_MS;
   }
 
   async create(input: unknown, actor: Actor = {}, fixed: CreateOptions = {}): Promise<ShownDirectory> {
@@ -166,14 +174,15 @@ export class DirectoryService {
       webhook,
       updated_at: new Date().toISOString(),
     };
-    await this.store.updateDirectory(next);
-    await this.afterMapping(current, next);
-    return next;
-  }
-
-  /** A changed role or attribute mapping re-evaluates the directory's users before the change is answered. */
-  private async afterMapping(current: Directory, next: Directory): Promise<void> {
-    if (!sameJson(current.role_mapping, next.role_mapping) || !sameJson(current.attribute_mapping, next.attribute_mapping)) await this.mappingChanged(next);
+    if (!remaps(current, next)) {
+      await this.store.updateDirectory(next);
+      return next;
+    }
+    const remapped = { ...next, reevaluation: runningSince(new Date()) };
+    await this.store.updateDirectory(remapped);
+    // A small directory is evaluated before the answer, which then says so; a big one goes on in the background.
+    await settledWithin(this.mappingChanged(remapped), this.reevaluationWaitMs);
+    return shown((await this.store.getDirectory(id)) ?? remapped);
   }
 
   /**
@@ -188,8 +197,14 @@ export class DirectoryService {
     if (previous && previous !== directory.scim.secret && directory.scim.secret) {
       await keepPreviousSecret(this.store, directory.id, previous, directory.scim.secret);
     }
-    await this.store.updateDirectory(directory);
-    await this.afterMapping(current, directory);
+    if (!remaps(current, directory)) {
+      await this.store.updateDirectory(directory);
+      return;
+    }
+    const remapped = { ...directory, reevaluation: runningSince(new Date()) };
+    await this.store.updateDirectory(remapped);
+    // The operator's reconcile does not wait: its evaluation runs in the background.
+    void this.mappingChanged(remapped);
   }
 
   async delete(id: string, actor: Actor = {}): Promise<void> {
@@ -214,3 +229,17 @@ export class DirectoryService {
 
 /** An attribute mapping that names something ({} is none: it is not kept). */
 const hasNames = (mapping: AttributeMapping | undefined): mapping is AttributeMapping => mapping !== undefined && Object.keys(mapping).length > 0;
+
+/** How long a mapping change's PATCH waits for the evaluation of the users before answering. */
+export const REEVALUATION_WAIT_MS = 5000;
+
+/** Whether `next` changes a mapping of `current`: every user is then evaluated again. */
+const remaps = (current: Directory, next: Directory): boolean =>
+  !sameJson(current.role_mapping, next.role_mapping) || !sameJson(current.attribute_mapping, next.attribute_mapping);
+
+/** Waits for `work` at most `ms` (it goes on after that). */
+async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}

@@ -15,7 +15,7 @@ import { groupName, namesGroup, namesName } from './roles.js';
 import type { GroupStore, GroupWriteResult, MemberChange, UserStore, WriteResult } from './store-port.js';
 
 /** Brings the roles of these users up to date with their groups (core/users.ts refreshRoles). */
-export type RolesRefresh = (dir: Directory, userIds: readonly string[]) => Promise<void>;
+export type RolesRefresh = (dir: Directory, userIds: readonly string[]) => Promise<unknown>;
 
 /** The store role the group writer needs. */
 export type GroupWriteStore = Pick<

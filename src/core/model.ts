@@ -34,6 +34,16 @@ export type AttributeMapping = Record<string, string>;
 /** A user's custom attributes: each mapped name with its value, of the source's JSON type. */
 export type CustomAttributes = Record<string, unknown>;
 
+/** How far the evaluation of every user after a mapping change got (core/reevaluations.ts). */
+export interface Reevaluation {
+  state: 'running' | 'done';
+  started_at: string;
+  finished_at?: string;
+  users_evaluated: number;
+  /** Users whose roles or custom attributes changed: one `user.updated` each. */
+  users_updated: number;
+}
+
 /** A directory's roles by group (core/roles.ts); its rules as the input schema (directory-input.ts) checked them. */
 export interface RoleMapping {
   default_role?: string;
@@ -69,6 +79,8 @@ export interface Directory {
   role_mapping?: RoleMapping;
   /** Its users' custom attributes by source path (core/custom-attributes.ts); none set: none. */
   attribute_mapping?: AttributeMapping;
+  /** The evaluation of every user after the last mapping change; absent before the first. */
+  reevaluation?: Reevaluation;
   created_at: string;
   updated_at: string;
 }

@@ -162,10 +162,11 @@ export class UserWriter {
    * delete, a new role mapping), and their custom attributes with the attribute mapping: one `user.updated` for
    * each whose roles or custom attributes changed, none for the others. A chunk of users at a time, their groups
    * read once per run, so a 200,000-member group costs a linear pass with turns of the event loop in between.
-   * Users gone meanwhile are skipped.
+   * Users gone meanwhile are skipped. Returns how many users it found to update.
    */
-  async refreshRoles(dir: Directory, ids: readonly string[]): Promise<void> {
+  async refreshRoles(dir: Directory, ids: readonly string[]): Promise<number> {
     const groups = new Map<string, NamedGroup | null>();
+    let updated = 0;
     let first = true;
     for (const chunk of chunksOf(ids)) {
       if (!first) await yieldToLoop();
@@ -183,6 +184,7 @@ export class UserWriter {
         const derived = { roles: rolesOf(dir.role_mapping, named), customAttributes: customAttributesOf(user.body, dir.attribute_mapping) };
         if (!sameDerived(user, derived)) changed.push([user, derived]);
       });
+      updated += changed.length;
       // Written a few at a time, each batch in parallel: a store that answers without I/O (memory) would otherwise
       // run a whole chunk's writes in one turn of the event loop.
       let slice = performance.now();
@@ -193,14 +195,20 @@ export class UserWriter {
         slice = performance.now();
       }
     }
+    return updated;
   }
 
-  /** `refreshRoles` for every user of the directory (its role or attribute mapping changed), a page at a time. */
-  async reevaluateAll(dir: Directory): Promise<void> {
+  /**
+   * `refreshRoles` for every user of the directory (its role or attribute mapping changed), a page at a time,
+   * telling `progress` the users evaluated and updated so far after each.
+   */
+  async reevaluateAll(dir: Directory, progress?: (evaluated: number, updated: number) => Promise<void>): Promise<void> {
+    let updated = 0;
     for (let offset = 0; ; offset += CHUNK_SIZE) {
       if (offset > 0) await yieldToLoop();
       const page = await this.store.listUsers(dir.id, offset, CHUNK_SIZE);
-      await this.refreshRoles(dir, page.items.map((u) => u.id));
+      updated += await this.refreshRoles(dir, page.items.map((u) => u.id));
+      await progress?.(offset + page.items.length, updated);
       if (page.items.length < CHUNK_SIZE) return;
     }
   }

@@ -5,7 +5,7 @@
  * backlog costs a bounded read.
  */
 import type { Store } from '../core/store-port.js';
-import { mapLimit } from './engine.js';
+import { mapLimit } from '../core/chunks.js';
 
 export const PENDING_CAP = 1_000;
 

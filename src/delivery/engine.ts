@@ -11,6 +11,7 @@
  *   cursor, which repairs a wake-up lost to a crash between commit and mark.
  */
 import { randomUUID } from 'node:crypto';
+import { mapLimit } from '../core/chunks.js';
 import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
 import { recordAttempt } from './attempt-log.js';
@@ -253,16 +254,4 @@ export class DeliveryEngine {
     if (delivered) await store.removeDeadLetter(directoryId, letterId);
     return { delivered, ...(result.status !== undefined && { status: result.status }), ...(result.error && { error: result.error }) };
   }
-}
-
-/** Runs `fn` over `items` with at most `limit` at once. */
-export async function mapLimit<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -65,6 +65,16 @@ export const directorySchema = z
     inactive_users: z.enum(INACTIVE_USERS).describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted'),
     role_mapping: roleMapping.optional().describe('The roles its users hold by group; absent: every user holds no role'),
     attribute_mapping: attributeMapping.optional().describe("Its users' custom attributes by source path; absent: none"),
+    reevaluation: z
+      .object({
+        state: z.enum(['running', 'done']),
+        started_at: z.string().describe('When the mapping change that asked for it was written'),
+        finished_at: z.string().optional(),
+        users_evaluated: z.number().int().describe('Users evaluated so far (written about once a second while running)'),
+        users_updated: z.number().int().describe('Users whose roles or custom attributes changed: one user.updated each'),
+      })
+      .optional()
+      .describe('The evaluation of every user after the last change of role_mapping or attribute_mapping (in the background past 5 s); absent before the first'),
     created_at: timestamp,
     updated_at: timestamp,
   })

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import { freePort } from '../bench/lib.js';
-import { mapLimit } from '../../src/delivery/engine.js';
+import { mapLimit } from '../../src/core/chunks.js';
 import { until } from './harness.js';
 
 export const API_KEY = 'faults-api-key';

@@ -5,7 +5,7 @@
  * is readable and that its events reached the receiver.
  */
 import { expect } from 'chai';
-import { mapLimit } from '../../src/delivery/engine.js';
+import { mapLimit } from '../../src/core/chunks.js';
 import { api, createDirectories, scimSecrets, USER_SCHEMA, type DsyncProc } from './dsync-process.js';
 import type { FaultReceiver } from './fault-receiver.js';
 import { sleep, until } from './harness.js';
