@@ -54,8 +54,8 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
 
   // Each script with only the directory record declared: its first key is refused before anything is written.
   const cases: Array<[ScriptName, string[], string, string?]> = [
-    ['dsyncCreateUser', ['u9', 'u9@acme.io', '', '', '1', '1', '{}', '', '', '', '[]', '0'], 'un'],
-    ['dsyncUpdateUser', ['u1', '1', 'u1@acme.io', '', '', '1', '{}', '', '', '', '[]', '0'], 'u:u1'],
+    ['dsyncCreateUser', ['u9', 'u9@acme.io', '', '', '1', '1', '{}', '', '', '', '[]', '{}', '0'], 'un'],
+    ['dsyncUpdateUser', ['u1', '1', 'u1@acme.io', '', '', '1', '{}', '', '', '', '[]', '{}', '0'], 'u:u1'],
     ['dsyncDeleteUser', ['u1', '1', '1', '0', '0'], 'u:u1'],
     ['dsyncCreateGroup', ['g9', 'g9', '', '1', '1', '{}', '0', 'i', '1', entry('+', 'u1')], 'u:u1'],
     ['dsyncCreateGroup', ['g9', 'g9', '', '1', '1', '{}', '0', 'b', ',"r":', ',"a":', '{}', '1', `+u1${FIELD_SEP}${FIELD_SEP}evt_1${FIELD_SEP}`], 'u:u1', ' (events built by the script)'],
@@ -75,11 +75,11 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
 
   it('a key missing from a declaration is refused even where the script reaches it last', async () => {
     const keys = SCRIPT_KEYS.createUser('u9').filter((key) => key !== 'um');
-    const args = ['u9', 'u9@acme.io', '', 'u9@acme.io', '1', '1', '{}', '', '', '', '[]', '0'];
+    const args = ['u9', 'u9@acme.io', '', 'u9@acme.io', '1', '1', '{}', '', '', '', '[]', '{}', '0'];
     expect(await refusal(script('dsyncCreateUser', keys, args))).to.match(/^ERR undeclared key dsync:\{lua-keys\}:um /);
     // Declared in full, such a write goes through (a refused script stops where it stands, like any script error:
     // a miss is a bug these suites catch, not a path at run time).
-    const full = ['u8', 'u8@acme.io', '', 'u8@acme.io', '1', '1', '{}', '', '', '', '[]', '0'];
+    const full = ['u8', 'u8@acme.io', '', 'u8@acme.io', '1', '1', '{}', '', '', '', '[]', '{}', '0'];
     expect(await script('dsyncCreateUser', SCRIPT_KEYS.createUser('u8'), full)).to.deep.equal(['ok', '1', '1', '']);
   });
 
