@@ -10,23 +10,9 @@ import { labels } from '../support/google-harness.js';
 import { startEntraTest, TENANT_A, type EntraTest } from '../support/entra-harness.js';
 import { CLUSTER_STORE_KINDS, openStore } from '../support/harness.js';
 import { providerExtension } from '../../src/core/custom-attributes.js';
+import { OWN_PROPS } from '../support/fake-entra/user-props.js';
 
 const ENTRA = providerExtension('entra');
-/** Entra's own properties (`entra:<property>`) as Graph sends them. */
-const OWN = {
-  officeLocation: 'Building 4',
-  companyName: 'Contoso',
-  employeeType: 'Employee',
-  employeeHireDate: '2021-03-01T00:00:00Z',
-  city: 'Redmond',
-  state: 'WA',
-  country: 'United States',
-  usageLocation: 'US',
-  preferredLanguage: 'en-US',
-  mobilePhone: '+1 425 555 0101',
-  businessPhones: ['+1 425 555 0100'],
-  onPremisesSamAccountName: 'ann',
-};
 
 for (const kind of CLUSTER_STORE_KINDS) {
   describe(`Microsoft Entra ID pull sync (${kind} store)`, function () {
@@ -43,7 +29,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       t = await startEntraTest(await openStore(kind, 7));
       tenant = t.tenant();
       // 30 users and 4 groups, one of them with more members than Graph puts in one group instance.
-      users = Array.from({ length: 30 }, (_, i) => tenant.addUser(i === 0 ? OWN : {}));
+      users = Array.from({ length: 30 }, (_, i) => tenant.addUser(i === 0 ? OWN_PROPS : {}));
       eng = tenant.addGroup({ displayName: 'Eng' });
       ops = tenant.addGroup({ displayName: 'Ops' });
       big = tenant.addGroup({ displayName: 'Everyone' });
@@ -64,7 +50,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const l = labels(events);
       expect(l.filter((x) => x.startsWith('user.created'))).to.have.length(30);
       const ann = events.find((e) => e.event === 'user.created' && e.data.id === users[0]!.id);
-      expect(ann.data.raw[ENTRA]).to.deep.equal(OWN);
+      expect(ann.data.raw[ENTRA]).to.deep.equal(OWN_PROPS);
       expect(ann.data.raw.schemas).to.include(ENTRA);
       expect(events.find((e) => e.event === 'user.created' && e.data.id === users[1]!.id).data.raw).to.not.have.property(ENTRA);
       expect(l.filter((x) => x.startsWith('group.created'))).to.deep.equal(['group.created:Eng', 'group.created:Ops', 'group.created:Everyone', 'group.created:Empty']);
@@ -113,7 +99,7 @@ for (const kind of CLUSTER_STORE_KINDS) {
         tenant.updateUser(users[0]!.id, { officeLocation: 'Building 5', businessPhones: [] });
         const events = await t.sync().then(() => t.newEvents(dir.id));
         expect(labels(events)).to.deep.equal([`user.updated:${users[0]!.mail}`]);
-        const { businessPhones: _, ...rest } = OWN;
+        const { businessPhones: _, ...rest } = OWN_PROPS;
         expect(events[0].data.raw[ENTRA]).to.deep.equal({ ...rest, officeLocation: 'Building 5' });
       });
 

@@ -14,6 +14,7 @@
  * (`/users/{id}/memberOf`). A restored group comes back in the groups' delta as a new one does, with its members,
  * unless `restoredGroupsWithoutMembers` (then only `/groups/{id}/members` tells them).
  */
+import { NO_OPTIONAL_PROPS } from './user-props.js';
 
 export interface EUser {
   id: string;
@@ -133,23 +134,8 @@ export class Tenant {
       userPrincipalName: `user${k}@${this.domain}`,
       mail: given.mail === undefined ? `user${k}@${this.domain}` : given.mail,
       accountEnabled: true,
-      jobTitle: null,
-      employeeId: null,
-      department: null,
-      employeeOrgData: null,
-      officeLocation: null,
-      companyName: null,
-      employeeType: null,
-      employeeHireDate: null,
-      city: null,
-      state: null,
-      country: null,
-      usageLocation: null,
-      preferredLanguage: null,
-      mobilePhone: null,
+      ...NO_OPTIONAL_PROPS,
       businessPhones: [],
-      onPremisesSamAccountName: null,
-      manager: null,
       ...given,
     };
     this.users.set(id, user);

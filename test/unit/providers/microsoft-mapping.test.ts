@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { attributesOf } from '../../../src/core/attributes.js';
 import { PROVIDER_FIELDS, providerExtension } from '../../../src/core/custom-attributes.js';
+import { NO_OPTIONAL_PROPS, OWN_PROPS } from '../../support/fake-entra/user-props.js';
 import { changedUserProps, USER_OBJECT_SELECT, USER_SELECT, userBody, userProps, type UserProps } from '../../../src/providers/microsoft/mapping.js';
 
 const ENTRA = providerExtension('entra');
@@ -13,42 +14,15 @@ const bare: UserProps = {
   userPrincipalName: 'ann@x.example',
   mail: 'ann@x.example',
   accountEnabled: true,
-  jobTitle: null,
-  employeeId: null,
-  department: null,
-  employeeOrgData: null,
-  officeLocation: null,
-  companyName: null,
-  employeeType: null,
-  employeeHireDate: null,
-  city: null,
-  state: null,
-  country: null,
-  usageLocation: null,
-  preferredLanguage: null,
-  mobilePhone: null,
-  businessPhones: [],
-  onPremisesSamAccountName: null,
-  manager: null,
+  ...NO_OPTIONAL_PROPS,
 };
 const full: UserProps = {
   ...bare,
+  ...OWN_PROPS,
   jobTitle: 'CTO',
   employeeId: 'E1',
   department: 'Eng',
   employeeOrgData: { division: 'R&D', costCenter: 'CC1' },
-  officeLocation: 'Building 4',
-  companyName: 'Contoso',
-  employeeType: 'Employee',
-  employeeHireDate: '2021-03-01T00:00:00Z',
-  city: 'Redmond',
-  state: 'WA',
-  country: 'United States',
-  usageLocation: 'US',
-  preferredLanguage: 'en-US',
-  mobilePhone: '+1 425 555 0101',
-  businessPhones: ['+1 425 555 0100'],
-  onPremisesSamAccountName: 'annl',
   manager: 'm-1',
 };
 
