@@ -14,7 +14,7 @@ import type { AttributeMapping, Directory, StoredResource } from '../../core/mod
 import type { Dsync } from '../../service.js';
 import { html, type Html } from '../html.js';
 import { actionForm } from './fragments.js';
-import type { SetupAction, SetupView } from './section.js';
+import type { AttributesEdit, AttributesView, PreviewRow, SeenPath, SetupAction, SetupView } from './section.js';
 
 /** Users read for the paths the IdP sent: enough to see its shape, bounded whatever the directory's size. */
 export const SAMPLE_USERS = 20;
@@ -24,31 +24,6 @@ export const PREVIEW_USERS = 5;
 const MAX_PATHS = 300;
 const MAX_SHOWN_VALUE = 120;
 export const SOURCE_FIELD = 'source.';
-
-export interface SeenPath {
-  path: string;
-  /** The value of the first sampled user that has one. */
-  example: unknown;
-  /** How many sampled users have a value there. */
-  users: number;
-}
-
-export interface PreviewRow {
-  id: string;
-  user_name: string;
-  custom_attributes: Record<string, unknown>;
-}
-
-export interface AttributesView {
-  /** The names the application asked for and their sources: stored, or as the admin just edited them. */
-  mapping: AttributeMapping;
-  seen: SeenPath[];
-  sampled: number;
-  preview?: PreviewRow[];
-}
-
-/** What a no-script Preview renders the page with: the mapping as edited, and its preview. */
-export type AttributesEdit = Pick<AttributesView, 'mapping' | 'preview'>;
 
 /** The form of both actions: `source.<name>` → source (the CSRF token aside). */
 const attributesForm = z.record(z.string(), z.string({ error: 'each source must be given once, as text' }));

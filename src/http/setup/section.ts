@@ -4,13 +4,12 @@
  * `/setup/<link>/<action>`. A new type (or a "Connect" button for one) is a new module in `sections.ts`.
  */
 import type { ActivityEntry } from '../../core/store-port.js';
-import type { Directory } from '../../core/model.js';
+import type { AttributeMapping, Directory } from '../../core/model.js';
 import type { CreatedScimToken, ScimTokenView } from '../../core/scim-tokens.js';
 import type { FlowCookie } from '../../providers/oauth/browser-flows.js';
 import type { BaseSyncStatus } from '../../providers/pull/sync-status.js';
 import type { Dsync } from '../../service.js';
 import type { Html } from '../html.js';
-import type { AttributesEdit, AttributesView } from './attributes-section.js';
 
 /** Waiting for the first request, or receiving (the IdP has called). */
 export interface LiveStatus {
@@ -87,3 +86,29 @@ export interface SetupSection {
   /** Origins the page's forms may lead to besides its own (CSP form-action), e.g. a consent page. */
   formTargets?: (dsync: Dsync) => string[];
 }
+
+/** The Attributes section (attributes-section.ts): what the IdP sent, by path, in a sample of users. */
+export interface SeenPath {
+  path: string;
+  /** The value of the first sampled user that has one. */
+  example: unknown;
+  /** How many sampled users have a value there. */
+  users: number;
+}
+
+export interface PreviewRow {
+  id: string;
+  user_name: string;
+  custom_attributes: Record<string, unknown>;
+}
+
+export interface AttributesView {
+  /** The names the application asked for and their sources: stored, or as the admin just edited them. */
+  mapping: AttributeMapping;
+  seen: SeenPath[];
+  sampled: number;
+  preview?: PreviewRow[];
+}
+
+/** What a no-script Preview renders the page with: the mapping as edited, and its preview. */
+export type AttributesEdit = Pick<AttributesView, 'mapping' | 'preview'>;
