@@ -10,8 +10,8 @@ import {
 } from './directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { newId, newSecret, newWebhookSecret } from './ids.js';
-import { sameJson } from './json.js';
-import { malformedField } from './json-walk.js';
+import { sameJson } from './json-equality.js';
+import { malformedField } from './json-field-walk.js';
 import type { AttributeMapping, Directory, ShownDirectory } from './model.js';
 import { runningSince } from './reevaluations.js';
 

@@ -1,6 +1,6 @@
 /** zod schemas for directory input (management API, library, operator): the one place its rules live. */
 import { z } from 'zod';
-import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './limits.js';
+import { MAX_NAME_LENGTH, MAX_WEBHOOK_URL_LENGTH } from './input-limits.js';
 import { attributeMapping } from './custom-attributes.js';
 import { DIRECTORY_TYPES, INACTIVE_USERS } from './model.js';
 import { dependentRequired } from './cross-field.js';

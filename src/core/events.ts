@@ -2,7 +2,7 @@
 import { attributesOf } from './attributes.js';
 import { newEventId } from './ids.js';
 import { isoTime } from './iso-time.js';
-import { sameJson } from './json.js';
+import { sameJson } from './json-equality.js';
 import type {
   CustomAttributes,
   Directory,

@@ -8,7 +8,7 @@ import { groupData, MembershipEvents, userDataJson } from './events.js';
 import type { Directory, PendingEvent, ScimBody, StoreBuiltEvent } from './model.js';
 import { PackedStrings } from './packed-strings.js';
 import type { GroupStore, MemberChange, UserStore } from './store-port.js';
-import { UserDataJson } from './user-data-json.js';
+import { UserDataCache } from './user-data-cache.js';
 
 /** A member as a writer names it: the user id and, optionally, the display the client sent. */
 export interface MemberRef {
@@ -57,8 +57,8 @@ class PackedEvent implements PendingEvent {
   }
 }
 
-/** Users' event data as JSON, shared by the small changes of every directory (core/user-data-json.ts). */
-const usersData = new UserDataJson();
+/** Users' event data as JSON, shared by the small changes of every directory (core/user-data-cache.ts). */
+const usersData = new UserDataCache();
 
 /**
  * One candidate membership event per user that exists; users unknown to the directory are skipped. Users are

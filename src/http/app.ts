@@ -1,6 +1,6 @@
 /** The express application: management API, cron routes, SCIM endpoint, health checks. */
 import express, { type Express } from 'express';
-import { MAX_BODY_BYTES } from '../core/limits.js';
+import { MAX_BODY_BYTES } from '../core/input-limits.js';
 import type { Logger } from '../logger.js';
 import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '../ratelimit/auth-failures.js';
 import type { RateLimits } from '../ratelimit/rate-limits.js';

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { exactlyOneOf } from '../core/cross-field.js';
-import { MAX_ID_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH } from '../core/input-limits.js';
 import { idParam, idParams, intQuery, pageOf, pageQuery, queryValue, requiredQueryValue } from './params.js';
 import {
   deadLetterSchema,

@@ -10,7 +10,7 @@
  * The admin's browser (no Api-Key) opens step 1's link and comes back to /dsync/google/callback: oauth-routes.ts.
  */
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH } from '../core/input-limits.js';
 import { codeInput, tokenInput } from '../providers/google/authorization.js';
 import { serviceAccountInput } from '../providers/google/service-account.js';
 import {

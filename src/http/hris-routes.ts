@@ -7,7 +7,7 @@
  * The providers' webhooks (no Api-Key) are hris-webhook-route.ts's.
  */
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH } from '../core/input-limits.js';
 import { hrisConnectionSchema, hrisCredentialsInput, hrisSyncReportSchema, hrisSyncRunSchema, hrisSyncStatusSchema } from './hris-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { createDirectoryInput, updateDirectoryInput } from '../core/directory-input.js';
 import { groupEventDataSchema, userEventDataSchema } from '../core/event-schema.js';
-import { MAX_NAME_LENGTH } from '../core/limits.js';
+import { MAX_NAME_LENGTH } from '../core/input-limits.js';
 import type { DirectoryScope } from '../core/queries.js';
 import { idParams, idParamsOf, pageOf, pageQuery, requiredQueryValue, scopeQuery } from './params.js';
 import { deletedSchema, directorySchema, groupWithMembersSchema, memberSchema, passStatsSchema } from './response-schemas.js';

@@ -6,7 +6,7 @@
  *   GET  /dsync/cron/sync-microsoft/<runId>          and read it here; sync-run-routes.ts)
  */
 import { z } from 'zod';
-import { MAX_ID_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH } from '../core/input-limits.js';
 import { adminConsentUrlSchema, microsoftSyncReportSchema, microsoftSyncRunSchema, microsoftSyncStatusSchema } from './microsoft-schemas.js';
 import { idParams, queryValue } from './params.js';
 import { route, type ApiRoute } from './route-table.js';

@@ -5,7 +5,7 @@
  * refused.
  */
 import { z } from 'zod';
-import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../core/limits.js';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from '../core/input-limits.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../core/queries.js';
 
 /** A path segment or query value: a bounded string without control characters. */

@@ -4,7 +4,7 @@
  * `application/scim+json`, `application/json` or no Content-Type are JSON, another explicit type is a 415.
  */
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { MAX_BODY_BYTES } from '../core/limits.js';
+import { MAX_BODY_BYTES } from '../core/input-limits.js';
 import type { Logger } from '../logger.js';
 import { SCIM_JSON, type ScimQuery, type ScimResult } from '../scim/context.js';
 import { scimErrorResult } from '../scim/error-mapper.js';

@@ -4,7 +4,7 @@
  */
 import { changedImmutableField, parseCreateInput, staysDisabled, type ImmutableField } from '../core/directories.js';
 import type { CreateDirectoryInput } from '../core/directory-input.js';
-import { sameJson } from '../core/json.js';
+import { sameJson } from '../core/json-equality.js';
 import type { Directory, InactiveUsers, RoleMapping } from '../core/model.js';
 import type { ValidationError } from '../core/errors.js';
 import type { DirectoryConnectionSpec } from './crd-schema.js';

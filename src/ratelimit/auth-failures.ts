@@ -15,7 +15,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
 import { windowLimiter, type RedisClient } from './bucket-limiter.js';
-import { clientKey, shortHash } from './keys.js';
+import { clientKey, shortHash } from './counter-keys.js';
 import type { Refuse } from './middleware.js';
 import { fallbackLogger } from './report-log.js';
 

@@ -6,7 +6,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 import { BucketLimiter, type RedisClient } from './bucket-limiter.js';
-import { shortHash } from './keys.js';
+import { shortHash } from './counter-keys.js';
 import { InsuredInflightLocks, MemoryInflightLocks, RedisInflightLocks, type InflightLocks } from './inflight-locks.js';
 import { DEFAULT_INFLIGHT_RULES, type InflightRule } from './inflight-rules.js';
 import { bucketMiddleware, type KeyOf, type RecordDecision } from './middleware.js';

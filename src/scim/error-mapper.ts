@@ -5,7 +5,7 @@
  * transport has one) so an operator can find the log line.
  */
 import { ConflictError, DsyncError, ValidationError } from '../core/errors.js';
-import { MAX_BODY_BYTES } from '../core/limits.js';
+import { MAX_BODY_BYTES } from '../core/input-limits.js';
 import { SCIM_JSON, type ScimResult } from './context.js';
 import { isScimStatus, ScimError, scimErrorBody, type ScimType } from './errors.js';
 

@@ -7,7 +7,7 @@ import { Slicer, yieldToLoop } from '../core/chunks.js';
 import type { Directory, DirectorySyncEvent, PendingEvent } from '../core/model.js';
 import type { ScimTokens } from '../core/scim-tokens.js';
 import type { ResourceRef } from '../core/store-port.js';
-import { checkRequestBounds } from './bounds.js';
+import { checkRequestBounds } from './bound-checks.js';
 import { SCIM_JSON, type ScimContext, type ScimDeps, type ScimQuery, type ScimResult } from './context.js';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from './discovery.js';
 import { scimErrorResult } from './error-mapper.js';

@@ -5,7 +5,7 @@
  * resource has the same shape as a created one.
  */
 import { forEachChunked } from '../core/chunks.js';
-import { checkResourceBounds } from './bounds.js';
+import { checkResourceBounds } from './bound-checks.js';
 import { ScimError } from './errors.js';
 import { type ResolvedAttribute, resolveKey, resolveParts, splitAttrPath } from './attribute-paths.js';
 import { FoldedKeys } from './folded-keys.js';

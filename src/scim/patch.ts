@@ -7,7 +7,7 @@
  * Group `members` never change the resource: membership operations are folded into a
  * MemberDelta that the store applies to its membership set.
  */
-import { MAX_PATCH_OPERATIONS } from '../core/limits.js';
+import { MAX_PATCH_OPERATIONS } from '../core/input-limits.js';
 import { ScimError } from './errors.js';
 import type { FilterNode } from './filter/ast.js';
 import { removeMatching } from './filtered-removal.js';
@@ -37,7 +37,7 @@ export interface PatchResult {
   members?: MemberDelta;
 }
 
-export { MAX_PATCH_OPERATIONS } from '../core/limits.js';
+export { MAX_PATCH_OPERATIONS } from '../core/input-limits.js';
 
 type OpName = 'add' | 'replace' | 'remove';
 

@@ -5,7 +5,7 @@
  * (password) go; `returned: request` ones appear only when asked for by name. The lists are parsed
  * once per request and indexed by attribute, so a page of resources costs one lookup per attribute.
  */
-import { MAX_PROJECTED_ATTRIBUTES } from '../core/limits.js';
+import { MAX_PROJECTED_ATTRIBUTES } from '../core/input-limits.js';
 import { type ResolvedAttribute, resolveAttribute, resolveParts } from './attribute-paths.js';
 import { ScimError } from './errors.js';
 import { type ResourceType, canonicalSchemaUrn } from './schemas.js';

@@ -4,7 +4,7 @@
  * whole directory).
  */
 import { z } from 'zod';
-import { MAX_FILTER_LENGTH, MAX_PROJECTED_ATTRIBUTES } from '../core/limits.js';
+import { MAX_FILTER_LENGTH, MAX_PROJECTED_ATTRIBUTES } from '../core/input-limits.js';
 import type { ScimQuery } from './context.js';
 import { ScimError } from './errors.js';
 

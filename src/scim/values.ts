@@ -4,7 +4,7 @@
  */
 
 import { runSliced, type Steps } from '../core/chunks.js';
-import { malformedText, pathOf, walkJson } from '../core/json-walk.js';
+import { malformedText, pathOf, walkJson } from '../core/json-field-walk.js';
 import { ScimError } from './errors.js';
 
 export type JsonObject = Record<string, unknown>;

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
-import { MAX_BODY_BYTES } from '../../src/core/limits.js';
+import { MAX_BODY_BYTES } from '../../src/core/input-limits.js';
 import { sign } from '../../src/delivery/signer.js';
 import { expressTypes } from '../../src/http/express-types.js';
 import { jsonBody } from '../../src/http/json-body.js';

@@ -19,7 +19,7 @@ const env = (name: string, fallback: number): number => Number(process.env[name]
 const MEMBERS = env('BENCH_MEMBERS', 25);
 const CHANGES = env('BENCH_CHANGES', 4000);
 const ROUNDS = env('BENCH_ROUNDS', 7);
-// Users cycled through: 5,000 fit the user data memory (core/user-data-json.ts), 50,000 do not (every read misses).
+// Users cycled through: 5,000 fit the user data memory (core/user-data-cache.ts), 50,000 do not (every read misses).
 const USERS = env('BENCH_USERS', 5000);
 const HERE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 

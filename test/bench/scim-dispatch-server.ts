@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { MAX_BODY_BYTES } from '../../src/core/limits.js';
+import { MAX_BODY_BYTES } from '../../src/core/input-limits.js';
 import { expressTypes } from '../../src/http/express-types.js';
 import { jsonBody } from '../../src/http/json-body.js';
 import { dispatchAhead, scimDispatch } from '../../src/http/scim-dispatch.js';

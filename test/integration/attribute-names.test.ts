@@ -9,7 +9,7 @@
  * the old lookup took seconds for a fifth of these names.
  */
 import { expect } from 'chai';
-import { MAX_ATTRIBUTE_NAMES, MAX_ATTRIBUTES_PER_OBJECT } from '../../src/core/limits.js';
+import { MAX_ATTRIBUTE_NAMES, MAX_ATTRIBUTES_PER_OBJECT } from '../../src/core/input-limits.js';
 import { StallProbe } from '../support/big-group.js';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 

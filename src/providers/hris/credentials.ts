@@ -3,7 +3,7 @@
  * by the API), written only after the provider accepted them.
  */
 import type { PullSyncStore } from '../../core/store-port.js';
-import { JsonRecord } from '../pull/json-record.js';
+import { SyncRecord } from '../pull/sync-record.js';
 
 export interface StoredCredentials {
   credentials: Record<string, string>;
@@ -11,7 +11,7 @@ export interface StoredCredentials {
   connected_at: string;
 }
 
-export class CredentialStore extends JsonRecord<StoredCredentials> {
+export class CredentialStore extends SyncRecord<StoredCredentials> {
   constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
     super(store, 'hris-credentials');
   }

@@ -5,7 +5,7 @@
  * - `targetedRound`: only the employees a changed-since feed named, read again: each one's user, its move
  *   between departments, the departments left empty; deletions owed to the end, within the guard.
  */
-import { sameResource } from '../../core/json.js';
+import { sameResource } from '../../core/json-equality.js';
 import type { Directory } from '../../core/model.js';
 import { FullSyncApplier, guardMemberships, SyncApplier, type ApplierDeps, type Deletions } from '../pull/apply.js';
 import type { Upsert } from '../pull/diff.js';

@@ -1,6 +1,6 @@
 /** Per-directory status of an HRIS sync (GET /api/v1/directory-sync/<id>/hris/sync), and where its feed resumes. */
 import type { PullSyncStore } from '../../core/store-port.js';
-import { JsonRecord } from '../pull/json-record.js';
+import { SyncRecord } from '../pull/sync-record.js';
 import { baseStatus, PullSyncStatuses, type BaseSyncStatus } from '../pull/sync-status.js';
 import type { HrisType } from './connector.js';
 
@@ -39,7 +39,7 @@ export interface Cursor {
   connected_at: string;
 }
 
-export class Cursors extends JsonRecord<Cursor> {
+export class Cursors extends SyncRecord<Cursor> {
   constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
     super(store, 'hris-cursor');
   }

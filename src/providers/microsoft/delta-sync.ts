@@ -8,7 +8,7 @@
  * returned for the caller to save only after all of that succeeded.
  */
 import { z } from 'zod';
-import { sameResource } from '../../core/json.js';
+import { sameResource } from '../../core/json-equality.js';
 import type { Directory } from '../../core/model.js';
 import { FullSyncApplier, guardMemberships, SyncApplier, WRITE_CONCURRENCY, type ApplierDeps, type Deletions, type SyncReadStore } from '../pull/apply.js';
 import type { Upsert } from '../pull/diff.js';

@@ -7,7 +7,7 @@
  * the deletion of whatever was not seen.
  */
 import { ConflictError } from '../../core/errors.js';
-import { sameResource } from '../../core/json.js';
+import { sameResource } from '../../core/json-equality.js';
 import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
 import { deletesInactive } from '../../core/users.js';

@@ -3,7 +3,7 @@
  * functions, one page (or one group) at a time, so a run holds the differences and the ids seen, never several
  * copies of a whole directory. And the mass-deletion guard's rule, which every pull provider applies.
  */
-import { sameResource } from '../../core/json.js';
+import { sameResource } from '../../core/json-equality.js';
 import type { ScimBody, StoredResource } from '../../core/model.js';
 
 export interface Upsert {

@@ -3,7 +3,7 @@
  * "words" (`urn:...:2.0:User:name.givenName`, `eq`, `and`, `.value` after `]`); the parser tells
  * them apart by position, since any of them could also be an attribute name.
  */
-import { isWellFormed } from '../../core/json-walk.js';
+import { isWellFormed } from '../../core/json-field-walk.js';
 
 export type Token =
   | { type: 'word'; text: string; pos: number }

@@ -5,14 +5,14 @@
  * Precedence is `not` > `and` > `or`; keywords and operators are case-insensitive. Beyond the
  * RFC we accept `not` without parentheses and Entra's `emails[type eq "work"].value eq "x"`.
  */
-import { MAX_FILTER_LENGTH } from '../../core/limits.js';
+import { MAX_FILTER_LENGTH } from '../../core/input-limits.js';
 import { ScimError, type ScimType } from '../errors.js';
 import { splitAttrPath } from '../attribute-paths.js';
 import { COMPARE_OPS, type CompareOp, type CompValue, type FilterNode, type FilterPath } from './ast.js';
 import { type Token, tokenize } from './lexer.js';
 
 /** Bounds the work one request can cause; real IdP filters are far smaller. */
-export { MAX_FILTER_LENGTH } from '../../core/limits.js';
+export { MAX_FILTER_LENGTH } from '../../core/input-limits.js';
 export const MAX_FILTER_DEPTH = 32;
 
 export function parseFilter(text: string): FilterNode {

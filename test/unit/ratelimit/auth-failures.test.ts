@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { loadConfig } from '../../../src/config.js';
 import { AuthFailures, DEFAULT_AUTH_FAILURE_LIMITS } from '../../../src/ratelimit/auth-failures.js';
-import { clientKey } from '../../../src/ratelimit/keys.js';
+import { clientKey } from '../../../src/ratelimit/counter-keys.js';
 
 const key = () => 'generated';
 

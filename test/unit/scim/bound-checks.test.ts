@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkRequestBounds, checkResourceBounds } from '../../../src/scim/bounds.js';
+import { checkRequestBounds, checkResourceBounds } from '../../../src/scim/bound-checks.js';
 import { expectScimError, expectScimRejection } from './expect-scim-error.js';
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `u${i}`);

@@ -1,7 +1,7 @@
 /** One small JSON record per directory in the store's pull-sync records (a cursor, credentials...). */
 import type { PullSyncStore, SyncRecordName } from '../../core/store-port.js';
 
-export class JsonRecord<T> {
+export class SyncRecord<T> {
   constructor(
     private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>,
     private readonly name: SyncRecordName,

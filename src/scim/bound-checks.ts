@@ -1,5 +1,5 @@
 /**
- * Bounds on SCIM input (the limits live in src/core/limits.ts), checked in two passes:
+ * The checks of SCIM input against the input limits (src/core/input-limits.ts), in two passes:
  *
  * - `checkRequestBounds` walks the raw body once, iteratively (in time slices), before normalisation or the PATCH engine see
  *   it: string and attribute-name lengths, attribute names per object and per request, values per list, attribute
@@ -19,7 +19,7 @@ import {
   MAX_STRING_LENGTH,
   MAX_VALUES_PER_ATTRIBUTE,
   MAX_VALUES_PER_REQUEST,
-} from '../core/limits.js';
+} from '../core/input-limits.js';
 import { runSliced, type Steps } from '../core/chunks.js';
 import { ScimError } from './errors.js';
 import { type JsonObject, findKey, isObject } from './values.js';

@@ -1,13 +1,13 @@
 /**
  * Membership events take each user's data JSON from memory while its stored body is the same text
- * (core/user-data-json.ts). What it answers must always be what `userData` gives for the body stored now.
+ * (core/user-data-cache.ts). What it answers must always be what `userData` gives for the body stored now.
  */
 import { expect } from 'chai';
 import type { CommitListener } from '../../../src/core/commit.js';
 import { userData, userDataJson, writerBuilt } from '../../../src/core/events.js';
 import { GroupWriter } from '../../../src/core/groups.js';
 import type { PendingEvent } from '../../../src/core/model.js';
-import { UserDataJson } from '../../../src/core/user-data-json.js';
+import { UserDataCache } from '../../../src/core/user-data-cache.js';
 import { UserWriter } from '../../../src/core/users.js';
 import { memoryDirectory } from '../../support/memory-directory.js';
 
@@ -29,7 +29,7 @@ describe('user data JSON remembered per stored body', () => {
   });
 
   it("answers userData's JSON, and follows the body when it changes", () => {
-    const cache = new UserDataJson();
+    const cache = new UserDataCache();
     const v1 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada' }, active: true });
     const v2 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'King' }, active: false });
     expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
@@ -45,7 +45,7 @@ describe('user data JSON remembered per stored body', () => {
 
   it('holds at most its budget of characters while every user is read again and again', () => {
     const budget = entrySize(10) * 20;
-    const cache = new UserDataJson(budget);
+    const cache = new UserDataCache(budget);
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 50; i++) {
         // Two reads of each user in a row: half the calls hit, so it never rests.
@@ -65,7 +65,7 @@ describe('user data JSON remembered per stored body', () => {
   it('builds a user again only when its body changed or it fell out of both generations', () => {
     const built: string[] = [];
     const budget = entrySize(10) * 20;
-    const cache = new UserDataJson(budget, (id, text) => (built.push(id), fresh(id, text)));
+    const cache = new UserDataCache(budget, (id, text) => (built.push(id), fresh(id, text)));
     const read = (i: number) => expect(cache.of(`u${i}`, body(i))).to.equal(fresh(`u${i}`, body(i)));
     for (let i = 0; i < 5; i++) read(i);
     for (let i = 0; i < 5; i++) read(i);

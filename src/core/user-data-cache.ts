@@ -34,7 +34,7 @@ const same = (e: Entry, bodyJson: string, managerEmail: string | undefined, role
   e.bodyJson === bodyJson && e.managerEmail === managerEmail && sameRoles(e.roles, roles) && sameCustomAttributes(e.custom, custom);
 
 
-export class UserDataJson {
+export class UserDataCache {
   private young = new Map<string, Entry>();
   private old = new Map<string, Entry>();
   private youngHeld = 0;
