@@ -1,8 +1,8 @@
 /**
  * Reads a receiver's answer to one webhook POST through undici's dispatch handler API. `request()` would wrap each
  * answer's body in a readable stream for the caller to drain and settle a promise per step; a webhook needs only
- * the status and Retry-After, and reads the body up to a cap to throw it away (7% of dsync's CPU per delivered event
- * went to that stream and its drain: docs/design/performance.md, "Delivery's cost per event").
+ * the status and Retry-After, and reads the body up to a cap to throw it away, which costs less without the stream
+ * (docs/design/performance.md, "Delivery's cost per event").
  */
 import type { Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';

@@ -4,8 +4,9 @@
  *
  * A user or group event's id is read off the text: dsync writes every event as `{"id":"evt_…","event":"<type>",`
  * … `"data":{"id":"<id>"`, and no string value can hold that key sequence unescaped, so its first occurrence is
- * the data's. Parsing a whole event (a kilobyte and more with `raw`) per event was most of a batch's CPU; the
- * type is read without a pattern, whose match array and type string were garbage made per event.
+ * the data's. Reading it off the text spares parsing each event (a kilobyte and more with `raw`), and the type is
+ * read without a pattern, which would make garbage per event (docs/design/performance.md, "`resource` ordering's
+ * queue as chains").
  * Memberships, and any text of another shape, are parsed.
  */
 export interface EventResources {

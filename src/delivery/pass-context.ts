@@ -53,8 +53,8 @@ export interface PassContext {
 
 /**
  * A counting semaphore: a pass takes a slot per POST; one that found none waits, and each release wakes the
- * longest waiting (not all of them: a hundred passes woken per POST was most of the CPU of a hundred busy
- * directories).
+ * longest waiting only: waking every waiting pass on each POST would cost a hundred wake-ups a POST with a
+ * hundred busy directories (docs/design/performance.md, "Delivery against a receiver at 50 ms").
  */
 export class PostSlots {
   private readonly waiters = new Set<() => void>();

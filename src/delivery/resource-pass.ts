@@ -65,8 +65,8 @@ export class ResourcePass {
   async run(lease: { held: boolean }): Promise<void> {
     this.c.stats.directories++;
     const started = Date.now();
-    // Wakes the loop at least every SAVE_MS (replay requests, the lease, a stop) without a timer per wait: a
-    // wait for a POST's answer, once per event against a fast receiver, was a timer set and cleared each time.
+    // Wakes the loop at least every SAVE_MS (replay requests, the lease, a stop) without a timer per wait for a
+    // POST's answer, which would be set and cleared once per event against a fast receiver.
     const tick = setInterval(() => this.wake(), SAVE_MS);
     try {
       while (!this.c.stopped() && lease.held && !this.disabled && !this.leaseLost && this.failure === undefined) {
@@ -228,7 +228,7 @@ export class ResourcePass {
   private async pickUpReplay(): Promise<void> {
     this.replayCheckedAt = Date.now();
     // The state is built only when a replay is pending: building it walks the queue, and the check runs every
-    // SAVE_MS of every pass (it was a tenth of a batch pass's queue CPU).
+    // SAVE_MS of every pass (docs/design/performance.md, "A batch pass's replay check").
     const since = await this.c.store.takeReplayRequest(this.directory.id);
     if (since === null) return;
     const replayed = await replayFrom(this.c, this.directory.id, since, this.snapshot());

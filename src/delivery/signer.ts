@@ -3,9 +3,9 @@
  * id.timestamp.body>`). A `whsec_` secret is base64 after the prefix (the standard form); any other secret is
  * used as raw bytes, which receivers verify with `new Webhook(secret, { format: 'raw' })`.
  *
- * Signed with node:crypto rather than the `standardwebhooks` package, whose pure-JS SHA-256 cost ~15% of a
- * loaded server's CPU; a unit test pins the output to the package's own `sign`, and every delivery test
- * verifies with the package.
+ * Signed with node:crypto rather than the `standardwebhooks` package, whose pure-JS SHA-256 costs several times
+ * more per event (docs/design/performance.md, "The signature"); a unit test pins the output to the package's own
+ * `sign`, and every delivery test verifies with the package.
  */
 import { createHmac } from 'node:crypto';
 

@@ -55,7 +55,7 @@ export class WebhookSender {
     const started = performance.now();
     const latency = () => Math.round((performance.now() - started) * 10) / 10;
     try {
-      // Property by property, no spread first: Node 20's V8 builds such a literal on a slow path (about 1 µs).
+      // Property by property, no spread first: Node 20's V8 builds such a literal on a slow path.
       const { origin, path } = this.target(endpoint);
       const options: Dispatcher.DispatchOptions = {
         origin,
@@ -84,9 +84,9 @@ export class WebhookSender {
   }
 
   /**
-   * The endpoint as the dispatcher takes it, parsed and checked once per endpoint rather than per POST (undici's
-   * `request(url)` parses it again and reads URL getters each time: 4–6% of a delivery's CPU). A refused or
-   * malformed endpoint is not remembered, so it throws on every POST; the address is still checked at connect time.
+   * The endpoint as the dispatcher takes it, parsed and checked once per endpoint rather than per POST, as undici's
+   * `request(url)` would (docs/design/performance.md, "Delivery's cost per event"). A refused or malformed endpoint
+   * is not remembered, so it throws on every POST; the address is still checked at connect time.
    */
   private target(endpoint: string): { origin: string; path: string } {
     let target = this.targets.get(endpoint);

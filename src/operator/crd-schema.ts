@@ -202,7 +202,8 @@ export const directoryConnectionStatus = z
       .optional()
       // Atomic, not a map keyed by type: only the operator writes the status, always the whole list (a merge
       // patch replaces lists anyway), so per-condition ownership buys nothing, while the API server's managed
-      // fields would track each condition's every field on every object: a status write cost ~17% more CPU.
+      // fields would track each condition's every field on every object, which makes every status write dearer
+      // (docs/design/performance.md, "The operator at scale").
       .meta({ 'x-kubernetes-list-type': 'atomic' }),
   })
   .describe('Observed state of a directory connection');

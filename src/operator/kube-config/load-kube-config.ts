@@ -1,7 +1,8 @@
 /**
  * Finds the cluster as kubectl and client-go do: the files of KUBECONFIG, else ~/.kube/config, else the pod's
  * service account. Read here rather than by @kubernetes/client-node because importing its KubeConfig loads
- * every generated API model, about 75 MB of the operator's memory; client-node is still loaded, on demand, for
+ * every generated API model, a large share of the operator's memory (docs/design/performance.md, "The operator at
+ * scale"); client-node is still loaded, on demand, for
  * the kubeconfigs this module does not read (a legacy `auth-provider`, a `proxy-url`).
  */
 import { existsSync, readFileSync } from 'node:fs';
