@@ -1,7 +1,8 @@
 /**
  * Import boundaries of src/ (checked by test/unit/import-boundaries.test.ts, so by the CI run):
  * dependencies point inward — http, operator, providers and scim reach the store through the port in core,
- * never through an adapter; core depends on nothing of ours outside core; no cycles.
+ * never through an adapter; core depends on nothing of ours outside core; a route file of src/http/routes imports
+ * no other route file; no cycles.
  */
 module.exports = {
   forbidden: [
@@ -18,6 +19,13 @@ module.exports = {
       comment: 'scim, http, operator, providers and delivery use the store port (src/core/store-port.ts), never an adapter',
       from: { path: '^src/(scim|http|operator|providers|delivery)/' },
       to: { path: '^src/store/' },
+    },
+    {
+      name: 'http-routes-stand-alone',
+      severity: 'error',
+      comment: 'a route file in src/http/routes imports no other route file: what two route groups share lives outside routes/',
+      from: { path: '^src/http/routes/' },
+      to: { path: '^src/http/routes/' },
     },
     {
       name: 'no-cycles',

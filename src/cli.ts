@@ -6,10 +6,10 @@ import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, 
 import { newSecret } from './core/ids.js';
 import { waitForStore } from './core/wait-for-store.js';
 import { createApp } from './http/app.js';
-import { answerClientErrors } from './http/client-errors.js';
-import { drainable } from './http/drain.js';
-import { expressTypes } from './http/express-types.js';
-import { bearer } from './http/scim-routes.js';
+import { answerClientErrors } from './http/server/client-errors.js';
+import { drainable } from './http/server/drain.js';
+import { expressTypes } from './http/server/express-types.js';
+import { bearer } from './http/routes/scim.js';
 import { listen, PortError } from './listen.js';
 import { createLogger, type Logger } from './logger.js';
 import { Metrics, ProcessMetrics } from './metrics.js';
@@ -133,7 +133,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         `      -d '{"name":"Acme","tenant":"acme","product":"demo","type":"okta-scim-v2"}' ${config.externalUrl}/api/v1/directory-sync\n\n`,
     );
   }
-  // Graceful: not ready at once, every connection drained without failing a request (drain.ts), then delivery
+  // Graceful: not ready at once, every connection drained without failing a request (http/server/drain.ts), then delivery
   // stops and the store closes.
   const shutdown = async (signal: string): Promise<void> => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests, closing connections');

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE, MAX_POSTS_PER_DIRECTORY, ORDERINGS, type Ordering } from './delivery/options.js';
-import { apiKeysSchema, toApiKey, type ApiKey } from './http/api-keys.js';
+import { apiKeysSchema, toApiKey, type ApiKey } from './http/middleware/api-keys.js';
 import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
 import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
 import { providerConfig, providerEnvShape } from './provider-config.js';
@@ -175,7 +175,7 @@ export interface Config extends StoreConfig {
   port: number;
   host: string;
   externalUrl: string;
-  /** DSYNC_API_KEYS, each with its scope (http/api-keys.ts). */
+  /** DSYNC_API_KEYS, each with its scope (http/middleware/api-keys.ts). */
   apiKeys: ApiKey[];
   /** True when no key was configured and one was generated for this run (memory store only). */
   apiKeyGenerated: boolean;

@@ -61,4 +61,4 @@ export type { DirectoryReport, SyncReport } from './providers/google/google-sync
 export type { SyncStatus, SyncState, SyncCounts } from './providers/google/sync-status.js';
 export type { BrowserFlows, FlowCookie, FlowProvider, FlowTarget, FinishedFlow, StartedFlow } from './providers/oauth/browser-flows.js';
 export { FlowBrowserMismatchError, FlowLinkUsedError, InvalidFlowStateError } from './providers/oauth/errors.js';
-export type { ApiKey, KeyScope } from './http/api-keys.js';
+export type { ApiKey, KeyScope } from './http/middleware/api-keys.js';

@@ -2,14 +2,14 @@
  * Every route group of the management API, in matching order (fixed paths before `/directory-sync/:id`). The
  * app mounts this list and the OpenAPI document is generated from it: a new group joins both by being added here.
  */
-import { buildOpenApiDocument } from './openapi.js';
-import { eventRoutes } from './event-routes.js';
-import { googleRoutes } from './google-routes.js';
-import { hrisRoutes } from './hris-routes.js';
-import { managementRoutes } from './management-routes.js';
-import { microsoftRoutes } from './microsoft-routes.js';
-import { setupApiRoutes } from './setup-api-routes.js';
-import type { ApiRoute } from './route-table.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { eventRoutes } from './routes/events.js';
+import { googleRoutes } from './routes/google.js';
+import { hrisRoutes } from './routes/hris.js';
+import { managementRoutes } from './routes/directories.js';
+import { microsoftRoutes } from './routes/microsoft.js';
+import { setupApiRoutes } from './routes/setup-links-tokens-activity.js';
+import type { ApiRoute } from './openapi/route-table.js';
 
 export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...microsoftRoutes, ...hrisRoutes, ...setupApiRoutes, ...managementRoutes];
 

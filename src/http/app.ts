@@ -6,27 +6,27 @@ import { API_REALM, AuthFailures, scimRealm, type AuthFailuresOptions } from '..
 import type { RateLimits } from '../ratelimit/rate-limits.js';
 import { refuseManagement, refuseScim } from '../ratelimit/refusals.js';
 import type { Dsync } from '../service.js';
-import { toApiKey, type ApiKey } from './api-keys.js';
-import { apiKeyAuth } from './auth.js';
-import { envelopeErrors, fail } from './envelope.js';
+import { toApiKey, type ApiKey } from './middleware/api-keys.js';
+import { apiKeyAuth } from './middleware/auth.js';
+import { envelopeErrors, fail } from './middleware/envelope.js';
 import { API_ROUTES, openApiDocument } from './api-routes.js';
-import { jsonBody } from './json-body.js';
-import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './microsoft-public-routes.js';
-import { HRIS_WEBHOOKS, hrisWebhookRoute } from './hris-webhook-route.js';
-import { CALLBACKS, oauthRoutes, START_ROUTE } from './oauth-routes.js';
-import { readiness } from './readiness.js';
-import { requestIds } from './request-id.js';
-import { requestMetrics } from './request-metrics.js';
-import { RequestIdentities, requestIdentity, type RouteTemplate } from './request-identity.js';
-import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './route-table.js';
-import { dispatchAhead, scimDispatch } from './scim-dispatch.js';
-import { SCIM_PREFIX, SCIM_TEMPLATES, scimEndpoint } from './scim-routes.js';
+import { jsonBody } from './middleware/json-body.js';
+import { MICROSOFT_NOTIFICATIONS, microsoftNotificationRoute } from './routes/microsoft-notifications.js';
+import { HRIS_WEBHOOKS, hrisWebhookRoute } from './routes/hris-webhooks.js';
+import { CALLBACKS, oauthRoutes, START_ROUTE } from './routes/oauth-flows.js';
+import { readiness } from './routes/readiness.js';
+import { requestIds } from './middleware/request-id.js';
+import { requestMetrics } from './middleware/request-metrics.js';
+import { RequestIdentities, requestIdentity, type RouteTemplate } from './middleware/request-identity.js';
+import { allowedMethods, API_PREFIX, methodNotAllowed, mountRoutes } from './openapi/route-table.js';
+import { dispatchAhead, scimDispatch } from './middleware/scim-dispatch.js';
+import { SCIM_PREFIX, SCIM_TEMPLATES, scimEndpoint } from './routes/scim.js';
 import { setupRoutes, setupTemplates } from './setup/routes.js';
 import type { PageLimits } from '../ratelimit/page-limits.js';
 
 export interface AppOptions {
   dsync: Dsync;
-  /** The management API keys; a bare string has full access (api-keys.ts: scopes). */
+  /** The management API keys; a bare string has full access (middleware/api-keys.ts: scopes). */
   apiKeys: ReadonlyArray<string | ApiKey>;
   logger: Logger;
   /** Project and inflight limits (docs/operating/rate-limits.md); unset = off. */
@@ -37,7 +37,7 @@ export interface AppOptions {
   trustProxy?: boolean | number | string[];
   /** The setup page's limits (always on); default: counted in this process. */
   pageLimits?: PageLimits;
-  /** Whether the process is stopping: /readyz answers 503 `draining` then (drain.ts). */
+  /** Whether the process is stopping: /readyz answers 503 `draining` then (server/drain.ts). */
   draining?: () => boolean;
 }
 

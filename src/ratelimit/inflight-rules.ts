@@ -1,6 +1,6 @@
 /**
  * Inflight rules (docs/operating/rate-limits.md) as data: which writes to one resource must not run concurrently. A rule names
- * its methods, a path pattern (on the request's canonical path: http/request-identity.ts, one spelling per
+ * its methods, a path pattern (on the request's canonical path: http/middleware/request-identity.ts, one spelling per
  * resource), the key template and the action: `enforce` answers 429, `report-only` logs and counts, and the
  * request proceeds. GET, HEAD and OPTIONS never match.
  */

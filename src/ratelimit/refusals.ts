@@ -1,6 +1,6 @@
 /** A 429 in each route family's own error format. */
 import type { Response } from 'express';
-import { fail } from '../http/envelope.js';
+import { fail } from '../http/middleware/envelope.js';
 import { ScimError } from '../scim/errors.js';
 
 /** RFC 7644 §3.12 Error, as every other SCIM answer: `application/scim+json`, `status` a string. */

@@ -6,8 +6,8 @@
  *
  *   forked with argv [express|http|express-redis, <receiver url>, <redis url>]; answers its port over IPC.
  *
- * `express`: express 5 served as dsync serves it (requests born with the app's prototypes, src/http/express-types.ts)
- * with dsync's own body parsing (src/http/json-body.ts) and routing shape;
+ * `express`: express 5 served as dsync serves it (requests born with the app's prototypes, src/http/server/express-types.ts)
+ * with dsync's own body parsing (src/http/middleware/json-body.ts) and routing shape;
  * `http`: plain node:http, the body read and JSON.parse'd by hand;
  * `express-redis`: `express` plus the least a server that keeps what it is sent pays for it: before answering,
  * one Redis round trip per request (a lookup GETs its index key; a write is one MULTI that SETs the resource and
@@ -21,8 +21,8 @@ import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { MAX_BODY_BYTES } from '../../src/core/input-limits.js';
 import { sign } from '../../src/delivery/signer.js';
-import { expressTypes } from '../../src/http/express-types.js';
-import { jsonBody } from '../../src/http/json-body.js';
+import { expressTypes } from '../../src/http/server/express-types.js';
+import { jsonBody } from '../../src/http/middleware/json-body.js';
 
 const [kind, receiver, redisUrl] = process.argv.slice(2) as ['express' | 'http' | 'express-redis', string, string | undefined];
 const redis = kind === 'express-redis' ? new Redis(redisUrl!, { enableAutoPipelining: true }) : undefined;

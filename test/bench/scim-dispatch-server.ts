@@ -4,16 +4,16 @@
  * ahead of express's router (`ahead`, as src/http/app.ts serves SCIM); the real body rule, four no-op steps where
  * the edge, gate and limits sit. `node` is what is left without express at all: node:http, the same body-parser and
  * the same steps, matching the prefix by hand (what express still costs on the dispatcher's path). `<kind>+types`:
- * the server's request and response classes born with the app's prototypes (src/http/express-types.ts, as dsync
+ * the server's request and response classes born with the app's prototypes (src/http/server/express-types.ts, as dsync
  * serve runs). Answers its port over IPC, then its CPU time (process.cpuUsage, µs) on each `{ cpu: true }`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { MAX_BODY_BYTES } from '../../src/core/input-limits.js';
-import { expressTypes } from '../../src/http/express-types.js';
-import { jsonBody } from '../../src/http/json-body.js';
-import { dispatchAhead, scimDispatch } from '../../src/http/scim-dispatch.js';
+import { expressTypes } from '../../src/http/server/express-types.js';
+import { jsonBody } from '../../src/http/middleware/json-body.js';
+import { dispatchAhead, scimDispatch } from '../../src/http/middleware/scim-dispatch.js';
 
 const kind = process.argv[2]!.split('+')[0] as 'mount' | 'dispatch' | 'ahead' | 'node';
 const PREFIX = '/api/scim/v2.0';
@@ -59,7 +59,7 @@ const bare = (req: IncomingMessage, res: ServerResponse): void => {
   };
   next();
 };
-// `<kind>+types`: request and response born with the app's prototypes (express-types.ts, as dsync serve).
+// `<kind>+types`: request and response born with the app's prototypes (src/http/server/express-types.ts, as dsync serve).
 const types = expressTypes();
 types.adopt(app);
 const classes = process.argv[2]!.endsWith('+types') ? types.options : {};

@@ -2,7 +2,7 @@
  * What serving SCIM off express's router saves per request: the same stub SCIM endpoint (real body parsing, no-op
  * steps, a JSON answer) behind the express mount, behind the dispatcher (mounted first, or ahead of express's
  * router as dsync serves SCIM), each also with the server's request and response born with express's prototypes
- * (`+types`, src/http/express-types.ts, as dsync serve runs), and on node:http with no express at all
+ * (`+types`, src/http/server/express-types.ts, as dsync serve runs), and on node:http with no express at all
  * (scim-dispatch-server.ts), driven in alternating rounds by one generator (PUTs of an Okta-sized user, concurrency
  * 32). Prints each server's req/s and its CPU µs per request (process.cpuUsage, so less sensitive to a busy
  * machine).

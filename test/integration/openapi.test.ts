@@ -10,8 +10,8 @@ import type { Express } from 'express';
 import { API_ROUTES } from '../../src/http/api-routes.js';
 import { createApp } from '../../src/http/app.js';
 import { CLIENT_TYPES_FILE, OPENAPI_FILE, clientTypesText, openApiText } from '../../scripts/generate/openapi.js';
-import { openApiPath } from '../../src/http/openapi.js';
-import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/route-table.js';
+import { openApiPath } from '../../src/http/openapi/document.js';
+import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/openapi/route-table.js';
 import { MemoryStore } from '../../src/store/memory.js';
 import { RedisStore } from '../../src/store/redis.js';
 import { freePort } from '../support/cli.js';
@@ -75,7 +75,7 @@ function validBody(r: ApiRoute): unknown {
 describe('OpenAPI document', function () {
   this.timeout(60_000);
   let svc: Service;
-  /** Scoped keys (api-keys.ts): every route documents 403 for a key beyond its scope. */
+  /** Scoped keys (src/http/middleware/api-keys.ts): every route documents 403 for a key beyond its scope. */
   const READ_ONLY = 'read-only-key';
   const OTHER_TENANT = 'beta-tenant-key';
   before(async () => {

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { expressTypes } from '../../src/http/express-types.js';
+import { expressTypes } from '../../src/http/server/express-types.js';
 
 // Natives syntax parses only in code compiled at run time with the flag on.
 const fast = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;

@@ -4,7 +4,7 @@ import { createRateLimits, type RateLimitsOptions } from '../../src/ratelimit/ra
 import { resolvePolicy } from '../../src/ratelimit/settings.js';
 import type { Environment, Plan, Bucket, Limits } from '../../src/ratelimit/presets.js';
 import type { Store } from '../../src/core/store-port.js';
-import { bearer } from '../../src/http/scim-routes.js';
+import { bearer } from '../../src/http/routes/scim.js';
 import { redisClientOf } from '../../src/store/open-store.js';
 import type { Dsync } from '../../src/service.js';
 import { capturedLogger, startService, type Service } from './harness.js';

@@ -12,9 +12,9 @@ import { attributeMapping, customAttributesOf, sourcePathsOf } from '../../core/
 import { ValidationError } from '../../core/errors.js';
 import type { AttributeMapping, Directory, StoredResource } from '../../core/model.js';
 import type { Dsync } from '../../service.js';
-import { html, type Html } from '../html.js';
+import { html, type Html } from './html.js';
 import { actionForm } from './fragments.js';
-import type { AttributesEdit, AttributesView, PreviewRow, SeenPath, SetupAction, SetupView } from './section.js';
+import type { AttributesEdit, AttributesView, PreviewRow, SeenPath, SetupAction, SetupView } from './view-types.js';
 
 /** Users read for the paths the IdP sent: enough to see its shape, bounded whatever the directory's size. */
 export const SAMPLE_USERS = 20;

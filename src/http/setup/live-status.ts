@@ -2,7 +2,7 @@
 import type { Directory } from '../../core/model.js';
 import type { Dsync } from '../../service.js';
 import { pullStatus } from './pull-section.js';
-import type { LiveStatus } from './section.js';
+import type { LiveStatus } from './view-types.js';
 
 /** Requests the page lists: the newest of the activity record. */
 export const PAGE_RECENT = 50;

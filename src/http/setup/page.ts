@@ -1,8 +1,8 @@
 /** The setup page as a whole document, and the pages that say why a link does not open (or not now). */
-import { html, type Html } from '../html.js';
+import { html, type Html } from './html.js';
 import { attributesSection } from './attributes-section.js';
 import { recentTable, statusBlock, when } from './fragments.js';
-import type { SetupSection, SetupView } from './section.js';
+import type { SetupSection, SetupView } from './view-types.js';
 
 function document(root: string, title: string, body: Html, data: Record<string, string> = {}): string {
   const attrs = Object.entries(data).map(([k, v]) => html` data-${k}="${v}"`);

@@ -3,7 +3,7 @@
  * by an embedding application:
  *   GET  /<link>                 the page (HTML); 404/410 page when the link does not open
  *   GET  /<link>/status          what the page shows live (JSON; its script polls it)
- *   POST /<link>/<action>        an action of the directory type's section (sections.ts) or of the Attributes
+ *   POST /<link>/<action>        an action of the directory type's section (sections-by-type.ts) or of the Attributes
  *                                section (attributes-section.ts, every type), CSRF-checked
  *   GET  /static/setup.js|.css   the page's script and style (no inline script anywhere)
  * A link grants its one directory and these actions only. Every response carries the page's security headers.
@@ -18,10 +18,10 @@ import type { Logger } from '../../logger.js';
 import { attempt, AuthFailures, SETUP_REALM } from '../../ratelimit/auth-failures.js';
 import { createPageLimits, type PageLimitKind, type PageLimits } from '../../ratelimit/page-limits.js';
 import type { Dsync } from '../../service.js';
-import { html } from '../html.js';
-import type { RouteTemplate } from '../request-identity.js';
-import { admit } from '../request-metrics.js';
-import { setFlowCookie } from '../oauth-routes.js';
+import { html } from './html.js';
+import type { RouteTemplate } from '../middleware/request-identity.js';
+import { admit } from '../middleware/request-metrics.js';
+import { setFlowCookie } from '../routes/oauth-flows.js';
 import { asset } from './assets.js';
 import { ATTRIBUTE_ACTIONS, attributesView, isAttributesAction } from './attributes-section.js';
 import { statusText } from './fragments.js';
@@ -29,8 +29,8 @@ import { liveStatus } from './live-status.js';
 import { returnNotice, syncStateText } from './pull-section.js';
 import { linkGonePage, messagePage, setupPage } from './page.js';
 import { csrfFailure, csrfToken, pageHeaders, type FramingOptions } from './page-security.js';
-import { SETUP_SECTIONS } from './sections.js';
-import type { ActionOutcome, PageChanges, SetupView } from './section.js';
+import { SETUP_SECTIONS } from './sections-by-type.js';
+import type { ActionOutcome, PageChanges, SetupView } from './view-types.js';
 
 export interface SetupRoutesOptions extends FramingOptions {
   /** Default: silent. */

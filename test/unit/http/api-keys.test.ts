@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../src/config.js';
-import { redactSecrets } from '../../../src/http/api-keys.js';
+import { redactSecrets } from '../../../src/http/middleware/api-keys.js';
 
 const keys = (value: string) => loadConfig({ DSYNC_API_KEYS: value }, () => 'generated').apiKeys;
 

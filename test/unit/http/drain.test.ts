@@ -1,5 +1,5 @@
 /**
- * drain.ts on a real HTTP server and real sockets: while draining, requests on kept-alive connections are answered
+ * src/http/server/drain.ts on a real HTTP server and real sockets: while draining, requests on kept-alive connections are answered
  * with `Connection: close`, an in-flight request finishes, a connection is closed only after it stayed idle (no
  * request, no byte) for idleMs, new connections are still answered, and the port closes with the last connection.
  */
@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { drainable, type Drain } from '../../../src/http/drain.js';
+import { drainable, type Drain } from '../../../src/http/server/drain.js';
 import { until } from '../../support/harness.js';
 
 const IDLE_MS = 400;

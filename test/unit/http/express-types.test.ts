@@ -1,5 +1,5 @@
 /**
- * express-types.ts: requests and responses born with the app's prototypes (so express's per-request
+ * src/http/server/express-types.ts: requests and responses born with the app's prototypes (so express's per-request
  * setPrototypeOf changes nothing), and express working on them as on its own: `req.app`, trust proxy, `res.json`;
  * and V8 keeping them in fast mode (a child node with natives syntax: test/support/fast-properties-probe.ts).
  */
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import express, { type Express } from 'express';
-import { expressTypes } from '../../../src/http/express-types.js';
+import { expressTypes } from '../../../src/http/server/express-types.js';
 
 function appNamed(name: string): Express {
   const app = express();

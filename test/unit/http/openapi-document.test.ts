@@ -8,10 +8,10 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { API_ROUTES } from '../../../src/http/api-routes.js';
-import { buildOpenApiDocument, openApiPath } from '../../../src/http/openapi.js';
-import { exampleOf } from '../../../src/http/openapi-schemas.js';
-import { TAG_DESCRIPTIONS } from '../../../src/http/openapi-responses.js';
-import { route } from '../../../src/http/route-table.js';
+import { buildOpenApiDocument, openApiPath } from '../../../src/http/openapi/document.js';
+import { exampleOf } from '../../../src/http/openapi/json-schemas.js';
+import { TAG_DESCRIPTIONS } from '../../../src/http/openapi/responses.js';
+import { route } from '../../../src/http/openapi/route-table.js';
 
 type Op = {
   operationId: string;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { appTemplates } from '../../../src/http/app.js';
-import { RequestIdentities, UNMATCHED } from '../../../src/http/request-identity.js';
+import { RequestIdentities, UNMATCHED } from '../../../src/http/middleware/request-identity.js';
 import { DEFAULT_INFLIGHT_RULES, matchInflight } from '../../../src/ratelimit/inflight-rules.js';
 import { fuzzSeed, spellings } from '../../support/path-spellings.js';
 

@@ -1,5 +1,5 @@
 /**
- * The SCIM dispatcher (src/http/scim-dispatch.ts) answers every request as the express mount it replaced:
+ * The SCIM dispatcher (src/http/middleware/scim-dispatch.ts) answers every request as the express mount it replaced:
  * `app.use(prefix, ...before, Router{ use(body), all(route), use(404), use(errors) })`. Both apps get the same
  * steps (a recording edge, a step that fails on demand, the real JSON body rule, an echoing handler) and the same
  * spellings, methods and bodies; their answers must be identical.
@@ -8,8 +8,8 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { jsonBody } from '../../../src/http/json-body.js';
-import { dispatchAhead, scimDispatch } from '../../../src/http/scim-dispatch.js';
+import { jsonBody } from '../../../src/http/middleware/json-body.js';
+import { dispatchAhead, scimDispatch } from '../../../src/http/middleware/scim-dispatch.js';
 import { ScimError } from '../../../src/scim/errors.js';
 import { fuzzSeed, spellings } from '../../support/path-spellings.js';
 
