@@ -1,8 +1,8 @@
 /**
  * Import boundaries of src/ (checked by test/unit/import-boundaries.test.ts, so by the CI run):
  * dependencies point inward — http, operator, providers and scim reach the store through the port in core,
- * never through an adapter; core depends on nothing of ours outside core; a route file of src/http/routes imports
- * no other route file; no cycles.
+ * never through an adapter; the two adapters (src/store/memory, src/store/redis) never import each other; core
+ * depends on nothing of ours outside core; a route file of src/http/routes imports no other route file; no cycles.
  */
 module.exports = {
   forbidden: [
@@ -26,6 +26,20 @@ module.exports = {
       comment: 'a route file in src/http/routes imports no other route file: what two route groups share lives outside routes/',
       from: { path: '^src/http/routes/' },
       to: { path: '^src/http/routes/' },
+    },
+    {
+      name: 'memory-store-not-redis',
+      severity: 'error',
+      comment: 'the memory adapter shares nothing with the Redis one but what sits at src/store/ (open-store composes both)',
+      from: { path: '^src/store/memory/' },
+      to: { path: '^src/store/redis/' },
+    },
+    {
+      name: 'redis-store-not-memory',
+      severity: 'error',
+      comment: 'the Redis adapter shares nothing with the memory one but what sits at src/store/ (open-store composes both)',
+      from: { path: '^src/store/redis/' },
+      to: { path: '^src/store/memory/' },
     },
     {
       name: 'no-cycles',

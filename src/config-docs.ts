@@ -9,8 +9,8 @@ import { GOOGLE_DEFAULTS } from './providers/google/options.js';
 import { MICROSOFT_DEFAULTS } from './providers/microsoft/options.js';
 import { HRIS_DEFAULTS } from './providers/hris/options.js';
 import { DEFAULT_AUTH_FAILURE_LIMITS } from './ratelimit/auth-failures.js';
-import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis-client.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from './store/redis/durability.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from './store/redis/client.js';
 
 /** The reference's sections, in this order. */
 export const ENV_GROUPS = ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'HRIS (BambooHR, HiBob, Personio)', 'Metrics and logs', 'Operator'] as const;

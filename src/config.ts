@@ -13,8 +13,8 @@ import type { GoogleOptions } from './providers/google/options.js';
 import type { MicrosoftOptions } from './providers/microsoft/options.js';
 import type { HrisOptions } from './providers/hris/options.js';
 import { existsSync } from 'node:fs';
-import { DEFAULT_WAIT_TIMEOUT_MS } from './store/durability.js';
-import { parseNodeList, type RedisTarget } from './store/redis-target.js';
+import { DEFAULT_WAIT_TIMEOUT_MS } from './store/redis/durability.js';
+import { parseNodeList, type RedisTarget } from './store/redis/target.js';
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

@@ -17,9 +17,9 @@ export type { CreatedSetupLink, SetupLinkView, SetupLinks } from './core/setup-l
 export type { CreatedScimToken, ScimTokenView, ScimTokens } from './core/scim-tokens.js';
 export type { ActivityRecorder, ActivityView } from './core/activity.js';
 export type { ActivityEntry } from './core/store-port.js';
-export { MemoryStore } from './store/memory.js';
-export { RedisStore, type RedisStoreOptions } from './store/redis.js';
-export type { RedisTarget, RedisTargetAuth } from './store/redis-target.js';
+export { MemoryStore } from './store/memory/users-groups.js';
+export { RedisStore, type RedisStoreOptions } from './store/redis/users-groups.js';
+export type { RedisTarget, RedisTargetAuth } from './store/redis/target.js';
 export type { Store } from './core/store-port.js';
 export type { UserWriter, UserChange, UserWriteStore } from './core/users.js';
 export type { GroupWriter, GroupChange, GroupWriteStore } from './core/groups.js';

@@ -16,7 +16,7 @@ import type { MicrosoftObserver } from './providers/microsoft/microsoft-sync.js'
 import { HRIS_TYPES, type HrisType } from './providers/hris/connector.js';
 import type { HrisObserver } from './providers/hris/hris-sync.js';
 import type { RunObserver } from './providers/pull/runner.js';
-import type { CommandObserver } from './store/command-observer.js';
+import type { CommandObserver } from './store/redis/command-observer.js';
 
 const VERSION = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 

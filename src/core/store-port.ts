@@ -1,6 +1,6 @@
 /**
  * The storage port. Types only: `src/core` and `src/scim` import it with `import type` and never see an adapter.
- * Adapters: `memory.ts` (embedded default) and `redis.ts`; one contract suite (test/integration/store-contract)
+ * Adapters: `store/memory/` (embedded default) and `store/redis/`; one contract suite (test/integration/store-contract)
  * proves they behave the same.
  *
  * Every write is one atomic step that also appends the events it causes to the directory's event log, so an

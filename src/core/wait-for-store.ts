@@ -1,5 +1,5 @@
 /**
- * A process's first contact with its store. One ping is bounded by the 500 ms command timeout (redis-client.ts),
+ * A process's first contact with its store. One ping is bounded by the 500 ms command timeout (store/redis/client.ts),
  * which is right for a request but not for a start: a Redis still starting beside the service, or a loaded
  * machine where connecting and the ready check take longer, would make `dsync serve` exit for nothing. So the
  * first ping is tried again while the store answers "unavailable", up to a few seconds, with one log line.

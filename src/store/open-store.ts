@@ -6,11 +6,11 @@
  */
 import type { Store } from '../core/store-port.js';
 import type { Logger } from '../logger.js';
-import type { CommandObserver } from './command-observer.js';
-import { MemoryStore } from './memory.js';
-import { RedisStore } from './redis.js';
-import { logRedisConnection } from './redis-events.js';
-import { describeTarget, type RedisTarget } from './redis-target.js';
+import type { CommandObserver } from './redis/command-observer.js';
+import { MemoryStore } from './memory/users-groups.js';
+import { RedisStore } from './redis/users-groups.js';
+import { logRedisConnection } from './redis/connection-log.js';
+import { describeTarget, type RedisTarget } from './redis/target.js';
 
 export interface OpenStoreOptions {
   commandTimeoutMs?: number | undefined;

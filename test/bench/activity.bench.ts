@@ -12,7 +12,7 @@
  */
 import { pino } from 'pino';
 import { createDsync, type Dsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { startRedis } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
 

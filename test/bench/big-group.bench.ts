@@ -9,8 +9,8 @@
  *   npx tsx test/bench/big-group.bench.ts            # BENCH_GROUP=200000
  */
 import type { Store } from '../../src/core/store-port.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { countEvents, expectStatus, fillGroup, ops, refs, seedUsers, StallProbe } from '../support/big-group.js';
 import { startService, type Service } from '../support/harness.js';
 import { startRedis } from './lib.js';

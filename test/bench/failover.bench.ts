@@ -13,7 +13,7 @@
  *
  *   npx tsx test/bench/failover.bench.ts      # BENCH_FAILOVER_KINDS=cluster,sentinel BENCH_FAILOVER_WINDOW_MS=15000
  */
-import { countInSync } from '../../src/store/replicas-in-sync.js';
+import { countInSync } from '../../src/store/redis/replicas-in-sync.js';
 import { counter, dsyncEnv, dumpOutputs, kill, killAll, live, serve, type DsyncProc } from '../support/dsync-process.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';

@@ -6,7 +6,7 @@
  *   npx tsx test/bench/google-sync.bench.ts          # BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_MEMBERS=50
  */
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { countEvents } from '../support/big-group.js';
 import { forkHelper, startRedis } from './lib.js';

@@ -10,7 +10,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { countEvents } from '../support/big-group.js';
 import type { HrType } from '../support/hr-fakes.js';
 import { forkHelper, startRedis } from './lib.js';

@@ -2,12 +2,19 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
+
+/** Imports the first of `paths` (under `dir`) that exists: a module an older checkout keeps under an older path. */
+export async function importFirst<T>(dir: string, paths: string[]): Promise<T> {
+  const path = paths.map((p) => join(dir, p)).find((p) => existsSync(p));
+  if (!path) throw new Error(`${dir} has none of ${paths.join(', ')}`);
+  return (await import(path)) as T;
+}
 
 /** Clock ticks per second of /proc's CPU times. */
 export const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;

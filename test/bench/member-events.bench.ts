@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importFirst } from './lib.js';
 import { oktaUser } from './okta-workload.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -44,7 +45,7 @@ async function cpuPer(count: number, step: (i: number) => Promise<void>): Promis
 
 async function tree(name: string, dir: string): Promise<Tree> {
   const { memberChanges } = (await import(join(dir, 'src/core/memberships.ts'))) as { memberChanges: MemberChanges };
-  const { MemoryStore } = (await import(join(dir, 'src/store/memory.ts'))) as { MemoryStore: new () => any };
+  const { MemoryStore } = await importFirst<{ MemoryStore: new () => any }>(dir, ['src/store/memory/users-groups.ts', 'src/store/memory.ts']);
   const { UserWriter } = (await import(join(dir, 'src/core/users.ts'))) as { UserWriter: new (deps: unknown) => Writer };
   const store = new MemoryStore();
   const at = new Date().toISOString();

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { countEvents } from '../support/big-group.js';
 import { FAKE_APP } from '../support/fake-entra/index.js';
 import { forkHelper, imageNodeOptions, startRedis } from './lib.js';

@@ -4,10 +4,10 @@
  * conditional spread (`...(c && { c })`) is a copy at run time on both. Why the per-request code writes such
  * objects property by property (docs/design/performance.md). And a timestamp: `toISOString` against the
  * per-second table every write formats its times with (core/iso-time.ts). And an array: the 25 users of a
- * member PATCH turned into the keys its script declares, by `flatMap` and by a loop (store/redis-script-keys.ts).
+ * member PATCH turned into the keys its script declares, by `flatMap` and by a loop (store/redis/lua/keys.ts).
  * And that PATCH's script call (80 arguments) made into an ioredis `Command`, which runs `args.flat()`, and made
- * empty and given its list (store/redis-flat-command.ts); its 51 keys prefixed and deduplicated by a Set, and
- * prefixed only (store/redis-write-scripts.ts).
+ * empty and given its list (store/redis/flat-command.ts); its 51 keys prefixed and deduplicated by a Set, and
+ * prefixed only (store/redis/script-runner.ts).
  *
  *   npx tsx test/bench/object-literals.bench.ts      (and with another node: PATH=/path/to/node/bin:$PATH ...)
  *

@@ -8,8 +8,8 @@
  *   npx tsx test/bench/roles-big-group.bench.ts            # BENCH_GROUP=200000; BENCH_MEMORY=0 / BENCH_REDIS=0 skip a store
  */
 import type { Store } from '../../src/core/store-port.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { countEvents, expectStatus, fillGroup, ops, seedUsers, StallProbe } from '../support/big-group.js';
 import { sleep, startService, type Service } from '../support/harness.js';
 import { startRedis } from './lib.js';

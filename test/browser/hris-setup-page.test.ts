@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { check, launchChromium, openPage, waitUntil } from '../support/browser.js';
 import { HR_TYPES } from '../support/hr-fakes.js';
 import { startHrisTest } from '../support/hris-harness.js';

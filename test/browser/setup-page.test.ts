@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { check, launchChromium, openPage, SCREENSHOTS, waitUntil } from '../support/browser.js';
 import { startEntraTest, TENANT_A, TENANT_B } from '../support/entra-harness.js';
 import { startGoogleTest } from '../support/google-harness.js';

@@ -8,8 +8,8 @@ import { expect } from 'chai';
 import type { Directory } from '../../src/core/model.js';
 import type { Store } from '../../src/core/store-port.js';
 import type { Redis } from 'ioredis';
-import type { RedisStore } from '../../src/store/redis.js';
-import { prefix } from '../../src/store/redis-keys.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
+import { prefix } from '../../src/store/redis/keys.js';
 import { createDsync, type Dsync } from '../../src/service.js';
 import { STORE_KINDS, openStore } from '../support/harness.js';
 

@@ -4,7 +4,7 @@
  * limited to a tenant (and product); only a full-access key sees secret values.
  */
 import { expect } from 'chai';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { API_KEY, startService, type Service } from '../support/harness.js';
 
 const KEYS = {

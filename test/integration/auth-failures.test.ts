@@ -4,7 +4,7 @@
  * replicas; logged without the presented value.
  */
 import { expect } from 'chai';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import type { AuthFailureLimits } from '../../src/ratelimit/auth-failures.js';
 import { API_KEY, capturedLogger, startService, type Service } from '../support/harness.js';
 import { freshRedisStore } from '../support/services.js';

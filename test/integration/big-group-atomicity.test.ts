@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { PendingEvent, StoredResource } from '../../src/core/model.js';
 import type { MemberChange, Store } from '../../src/core/store-port.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { seedUsers } from '../support/big-group.js';
 import { STORE_KINDS, openStore } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';

@@ -1,12 +1,12 @@
 /**
- * One Redis server's client writes the commands of one event-loop turn in one syscall (src/store/coalesced-writes.ts),
+ * One Redis server's client writes the commands of one event-loop turn in one syscall (src/store/redis/coalesced-writes.ts),
  * on every connection it makes, a big command at once, and each command still gets its own reply.
  */
 import { expect } from 'chai';
 import type { Socket } from 'node:net';
 import type { Redis } from 'ioredis';
-import { FLUSH_AT_BYTES } from '../../src/store/coalesced-writes.js';
-import { createRedisClient } from '../../src/store/redis-client.js';
+import { FLUSH_AT_BYTES } from '../../src/store/redis/coalesced-writes.js';
+import { createRedisClient } from '../../src/store/redis/client.js';
 import { redisUrl } from '../support/services.js';
 import { until } from '../support/harness.js';
 

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { expect } from 'chai';
 import { until } from '../support/harness.js';
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { SECRET } from '../support/dsync-process.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';

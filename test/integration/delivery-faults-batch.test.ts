@@ -6,7 +6,7 @@
  * (test/support/delivery-truth.ts). Redis logical database 12 of the single server belongs to this file.
  */
 import { expect } from 'chai';
-import type { RedisClient } from '../../src/store/redis-client.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
 import { api, createDirectories, createUsers, cronRun, dumpOutputs, kill, killAll, live, serve, type Dir } from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';

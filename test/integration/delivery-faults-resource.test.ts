@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import { once } from 'node:events';
-import type { RedisClient } from '../../src/store/redis-client.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectResourceDelivered, heldLeases, lapseLeases, logEvents } from '../support/delivery-truth.js';
 import { api, createDirectories, createUsers, dumpOutputs, killAll, live, scimSecrets, serve, type Dir, type DsyncProc } from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';

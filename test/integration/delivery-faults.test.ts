@@ -13,7 +13,7 @@
  */
 import { expect } from 'chai';
 import { once } from 'node:events';
-import type { RedisClient } from '../../src/store/redis-client.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectDelivered, expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
 import { createDirectories, createUsers, dumpOutputs, killAll, live, RETRY_SCHEDULE, SECRET, serve, type Dir, type DsyncProc } from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';

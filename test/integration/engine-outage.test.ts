@@ -9,8 +9,8 @@ import { pino } from 'pino';
 import { DeliveryEngine } from '../../src/delivery/engine.js';
 import { RetryPolicy } from '../../src/delivery/retry-policy.js';
 import { CallbackSink } from '../../src/delivery/sinks.js';
-import { logRedisConnection } from '../../src/store/redis-events.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { logRedisConnection } from '../../src/store/redis/connection-log.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { sleep, until } from '../support/harness.js';
 import { RedisServer } from '../support/redis-server.js';
 

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createDsync, type Dsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freePort, run, waitHealthy } from '../support/cli.js';
 import { FAKE_CLIENT, FakeGoogle } from '../support/fake-google.js';
 import { until } from '../support/harness.js';

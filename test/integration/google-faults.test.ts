@@ -9,8 +9,8 @@ import { labels, startGoogleTest, type GoogleTest } from '../support/google-harn
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
 import { createLogger } from '../../src/logger.js';
 import { createDsync } from '../../src/service.js';
-import { MemoryStore } from '../../src/store/memory.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { FAKE_CLIENT, FakeGoogle } from '../support/fake-google.js';
 import { redisUrl } from '../support/services.js';
 import { googleOptionsFor } from '../support/google-harness.js';

@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { FAKE_CLIENT } from '../support/fake-google.js';
 import { startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { Browser } from '../support/cookie-browser.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { createDsync } from '../../src/service.js';
 import { FakeHiBob } from '../support/fake-hibob.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
 
 describe('HRIS: a company budget shared by every replica (two services, one Redis, fake HiBob)', function () {

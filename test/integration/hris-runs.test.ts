@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { run } from '../support/cli.js';
 import { FakeBambooHR } from '../support/fake-bamboohr.js';
 import { labels } from '../support/google-harness.js';

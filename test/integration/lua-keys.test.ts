@@ -5,9 +5,9 @@
  * (`keys`) before anything is written; a declaration that no longer matches the data answers `stale`.
  */
 import { expect } from 'chai';
-import type { RedisStore } from '../../src/store/redis.js';
-import { SCRIPT_KEYS } from '../../src/store/redis-script-keys.js';
-import { FIELD_SEP, SCRIPTS, type ScriptName } from '../../src/store/redis-scripts.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
+import { SCRIPT_KEYS } from '../../src/store/redis/lua/keys.js';
+import { FIELD_SEP, SCRIPTS, type ScriptName } from '../../src/store/redis/lua/prelude.js';
 import { freshRedisStore } from '../support/services.js';
 
 const DIR = 'lua-keys';
@@ -15,7 +15,7 @@ const p = `dsync:{${DIR}}:`;
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const event = (label: string) => ({ id: label, json: JSON.stringify({ event: label }) });
-/** A membership entry as redis-group-scripts.ts encodes it. */
+/** A membership entry as src/store/redis/lua/memberships.ts encodes it. */
 const entry = (op: '+' | '-', uid: string) => `${op}${uid}${FIELD_SEP}1${FIELD_SEP}${JSON.stringify({ event: `${op}${uid}` })}${FIELD_SEP}`;
 
 describe('Lua scripts declare every key they touch (redis store)', () => {

@@ -10,7 +10,7 @@
 import { METHODS, request as httpRequest, Agent } from 'node:http';
 import { expect } from 'chai';
 import { appTemplates } from '../../src/http/app.js';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 
 const FIXED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'];

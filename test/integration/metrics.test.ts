@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { Metrics } from '../../src/metrics.js';
 import type { Store } from '../../src/core/store-port.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { openStore, startReceiver, startService, STORE_KINDS, until, type Receiver, type Service } from '../support/harness.js';
 
 /** `name{labels} value` samples of a Prometheus text scrape. */

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createDsync } from '../../src/service.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freePort, run, waitHealthy } from '../support/cli.js';
 import { FAKE_APP, FakeEntra } from '../support/fake-entra/index.js';
 import { TENANT_A, TENANT_B } from '../support/entra-harness.js';

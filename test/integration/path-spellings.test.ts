@@ -8,7 +8,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { createPageLimits, type PageLimits } from '../../src/ratelimit/page-limits.js';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { openStore, startService, type StoreKind } from '../support/harness.js';
 import { fuzzSeed, seeded, spellings } from '../support/path-spellings.js';
 import { slowRequest, startLimited, type LimitedService } from '../support/rate-limits.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import type { Cluster } from 'ioredis';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { API_KEY, openStore, sleep } from '../support/harness.js';
 import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { burstOf, startLimited, type LimitedService, type LimitOptions } from '../support/rate-limits.js';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import type { Directory } from '../../src/core/model.js';
 import { ScimTokens } from '../../src/core/scim-tokens.js';
 import type { Store } from '../../src/core/store-port.js';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { createDsync, type Dsync } from '../../src/service.js';
 import { STORE_KINDS, openStore } from '../support/harness.js';
 import { hooked } from '../support/hooked-store.js';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { runningSince } from '../../src/core/reevaluations.js';
 import type { Store } from '../../src/core/store-port.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { seedUsers } from '../support/big-group.js';
 import { eventReader, openStore, STORE_KINDS, type Service, startService, until } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { createApp } from '../../src/http/app.js';
 import { createDsync, type Dsync } from '../../src/service.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { API_KEY } from '../support/harness.js';
 
 describe('request ids', () => {

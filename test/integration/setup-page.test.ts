@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import { createLogger } from '../../src/logger.js';
 import { createPageLimits } from '../../src/ratelimit/page-limits.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { startReceiver, startService, until, type Receiver, type Service } from '../support/harness.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
 
 const USER = (userName: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName });

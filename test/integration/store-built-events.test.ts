@@ -11,8 +11,8 @@ import { groupData, MembershipEvents, storeBuilt, userDataJson } from '../../src
 import { GroupWriter } from '../../src/core/groups.js';
 import type { Directory, ScimBody } from '../../src/core/model.js';
 import { UserWriter } from '../../src/core/users.js';
-import type { RedisStore } from '../../src/store/redis.js';
-import { BODY_SEP, FIELD_SEP } from '../../src/store/redis-scripts.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
+import { BODY_SEP, FIELD_SEP } from '../../src/store/redis/lua/prelude.js';
 import { freshRedisStore } from '../support/services.js';
 
 const AT = new Date(1_700_000_000_000).toISOString();

@@ -4,7 +4,7 @@
  * one replica), writes into directories of that shard answer 503 not durable, writes into the other shards 2xx; resumed, all answer 2xx.
  */
 import { expect } from 'chai';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { startService, until, type Service } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 

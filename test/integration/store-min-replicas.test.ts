@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { ProcessMetrics } from '../../src/metrics.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { startService, until, type Service } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sign } from '../../src/delivery/signer.js';
 import { createDsyncClient, sortBySequence, verifyWebhook, WebhookVerificationError, type DirectorySyncEvent } from '../../src/client/index.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { API_KEY, startService, until, type Service } from '../support/harness.js';
 
 /** A receiver that verifies each delivery with verifyWebhook (the secret set once the directory exists). */

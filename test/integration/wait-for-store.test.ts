@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../../src/core/errors.js';
 import { waitForStore } from '../../src/core/wait-for-store.js';
 import { createLogger } from '../../src/logger.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { RedisServer } from '../support/redis-server.js';
 
 function capture() {

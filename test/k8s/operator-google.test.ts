@@ -7,7 +7,7 @@ import { findCondition } from '../../src/operator/conditions.js';
 import { GOOGLE_SYNC } from '../../src/operator/google-access.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { FakeGoogle } from '../support/fake-google.js';
 import { googleOptionsFor } from '../support/google-harness.js';
 import { startService, type Service } from '../support/harness.js';

@@ -14,7 +14,7 @@ import { KubeClient, SECRETS, type KubeObject, type Secret } from '../../src/ope
 import type { KubeConfigView } from '../../src/operator/kube-config/kube-credentials.js';
 import { loadKubeConfig } from '../../src/operator/kube-config/load-kube-config.js';
 import { runOperator, type Operator, type OperatorOptions } from '../../src/operator/main.js';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freshRedisStore } from '../support/services.js';
 import { startCluster, type Cluster } from './cluster.js';
 

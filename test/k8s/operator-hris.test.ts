@@ -6,7 +6,7 @@ import { findCondition } from '../../src/operator/conditions.js';
 import { HRIS_SYNC } from '../../src/operator/hris-access.js';
 import { EVENTS, SECRETS, type KubeObject } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { FakeBambooHR } from '../support/fake-bamboohr.js';
 import { startService, type Service } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';

@@ -8,7 +8,7 @@ import { findCondition, RECONCILING, STALLED } from '../../src/operator/conditio
 import type { DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { redisUrl } from '../support/services.js';
 import { startStallProxy, type StallProxy } from '../support/stall-proxy.js';
 import {

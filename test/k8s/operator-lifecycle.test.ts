@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import type { OperatorError } from '../../src/operator/errors.js';
 import { LEASES, SECRETS, type KubeObject } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import type { RedisStore } from '../../src/store/redis.js';
+import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import {
   connection,
   createConnection,

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { ProcessMetrics } from '../../src/metrics.js';
 import type { Operator } from '../../src/operator/main.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { redisUrl } from '../support/services.js';
 import { connection, createConnection, REDIS_DB, startEnv, startOperator, waitFor, waitForReady, type Env } from './operator-harness.js';
 

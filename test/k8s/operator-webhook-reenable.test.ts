@@ -6,7 +6,7 @@ import { findCondition, WEBHOOK_DISABLED } from '../../src/operator/conditions.j
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
 import { REENABLE_WEBHOOK_ANNOTATION, REENABLED_WEBHOOK_ANNOTATION } from '../../src/operator/metadata-keys.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 import {

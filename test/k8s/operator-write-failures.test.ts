@@ -7,7 +7,7 @@ import { FINALIZER } from '../../src/operator/metadata-keys.js';
 import { collectGarbage } from './cluster-controllers.js';
 import { EVENTS, SECRETS, type KubeObject, type Resource } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { RedisStore } from '../../src/store/redis.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { RedisServer } from '../support/redis-server.js';
 import {
   connection,

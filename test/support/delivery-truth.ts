@@ -5,9 +5,9 @@
  * cluster alike (every key is routed by its directory's hash tag).
  */
 import { expect } from 'chai';
-import type { RedisClient } from '../../src/store/redis-client.js';
-import { sequenceOfId } from '../../src/store/redis-event-ids.js';
-import { entryEventJson } from '../../src/store/redis-records.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
+import { sequenceOfId } from '../../src/store/redis/event-ids.js';
+import { entryEventJson } from '../../src/store/redis/records.js';
 import { expectResourceOrder, type OrderCheck } from './resource-order.js';
 import type { Dir } from './dsync-process.js';
 import type { FaultReceiver, Seen } from './fault-receiver.js';

@@ -3,7 +3,7 @@
  * of test/run.sh. The tests' own checks read the store through the same kind of client.
  */
 import { Cluster, Command, Redis } from 'ioredis';
-import type { RedisClient } from '../../src/store/redis-client.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
 import { dsyncEnv } from './dsync-process.js';
 import { clusterNodes, flushStore, redisUrl } from './services.js';
 

@@ -1,6 +1,6 @@
 /** A directory in a fresh in-process memory store, for unit tests of the core writers. */
 import type { Directory } from '../../src/core/model.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 
 export async function memoryDirectory(): Promise<{ store: MemoryStore; directory: Directory }> {
   const store = new MemoryStore();

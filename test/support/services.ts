@@ -6,10 +6,10 @@
  */
 import { once } from 'node:events';
 import type { Cluster } from 'ioredis';
-import { isCluster } from '../../src/store/redis-client.js';
-import type { RedisTarget } from '../../src/store/redis-target.js';
-import { RedisStore } from '../../src/store/redis.js';
-import type { RedisStoreOptions } from '../../src/store/redis-connection.js';
+import { isCluster } from '../../src/store/redis/client.js';
+import type { RedisTarget } from '../../src/store/redis/target.js';
+import { RedisStore } from '../../src/store/redis/users-groups.js';
+import type { RedisStoreOptions } from '../../src/store/redis/connection.js';
 
 function required(name: string, what: string): string {
   const value = process.env[name];

@@ -4,7 +4,7 @@
  */
 import type { Directory, PendingEvent, StoredResource } from '../../src/core/model.js';
 import type { Store } from '../../src/core/store-port.js';
-import { MemoryStore } from '../../src/store/memory.js';
+import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { freshRedisStore, freshReplicatedStore } from './services.js';
 
 let n = 0;

@@ -11,7 +11,7 @@ import { memberChanges } from '../../../src/core/memberships.js';
 import type { PendingEvent } from '../../../src/core/model.js';
 import { UserWriter } from '../../../src/core/users.js';
 import type { Directory, GroupEventData, ScimBody, StoredResource, UserEventData } from '../../../src/core/model.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 const NOW = 1_700_000_000_123;
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { ConfigError, loadConfig, loadOperatorConfig } from '../../../src/config.js';
-import { parseNode, parseNodeList } from '../../../src/store/redis-target.js';
+import { parseNode, parseNodeList } from '../../../src/store/redis/target.js';
 
 const key = () => 'generated';
 /** Config only checks that the CA file exists (the client reads it): this file stands for one. */

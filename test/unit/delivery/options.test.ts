@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { InvalidDeliveryOptionError } from '../../../src/delivery/errors.js';
 import { DEFAULT_RETRY_SCHEDULE, resolveEngineTuning, resolveWebhookOptions } from '../../../src/delivery/options.js';
 import { createDsync } from '../../../src/service.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 describe('delivery options', () => {
   it('default every option in one place', () => {

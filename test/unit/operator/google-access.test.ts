@@ -5,7 +5,7 @@ import { ValidationError } from '../../../src/core/errors.js';
 import type { DirectoryConnectionSpec } from '../../../src/operator/crd-schema.js';
 import { GoogleAccess, googleSyncCondition } from '../../../src/operator/google-access.js';
 import { initialStatus } from '../../../src/providers/google/sync-status.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 const spec = (serviceAccount?: object): DirectoryConnectionSpec =>
   ({ name: 'A', tenant: 't', product: 'p', type: 'google', logWebhookEvents: false, deactivated: false, google: { domain: 'a.com', nestedGroups: false, ...(serviceAccount && { serviceAccount }) } }) as DirectoryConnectionSpec;

@@ -4,7 +4,7 @@ import { ValidationError } from '../../../src/core/errors.js';
 import { directoryConnectionSpec } from '../../../src/operator/crd-schema.js';
 import { HrisAccess, hrisSyncCondition } from '../../../src/operator/hris-access.js';
 import { initialStatus } from '../../../src/providers/hris/sync-status.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 const base = { name: 'A', tenant: 't', product: 'p' };
 

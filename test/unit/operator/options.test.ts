@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { loadOperatorConfig } from '../../../src/config.js';
 import { InvalidOptionError } from '../../../src/operator/errors.js';
 import { resolveOptions, type OperatorOptions } from '../../../src/operator/options.js';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 function kubeConfig(namespace?: string): KubeConfig {
   const kc = new KubeConfig();

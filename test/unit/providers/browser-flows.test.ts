@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MemoryStore } from '../../../src/store/memory.js';
+import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 import { BrowserFlows, type FlowProvider } from '../../../src/providers/oauth/browser-flows.js';
 import { FlowBrowserMismatchError, FlowLinkUsedError, InvalidFlowStateError } from '../../../src/providers/oauth/errors.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { StoreNotDurableError, StoreUnavailableError } from '../../../src/core/errors.js';
-import { asStoreError, failFast } from '../../../src/store/fail-fast.js';
+import { asStoreError, failFast } from '../../../src/store/redis/fail-fast.js';
 
 describe('fail-fast store errors', () => {
   // What real faults produce (a paused, killed, busy, read-only, slot-less or save-failing server, a cluster or

@@ -1,6 +1,6 @@
 /** The memory store's packed event log reads, trims and finds exactly like a plain list, across block edges. */
 import { expect } from 'chai';
-import { EventLog } from '../../../src/store/memory-event-log.js';
+import { EventLog } from '../../../src/store/memory/event-log.js';
 
 const seq = (n: number) => String(n).padStart(16, '0');
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { countInSync, IN_SYNC_MAX_LAG_S } from '../../../src/store/replicas-in-sync.js';
+import { countInSync, IN_SYNC_MAX_LAG_S } from '../../../src/store/redis/replicas-in-sync.js';
 
 describe('replicas in sync, from a master\'s INFO replication', () => {
   it('counts the replicas online and acknowledging, not those in their first sync or silent too long', () => {

@@ -1,7 +1,7 @@
 /** Redis connection events as log lines: errors at warn, retries, topology and recovery at debug (LOG_LEVEL=debug). */
-import type { Logger } from '../logger.js';
-import { isCluster } from './redis-client.js';
-import type { RedisStore } from './redis.js';
+import type { Logger } from '../../logger.js';
+import { isCluster } from './client.js';
+import type { RedisStore } from './users-groups.js';
 
 export function logRedisConnection(store: RedisStore, logger: Logger): void {
   const log = logger.child({ unit: 'store' });

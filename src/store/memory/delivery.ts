@@ -1,10 +1,10 @@
 /** The memory store's event log and delivery side: due set, leases, cursor, delivery logs, dead letters, replays. */
-import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../core/store-port.js';
-import type { DirectoryData } from './memory-directory.js';
-import { extendLease, takeLease } from './memory-leases.js';
+import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../../core/store-port.js';
+import type { DirectoryData } from './directory.js';
+import { extendLease, takeLease } from './leases.js';
 
 export class MemoryDeliveryStore {
-  /** Each directory's data, kept by the store (memory.ts) from its creation to its deletion. */
+  /** Each directory's data, kept by the store (users-groups.ts) from its creation to its deletion. */
   protected readonly data = new Map<string, DirectoryData>();
   /** Directories with events to deliver, by when. */
   protected readonly due = new Map<string, number>();

@@ -1,7 +1,7 @@
 /**
  * Ids of a directory's event log entries on Redis (`<ms>-<n>`), which carry each event's `sequence`: the write
  * scripts add entries with `n` = SEQUENCE_BASE + the sequence, counted in the directory's `evn` key
- * (redis-scripts.ts, `emit`), so a reader has it from the id without another field an older reader would refuse.
+ * (lua/prelude.ts, `emit`), so a reader has it from the id without another field an older reader would refuse.
  * An entry an older dsync added (`XADD *`: `n` counts within its millisecond, far below the base) has sequence 0.
  */
 export const SEQUENCE_BASE = 1_000_000_000_000;

@@ -3,7 +3,7 @@
  * one read): the socket is corked at the turn's first write and uncorked in the turn's check phase. Under load a
  * turn resumes many requests at once (one read of replies settles dozens of commands), so their next commands
  * share a syscall. This is the part of ioredis' auto-pipelining that is cheap; its Pipeline per batch and its
- * wait for the previous batch's replies are what redis-client.ts turns off. A big command (a member PATCH's script
+ * wait for the previous batch's replies are what client.ts turns off. A big command (a member PATCH's script
  * call with its 25 events, ~25 KB) leaves at once with what is queued: Redis starts on it a turn earlier, and
  * holding it back measured slower (docs/design/performance.md, "A turn's commands in one write").
  */

@@ -3,7 +3,7 @@
  * reconnecting connection, a server loading or failing over) become `StoreUnavailableError`, so callers answer
  * 503 at once instead of hanging or answering a bare 500. Reply errors that are our own bugs stay as they are.
  */
-import { DsyncError, StoreUnavailableError } from '../core/errors.js';
+import { DsyncError, StoreUnavailableError } from '../../core/errors.js';
 
 /**
  * Messages and reply prefixes ioredis and Redis use for "not reachable right now": one server, a cluster

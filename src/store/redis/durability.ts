@@ -17,9 +17,9 @@
  * fell short (a replica down or lagging) the next ones wait only DEGRADED_WAIT_MS, until one succeeds again.
  */
 import { Command, type Redis } from 'ioredis';
-import { StoreNotDurableError } from '../core/errors.js';
-import type { ShardReplication } from '../core/store-port.js';
-import { isCluster, type RedisClient } from './redis-client.js';
+import { StoreNotDurableError } from '../../core/errors.js';
+import type { ShardReplication } from '../../core/store-port.js';
+import { isCluster, type RedisClient } from './client.js';
 import { nodeName, replicasInSync } from './replicas-in-sync.js';
 
 export interface DurabilityOptions {

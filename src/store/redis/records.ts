@@ -1,9 +1,9 @@
-/** Records as the Redis scripts store them (redis-scripts.ts: a header, then the JSON body), decoded. */
-import type { CustomAttributes, StoredJson, StoredResource } from '../core/model.js';
-import { BODY_SEP, FIELD_SEP } from './redis-scripts.js';
-import { parsed } from './stored-json.js';
+/** Records as the Redis scripts store them (lua/prelude.ts: a header, then the JSON body), decoded. */
+import type { CustomAttributes, StoredJson, StoredResource } from '../../core/model.js';
+import { BODY_SEP, FIELD_SEP } from './lua/prelude.js';
+import { parsed } from '../stored-json.js';
 
-/** The header's fields of a user's manager email, roles and custom attributes (redis-scripts.ts), 0-based. */
+/** The header's fields of a user's manager email, roles and custom attributes (lua/prelude.ts), 0-based. */
 const MANAGER_EMAIL = 13;
 const ROLES = 14;
 const CUSTOM = 15;

@@ -5,7 +5,7 @@
  * Redis requires: a cluster routes the call by them and, while their slot migrates (resharding), answers
  * ASK/TRYAGAIN instead of running the script on a half-moved directory. KEYS[1] is the directory record
  * `<prefix>dir` (the prefix is read from it), which lets every write refuse once the directory is gone; the
- * others are listed per script in redis-script-keys.ts. Inside Lua every key name goes through `k(name[, id])`, which
+ * others are listed per script in keys.ts. Inside Lua every key name goes through `k(name[, id])`, which
  * raises `undeclared key <key>` for a key the caller did not declare: a missing declaration cannot pass
  * silently (it stops the script where it stands, like any script error: a bug the store's tests catch, not a
  * path at run time). Keys that follow from stored data are read by the adapter first (a user's groups, a
@@ -24,10 +24,10 @@
  *        attributes as JSON (core/custom-attributes.ts; likewise). The version tells a record whose body an older dsync rewrote, leaving them stale; a
  *        record without them (written by an older dsync) has its events built by the writer.
  * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
- * Membership changes: see redis-group-scripts.ts.
+ * Membership changes: see memberships.ts.
  */
-import { createGroup, deleteGroup, drain, MEMBERS, stage, updateGroup, verify } from './redis-group-scripts.js';
-import { SEQUENCE_BASE } from './redis-event-ids.js';
+import { createGroup, deleteGroup, drain, MEMBERS, stage, updateGroup, verify } from './memberships.js';
+import { SEQUENCE_BASE } from '../event-ids.js';
 
 /** Helpers of every script; it answers `missing` once the directory is gone. */
 const PRELUDE = `
@@ -95,7 +95,7 @@ local function remulti(key, old, new, id)
   if old ~= new then mdel(key, old, id); madd(key, new, id) end
 end
 -- The log's keys named once a script (each name made is a string Lua hashes). An entry's id is
--- <ms>-<SEQUENCE_BASE + the event's sequence in its directory> (redis-event-ids.ts), the sequence counted in
+-- <ms>-<SEQUENCE_BASE + the event's sequence in its directory> (../event-ids.ts), the sequence counted in
 -- \`evn\`. An id at or below the log's last one (a clock behind the one that wrote it, an entry an older dsync
 -- added in this millisecond) is refused: the event then goes after that one.
 local logKey, countKey, logMs
@@ -162,7 +162,7 @@ local function eventFields(h)
   h[13], h[14], h[15], h[16] = ARGV[n], ARGV[n + 1], ARGV[n + 2], ARGV[n + 3]
   return n + 4
 end
--- Some group's membership change is committed but not fully applied (see redis-group-scripts.ts).
+-- Some group's membership change is committed but not fully applied (see memberships.ts).
 local function pendingMembers() return redis.call('SCARD', k('gpend')) > 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;

@@ -1,7 +1,7 @@
 /** One directory's data in the memory store: records, indexes, memberships, its event log and delivery records. */
-import { forEachChunked, Slicer } from '../core/chunks.js';
-import { writerBuilt } from '../core/events.js';
-import type { GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../core/model.js';
+import { forEachChunked, Slicer } from '../../core/chunks.js';
+import { writerBuilt } from '../../core/events.js';
+import type { GroupKeys, PendingEvent, StoredJson, StoredResource, UserKeys } from '../../core/model.js';
 import type {
   ActivityEntry,
   DeadLetter,
@@ -11,9 +11,9 @@ import type {
   Page,
   SyncRecordName,
   WriteResult,
-} from '../core/store-port.js';
-import { parsed } from './stored-json.js';
-import { EventLog } from './memory-event-log.js';
+} from '../../core/store-port.js';
+import { parsed } from '../stored-json.js';
+import { EventLog } from './event-log.js';
 
 export interface Row {
   body: string;
@@ -126,7 +126,7 @@ export class DirectoryData {
 
   /**
    * Applies removals, then additions (events for real changes only), then displays; `applied[i]` for change i.
-   * The first slice runs synchronously with the caller's commit; see memory.ts for the rest.
+   * The first slice runs synchronously with the caller's commit; see users-groups.ts for the rest.
    */
   async applyMembers(
     groupId: string,

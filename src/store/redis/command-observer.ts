@@ -1,6 +1,6 @@
 /** Store command metrics: one seam, at ioredis' sendCommand, for every command (scripts as `evalsha`, pipelined ones too). */
 import type { Redis } from 'ioredis';
-import { isCluster, type RedisClient } from './redis-client.js';
+import { isCluster, type RedisClient } from './client.js';
 
 /** Told about every store command once it settles (metrics); the name is the command's, never its arguments. */
 export type CommandObserver = (command: string, seconds: number, failed: boolean) => void;

@@ -6,11 +6,11 @@
  * reads or depends on those memberships (member reads, a user's groups, writes to the group or to users) waits
  * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
  */
-import { forEachChunked } from '../core/chunks.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../core/model.js';
-import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ResourceRef, ShardReplication, Store, UserIndex, WriteResult } from '../core/store-port.js';
-import { MemoryAccessStore } from './memory-access.js';
-import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './memory-directory.js';
+import { forEachChunked } from '../../core/chunks.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../../core/model.js';
+import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ResourceRef, ShardReplication, Store, UserIndex, WriteResult } from '../../core/store-port.js';
+import { MemoryAccessStore } from './access.js';
+import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './directory.js';
 
 export class MemoryStore extends MemoryAccessStore implements Store {
   readonly kind = 'memory' as const;

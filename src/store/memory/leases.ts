@@ -1,5 +1,5 @@
 /** Expiring leases of the memory store (delivery's and the pull sync's): one holder at a time, until expiry. */
-import type { Lease } from './memory-directory.js';
+import type { Lease } from './directory.js';
 
 /** An expiring lease held in `holder[slot]`: free, expired, or re-entered by its owner. */
 export function takeLease<K extends string>(holder: { [key in K]?: Lease } | undefined, slot: K, owner: string, ttlMs: number): boolean {

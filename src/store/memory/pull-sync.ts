@@ -2,10 +2,10 @@
  * The memory store's pull-sync side (PullSyncStore, SyncRunStore): sync leases, small records, background runs;
  * and the single-use records of the pull providers' OAuth flows (OneTimeStore).
  */
-import type { OneTimeStore, PullSyncStore, SyncRecordName, SyncRunStore } from '../core/store-port.js';
-import { MemoryDeliveryStore } from './memory-delivery.js';
-import type { DirectoryData, Lease } from './memory-directory.js';
-import { extendLease, takeLease } from './memory-leases.js';
+import type { OneTimeStore, PullSyncStore, SyncRecordName, SyncRunStore } from '../../core/store-port.js';
+import { MemoryDeliveryStore } from './delivery.js';
+import type { DirectoryData, Lease } from './directory.js';
+import { extendLease, takeLease } from './leases.js';
 
 /** Single-use records kept at most; past it the expired ones are dropped (a flood of starts cannot grow it). */
 const MAX_ONE_TIME = 100_000;
@@ -15,7 +15,7 @@ export class MemoryPullSyncStore extends MemoryDeliveryStore implements PullSync
   private readonly runClaims: Record<string, Lease> = {};
   private readonly runs = new Map<string, { json: string; expires: number }>();
 
-  /** The directory's data while the directory exists (memory.ts creates and deletes it). */
+  /** The directory's data while the directory exists (users-groups.ts creates and deletes it). */
   protected live(directoryId: string): DirectoryData | undefined {
     return this.data.get(directoryId);
   }

@@ -5,9 +5,9 @@
  * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms. An event's
  * seq is its `sequence`.
  */
-import { withSequence } from '../core/event-sequence.js';
-import { PackedStrings } from '../core/packed-strings.js';
-import type { LoggedEvent } from '../core/store-port.js';
+import { withSequence } from '../../core/event-sequence.js';
+import { PackedStrings } from '../../core/packed-strings.js';
+import type { LoggedEvent } from '../../core/store-port.js';
 
 const BLOCK = 1024;
 const format = (seq: number): string => String(seq).padStart(16, '0');

@@ -5,10 +5,10 @@
  * live directory; `dsync:runclaim:<scope>` and `dsync:run:<id>`, background runs (global keys, one per command);
  * and `dsync:once:<key>`, the single-use records of the OAuth flows (OneTimeStore: SET NX PX, taken by GETDEL).
  */
-import type { OneTimeStore, PullSyncStore, SyncRecordName, SyncRunStore } from '../core/store-port.js';
+import type { OneTimeStore, PullSyncStore, SyncRecordName, SyncRunStore } from '../../core/store-port.js';
 import { failFast } from './fail-fast.js';
-import { RedisDeliveryStore } from './redis-delivery.js';
-import { prefix } from './redis-keys.js';
+import { RedisDeliveryStore } from './delivery.js';
+import { prefix } from './keys.js';
 
 /** Every record name, for the directory's cascade delete. */
 export const SYNC_RECORD_NAMES: readonly SyncRecordName[] = [

@@ -1,4 +1,4 @@
-/** Key names of the Redis store (the layout is described in redis.ts). */
+/** Key names of the Redis store (the layout is described in users-groups.ts). */
 
 /** Every key of one directory shares its hash tag, so a directory's scripts run in one slot. */
 export const prefix = (directoryId: string): string => `dsync:{${directoryId}}:`;

@@ -1,17 +1,17 @@
 /**
  * The Redis store's connection: fail-fast options, its Lua commands, command metrics, ping and close. The
- * store's parts (redis-delivery.ts, redis.ts) build on it.
+ * store's parts (delivery.ts, users-groups.ts) build on it.
  */
 import type { RedisOptions } from 'ioredis';
-import { StoreUnavailableError } from '../core/errors.js';
-import type { ShardReplication } from '../core/store-port.js';
+import { StoreUnavailableError } from '../../core/errors.js';
+import type { ShardReplication } from '../../core/store-port.js';
 import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
 import { asStoreError, briefly, failFast } from './fail-fast.js';
-import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './redis-client.js';
-import type { RedisTarget } from './redis-target.js';
+import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './client.js';
+import type { RedisTarget } from './target.js';
 
-/** ioredis' own options (e.g. `commandTimeout`) over the fail-fast defaults (redis-client.ts), and durability. */
+/** ioredis' own options (e.g. `commandTimeout`) over the fail-fast defaults (client.ts), and durability. */
 export type RedisStoreOptions = RedisOptions & DurabilityOptions;
 
 /** Compare-and-delete / compare-and-set under a lease (KEYS[1] = lease key). */
@@ -56,7 +56,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if ARGV[1] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[1]) end
 return 1`;
 
-/** The store's small commands beside the write scripts of redis-scripts.ts. */
+/** The store's small commands beside the write scripts (lua/). */
 const COMMANDS = {
   dsyncReleaseLease: { keys: 1, lua: RELEASE_LEASE },
   dsyncRenewLease: { keys: 1, lua: RENEW_LEASE },
@@ -79,7 +79,7 @@ export class RedisConnection {
   /** WAIT after acknowledged writes (durability.ts); off unless `waitReplicas` > 0. */
   protected readonly durability: Durability;
 
-  /** Connection events are logged by `logRedisConnection` (redis-events.ts). */
+  /** Connection events are logged by `logRedisConnection` (connection-log.ts). */
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
     const { waitReplicas, minReplicas, waitTimeoutMs, onNotDurable, onDegraded, ...redisOptions } = options;
     this.redis = createRedisClient(target, redisOptions);
@@ -155,10 +155,10 @@ export class RedisConnection {
    */
   private reconnectAfterUnaskedEnd(): void {
     const client = this.redis;
-    if (isCluster(client)) return; // clusterRetryStrategy never gives up (redis-client.ts)
+    if (isCluster(client)) return; // clusterRetryStrategy never gives up (client.ts)
     client.on('end', () => {
       if (this.closing) return;
-      // Told to the error listeners (the log's warn, redis-events.ts), as ioredis tells its own connection errors.
+      // Told to the error listeners (the log's warn, connection-log.ts), as ioredis tells its own connection errors.
       const err = new Error('the connection ended without being closed (a failover seen mid-connect); connecting again');
       if (client.listenerCount('error') > 0) client.emit('error', err);
       setTimeout(() => {

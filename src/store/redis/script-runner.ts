@@ -1,19 +1,19 @@
 /**
- * Runs the Redis store's write scripts (redis-scripts.ts) with the keys they touch declared (redis-script-keys.ts,
+ * Runs the Redis store's write scripts (lua/) with the keys they touch declared (lua/keys.ts,
  * plus those a script asks for): a write that finds membership work of its directory still pending finishes it
  * first, and a group write too big for one script call is staged in chunks, committed atomically as a journal
  * and drained a chunk per call.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { CHUNK_SIZE } from '../core/chunks.js';
-import { storeBuilt } from '../core/events.js';
-import type { PendingEvent, StoreBuiltEvent } from '../core/model.js';
-import type { GroupWriteResult, MemberChange, WriteResult } from '../core/store-port.js';
-import type { RedisClient } from './redis-client.js';
-import { sendFlat } from './redis-flat-command.js';
-import { prefix } from './redis-keys.js';
-import { SCRIPT_KEYS, stageKey } from './redis-script-keys.js';
-import { FIELD_SEP, SCRIPTS, type ScriptName } from './redis-scripts.js';
+import { CHUNK_SIZE } from '../../core/chunks.js';
+import { storeBuilt } from '../../core/events.js';
+import type { PendingEvent, StoreBuiltEvent } from '../../core/model.js';
+import type { GroupWriteResult, MemberChange, WriteResult } from '../../core/store-port.js';
+import type { RedisClient } from './client.js';
+import { sendFlat } from './flat-command.js';
+import { prefix } from './keys.js';
+import { SCRIPT_KEYS, stageKey } from './lua/keys.js';
+import { FIELD_SEP, SCRIPTS, type ScriptName } from './lua/prelude.js';
 
 type Reply = [string, ...string[]];
 const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
@@ -25,7 +25,7 @@ function toWriteResult(reply: Reply): WriteResult {
 }
 
 /**
- * Membership entries as redis-scripts.ts describes them (removals, additions, then displays), encoded a slice at
+ * Membership entries as lua/memberships.ts describes them (removals, additions, then displays), encoded a slice at
  * a time: the encoded copy of a 200,000-member change never sits in memory whole.
  */
 export class MemberEntries {
@@ -179,7 +179,7 @@ export class RedisWriteScripts {
 
   /**
    * A group write with membership entries: inline when they fit one chunk, otherwise staged in chunks, committed
-   * atomically as a journal and drained (see redis-group-scripts.ts). `head` is the script's ARGV before the
+   * atomically as a journal and drained (see lua/memberships.ts). `head` is the script's ARGV before the
    * members, `keys` the keys it declares besides those of the members.
    */
   async groupWrite(

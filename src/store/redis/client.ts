@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { coalesceWrites } from './coalesced-writes.js';
-import { parseNode, type RedisTarget } from './redis-target.js';
+import { parseNode, type RedisTarget } from './target.js';
 
 export type RedisClient = Redis | Cluster;
 
 /**
- * Fail fast when Redis stalls or goes away (see store/fail-fast.ts): no command waits more than
+ * Fail fast when Redis stalls or goes away (see fail-fast.ts): no command waits more than
  * `commandTimeout` once sent, and a command caught by a dropped connection is not re-sent after reconnecting
  * (the caller was already told it failed). A cluster's auto-pipelining holds a command back while the previous
  * batch is unanswered, so a stalled node fails a request within twice the timeout: 500 ms keeps that near a second.

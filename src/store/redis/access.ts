@@ -7,15 +7,15 @@
  *   dsync:{d}:actlast   the last request's time (outlives the record)
  * and one global key per setup link, dsync:setup:<hash> (JSON, expiring), by which a link's URL is resolved.
  */
-import type { Directory } from '../core/model.js';
-import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
+import type { Directory } from '../../core/model.js';
+import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../../core/store-port.js';
 import { failFast } from './fail-fast.js';
-import type { RedisStoreOptions } from './redis-connection.js';
-import { sendFlat } from './redis-flat-command.js';
-import { prefix } from './redis-keys.js';
-import { decode } from './redis-records.js';
-import { RedisPullSyncStore } from './redis-pull-sync.js';
-import type { RedisTarget } from './redis-target.js';
+import type { RedisStoreOptions } from './connection.js';
+import { sendFlat } from './flat-command.js';
+import { prefix } from './keys.js';
+import { decode } from './records.js';
+import { RedisPullSyncStore } from './pull-sync.js';
+import type { RedisTarget } from './target.js';
 
 const PUT_TOKENS = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end

@@ -7,7 +7,7 @@
  * its auto-pipelining, which groups them per node, lives there.
  */
 import { Command } from 'ioredis';
-import { isCluster, type RedisClient } from './redis-client.js';
+import { isCluster, type RedisClient } from './client.js';
 
 export type FlatCommand = 'evalsha' | 'eval' | 'mget' | 'hmget';
 

@@ -1,10 +1,10 @@
 /**
- * Lua of the group writes (run after redis-scripts.ts' PRELUDE, whose `k(name[, id])` names every key).
+ * Lua of the group writes (run after prelude.ts' PRELUDE, whose `k(name[, id])` names every key).
  *
  * Membership changes are entries `<op><uid>\x1f<userVersion>\x1f<event JSON>\x1f<display>`, op '-' remove,
  * '+' add, '=' set the display only (event JSON never holds a raw control character; the display comes last, so
  * it may). Up to one chunk of entries travels inline with the write, with their events, or ('b') with only each
- * event's id: the script builds the events from the users' records (their event fields, see redis-scripts.ts), which
+ * event's id: the script builds the events from the users' records (their event fields, see prelude.ts), which
  * spares the writer reading the users and sending the events' bytes (25 users of an IdP: ~25 KB each way). A bigger change is staged first (RPUSH in
  * chunks to an expiring `gs:<gid>:<token>` list, user versions checked per chunk), then the write commits it
  * atomically by renaming the list to the group's journal `gj:<gid>`; the journal is applied a chunk per script
@@ -67,7 +67,7 @@ local function setDisplay(members, shown, uid, display)
 end
 -- The events of entries sent with their ids only, built from each user's record as core/events.ts builds them
 -- (MembershipEvents.of with userDataJson): false for a user that does not exist (skipped, as a writer skips it);
--- nil when a record has no event fields of its own version, or no roles and custom attributes (see redis-scripts.ts): the writer builds
+-- nil when a record has no event fields of its own version, or no roles and custom attributes (see prelude.ts): the writer builds
 -- them then.
 -- One pattern match reads a record's version, its fields' version, the fields and where the body starts, and one
 -- concatenation builds the event (splitting the header into a table and joining pieces made a string each; a

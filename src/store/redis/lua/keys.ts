@@ -1,12 +1,12 @@
 /**
- * The keys each write script (redis-scripts.ts, redis-group-scripts.ts) touches, as its caller declares them:
+ * The keys each write script (prelude.ts, memberships.ts) touches, as its caller declares them:
  * names after the directory prefix, besides the directory record (KEYS[1], always first). A script refuses a key
  * missing here (`undeclared key`), so the store's tests prove these lists complete. Keys that follow from stored
  * data (a group's members, a journal chunk's users) the caller reads first or the script asks for (`keys`).
  */
 
 const USER_INDEXES = ['un', 'ue', 'um', 'ur'] as const;
-/** The event log and its sequence counter (redis-event-ids.ts), declared by every script that logs events. */
+/** The event log and its sequence counter (event-ids.ts), declared by every script that logs events. */
 const LOG = ['ev', 'evn'] as const;
 /** A staging list of a big membership change (the adapter deletes it when its write fails). */
 export const stageKey = (groupId: string, token: string): string => `gs:${groupId}:${token}`;

@@ -1,7 +1,7 @@
 /**
  * Redis adapter (ioredis). Key layout, all of one directory under the hash tag `{<directoryId>}`:
  *   dsync:{d}:dir          directory record (JSON)
- *   dsync:{d}:u:<id>       user record (see redis-scripts.ts for the encoding)
+ *   dsync:{d}:u:<id>       user record (see lua/prelude.ts for the encoding)
  *   dsync:{d}:uo           users ordered by creation (ZSET, paging)
  *   dsync:{d}:un|ue|um|ur  userName (unique) / externalId / email / manager id (a manager's reports) indexes (HASH)
  *   dsync:{d}:g:<id>, go, gn, ge   the same for groups (gn = displayName, unique)
@@ -11,34 +11,34 @@
  *   dsync:{d}:ug:<uid>     groups of a user (SET)
  *   dsync:{d}:gs:<gid>:<token>, gj:<gid>, gt:<gid>, gf:<token>, gx:<gid>, gpend, uw   big membership changes:
  *                          staging list, journal, its token and applied flags, members of a deleted group still
- *                          to unlink, groups with such work, user-write counter (see redis-scripts.ts)
- *   dsync:{d}:ev           the directory's event log (STREAM; an entry's fields: redis-records.ts entryEventJson;
- *                          its ids carry each event's sequence, counted in dsync:{d}:evn: redis-event-ids.ts)
+ *                          to unlink, groups with such work, user-write counter (see lua/memberships.ts)
+ *   dsync:{d}:ev           the directory's event log (STREAM; an entry's fields: records.ts entryEventJson;
+ *                          its ids carry each event's sequence, counted in dsync:{d}:evn: event-ids.ts)
  *   dsync:{d}:dlog, dlq    delivery attempt logs and dead letters (STREAMs; ids are `<directoryId>_<entry id>`)
  *   dsync:{d}:lease, dstate   the delivery lease and cursor
- *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (redis-pull-sync.ts)
+ *   dsync:{d}:slease, sr:<name>   the pull sync's lease and small records (pull-sync.ts)
  *   dsync:{d}:replay       a pending replay request (ZSET, one member scored by the earliest `since`)
- *   dsync:{d}:tok, tokuse, links, act, actlast   SCIM tokens, setup links, the activity record (redis-access.ts)
+ *   dsync:{d}:tok, tokuse, links, act, actlast   SCIM tokens, setup links, the activity record (access.ts)
  * and two global indexes: dsync:dirs (ZSET of all directories), dsync:tp:<tenant>:<product> (ZSET).
  */
-import { CHUNK_SIZE, chunksOf } from '../core/chunks.js';
-import { userJson } from '../core/events.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../core/model.js';
-import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../core/store-port.js';
+import { CHUNK_SIZE, chunksOf } from '../../core/chunks.js';
+import { userJson } from '../../core/events.js';
+import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../../core/model.js';
+import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../../core/store-port.js';
 import { durableWrites, type WrittenKeys } from './durability.js';
 import { failFast } from './fail-fast.js';
-import type { RedisStoreOptions } from './redis-connection.js';
-import { sendFlat } from './redis-flat-command.js';
-import type { RedisTarget } from './redis-target.js';
-import { accessKeys, RedisAccessStore, setupLinkKey } from './redis-access.js';
-import { syncKeys } from './redis-pull-sync.js';
-import { DIRS, DUE, prefix, tenantProductKey } from './redis-keys.js';
-import { SCRIPT_KEYS } from './redis-script-keys.js';
-import { LIST_SEP } from './redis-scripts.js';
-import { decode, decodeJson } from './redis-records.js';
-import { MemberEntries, RedisWriteScripts } from './redis-write-scripts.js';
+import type { RedisStoreOptions } from './connection.js';
+import { sendFlat } from './flat-command.js';
+import type { RedisTarget } from './target.js';
+import { accessKeys, RedisAccessStore, setupLinkKey } from './access.js';
+import { syncKeys } from './pull-sync.js';
+import { DIRS, DUE, prefix, tenantProductKey } from './keys.js';
+import { SCRIPT_KEYS } from './lua/keys.js';
+import { LIST_SEP } from './lua/prelude.js';
+import { decode, decodeJson } from './records.js';
+import { MemberEntries, RedisWriteScripts } from './script-runner.js';
 
-export type { RedisStoreOptions } from './redis-connection.js';
+export type { RedisStoreOptions } from './connection.js';
 
 const userKeyArgs = (keys: UserKeys): string[] => [
   keys.userName.toLowerCase(),
@@ -46,7 +46,7 @@ const userKeyArgs = (keys: UserKeys): string[] => [
   keys.emails.map((e) => e.toLowerCase()).join(LIST_SEP),
 ];
 /**
- * What a user record keeps to build its membership events in the group scripts (redis-scripts.ts): the event
+ * What a user record keeps to build its membership events in the group scripts (lua/prelude.ts): the event
  * data's fields, or none when the script cannot build them (the body cannot be spliced, or the id is not its own
  * JSON string content, which the script writes as is).
  */

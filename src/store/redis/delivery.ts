@@ -1,11 +1,11 @@
 /** The Redis store's event log (a STREAM per directory) and delivery side: due set, leases, cursor, logs, dead letters. */
-import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../core/store-port.js';
-import { withSequence } from '../core/event-sequence.js';
+import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../../core/store-port.js';
+import { withSequence } from '../../core/event-sequence.js';
 import { failFast } from './fail-fast.js';
-import { RedisConnection } from './redis-connection.js';
-import { sequenceOfId } from './redis-event-ids.js';
-import { DUE, prefix } from './redis-keys.js';
-import { entryEventJson } from './redis-records.js';
+import { RedisConnection } from './connection.js';
+import { sequenceOfId } from './event-ids.js';
+import { DUE, prefix } from './keys.js';
+import { entryEventJson } from './records.js';
 
 /** Stream ids are `<ms>-<n>`: compare numerically, part by part. */
 function compareSeq(a: string, b: string): number {

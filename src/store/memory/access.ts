@@ -1,6 +1,6 @@
 /** The memory store's access side (AccessStore): SCIM tokens, setup links and the activity record of each directory. */
-import type { ActivityEntry, AccessStore, StoredScimToken, StoredSetupLink } from '../core/store-port.js';
-import { MemoryPullSyncStore } from './memory-pull-sync.js';
+import type { ActivityEntry, AccessStore, StoredScimToken, StoredSetupLink } from '../../core/store-port.js';
+import { MemoryPullSyncStore } from './pull-sync.js';
 
 export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<AccessStore, 'getDirectoryAccess'> {
   /** Setup links by hash, across directories: JSON and how long it is kept. */
