@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { SCRIPTS } from '../../src/store/redis/lua/prelude.js';
+import { SCRIPTS } from '../../src/store/redis/lua/scripts.js';
 import { client, importFirst, median, startDsync, startRedis, tscBuild } from './lib.js';
 import { biggerOktaUser, check } from './okta-workload.js';
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     if (trees[0]) {
       const [name, dir] = trees[0];
       await tscBuild(dir, 'tsconfig.build.json');
-      const older = await importFirst<{ SCRIPTS: typeof SCRIPTS }>(dir, ['dist/store/redis/lua/prelude.js', 'dist/store/redis-scripts.js']);
+      const older = await importFirst<{ SCRIPTS: typeof SCRIPTS }>(dir, ['dist/store/redis/lua/scripts.js', 'dist/store/redis-scripts.js']);
       sides.unshift({ name, script: older.SCRIPTS.dsyncUpdateGroup });
     } else {
       // The same script under a second SHA: what two identical scripts differ by here.

@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { SCRIPT_KEYS } from '../../src/store/redis/lua/keys.js';
-import { FIELD_SEP, SCRIPTS, type ScriptName } from '../../src/store/redis/lua/prelude.js';
+import { FIELD_SEP } from '../../src/store/redis/lua/prelude.js';
+import { SCRIPTS, type ScriptName } from '../../src/store/redis/lua/scripts.js';
 import { freshRedisStore } from '../support/services.js';
 
 const DIR = 'lua-keys';

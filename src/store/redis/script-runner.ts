@@ -13,7 +13,8 @@ import type { RedisClient } from './client.js';
 import { sendFlat } from './flat-command.js';
 import { prefix } from './keys.js';
 import { SCRIPT_KEYS, stageKey } from './lua/keys.js';
-import { FIELD_SEP, SCRIPTS, type ScriptName } from './lua/prelude.js';
+import { FIELD_SEP } from './lua/prelude.js';
+import { SCRIPTS, type ScriptName } from './lua/scripts.js';
 
 type Reply = [string, ...string[]];
 const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1');
@@ -88,7 +89,7 @@ const isNoScript = (err: unknown): boolean => err instanceof Error && err.messag
 /**
  * EVALSHA's arguments: the script, its key count, the keys (the directory record first), `args`. A key may be
  * declared twice (one a script asked for again): Redis and the scripts' guard take it as one, and deduplicating
- * here cost more than the rest of the call (a Set of a member PATCH's 51 keys: 16.8 µs on Node.js 20, 18.2 on 24).
+ * here cost more than the rest of the call (docs/design/performance.md, "ioredis' `args.flat()` and a Set of keys").
  */
 function scriptCall(script: string, p: string, keys: string[], args: string[]): string[] {
   const call = [script, String(keys.length + 1), `${p}dir`];

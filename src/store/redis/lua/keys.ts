@@ -1,5 +1,5 @@
 /**
- * The keys each write script (prelude.ts, memberships.ts) touches, as its caller declares them:
+ * The keys each write script (users.ts, groups.ts, memberships.ts) touches, as its caller declares them:
  * names after the directory prefix, besides the directory record (KEYS[1], always first). A script refuses a key
  * missing here (`undeclared key`), so the store's tests prove these lists complete. Keys that follow from stored
  * data (a group's members, a journal chunk's users) the caller reads first or the script asks for (`keys`).
@@ -10,7 +10,10 @@ const USER_INDEXES = ['un', 'ue', 'um', 'ur'] as const;
 const LOG = ['ev', 'evn'] as const;
 /** A staging list of a big membership change (the adapter deletes it when its write fails). */
 export const stageKey = (groupId: string, token: string): string => `gs:${groupId}:${token}`;
-/** A user's record and, when its memberships change, its groups. A loop: Node 20's flatMap costs ~10 µs for 25 ids. */
+/**
+ * A user's record and, when its memberships change, its groups: a loop, as `flatMap` is slow on Node.js 20
+ * (docs/design/performance.md, "flatMap and a PATCH's last copies").
+ */
 function userKeys(userIds: string[], links: boolean): string[] {
   const out: string[] = [];
   for (const id of userIds) {

@@ -1,6 +1,7 @@
 /**
- * Lua scripts of the Redis adapter: each write, its index changes and the events it causes run as one atomic
- * step. Every key a script touches starts with the directory prefix `dsync:{<directoryId>}:`, so all of a
+ * What every write script of the Redis adapter starts with (PRELUDE; the scripts: users.ts, groups.ts,
+ * memberships.ts, by name in scripts.ts). Each write, its index changes and the events it causes run as one
+ * atomic step. Every key a script touches starts with the directory prefix `dsync:{<directoryId>}:`, so all of a
  * directory's keys share one hash slot (Redis Cluster), and the caller declares every one of them (KEYS), as
  * Redis requires: a cluster routes the call by them and, while their slot migrates (resharding), answers
  * ASK/TRYAGAIN instead of running the script on a half-moved directory. KEYS[1] is the directory record
@@ -26,11 +27,10 @@
  * groups: k1 = lower(displayName), k2 = externalId, k3 = ''
  * Membership changes: see memberships.ts.
  */
-import { createGroup, deleteGroup, drain, MEMBERS, stage, updateGroup, verify } from './memberships.js';
 import { SEQUENCE_BASE } from '../event-ids.js';
 
 /** Helpers of every script; it answers `missing` once the directory is gone. */
-const PRELUDE = `
+export const PRELUDE = `
 local SEP, BODY, LIST = '\\31', '\\30', '\\29'
 local declared = {}
 for _, name in ipairs(KEYS) do declared[name] = true end
@@ -166,97 +166,6 @@ end
 local function pendingMembers() return redis.call('SCARD', k('gpend')) > 0 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'missing'} end
 `;
-
-/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
-const createUser = `
-local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
-local h = {'1', ARGV[5], ARGV[6], un, ext, ems}
-local n = eventFields(h)
-redis.call('SET', k('u:', id), encode(h, ARGV[7]))
-redis.call('ZADD', k('uo'), nextSeq(), id)
-madd(k('ue'), ext, id)
-madd(k('ur'), h[13], id)
-for _, e in ipairs(split(ems, LIST)) do madd(k('um'), e, id) end
-emitn(n)
-return ok(h)
-`;
-
-/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
-const updateUser = `
-local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local key = k('u:', id)
-local rec = redis.call('GET', key)
-if not rec then return {'missing'} end
-local h = header(rec)
-if h[1] ~= ARGV[2] then return {'stale'} end
-if pendingMembers() then return {'busy'} end
-if not rekey(k('un'), h[4], un, id) then return {'conflict'} end
-redis.call('INCR', k('uw'))
-remulti(k('ue'), h[5], ext, id)
-if ems ~= h[6] then
-  for _, e in ipairs(split(h[6], LIST)) do mdel(k('um'), e, id) end
-  for _, e in ipairs(split(ems, LIST)) do madd(k('um'), e, id) end
-end
-h[4], h[5], h[6] = un, ext, ems
-bump(h, now)
--- A record an older dsync wrote has no manager field.
-local manager = h[13] or ''
-local n = eventFields(h)
-remulti(k('ur'), manager, h[13], id)
-redis.call('SET', key, encode(h, ARGV[7]))
-emitn(n)
-return ok(h)
-`;
-
-/**
- * ARGV: id, expectedVersion, now, nGroups, (groupId, groupVersion)…, nEvents, events… The groups are the ones
- * the caller read and declared: the script answers 'stale' unless they are exactly the user's groups now.
- */
-const deleteUser = `
-local id, now = ARGV[1], ARGV[3]
-local key, groups = k('u:', id), k('ug:', id)
-local rec = redis.call('GET', key)
-if not rec then return {'missing'} end
-local h = header(rec)
-if h[1] ~= ARGV[2] then return {'stale'} end
-if pendingMembers() then return {'busy'} end
-local n = tonumber(ARGV[4])
-if redis.call('SCARD', groups) ~= n then return {'stale'} end
--- The removal events carry each group as read: every group must still be that version.
-for i = 5, 3 + 2 * n, 2 do
-  if redis.call('SISMEMBER', groups, ARGV[i]) == 0 or versionOf(k('g:', ARGV[i])) ~= ARGV[i + 1] then
-    return {'stale'}
-  end
-end
-for i = 5, 3 + 2 * n, 2 do
-  redis.call('ZREM', k('m:', ARGV[i]), id)
-  redis.call('HDEL', k('md:', ARGV[i]), id)
-  touch(k('g:', ARGV[i]), now)
-end
-redis.call('DEL', groups, key)
-redis.call('INCR', k('uw'))
-if redis.call('HGET', k('un'), h[4]) == id then redis.call('HDEL', k('un'), h[4]) end
-mdel(k('ue'), h[5], id)
-mdel(k('ur'), h[13] or '', id)
-for _, e in ipairs(split(h[6], LIST)) do mdel(k('um'), e, id) end
-redis.call('ZREM', k('uo'), id)
-emitn(5 + 2 * n)
-return ok(h)
-`;
-
-export const SCRIPTS = {
-  dsyncCreateUser: PRELUDE + createUser,
-  dsyncUpdateUser: PRELUDE + updateUser,
-  dsyncDeleteUser: PRELUDE + deleteUser,
-  dsyncCreateGroup: PRELUDE + MEMBERS + createGroup,
-  dsyncUpdateGroup: PRELUDE + MEMBERS + updateGroup,
-  dsyncDeleteGroup: PRELUDE + deleteGroup,
-  dsyncDrain: PRELUDE + MEMBERS + drain,
-  dsyncStage: PRELUDE + MEMBERS + stage,
-  dsyncVerify: PRELUDE + MEMBERS + verify,
-} as const;
-export type ScriptName = keyof typeof SCRIPTS;
 
 export const FIELD_SEP = '\x1f';
 export const BODY_SEP = '\x1e';
