@@ -2,8 +2,7 @@
  * A directory's event log in the memory store. Seqs are consecutive numbers, so no seq is stored; event JSON is
  * packed into blocks of 1,024 events held in one Buffer each (outside the JS heap). A backlog of a million
  * events (a few refills of a 200,000-member group) is then about a thousand heap objects instead of millions of
- * strings and records, whose garbage collection showed up as event-loop pauses of several hundred ms. An event's
- * seq is its `sequence`.
+ * strings and records, whose garbage collection paused the event loop. An event's seq is its `sequence`.
  */
 import { withSequence } from '../../core/event-sequence.js';
 import { PackedStrings } from '../../core/packed-strings.js';

@@ -66,9 +66,8 @@ function clusterClient(target: Extract<RedisTarget, { kind: 'cluster' }>, option
  * One server or a Sentinel's master: no auto-pipelining. Each batch of it is a Pipeline (which copies every
  * defined script onto itself), a setImmediate, a promise per command and its reply by nextTick, and a batch waits
  * while the one before is unanswered; a plain connection has many commands in flight, and writes a turn's commands
- * together (coalesced-writes.ts). Measured side by side (docs/design/performance.md, "Commands sent as they come",
- * "A turn's commands in one write"): a member PATCH of 25 +48–57% and then +17–19% req/s, every write's CPU lower.
- * A cluster keeps it: it is how commands group per node.
+ * together (coalesced-writes.ts): faster writes at lower CPU (docs/design/performance.md, "Commands sent as they
+ * come", "A turn's commands in one write"). A cluster keeps it: it is how commands group per node.
  */
 const SERVER: RedisOptions = { ...FAIL_FAST, enableAutoPipelining: false };
 

@@ -150,7 +150,7 @@ export class RedisConnection {
   /**
    * ioredis ends a Sentinel client for good when the Sentinels' +switch-master arrives while it is asking them for
    * the master (the failover detector's disconnect makes that pending connect throw "Connection is closed.",
-   * https://github.com/redis/ioredis/issues/1683): every request would answer 503 until a restart. Seen here once in ~45 loaded failovers. An
+   * https://github.com/redis/ioredis/issues/1683): rare, but every request would then answer 503 until a restart. An
    * end nobody asked for is undone by connecting again (ioredis reconnects on its own in every other case).
    */
   private reconnectAfterUnaskedEnd(): void {

@@ -1,8 +1,7 @@
 /**
  * Sends a command whose arguments are already one flat list of strings, without ioredis' `args.flat()` in its
- * `Command`: Node.js 20's `flat` costs ~150 ns an argument (a 25-member PATCH's script call has ~80: its
- * Command 13.7 µs against 0.24 this way; Node.js 24: 2.3 against 0.19, object-literals.bench.ts). The command
- * is made empty and given its list, which is what ioredis' constructor would have made of it: strings need no
+ * `Command`, which is slow on Node.js 20 (docs/design/performance.md, "ioredis' `args.flat()` and a Set of keys:
+ * a script call's own cost"). The command is made empty and given its list, which is what ioredis' constructor would have made of it: strings need no
  * conversion, and these commands have no argument transformer. A cluster's commands keep ioredis' own path:
  * its auto-pipelining, which groups them per node, lives there.
  */
