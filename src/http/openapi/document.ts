@@ -11,7 +11,7 @@ import { EVENT_TYPES, directorySyncEventSchema, eventSchemaId, eventSchemas } fr
 import { errorStatuses, API_PREFIX, type ApiRoute } from './route-table.js';
 import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.js';
 import { ERROR_RESPONSES, ERROR_SCHEMAS, HEADERS, TAG_DESCRIPTIONS, WEBHOOK_HEADERS, answerHeaders, errorResponse } from './responses.js';
-import { SchemaCollector, exampleOf, ref, type Json } from './json-schemas.js';
+import { SchemaCollector, exampleOf, type Json } from './json-schemas.js';
 
 const { version, license } = createRequire(import.meta.url)('../../../package.json') as { version: string; license: string };
 

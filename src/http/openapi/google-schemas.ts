@@ -4,16 +4,12 @@
  */
 import { z } from 'zod';
 import { DIRECTORY_TYPES } from '../../core/model.js';
-import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 import type { GoogleDirectoryView, TokenSet } from '../../providers/google/authorization.js';
 import type { SyncReport } from '../../providers/pull/runner.js';
-import type { SyncCounts, SyncState, SyncStatus } from '../../providers/google/sync-status.js';
-import { runDirectorySchema, runErrorSchema, syncRunSchema } from './sync-run-routes.js';
+import type { SyncStatus } from '../../providers/google/sync-status.js';
+import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
 
-const timestamp = z.iso.datetime();
-export const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
 
-export const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
 const TOKENS = { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' };
 
 export const tokenSetSchema = z
@@ -58,33 +54,6 @@ export const serviceAccountViewSchema = z
   })
   .meta({ id: 'GoogleServiceAccount', examples: [{ id: DIRECTORY_ID, client_email: 'sync@acme.iam.gserviceaccount.com', admin_email: 'admin@acme.io' }] });
 
-export const ZERO_COUNTS = { users_created: 0, users_updated: 0, users_deleted: 0, groups_created: 0, groups_updated: 0, groups_deleted: 0, members_added: 0, members_removed: 0 };
-
-export const countsSchema = z.object({
-  users_created: z.int(),
-  users_updated: z.int(),
-  users_deleted: z.int(),
-  groups_created: z.int(),
-  groups_updated: z.int(),
-  groups_deleted: z.int(),
-  members_added: z.int(),
-  members_removed: z.int(),
-}) satisfies z.ZodType<SyncCounts>;
-
-export const errorSchema = runErrorSchema.describe('Why the last run did not succeed');
-
-/** The fields every pull provider's sync status has (pull/sync-status.ts). */
-export const baseSyncStatusShape = {
-  directory_id: z.string(),
-  state: z.enum(SYNC_STATES),
-  started_at: timestamp.nullable(),
-  finished_at: timestamp.nullable(),
-  duration_ms: z.number().nullable(),
-  counts: countsSchema,
-  error: errorSchema,
-  last_success_at: timestamp.nullable(),
-};
-
 export const syncStatusSchema = z
   .object({
     ...baseSyncStatusShape,
@@ -109,17 +78,6 @@ export const syncStatusSchema = z
     ],
   }) satisfies z.ZodType<SyncStatus>;
 
-/** A sync run's report, as both pull providers' cron routes answer it. */
-const reportStateSchema = z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now');
-
-export const syncReportObject = z.object({
-  directories: z.array(runDirectorySchema.extend({ state: reportStateSchema, counts: countsSchema, error: errorSchema })),
-  created: z.int(),
-  updated: z.int(),
-  deleted: z.int(),
-  failed: z.int().describe('Directories whose run failed or was stopped by the mass-deletion guard'),
-});
-
 export const syncReportSchema = syncReportObject
   .meta({
     id: 'GoogleSyncReport',
@@ -133,9 +91,6 @@ export const syncReportSchema = syncReportObject
       },
     ],
   }) satisfies z.ZodType<SyncReport>;
-
-/** A background run (Prefer: respond-async) of a pull provider's sync: each provider names it and gives its example. */
-export const syncRunObject = syncRunSchema({ state: reportStateSchema, counts: countsSchema });
 
 export const syncRunRecordSchema = syncRunObject.meta({
   id: 'GoogleSyncRun',

@@ -1,14 +1,14 @@
 /**
  * What the HRIS routes take and answer inside `data`, as named zod schemas with examples for the OpenAPI
- * document; `satisfies` ties each to the provider's type. The sync report and a background run have the Google
- * route's shapes.
+ * document; `satisfies` ties each to the provider's type. The sync report and a background run have every pull
+ * provider's shapes (pull-sync-schemas.ts).
  */
 import { z } from 'zod';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import { HRIS_TYPES } from '../../providers/hris/connector.js';
 import type { HrisConnectionView } from '../../providers/hris/hris.js';
 import type { HrisSyncStatus } from '../../providers/hris/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './google-schemas.js';
+import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
 
 const FINISHED = '2026-11-21T08:00:01.200Z';
 

@@ -1,12 +1,13 @@
 /**
  * What the Microsoft Entra ID routes answer inside `data`, as named zod schemas with examples for the OpenAPI
  * document; `satisfies` ties each to the provider's type, so a field added there without its schema fails to
- * compile. The sync report and a background run have the Google route's shapes.
+ * compile. The sync report and a background run have every pull provider's
+ * shapes (pull-sync-schemas.ts).
  */
 import { z } from 'zod';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import type { MicrosoftSyncStatus } from '../../providers/microsoft/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './google-schemas.js';
+import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
 
 const timestamp = z.iso.datetime();
 const TENANT_ID = 'aaaaaaaa-1111-4111-8111-111111111111';

@@ -12,36 +12,6 @@ import type { Dsync } from '../../service.js';
 import { idParam } from './params.js';
 import { API_PREFIX, Answer, route, type ApiRoute } from './route-table.js';
 
-const timestamp = z.iso.datetime();
-export const runErrorSchema = z.object({ code: z.string(), message: z.string() }).nullable();
-/** A directory as a run and a report name it, before its outcome's fields. */
-export const runDirectorySchema = z.object({ id: z.string(), name: z.string(), tenant: z.string(), product: z.string() });
-
-/** A run record's schema, with the provider's own per-directory states and counts. */
-export function syncRunSchema(outcome: { state: z.ZodType<string>; counts: z.ZodType<Record<string, number>> }) {
-  return z.object({
-    id: z.string(),
-    provider: z.string(),
-    state: z.enum(['running', 'succeeded', 'failed']).describe('succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)'),
-    directory_id: z.string().nullable().describe('The directoryId the run was asked for; null: every directory'),
-    started_at: timestamp,
-    finished_at: timestamp.nullable(),
-    progress: z.object({ directories: z.int(), done: z.int() }),
-    directories: z.array(
-      runDirectorySchema.extend({
-        state: outcome.state.describe('pending, running, then the outcome of its sync'),
-        counts: outcome.counts.nullable(),
-        error: runErrorSchema,
-      }),
-    ),
-    created: z.int(),
-    updated: z.int(),
-    deleted: z.int(),
-    failed: z.int().describe('Directories whose sync failed or was stopped by the mass-deletion guard'),
-    error: runErrorSchema.describe('Why the run stopped (state failed)'),
-  }) satisfies z.ZodType<SyncRun>;
-}
-
 /** `Prefer: respond-async, wait=10` → whether respond-async is asked for (preference names are case-insensitive). */
 export const respondAsync = (prefer: string | undefined): boolean =>
   (prefer ?? '').split(',').some((p) => p.split(/[=;]/)[0]!.trim().toLowerCase() === 'respond-async');

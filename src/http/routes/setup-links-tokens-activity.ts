@@ -19,7 +19,6 @@ import { route, type ApiRoute } from '../openapi/route-table.js';
 const TAG = 'Setup links, SCIM tokens, activity';
 const timestamp = z.iso.datetime();
 
-const DIRECTORY_ID = '3dc0474f-5449-4244-9c42-0b6a3c8e1f2d';
 const AT = '2026-11-21T08:00:00.000Z';
 const LATER = '2026-11-28T08:00:00.000Z';
 const linkParams = z.object({ id: idParam('id').describe('The directory id'), linkId: idParam('linkId').describe('The setup link id (`sl_…`)') });

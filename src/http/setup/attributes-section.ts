@@ -14,7 +14,7 @@ import type { AttributeMapping, Directory, StoredResource } from '../../core/mod
 import type { Dsync } from '../../service.js';
 import { html, type Html } from './html.js';
 import { actionForm } from './fragments.js';
-import type { AttributesEdit, AttributesView, PreviewRow, SeenPath, SetupAction, SetupView } from './view-types.js';
+import type { AttributesEdit, AttributesView, SeenPath, SetupAction, SetupView } from './view-types.js';
 
 /** Users read for the paths the IdP sent: enough to see its shape, bounded whatever the directory's size. */
 export const SAMPLE_USERS = 20;
