@@ -4,7 +4,7 @@
  * refresh token (a visible error state while other directories still sync).
  */
 import { expect } from 'chai';
-import type { GUser } from '../support/fake-google.js';
+import type { GUser } from '../support/fake-google-wire.js';
 import { labels, startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { openStore, startService, STORE_KINDS } from '../support/harness.js';
 import { createLogger } from '../../src/logger.js';

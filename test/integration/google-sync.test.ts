@@ -4,7 +4,7 @@
  * and the shared Redis Cluster, about 2 s each).
  */
 import { expect } from 'chai';
-import type { GGroup, GUser } from '../support/fake-google.js';
+import type { GGroup, GUser } from '../support/fake-google-wire.js';
 import { labels, startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { CLUSTER_STORE_KINDS, openStore } from '../support/harness.js';
 import { GOOGLE_USER } from '../../src/core/attributes.js';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { repoRoot } from './cli.js';
+import type { Service } from './harness.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(repoRoot, 'test-results', 'screenshots');
@@ -87,3 +88,7 @@ export async function check(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true });
   }
 }
+
+/** A new setup link of the directory, made through the management API. */
+export const setupLinkOf = async (svc: Service, d: { id: string }): Promise<string> =>
+  (await svc.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;

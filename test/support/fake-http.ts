@@ -51,9 +51,7 @@ export abstract class FakeServer<R extends string> {
   }
 
   private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    await this.handle(req, res, new URL(req.url ?? '/', this.url), Buffer.concat(chunks).toString());
+    await this.handle(req, res, new URL(req.url ?? '/', this.url), await bodyOf(req));
   }
 
   protected abstract handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): Promise<void> | void;
@@ -61,4 +59,14 @@ export abstract class FakeServer<R extends string> {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** A request's body as text (the fakes read form and JSON bodies themselves). */
+export function bodyOf(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+    req.on('error', reject);
+  });
 }

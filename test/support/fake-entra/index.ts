@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { bodyOf } from '../fake-google.js';
+import { bodyOf } from '../fake-http.js';
 import { FAKE_APP, FakeAuthority, type Reply } from './authority.js';
 import { FakeSubscriptions, graphError } from './subscriptions.js';
 import { Tenant, type Kind } from './tenant.js';
