@@ -14,59 +14,9 @@ import type { RedisStoreOptions } from './connection.js';
 import { sendFlat } from './flat-command.js';
 import { prefix } from './keys.js';
 import { decode } from './records.js';
+import { ACCESS_COMMANDS } from './lua/access.js';
 import { RedisPullSyncStore } from './pull-sync.js';
 import type { RedisTarget } from './target.js';
-
-const PUT_TOKENS = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'missing' end
-if (redis.call('GET', KEYS[2]) or '') ~= ARGV[1] then return 'stale' end
-if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2]) end
-return 'ok'`;
-
-/** ARGV: n, then n (id, at) pairs (a later time wins), then ids to forget. */
-const RECORD_USAGE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local n = tonumber(ARGV[1])
-for i = 0, n - 1 do
-  local id, at = ARGV[2 + i * 2], ARGV[3 + i * 2]
-  if tonumber(at) > tonumber(redis.call('HGET', KEYS[2], id) or '0') then redis.call('HSET', KEYS[2], id, at) end
-end
-for i = 2 + n * 2, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
-return 1`;
-
-/** ARGV: id, json, the most working links ('' for no bound), now (ISO), then ids to forget. */
-const PUT_LINK = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 5, #ARGV do redis.call('HDEL', KEYS[2], ARGV[i]) end
-if ARGV[3] ~= '' then
-  local open = 0
-  for _, json in ipairs(redis.call('HVALS', KEYS[2])) do
-    local l = cjson.decode(json)
-    if (l.revoked_at == nil or l.revoked_at == cjson.null) and l.expires_at > ARGV[4] then open = open + 1 end
-  end
-  if open >= tonumber(ARGV[3]) then return 2 end
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 1`;
-
-/** ARGV: keep, ttl ms, the newest authenticated entry's time ('' for none), then the entries oldest first. */
-const APPEND_ACTIVITY = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-for i = 4, #ARGV do redis.call('LPUSH', KEYS[2], ARGV[i]) end
-redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[1]) - 1)
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-if ARGV[3] ~= '' then
-  local last = redis.call('GET', KEYS[3])
-  if not last or ARGV[3] > last then redis.call('SET', KEYS[3], ARGV[3]) end
-end
-return 1`;
-
-const COMMANDS = {
-  dsyncPutTokens: { keys: 2, lua: PUT_TOKENS },
-  dsyncRecordUsage: { keys: 2, lua: RECORD_USAGE },
-  dsyncPutLink: { keys: 2, lua: PUT_LINK },
-  dsyncAppendActivity: { keys: 3, lua: APPEND_ACTIVITY },
-};
 
 export const setupLinkKey = (hash: string): string => `dsync:setup:${hash}`;
 
@@ -103,7 +53,7 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
 
   constructor(target: string | RedisTarget, options: RedisStoreOptions = {}) {
     super(target, options);
-    this.defineCommands(COMMANDS);
+    this.defineCommands(ACCESS_COMMANDS);
   }
 
   async getDirectoryAccess(id: string, resource?: ResourceRef): Promise<DirectoryAccess | null> {

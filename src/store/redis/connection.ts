@@ -1,6 +1,6 @@
 /**
- * The Redis store's connection: fail-fast options, its Lua commands, command metrics, ping and close. The
- * store's parts (delivery.ts, users-groups.ts) build on it.
+ * The Redis store's connection: fail-fast options, its small Lua commands (lua/leases.ts, lua/directory-record.ts),
+ * command metrics, ping and close. The store's parts (delivery.ts, users-groups.ts) build on it.
  */
 import type { RedisOptions } from 'ioredis';
 import { StoreUnavailableError } from '../../core/errors.js';
@@ -9,63 +9,12 @@ import { observeCommands, type CommandObserver } from './command-observer.js';
 import { Durability, type DurabilityOptions } from './durability.js';
 import { asStoreError, briefly, failFast } from './fail-fast.js';
 import { createRedisClient, DEFAULT_COMMAND_TIMEOUT_MS, isCluster, type RedisClient } from './client.js';
+import { DIRECTORY_COMMANDS } from './lua/directory-record.js';
+import { LEASE_COMMANDS } from './lua/leases.js';
 import type { RedisTarget } from './target.js';
 
 /** ioredis' own options (e.g. `commandTimeout`) over the fail-fast defaults (client.ts), and durability. */
 export type RedisStoreOptions = RedisOptions & DurabilityOptions;
-
-/** Compare-and-delete / compare-and-set under a lease (KEYS[1] = lease key). */
-const RELEASE_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-const RENEW_LEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-const SAVE_STATE = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[2], 'cursor', ARGV[2], 'attempts', ARGV[3], 'pinned', ARGV[4], 'retryAt', ARGV[6])
-if ARGV[7] == '' then redis.call('HDEL', KEYS[2], 'ahead') else redis.call('HSET', KEYS[2], 'ahead', ARGV[7]) end
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1`;
-/** Compare-and-set on the directory record (cjson: the record has no arrays, so encoding is faithful). */
-const DISABLE_WEBHOOK = `
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local d = cjson.decode(raw)
-if type(d.webhook) ~= 'table' or d.webhook.endpoint ~= ARGV[1] then return 0 end
-d.webhook_disabled_at = ARGV[2]
-redis.call('SET', KEYS[1], cjson.encode(d))
-return 1`;
-
-/** Compare-and-set of the Google token fields alone, while the refresh token is still ARGV[1] ('' = none). */
-const SAVE_GOOGLE_TOKENS = `
-local raw = redis.call('GET', KEYS[1])
-if not raw then return 0 end
-local d = cjson.decode(raw)
-if (d.google_refresh_token or '') ~= ARGV[1] then return 0 end
-d.google_access_token = ARGV[2]
-if ARGV[3] ~= '' then d.google_refresh_token = ARGV[3] end
-d.updated_at = ARGV[4]
-redis.call('SET', KEYS[1], cjson.encode(d))
-return 1`;
-
-/** Claims KEYS[1] for ARGV[1] (expiring after ARGV[2] ms) unless held: answers the holder. */
-const CLAIM = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return ARGV[1] end
-return redis.call('GET', KEYS[1])`;
-
-/** Sets (or, with an empty value, deletes) KEYS[2] only while the directory record KEYS[1] exists. */
-const PUT_SYNC_RECORD = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[1] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[1]) end
-return 1`;
-
-/** The store's small commands beside the write scripts (lua/). */
-const COMMANDS = {
-  dsyncReleaseLease: { keys: 1, lua: RELEASE_LEASE },
-  dsyncRenewLease: { keys: 1, lua: RENEW_LEASE },
-  dsyncDisableWebhook: { keys: 1, lua: DISABLE_WEBHOOK },
-  dsyncSaveGoogleTokens: { keys: 1, lua: SAVE_GOOGLE_TOKENS },
-  dsyncSaveState: { keys: 2, lua: SAVE_STATE },
-  dsyncPutSyncRecord: { keys: 2, lua: PUT_SYNC_RECORD },
-  dsyncClaim: { keys: 1, lua: CLAIM },
-};
 
 /** How long after an end we did not ask for the client connects again. */
 const RECONNECT_AFTER_END_MS = 200;
@@ -91,7 +40,7 @@ export class RedisConnection {
     this.redis.on('error', (err: Error) => (this.connectionError = err));
     this.redis.on('ready', () => (this.connectionError = undefined));
     this.reconnectAfterUnaskedEnd();
-    this.defineCommands(COMMANDS);
+    this.defineCommands({ ...LEASE_COMMANDS, ...DIRECTORY_COMMANDS });
     this.durability = new Durability(this.redis, {
       ...(waitReplicas !== undefined && { waitReplicas }),
       ...(minReplicas !== undefined && { minReplicas }),
