@@ -21,9 +21,8 @@
 // sum over the machine's cores (the least time to Ready that work allows on it, idle), tell the run's own cost.
 // Targets (2-core machine): 10,000 Ready in < 60 s, <= 3 writes per resource, < 300 MB RSS.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { request, type RequestOptions } from 'node:https';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +33,8 @@ import { KubeClient } from '../../src/operator/kube.js';
 import { installCrd } from '../k8s/operator-harness.js';
 import { startCluster } from '../k8s/cluster.js';
 import { createConnections, createWebhookSecret, watchReady } from './directory-connections.js';
-import { CLOCK_TICKS, cpuSeconds, imageNodeOptions } from './lib.js';
+import { cpuSeconds, imageNodeOptions } from './lib.js';
+import { apiServerProfile, clusterPids, type CpuSample, type CpuSeconds, cpuSpent, machineCpu, memoryOf, type Scrape, scrape, type ServerLoad, serverLoad, loadSince, writes } from './operator-scale-probes.js';
 
 const SIZES = (process.env['OPERATOR_BENCH_N'] ?? '1000,5000,10000').split(',').map(Number);
 const RESYNC = '60s'; // past convergence at 10,000 on a quiet machine; production's default is 10 min
@@ -75,137 +75,6 @@ async function startRedis(dir: string): Promise<{ url: string; pid: number; stop
   return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
-/** The machine's busy and total CPU seconds so far (all cores), from /proc/stat. */
-function machineCpu(): { busy: number; total: number } {
-  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const total = ticks.reduce((a, b) => a + b, 0);
-  const idle = ticks[3]! + (ticks[4] ?? 0);
-  return { busy: (total - idle) / CLOCK_TICKS, total: total / CLOCK_TICKS };
-}
-
-/** The pids of a started cluster's kube-apiserver and etcd (apiserver.sh writes them to <dir>/env). */
-function clusterPids(dir: string): { apiserver: number; etcd: number } {
-  const env = readFileSync(join(dir, 'env'), 'utf8');
-  const pid = (name: string): number => Number(new RegExp(`^${name}=(\\d+)`, 'm').exec(env)?.[1]);
-  return { apiserver: pid('APISERVER_PID'), etcd: pid('ETCD_PID') };
-}
-
-/** VmRSS and VmHWM (peak) of a process, in MB. */
-function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-}
-
-interface Scrape {
-  kubeWrites: number;
-  storeWrites: number;
-  /** API requests (leases excluded only from writes: reads of the Lease are few). */
-  requests: Record<string, number>;
-  throttled: number;
-  reconciles: number;
-  leader: boolean;
-  /** CPU seconds the process used (user + system): unlike wall time, other processes' load does not inflate it. */
-  cpuSeconds: number;
-  /** V8 heap in use and reserved, and memory outside it (Buffers), MB: what RSS holds beyond the code. */
-  heap: { used: number; total: number; external: number };
-}
-
-async function scrape(port: number): Promise<Scrape> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const sum = (re: RegExp): number => [...text.matchAll(re)].reduce((s, m) => s + Number(m[1]), 0);
-  const requests: Record<string, number> = {};
-  for (const m of text.matchAll(/^rest_client_requests_total\{([^}]*)\} (\d+)/gm)) {
-    const method = /method="([^"]+)"/.exec(m[1]!)?.[1] ?? '?';
-    requests[method] = (requests[method] ?? 0) + Number(m[2]);
-  }
-  let kubeWrites = 0;
-  let storeWrites = 0;
-  for (const m of text.matchAll(/^dsync_operator_writes_total\{([^}]*)\} (\d+)/gm)) {
-    if (m[1]!.includes('target="store"')) storeWrites += Number(m[2]);
-    else if (!m[1]!.includes('resource="leases"')) kubeWrites += Number(m[2]);
-  }
-  return {
-    kubeWrites,
-    storeWrites,
-    requests,
-    throttled: sum(/^rest_client_requests_total\{[^}]*code="429"[^}]*\} (\d+)/gm),
-    reconciles: sum(/^controller_runtime_reconcile_total\{[^}]*result="success"[^}]*\} (\d+)/gm),
-    leader: sum(/^leader_election_master_status\{[^}]*\} (\d+)/gm) === 1,
-    cpuSeconds: Number(/^process_cpu_seconds_total (\S+)/m.exec(text)?.[1] ?? NaN),
-    heap: {
-      used: sum(/^nodejs_heap_size_used_bytes (\d+)/gm) / 2 ** 20,
-      total: sum(/^nodejs_heap_size_total_bytes (\d+)/gm) / 2 ** 20,
-      external: sum(/^nodejs_external_memory_bytes (\d+)/gm) / 2 ** 20,
-    },
-  };
-}
-
-const writes = (s: Scrape): number => s.kubeWrites + s.storeWrites;
-
-/** The API server's own count of requests and of the time it spent on them, by verb (its /metrics). */
-type ServerLoad = Map<string, { count: number; seconds: number }>;
-
-async function serverLoad(kubeConfig: KubeConfig): Promise<ServerLoad> {
-  const opts: RequestOptions & Record<string, unknown> = {};
-  await kubeConfig.applyToHTTPSOptions(opts);
-  const url = new URL('/metrics', kubeConfig.getCurrentCluster()!.server);
-  const text = await new Promise<string>((resolve, reject) => {
-    request(url, { ...opts, method: 'GET' }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      res.on('error', reject);
-    }).on('error', reject).end();
-  });
-  const load: ServerLoad = new Map();
-  const entry = (verb: string) => load.get(verb) ?? load.set(verb, { count: 0, seconds: 0 }).get(verb)!;
-  for (const m of text.matchAll(/^apiserver_request_total\{([^}]*)\} (\S+)/gm)) {
-    if (/resource="(leases|events)"/.test(m[1]!) || !/resource="/.test(m[1]!)) continue;
-    entry(/verb="([^"]+)"/.exec(m[1]!)![1]!).count += Number(m[2]);
-  }
-  for (const m of text.matchAll(/^apiserver_request_duration_seconds_sum\{([^}]*)\} (\S+)/gm)) {
-    if (/resource="(leases|events)"/.test(m[1]!) || !/resource="/.test(m[1]!) || /verb="WATCH"/.test(m[1]!)) continue;
-    entry(/verb="([^"]+)"/.exec(m[1]!)![1]!).seconds += Number(m[2]);
-  }
-  return load;
-}
-
-function loadSince(after: ServerLoad, before: ServerLoad): ServerLoad {
-  const diff: ServerLoad = new Map();
-  for (const [verb, a] of after) {
-    const b = before.get(verb) ?? { count: 0, seconds: 0 };
-    if (a.count - b.count > 0) diff.set(verb, { count: a.count - b.count, seconds: a.seconds - b.seconds });
-  }
-  return diff;
-}
-
-type CpuSample = Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark', number> & { machine: { busy: number; total: number } };
-
-function cpuSpent(start: CpuSample, end: CpuSample): Pick<Result, 'cpu' | 'machineBusy'> {
-  const names = ['apiserver', 'etcd', 'leader', 'standby', 'redis', 'benchmark'] as const;
-  const cpu = Object.fromEntries(names.map((k) => [k, end[k] - start[k]])) as Result['cpu'];
-  const busy = end.machine.busy - start.machine.busy;
-  cpu.other = Math.max(0, busy - names.reduce((sum, k) => sum + cpu[k], 0));
-  return { cpu, machineBusy: busy / (end.machine.total - start.machine.total) };
-}
-
-/** kube-apiserver's CPU profile over 30 s (needs --profiling=true: set below when asked for), to a file. */
-async function apiServerProfile(kubeConfig: KubeConfig, file: string): Promise<void> {
-  const opts: RequestOptions & Record<string, unknown> = {};
-  await kubeConfig.applyToHTTPSOptions(opts);
-  const url = new URL('/debug/pprof/profile?seconds=30', kubeConfig.getCurrentCluster()!.server);
-  const body = await new Promise<Buffer>((resolve, reject) => {
-    request(url, { ...opts, method: 'GET' }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Buffer.concat(chunks)));
-      res.on('error', reject);
-    }).on('error', reject).end();
-  });
-  mkdirSync(APISERVER_PROF!, { recursive: true });
-  writeFileSync(file, body);
-}
 
 /**
  * The command line that starts `dsync operator`: `dist/cli.js` as the image runs it (built here with the
@@ -282,7 +151,7 @@ interface Result {
   /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
   server: ServerLoad;
   /** CPU seconds per process from the first create to all Ready; `other` is the rest of the machine's. */
-  cpu: Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark' | 'other', number>;
+  cpu: CpuSeconds;
   /** The machine's busy share of all its cores over the same span. */
   machineBusy: number;
   resyncReconciles: number;

@@ -4,7 +4,7 @@ import { withSequence } from '../../src/core/event-sequence.js';
 import type { Store } from '../../src/core/store-port.js';
 import { eventLogId } from '../../src/store/redis/event-ids.js';
 import { freshRedisStore } from '../support/services.js';
-import { D, directory, ev, labels, res, storeContract } from '../support/store-contract.js';
+import { D, directory, ev, res, storeContract } from '../support/store-contract.js';
 
 storeContract((current) => {
   let store: Store;
