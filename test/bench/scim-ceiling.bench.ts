@@ -19,14 +19,12 @@
  * Knobs: BENCH_USERS (5000), BENCH_PUTS, BENCH_GROUPS, BENCH_PATCHES, BENCH_DEACTIVATES (2000 each),
  * BENCH_MEMBERS (25 per PATCH), BENCH_CONCURRENCY (32), BENCH_PHASES (comma list, default all).
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { client, CountingReceiver, cpuSeconds, freePort, imageNodeOptions, median, percentile, phase, startDsync, startRedis, tscBuild, type Client, type Proc } from './lib.js';
+import { CountingReceiver, median, percentile, phase } from './lib.js';
 import { check, oktaUser } from './okta-workload.js';
+import { ceilingTarget, type Directory, dsyncTarget, IMAGE_NODE_OPTIONS, type Target } from './scim-ceiling-targets.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const USERS = env('BENCH_USERS', 5000);
@@ -41,54 +39,12 @@ const MAX_ROUNDS = env('BENCH_MAX_ROUNDS', 8);
 const STABLE = env('BENCH_STABLE', 0.02);
 const PROFILE = process.env.BENCH_PROFILE;
 const SLOWEST = env('BENCH_SLOWEST', 0);
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/**
- * Every server runs with the image's NODE_OPTIONS (its young generation: Node.js 22+ would size it by this
- * machine's memory), unless a tree names its own: the figures are what ships, on the same stack each side.
- */
-const IMAGE_NODE_OPTIONS = imageNodeOptions();
 const enc = encodeURIComponent;
 
 /** The best rate of the peer (an established open-source directory-sync server) in two runs on this machine: the bar each phase must reach. */
 const PEER: Record<string, number> = { create: 128, put: 1935, 'group create': 1681, 'member PATCH': 79, deactivate: 1861 };
 /** p99 bars (ms) at concurrency 32. */
 const P99_BAR: Record<string, number> = { 'member PATCH': 60 };
-
-interface Directory {
-  base: string;
-  scim: Client;
-}
-
-interface Target {
-  name: string;
-  /** Its CPU profile's directory under BENCH_PROFILE. */
-  profileDir: string;
-  /** dsync targets are measured; the ceilings are what they are measured against. */
-  dsync: boolean;
-  /** Where its webhooks arrive, under the receiver's url. */
-  hook: string;
-  /** Events it has sent for all rounds so far (what the receiver must have before the next measurement). */
-  expected: number;
-  directory(round: number): Promise<Directory>;
-  /** dsync's work so far: store commands it sent (its own metric) and CPU ms of it and its Redis (/proc). */
-  work?(): Promise<Work>;
-  stop(): Promise<void>;
-}
-
-interface Work {
-  commands: number;
-  cpuMs: number;
-  /** Its Redis' part of cpuMs (a store's costs move between the two). */
-  redisCpuMs: number;
-}
-
-/** Store commands sent so far (requests and delivery; a script is one), from dsync's own histogram. */
-async function storeCommands(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  let sum = 0;
-  for (const m of text.matchAll(/^dsync_store_command_duration_seconds_count\{[^}]*\} (\d+)/gm)) sum += Number(m[1]);
-  return sum;
-}
 
 /** What one round keeps per target between phases. */
 interface RoundState {
@@ -182,98 +138,6 @@ const SELECTED = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.spl
 // A phase not selected still runs (later phases need its users and groups), unmeasured.
 const measured = (p: PhaseSpec) => !SELECTED || SELECTED.has(p.name);
 
-interface Tree {
-  name: string;
-  /** Its checkout; this one when undefined. */
-  cwd?: string;
-  /** Run src/cli.ts under tsx instead of tsc's build. */
-  source: boolean;
-  nodeOptions?: string | undefined;
-}
-
-async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl: string): Promise<Target> {
-  const redis = await startRedis();
-  const metricsPort = await freePort();
-  const proc = await startDsync(
-    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), NODE_OPTIONS: nodeOptions ?? IMAGE_NODE_OPTIONS },
-    { ...(cwd && { cwd }), profileDir: name, source },
-  );
-  const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
-  const opened: Client[] = [];
-  const hook = `/${name}`;
-  return {
-    name,
-    profileDir: name,
-    dsync: true,
-    hook,
-    expected: 0,
-    async directory(round) {
-      const res = await api.request('POST', '/api/v1/directory-sync', {
-        name: `round ${round}`,
-        tenant: `r${round}`,
-        product: 'bench',
-        type: 'okta-scim-v2',
-        webhook_url: `${receiverUrl}${hook}`,
-      });
-      check(res.status, [201], `create directory ${JSON.stringify(res.body)}`);
-      const scim = client(proc.url, `Bearer ${res.body.data.scim.secret}`, CONCURRENCY);
-      opened.push(scim);
-      return { base: res.body.data.scim.path as string, scim };
-    },
-    async work() {
-      const redisCpuMs = cpuSeconds(redis.child.pid!) * 1000;
-      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: cpuSeconds(proc.child.pid!) * 1000 + redisCpuMs, redisCpuMs };
-    },
-    async stop() {
-      await Promise.all(opened.map((c) => c.close()));
-      await api.close();
-      await proc.stop();
-      await redis.stop();
-    },
-  };
-}
-
-const CEILING_NAMES = { express: 'express', http: 'node:http', 'express-redis': 'express+Redis' } as const;
-
-async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: string): Promise<Target> {
-  const hook = `/${kind}`;
-  const name = CEILING_NAMES[kind];
-  const redis = kind === 'express-redis' ? await startRedis() : undefined;
-  // Profiled like dsync, so the split per part reads against what the same stack costs without dsync's work.
-  const profile = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE, kind)}`] : [];
-  // Built by tsc as dsync is (startDsync), so neither side pays for tsx's transform.
-  await tscBuild(ROOT, 'test/bench/tsconfig.ceiling.json');
-  const child: ChildProcess = fork(join(ROOT, '.tmp/bench-build/test/bench/ceiling-server.js'), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
-    execArgv: profile,
-    env: { ...process.env, NODE_OPTIONS: IMAGE_NODE_OPTIONS },
-  });
-  const { port } = (await once(child, 'message'))[0] as { port: number };
-  const url = `http://127.0.0.1:${port}`;
-  const opened: Client[] = [];
-  return {
-    name,
-    profileDir: kind,
-    dsync: false,
-    hook,
-    expected: 0,
-    async directory(round) {
-      const scim = client(url, 'Bearer ceiling', CONCURRENCY);
-      opened.push(scim);
-      return { base: `/api/scim/v2.0/ceiling-${round}`, scim };
-    },
-    async work() {
-      const redisCpuMs = redis ? cpuSeconds(redis.child.pid!) * 1000 : 0;
-      return { commands: 0, cpuMs: cpuSeconds(child.pid!) * 1000 + redisCpuMs, redisCpuMs };
-    },
-    async stop() {
-      await Promise.all(opened.map((c) => c.close()));
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-      await redis?.stop();
-    },
-  };
-}
 
 interface Sample {
   round: number;
@@ -301,11 +165,11 @@ async function main(): Promise<void> {
   const samples = new Map<string, Sample[]>(); // `${target}|${phase}`
   const windows: Array<{ target: string; phase: string; round: number; startUs: number; endUs: number; requests: number }> = [];
   try {
-    for (const tree of trees) targets.push(await dsyncTarget(tree, receiver.url));
-    targets.push(await dsyncTarget({ name: 'dsync', source: false }, receiver.url));
-    targets.push(await ceilingTarget('express', receiver.url));
-    targets.push(await ceilingTarget('http', receiver.url));
-    targets.push(await ceilingTarget('express-redis', receiver.url));
+    for (const tree of trees) targets.push(await dsyncTarget(tree, receiver.url, CONCURRENCY));
+    targets.push(await dsyncTarget({ name: 'dsync', source: false }, receiver.url, CONCURRENCY));
+    targets.push(await ceilingTarget('express', receiver.url, CONCURRENCY, PROFILE));
+    targets.push(await ceilingTarget('http', receiver.url, CONCURRENCY, PROFILE));
+    targets.push(await ceilingTarget('express-redis', receiver.url, CONCURRENCY, PROFILE));
     const dsyncs = targets.filter((t) => t.dsync);
     const express = targets.find((t) => t.name === 'express')!;
     console.log(
