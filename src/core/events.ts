@@ -98,8 +98,8 @@ function splicedUserData(id: string, [first, last, email, active, attributes, ro
 /**
  * `JSON.stringify(userData(id, JSON.parse(bodyJson), managerEmail))` for a body the store holds as
  * `JSON.stringify`'s text, without serialising the body again: `raw` is that text with the id appended (the body
- * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, and
- * serialising `raw` was half of building it.
+ * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, so
+ * this runs for every member of a change (docs/design/performance.md, "A user's event around its body").
  */
 export function userDataJson(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): string {
   const body = JSON.parse(bodyJson) as ScimBody;

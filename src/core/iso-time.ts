@@ -1,8 +1,9 @@
 /**
  * `new Date(ms).toISOString()` for the timestamps every write renders (its `meta`, its events' `created_at`, the
- * activity record): V8 formats a date in 0.7 µs (Node.js 20) to 1 µs (Node.js 24), and a busy second formats the
- * same second thousands of times. The text up to the milliseconds is kept per second in a small table indexed
- * by the second, so an old `meta.created` rendered beside `lastModified` seldom evicts the current second.
+ * activity record): formatting a date is a measurable part of a write, and a busy second formats the same second
+ * thousands of times (docs/design/performance.md, "Timestamps, conditional spreads and the directory's access
+ * parsed once"). The text up to the milliseconds is kept per second in a small table indexed by the second, so an
+ * old `meta.created` rendered beside `lastModified` seldom evicts the current second.
  */
 const SLOTS = 64;
 /** The largest time a Date holds (ECMAScript's TimeClip). */

@@ -66,8 +66,8 @@ const usersData = new UserDataCache();
  * takes seconds of CPU). A change of one chunk (a PATCH of a few members) takes each user's data JSON from
  * `usersData`, which remembers it while the stored body is the same; a bigger change would only churn it, and
  * keeps each chunk's JSON packed outside the heap instead (core/packed-strings.ts): a 200,000-member change holds
- * 150 MB of event JSON until the store has appended it, and as live strings that was the longest pause of the
- * event loop.
+ * all its event JSON until the store has appended it, and as live strings that made the event loop's longest
+ * pauses (docs/design/performance.md, "A 200,000-member group").
  */
 export async function memberChanges(
   store: Pick<UserStore, 'getUsersJson'>,

@@ -51,7 +51,7 @@ const MAX_HOLD_MS = 5 * 60_000;
 function holdWhileOpen(res: Response, renew: () => Promise<void>, release: () => Promise<void>, ttlMs: number): void {
   const started = Date.now();
   // A third of the life, as lease keep-alives do: a renewal that is late (a busy event loop, a slow Redis) or lost
-  // still leaves one more before the lock expires under a live holder (at 0.8 a 60 ms delay on a 300 ms lock did).
+  // still leaves one more before the lock expires under a live holder.
   const renewal = setInterval(() => {
     if (Date.now() - started > MAX_HOLD_MS) clearInterval(renewal);
     else void renew();

@@ -163,7 +163,8 @@ export class ScimHandler {
 
   /**
    * The request's context, property by property: under Node 20's V8 an object literal that starts with a spread
-   * and adds to it takes a slow path (about 1 µs each), and this one is built for every request.
+   * and adds to it takes a slow path, and this one is built for every request (docs/design/performance.md, "no
+   * spread-first literals").
    */
   private context(directory: Directory, req: ScimRequest, callback: EventCallback | undefined, named: ScimContext['named']): ScimContext {
     const { reads, users, groups } = this.deps;

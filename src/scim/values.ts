@@ -76,9 +76,9 @@ export function isEmpty(value: unknown): boolean {
 }
 
 /**
- * A deep copy of a JSON value (a resource as read from the store): about 8 times faster than `structuredClone`,
- * which serialises and deserialises; every PATCH copies the resource it patches. A `__proto__` key is copied as
- * data, never as the copy's prototype.
+ * A deep copy of a JSON value (a resource as read from the store), not `structuredClone`, which serialises and
+ * deserialises: every PATCH copies the resource it patches (docs/design/performance.md, "A patch's copy"). A
+ * `__proto__` key is copied as data, never as the copy's prototype.
  */
 export function cloneJson<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
