@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { parseInput } from '../../core/directories.js';
 import type { PullSyncStore } from '../../core/store-port.js';
+import { SyncRecord } from '../pull/sync-record.js';
 
 /** The JSON key file Google Cloud gives for a service account (only the fields we use are kept). */
 const keyFile = z.looseObject({
@@ -61,16 +62,9 @@ export function parseServiceAccount(input: unknown): ServiceAccount {
   };
 }
 
-export class ServiceAccounts {
-  constructor(private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {}
-
-  async get(directoryId: string): Promise<ServiceAccount | null> {
-    const json = await this.store.getSyncRecord(directoryId, 'google-service-account');
-    return json ? (JSON.parse(json) as ServiceAccount) : null;
-  }
-
-  /** Saves (or, with null, removes) the directory's service account; false when the directory is gone. */
-  async put(directoryId: string, account: ServiceAccount | null): Promise<boolean> {
-    return this.store.putSyncRecord(directoryId, 'google-service-account', account ? JSON.stringify(account) : null);
+/** The directory's service account; `put` with null removes it. */
+export class ServiceAccounts extends SyncRecord<ServiceAccount> {
+  constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
+    super(store, 'google-service-account');
   }
 }

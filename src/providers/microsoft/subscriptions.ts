@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { Directory } from '../../core/model.js';
 import type { PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
+import { SyncRecord } from '../pull/sync-record.js';
 import { GraphApiError, MicrosoftCredentialsError } from './errors.js';
 import type { GraphApi } from './graph-api.js';
 import { MAX_SUBSCRIPTION_MINUTES, type MicrosoftOptions } from './options.js';
@@ -44,6 +45,8 @@ export type Verdict = { directoryId: string; resource?: Resource } | 'unknown' |
 const created = z.looseObject({ id: z.string().min(1), expirationDateTime: z.string() });
 
 export class Subscriptions {
+  private readonly records: SyncRecord<SubscriptionRecord>;
+
   constructor(
     private readonly deps: {
       store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>;
@@ -51,15 +54,8 @@ export class Subscriptions {
       logger: Logger;
       onRequest?: (outcome: SubscriptionOutcome) => void;
     },
-  ) {}
-
-  private async load(directoryId: string): Promise<SubscriptionRecord | null> {
-    const json = await this.deps.store.getSyncRecord(directoryId, 'microsoft-subscriptions');
-    return json ? (JSON.parse(json) as SubscriptionRecord) : null;
-  }
-
-  private async save(directoryId: string, record: SubscriptionRecord): Promise<void> {
-    await this.deps.store.putSyncRecord(directoryId, 'microsoft-subscriptions', JSON.stringify(record));
+  ) {
+    this.records = new SyncRecord(deps.store, 'microsoft-subscriptions');
   }
 
   /**
@@ -70,14 +66,14 @@ export class Subscriptions {
   async ensure(directory: Directory, graph: GraphApi, { only, force = false }: { only?: Resource; force?: boolean } = {}): Promise<NotificationsStatus> {
     const { notificationUrl, subscriptionMinutes, renewWithinMinutes, subscriptionRetryMs, subscriptionRetryMaxMs } = this.deps.options;
     if (!notificationUrl) return { state: 'off', expires_at: null, error: null, retry_at: null };
-    let record = await this.load(directory.id);
+    let record = await this.records.get(directory.id);
     if (record?.failure && !force && Date.parse(record.failure.retryAt) > Date.now()) {
       return { state: 'failed', expires_at: null, error: record.failure.error, retry_at: record.failure.retryAt };
     }
     if (!record) {
       // Saved before any subscription exists: a notification right after creation already finds its secret.
       record = { secret: randomBytes(32).toString('base64url'), subscriptions: [] };
-      await this.save(directory.id, record);
+      await this.records.put(directory.id, record);
     }
     const clientState = `${directory.id}:${record.secret}`;
     const lifetimeMs = Math.min(subscriptionMinutes, MAX_SUBSCRIPTION_MINUTES) * 60_000;
@@ -102,11 +98,11 @@ export class Subscriptions {
         const parsed = created.parse(sub);
         record.subscriptions = [...record.subscriptions.filter((s) => s.resource !== resource), { id: parsed.id, resource, expiresAt: parsed.expirationDateTime }];
         delete record.failure;
-        await this.save(directory.id, record);
+        await this.records.put(directory.id, record);
       }
       if (record.failure) {
         delete record.failure;
-        await this.save(directory.id, record);
+        await this.records.put(directory.id, record);
       }
       const soonest = record.subscriptions.map((s) => s.expiresAt).sort()[0] ?? null;
       return { state: 'active', expires_at: soonest && new Date(soonest).toISOString(), error: null, retry_at: null };
@@ -115,7 +111,7 @@ export class Subscriptions {
       const retryAt = new Date(Date.now() + Math.min(subscriptionRetryMs * 2 ** (count - 1), subscriptionRetryMaxMs)).toISOString();
       const error = (err as Error).message.slice(0, 500);
       record.failure = { count, error, retryAt };
-      await this.save(directory.id, record);
+      await this.records.put(directory.id, record);
       this.deps.logger.warn({ err, directoryId: directory.id, retryAt }, 'could not keep the Graph change-notification subscriptions');
       return { state: 'failed', expires_at: null, error, retry_at: retryAt };
     }
@@ -157,7 +153,7 @@ export class Subscriptions {
       const at = clientState.lastIndexOf(':');
       if (at <= 0) return 'unknown';
       const directoryId = clientState.slice(0, at);
-      if (!records.has(directoryId)) records.set(directoryId, this.load(directoryId).catch(() => null));
+      if (!records.has(directoryId)) records.set(directoryId, this.records.get(directoryId).catch(() => null));
       const record = await records.get(directoryId)!;
       if (!record) return 'unknown';
       const given = Buffer.from(clientState.slice(at + 1));

@@ -1,5 +1,6 @@
 /** Per-directory status of the Entra sync (GET /api/v1/directory-sync/<id>/microsoft/sync), and its delta state. */
 import type { PullSyncStore } from '../../core/store-port.js';
+import { SyncRecord } from '../pull/sync-record.js';
 import { baseStatus, PullSyncStatuses, type BaseSyncStatus } from '../pull/sync-status.js';
 import type { DeltaState, SyncMode } from './delta-sync.js';
 
@@ -49,15 +50,8 @@ export class MicrosoftSyncStatuses extends PullSyncStatuses<MicrosoftSyncStatus>
 }
 
 /** The delta links saved after each complete run. */
-export class DeltaStates {
-  constructor(private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {}
-
-  async get(directoryId: string): Promise<DeltaState | null> {
-    const json = await this.store.getSyncRecord(directoryId, 'microsoft-delta');
-    return json ? (JSON.parse(json) as DeltaState) : null;
-  }
-
-  async put(directoryId: string, state: DeltaState | null): Promise<void> {
-    await this.store.putSyncRecord(directoryId, 'microsoft-delta', state ? JSON.stringify(state) : null);
+export class DeltaStates extends SyncRecord<DeltaState> {
+  constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {
+    super(store, 'microsoft-delta');
   }
 }
