@@ -3,6 +3,7 @@
  * record per directory. Each provider adds its own fields (requests made, what was listed) to the common ones.
  */
 import type { PullSyncStore, SyncRecordName } from '../../core/store-port.js';
+import { SyncRecord } from './sync-record.js';
 
 export type SyncState =
   /** Never synced yet, or re-authorized since the last failure. */
@@ -65,19 +66,23 @@ export const baseStatus = (directoryId: string): BaseSyncStatus => ({
 });
 
 export class PullSyncStatuses<S extends BaseSyncStatus> {
+  private readonly records: SyncRecord<S>;
+
   constructor(
-    private readonly store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>,
-    private readonly record: SyncRecordName,
+    store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>,
+    record: SyncRecordName,
     private readonly initial: (directoryId: string) => S,
-  ) {}
+  ) {
+    this.records = new SyncRecord(store, record);
+  }
 
   async get(directoryId: string): Promise<S> {
-    const json = await this.store.getSyncRecord(directoryId, this.record);
-    return json ? { ...this.initial(directoryId), ...(JSON.parse(json) as S) } : this.initial(directoryId);
+    const saved = await this.records.get(directoryId);
+    return saved ? { ...this.initial(directoryId), ...saved } : this.initial(directoryId);
   }
 
   async put(status: S): Promise<void> {
-    await this.store.putSyncRecord(status.directory_id, this.record, JSON.stringify(status));
+    await this.records.put(status.directory_id, status);
   }
 
   /** New credentials clear a credentials failure: the directory waits for its next run. */
