@@ -11,12 +11,11 @@
 import { Router, type Response } from 'express';
 import { DsyncError } from '../../core/errors.js';
 import type { Logger } from '../../logger.js';
-import { START_PATH, type BrowserFlows, type FlowCookie } from '../../providers/oauth/browser-flows.js';
+import { START_PATH, type BrowserFlows } from '../../providers/oauth/browser-flows.js';
+import { setFlowCookie } from '../flow-cookie.js';
+import { escapeHtml } from '../html.js';
 import { admit } from '../middleware/request-metrics.js';
 import { API_PREFIX, methodNotAllowed } from '../openapi/route-table.js';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * Headers of every browser answer: never cached, nothing loaded, the URL (codes, tokens) never sent on as Referer,
@@ -50,11 +49,6 @@ export const CALLBACKS = [
 
 /** The start route's path under /api/v1. */
 export const START_ROUTE = `${START_PATH.slice(API_PREFIX.length)}/:token`;
-
-/** Sets a flow's cookie (its callback checks it): HttpOnly, SameSite=Lax (sent on the provider's redirect back). */
-export function setFlowCookie(res: Response, c: FlowCookie): void {
-  res.cookie(c.name, c.value, { httpOnly: true, secure: c.secure, sameSite: 'lax', path: '/', maxAge: c.maxAgeMs });
-}
 
 /** A coded error's message for the page; anything else is logged and told as a generic failure. */
 function failure(err: unknown, logger: Logger, what: string): { status: number; code: string; message: string } {

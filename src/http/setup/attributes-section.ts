@@ -12,7 +12,7 @@ import { attributeMapping, customAttributesOf, sourcePathsOf } from '../../core/
 import { ValidationError } from '../../core/errors.js';
 import type { AttributeMapping, Directory, StoredResource } from '../../core/model.js';
 import type { Dsync } from '../../service.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import { actionForm } from './fragments.js';
 import type { AttributesEdit, AttributesView, SeenPath, SetupAction, SetupView } from './view-types.js';
 

@@ -2,7 +2,7 @@
 import { PRIMARY_TOKEN_ID } from '../../core/scim-token-list.js';
 import type { ScimTokenView } from '../../core/scim-tokens.js';
 import type { ActivityEntry } from '../../core/store-port.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import type { LiveStatus, SetupView } from './view-types.js';
 
 /** A time as UTC text inside `<time>`; the page's script shows it in the reader's own time zone. */

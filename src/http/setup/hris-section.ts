@@ -5,7 +5,7 @@
  * `hris/connect`, `hris/sync`. One guide per provider in hris-guides/ (the docs/guides pages say the same).
  */
 import { DsyncError } from '../../core/errors.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import { actionForm, copyField } from './fragments.js';
 import { syncAction, syncBlock } from './pull-section.js';
 import type { SetupSection, SetupView } from './view-types.js';

@@ -1,5 +1,5 @@
 /** The setup page as a whole document, and the pages that say why a link does not open (or not now). */
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import { attributesSection } from './attributes-section.js';
 import { recentTable, statusBlock, when } from './fragments.js';
 import type { SetupSection, SetupView } from './view-types.js';

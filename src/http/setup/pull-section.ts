@@ -11,7 +11,7 @@ import type { SyncState } from '../../providers/pull/sync-status.js';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import type { Dsync } from '../../service.js';
 import { isHrisType } from '../../providers/hris/connector.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import { actionForm, when } from './fragments.js';
 import type { PullStatus, SetupAction, SetupSection, SetupView } from './view-types.js';
 

@@ -5,7 +5,7 @@
  */
 import { ValidationError } from '../../core/errors.js';
 import { MAX_ACTIVE_TOKENS, PRIMARY_TOKEN_ID } from '../../core/scim-token-list.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html.js';
 import { actionForm, copyField, tokenLabel, when } from './fragments.js';
 import type { SetupSection, SetupView } from './view-types.js';
 

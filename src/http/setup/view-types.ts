@@ -9,7 +9,7 @@ import type { CreatedScimToken, ScimTokenView } from '../../core/scim-tokens.js'
 import type { FlowCookie } from '../../providers/oauth/browser-flows.js';
 import type { BaseSyncStatus } from '../../providers/pull/sync-status.js';
 import type { Dsync } from '../../service.js';
-import type { Html } from './html.js';
+import type { Html } from '../html.js';
 
 /** Waiting for the first request, or receiving (the IdP has called). */
 export interface LiveStatus {

@@ -1,5 +1,5 @@
 /** Microsoft Entra ID: a non-gallery enterprise application with automatic provisioning. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 /** Entra's opt-in to its standards-compliant SCIM behaviour, given as a query flag on the Tenant URL. */

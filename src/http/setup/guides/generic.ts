@@ -1,5 +1,5 @@
 /** Any SCIM 2.0 client: the values it needs and what this service expects. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const generic: ScimGuide = {

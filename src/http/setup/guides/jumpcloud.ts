@@ -1,5 +1,5 @@
 /** JumpCloud: Identity Management (custom SCIM) on an SSO application. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const jumpcloud: ScimGuide = {

@@ -1,5 +1,5 @@
 /** Okta: a SAML or SWA app integration with SCIM provisioning (Okta cannot add SCIM to an OIDC app). */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const okta: ScimGuide = {

@@ -1,5 +1,5 @@
 /** OneLogin: the "SCIM Provisioner with SAML (SCIM v2 …)" app from its catalog. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const onelogin: ScimGuide = {

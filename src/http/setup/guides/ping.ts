@@ -1,5 +1,5 @@
 /** Ping Identity: a SCIM outbound provisioning connection in PingOne (PingFederate's SCIM connector is alike). */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const ping: ScimGuide = {

@@ -1,5 +1,5 @@
 /** Rippling: a custom app with SCIM user management. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { ScimGuide } from '../scim-section.js';
 
 export const rippling: ScimGuide = {

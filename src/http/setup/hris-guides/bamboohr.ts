@@ -1,5 +1,5 @@
 /** BambooHR: an API key of a user who may see every employee, and optionally a signed webhook. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { HrisGuide } from '../hris-section.js';
 
 export const bamboohrGuide: HrisGuide = {

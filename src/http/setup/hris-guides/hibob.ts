@@ -1,5 +1,5 @@
 /** HiBob: a service user with a read-only permission group. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { HrisGuide } from '../hris-section.js';
 
 export const hibobGuide: HrisGuide = {

@@ -1,5 +1,5 @@
 /** Personio: an API credential (client id and secret) with read-only scopes. */
-import { html } from '../html.js';
+import { html } from '../../html.js';
 import type { HrisGuide } from '../hris-section.js';
 
 export const personioGuide: HrisGuide = {
