@@ -53,6 +53,7 @@ describe('import boundaries (dependency-cruiser)', function () {
         'src/http/route.ts': `import { Memory } from '../store/memory/store.js';\nexport const route = new Memory();\n`,
         'src/http/routes/users.ts': `import { groups } from './groups.js';\nexport const users = groups;\n`,
         'src/http/routes/groups.ts': `import { route } from '../route.js';\nexport const groups = route;\n`,
+        'src/http/setup/routes.ts': `import { users } from '../routes/users.js';\nexport const setup = users;\n`,
         'src/store/memory/store.ts': `import type { Id } from '../../core/model.js';\nexport class Memory { id: Id = ''; }\n`,
         'src/store/memory/leases.ts': `import { key } from '../redis/keys.js';\nexport const lease = key;\n`,
         'src/store/redis/keys.ts': `export const key = 'k';\n`,
@@ -73,6 +74,7 @@ describe('import boundaries (dependency-cruiser)', function () {
       expect(found).to.include('core-is-inward: src/core/uses-http.ts → src/http/route.ts');
       expect(found).to.include('no-store-adapters-outside-composition: src/http/route.ts → src/store/memory/store.ts');
       expect(found).to.include('http-routes-stand-alone: src/http/routes/users.ts → src/http/routes/groups.ts');
+      expect(found).to.include('http-routes-stand-alone: src/http/setup/routes.ts → src/http/routes/users.ts');
       // A route file importing what lives outside routes/ is the allowed direction.
       expect(found.filter((v) => v.startsWith('http-routes-stand-alone: src/http/routes/groups.ts'))).to.deep.equal([]);
       expect(found).to.include('memory-store-not-redis: src/store/memory/leases.ts → src/store/redis/keys.ts');

@@ -12,7 +12,7 @@ import type {
   SyncRecordName,
   WriteResult,
 } from '../../core/store-port.js';
-import { parsed } from '../stored-json.js';
+import { parsed } from '../parse-stored.js';
 import { EventLog } from './event-log.js';
 
 export interface Row {

@@ -1,7 +1,7 @@
 /** Records as the Redis scripts store them (lua/prelude.ts: a header, then the JSON body), decoded. */
 import type { CustomAttributes, StoredJson, StoredResource } from '../../core/model.js';
 import { BODY_SEP, FIELD_SEP } from './lua/prelude.js';
-import { parsed } from '../stored-json.js';
+import { parsed } from '../parse-stored.js';
 
 /** The header's fields of a user's manager email, roles and custom attributes (lua/prelude.ts), 0-based. */
 const MANAGER_EMAIL = 13;
