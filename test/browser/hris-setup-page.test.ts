@@ -4,24 +4,19 @@
  * shown again), then "Sync now" and the counts.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { MemoryStore } from '../../src/store/memory/users-groups.js';
-import { check, launchChromium, openPage, waitUntil } from '../support/browser.js';
+import { check, chromiumForSuite, openPage, waitUntil } from '../support/browser.js';
 import { HR_TYPES } from '../support/hr-fakes.js';
 import { startHrisTest } from '../support/hris-harness.js';
 
 describe('HRIS setup page in Chromium', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(() => browser?.close());
+  const browser = chromiumForSuite();
 
   for (const type of HR_TYPES) {
     it(`${type}: steps → a refused key, the provider's answer shown → the key accepted, never shown again → Sync now → counts`, async () => {
       const t = await startHrisTest(new MemoryStore());
-      const context = await browser.newContext();
+      const context = await browser().newContext();
       try {
         const f = t.fakes[type];
         f.hire({ department: 'Sales' });

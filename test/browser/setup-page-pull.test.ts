@@ -4,19 +4,15 @@
  * reason, then connected and synced).
  */
 import { expect } from 'chai';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { MemoryStore } from '../../src/store/memory/users-groups.js';
-import { check, launchChromium, openPage, setupLinkOf, waitUntil } from '../support/browser.js';
+import { check, chromiumForSuite, openPage, setupLinkOf, waitUntil } from '../support/browser.js';
 import { startEntraTest, TENANT_A, TENANT_B } from '../support/entra-harness.js';
 import { startGoogleTest } from '../support/google-harness.js';
 
 describe('setup page in Chromium', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(() => browser?.close());
+  const browser = chromiumForSuite();
 
   /**
    * Opens the page of a pull directory, not connected yet (screenshot `shot`), keeping every URL its browser asks
@@ -37,7 +33,7 @@ describe('setup page in Chromium', function () {
 
   it('Google Workspace: Connect → consent refused (wrong workspace, the reason shown) → Connect → back on the page → Sync now → synced counts', async () => {
     const t = await startGoogleTest(new MemoryStore());
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const ann = t.fake.addUser({ primaryEmail: 'ann@example.com' });
       t.fake.addUser({ primaryEmail: 'bob@example.com' });
@@ -76,7 +72,7 @@ describe('setup page in Chromium', function () {
       for (const u of [...atGoogle, ...callbacks]) expect(u).not.to.contain(secret);
       for (const u of atGoogle) expect(new URL(u).searchParams.get('state')).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(await flowCookies(context)).to.deep.equal([]);
-      const other = await browser.newContext();
+      const other = await browser().newContext();
       try {
         const replay = await (await other.newPage()).goto(callbacks[1]!);
         expect(replay!.status()).to.equal(400);
@@ -102,7 +98,7 @@ describe('setup page in Chromium', function () {
   it('Microsoft Entra ID: Connect → the admin declines (the reason shown) → a forged consent answer naming another customer binds nothing → Connect → sign-in and consent on the fake Entra → back on the page → synced by itself', async () => {
     const t = await startEntraTest(new MemoryStore());
     // The fake Entra serves TLS with the tests' own CA, which this Chromium does not know.
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const context = await browser().newContext({ ignoreHTTPSErrors: true });
     try {
       const tenant = t.fake.tenant(TENANT_A, 'contoso.onmicrosoft.com', false);
       const ann = tenant.addUser();

@@ -9,10 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { createLogger } from '../../src/logger.js';
 import { MemoryStore } from '../../src/store/memory/users-groups.js';
-import { check, launchChromium, openPage, SCREENSHOTS, setupLinkOf, waitUntil } from '../support/browser.js';
+import { check, chromiumForSuite, openPage, SCREENSHOTS, setupLinkOf, waitUntil } from '../support/browser.js';
 import { openStore, startReceiver, startService } from '../support/harness.js';
 
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -20,18 +19,14 @@ const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 describe('setup page in Chromium', function () {
   this.timeout(120_000);
-  let browser: Browser;
-  before(async () => {
-    browser = await launchChromium();
-  });
-  after(() => browser?.close());
+  const browser = chromiumForSuite();
 
   it('SCIM: link → copy URL → create token → provision → live status and requests → error detail → rotate → link revoked', async () => {
     const logs: string[] = [];
     const logger = createLogger('trace', { write: (line: string) => void logs.push(line) });
     const receiver = await startReceiver();
     const svc = await startService(await openStore('redis', 14), { logger }, { logger });
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
       const dir = await svc.createDirectory({ type: 'okta-scim-v2', name: 'Acme Corp', webhook_url: receiver.url, webhook_secret: receiver.secret });
@@ -139,7 +134,7 @@ describe('setup page in Chromium', function () {
       res.end(`<!doctype html><form id="f" method="post" action="${target}"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
     });
     await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const dir = await svc.createDirectory({ type: 'azure-scim-v2', name: '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">' });
       const bad = '<img src=x onerror="window.__xss=3;alert(3)">';
@@ -171,7 +166,7 @@ describe('setup page in Chromium', function () {
 
   it('works without JavaScript: the forms create a token and revoke one', async () => {
     const svc = await startService(new MemoryStore());
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await browser().newContext({ javaScriptEnabled: false });
     try {
       const dir = await svc.createDirectory({ type: 'jumpcloud-scim-v2', name: 'No Script Ltd' });
       const link = await setupLinkOf(svc, dir);
@@ -192,7 +187,7 @@ describe('setup page in Chromium', function () {
 
   it('Attributes: the paths the IdP sent → Use one → a bad path shows its error → Preview → Save (the users evaluated again)', async () => {
     const svc = await startService(new MemoryStore());
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       const acme = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User';
       const dir = await svc.createDirectory({ type: 'okta-scim-v2', name: 'Attributes Inc', attribute_mapping: { badge: '', country: '' } });

@@ -18,10 +18,20 @@ export const WIDTHS = [1280, 375] as const;
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run bash test/setup.sh (apt package chromium) or set CHROMIUM_PATH`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** One Chromium for the enclosing mocha suite: launched before its tests, closed after them. */
+export function chromiumForSuite(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(() => browser?.close());
+  return () => browser!;
 }
 
 /** What went wrong in a page that no user would see as an error: CSP violations, uncaught errors, dialogs. */
