@@ -14,7 +14,12 @@ import { oktaUser } from './okta-workload.js';
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const event = (i: number) => ({ id: `evt_${i}`, event: 'user.created', created_at: new Date(0).toISOString(), data: oktaUser('bench', i) });
+const event = (i: number) => ({
+  id: `evt_${i}`,
+  event: 'user.created',
+  created_at: new Date(0).toISOString(),
+  data: oktaUser('bench', i),
+});
 const single = JSON.stringify(event(1));
 const batch = JSON.stringify({ events: Array.from({ length: 100 }, (_, i) => event(i)) });
 const pkg = new Webhook(SECRET);
@@ -37,9 +42,15 @@ function time(run: (body: string) => string, body: string, calls: number): numbe
 }
 
 console.log(`node ${process.version}; µs per signature, median of ${ROUNDS} rounds`);
-console.log('| signer | one event (%d bytes) | batch of 100 (%d bytes) |', Buffer.byteLength(single), Buffer.byteLength(batch));
+console.log(
+  '| signer | one event (%d bytes) | batch of 100 (%d bytes) |',
+  Buffer.byteLength(single),
+  Buffer.byteLength(batch),
+);
 console.log('|---|---:|---:|');
 for (const [name, run] of SIGNERS) {
   time(run, single, 1_000); // warm-up
-  console.log(`| ${name} | ${time(run, single, CALLS).toFixed(1)} | ${time(run, batch, Math.max(1, CALLS / 100)).toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${time(run, single, CALLS).toFixed(1)} | ${time(run, batch, Math.max(1, CALLS / 100)).toFixed(0)} |`,
+  );
 }

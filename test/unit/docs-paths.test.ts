@@ -52,7 +52,11 @@ export function missingPaths(text: string, paths: string[]): string[] {
 
 function markdownPages(dir = join(ROOT, 'docs')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownPages(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? markdownPages(join(dir, entry.name))
+      : entry.name.endsWith('.md')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -60,19 +64,40 @@ describe('Docs: the files of ours a page names exist', () => {
   const paths = tree();
 
   it('finds a moved or deleted file in each spelling, and passes what exists', () => {
-    const fake = ['src/', 'src/core/', 'src/core/users.ts', 'src/providers/', 'src/providers/pull/', 'src/providers/pull/runner.ts', 'test/', 'test/x.ts'];
-    expect(missingPaths('`src/core/users.ts`, src/core/, `core/users.ts`, `pull/runner.ts`, `pull/`, `users.ts`, `x.ts`.', fake)).to.deep.equal([]);
+    const fake = [
+      'src/',
+      'src/core/',
+      'src/core/users.ts',
+      'src/providers/',
+      'src/providers/pull/',
+      'src/providers/pull/runner.ts',
+      'test/',
+      'test/x.ts',
+    ];
+    expect(
+      missingPaths(
+        '`src/core/users.ts`, src/core/, `core/users.ts`, `pull/runner.ts`, `pull/`, `users.ts`, `x.ts`.',
+        fake,
+      ),
+    ).to.deep.equal([]);
     expect(missingPaths('see src/core/groups.ts.', fake)).to.deep.equal(['src/core/groups.ts']);
-    expect(missingPaths('`src/store/redis.ts` and `core/groups.ts`, `pull/apply.ts`, `providers/oauth/`', fake)).to.deep.equal(['src/store/redis.ts', 'core/groups.ts', 'pull/apply.ts', 'providers/oauth/']);
+    expect(
+      missingPaths('`src/store/redis.ts` and `core/groups.ts`, `pull/apply.ts`, `providers/oauth/`', fake),
+    ).to.deep.equal(['src/store/redis.ts', 'core/groups.ts', 'pull/apply.ts', 'providers/oauth/']);
     expect(missingPaths('`groups.ts`, `.ts`', fake)).to.deep.equal(['groups.ts']);
     // Not ours to check: paths of other folders, globs, other extensions.
-    expect(missingPaths('`deploy/kind/up.sh`, `guides/*.ts`, `layer.js`, `mkdocs.yml`, `test/support/gone.ts`', fake)).to.deep.equal([]);
+    expect(
+      missingPaths('`deploy/kind/up.sh`, `guides/*.ts`, `layer.js`, `mkdocs.yml`, `test/support/gone.ts`', fake),
+    ).to.deep.equal([]);
   });
 
   for (const page of [...markdownPages(), join(ROOT, 'README.md')]) {
     const name = relative(ROOT, page);
     it(name, () => {
-      expect(missingPaths(readFileSync(page, 'utf8'), paths), `${name} names files that do not exist (moved? renamed?)`).to.deep.equal([]);
+      expect(
+        missingPaths(readFileSync(page, 'utf8'), paths),
+        `${name} names files that do not exist (moved? renamed?)`,
+      ).to.deep.equal([]);
     });
   }
 });
