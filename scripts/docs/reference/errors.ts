@@ -2,7 +2,8 @@
  * docs/reference/errors.md from the error-code table of src/core/error-codes.ts: per section, each code with its
  * HTTP status, what it means and what to do. An alert named in the text links to its runbook.
  */
-import { ERROR_CODE_SECTIONS, type ErrorCodeDoc } from '../../../src/core/error-codes.js';
+import type { ErrorCodeDoc } from '../../../src/core/error-code-doc.js';
+import { ERROR_CODE_SECTIONS } from '../../../src/core/error-codes.js';
 import { code, generatedBanner, page, table } from './markdown.js';
 
 type Section = { title: string; intro: string; codes: Readonly<Record<string, ErrorCodeDoc>> };
@@ -10,8 +11,15 @@ type Section = { title: string; intro: string; codes: Readonly<Record<string, Er
 const withRunbooks = (text: string): string => text.replace(/\b(Dsync[A-Z]\w+)\b/g, '[$1](../operating/alerts/$1.md)');
 
 function section({ title, intro, codes }: Section): string[] {
-  const rows = Object.entries(codes).map(([name, doc]) => [code(name), doc.status === undefined ? '' : String(doc.status), withRunbooks(doc.meaning), withRunbooks(doc.action)]);
-  return [`## ${title}`, intro, table(['Code', 'HTTP status', 'Meaning', 'What to do'], rows)].filter((part) => part !== '');
+  const rows = Object.entries(codes).map(([name, doc]) => [
+    code(name),
+    doc.status === undefined ? '' : String(doc.status),
+    withRunbooks(doc.meaning),
+    withRunbooks(doc.action),
+  ]);
+  return [`## ${title}`, intro, table(['Code', 'HTTP status', 'Meaning', 'What to do'], rows)].filter(
+    (part) => part !== '',
+  );
 }
 
 export function errorsPage(sections: readonly Section[] = ERROR_CODE_SECTIONS): string {

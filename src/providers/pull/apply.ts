@@ -12,7 +12,7 @@ import type { Directory, ScimBody, StoredResource } from '../../core/model.js';
 import type { GroupStore, UserStore } from '../../core/store-port.js';
 import { deletesInactive } from '../../core/users.js';
 import { exceedsDeleteShare, GUARD_FLOOR, memberDelta, pageChanges, unseen, type Upsert } from './diff.js';
-import type { GuardCodePrefix } from '../../core/error-codes.js';
+import type { GuardCodePrefix } from '../../core/error-codes-providers.js';
 import { MassDeletionError, type ProviderLabel } from './errors.js';
 import { forEachLimited } from './pool.js';
 import type { SyncCounts } from './sync-status.js';
@@ -82,7 +82,11 @@ export class SyncApplier {
   async addMembers(groupId: string, userIds: string[]): Promise<void> {
     const ready = this.ready(groupId, userIds);
     if (ready.length === 0) return;
-    await this.deps.writers.groups.addMembers(this.dir, groupId, ready.map((value) => ({ value })));
+    await this.deps.writers.groups.addMembers(
+      this.dir,
+      groupId,
+      ready.map((value) => ({ value })),
+    );
     this.counts.members_added += ready.length;
   }
 
@@ -171,18 +175,29 @@ export class SyncApplier {
    * a clash left then is real (two users cannot share an email), and the run reports it.
    */
   async retryDeferred(): Promise<void> {
-    await this.inPasses(this.deferred.splice(0), 'users', (u, exists) => (exists ? this.writeUser(u) : this.writeNewUser(u)));
+    await this.inPasses(this.deferred.splice(0), 'users', (u, exists) =>
+      exists ? this.writeUser(u) : this.writeNewUser(u),
+    );
     this.waitingUsers.clear();
-    await this.inPasses(this.deferredGroups.splice(0), 'groups', (g, exists) => (exists ? this.writeGroup(g) : this.writeNewGroup(g, g.members ?? [])));
+    await this.inPasses(this.deferredGroups.splice(0), 'groups', (g, exists) =>
+      exists ? this.writeGroup(g) : this.writeNewGroup(g, g.members ?? []),
+    );
     for (const [groupId, userIds] of this.waitingMembers) await this.addMembers(groupId, userIds);
     this.waitingMembers.clear();
   }
 
   /** Writes each pending item, pass after pass, until all are written or a pass writes none (then throws its clash). */
-  private async inPasses<T extends Upsert>(pending: T[], kind: 'users' | 'groups', write: (item: T, exists: boolean) => Promise<void>): Promise<void> {
+  private async inPasses<T extends Upsert>(
+    pending: T[],
+    kind: 'users' | 'groups',
+    write: (item: T, exists: boolean) => Promise<void>,
+  ): Promise<void> {
     while (pending.length > 0) {
       const ids = pending.map((x) => x.id);
-      const existing = kind === 'users' ? await this.deps.store.getUsers(this.dir.id, ids) : await this.deps.store.getGroups(this.dir.id, ids);
+      const existing =
+        kind === 'users'
+          ? await this.deps.store.getUsers(this.dir.id, ids)
+          : await this.deps.store.getGroups(this.dir.id, ids);
       const clashed: T[] = [];
       let clash: unknown;
       for (const [i, item] of pending.entries()) {
@@ -229,7 +244,13 @@ export class FullSyncApplier extends SyncApplier {
     this.deps.checkpoint();
     for (const u of listed) this.seenUsers.add(u.id);
     this.listed.users += listed.length;
-    const { create, update } = pageChanges(listed, await this.deps.store.getUsers(this.dir.id, listed.map((u) => u.id)));
+    const { create, update } = pageChanges(
+      listed,
+      await this.deps.store.getUsers(
+        this.dir.id,
+        listed.map((u) => u.id),
+      ),
+    );
     await forEachLimited(create, WRITE_CONCURRENCY, (u) => this.createUser(u));
     await forEachLimited(update, WRITE_CONCURRENCY, (u) => this.updateUser(u));
   }
@@ -237,7 +258,10 @@ export class FullSyncApplier extends SyncApplier {
   /** Listed groups with their complete member sets, applied in listing order (a readable event order). */
   async groupsPage(listed: Upsert[], members: ReadonlyArray<ReadonlySet<string>>): Promise<void> {
     this.deps.checkpoint();
-    const stored = await this.deps.store.getGroups(this.dir.id, listed.map((g) => g.id));
+    const stored = await this.deps.store.getGroups(
+      this.dir.id,
+      listed.map((g) => g.id),
+    );
     for (const [i, g] of listed.entries()) await this.group(g, stored[i] ?? null, members[i]!);
   }
 
@@ -269,7 +293,12 @@ export class FullSyncApplier extends SyncApplier {
     const ids: string[] = [];
     for (let offset = 0; ; offset += READ_PAGE) {
       const page = await list(this.dir.id, offset, READ_PAGE);
-      ids.push(...unseen(page.items.map((r) => r.id), seen));
+      ids.push(
+        ...unseen(
+          page.items.map((r) => r.id),
+          seen,
+        ),
+      );
       if (page.items.length < READ_PAGE) return ids;
     }
   }

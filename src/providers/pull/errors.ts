@@ -1,5 +1,5 @@
 /** Coded errors every pull provider shares (its lease, its mass-deletion guard), named after the provider. */
-import type { GuardCodePrefix, RunCodePrefix } from '../../core/error-codes.js';
+import type { GuardCodePrefix, RunCodePrefix } from '../../core/error-codes-providers.js';
 import { DsyncError } from '../../core/errors.js';
 
 /**

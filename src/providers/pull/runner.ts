@@ -12,9 +12,16 @@ import type { Directory, DirectoryType } from '../../core/model.js';
 import type { DirectoryStore, PullSyncStore } from '../../core/store-port.js';
 import type { Logger } from '../../logger.js';
 import type { DirectoryOutcome, RunListener, RunReport, SyncFilter, SyncRunner } from './sync-runs.js';
-import type { ErrorCode, RunCodePrefix } from '../../core/error-codes.js';
+import type { ErrorCode } from '../../core/error-codes.js';
+import type { RunCodePrefix } from '../../core/error-codes-providers.js';
 import { LeaseLostError, SyncBusyError, type ProviderLabel } from './errors.js';
-import { zeroCounts, type BaseSyncStatus, type PullSyncStatuses, type SyncCounts, type SyncState } from './sync-status.js';
+import {
+  zeroCounts,
+  type BaseSyncStatus,
+  type PullSyncStatuses,
+  type SyncCounts,
+  type SyncState,
+} from './sync-status.js';
 
 /** Told about each directory's run (metrics.ts); never about tenants. */
 export interface RunObserver {
@@ -97,7 +104,8 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
   async directory(id: string): Promise<Directory> {
     const directory = await this.deps.store.getDirectory(id);
     if (!directory) throw new NotFoundError(`Directory ${id} not found`);
-    if (!this.synced(directory)) throw this.deps.wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.types.join(', ')}`);
+    if (!this.synced(directory))
+      throw this.deps.wrongType?.(id) ?? new ConflictError(`Directory ${id} is not of type ${this.types.join(', ')}`);
     if (directory.deactivated) throw new ConflictError(`Directory ${id} is deactivated: it is not synced`);
     return directory;
   }
@@ -177,9 +185,15 @@ export class PullRunner<S extends BaseSyncStatus> implements SyncRunner<Director
     await statuses.put(final);
     this.deps.observer?.directoryRun(state, (finished - started) / 1000, final.counts, directory);
     if (failure !== undefined) {
-      logger.warn({ err: failure, directoryId: directory.id, state }, `${label.name} sync of a directory did not succeed`);
+      logger.warn(
+        { err: failure, directoryId: directory.id, state },
+        `${label.name} sync of a directory did not succeed`,
+      );
     } else {
-      logger.info({ directoryId: directory.id, counts: final.counts, durationMs: final.duration_ms }, `${label.name} sync of a directory succeeded`);
+      logger.info(
+        { directoryId: directory.id, counts: final.counts, durationMs: final.duration_ms },
+        `${label.name} sync of a directory succeeded`,
+      );
     }
     return final;
   }
