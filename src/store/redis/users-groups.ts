@@ -1,52 +1,43 @@
 /**
  * The Redis store (ioredis) whole: directories, users and groups here, over its access, pull-sync and delivery
- * parts (access.ts, pull-sync.ts, delivery.ts) and its connection. The keys it writes: keys.ts.
+ * parts (access.ts, pull-sync.ts, delivery.ts) and its connection. The keys it writes: keys.ts; the
+ * scripts' arguments: script-args.ts; the writes it confirms on replicas: acknowledged-writes.ts.
  */
 import { CHUNK_SIZE, chunksOf } from '../../core/chunks.js';
-import { userJson } from '../../core/events.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../../core/model.js';
-import type { GroupIndex, GroupUpdate, GroupWriteResult, MemberChange, Page, Store, StoredSetupLink, UserIndex, WriteResult } from '../../core/store-port.js';
-import { durableWrites, type WrittenKeys } from './durability.js';
+import type {
+  Directory,
+  GroupKeys,
+  PendingEvent,
+  StoredJson,
+  StoredResource,
+  UserJson,
+  UserKeys,
+} from '../../core/model.js';
+import type {
+  GroupIndex,
+  GroupUpdate,
+  GroupWriteResult,
+  MemberChange,
+  Page,
+  Store,
+  UserIndex,
+  WriteResult,
+} from '../../core/store-port.js';
+import { durableWrites } from './durability.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './connection.js';
 import { sendFlat } from './flat-command.js';
 import type { RedisTarget } from './target.js';
-import { accessKeys, RedisAccessStore, setupLinkKey } from './access.js';
+import { accessKeys, RedisAccessStore } from './access.js';
+import { ACKNOWLEDGED } from './acknowledged-writes.js';
 import { syncKeys } from './pull-sync.js';
 import { DIRS, DUE, prefix, tenantProductKey } from './keys.js';
 import { SCRIPT_KEYS } from './lua/keys.js';
-import { LIST_SEP } from './lua/prelude.js';
 import { decode, decodeJson } from './records.js';
 import { MemberEntries, RedisWriteScripts } from './script-runner.js';
+import { createGroupArgs, eventArgs, updateGroupArgs, userArgs, userKeyArgs } from './script-args.js';
 
 export type { RedisStoreOptions } from './connection.js';
-
-const userKeyArgs = (keys: UserKeys): string[] => [
-  keys.userName.toLowerCase(),
-  keys.externalId ?? '',
-  keys.emails.map((e) => e.toLowerCase()).join(LIST_SEP),
-];
-/**
- * What a user record keeps to build its membership events in the group scripts (lua/prelude.ts): the event
- * data's fields, or none when the script cannot build them (the body cannot be spliced, or the id is not its own
- * JSON string content, which the script writes as is).
- */
-/**
- * The user's JSON, the fields its script keeps beside it (an id its Lua splices must need no escaping), and its
- * manager's id and email.
- */
-function userArgs(id: string, body: StoredResource['body'], keys: UserKeys, json = userJson(id, body, keys.managerEmail, keys.roles, keys.customAttributes)): string[] {
-  const fields = JSON.stringify(id) === `"${id}"` ? json.fields : undefined;
-  return [
-    json.body,
-    ...(fields ? ['1', ...fields.slice(0, 5)] : ['']),
-    keys.managerId ?? '',
-    keys.managerEmail ?? '',
-    JSON.stringify(keys.roles ?? []),
-    JSON.stringify(keys.customAttributes ?? {}),
-  ];
-}
-const events = (list: PendingEvent[]): string[] => [String(list.length), ...list.map((e) => e.json)];
 
 const CASCADE_BATCH = 500;
 
@@ -61,17 +52,31 @@ export class RedisStore extends RedisAccessStore implements Store {
     this.writes = new RedisWriteScripts(this.redis);
   }
 
-  private async records<T>(directoryId: string, kind: 'u' | 'g', ids: string[], read: (id: string, rec: string) => T): Promise<Array<T | null>> {
+  private async records<T>(
+    directoryId: string,
+    kind: 'u' | 'g',
+    ids: string[],
+    read: (id: string, rec: string) => T,
+  ): Promise<Array<T | null>> {
     const p = prefix(directoryId);
     const out: Array<T | null> = [];
     for (const chunk of chunksOf(ids)) {
-      const recs = (await sendFlat(this.redis, 'mget', chunk.map((id) => `${p}${kind}:${id}`))) as Array<string | null>;
+      const recs = (await sendFlat(
+        this.redis,
+        'mget',
+        chunk.map((id) => `${p}${kind}:${id}`),
+      )) as Array<string | null>;
       recs.forEach((rec, i) => out.push(rec === null ? null : read(chunk[i]!, rec)));
     }
     return out;
   }
 
-  private async ordered(directoryId: string, kind: 'u' | 'g', offset: number, limit: number): Promise<Page<StoredResource>> {
+  private async ordered(
+    directoryId: string,
+    kind: 'u' | 'g',
+    offset: number,
+    limit: number,
+  ): Promise<Page<StoredResource>> {
     const key = `${prefix(directoryId)}${kind}o`;
     const [total, ids] = await Promise.all([
       this.redis.zcard(key),
@@ -134,7 +139,12 @@ export class RedisStore extends RedisAccessStore implements Store {
     return (await this.command('dsyncDisableWebhook', `${prefix(id)}dir`, endpoint, at)) === 1;
   }
 
-  async saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean> {
+  async saveGoogleTokens(
+    id: string,
+    expectedRefreshToken: string | undefined,
+    tokens: { accessToken: string; refreshToken?: string },
+    at: string,
+  ): Promise<boolean> {
     const args = [expectedRefreshToken ?? '', tokens.accessToken, tokens.refreshToken ?? '', at];
     return (await this.command('dsyncSaveGoogleTokens', `${prefix(id)}dir`, ...args)) === 1;
   }
@@ -153,7 +163,17 @@ export class RedisStore extends RedisAccessStore implements Store {
     if (directory) await this.redis.zrem(tenantProductKey(directory.tenant, directory.product), id);
     for (const [order, keysOf] of [
       ['uo', (uid: string) => [`${p}u:${uid}`, `${p}ug:${uid}`]],
-      ['go', (gid: string) => [`${p}g:${gid}`, `${p}m:${gid}`, `${p}md:${gid}`, `${p}gj:${gid}`, `${p}gt:${gid}`, `${p}gx:${gid}`]],
+      [
+        'go',
+        (gid: string) => [
+          `${p}g:${gid}`,
+          `${p}m:${gid}`,
+          `${p}md:${gid}`,
+          `${p}gj:${gid}`,
+          `${p}gt:${gid}`,
+          `${p}gx:${gid}`,
+        ],
+      ],
     ] as const) {
       for (;;) {
         const ids = await this.redis.zrange(`${p}${order}`, 0, CASCADE_BATCH - 1);
@@ -165,7 +185,26 @@ export class RedisStore extends RedisAccessStore implements Store {
           .exec();
       }
     }
-    await this.redis.del(`${p}un`, `${p}ue`, `${p}um`, `${p}ur`, `${p}gn`, `${p}ge`, `${p}ev`, `${p}evn`, `${p}lease`, `${p}dstate`, `${p}seq`, `${p}dlog`, `${p}dlq`, `${p}replay`, `${p}gpend`, `${p}uw`, ...syncKeys(id), ...accessKeys(id));
+    await this.redis.del(
+      `${p}un`,
+      `${p}ue`,
+      `${p}um`,
+      `${p}ur`,
+      `${p}gn`,
+      `${p}ge`,
+      `${p}ev`,
+      `${p}evn`,
+      `${p}lease`,
+      `${p}dstate`,
+      `${p}seq`,
+      `${p}dlog`,
+      `${p}dlq`,
+      `${p}replay`,
+      `${p}gpend`,
+      `${p}uw`,
+      ...syncKeys(id),
+      ...accessKeys(id),
+    );
     await this.redis.zrem(DUE, id);
     return directory !== null;
   }
@@ -194,14 +233,20 @@ export class RedisStore extends RedisAccessStore implements Store {
   countUsers(directoryId: string): Promise<number> {
     return this.redis.zcard(`${prefix(directoryId)}uo`);
   }
-  createUser(directoryId: string, user: StoredResource, keys: UserKeys, evs: PendingEvent[], json?: UserJson): Promise<WriteResult> {
+  createUser(
+    directoryId: string,
+    user: StoredResource,
+    keys: UserKeys,
+    evs: PendingEvent[],
+    json?: UserJson,
+  ): Promise<WriteResult> {
     return this.writes.run('dsyncCreateUser', directoryId, SCRIPT_KEYS.createUser(user.id), [
       user.id,
       ...userKeyArgs(keys),
       String(user.created),
       String(user.lastModified),
       ...userArgs(user.id, user.body, keys, json),
-      ...events(evs),
+      ...eventArgs(evs),
     ]);
   }
   updateUser(
@@ -220,7 +265,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       ...userKeyArgs(keys),
       String(now),
       ...userArgs(id, body, keys, json),
-      ...events(evs),
+      ...eventArgs(evs),
     ]);
   }
   deleteUser(
@@ -238,7 +283,7 @@ export class RedisStore extends RedisAccessStore implements Store {
       String(now),
       String(groups.length),
       ...groups.flatMap((g) => [g.id, String(g.version)]),
-      ...events(evs),
+      ...eventArgs(evs),
     ]);
   }
   async userGroupIds(directoryId: string, userId: string): Promise<string[]> {
@@ -272,39 +317,35 @@ export class RedisStore extends RedisAccessStore implements Store {
     memberList: MemberChange[],
     evs: PendingEvent[],
   ): Promise<GroupWriteResult> {
-    const args = [
-      group.id,
-      keys.displayName.toLowerCase(),
-      keys.externalId ?? '',
-      String(group.created),
-      String(group.lastModified),
-      JSON.stringify(group.body),
-      ...events(evs),
-    ];
+    const args = createGroupArgs(group, keys, evs);
     const head = { keys: SCRIPT_KEYS.createGroup(group.id), args };
     return this.writes.groupWrite('dsyncCreateGroup', directoryId, group.id, head, new MemberEntries([], memberList));
   }
   updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<GroupWriteResult> {
     const hasBody = update.body !== undefined && update.keys !== undefined;
-    const args = [
-      id,
-      update.expectedVersion === undefined ? '' : String(update.expectedVersion),
-      hasBody ? '1' : '',
-      update.keys?.displayName.toLowerCase() ?? '',
-      update.keys?.externalId ?? '',
-      String(update.now),
-      hasBody ? JSON.stringify(update.body) : '',
-      update.expectedBody ?? '',
-      ...events(update.events),
-    ];
+    const args = updateGroupArgs(id, update, hasBody);
     const head = { keys: SCRIPT_KEYS.updateGroup(id, hasBody), args };
-    return this.writes.groupWrite('dsyncUpdateGroup', directoryId, id, head, new MemberEntries(update.remove, update.add, update.displays));
+    return this.writes.groupWrite(
+      'dsyncUpdateGroup',
+      directoryId,
+      id,
+      head,
+      new MemberEntries(update.remove, update.add, update.displays),
+    );
   }
-  async deleteGroup(directoryId: string, id: string, expectedVersion: number, evs: PendingEvent[]): Promise<WriteResult> {
+  async deleteGroup(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    evs: PendingEvent[],
+  ): Promise<WriteResult> {
     // Up to a chunk of members are unlinked by the script: it needs their keys, read here (it re-checks them).
     const members = await this.redis.zrange(`${prefix(directoryId)}m:${id}`, 0, CHUNK_SIZE);
-    const keys = [...SCRIPT_KEYS.deleteGroup(id), ...(members.length > CHUNK_SIZE ? [] : members.map((uid) => `ug:${uid}`))];
-    const args = [id, String(expectedVersion), String(CHUNK_SIZE), ...events(evs)];
+    const keys = [
+      ...SCRIPT_KEYS.deleteGroup(id),
+      ...(members.length > CHUNK_SIZE ? [] : members.map((uid) => `ug:${uid}`)),
+    ];
+    const args = [id, String(expectedVersion), String(CHUNK_SIZE), ...eventArgs(evs)];
     const result = await this.writes.run('dsyncDeleteGroup', directoryId, keys, args, id);
     // A big group's user links are unlinked after the commit; finish that before answering.
     if (result.status === 'ok') await this.writes.drain(directoryId, id);
@@ -314,7 +355,8 @@ export class RedisStore extends RedisAccessStore implements Store {
     await this.writes.drain(directoryId, groupId);
     const out: Array<string | null> = [];
     const key = `${prefix(directoryId)}md:${groupId}`;
-    for (const chunk of chunksOf(userIds)) for (const d of (await sendFlat(this.redis, 'hmget', [key, ...chunk])) as Array<string | null>) out.push(d);
+    for (const chunk of chunksOf(userIds))
+      for (const d of (await sendFlat(this.redis, 'hmget', [key, ...chunk])) as Array<string | null>) out.push(d);
     return out;
   }
   async groupMemberIds(directoryId: string, groupId: string, offset: number, limit: number): Promise<Page<string>> {
@@ -326,29 +368,7 @@ export class RedisStore extends RedisAccessStore implements Store {
     ]);
     return { total, items };
   }
-
 }
-
-const recordOf = (directoryId: string): string[] => [`${prefix(directoryId)}dir`];
-
-/**
- * The writes a caller acknowledges, and the keys they touch (durability.ts: WAIT on their masters). A directory's
- * keys share the slot of its record; a new directory's global indexes live elsewhere and are confirmed too. A
- * delete needs only its record: leftover index entries of a deleted directory are skipped by every reader.
- */
-/** Writes into one directory's slot: SCIM and management writes, Google sync state and tokens, Events API replays. */
-const DIRECTORY_WRITES = [
-  ...['disableWebhook', 'saveGoogleTokens', 'deleteDirectory', 'createUser', 'updateUser', 'deleteUser', 'createGroup', 'updateGroup', 'deleteGroup'],
-  ...['putSyncRecord', 'requestReplay', 'removeDeadLetter', 'putScimTokens'],
-];
-
-const ACKNOWLEDGED: Record<string, WrittenKeys> = {
-  createDirectory: (d: Directory) => [...recordOf(d.id), DIRS, tenantProductKey(d.tenant, d.product)],
-  updateDirectory: (d: Directory) => recordOf(d.id),
-  // A link is resolved through its global key: confirmed with the directory's record of it.
-  putSetupLink: (link: StoredSetupLink) => [...recordOf(link.directory_id), setupLinkKey(link.hash)],
-  ...Object.fromEntries(DIRECTORY_WRITES.map((name) => [name, recordOf])),
-};
 
 durableWrites(RedisStore.prototype, ACKNOWLEDGED);
 failFast(RedisStore.prototype);
