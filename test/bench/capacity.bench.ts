@@ -14,8 +14,10 @@
  *   npx tsx test/bench/capacity.bench.ts      # BENCH_OPS=400 BENCH_USERS=3000 BENCH_ROUNDS=2 [BENCH_SETUPS=0,1]
  */
 import { Redis } from 'ioredis';
-import { startTopology, type RedisTopology } from '../support/redis-topology.js';
+import { startTopology } from '../support/redis-topology.js';
+import { clusterMasters, counters, delta, sentCommands, summed, total, usedMemory } from './capacity-counters.js';
 import { client, CountingReceiver, cpuSeconds, freePort, phase, startDsync, startRedis, type Proc } from './lib.js';
+import { fmt, type OpCost, printCosts, printModel, printRuns, type Run } from './capacity-report.js';
 import { check, createUsers, oktaUser } from './okta-workload.js';
 
 const OPS = Number(process.env.BENCH_OPS ?? 400);
@@ -25,67 +27,8 @@ const CONCURRENCY = 32;
 /** The per-operation phases run this many requests at once: CPU figures under load, not per lone request. */
 const OP_CONCURRENCY = 16;
 const DIRECTORIES = 8;
-const TARGET = {
-  directories: Number(process.env.BENCH_TARGET_DIRECTORIES ?? 10_000),
-  users: Number(process.env.BENCH_TARGET_USERS ?? 10_000_000),
-  writes: Number(process.env.BENCH_TARGET_WRITES ?? 2_000),
-  events: Number(process.env.BENCH_TARGET_EVENTS ?? 5_000),
-};
-/** Planning headroom: a shard's core and a replica's core run at most at this share of what was measured. */
-const UTILISATION = 0.5;
-/** Memory a shard may hold (a 32 GB node with room for fork/copy-on-write, buffers and fragmentation). */
-const SHARD_MEMORY_BYTES = 16 * 2 ** 30;
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ENV = { DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', DSYNC_REDIS_COMMAND_TIMEOUT: '10s' };
-
-// ---- Redis counters -------------------------------------------------------------------------------------------
-
-interface Counters {
-  calls: Map<string, number>;
-  bytesIn: number;
-  bytesOut: number;
-  cpu: number;
-}
-
-const IGNORED = /^(info|config\|resetstat|config|ping|cluster\|.*|client\|.*|hello)$/;
-
-async function counters(redis: Redis): Promise<Counters> {
-  const [cmd, stats, cpu] = await Promise.all([redis.info('commandstats'), redis.info('stats'), redis.info('cpu')]);
-  const calls = new Map<string, number>();
-  for (const m of cmd.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) if (!IGNORED.test(m[1]!)) calls.set(m[1]!, Number(m[2]));
-  const num = (text: string, name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? 0);
-  return {
-    calls,
-    bytesIn: num(stats, 'total_net_input_bytes'),
-    bytesOut: num(stats, 'total_net_output_bytes'),
-    cpu: num(cpu, 'used_cpu_user') + num(cpu, 'used_cpu_sys'),
-  };
-}
-
-/** Counters summed over several servers (the masters of a cluster). */
-async function summed(nodes: Redis[]): Promise<Counters> {
-  const all = await Promise.all(nodes.map(counters));
-  const calls = new Map<string, number>();
-  for (const c of all) for (const [k, v] of c.calls) calls.set(k, (calls.get(k) ?? 0) + v);
-  return { calls, bytesIn: sum(all.map((c) => c.bytesIn)), bytesOut: sum(all.map((c) => c.bytesOut)), cpu: sum(all.map((c) => c.cpu)) };
-}
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const total = (c: Counters) => sum([...c.calls.values()]);
-
-function delta(after: Counters, before: Counters): Counters {
-  const calls = new Map<string, number>();
-  for (const [k, v] of after.calls) if (v - (before.calls.get(k) ?? 0) > 0) calls.set(k, v - (before.calls.get(k) ?? 0));
-  return { calls, bytesIn: after.bytesIn - before.bytesIn, bytesOut: after.bytesOut - before.bytesOut, cpu: after.cpu - before.cpu };
-}
-
-/** Commands dsync sent (its own metric, by command; a script counts once): the round trips of an operation. */
-async function sentCommands(metricsUrl: string): Promise<number> {
-  const text = await (await fetch(metricsUrl)).text();
-  let n = 0;
-  for (const m of text.matchAll(/^dsync_store_command_duration_seconds_count\{command="([^"]+)"\} (\d+)/gm)) if (m[1] !== 'ping') n += Number(m[2]);
-  return n;
-}
 
 // ---- the service under test -------------------------------------------------------------------------------
 
@@ -101,7 +44,12 @@ interface Directory {
   scim: { secret: string; path: string };
 }
 
-async function directories(dsync: Proc & { apiKey: string }, n: number, tag: string, webhook?: string): Promise<Directory[]> {
+async function directories(
+  dsync: Proc & { apiKey: string },
+  n: number,
+  tag: string,
+  webhook?: string,
+): Promise<Directory[]> {
   const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
   try {
     const out: Directory[] = [];
@@ -124,20 +72,6 @@ async function directories(dsync: Proc & { apiKey: string }, n: number, tag: str
 
 // ---- 1. per operation ----------------------------------------------------------------------------------------
 
-interface OpCost {
-  name: string;
-  ops: number;
-  /** Commands dsync sent (round trips; auto-pipelining may carry several in one), and commands Redis ran. */
-  sent: number;
-  commands: number;
-  byName: Map<string, number>;
-  bytesIn: number;
-  bytesOut: number;
-  /** dsync and Redis CPU seconds per operation. */
-  dsyncCpu: number;
-  redisCpu: number;
-}
-
 /**
  * Batch mode with batches of one keeps the writes free of delivery work (queued only), then one
  * process-events run delivers them alone, one event per POST as in real time: each phase is counted by itself.
@@ -147,7 +81,12 @@ async function perOperation(): Promise<OpCost[]> {
   const receiver = await new CountingReceiver().start();
   const metricsPort = await freePort();
   const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
-  const dsync = await startDsync({ ...ENV, REDIS_URL: server.url, DSYNC_WEBHOOK_BATCH_SIZE: '1', METRICS_PORT: String(metricsPort) });
+  const dsync = await startDsync({
+    ...ENV,
+    REDIS_URL: server.url,
+    DSYNC_WEBHOOK_BATCH_SIZE: '1',
+    METRICS_PORT: String(metricsPort),
+  });
   const redis = new Redis(server.url);
   const costs: OpCost[] = [];
   const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 1);
@@ -163,7 +102,17 @@ async function perOperation(): Promise<OpCost[]> {
       const c = await counters(redis);
       const dsyncCpu = (cpuSeconds(dsync.child.pid!) - cpu) / ops;
       const sent = (await sentCommands(metrics)) - sentBefore;
-      costs.push({ name, ops, sent: sent / ops, commands: total(c) / ops, byName: c.calls, bytesIn: c.bytesIn / ops, bytesOut: c.bytesOut / ops, dsyncCpu, redisCpu: c.cpu / ops });
+      costs.push({
+        name,
+        ops,
+        sent: sent / ops,
+        commands: total(c) / ops,
+        byName: c.calls,
+        bytesIn: c.bytesIn / ops,
+        bytesOut: c.bytesOut / ops,
+        dsyncCpu,
+        redisCpu: c.cpu / ops,
+      });
     };
     const users: string[] = [];
     await measure('SCIM create (POST /Users)', OPS, () =>
@@ -175,11 +124,18 @@ async function perOperation(): Promise<OpCost[]> {
     );
     await measure('SCIM PUT /Users/:id', OPS, () =>
       phase('put', OPS, OP_CONCURRENCY, async (i) => {
-        const res = await scim.request('PUT', `${path}/Users/${users[i]}`, { ...oktaUser('o', i), displayName: `Renamed ${i}` });
+        const res = await scim.request('PUT', `${path}/Users/${users[i]}`, {
+          ...oktaUser('o', i),
+          displayName: `Renamed ${i}`,
+        });
         check(res.status, [200], 'PUT');
       }),
     );
-    const group = await scim.request('POST', `${path}/Groups`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'All', members: [] });
+    const group = await scim.request('POST', `${path}/Groups`, {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'All',
+      members: [],
+    });
     check(group.status, [201], 'group create');
     await measure('SCIM membership PATCH (add 1 member)', OPS, () =>
       phase('patch', OPS, OP_CONCURRENCY, async (i) => {
@@ -209,19 +165,6 @@ async function perOperation(): Promise<OpCost[]> {
 
 // ---- 2. throughput --------------------------------------------------------------------------------------------
 
-interface Run {
-  setup: string;
-  rps: number;
-  /** Redis CPU seconds (every master) per user created and its event delivered, under load. */
-  redisCpuPerUser: number;
-  dsyncCpuPerUser: number;
-  memoryPerUser: number;
-}
-
-async function usedMemory(nodes: Redis[]): Promise<number> {
-  return sum(await Promise.all(nodes.map(async (r) => Number(/used_memory:(\d+)/.exec(await r.info('memory'))![1]))));
-}
-
 async function throughput(setup: Setup, round: number): Promise<Run> {
   const receiver = await new CountingReceiver().start();
   const dsync = await startDsync({ ...ENV, ...setup.env });
@@ -231,7 +174,9 @@ async function throughput(setup: Setup, round: number): Promise<Run> {
     const clients = dirs.map((d) => client(dsync.url, `Bearer ${d.scim.secret}`, CONCURRENCY / DIRECTORIES));
     const workload = (tag: string, n: number) => {
       const creates = dirs.map((d, j) => createUsers(clients[j]!, d.scim.path, `${tag}${j}`, 0));
-      return phase(`${setup.name} ${tag}`, n, CONCURRENCY, (i, timed) => creates[i % DIRECTORIES]!(Math.floor(i / DIRECTORIES), timed));
+      return phase(`${setup.name} ${tag}`, n, CONCURRENCY, (i, timed) =>
+        creates[i % DIRECTORIES]!(Math.floor(i / DIRECTORIES), timed),
+      );
     };
     await workload('warm', 800); // JIT, pools, not counted
     await receiver.waitFor(800, 120_000);
@@ -245,7 +190,13 @@ async function throughput(setup: Setup, round: number): Promise<Run> {
     await new Promise((r) => setTimeout(r, 1500)); // delivered events are trimmed from the log
     const memAfter = await usedMemory(masters);
     for (const c of clients) await c.close();
-    return { setup: setup.name, rps: result.rps, redisCpuPerUser: delta(after, before).cpu / USERS, dsyncCpuPerUser, memoryPerUser: (memAfter - memBefore) / USERS };
+    return {
+      setup: setup.name,
+      rps: result.rps,
+      redisCpuPerUser: delta(after, before).cpu / USERS,
+      dsyncCpuPerUser,
+      memoryPerUser: (memAfter - memBefore) / USERS,
+    };
   } finally {
     for (const r of masters) r.disconnect();
     await dsync.stop();
@@ -253,89 +204,42 @@ async function throughput(setup: Setup, round: number): Promise<Run> {
   }
 }
 
-async function clusterMasters(topology: RedisTopology): Promise<string[]> {
-  const out = await topology.cli('-h', '127.0.0.1', '-p', topology.nodes[0]!.split(':')[1]!, 'cluster', 'nodes');
-  return out
-    .split('\n')
-    .filter((l) => / master /.test(` ${l.split(' ')[2]?.replace(/,/g, ' ')} `) && !l.includes('fail'))
-    .map((l) => l.split(' ')[1]!.split('@')[0]!);
-}
-
-// ---- 3. output -------------------------------------------------------------------------------------------------
-
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function printCosts(costs: OpCost[]): void {
-  console.log(`\n## Redis cost per operation (one server, ${OP_CONCURRENCY} requests at a time)\n`);
-  console.log('| operation | commands sent (round trips) | commands run by Redis (scripts\' included) | bytes to Redis | bytes from Redis | Redis CPU µs | dsync CPU µs |\n|---|---:|---|---:|---:|---:|---:|');
-  for (const c of costs) {
-    const names = [...c.byName].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt(v / c.ops, 2)}`).join(', ');
-    console.log(`| ${c.name} | ${fmt(c.sent, 2)} | ${fmt(c.commands, 2)}: ${names} | ${fmt(c.bytesIn)} | ${fmt(c.bytesOut)} | ${fmt(c.redisCpu * 1e6)} | ${fmt(c.dsyncCpu * 1e6)} |`);
-  }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
-function printRuns(runs: Run[]): Map<string, Run> {
-  console.log(`\n## SCIM create load (lookup + POST, ${CONCURRENCY} concurrent, ${DIRECTORIES} directories, ${USERS} users per round)\n`);
-  console.log('| setup | req/s by round | median req/s | vs one server | Redis CPU µs per user (+ its event) | dsync CPU µs per user (+ its event) | Redis bytes per user |');
-  console.log('|---|---|---:|---:|---:|---:|---:|');
-  const medians = new Map<string, Run>();
-  for (const name of new Set(runs.map((r) => r.setup))) {
-    const mine = runs.filter((r) => r.setup === name);
-    const m = (f: (r: Run) => number) => median(mine.map(f));
-    medians.set(name, { setup: name, rps: m((r) => r.rps), redisCpuPerUser: m((r) => r.redisCpuPerUser), dsyncCpuPerUser: m((r) => r.dsyncCpuPerUser), memoryPerUser: m((r) => r.memoryPerUser) });
-  }
-  const base = [...medians.values()][0]!.rps;
-  for (const [name, r] of medians) {
-    const rounds = runs.filter((x) => x.setup === name).map((x) => fmt(x.rps)).join(' / ');
-    console.log(`| ${name} | ${rounds} | ${fmt(r.rps)} | ${fmt((r.rps / base) * 100)}% | ${fmt(r.redisCpuPerUser * 1e6)} | ${fmt(r.dsyncCpuPerUser * 1e6)} | ${fmt(r.memoryPerUser)} |`);
-  }
-  return medians;
-}
-
-function printModel(costs: OpCost[], one: Run): void {
-  const [create, put, patch, event] = costs as [OpCost, OpCost, OpCost, OpCost];
-  // A "write" of the target is a mix of the three SCIM writes measured; each is one IdP request.
-  const write = (f: (c: OpCost) => number) => (f(create) + f(put) + f(patch)) / 3;
-  const redisCores = TARGET.writes * write((c) => c.redisCpu) + TARGET.events * event.redisCpu;
-  const shardsByCpu = Math.ceil(redisCores / UTILISATION);
-  const memory = TARGET.users * one.memoryPerUser * 1.3; // + groups, memberships: 30% headroom
-  const shardsByMemory = Math.ceil(memory / SHARD_MEMORY_BYTES);
-  const shards = Math.max(3, shardsByCpu, shardsByMemory);
-  const dsyncCores = TARGET.writes * write((c) => c.dsyncCpu) + TARGET.events * event.dsyncCpu;
-  const replicas = Math.max(2, Math.ceil(dsyncCores / UTILISATION));
-  const bytes = TARGET.writes * write((c) => c.bytesIn + c.bytesOut) + TARGET.events * (event.bytesIn + event.bytesOut);
-  console.log(`\n## Capacity model: ${fmt(TARGET.directories)} directories, ${fmt(TARGET.users)} users, ${fmt(TARGET.writes)} SCIM writes/s, ${fmt(TARGET.events)} events/s\n`);
-  console.log(`- one shard (one Redis core) sustains about ${fmt(1 / one.redisCpuPerUser)} user creates/s with their events, measured under load (${fmt(one.redisCpuPerUser * 1e6)} µs each)`);
-  console.log(`- Redis CPU: ${fmt(TARGET.writes)} × ${fmt(write((c) => c.redisCpu) * 1e6)} µs + ${fmt(TARGET.events)} × ${fmt(event.redisCpu * 1e6)} µs = ${fmt(redisCores, 2)} cores → ${shardsByCpu} shard(s) at ${UTILISATION * 100}% of a core`);
-  console.log(`- Redis memory: ${fmt(TARGET.users)} users × ${fmt(one.memoryPerUser)} B × 1.3 = ${fmt(memory / 2 ** 30, 1)} GiB → ${shardsByMemory} shard(s) of ${SHARD_MEMORY_BYTES / 2 ** 30} GiB`);
-  console.log(`- Redis Cluster: ${shards} masters (at least 3 for the cluster's failover quorum), 1 replica each (WAIT 1): ${shards * 2} redis-server processes`);
-  console.log(`- dsync serve: ${fmt(TARGET.writes)} × ${fmt(write((c) => c.dsyncCpu) * 1e6)} µs + ${fmt(TARGET.events)} × ${fmt(event.dsyncCpu * 1e6)} µs = ${fmt(dsyncCores, 2)} cores → ${replicas} replicas of one core at ${UTILISATION * 100}% (at least 2 for availability)`);
-  console.log(`- network to and from Redis: ${fmt(bytes / 2 ** 20, 1)} MiB/s`);
-}
-
 // ---- main -------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const costs = await perOperation();
-  printCosts(costs);
+  printCosts(costs, OP_CONCURRENCY);
 
   const single = await startRedis();
   const pair = await startTopology('sentinel');
   const bare = await startTopology('cluster', { replicas: 0 });
   const cluster = await startTopology('cluster');
   const masterNodes = await clusterMasters(cluster);
-  console.log(`\none server ${single.url}; server + replica ${pair.nodes.join(' → ')}; cluster masters ${masterNodes.join(', ')}`);
+  console.log(
+    `\none server ${single.url}; server + replica ${pair.nodes.join(' → ')}; cluster masters ${masterNodes.join(', ')}`,
+  );
   const setups: Setup[] = [
     { name: 'one server', env: { REDIS_URL: single.url }, masters: () => [new Redis(single.url)] },
-    { name: '3-master cluster, no replicas', env: { ...bare.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => bare.nodes.map((n) => bare.connect(n)) },
-    { name: 'one server + replica, WAIT 1', env: { REDIS_URL: `redis://${pair.nodes[0]}`, DSYNC_REDIS_WAIT_REPLICAS: '1' }, masters: () => [pair.connect(pair.nodes[0]!)] },
-    { name: '3 masters + 3 replicas, WAIT off', env: { ...cluster.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' }, masters: () => masterNodes.map((n) => cluster.connect(n)) },
-    { name: '3 masters + 3 replicas, WAIT 1', env: cluster.env(), masters: () => masterNodes.map((n) => cluster.connect(n)) },
+    {
+      name: '3-master cluster, no replicas',
+      env: { ...bare.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' },
+      masters: () => bare.nodes.map((n) => bare.connect(n)),
+    },
+    {
+      name: 'one server + replica, WAIT 1',
+      env: { REDIS_URL: `redis://${pair.nodes[0]}`, DSYNC_REDIS_WAIT_REPLICAS: '1' },
+      masters: () => [pair.connect(pair.nodes[0]!)],
+    },
+    {
+      name: '3 masters + 3 replicas, WAIT off',
+      env: { ...cluster.env(), DSYNC_REDIS_WAIT_REPLICAS: '0' },
+      masters: () => masterNodes.map((n) => cluster.connect(n)),
+    },
+    {
+      name: '3 masters + 3 replicas, WAIT 1',
+      env: cluster.env(),
+      masters: () => masterNodes.map((n) => cluster.connect(n)),
+    },
   ];
   const only = process.env.BENCH_SETUPS?.split(',').map(Number); // e.g. 0,1: one server and the cluster only
   const chosen = only ? setups.filter((_, i) => only.includes(i)) : setups;
@@ -354,12 +258,22 @@ async function main(): Promise<void> {
     await bare.stop();
     await cluster.stop();
   }
-  const medians = printRuns(runs);
+  const medians = printRuns(
+    runs,
+    `lookup + POST, ${CONCURRENCY} concurrent, ${DIRECTORIES} directories, ${USERS} users per round`,
+  );
   const one = medians.get('one server');
-  const ratio = (a: string, b: string) => (medians.has(a) && medians.has(b) ? fmt((medians.get(a)!.rps / medians.get(b)!.rps) * 100) : '(not run)');
-  console.log(`\n3-master cluster / one server: ${ratio('3-master cluster, no replicas', 'one server')}% (acceptance: at least 80%)`);
-  console.log(`3 masters + 3 replicas, WAIT 1 / one server + replica, WAIT 1: ${ratio('3 masters + 3 replicas, WAIT 1', 'one server + replica, WAIT 1')}%`);
-  console.log(`cost of WAIT 1: one server + replica ${ratio('one server + replica, WAIT 1', 'one server')}% of one server; cluster ${ratio('3 masters + 3 replicas, WAIT 1', '3 masters + 3 replicas, WAIT off')}% of WAIT off`);
+  const ratio = (a: string, b: string) =>
+    medians.has(a) && medians.has(b) ? fmt((medians.get(a)!.rps / medians.get(b)!.rps) * 100) : '(not run)';
+  console.log(
+    `\n3-master cluster / one server: ${ratio('3-master cluster, no replicas', 'one server')}% (acceptance: at least 80%)`,
+  );
+  console.log(
+    `3 masters + 3 replicas, WAIT 1 / one server + replica, WAIT 1: ${ratio('3 masters + 3 replicas, WAIT 1', 'one server + replica, WAIT 1')}%`,
+  );
+  console.log(
+    `cost of WAIT 1: one server + replica ${ratio('one server + replica, WAIT 1', 'one server')}% of one server; cluster ${ratio('3 masters + 3 replicas, WAIT 1', '3 masters + 3 replicas, WAIT off')}% of WAIT off`,
+  );
   if (one) printModel(costs, one);
 }
 
