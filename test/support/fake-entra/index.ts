@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { bodyOf } from '../fake-http.js';
 import { FAKE_APP, FakeAuthority, type Reply } from './authority.js';
+import { DeltaRounds, relationPage } from './paging.js';
 import { FakeSubscriptions, graphError } from './subscriptions.js';
 import { Tenant, type Kind } from './tenant.js';
 
@@ -38,31 +39,12 @@ export interface Fault {
 export function testTls(): { key: Buffer; cert: Buffer } {
   const dir = process.env.DSYNC_TEST_TLS_DIR;
   if (!dir || process.env.NODE_EXTRA_CA_CERTS !== join(dir, 'ca.crt')) {
-    throw new Error('The fake Entra serves TLS: run through test/run.sh, or `bash test/support/test-ca.sh DIR` and export DSYNC_TEST_TLS_DIR=DIR NODE_EXTRA_CA_CERTS=DIR/ca.crt');
+    throw new Error(
+      'The fake Entra serves TLS: run through test/run.sh, or `bash test/support/test-ca.sh DIR` and export DSYNC_TEST_TLS_DIR=DIR NODE_EXTRA_CA_CERTS=DIR/ca.crt',
+    );
   }
   return { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.crt')) };
 }
-
-const DEFAULT_PAGE = 100;
-const MAX_PAGE = 999;
-
-interface Round {
-  tenantId: string;
-  kind: Kind;
-  items: Array<Record<string, unknown>>;
-  until: number;
-  generation: number;
-  select: string[];
-}
-
-const encode = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-const decode = (s: string): Record<string, unknown> | undefined => {
-  try {
-    return JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-};
 
 export class FakeEntra {
   readonly tenants = new Map<string, Tenant>();
@@ -71,7 +53,7 @@ export class FakeEntra {
   /** Graph and token requests, by route and tenant. */
   readonly calls = new Map<string, number>();
   private faults: Array<Fault & { skip: number; times: number }> = [];
-  private readonly rounds = new Map<string, Round>();
+  private readonly deltas = new DeltaRounds();
   private server: Server | undefined;
   base = '';
   /** Added to every Graph answer (to make two runs overlap). */
@@ -112,12 +94,15 @@ export class FakeEntra {
    * permanent deletion (a security group's deletion is one).
    */
   private watch(t: Tenant): Tenant {
-    const notify = (kind: Kind, changeType: 'updated' | 'deleted') => (id: string) => this.subscriptions.changed(t.id, kind, id, changeType);
-    const wrap = <A extends unknown[], R>(fn: (...a: A) => R, after: (r: R, ...a: A) => void) => (...a: A) => {
-      const r = fn.apply(t, a);
-      after(r, ...a);
-      return r;
-    };
+    const notify = (kind: Kind, changeType: 'updated' | 'deleted') => (id: string) =>
+      this.subscriptions.changed(t.id, kind, id, changeType);
+    const wrap =
+      <A extends unknown[], R>(fn: (...a: A) => R, after: (r: R, ...a: A) => void) =>
+      (...a: A) => {
+        const r = fn.apply(t, a);
+        after(r, ...a);
+        return r;
+      };
     t.addUser = wrap(t.addUser, (u) => notify('users', 'updated')(u.id));
     t.updateUser = wrap(t.updateUser, (_r, id) => notify('users', 'updated')(id));
     t.removeUser = wrap(t.removeUser, (_r, id) => notify('users', 'updated')(id));
@@ -179,7 +164,11 @@ export class FakeEntra {
         : f.status === 503
           ? graphError(503, 'ServiceUnavailable', 'Service unavailable.')
           : graphError(f.status, 'InternalServerError', 'Injected failure.');
-    if (route === 'token') reply.body = { error: 'temporarily_unavailable', error_description: 'AADSTS90033: A transient error has occurred.' };
+    if (route === 'token')
+      reply.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'AADSTS90033: A transient error has occurred.',
+      };
     return { ...reply, headers: f.retryAfter !== undefined ? { 'Retry-After': String(f.retryAfter) } : {} };
   }
 
@@ -219,7 +208,13 @@ export class FakeEntra {
   private async graph(req: IncomingMessage, url: URL, path: string): Promise<Reply> {
     const auth = this.authority.bearer(req.headers.authorization);
     if (auth === 'invalid' || auth === 'expired') {
-      return graphError(401, 'InvalidAuthenticationToken', auth === 'expired' ? 'Lifetime validation failed, the token is expired.' : 'Access token validation failure. Invalid audience.');
+      return graphError(
+        401,
+        'InvalidAuthenticationToken',
+        auth === 'expired'
+          ? 'Lifetime validation failed, the token is expired.'
+          : 'Access token validation failure. Invalid audience.',
+      );
     }
     const tenant = this.tenants.get(auth.tenantId)!;
     if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
@@ -228,15 +223,18 @@ export class FakeEntra {
       const fault = this.fault('subscriptions', tenant.id);
       if (fault) return fault;
       const id = path.split('/')[2];
-      if (req.method === 'POST' && !id) return this.subscriptions.create(tenant.id, JSON.parse((await bodyOf(req)) || '{}'));
+      if (req.method === 'POST' && !id)
+        return this.subscriptions.create(tenant.id, JSON.parse((await bodyOf(req)) || '{}'));
       if (req.method === 'GET' && !id) return this.subscriptions.list(tenant.id);
-      if (req.method === 'PATCH' && id) return this.subscriptions.renew(tenant.id, id, JSON.parse((await bodyOf(req)) || '{}'));
+      if (req.method === 'PATCH' && id)
+        return this.subscriptions.renew(tenant.id, id, JSON.parse((await bodyOf(req)) || '{}'));
       if (req.method === 'DELETE' && id) return this.subscriptions.delete(tenant.id, id);
       return graphError(405, 'Request_BadRequest', 'Method not allowed.');
     }
     if (req.method !== 'GET') return graphError(405, 'Request_BadRequest', 'Method not allowed.');
     const rel = /^\/(users|groups)\/([^/]+)\/(memberOf|members)$/.exec(path);
-    if (rel && (rel[3] === 'memberOf' || rel[1] === 'groups')) return this.relation(tenant, rel[1] as Kind, decodeURIComponent(rel[2]!), rel[3] as 'memberOf' | 'members', url);
+    if (rel && (rel[3] === 'memberOf' || rel[1] === 'groups'))
+      return this.relation(tenant, rel[1] as Kind, decodeURIComponent(rel[2]!), rel[3] as 'memberOf' | 'members', url);
     const m = /^\/(users|groups)(?:\/(delta|microsoft\.graph\.delta\(\)|[^/]+))?$/.exec(path);
     if (!m) return graphError(404, 'Request_ResourceNotFound', `Resource not found for the segment '${path}'.`);
     const kind = m[1] as Kind;
@@ -253,92 +251,48 @@ export class FakeEntra {
       if (!m[2]) return graphError(400, 'Request_BadRequest', 'The fake lists only through delta.');
       const id = decodeURIComponent(m[2]);
       if (!(kind === 'users' ? tenant.users : tenant.groups).has(id)) {
-        return graphError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+        return graphError(
+          404,
+          'Request_ResourceNotFound',
+          `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+        );
       }
-      return { status: 200, body: { '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#${kind}/$entity`, ...tenant.render(kind, id, select) } };
+      return {
+        status: 200,
+        body: {
+          '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#${kind}/$entity`,
+          ...tenant.render(kind, id, select),
+        },
+      };
     }
-    return this.deltaPage(tenant, kind, url, select, req.headers.prefer);
+    return this.deltas.page(this.base, tenant, kind, url, select, req.headers.prefer);
   }
 
-  /**
-   * `/users/{id}/memberOf` (the groups a user is a direct member of) and `/groups/{id}/members` (its direct
-   * members, users and groups), paged by `$top` (default 100, at most 999) and `@odata.nextLink`.
-   */
+  /** A relation list, once counted, fault-checked and allowed (paging.ts pages it). */
   private relation(tenant: Tenant, kind: Kind, id: string, relation: 'memberOf' | 'members', url: URL): Reply {
     this.count('object', tenant.id);
     const fault = this.fault('object', tenant.id);
     if (fault) return fault;
-    if (!tenant.rolesGranted || !tenant.consented) return graphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+    if (!tenant.rolesGranted || !tenant.consented)
+      return graphError(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
     if (!(kind === 'users' ? tenant.users : tenant.groups).has(id)) {
-      return graphError(404, 'Request_ResourceNotFound', `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`);
+      return graphError(
+        404,
+        'Request_ResourceNotFound',
+        `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+      );
     }
-    const refs =
-      relation === 'memberOf'
-        ? tenant.memberOf(id).map((g) => ({ '@odata.type': '#microsoft.graph.group', id: g, displayName: tenant.groups.get(g)?.displayName ?? null }))
-        : [...(tenant.members.get(id) ?? [])].map(([mid, type]) => ({ '@odata.type': `#microsoft.graph.${type}`, id: mid }));
-    const top = Math.min(MAX_PAGE, Number(url.searchParams.get('$top') ?? DEFAULT_PAGE));
-    const skip = Number(url.searchParams.get('$skiptoken') ?? 0);
-    const next = skip + top < refs.length;
-    const link = new URL(url);
-    link.searchParams.set('$skiptoken', String(skip + top));
-    return {
-      status: 200,
-      body: {
-        '@odata.context': `https://graph.microsoft.com/v1.0/$metadata#directoryObjects`,
-        ...(next && { '@odata.nextLink': `${this.base}${link.pathname}${link.search}` }),
-        value: refs.slice(skip, skip + top),
-      },
-    };
-  }
-
-  private deltaPage(tenant: Tenant, kind: Kind, url: URL, select: string[], prefer: string | string[] | undefined): Reply {
-    const skip = url.searchParams.get('$skiptoken');
-    const deltaToken = url.searchParams.get('$deltatoken');
-    const maxPage = Math.min(MAX_PAGE, Number(/odata\.maxpagesize=(\d+)/.exec(String(prefer ?? ''))?.[1] ?? DEFAULT_PAGE));
-    let roundId: string;
-    let offset = 0;
-    if (skip !== null) {
-      const s = decode(skip);
-      if (!s || typeof s.r !== 'string' || !this.rounds.has(s.r)) return graphError(400, 'Request_BadRequest', 'Invalid skip token.');
-      roundId = s.r;
-      offset = Number(s.o);
-    } else {
-      let since = 0;
-      let sel = select;
-      if (deltaToken !== null) {
-        const d = decode(deltaToken);
-        if (!d || d.t !== tenant.id || d.k !== kind) return graphError(400, 'Request_BadRequest', 'Invalid delta token.');
-        if (d.g !== tenant.tokenGeneration) {
-          return graphError(410, 'syncStateNotFound', 'The sync state generated from the specified delta token is not found. Restart the sync without a token.');
-        }
-        since = Number(d.s);
-        sel = d.sel as string[];
-      }
-      roundId = `${tenant.id}/${kind}/${this.rounds.size + 1}/${Date.now()}`;
-      this.rounds.set(roundId, { tenantId: tenant.id, kind, items: tenant.deltaItems(kind, since, sel), until: tenant.seq, generation: tenant.tokenGeneration, select: sel });
-    }
-    const round = this.rounds.get(roundId)!;
-    if (round.tenantId !== tenant.id) return graphError(400, 'Request_BadRequest', 'Invalid skip token.');
-    const value = round.items.slice(offset, offset + maxPage);
-    const root = `https://graph.microsoft.com/v1.0/$metadata#${kind}`;
-    const next = offset + maxPage < round.items.length;
-    if (!next) this.rounds.delete(roundId);
-    const link = `${this.base}/v1.0/${kind}/delta?`;
-    return {
-      status: 200,
-      body: {
-        '@odata.context': `${root}(${round.select.join(',') || '*'})`,
-        ...(next
-          ? { '@odata.nextLink': `${link}$skiptoken=${encode({ r: roundId, o: offset + maxPage })}` }
-          : { '@odata.deltaLink': `${link}$deltatoken=${encode({ t: tenant.id, k: kind, s: round.until, g: round.generation, sel: round.select })}` }),
-        value,
-      },
-    };
+    return relationPage(this.base, tenant, id, relation, url);
   }
 }
 
 function send(res: ServerResponse, reply: Reply): void {
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  const type = typeof reply.body === 'string' ? 'text/html; charset=utf-8' : 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
-  res.writeHead(reply.status, { 'Content-Type': type, 'request-id': crypto.randomUUID(), ...reply.headers }).end(reply.status === 204 ? undefined : text);
+  const type =
+    typeof reply.body === 'string'
+      ? 'text/html; charset=utf-8'
+      : 'application/json; odata.metadata=minimal; odata.streaming=true; IEEE754Compatible=false; charset=utf-8';
+  res
+    .writeHead(reply.status, { 'Content-Type': type, 'request-id': crypto.randomUUID(), ...reply.headers })
+    .end(reply.status === 204 ? undefined : text);
 }
