@@ -9,8 +9,7 @@
 import { expect } from 'chai';
 import { Browser } from '../support/cookie-browser.js';
 import { aadError } from '../support/fake-entra/authority.js';
-import { parseCertificatePem } from '../../src/providers/microsoft/certificate.js';
-import { selfSignedPem, startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
+import { startEntraTest, TENANT_A, TENANT_B, type EntraTest } from '../support/entra-harness.js';
 import { openStore, STORE_KINDS, until } from '../support/harness.js';
 
 for (const kind of STORE_KINDS) {
@@ -28,7 +27,10 @@ for (const kind of STORE_KINDS) {
     afterEach(() => t.close());
 
     const consentUrl = async (directoryId: string, query = '') => {
-      const res = await t.service.api('GET', `/api/v1/directory-sync/${directoryId}/microsoft/admin-consent-url${query}`);
+      const res = await t.service.api(
+        'GET',
+        `/api/v1/directory-sync/${directoryId}/microsoft/admin-consent-url${query}`,
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(200);
       return new URL(res.body.data.adminConsentUrl);
     };
@@ -50,11 +52,15 @@ for (const kind of STORE_KINDS) {
     it('the admin signs in, then consents: the directory is connected to the proved tenant and synced, without any cron call', async () => {
       const dir = await t.directory(TENANT_A, { microsoft_tenant_id: undefined });
       const link = await consentUrl(dir.id);
-      expect(`${link.origin}${link.pathname}`).to.match(new RegExp(`^${t.service.url}/api/v1/dsync/oauth/start/[A-Za-z0-9_-]{43}$`));
+      expect(`${link.origin}${link.pathname}`).to.match(
+        new RegExp(`^${t.service.url}/api/v1/dsync/oauth/start/[A-Za-z0-9_-]{43}$`),
+      );
       const browser = new Browser();
       const signIn = await browser.redirected(link);
       expect(browser.setCookies).to.have.length(1);
-      expect(browser.setCookies[0]).to.match(/^dsync-oauth-[A-Za-z0-9_-]{12}=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+      expect(browser.setCookies[0]).to.match(
+        /^dsync-oauth-[A-Za-z0-9_-]{12}=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/,
+      );
       expect(signIn.pathname, 'first the OpenID Connect sign-in').to.equal('/organizations/oauth2/v2.0/authorize');
       expect(Object.fromEntries(signIn.searchParams)).to.include({
         client_id: '11111111-2222-4333-8444-555555555555',
@@ -65,7 +71,8 @@ for (const kind of STORE_KINDS) {
         code_challenge_method: 'S256',
         prompt: 'select_account',
       });
-      for (const p of ['state', 'nonce', 'code_challenge']) expect(signIn.searchParams.get(p), p).to.match(/^[A-Za-z0-9_-]{43}$/);
+      for (const p of ['state', 'nonce', 'code_challenge'])
+        expect(signIn.searchParams.get(p), p).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect((await new Browser().get(link)).status, 'the link is opened once').to.equal(410);
       const afterSignIn = await browser.redirected(signIn, 302);
       expect(afterSignIn.searchParams.get('code')).to.be.a('string');
@@ -73,7 +80,9 @@ for (const kind of STORE_KINDS) {
       const url = await browser.redirected(afterSignIn);
       expect(t.fake.authority.oidc.counts.redeemed, 'the code redeemed').to.equal(1);
       expect(t.fake.callsOf('token') - tokens, 'no app token before the consent').to.equal(1);
-      expect(url.pathname, "then the admin consent of the tenant the sign-in proved").to.equal(`/${TENANT_A}/v2.0/adminconsent`);
+      expect(url.pathname, 'then the admin consent of the tenant the sign-in proved').to.equal(
+        `/${TENANT_A}/v2.0/adminconsent`,
+      );
       expect(Object.fromEntries(url.searchParams)).to.include({
         client_id: '11111111-2222-4333-8444-555555555555',
         scope: `${t.fake.url}/.default`,
@@ -91,7 +100,11 @@ for (const kind of STORE_KINDS) {
       expect(await res.text()).to.include(`connected to tenant ${TENANT_A} by admin@contoso.onmicrosoft.com`);
       expect(browser.cookies.size, 'the flow cookie is cleared').to.equal(0);
       expect((await stored(dir.id)).microsoft_tenant_id).to.equal(TENANT_A);
-      await until(async () => (await t.newEvents(dir.id)).some((e) => e.event === 'user.created'), 'the first sync after consent', 5000);
+      await until(
+        async () => (await t.newEvents(dir.id)).some((e) => e.event === 'user.created'),
+        'the first sync after consent',
+        5000,
+      );
     });
 
     it('a replayed state is refused, in the browser that holds the cookie too, and changes nothing', async () => {
@@ -101,7 +114,11 @@ for (const kind of STORE_KINDS) {
       const atMicrosoft = await atConsent(browser, link);
       const cookies = new Map(browser.cookies);
       expect((await browser.get(await browser.redirected(atMicrosoft, 302))).status).to.equal(200);
-      await until(async () => (await t.status(dir.id)).state === 'succeeded' && t.service.dsync.microsoft.idle, 'the first sync after consent', 5000);
+      await until(
+        async () => (await t.status(dir.id)).state === 'succeeded' && t.service.dsync.microsoft.idle,
+        'the first sync after consent',
+        5000,
+      );
       // Whoever saw the state replays it, with another tenant's consent, and the first browser's cookie.
       t.fake.tenants.get(TENANT_B)!.consented = true;
       const tokens = t.fake.callsOf('token');
@@ -134,7 +151,7 @@ for (const kind of STORE_KINDS) {
       const back = await toCallback(admin, await consentUrl(dir.id, '?redirect_url=https://app.example.com/done'));
       const tokens = t.fake.callsOf('token');
       const elsewhere = await new Browser().get(back); // e.g. the return URL seen in a proxy log
-      expect(elsewhere.status, 'a page, not the redirect_url: the flow is not that browser\'s').to.equal(400);
+      expect(elsewhere.status, "a page, not the redirect_url: the flow is not that browser's").to.equal(400);
       expect(await elsewhere.text()).to.contain('started in another browser');
       await untouched(dir.id, undefined, tokens);
       expect((await admin.get(back)).status, 'the flow was spent by the other browser').to.equal(400);
@@ -157,7 +174,9 @@ for (const kind of STORE_KINDS) {
       t.fake.authority.consent = { tenantId: TENANT_B, decision: 'accept' };
       const browser = new Browser();
       const signIn = await browser.redirected(await consentUrl(dir.id));
-      expect(signIn.pathname, "the sign-in is at the directory's tenant").to.equal(`/${TENANT_B}/oauth2/v2.0/authorize`);
+      expect(signIn.pathname, "the sign-in is at the directory's tenant").to.equal(
+        `/${TENANT_B}/oauth2/v2.0/authorize`,
+      );
       const atMicrosoft = await browser.redirected(await browser.redirected(signIn, 302));
       expect(atMicrosoft.pathname).to.equal(`/${TENANT_B}/v2.0/adminconsent`);
       // The answer is edited to name tenant A (which consented too), in the browser of the flow.
@@ -190,12 +209,16 @@ for (const kind of STORE_KINDS) {
       const dir = await t.directory(TENANT_A, { microsoft_tenant_id: undefined });
       const browser = new Browser();
       const signIn = await browser.redirected(await consentUrl(dir.id));
-      const patched = await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { microsoft_tenant_id: TENANT_B });
+      const patched = await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, {
+        microsoft_tenant_id: TENANT_B,
+      });
       expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
       const tokens = t.fake.callsOf('token');
       const res = await browser.get(await browser.redirected(signIn, 302));
       expect(res.status, 'a page, not on to the consent').to.equal(400);
-      expect(await res.text()).to.include(`The admin signed in to tenant ${TENANT_A}, not the directory&#39;s tenant ${TENANT_B}: sign in as an administrator of ${TENANT_B}. Nothing was saved`);
+      expect(await res.text()).to.include(
+        `The admin signed in to tenant ${TENANT_A}, not the directory&#39;s tenant ${TENANT_B}: sign in as an administrator of ${TENANT_B}. Nothing was saved`,
+      );
       expect(t.fake.callsOf('token') - tokens, 'the code redeemed, no app token').to.equal(1);
       expect(browser.cookies.size).to.equal(0);
       await untouched(dir.id, TENANT_B, t.fake.callsOf('token'));
@@ -229,7 +252,9 @@ for (const kind of STORE_KINDS) {
       const tokens2 = t.fake.callsOf('token');
       const second = await attacker.get(forge(consentPage.searchParams.get('state')!));
       expect(second.status).to.equal(400);
-      expect(await second.text()).to.contain(`The consent names tenant ${TENANT_A}, but the admin signed in to tenant ${TENANT_B}`);
+      expect(await second.text()).to.contain(
+        `The consent names tenant ${TENANT_A}, but the admin signed in to tenant ${TENANT_B}`,
+      );
       await untouched(dir.id, undefined, tokens2);
       expect((await stored(victim.id)).microsoft_tenant_id, "the victim's directory is as it was").to.equal(TENANT_A);
       // The honest end of the same flow still works: the attacker's directory gets the attacker's tenant.
@@ -258,7 +283,10 @@ for (const kind of STORE_KINDS) {
         expect(res.status, 'back to the redirect_url, not on to the consent').to.equal(303);
         const to = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
         expect(to).to.include({ directory_id: dir.id, status: 'error', error: 'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED' });
-        expect(to.error_description).to.match(/^The sign-in to Microsoft could not prove the tenant: /).and.to.match(why).and.to.match(/Nothing was saved$/);
+        expect(to.error_description)
+          .to.match(/^The sign-in to Microsoft could not prove the tenant: /)
+          .and.to.match(why)
+          .and.to.match(/Nothing was saved$/);
         expect(browser.cookies.size).to.equal(0);
         expect(t.fake.callsOf('token') - tokens, 'the code redeemed, no app token').to.equal(1);
         await untouched(dir.id, undefined, t.fake.callsOf('token'));
@@ -271,7 +299,9 @@ for (const kind of STORE_KINDS) {
       const browser = new Browser();
       const res = await browser.get(await signedIn(browser, await consentUrl(dir.id)));
       expect(res.status).to.equal(400);
-      expect(await res.text()).to.contain(`the account is a guest in tenant ${TENANT_A} (its identity provider is https://sts.windows.net/${TENANT_B}/)`);
+      expect(await res.text()).to.contain(
+        `the account is a guest in tenant ${TENANT_A} (its identity provider is https://sts.windows.net/${TENANT_B}/)`,
+      );
       await untouched(dir.id, undefined, t.fake.callsOf('token'));
     });
 
@@ -281,7 +311,9 @@ for (const kind of STORE_KINDS) {
       const browser = new Browser();
       const declined = await browser.get(await signedIn(browser, await consentUrl(dir.id)));
       expect(declined.status).to.equal(400);
-      expect(await declined.text()).to.contain('The sign-in to Microsoft did not complete: AADSTS65004: User declined to consent to access the app.');
+      expect(await declined.text()).to.contain(
+        'The sign-in to Microsoft did not complete: AADSTS65004: User declined to consent to access the app.',
+      );
       t.fake.authority.oidc.account = { decision: 'accept' };
       // A code redeemed already (the fake's codes are single use, as Entra's): Entra's refusal, named.
       const back = await signedIn(browser, await consentUrl(dir.id));
@@ -297,22 +329,36 @@ for (const kind of STORE_KINDS) {
       const dir = await t.directory(TENANT_B);
       t.fake.authority.consent = { tenantId: TENANT_B, decision: 'decline' };
       const browser = new Browser();
-      const refused = await browser.get(await toCallback(browser, await consentUrl(dir.id, '?redirect_url=https://app.example.com/done')));
+      const refused = await browser.get(
+        await toCallback(browser, await consentUrl(dir.id, '?redirect_url=https://app.example.com/done')),
+      );
       expect(refused.status).to.equal(303);
-      expect(Object.fromEntries(new URL(refused.headers.get('location')!).searchParams)).to.include({ status: 'error', error: 'DSYNC_MICROSOFT_CONSENT_REFUSED' });
+      expect(Object.fromEntries(new URL(refused.headers.get('location')!).searchParams)).to.include({
+        status: 'error',
+        error: 'DSYNC_MICROSOFT_CONSENT_REFUSED',
+      });
 
       for (const state of ['A'.repeat(43), 'abc.def', undefined]) {
-        const forged = new URL(`${t.service.url}/api/v1/dsync/microsoft/callback?admin_consent=True&tenant=${TENANT_B}`);
+        const forged = new URL(
+          `${t.service.url}/api/v1/dsync/microsoft/callback?admin_consent=True&tenant=${TENANT_B}`,
+        );
         if (state !== undefined) forged.searchParams.set('state', state);
         const res = await browser.get(forged);
         expect(res.status, String(state)).to.equal(400);
-        expect(await res.text()).to.match(/Invalid OAuth state \((unknown, expired or already used|missing or malformed)\)/);
+        expect(await res.text()).to.match(
+          /Invalid OAuth state \((unknown, expired or already used|missing or malformed)\)/,
+        );
       }
 
       t.fake.authority.consent = { tenantId: TENANT_B, decision: 'accept' };
-      const ok = await browser.get(await toCallback(browser, await consentUrl(dir.id, '?redirect_url=https://app.example.com/done')));
+      const ok = await browser.get(
+        await toCallback(browser, await consentUrl(dir.id, '?redirect_url=https://app.example.com/done')),
+      );
       expect(ok.status).to.equal(303);
-      expect(Object.fromEntries(new URL(ok.headers.get('location')!).searchParams)).to.deep.equal({ directory_id: dir.id, status: 'success' });
+      expect(Object.fromEntries(new URL(ok.headers.get('location')!).searchParams)).to.deep.equal({
+        directory_id: dir.id,
+        status: 'success',
+      });
     });
 
     it('is refused for a directory of another type, and when no app is configured', async () => {
@@ -334,55 +380,3 @@ for (const kind of STORE_KINDS) {
     });
   });
 }
-
-describe('Microsoft Entra ID admin consent over https', function () {
-  this.timeout(20_000);
-
-  it('binds the flow with a __Host- cookie, Secure, and finishes with it', async () => {
-    const t = await startEntraTest(await openStore('memory'), {}, { https: true });
-    try {
-      t.fake.tenant(TENANT_A, 'contoso.onmicrosoft.com', false);
-      t.fake.authority.consent = { tenantId: TENANT_A, decision: 'accept' };
-      const dir = await t.directory(TENANT_A, { microsoft_tenant_id: undefined });
-      const link = new URL((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/microsoft/admin-consent-url`)).body.data.adminConsentUrl);
-      expect(link.protocol).to.equal('https:');
-      const browser = new Browser();
-      const afterSignIn = await browser.redirected(await browser.redirected(link), 302);
-      const back = await browser.redirected(await browser.redirected(afterSignIn), 302);
-      expect(browser.setCookies[0]).to.match(/^__Host-dsync-oauth-[A-Za-z0-9_-]{12}=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
-      expect((await browser.get(back)).status).to.equal(200);
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(TENANT_A);
-      await until(async () => (await t.status(dir.id)).state === 'succeeded' && t.service.dsync.microsoft.idle, 'the first sync after consent', 5000);
-    } finally {
-      await t.close();
-    }
-  });
-});
-
-describe('Microsoft Entra ID admin consent with a certificate credential', function () {
-  this.timeout(20_000);
-
-  it('redeems the sign-in code with a client assertion signed by the certificate; an unknown certificate is the operator\'s to fix', async () => {
-    const pem = selfSignedPem();
-    const t = await startEntraTest(await openStore('memory'), { clientSecret: undefined, certificate: parseCertificatePem(pem) });
-    try {
-      t.fake.tenant(TENANT_A, 'contoso.onmicrosoft.com', false);
-      t.fake.authority.consent = { tenantId: TENANT_A, decision: 'accept' };
-      const dir = await t.directory(TENANT_A, { microsoft_tenant_id: undefined });
-      const link = async () => new URL((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/microsoft/admin-consent-url`)).body.data.adminConsentUrl);
-      const browser = new Browser();
-      const unknown = await browser.get(await browser.redirected(await browser.redirected(await link()), 302));
-      expect(unknown.status).to.equal(400);
-      expect(await unknown.text()).to.contain("Entra refused the app&#39;s credentials while redeeming the sign-in (invalid_client: AADSTS700027:");
-      t.fake.authority.registerCertificate(pem);
-      const atConsent = await browser.redirected(await browser.redirected(await browser.redirected(await link()), 302));
-      expect(atConsent.pathname).to.equal(`/${TENANT_A}/v2.0/adminconsent`);
-      expect((await browser.get(await browser.redirected(atConsent, 302))).status).to.equal(200);
-      expect(t.fake.authority.grants).to.deep.equal({ secret: 0, assertion: 2 });
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(TENANT_A);
-      await until(async () => (await t.status(dir.id)).state === 'succeeded' && t.service.dsync.microsoft.idle, 'the first sync after consent', 5000);
-    } finally {
-      await t.close();
-    }
-  });
-});
