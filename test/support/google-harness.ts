@@ -4,6 +4,8 @@
  */
 import type { Store } from '../../src/core/store-port.js';
 import type { DsyncOptions } from '../../src/service.js';
+import { expect } from 'chai';
+import type { Browser } from './cookie-browser.js';
 import { FAKE_CLIENT, FakeGoogle } from './fake-google.js';
 import { eventReader, startService, type Service } from './harness.js';
 
@@ -34,7 +36,10 @@ export function googleOptionsFor(fake: FakeGoogle): NonNullable<DsyncOptions['go
   };
 }
 
-export async function startGoogleTest(store: Store, google: Partial<NonNullable<DsyncOptions['google']>> = {}): Promise<GoogleTest> {
+export async function startGoogleTest(
+  store: Store,
+  google: Partial<NonNullable<DsyncOptions['google']>> = {},
+): Promise<GoogleTest> {
   const fake = await new FakeGoogle().start();
   const service = await startService(store, { google: { ...googleOptionsFor(fake), ...google } });
   return {
@@ -51,7 +56,10 @@ export async function startGoogleTest(store: Store, google: Partial<NonNullable<
       });
     },
     async sync(directoryId) {
-      const res = await service.api('POST', `/api/v1/dsync/cron/sync-google${directoryId ? `?directoryId=${directoryId}` : ''}`);
+      const res = await service.api(
+        'POST',
+        `/api/v1/dsync/cron/sync-google${directoryId ? `?directoryId=${directoryId}` : ''}`,
+      );
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
@@ -62,6 +70,30 @@ export async function startGoogleTest(store: Store, google: Partial<NonNullable<
     },
   };
 }
+
+/** The read-only Directory API scopes the authorization flow asks for. */
+export const GOOGLE_SCOPES = [
+  'https://www.googleapis.com/auth/admin.directory.user.readonly',
+  'https://www.googleapis.com/auth/admin.directory.group.readonly',
+  'https://www.googleapis.com/auth/admin.directory.group.member.readonly',
+];
+
+/** The authorization flow's tests start from a Google directory for example.com, not yet authorized, whose admin the fake consents as. */
+export async function startGoogleFlow(store: Store): Promise<{ t: GoogleTest; dir: any }> {
+  const t = await startGoogleTest(store);
+  t.fake.addUser({ primaryEmail: 'admin@example.com' });
+  return { t, dir: await t.service.createDirectory({ type: 'google', google_domain: 'example.com' }) };
+}
+
+/** Step 1 over HTTP: the directory's start link. */
+export async function authorizationUrlOf(t: GoogleTest, d: { id: string }, query = ''): Promise<URL> {
+  const res = await t.service.api('GET', `/api/v1/directory-sync/${d.id}/google/authorization-url${query}`);
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  return new URL(res.body.data.authorizationUrl);
+}
+
+/** What the admin's browser does: our start link, then Google's consent page (approved at once by the fake). */
+export const consent = async (browser: Browser, link: URL) => browser.redirected(await browser.redirected(link), 302);
 
 /** `event:subject` labels, e.g. `user.created:user1@example.com`, `group.user_added:Eng/user1@example.com`. */
 export function labels(events: any[]): string[] {
