@@ -1,11 +1,10 @@
 // The DirectoryConnection reconciler against a real kube-apiserver and Redis: apply → Ready with Secret and
-// stored directory, spec changes, the webhook Secret, token rotation, Secret conflicts, deletion.
+// stored directory, spec changes, the webhook Secret, token rotation, Secret conflicts, deletion. The role and
+// attribute mappings' re-evaluation of users is operator-mappings.test.ts.
 import { expect } from 'chai';
 import { ForbiddenError } from '../../src/core/errors.js';
 import { ScimTokens } from '../../src/core/scim-tokens.js';
 import { SetupLinks } from '../../src/core/setup-links.js';
-import { GroupWriter } from '../../src/core/groups.js';
-import { UserWriter } from '../../src/core/users.js';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { findCondition, STALLED } from '../../src/operator/conditions.js';
 import { EVENTS, SECRETS } from '../../src/operator/kube.js';
@@ -30,7 +29,10 @@ import {
   type Env,
 } from './operator-harness.js';
 
-const hook = (secretName = 'hook') => ({ url: 'https://hooks.example.com/dsync', secretRef: { name: secretName, key: 'secret' } });
+const hook = (secretName = 'hook') => ({
+  url: 'https://hooks.example.com/dsync',
+  secretRef: { name: secretName, key: 'secret' },
+});
 
 describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', function () {
   this.timeout(120_000);
@@ -66,15 +68,31 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect(Object.keys(secret.data ?? {}).sort()).to.deep.equal(['endpoint', 'token']);
     expect(unb64(secret.data?.['endpoint'])).to.equal(cr.status?.scimEndpoint);
     expect(secret.metadata.ownerReferences).to.deep.equal([
-      { apiVersion: 'dsync.io/v1alpha1', kind: 'DirectoryConnection', name: 'acme', uid, controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'dsync.io/v1alpha1',
+        kind: 'DirectoryConnection',
+        name: 'acme',
+        uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     expect(secret.metadata.finalizers).to.deep.equal([FINALIZER]);
     expect(secret.metadata.annotations?.[DIRECTORY_ID_ANNOTATION]).to.equal(uid);
 
     const directory = await env.directories.get(uid);
-    expect(directory).to.deep.include({ name: 'Acme Inc', tenant: 'acme', product: 'app', type: 'okta-scim-v2', managed_by: 'kubernetes:default/acme' });
+    expect(directory).to.deep.include({
+      name: 'Acme Inc',
+      tenant: 'acme',
+      product: 'app',
+      type: 'okta-scim-v2',
+      managed_by: 'kubernetes:default/acme',
+    });
     expect(directory.scim.secret).to.equal(unb64(secret.data?.['token']));
-    expect(directory.webhook).to.deep.equal({ endpoint: 'https://hooks.example.com/dsync', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    expect(directory.webhook).to.deep.equal({
+      endpoint: 'https://hooks.example.com/dsync',
+      secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    });
 
     // The management API (DirectoryService without the operator's identity) refuses to change it: 403.
     const refused = await env.directories.update(uid, { name: 'Hijacked' }).catch((e: unknown) => e);
@@ -96,76 +114,23 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect((await getSecret(env, 'acme-scim')).data?.['token']).to.equal(token);
   });
 
-  it('spec.roleMapping: stored, and a change re-evaluates the users in the background (user.updated, the directory marked due)', async () => {
-    const created = await createConnection(env, connection('roles', { roleMapping: { defaultRole: 'member', rules: [] } }));
-    await waitForReady(env, 'roles');
-    const uid = created.metadata.uid!;
-    const dir = await env.directories.get(uid);
-    expect(dir.role_mapping).to.deep.equal({ default_role: 'member', rules: [] });
-    const users = new UserWriter({ store: env.store, committed: () => undefined });
-    const groups = new GroupWriter({ store: env.store, committed: () => undefined, roles: (d, ids) => users.refreshRoles(d, ids) });
-    const ann = await users.create(dir, { userName: 'ann@acme.io' });
-    const bob = await users.create(dir, { userName: 'bob@acme.io' });
-    await groups.create(dir, { displayName: 'Admins' }, [{ value: ann.id }]);
-    expect((await env.store.getUser(uid, ann.id))?.roles).to.deep.equal(['member']);
-    const logged = (await env.store.readEvents(uid, null, 1000)).length;
-    await env.store.clearDue(uid);
-
-    await patchConnection(env, 'roles', { spec: { roleMapping: { defaultRole: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 1 }] } } });
-    await waitFor('ann re-evaluated as admin', async () => (await env.store.getUser(uid, ann.id))?.roles?.[0] === 'admin');
-    expect((await env.store.getUser(uid, bob.id))?.roles).to.deep.equal(['member']);
-    const events = (await env.store.readEvents(uid, null, 1000)).slice(logged).map((e) => JSON.parse(e.json));
-    expect(events.map((e) => [e.event, e.data.id, e.data.roles, e.previous_attributes?.roles])).to.deep.equal([['user.updated', ann.id, ['admin'], ['member']]]);
-    await waitFor('the directory due for the serve replicas', async () => (await env.store.dueDirectories(Date.now(), 100)).includes(uid));
-  });
-
-  it('spec.attributeMapping: stored, a change re-evaluates the users in the background (user.updated), a source the core refuses is InvalidSpec', async () => {
-    const badge = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge';
-    const created = await createConnection(env, connection('attrs', { attributeMapping: { badge: '' } }));
-    await waitForReady(env, 'attrs');
-    const uid = created.metadata.uid!;
-    const dir = await env.directories.get(uid);
-    expect(dir.attribute_mapping).to.deep.equal({ badge: '' });
-    const users = new UserWriter({ store: env.store, committed: () => undefined });
-    const ann = await users.create(dir, { userName: 'ann@acme.io', 'urn:ietf:params:scim:schemas:extension:acme:2.0:User': { badge: 'B-1' } });
-    await users.create(dir, { userName: 'bob@acme.io' });
-    const logged = (await env.store.readEvents(uid, null, 1000)).length;
-    await env.store.clearDue(uid);
-
-    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge } } });
-    const events = await waitFor('ann re-evaluated', async () => {
-      const after = (await env.store.readEvents(uid, null, 1000)).slice(logged).map((e) => JSON.parse(e.json));
-      return after.length > 0 && after;
-    });
-    expect(events.map((e) => [e.event, e.data.id, e.data.custom_attributes, e.previous_attributes?.custom_attributes])).to.deep.equal([
-      ['user.updated', ann.id, { badge: 'B-1' }, { badge: null }],
-    ]);
-    expect((await env.directories.get(uid)).attribute_mapping).to.deep.equal({ badge });
-    await waitFor('the directory due for the serve replicas', async () => (await env.store.dueDirectories(Date.now(), 100)).includes(uid));
-
-    // What JSON Schema cannot check, the core does: InvalidSpec naming the spec's field, the stored mapping kept.
-    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge: 'addresses[type eq work].country' } } });
-    const refused = await waitForReady(env, 'attrs', 'False', 'InvalidSpec');
-    expect(readyOf(refused)?.message).to.match(/^spec\.attributeMapping\.badge: "addresses\[type eq work\]\.country": the filter/);
-    expect((await env.directories.get(uid)).attribute_mapping).to.deep.equal({ badge });
-    const warned = await waitFor('the InvalidSpec event', async () =>
-      (await env.kube.list<{ reason: string; message: string; involvedObject: { name: string } }>(EVENTS, 'default', {})).items.find(
-        (e) => e.involvedObject.name === 'attrs' && e.reason === 'InvalidSpec',
-      ),
-    );
-    expect(warned.message).to.equal(readyOf(refused)?.message);
-    await patchConnection(env, 'attrs', { spec: { attributeMapping: { badge, country: 'addresses[type eq "work"].country' } } });
-    await waitFor('Ready again', async () => readyOf(await getConnection(env, 'attrs'))?.status === 'True');
-  });
-
   it('follows a change of the webhook Secret', async () => {
-    await env.kube.replace(SECRETS, { ...(await getSecret(env, 'hook')), data: { secret: Buffer.from('whsec_rotatedvalue').toString('base64') } });
+    await env.kube.replace(SECRETS, {
+      ...(await getSecret(env, 'hook')),
+      data: { secret: Buffer.from('whsec_rotatedvalue').toString('base64') },
+    });
     const uid = (await getConnection(env, 'acme')).metadata.uid!;
-    await waitFor('the new webhook secret in the store', async () => (await env.directories.get(uid)).webhook.secret === 'whsec_rotatedvalue');
+    await waitFor(
+      'the new webhook secret in the store',
+      async () => (await env.directories.get(uid)).webhook.secret === 'whsec_rotatedvalue',
+    );
   });
 
   it('webhook Secret missing → SecretNotFound, then created → Ready', async () => {
-    const created = await createConnection(env, connection('globex', { tenant: 'globex', webhook: hook('globex-hook') }));
+    const created = await createConnection(
+      env,
+      connection('globex', { tenant: 'globex', webhook: hook('globex-hook') }),
+    );
     const waiting = await waitForReady(env, 'globex', 'False', 'SecretNotFound');
     expect(readyOf(waiting)?.message).to.equal('Secret globex-hook not found (spec.webhook.secretRef)');
     // Terminal until the Secret appears: the generation is recorded and Stalled says so (kstatus: Failed).
@@ -215,7 +180,9 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const listed = await tokens.list(uid);
     const previousId = previous.directory && previous.tokenId;
     expect(listed.map((t) => t.id)).to.have.members([previousId, 'scim-secret']);
-    expect(Date.parse(listed.find((t) => t.id === previousId)!.expires_at!) - Date.now()).to.be.greaterThan(6 * 86_400_000);
+    expect(Date.parse(listed.find((t) => t.id === previousId)!.expires_at!) - Date.now()).to.be.greaterThan(
+      6 * 86_400_000,
+    );
 
     await operator.idle();
     const before = await writes(operator);
@@ -228,8 +195,12 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
   it('spec.setupLink: a working link in the Secret <name>-setup, renewed when it ends, revoked when disabled; never in status or events', async () => {
     const uid = (await getConnection(env, 'acme')).metadata.uid!;
     const links = new SetupLinks({ store: env.store, baseUrl: `${EXTERNAL_URL}/setup` });
-    const refused = await patchConnection(env, 'acme', { spec: { setupLink: { expiresIn: '31d' } } }).catch((e: unknown) => e);
-    expect(String((refused as { serverMessage?: string }).serverMessage ?? refused)).to.contain('expiresIn must be at most 30d');
+    const refused = await patchConnection(env, 'acme', { spec: { setupLink: { expiresIn: '31d' } } }).catch(
+      (e: unknown) => e,
+    );
+    expect(String((refused as { serverMessage?: string }).serverMessage ?? refused)).to.contain(
+      'expiresIn must be at most 30d',
+    );
 
     await patchConnection(env, 'acme', { spec: { setupLink: { enabled: true, expiresIn: '2d' } } });
     const secret = await waitFor('the setup Secret', async () => {
@@ -244,7 +215,11 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     expect(resolved.status === 'valid' && resolved.directory.id).to.equal(uid);
     const cr = await getConnection(env, 'acme');
     expect(JSON.stringify(cr.status)).not.to.contain(url.split('/').pop());
-    const events = await env.kube.list<{ reason: string; message: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
+    const events = await env.kube.list<{ reason: string; message: string; involvedObject: { name: string } }>(
+      EVENTS,
+      'default',
+      {},
+    );
     expect(events.items.some((e) => e.involvedObject.name === 'acme' && e.reason === 'SetupLinkIssued')).to.equal(true);
     expect(JSON.stringify(events.items)).not.to.contain(url.split('/').pop());
 
@@ -265,12 +240,23 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
 
     // Disabled: the link stops working and the Secret is emptied.
     await patchConnection(env, 'acme', { spec: { setupLink: { enabled: false } } });
-    await waitFor('the link revoked', async () => (await links.resolve(renewed.split('/').pop()!)).status === 'revoked');
-    await waitFor('the Secret emptied', async () => Object.keys((await getSecret(env, 'acme-setup')).data ?? {}).length === 0);
+    await waitFor(
+      'the link revoked',
+      async () => (await links.resolve(renewed.split('/').pop()!)).status === 'revoked',
+    );
+    await waitFor(
+      'the Secret emptied',
+      async () => Object.keys((await getSecret(env, 'acme-setup')).data ?? {}).length === 0,
+    );
   });
 
   it('never adopts a pre-existing Secret <name>-scim: SecretConflict until it is gone', async () => {
-    const foreign = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'initech-scim', namespace: 'default' }, data: { mine: 'eA==' } };
+    const foreign = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'initech-scim', namespace: 'default' },
+      data: { mine: 'eA==' },
+    };
     await env.kube.create(SECRETS, foreign);
     await createConnection(env, connection('initech', { tenant: 'initech' }));
     const cr = await waitForReady(env, 'initech', 'False', 'SecretConflict');
@@ -302,7 +288,10 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     const cr = await waitForReady(env, 'blank', 'False', 'InvalidSpec');
     expect(readyOf(cr)?.message).to.contain('a whsec_ secret must be base64 after the prefix');
     expect(cr.status?.observedGeneration).to.equal(1);
-    await env.kube.replace(SECRETS, { ...(await getSecret(env, 'blank-hook')), data: { secret: Buffer.from('whsec_Zml4ZWQ=').toString('base64') } });
+    await env.kube.replace(SECRETS, {
+      ...(await getSecret(env, 'blank-hook')),
+      data: { secret: Buffer.from('whsec_Zml4ZWQ=').toString('base64') },
+    });
     expect((await waitForReady(env, 'blank')).status?.observedGeneration).to.equal(1);
   });
 
@@ -329,6 +318,10 @@ describe('DirectoryConnection reconciler (real kube-apiserver + Redis)', functio
     await operator.idle();
     expect(await writes(operator)).to.equal(before);
     const list = await env.kube.list<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', {});
-    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal(['acme=True', 'attrs=True', 'blank=True', 'initech=True', 'roles=True']);
+    expect(list.items.map((c) => `${c.metadata.name}=${readyOf(c)?.status}`).sort()).to.deep.equal([
+      'acme=True',
+      'blank=True',
+      'initech=True',
+    ]);
   });
 });
