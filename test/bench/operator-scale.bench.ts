@@ -24,7 +24,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -34,7 +34,20 @@ import { installCrd } from '../k8s/operator-harness.js';
 import { startCluster } from '../k8s/cluster.js';
 import { createConnections, createWebhookSecret, watchReady } from './directory-connections.js';
 import { cpuSeconds, imageNodeOptions } from './lib.js';
-import { apiServerProfile, clusterPids, type CpuSample, type CpuSeconds, cpuSpent, machineCpu, memoryOf, type Scrape, scrape, type ServerLoad, serverLoad, loadSince, writes } from './operator-scale-probes.js';
+import {
+  apiServerProfile,
+  clusterPids,
+  type CpuSample,
+  cpuSpent,
+  machineCpu,
+  memoryOf,
+  type Scrape,
+  scrape,
+  serverLoad,
+  loadSince,
+  writes,
+} from './operator-scale-probes.js';
+import { report, type Result } from './operator-scale-report.js';
 
 const SIZES = (process.env['OPERATOR_BENCH_N'] ?? '1000,5000,10000').split(',').map(Number);
 const RESYNC = '60s'; // past convergence at 10,000 on a quiet machine; production's default is 10 min
@@ -50,12 +63,17 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NODE_OPTIONS = process.env['OPERATOR_BENCH_NODE_OPTIONS'] ?? chartOperatorNodeOptions();
 
 function chartOperatorNodeOptions(): string {
-  const values = parse(readFileSync(join(ROOT, 'charts/dsync/values.yaml'), 'utf8')) as { operator?: { nodeOptions?: string } };
+  const values = parse(readFileSync(join(ROOT, 'charts/dsync/values.yaml'), 'utf8')) as {
+    operator?: { nodeOptions?: string };
+  };
   return values.operator?.nodeOptions || imageNodeOptions();
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -68,13 +86,16 @@ function freePort(): Promise<number> {
 
 async function startRedis(dir: string): Promise<{ url: string; pid: number; stop(): void }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   await sleep(300);
   return { url: `redis://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
-
 
 /**
  * The command line that starts `dsync operator`: `dist/cli.js` as the image runs it (built here with the
@@ -115,7 +136,13 @@ async function startReplica(command: string[], env: Record<string, string>, prof
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   for (let i = 0; ; i++) {
-    if (await scrape(port).then(() => true, () => false)) break;
+    if (
+      await scrape(port).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (i > 150) throw new Error('the operator did not start');
     await sleep(100);
   }
@@ -131,32 +158,17 @@ async function startReplica(command: string[], env: Record<string, string>, prof
 }
 
 /** Waits until `check` holds, polling every `everyMs`; fails after `limitMs`. */
-async function until(what: string, check: () => Promise<boolean> | boolean, limitMs: number, everyMs = 100): Promise<void> {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  limitMs: number,
+  everyMs = 100,
+): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > limitMs) throw new Error(`${what}: not within ${limitMs / 1000} s`);
     await sleep(everyMs);
   }
-}
-
-interface Result {
-  n: number;
-  loadBefore: string;
-  loadAfter: string;
-  appliedMs: number;
-  readyMs: number;
-  rss: { idle: number; settled: number; peak: number };
-  converged: Scrape;
-  leaderCpuSeconds: number;
-  /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
-  server: ServerLoad;
-  /** CPU seconds per process from the first create to all Ready; `other` is the rest of the machine's. */
-  cpu: CpuSeconds;
-  /** The machine's busy share of all its cores over the same span. */
-  machineBusy: number;
-  resyncReconciles: number;
-  resyncWrites: number;
-  takeover: { leadsMs: number; reconciledMs: number; reconciles: number; writes: number };
 }
 
 async function measure(n: number, command: string[]): Promise<Result> {
@@ -197,19 +209,32 @@ async function measure(n: number, command: string[]): Promise<Result> {
     const pids = { ...clusterPids(cluster.dir), leader: pid, standby: standby.process.pid!, redis: redis.pid };
     const sample = (): CpuSample => {
       const { user, system } = process.cpuUsage();
-      return { ...(Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, cpuSeconds(p)])) as Record<keyof typeof pids, number>), benchmark: (user + system) / 1e6, machine: machineCpu() };
+      return {
+        ...(Object.fromEntries(Object.entries(pids).map(([name, p]) => [name, cpuSeconds(p)])) as Record<
+          keyof typeof pids,
+          number
+        >),
+        benchmark: (user + system) / 1e6,
+        machine: machineCpu(),
+      };
     };
     const cpuAtStart = sample();
     const t0 = Date.now();
-    const profiled = APISERVER_PROF ? apiServerProfile(kubeConfig, join(APISERVER_PROF, `kube-apiserver-${n}.pprof`)) : undefined;
+    const profiled = APISERVER_PROF
+      ? apiServerProfile(kubeConfig, join(APISERVER_PROF, `kube-apiserver-${n}.pprof`))
+      : undefined;
     await createConnections(kube, n);
     const appliedMs = Date.now() - t0;
 
     let peak = idle.peak;
-    await until(`all ${n} Ready`, () => {
-      peak = Math.max(peak, memoryOf(pid).peak);
-      return ready.size >= n;
-    }, 600_000);
+    await until(
+      `all ${n} Ready`,
+      () => {
+        peak = Math.max(peak, memoryOf(pid).peak);
+        return ready.size >= n;
+      },
+      600_000,
+    );
     const readyMs = Date.now() - t0;
     const cpuAtReady = sample();
     await profiled;
@@ -225,10 +250,15 @@ async function measure(n: number, command: string[]): Promise<Result> {
     // One full resync with nothing changed: every resource reconciled again, no write.
     const before = converged;
     let after = before;
-    await until('a full resync', async () => {
-      after = await leader.scrape();
-      return after.reconciles >= before.reconciles + n;
-    }, 180_000, 500);
+    await until(
+      'a full resync',
+      async () => {
+        after = await leader.scrape();
+        return after.reconciles >= before.reconciles + n;
+      },
+      180_000,
+      500,
+    );
     await sleep(1_000);
     after = await leader.scrape();
     peak = Math.max(peak, memoryOf(pid).peak);
@@ -241,10 +271,15 @@ async function measure(n: number, command: string[]): Promise<Result> {
     await until('the standby leads', async () => (await standby.scrape()).leader, 60_000, 50);
     const leadsMs = Date.now() - stopAt;
     let standbyAfter = standbyBefore;
-    await until('the standby reconciled everything', async () => {
-      standbyAfter = await standby.scrape();
-      return standbyAfter.reconciles >= standbyBefore.reconciles + n;
-    }, 300_000, 100);
+    await until(
+      'the standby reconciled everything',
+      async () => {
+        standbyAfter = await standby.scrape();
+        return standbyAfter.reconciles >= standbyBefore.reconciles + n;
+      },
+      300_000,
+      100,
+    );
     const reconciledMs = Date.now() - stopAt;
     await stopped;
     await sleep(1_000);
@@ -280,67 +315,17 @@ async function measure(n: number, command: string[]): Promise<Result> {
   }
 }
 
-/**
- * CPU seconds the run itself used to all Ready (API server, etcd, both replicas, Redis, the benchmark): spread
- * over every core of an otherwise idle machine, the least time to Ready its work allows, whatever the others
- * running beside it take.
- */
-const stackCpu = (r: Result): number => Object.entries(r.cpu).reduce((sum, [k, v]) => (k === 'other' ? sum : sum + v), 0);
-const CORES = availableParallelism();
-
-function report(results: Result[]): void {
-  const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
-  const mb = (x: number): string => `${x.toFixed(0)} MB`;
-  const per = (x: number, n: number): string => (x / n).toFixed(2);
-  const rows: Array<[string, (r: Result) => string]> = [
-    ['machine load (1/5/15 min) before / after', (r) => `${r.loadBefore} / ${r.loadAfter}`],
-    ['applied (API creates, 50 in parallel)', (r) => s(r.appliedMs)],
-    ['all Ready (from the first create)', (r) => s(r.readyMs)],
-    ['  per 1,000 resources', (r) => s((r.readyMs / r.n) * 1000)],
-    ['writes per resource: API server + store', (r) => `${per(r.converged.kubeWrites, r.n)} + ${per(r.converged.storeWrites, r.n)} = ${per(writes(r.converged), r.n)}`],
-    ['API requests per resource (by method)', (r) => Object.entries(r.converged.requests).map(([m, c]) => `${m} ${per(c, r.n)}`).join(', ')],
-    ['API answers 429 (retried after Retry-After)', (r) => String(r.converged.throttled)],
-    ['API server: requests per resource by verb', (r) => [...r.server].map(([v, l]) => `${v} ${per(l.count, r.n)}`).join(', ')],
-    ['API server: busy seconds by verb', (r) => [...r.server].map(([v, l]) => `${v} ${l.seconds.toFixed(0)}`).join(', ')],
-    ['CPU seconds to all Ready: kube-apiserver, etcd', (r) => `${r.cpu.apiserver.toFixed(0)}, ${r.cpu.etcd.toFixed(0)}`],
-    ['  leader, standby, redis, benchmark', (r) => [r.cpu.leader, r.cpu.standby, r.cpu.redis, r.cpu.benchmark].map((x) => x.toFixed(0)).join(', ')],
-    ['  other processes; machine busy', (r) => `${r.cpu.other.toFixed(0)}; ${(r.machineBusy * 100).toFixed(0)}%`],
-    [`  floor on ${CORES} idle cores (this run's CPU / cores)`, (r) => s((stackCpu(r) / CORES) * 1000)],
-    ['leader CPU seconds to converge, per 1,000', (r) => `${r.leaderCpuSeconds.toFixed(1)}, ${((r.leaderCpuSeconds / r.n) * 1000).toFixed(1)}`],
-    ['leader RSS idle / after Ready / peak', (r) => `${mb(r.rss.idle)} / ${mb(r.rss.settled)} / ${mb(r.rss.peak)}`],
-    ['leader V8 heap used / reserved, external', (r) => `${mb(r.converged.heap.used)} / ${mb(r.converged.heap.total)}, ${mb(r.converged.heap.external)}`],
-    ['full resync: reconciles, writes (must be 0)', (r) => `${r.resyncReconciles}, ${r.resyncWrites}`],
-    ['takeover: standby leads after', (r) => s(r.takeover.leadsMs)],
-    ['takeover: all reconciled after', (r) => s(r.takeover.reconciledMs)],
-    ['takeover: reconciles, writes (must be 0)', (r) => `${r.takeover.reconciles}, ${r.takeover.writes}`],
-  ];
-  const table = [['DirectoryConnections', ...results.map((r) => String(r.n))], ...rows.map(([k, f]) => [k, ...results.map(f)])];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  const form = FROM_SOURCE ? 'sources under tsx' : 'dist/cli.js';
-  process.stdout.write(`\noperator scale benchmark (kube-apiserver v1.35.8, node ${process.version}, operator: ${form} with NODE_OPTIONS ${NODE_OPTIONS || '(none)'}, 2 replicas, kube-apiserver and etcd at GOGC=${process.env['GOGC'] ?? '100'})\n`);
-  for (const row of table) process.stdout.write(`  ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  |  ')}\n`);
-  const first = results[0]!;
-  const last = results[results.length - 1]!;
-  if (results.length > 1) {
-    const ratio = last.readyMs / last.n / (first.readyMs / first.n);
-    const cpuRatio = last.leaderCpuSeconds / last.n / (first.leaderCpuSeconds / first.n);
-    process.stdout.write(
-      `  growth from ${first.n} to ${last.n}: ${last.n / first.n}x the resources took ${(last.readyMs / first.readyMs).toFixed(2)}x the time; ` +
-        `time per resource x${ratio.toFixed(2)}, leader CPU per resource x${cpuRatio.toFixed(2)} (<= 1: linear or better)\n`,
-    );
-  }
-  if (results.some((r) => r.resyncWrites !== 0 || r.takeover.writes !== 0)) process.exitCode = 1;
-}
-
 async function main(): Promise<void> {
-  if (APISERVER_PROF) process.env['DSYNC_K8S_APISERVER_ARGS'] = `${process.env['DSYNC_K8S_APISERVER_ARGS'] ?? ''} --profiling=true`;
+  if (APISERVER_PROF)
+    process.env['DSYNC_K8S_APISERVER_ARGS'] = `${process.env['DSYNC_K8S_APISERVER_ARGS'] ?? ''} --profiling=true`;
   const command = operatorCommand();
   const results: Result[] = [];
   for (const n of SIZES) {
     results.push(await measure(n, command));
     process.stdout.write(`N=${n}: all Ready in ${(results.at(-1)!.readyMs / 1000).toFixed(1)} s\n`);
   }
-  report(results);
+  const form = FROM_SOURCE ? 'sources under tsx' : 'dist/cli.js';
+  report(results, `${form} with NODE_OPTIONS ${NODE_OPTIONS || '(none)'}`);
 }
 
 main().catch((err: unknown) => {
