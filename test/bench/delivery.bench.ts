@@ -32,10 +32,9 @@
  *      BENCH_ONLY=realtime|batch|steady|latency|poison
  */
 import { Redis } from 'ioredis';
-import { buildEvent, userData } from '../../src/core/events.js';
-import { newId } from '../../src/core/ids.js';
 import { firstSyncPhase, poisonPhase, type LatencyRow, type PoisonRow } from './delivery-latency.js';
-import { client, CountingReceiver, cpuSeconds, percentile, startDsync, startRedis, type Client, type Proc } from './lib.js';
+import { batchPhase, createDirectories, realtimePhase, steadyPhase, type Row } from './delivery-phases.js';
+import { client, CountingReceiver, startDsync, startRedis } from './lib.js';
 
 const DIRS = Number(process.env.BENCH_DIRS ?? 100);
 const RT_EVENTS = Number(process.env.BENCH_RT_EVENTS ?? 50_000);
@@ -55,185 +54,7 @@ const run = (what: string) => !ONLY || ONLY.split(',').includes(what);
 
 const TARGETS = { batch: 20_000, realtime: 3_000, lagP99: 1_000 };
 
-interface Dir {
-  id: string;
-  tenant: string;
-  product: string;
-  scim: { path: string; secret: string };
-}
-
-interface Row {
-  phase: string;
-  events: number;
-  posts: number;
-  seconds: number;
-  eventsPerSec: number;
-  /** CPU µs of `dsync serve` per event (/proc): what the rate does not show when the machine is noisy. */
-  cpuUs: number;
-  target: string;
-}
-
 const rows: Row[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function createDirectories(api: Client, n: number, webhookUrl: string, tag: string): Promise<Dir[]> {
-  const dirs: Dir[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < n) {
-        const i = next++;
-        const res = await api.request('POST', '/api/v1/directory-sync', {
-          name: `${tag} ${i}`,
-          tenant: `${tag}-${i}`,
-          product: 'bench',
-          type: 'generic-scim-v2',
-          webhook_url: webhookUrl,
-        });
-        if (res.status !== 201) throw new Error(`create directory: ${res.status} ${JSON.stringify(res.body)}`);
-        dirs[i] = res.body.data as Dir;
-      }
-    }),
-  );
-  return dirs;
-}
-
-/** Appends `perDir` user.created events to each directory's log, exactly as the store's scripts do. */
-async function preload(redis: Redis, dirs: Dir[], perDir: number): Promise<number> {
-  let pipe = redis.pipeline();
-  let queued = 0;
-  for (let i = 0; i < perDir; i++) {
-    for (const dir of dirs) {
-      const id = newId();
-      const body = {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
-        userName: `user${i}@${dir.tenant}.example.com`,
-        name: { givenName: `Given${i}`, familyName: `Family${i}` },
-        emails: [{ primary: true, value: `user${i}@${dir.tenant}.example.com`, type: 'work' }],
-        active: true,
-      };
-      const event = buildEvent(dir, 'user.created', userData(id, body));
-      pipe.xadd(`dsync:{${dir.id}}:ev`, '*', 'e', event.json);
-      if (++queued % 2000 === 0) {
-        await pipe.exec();
-        pipe = redis.pipeline();
-      }
-    }
-  }
-  await pipe.exec();
-  return perDir * dirs.length;
-}
-
-async function release(redis: Redis, dirs: Dir[]): Promise<void> {
-  const now = Date.now();
-  await redis.zadd('dsync:due', ...dirs.flatMap((d) => [now, d.id]));
-}
-
-function push(phase: string, events: number, posts: number, ms: number, cpuS: number, target?: number): Row {
-  const eventsPerSec = events / (ms / 1000);
-  const row = {
-    phase,
-    events,
-    posts,
-    seconds: ms / 1000,
-    eventsPerSec,
-    cpuUs: (cpuS * 1e6) / events,
-    target: target === undefined ? '' : `≥ ${target.toLocaleString('en')} ${eventsPerSec >= target ? 'met' : 'MISSED'}`,
-  };
-  rows.push(row);
-  console.log(`  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs), ${Math.round(row.cpuUs)} µs of dsync's CPU an event`);
-  return row;
-}
-
-/** Pre-loads, checks nothing moved (delivery idle), releases, waits for the receiver to count them all. */
-async function realtimePhase(name: string, dsync: Proc, redis: Redis, receiver: CountingReceiver, dirs: Dir[], perDir: number, target?: number): Promise<void> {
-  const base = receiver.events;
-  const basePosts = receiver.posts;
-  const n = await preload(redis, dirs, perDir);
-  await sleep(300);
-  if (receiver.events !== base) throw new Error(`${name}: delivery was not idle during the pre-load (${receiver.events - base} events moved)`);
-  const started = performance.now();
-  const cpu = cpuSeconds(dsync.child.pid!);
-  await release(redis, dirs);
-  await receiver.waitFor(base + n, 600_000);
-  push(name, n, receiver.posts - basePosts, performance.now() - started, cpuSeconds(dsync.child.pid!) - cpu, target);
-}
-
-async function batchPhase(
-  name: string,
-  dsync: Proc,
-  redis: Redis,
-  api: Client,
-  receiver: CountingReceiver,
-  dirs: Dir[],
-  perDir: number,
-  target?: number,
-): Promise<void> {
-  const base = receiver.events;
-  const basePosts = receiver.posts;
-  const n = await preload(redis, dirs, perDir);
-  await release(redis, dirs);
-  await sleep(300);
-  if (receiver.events !== base) throw new Error(`${name}: events moved before the trigger`);
-  const started = performance.now();
-  const cpu = cpuSeconds(dsync.child.pid!);
-  const res = await api.request('POST', '/api/v1/dsync/cron/process-events');
-  const ms = performance.now() - started;
-  const cpuS = cpuSeconds(dsync.child.pid!) - cpu;
-  if (res.status !== 200 || res.body.data.delivered !== n || res.body.data.failed !== 0) {
-    throw new Error(`${name}: cron answered ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  if (receiver.events !== base + n) throw new Error(`${name}: receiver counted ${receiver.events - base} of ${n}`);
-  push(name, n, receiver.posts - basePosts, ms, cpuS, target);
-}
-
-/** SCIM user creates at `rate`/s (open loop, spread over the directories) for `seconds`; lag at the receiver. */
-async function steadyPhase(dsyncUrl: string, receiver: CountingReceiver, dirs: Dir[], rate: number, seconds: number) {
-  const clients = new Map(dirs.map((d) => [d.id, client(dsyncUrl, `Bearer ${d.scim.secret}`, 4)]));
-  const base = receiver.events;
-  receiver.lags = [];
-  const total = rate * seconds;
-  const latencies: number[] = [];
-  let sent = 0;
-  let failed = 0;
-  const inflight = new Set<Promise<void>>();
-  const started = performance.now();
-  while (sent < total) {
-    // Open loop: issue what the schedule says is due now, every ~5 ms.
-    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-    while (sent < due) {
-      const i = sent++;
-      const dir = dirs[i % dirs.length]!;
-      const t = performance.now();
-      const p = clients
-        .get(dir.id)!
-        .request('POST', `${dir.scim.path}/Users`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `steady${i}@${dir.tenant}.example.com` })
-        .then((res) => {
-          latencies.push(performance.now() - t);
-          if (res.status !== 201) failed++;
-        })
-        .finally(() => inflight.delete(p));
-      inflight.add(p);
-    }
-    await sleep(5);
-  }
-  await Promise.all(inflight);
-  const writeSeconds = (performance.now() - started) / 1000;
-  await receiver.waitFor(base + total - failed, 120_000);
-  await Promise.all([...clients.values()].map((c) => c.close()));
-  const lags = [...receiver.lags].sort((a, b) => a - b);
-  latencies.sort((a, b) => a - b);
-  return {
-    writes: total,
-    failed,
-    writeRate: total / writeSeconds,
-    scimP50: percentile(latencies, 50),
-    scimP99: percentile(latencies, 99),
-    lagP50: percentile(lags, 50),
-    lagP99: percentile(lags, 99),
-    lagMax: lags.at(-1) ?? 0,
-  };
-}
 
 const latencyRows: LatencyRow[] = [];
 const poisonRows: PoisonRow[] = [];
@@ -250,19 +71,47 @@ async function latencyPhases(common: Record<string, string>, redis: Redis, slow:
   let total = USERS * 2 + GROUPS;
   try {
     if (run('latency')) {
-      console.log(`receiver answering after 50 ms: first sync of ${USERS} users and ${GROUPS} groups, one directory, resource ordering, ${CONCURRENCY} POSTs in flight:`);
+      console.log(
+        `receiver answering after 50 ms: first sync of ${USERS} users and ${GROUPS} groups, one directory, resource ordering, ${CONCURRENCY} POSTs in flight:`,
+      );
       const [dir] = await createDirectories(api, 1, slow.url, 'first-sync-resource');
       slow.recorded = [];
-      const row = await firstSyncPhase(`resource (DSYNC_WEBHOOK_CONCURRENCY=${CONCURRENCY})`, resource, redis, slow, dir!, USERS, GROUPS);
+      const row = await firstSyncPhase(
+        `resource (DSYNC_WEBHOOK_CONCURRENCY=${CONCURRENCY})`,
+        resource,
+        redis,
+        slow,
+        dir!,
+        USERS,
+        GROUPS,
+      );
       slow.recorded = undefined;
       latencyRows.push(row);
       total = row.events;
     }
     if (run('poison')) {
-      console.log(`receiver answering after 50 ms: ${POISON_RATE} SCIM writes/s for 70 s, resource ordering; one user refused for 60 s:`);
+      console.log(
+        `receiver answering after 50 ms: ${POISON_RATE} SCIM writes/s for 70 s, resource ordering; one user refused for 60 s:`,
+      );
       const [dir] = await createDirectories(api, 1, slow.url, 'poison');
-      poisonRows.push(await poisonPhase('resource', resource.url, slow, dir!, { rate: POISON_RATE, seconds: 70, failSeconds: 60, poisoned: false, tag: 'base' }));
-      poisonRows.push(await poisonPhase('resource', resource.url, slow, dir!, { rate: POISON_RATE, seconds: 70, failSeconds: 60, poisoned: true, tag: 'poison' }));
+      poisonRows.push(
+        await poisonPhase('resource', resource.url, slow, dir!, {
+          rate: POISON_RATE,
+          seconds: 70,
+          failSeconds: 60,
+          poisoned: false,
+          tag: 'base',
+        }),
+      );
+      poisonRows.push(
+        await poisonPhase('resource', resource.url, slow, dir!, {
+          rate: POISON_RATE,
+          seconds: 70,
+          failSeconds: 60,
+          poisoned: true,
+          tag: 'poison',
+        }),
+      );
     }
   } finally {
     await api.close();
@@ -273,7 +122,9 @@ async function latencyPhases(common: Record<string, string>, redis: Redis, slow:
   const dapi = client(directory.url, `Api-Key ${directory.apiKey}`, 4);
   try {
     const groups = Math.max(1, Math.round((DIRECTORY_USERS * GROUPS) / USERS));
-    console.log(`receiver answering after 50 ms: first sync of ${DIRECTORY_USERS} users and ${groups} groups, directory ordering:`);
+    console.log(
+      `receiver answering after 50 ms: first sync of ${DIRECTORY_USERS} users and ${groups} groups, directory ordering:`,
+    );
     const [dir] = await createDirectories(dapi, 1, slow.url, 'first-sync-directory');
     latencyRows.push(await firstSyncPhase('directory', directory, redis, slow, dir!, DIRECTORY_USERS, groups, total));
   } finally {
@@ -299,13 +150,33 @@ async function main(): Promise<void> {
         const [single] = await createDirectories(api, 1, receiver.url, `single-${ordering}`);
         console.log(`real time, ${ordering} ordering:`);
         await realtimePhase('warm-up (not reported)', dsync, redis, receiver, dirs, 50);
-        rows.pop();
         if (run('realtime')) {
-          await realtimePhase(`real time, ${DIRS} directories, ${ordering}`, dsync, redis, receiver, dirs, Math.ceil(RT_EVENTS / DIRS), TARGETS.realtime);
-          await realtimePhase(`real time, 1 directory, ${ordering}`, dsync, redis, receiver, [single!], SINGLE_EVENTS);
+          rows.push(
+            await realtimePhase(
+              `real time, ${DIRS} directories, ${ordering}`,
+              dsync,
+              redis,
+              receiver,
+              dirs,
+              Math.ceil(RT_EVENTS / DIRS),
+              TARGETS.realtime,
+            ),
+          );
+          rows.push(
+            await realtimePhase(
+              `real time, 1 directory, ${ordering}`,
+              dsync,
+              redis,
+              receiver,
+              [single!],
+              SINGLE_EVENTS,
+            ),
+          );
         }
         if (run('steady') && ordering === ORDERINGS.at(-1)) {
-          console.log(`steady state (${ordering}): ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`);
+          console.log(
+            `steady state (${ordering}): ${RATE} SCIM user creates/s for ${STEADY_SECONDS} s over ${DIRS} directories`,
+          );
           steady = await steadyPhase(dsync.url, receiver, dirs, RATE, STEADY_SECONDS);
           console.log(`  ${JSON.stringify(steady)}`);
         }
@@ -327,15 +198,39 @@ async function main(): Promise<void> {
 
     if (run('batch')) {
       for (const [size, ordering] of BATCH_SIZES.flatMap((size) => ORDERINGS.map((o) => [size, o] as const))) {
-        const dsync = await startDsync({ ...common, DSYNC_WEBHOOK_BATCH_SIZE: String(size), DSYNC_WEBHOOK_ORDERING: ordering });
+        const dsync = await startDsync({
+          ...common,
+          DSYNC_WEBHOOK_BATCH_SIZE: String(size),
+          DSYNC_WEBHOOK_ORDERING: ordering,
+        });
         const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
         try {
           console.log(`batch mode, DSYNC_WEBHOOK_BATCH_SIZE=${size}, ${ordering} ordering:`);
           const dirs = await createDirectories(api, DIRS, receiver.url, `b${size}-${ordering}`);
           await batchPhase('warm-up', dsync, redis, api, receiver, dirs, size);
-          rows.pop();
-          await batchPhase(`batch ${size}, ${DIRS} directories, one cron pass, ${ordering}`, dsync, redis, api, receiver, dirs, Math.ceil(BATCH_EVENTS / DIRS), TARGETS.batch);
-          await batchPhase(`batch ${size}, 1 directory, one cron pass, ${ordering}`, dsync, redis, api, receiver, dirs.slice(0, 1), Math.ceil(BATCH_EVENTS / 10));
+          rows.push(
+            await batchPhase(
+              `batch ${size}, ${DIRS} directories, one cron pass, ${ordering}`,
+              dsync,
+              redis,
+              api,
+              receiver,
+              dirs,
+              Math.ceil(BATCH_EVENTS / DIRS),
+              TARGETS.batch,
+            ),
+          );
+          rows.push(
+            await batchPhase(
+              `batch ${size}, 1 directory, one cron pass, ${ordering}`,
+              dsync,
+              redis,
+              api,
+              receiver,
+              dirs.slice(0, 1),
+              Math.ceil(BATCH_EVENTS / 10),
+            ),
+          );
         } finally {
           await api.close();
           await dsync.stop();
@@ -343,20 +238,32 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log('\n| phase | events | POSTs | seconds | events/s | dsync CPU µs / event | target |\n|---|---:|---:|---:|---:|---:|---|');
+    console.log(
+      '\n| phase | events | POSTs | seconds | events/s | dsync CPU µs / event | target |\n|---|---:|---:|---:|---:|---:|---|',
+    );
     for (const r of rows) {
-      console.log(`| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${Math.round(r.cpuUs)} | ${r.target} |`);
+      console.log(
+        `| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${Math.round(r.cpuUs)} | ${r.target} |`,
+      );
     }
     if (latencyRows.length > 0) {
-      console.log('\n| receiver at 50 ms: first sync, one directory | events | seconds | events/s | POSTs in flight (mean, max) | dsync CPU µs / event | |\n|---|---:|---:|---:|---|---:|---|');
+      console.log(
+        '\n| receiver at 50 ms: first sync, one directory | events | seconds | events/s | POSTs in flight (mean, max) | dsync CPU µs / event | |\n|---|---:|---:|---:|---|---:|---|',
+      );
       for (const r of latencyRows) {
-        console.log(`| ${r.ordering} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSec)} | ${r.meanInFlight.toFixed(1)}, ${r.maxInFlight} | ${Math.round(r.cpuUs)} | ${r.note} |`);
+        console.log(
+          `| ${r.ordering} | ${r.events} | ${r.seconds.toFixed(1)} | ${Math.round(r.eventsPerSec)} | ${r.meanInFlight.toFixed(1)}, ${r.maxInFlight} | ${Math.round(r.cpuUs)} | ${r.note} |`,
+        );
       }
     }
     if (poisonRows.length > 0) {
-      console.log('\n| receiver at 50 ms: SCIM writes, one user refused for 60 s | writes | other events\' lag p50 | p99 | max |\n|---|---:|---:|---:|---:|');
+      console.log(
+        "\n| receiver at 50 ms: SCIM writes, one user refused for 60 s | writes | other events' lag p50 | p99 | max |\n|---|---:|---:|---:|---:|",
+      );
       for (const r of poisonRows) {
-        console.log(`| ${r.ordering}, ${r.poisoned ? 'poisoned' : 'no poison'} | ${r.writes} | ${r.othersLagP50} ms | ${r.othersLagP99} ms | ${r.othersLagMax} ms |`);
+        console.log(
+          `| ${r.ordering}, ${r.poisoned ? 'poisoned' : 'no poison'} | ${r.writes} | ${r.othersLagP50} ms | ${r.othersLagP99} ms | ${r.othersLagMax} ms |`,
+        );
       }
     }
     if (steady) {
