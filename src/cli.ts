@@ -2,7 +2,8 @@
 /** The `dsync` command: the commands of cli-commands.ts (`serve`, `operator`, `cron …`), each run by its handler here. */
 import { createServer, type Server } from 'node:http';
 import { COMMAND_NAMES, HELP_WORDS, USAGE_EXIT, usage, type CommandName } from './cli-commands.js';
-import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE, type Config, type StoreConfig } from './config.js';
+import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE } from './config.js';
+import type { Config, StoreConfig } from './config-types.js';
 import { newSecret } from './core/ids.js';
 import { waitForStore } from './core/wait-for-store.js';
 import { createApp } from './http/app.js';
@@ -101,7 +102,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   server.keepAliveTimeout = 65_000;
   // Both ports are bound before any background work starts, so a clash exits with one line and nothing to undo.
   await listen(server, config.port, config.host, 'PORT');
-  const metricsServer = config.metricsPort > 0 ? await dsync.metrics.listen(config.metricsPort, config.host) : undefined;
+  const metricsServer =
+    config.metricsPort > 0 ? await dsync.metrics.listen(config.metricsPort, config.host) : undefined;
   dsync.start();
   let batchTimer: NodeJS.Timeout | undefined;
   if (config.webhook.batchSize !== undefined && config.webhook.batchIntervalSeconds !== undefined) {
@@ -165,7 +167,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
  * the schedule, so it must not fail the CronJob (and page whoever watches KubeJobFailed).
  */
 async function processEvents(config: Config, logger: Logger): Promise<void> {
-  if (!config.redis) throw new ConfigError(`cron process-events needs ${REDIS_STORE}: the in-memory store has no queue to process`);
+  if (!config.redis)
+    throw new ConfigError(`cron process-events needs ${REDIS_STORE}: the in-memory store has no queue to process`);
   const dsync = build(config, logger);
   try {
     await waitForStore(dsync.store, logger);
@@ -181,14 +184,21 @@ async function processEvents(config: Config, logger: Logger): Promise<void> {
 }
 
 /** DSYNC_*_SYNC_INTERVAL: a pull sync in-process; a run still going when the next is due is not doubled. */
-function startPullInterval(name: string, seconds: number | undefined, run: () => Promise<SyncReport>, logger: Logger): NodeJS.Timeout | undefined {
+function startPullInterval(
+  name: string,
+  seconds: number | undefined,
+  run: () => Promise<SyncReport>,
+  logger: Logger,
+): NodeJS.Timeout | undefined {
   if (seconds === undefined) return undefined;
   let running = false;
   return setInterval(() => {
     if (running) return;
     running = true;
     run()
-      .then((report) => logger.info({ directories: report.directories.length, failed: report.failed }, `scheduled ${name} sync done`))
+      .then((report) =>
+        logger.info({ directories: report.directories.length, failed: report.failed }, `scheduled ${name} sync done`),
+      )
       .catch((err) => logger.error({ err }, `scheduled ${name} sync could not run`))
       .finally(() => (running = false));
   }, seconds * 1000);
@@ -199,14 +209,22 @@ function startPullInterval(name: string, seconds: number | undefined, run: () =>
  * configuration, store unreachable): one customer's revoked token, revoked consent or outage is reported in the
  * output, its sync status and the metrics, so a failed Job means real trouble.
  */
-async function syncPull(task: string, config: Config, logger: Logger, run: (dsync: Dsync) => Promise<SyncReport>): Promise<void> {
-  if (!config.redis) throw new ConfigError(`cron ${task} needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
+async function syncPull(
+  task: string,
+  config: Config,
+  logger: Logger,
+  run: (dsync: Dsync) => Promise<SyncReport>,
+): Promise<void> {
+  if (!config.redis)
+    throw new ConfigError(`cron ${task} needs ${REDIS_STORE}: the in-memory store has no directories to sync`);
   const dsync = build(config, logger);
   try {
     await waitForStore(dsync.store, logger);
     const report = await run(dsync);
     for (const d of report.directories) {
-      process.stdout.write(`${task}: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`);
+      process.stdout.write(
+        `${task}: ${d.id} (${d.tenant}/${d.product}) ${d.state}${d.error ? `: ${d.error.message}` : ''}\n`,
+      );
     }
     process.stdout.write(
       `${task}: ${report.directories.length} directories, ${report.created} created, ${report.updated} updated, ` +
@@ -222,9 +240,14 @@ const HANDLERS: Record<CommandName, () => Promise<void>> = {
   serve: () => withConfig(true, serve),
   operator: runOperator,
   'cron process-events': () => withConfig(false, processEvents),
-  'cron sync-google': () => withConfig(false, (config, logger) => syncPull('sync-google', config, logger, (dsync) => dsync.google.sync())),
-  'cron sync-microsoft': () => withConfig(false, (config, logger) => syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync())),
-  'cron sync-hris': () => withConfig(false, (config, logger) => syncPull('sync-hris', config, logger, (dsync) => dsync.hris.sync())),
+  'cron sync-google': () =>
+    withConfig(false, (config, logger) => syncPull('sync-google', config, logger, (dsync) => dsync.google.sync())),
+  'cron sync-microsoft': () =>
+    withConfig(false, (config, logger) =>
+      syncPull('sync-microsoft', config, logger, (dsync) => dsync.microsoft.sync()),
+    ),
+  'cron sync-hris': () =>
+    withConfig(false, (config, logger) => syncPull('sync-hris', config, logger, (dsync) => dsync.hris.sync())),
 };
 
 function withConfig(servesApi: boolean, run: (config: Config, logger: Logger) => Promise<void>): Promise<void> {

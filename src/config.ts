@@ -4,97 +4,53 @@
  */
 import { z } from 'zod';
 import { DsyncError } from './core/errors.js';
-import { DEFAULT_RETRY_SCHEDULE, DELIVERY_DEFAULTS, MAX_BATCH_SIZE, MAX_POSTS_PER_DIRECTORY, ORDERINGS, type Ordering } from './delivery/options.js';
-import { apiKeysSchema, toApiKey, type ApiKey } from './http/middleware/api-keys.js';
-import { DEFAULT_AUTH_FAILURE_LIMITS, type AuthFailureLimits } from './ratelimit/auth-failures.js';
-import { authFailureLimitSchema, environmentSchema, overridesSchema, planSchema, resolvePolicy, type RateLimitPolicy } from './ratelimit/settings.js';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  DELIVERY_DEFAULTS,
+  MAX_BATCH_SIZE,
+  MAX_POSTS_PER_DIRECTORY,
+  ORDERINGS,
+} from './delivery/options.js';
+import { apiKeysSchema, toApiKey } from './http/middleware/api-keys.js';
+import { DEFAULT_AUTH_FAILURE_LIMITS } from './ratelimit/auth-failures.js';
+import {
+  authFailureLimitSchema,
+  environmentSchema,
+  overridesSchema,
+  planSchema,
+  resolvePolicy,
+} from './ratelimit/settings.js';
 import { providerConfig, providerEnvShape } from './provider-config.js';
-import type { GoogleOptions } from './providers/google/options.js';
-import type { MicrosoftOptions } from './providers/microsoft/options.js';
-import type { HrisOptions } from './providers/hris/options.js';
+import type { Config, OperatorConfig, StoreConfig } from './config-types.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_WAIT_TIMEOUT_MS } from './store/redis/durability.js';
-import { parseNodeList, type RedisTarget } from './store/redis/target.js';
-
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-/** `5s`, `30m`, `2h`, `1d`, `250ms` → milliseconds. */
-export function parseDuration(text: string): number {
-  const m = DURATION.exec(text.trim());
-  if (!m) throw new Error(`invalid duration "${text}" (use e.g. 500ms, 5s, 30m, 2h, 1d)`);
-  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
-}
-
-const positiveInt = (name: string) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be an integer`).positive(`${name} must be > 0`);
-
-const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-
-const durationList = z.string().transform((text, ctx) => {
-  try {
-    const list = text.split(',').map((s) => parseDuration(s));
-    if (list.length === 0) throw new Error('empty schedule');
-    return list;
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
-
-/** A duration such as `15s`; a bad value is reported as a config issue naming the variable. */
-const duration = z.string().transform((text, ctx) => {
-  try {
-    return parseDuration(text);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
-
-/** `host:port,host:port` (or redis[s]:// URLs): kept as given, each entry checked. */
-const nodeList = z.string().transform((text, ctx) => {
-  try {
-    parseNodeList(text);
-    return text.split(',').map((n) => n.trim()).filter(Boolean);
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    return z.NEVER;
-  }
-});
-
-/** Milliseconds as a bare number, or a duration such as `2s`. */
-const millis = z.string().transform((text, ctx) => {
-  if (/^\d+$/.test(text.trim())) return Number(text);
-  try {
-    return parseDuration(text);
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `invalid duration "${text}" (milliseconds, or e.g. 500ms, 2s)` });
-    return z.NEVER;
-  }
-});
-
-/** Express's `trust proxy`: `true`/`false`, a number of hops, or addresses, CIDRs and the names express knows. */
-const trustProxy = z.string().transform((text): boolean | number | string[] => {
-  const t = text.trim();
-  if (t === 'true' || t === 'false') return t === 'true';
-  if (/^\d+$/.test(t)) return Number(t);
-  return t.split(',').map((s) => s.trim()).filter(Boolean);
-});
-
-/** A duration that must be > 0 (the delivery options refuse 0: delivery/options.ts). */
-const positiveDuration = duration.refine((ms) => ms > 0, 'must be longer than 0');
+import type { RedisTarget } from './store/redis/target.js';
+import {
+  bool,
+  duration,
+  durationList,
+  millis,
+  nodeList,
+  positiveDuration,
+  positiveInt,
+  trustProxy,
+} from './config-values.js';
 
 export const envSchema = z.object({
   PORT: positiveInt('PORT').max(65535).default(5225),
   HOST: z.string().default('0.0.0.0'),
   DSYNC_EXTERNAL_URL: z.url({ error: 'DSYNC_EXTERNAL_URL must be a URL' }).optional(),
   DSYNC_API_KEYS: apiKeysSchema.optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://')
+    .optional(),
   DSYNC_WEBHOOK_BATCH_SIZE: positiveInt('DSYNC_WEBHOOK_BATCH_SIZE').max(MAX_BATCH_SIZE).optional(),
   DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: positiveInt('DSYNC_WEBHOOK_BATCH_CRON_INTERVAL').optional(),
   DSYNC_WEBHOOK_ALLOW_PRIVATE: bool.optional(),
-  DSYNC_WEBHOOK_ORDERING: z.enum(ORDERINGS, { error: `DSYNC_WEBHOOK_ORDERING must be ${ORDERINGS.join(' or ')}` }).optional(),
+  DSYNC_WEBHOOK_ORDERING: z
+    .enum(ORDERINGS, { error: `DSYNC_WEBHOOK_ORDERING must be ${ORDERINGS.join(' or ')}` })
+    .optional(),
   DSYNC_WEBHOOK_CONCURRENCY: positiveInt('DSYNC_WEBHOOK_CONCURRENCY').max(MAX_POSTS_PER_DIRECTORY).optional(),
   DSYNC_WEBHOOK_RETRY_SCHEDULE: durationList.optional(),
   DSYNC_WEBHOOK_TIMEOUT: positiveDuration.optional(),
@@ -122,7 +78,9 @@ export const envSchema = z.object({
     .int('DSYNC_REDIS_MIN_REPLICAS must be an integer')
     .min(0, 'DSYNC_REDIS_MIN_REPLICAS must be >= 0')
     .optional(),
-  DSYNC_REDIS_WAIT_TIMEOUT: millis.pipe(z.number().positive('DSYNC_REDIS_WAIT_TIMEOUT must be longer than 0')).optional(),
+  DSYNC_REDIS_WAIT_TIMEOUT: millis
+    .pipe(z.number().positive('DSYNC_REDIS_WAIT_TIMEOUT must be longer than 0'))
+    .optional(),
   DSYNC_RATE_LIMIT_PLAN: planSchema.optional(),
   DSYNC_RATE_LIMIT_ENV: environmentSchema.default('production'),
   DSYNC_RATE_LIMIT_OVERRIDES: overridesSchema.optional(),
@@ -138,16 +96,28 @@ export const envSchema = z.object({
   DSYNC_OPERATOR_NAMESPACE: z.string().min(1).optional(),
   DSYNC_OPERATOR_NAMESPACES: z
     .string()
-    .transform((text) => text.split(',').map((n) => n.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
     .pipe(
       z
-        .array(z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'DSYNC_OPERATOR_NAMESPACES: each entry must be a namespace name'))
+        .array(
+          z
+            .string()
+            .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'DSYNC_OPERATOR_NAMESPACES: each entry must be a namespace name'),
+        )
         .min(1, 'DSYNC_OPERATOR_NAMESPACES must list at least one namespace'),
     )
     .optional(),
   DSYNC_OPERATOR_WORKERS: positiveInt('DSYNC_OPERATOR_WORKERS').max(64).default(16),
   DSYNC_OPERATOR_RESYNC: z.string().default('10m').pipe(duration),
-  DSYNC_OPERATOR_KUBE_QPS: z.coerce.number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' }).min(0, 'DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)').default(500),
+  DSYNC_OPERATOR_KUBE_QPS: z.coerce
+    .number({ error: 'DSYNC_OPERATOR_KUBE_QPS must be a number' })
+    .min(0, 'DSYNC_OPERATOR_KUBE_QPS must be >= 0 (0 = no client-side limit)')
+    .default(500),
   DSYNC_OPERATOR_KUBE_BURST: positiveInt('DSYNC_OPERATOR_KUBE_BURST').default(1000),
   DSYNC_LEADER_ELECTION: bool.default(true),
   DSYNC_LEADER_ELECTION_NAMESPACE: z.string().min(1).optional(),
@@ -157,82 +127,6 @@ export const envSchema = z.object({
 });
 
 export { DEFAULT_RETRY_SCHEDULE };
-
-/** The store every process shares: where it is, how long a command may take, how durable an acknowledged write is. */
-export interface StoreConfig {
-  /** Unset = the embedded memory store (`dsync serve` alone). */
-  redis?: RedisTarget;
-  /** A Redis command not answered within this fails (503 with Retry-After); unset = the store's default. */
-  redisCommandTimeoutMs?: number;
-  /**
-   * WAIT for up to `replicas` replicas in sync (within timeoutMs) before acknowledging a write, refusing it when
-   * fewer than `minReplicas` confirm; replicas 0 = off.
-   */
-  redisWait: { replicas: number; minReplicas: number; timeoutMs: number };
-}
-
-export interface Config extends StoreConfig {
-  port: number;
-  host: string;
-  externalUrl: string;
-  /** DSYNC_API_KEYS, each with its scope (http/middleware/api-keys.ts). */
-  apiKeys: ApiKey[];
-  /** True when no key was configured and one was generated for this run (memory store only). */
-  apiKeyGenerated: boolean;
-  webhook: {
-    batchSize?: number;
-    batchIntervalSeconds?: number;
-    allowPrivate: boolean;
-    retrySchedule: number[];
-    timeoutMs: number;
-  };
-  /** How long delivered events stay in the log (Events API window). */
-  eventRetentionMs: number;
-  /** How long delivery attempt logs are kept (directories with log_webhook_events). */
-  webhookLogRetentionMs: number;
-  /** Lease of a deliverer on a directory (renewed while it works): how long a crashed replica's directories wait. */
-  deliveryLeaseMs: number;
-  /** Delivery order (DSYNC_WEBHOOK_ORDERING) and POSTs in flight per directory (DSYNC_WEBHOOK_CONCURRENCY). */
-  webhookOrdering: Ordering;
-  webhookConcurrency: number;
-  google: GoogleOptions;
-  microsoft: MicrosoftOptions;
-  hris: HrisOptions;
-  /** Project rate limits (DSYNC_RATE_LIMIT_*); unset = limits off. */
-  rateLimits?: RateLimitPolicy;
-  /** Failed authentications a minute, per client address and in total (DSYNC_AUTH_FAILURE_LIMIT); always on. */
-  authFailureLimits: AuthFailureLimits;
-  /** Which proxies' X-Forwarded-For names the client (DSYNC_TRUST_PROXY); unset = the socket's peer is the client. */
-  trustProxy?: boolean | number | string[];
-  metricsPort: number;
-  logLevel: string;
-}
-
-/** What `dsync operator` needs: no API keys (it serves no API), but a store shared with `dsync serve`. */
-export interface OperatorConfig extends StoreConfig {
-  externalUrl: string;
-  metricsPort: number;
-  host: string;
-  logLevel: string;
-  operator: {
-    /** Where the cluster is: KUBECONFIG, else ~/.kube/config, else the pod's service account (operator/kube-config). */
-    cluster: { kubeconfig?: string; serviceHost?: string; servicePort?: string };
-    /** Watch these namespaces only (DSYNC_OPERATOR_NAMESPACES, or DSYNC_OPERATOR_NAMESPACE); unset = all namespaces. */
-    namespaces?: string[];
-    workers: number;
-    resyncIntervalMs: number;
-    /** Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's QPS/Burst. */
-    kubeRateLimit: { qps: number; burst: number };
-    leaderElection: {
-      enabled: boolean;
-      /** Unset = the namespace of the kubeconfig context (in a pod: its own namespace). */
-      namespace?: string;
-      leaseDurationMs: number;
-      renewDeadlineMs: number;
-      retryPeriodMs: number;
-    };
-  };
-}
 
 /** A bad environment: the CLI prints the message alone (it names the variable) and exits non-zero. */
 export class ConfigError extends DsyncError {
@@ -258,16 +152,26 @@ export const REDIS_STORE = 'a Redis store (REDIS_URL, REDIS_CLUSTER_NODES or RED
 type Env = z.infer<typeof envSchema>;
 
 function redisTarget(e: Env): RedisTarget | undefined {
-  const set = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter((name) => e[name] !== undefined);
-  if (set.length > 1) throw new ConfigError(`set one of REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS, not ${set.join(' and ')}`);
+  const set = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter(
+    (name) => e[name] !== undefined,
+  );
+  if (set.length > 1)
+    throw new ConfigError(`set one of REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS, not ${set.join(' and ')}`);
   if ((e.REDIS_SENTINELS === undefined) !== (e.REDIS_SENTINEL_NAME === undefined)) {
-    throw new ConfigError('REDIS_SENTINELS and REDIS_SENTINEL_NAME (the master name the Sentinels monitor) go together');
+    throw new ConfigError(
+      'REDIS_SENTINELS and REDIS_SENTINEL_NAME (the master name the Sentinels monitor) go together',
+    );
   }
-  const sentinelOnly = (['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_TLS'] as const).filter((n) => e[n] !== undefined);
-  if (sentinelOnly.length > 0 && e.REDIS_SENTINELS === undefined) throw new ConfigError(`${sentinelOnly.join(', ')} need REDIS_SENTINELS`);
+  const sentinelOnly = (['REDIS_SENTINEL_USERNAME', 'REDIS_SENTINEL_PASSWORD', 'REDIS_SENTINEL_TLS'] as const).filter(
+    (n) => e[n] !== undefined,
+  );
+  if (sentinelOnly.length > 0 && e.REDIS_SENTINELS === undefined)
+    throw new ConfigError(`${sentinelOnly.join(', ')} need REDIS_SENTINELS`);
   const nodeAuth = (['REDIS_USERNAME', 'REDIS_PASSWORD', 'REDIS_TLS'] as const).filter((n) => e[n] !== undefined);
   if (nodeAuth.length > 0 && e.REDIS_URL !== undefined) {
-    throw new ConfigError(`${nodeAuth.join(', ')}: with REDIS_URL, put the user, password and TLS in the URL (rediss://user:password@host:port)`);
+    throw new ConfigError(
+      `${nodeAuth.join(', ')}: with REDIS_URL, put the user, password and TLS in the URL (rediss://user:password@host:port)`,
+    );
   }
   if (e.REDIS_URL?.startsWith('redis://') && e.REDIS_TLS_CA_FILE !== undefined) {
     throw new ConfigError('REDIS_TLS_CA_FILE is for TLS: with REDIS_URL, use a rediss:// URL');
@@ -287,7 +191,8 @@ function redisTarget(e: Env): RedisTarget | undefined {
     ...(e.REDIS_SENTINEL_TLS !== undefined && { sentinelTls: e.REDIS_SENTINEL_TLS }),
   };
   if (e.REDIS_CLUSTER_NODES) return { kind: 'cluster', nodes: e.REDIS_CLUSTER_NODES, ...auth };
-  if (e.REDIS_SENTINELS) return { kind: 'sentinel', sentinels: e.REDIS_SENTINELS, name: e.REDIS_SENTINEL_NAME!, ...auth };
+  if (e.REDIS_SENTINELS)
+    return { kind: 'sentinel', sentinels: e.REDIS_SENTINELS, name: e.REDIS_SENTINEL_NAME!, ...auth };
   return { kind: 'server', url: e.REDIS_URL!, ...auth };
 }
 
@@ -298,11 +203,14 @@ function redisTarget(e: Env): RedisTarget | undefined {
  */
 function storeConfig(e: Env): StoreConfig {
   const redis = redisTarget(e);
-  if (redis === undefined && e.DSYNC_REDIS_WAIT_REPLICAS) throw new ConfigError(`DSYNC_REDIS_WAIT_REPLICAS needs ${REDIS_STORE}`);
+  if (redis === undefined && e.DSYNC_REDIS_WAIT_REPLICAS)
+    throw new ConfigError(`DSYNC_REDIS_WAIT_REPLICAS needs ${REDIS_STORE}`);
   const replicas = e.DSYNC_REDIS_WAIT_REPLICAS ?? (redis === undefined || redis.kind === 'server' ? 0 : 1);
   const minReplicas = e.DSYNC_REDIS_MIN_REPLICAS ?? 0;
   if (minReplicas > replicas) {
-    throw new ConfigError(`DSYNC_REDIS_MIN_REPLICAS (${minReplicas}) must not exceed DSYNC_REDIS_WAIT_REPLICAS (${replicas}): a write never waits for more replicas than that`);
+    throw new ConfigError(
+      `DSYNC_REDIS_MIN_REPLICAS (${minReplicas}) must not exceed DSYNC_REDIS_WAIT_REPLICAS (${replicas}): a write never waits for more replicas than that`,
+    );
   }
   return {
     ...(redis !== undefined && { redis }),
@@ -320,7 +228,9 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
   if (e.DSYNC_OPERATOR_NAMESPACE !== undefined && e.DSYNC_OPERATOR_NAMESPACES !== undefined) {
     throw new ConfigError('set DSYNC_OPERATOR_NAMESPACES or DSYNC_OPERATOR_NAMESPACE, not both');
   }
-  const namespaces = e.DSYNC_OPERATOR_NAMESPACES ?? (e.DSYNC_OPERATOR_NAMESPACE !== undefined ? [e.DSYNC_OPERATOR_NAMESPACE] : undefined);
+  const namespaces =
+    e.DSYNC_OPERATOR_NAMESPACES ??
+    (e.DSYNC_OPERATOR_NAMESPACE !== undefined ? [e.DSYNC_OPERATOR_NAMESPACE] : undefined);
   return {
     externalUrl: (e.DSYNC_EXTERNAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     ...storeConfig(e),
@@ -328,7 +238,11 @@ export function loadOperatorConfig(env: NodeJS.ProcessEnv = process.env): Operat
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     operator: {
-      cluster: { kubeconfig: e.KUBECONFIG, serviceHost: e.KUBERNETES_SERVICE_HOST, servicePort: e.KUBERNETES_SERVICE_PORT },
+      cluster: {
+        kubeconfig: e.KUBECONFIG,
+        serviceHost: e.KUBERNETES_SERVICE_HOST,
+        servicePort: e.KUBERNETES_SERVICE_PORT,
+      },
       ...(namespaces !== undefined && { namespaces }),
       workers: e.DSYNC_OPERATOR_WORKERS,
       resyncIntervalMs: e.DSYNC_OPERATOR_RESYNC,
@@ -357,7 +271,9 @@ export function loadConfig(
   const keys = e.DSYNC_API_KEYS ?? [];
   const store = storeConfig(e);
   if (keys.length === 0 && store.redis && servesApi) {
-    throw new ConfigError(`DSYNC_API_KEYS must be set with ${REDIS_STORE} (refusing to run a shared store without API keys)`);
+    throw new ConfigError(
+      `DSYNC_API_KEYS must be set with ${REDIS_STORE} (refusing to run a shared store without API keys)`,
+    );
   }
   if (e.DSYNC_RATE_LIMIT_PLAN === undefined && e.DSYNC_RATE_LIMIT_OVERRIDES !== undefined) {
     throw new ConfigError('DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN (the preset the overrides change)');
@@ -373,7 +289,9 @@ export function loadConfig(
     ...store,
     webhook: {
       ...(e.DSYNC_WEBHOOK_BATCH_SIZE !== undefined && { batchSize: e.DSYNC_WEBHOOK_BATCH_SIZE }),
-      ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && { batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL }),
+      ...(e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL !== undefined && {
+        batchIntervalSeconds: e.DSYNC_WEBHOOK_BATCH_CRON_INTERVAL,
+      }),
       allowPrivate: e.DSYNC_WEBHOOK_ALLOW_PRIVATE ?? store.redis === undefined,
       retrySchedule: e.DSYNC_WEBHOOK_RETRY_SCHEDULE ?? [...DEFAULT_RETRY_SCHEDULE],
       timeoutMs: e.DSYNC_WEBHOOK_TIMEOUT ?? DELIVERY_DEFAULTS.timeoutMs,

@@ -3,7 +3,7 @@
  * KUBECONFIG (else ~/.kube/config, else the pod's service account), serving metrics and its readiness (/readyz) on METRICS_PORT. SIGTERM/SIGINT stop it
  * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
  */
-import type { OperatorConfig } from '../config.js';
+import type { OperatorConfig } from '../config-types.js';
 import type { Store } from '../core/store-port.js';
 import { waitForStore } from '../core/wait-for-store.js';
 import type { Logger } from '../logger.js';
@@ -39,7 +39,11 @@ export async function operatorCommand(
     leaderElection: settings.leaderElection,
   });
   logger.info(
-    { cluster: kubeConfig.getCurrentCluster()?.server, namespaces: settings.namespaces ?? '(all)', identity: operator.identity },
+    {
+      cluster: kubeConfig.getCurrentCluster()?.server,
+      namespaces: settings.namespaces ?? '(all)',
+      identity: operator.identity,
+    },
     'dsync operator started',
   );
 
