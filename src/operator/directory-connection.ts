@@ -6,12 +6,12 @@
  *      the resource, or the Secret is made anew while the resource lives
  *   2. get the resource from the cache (gone → done: its Secret's finalizer cleans up)
  *   3. being deleted and carrying the finalizer itself (made before it moved to the Secret) → deletion.ts
- *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret, created with the finalizer → the
- *      resource's own finalizer dropped once the Secret holds it → stored directory → acknowledge a webhook
- *      re-enable → Google → Entra → HRIS → setup link; a step that cannot proceed halts the rest with a reason.
- *      No store write happens before the Secret holding the finalizer exists.
- *   5. write the status once, with everything in it: observedGeneration on every outcome (kstatus reads a
- *      stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
+ *   4. the ordered steps: valid spec → webhook Secret → SCIM Secret, created with the finalizer
+ *      (scim-secret-step.ts) → the resource's own finalizer dropped once the Secret holds it → stored directory
+ *      → acknowledge a webhook re-enable → Google → Entra → HRIS → setup link; a step that cannot proceed halts
+ *      the rest with a reason. No store write happens before the Secret holding the finalizer exists.
+ *   5. write the status once (status-write.ts), with everything in it: observedGeneration on every outcome
+ *      (kstatus reads a stale one as InProgress), Ready, and Stalled (a terminal reason) or Reconciling (a transient one);
  *      Event on a condition transition (not for a first outcome of Ready). No separate "first sight" write:
  *      until this one, the CRD's default (observedGeneration 0) reads as InProgress, and every step is bounded.
  *
@@ -34,15 +34,14 @@ import { describeIssues } from '../core/directory-input.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { Directory } from '../core/model.js';
 import type { Logger } from '../logger.js';
-import { READY, REASONS, WEBHOOK_DISABLED, findCondition } from './conditions.js';
-import { computeStatus } from './connection-status.js';
+import { REASONS } from './conditions.js';
 import type { ReconcileOutcome, Reconciler } from './controller/controller.js';
 import type { ObjectCache } from './controller/namespaced-informers.js';
-import { DIRECTORY_CONNECTIONS, directoryConnectionSpec, type DirectoryConnection, type DirectoryConnectionStatus } from './crd-schema.js';
+import { directoryConnectionSpec, type DirectoryConnection } from './crd-schema.js';
 import { Deletion } from './deletion.js';
 import { directoryInput, managedBy, planDirectory, specFieldMessage } from './desired-directory.js';
 import { withDeadline } from '../core/deadline.js';
-import { DeadlineExceededError, NotLeaderError, isNotFound } from './errors.js';
+import { DeadlineExceededError, NotLeaderError } from './errors.js';
 import { ensureGoogle, type GoogleAccess } from './google-access.js';
 import { ensureMicrosoft, type MicrosoftAccess } from './microsoft-access.js';
 import { ensureHris, type HrisAccess } from './hris-access.js';
@@ -53,15 +52,9 @@ import type { ReferencedSecrets } from './referenced-secrets.js';
 import type { SetupLinkStep } from './setup-link.js';
 import { invalidSpec, outcome, refused, type Halt, type ReconcileState } from './reconcile-state.js';
 import { REENABLE_WEBHOOK_ANNOTATION } from './metadata-keys.js';
-import {
-  guardedDirectory,
-  holdsFinalizer,
-  isControlledBy,
-  pendingWebhookReenable,
-  planScimSecret,
-  scimSecretName,
-  withWebhookReenabled,
-} from './scim-secret.js';
+import { ScimSecretStep } from './scim-secret-step.js';
+import { StatusWriter } from './status-write.js';
+import { guardedDirectory, holdsFinalizer, pendingWebhookReenable, withWebhookReenabled } from './scim-secret.js';
 
 export const CONTROLLER_NAME = 'directoryconnection';
 
@@ -102,10 +95,12 @@ type Step = [name: string, run: (state: ReconcileState) => Promise<Halt | undefi
 export class DirectoryConnectionReconciler implements Reconciler {
   private readonly o: DirectoryConnectionReconcilerOptions;
   private readonly deletion: Deletion;
+  private readonly status: StatusWriter;
+  private readonly scimSecret: ScimSecretStep;
   private readonly steps: Step[] = [
     ['spec', (s) => this.ensureValidSpec(s)],
     ['webhookSecret', (s) => this.ensureWebhookSecret(s)],
-    ['scimSecret', (s) => this.ensureScimSecret(s)],
+    ['scimSecret', (s) => this.scimSecret.ensure(s)],
     ['finalizer', (s) => this.deletion.dropConnectionFinalizer(s)],
     ['directory', (s) => this.ensureDirectory(s)],
     ['webhookReenable', (s) => this.acknowledgeWebhookReenable(s)],
@@ -119,7 +114,10 @@ export class DirectoryConnectionReconciler implements Reconciler {
           ...(this.o.fence && { fence: this.o.fence }),
         }),
     ],
-    ['microsoft', (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) })],
+    [
+      'microsoft',
+      (s) => ensureMicrosoft(s, { microsoft: this.o.microsoft, store: (call, work) => this.store(call, work) }),
+    ],
     [
       'hris',
       (s) =>
@@ -135,6 +133,8 @@ export class DirectoryConnectionReconciler implements Reconciler {
 
   constructor(options: DirectoryConnectionReconcilerOptions) {
     this.o = options;
+    this.status = new StatusWriter(options);
+    this.scimSecret = new ScimSecretStep({ ...options, endpoint: (cr) => this.endpoint(cr) });
     this.deletion = new Deletion({
       ...options,
       store: (call, work) => this.store(call, work),
@@ -148,17 +148,22 @@ export class DirectoryConnectionReconciler implements Reconciler {
     const cached = this.o.connections.get(key);
     if (!cached) return {};
     if (cached.metadata.deletionTimestamp) {
-      return holdsFinalizer(cached) ? this.settle(this.stateOf(cached), await this.deletion.deleteConnection(cached)) : {};
+      return holdsFinalizer(cached)
+        ? this.settle(this.stateOf(cached), await this.deletion.deleteConnection(cached))
+        : {};
     }
     const state = this.stateOf(cached);
     let halt: Halt | undefined;
     for (const [name, run] of this.steps) {
       const started = performance.now();
       halt = await run(state);
-      state.log.debug({ step: name, ms: Math.round(performance.now() - started), halt: halt?.reason }, 'reconcile step');
+      state.log.debug(
+        { step: name, ms: Math.round(performance.now() - started), halt: halt?.reason },
+        'reconcile step',
+      );
       if (halt) break;
     }
-    await this.writeStatus(state, halt);
+    await this.status.write(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
   }
 
@@ -178,12 +183,15 @@ export class DirectoryConnectionReconciler implements Reconciler {
 
   /** The status write for a halt of the deletion paths (nothing to write without one), and the outcome. */
   private async settle(state: ReconcileState, halt: Halt | undefined): Promise<ReconcileOutcome> {
-    if (halt) await this.writeStatus(state, halt);
+    if (halt) await this.status.write(state, halt);
     return outcome(halt, this.o.requeueAfterMs);
   }
 
   private stateOf(cr: DirectoryConnection): ReconcileState {
-    return { cr, log: this.o.logger.child({ key: `${cr.metadata.namespace}/${cr.metadata.name}`, directoryId: cr.metadata.uid }) };
+    return {
+      cr,
+      log: this.o.logger.child({ key: `${cr.metadata.namespace}/${cr.metadata.name}`, directoryId: cr.metadata.uid }),
+    };
   }
 
   private async ensureValidSpec(state: ReconcileState): Promise<Halt | undefined> {
@@ -204,7 +212,11 @@ export class DirectoryConnectionReconciler implements Reconciler {
   }
 
   /** A referenced Secret's value, at its current resourceVersion; a change of it triggers a reconcile (main.ts). */
-  private async secretValue(state: ReconcileState, ref: { name: string; key: string }, field: string): Promise<string | Halt> {
+  private async secretValue(
+    state: ReconcileState,
+    ref: { name: string; key: string },
+    field: string,
+  ): Promise<string | Halt> {
     let secret: Secret | undefined;
     try {
       secret = await this.o.referencedSecrets.get(state.cr.metadata.namespace!, ref.name);
@@ -217,54 +229,6 @@ export class DirectoryConnectionReconciler implements Reconciler {
       return { reason: REASONS.SecretNotFound, message: `${message} (${field})`, retry: 'after-delay' };
     }
     return Buffer.from(value, 'base64').toString('utf8');
-  }
-
-  private async ensureScimSecret(state: ReconcileState): Promise<Halt | undefined> {
-    const { cr } = state;
-    const namespace = cr.metadata.namespace!;
-    const name = scimSecretName(cr.metadata.name);
-    const cached = this.o.secrets.get(`${namespace}/${name}`);
-    let existing: Secret | undefined = cached;
-    if (!existing) {
-      // Not labelled as the operator's: someone else's Secret (a conflict, told by its owner references), or
-      // one of ours without the label (made by an earlier version, or the label was removed): read it, and
-      // the update below labels it again.
-      const other = this.o.otherSecrets.get(`${namespace}/${name}`);
-      if (other && !isControlledBy(other, cr)) existing = other;
-      else if (other) {
-        try {
-          existing = await this.readSecret(namespace, name);
-        } catch (err) {
-          return refused(err, REASONS.SecretReadFailed, `could not read Secret ${name}`, true);
-        }
-      }
-    }
-    const plan = planScimSecret({ owner: cr, existing, endpoint: this.endpoint(cr), newToken: this.o.newToken });
-    if (plan.action === 'conflict') return { reason: REASONS.SecretConflict, message: plan.message, retry: 'on-change' };
-    state.scimSecret = existing;
-    if (plan.action === 'create') {
-      try {
-        state.scimSecret = await this.o.client.create(SECRETS, plan.secret);
-      } catch (err) {
-        return refused(err, REASONS.SecretWriteFailed, `could not create Secret ${name}`, true);
-      }
-      this.o.secrets.recordWrite(state.scimSecret, undefined);
-      state.log.info({ secret: name }, 'created the SCIM Secret');
-    } else if (plan.action === 'update') {
-      try {
-        state.scimSecret = await this.o.client.replace(SECRETS, plan.secret);
-      } catch (err) {
-        return refused(err, REASONS.SecretWriteFailed, `could not update Secret ${name}`);
-      }
-      this.o.secrets.recordWrite(state.scimSecret, cached?.metadata.resourceVersion);
-      state.log.info({ secret: name, rotated: plan.rotated, relabelled: !cached }, 'updated the SCIM Secret');
-      if (plan.rotated) {
-        await this.o.events.record(cr, 'Normal', 'TokenRotated', `Issued a new SCIM token in Secret ${name}; update the identity provider`);
-      }
-    }
-    state.token = plan.token;
-    state.secretName = name;
-    return undefined;
   }
 
   private async ensureDirectory(state: ReconcileState): Promise<Halt | undefined> {
@@ -286,9 +250,16 @@ export class DirectoryConnectionReconciler implements Reconciler {
         if (err instanceof NotFoundError) return null;
         throw err;
       });
-      const plan = planDirectory(current, { input, scim, managedBy: actor.managedBy, reenableWebhook: reenable !== undefined });
+      const plan = planDirectory(current, {
+        input,
+        scim,
+        managedBy: actor.managedBy,
+        reenableWebhook: reenable !== undefined,
+      });
       if (plan.action === 'immutable') {
-        return invalidSpec(`${plan.field} cannot be changed (the directory was created with ${plan.field} ${plan.stored})`);
+        return invalidSpec(
+          `${plan.field} cannot be changed (the directory was created with ${plan.field} ${plan.stored})`,
+        );
       }
       stored = current;
       if (plan.action === 'create') {
@@ -309,9 +280,13 @@ export class DirectoryConnectionReconciler implements Reconciler {
       }
     } catch (err) {
       if (err instanceof NotLeaderError) throw err;
-      if (err instanceof ForbiddenError) return { reason: REASONS.DirectoryConflict, message: err.message, retry: 'on-change' };
+      if (err instanceof ForbiddenError)
+        return { reason: REASONS.DirectoryConflict, message: err.message, retry: 'on-change' };
       if (err instanceof ValidationError) return invalidSpec(err.message);
-      const message = err instanceof DeadlineExceededError ? `the directory store could not be reached: ${err.message}` : 'the directory store could not be reached';
+      const message =
+        err instanceof DeadlineExceededError
+          ? `the directory store could not be reached: ${err.message}`
+          : 'the directory store could not be reached';
       return { reason: REASONS.StoreUnavailable, message, retry: 'backoff', cause: err };
     }
     state.scimEndpoint = scim.endpoint;
@@ -329,55 +304,13 @@ export class DirectoryConnectionReconciler implements Reconciler {
       this.o.secrets.recordWrite(written, secret.metadata.resourceVersion);
       state.scimSecret = written;
     } catch (err) {
-      return refused(err, REASONS.SecretWriteFailed, `could not record ${REENABLE_WEBHOOK_ANNOTATION} on Secret ${secret.metadata.name}`);
+      return refused(
+        err,
+        REASONS.SecretWriteFailed,
+        `could not record ${REENABLE_WEBHOOK_ANNOTATION} on Secret ${secret.metadata.name}`,
+      );
     }
     return undefined;
-  }
-
-  /** GET of a Secret; undefined when it does not exist. */
-  private async readSecret(namespace: string, name: string): Promise<Secret | undefined> {
-    try {
-      return await this.o.client.get<Secret>(SECRETS, namespace, name);
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
-  }
-
-  /** The one status write of a reconcile; skipped when nothing changed. Events on condition transitions. */
-  private async writeStatus(state: ReconcileState, halt: Halt | undefined): Promise<void> {
-    const { cr } = state;
-    const previous = cr.status ?? {};
-    const { status, ready, webhook, pullSync, changed } = computeStatus(state, halt, new Date());
-    if (!changed) return;
-    const written = await this.patchStatus(cr, status);
-    const before = findCondition(previous.conditions, READY);
-    if (before?.status !== ready.status || before.reason !== ready.reason) {
-      if (halt) state.log.warn({ reason: halt.reason, err: halt.cause }, halt.message);
-      // A resource that is Ready at its first outcome gets no Event: its status says so, and at a mass apply an
-      // Event each would be one more API write per resource. Failures and later transitions get one.
-      if (halt || before) await this.o.events.record(written, halt ? 'Warning' : 'Normal', ready.reason, ready.message);
-    }
-    const webhookBefore = findCondition(previous.conditions, WEBHOOK_DISABLED);
-    if (webhook && webhookBefore?.status !== webhook.status) {
-      if (webhook.status === 'True') await this.o.events.record(written, 'Warning', WEBHOOK_DISABLED, webhook.message);
-      else await this.o.events.record(written, 'Normal', 'WebhookReenabled', webhook.message);
-    }
-    const pullBefore = pullSync && findCondition(previous.conditions, pullSync.type);
-    if (pullSync?.status === 'False' && (pullBefore?.status !== 'False' || pullBefore.reason !== pullSync.reason)) {
-      await this.o.events.record(written, 'Warning', pullSync.reason, pullSync.message);
-    }
-  }
-
-  /** Merge patch of the status subresource (fields gone from `status` are removed), conditional on the resourceVersion. */
-  private async patchStatus(cr: DirectoryConnection, status: DirectoryConnectionStatus): Promise<DirectoryConnection> {
-    const previous = cr.status ?? {};
-    const removed = Object.fromEntries(Object.keys(previous).filter((k) => !(k in status)).map((k) => [k, null]));
-    const patch = { metadata: { resourceVersion: cr.metadata.resourceVersion }, status: { ...removed, ...status } };
-    const { namespace, name } = cr.metadata;
-    const written = await this.o.client.mergePatch<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace!, name, patch, 'status');
-    this.o.connections.recordWrite(written, cr.metadata.resourceVersion);
-    return written;
   }
 
   /** One store call, bounded: a stalled store fails it with DeadlineExceededError instead of hanging the worker. */
