@@ -12,7 +12,15 @@
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 2000;
   const HIDDEN_POLL_MS = 10000;
-  const SCRIPTED = new Set(['scim-tokens', 'scim-tokens/revoke', 'google/sync', 'microsoft/sync', 'hris/sync', 'attributes/preview', 'attributes/save']);
+  const SCRIPTED = new Set([
+    'scim-tokens',
+    'scim-tokens/revoke',
+    'google/sync',
+    'microsoft/sync',
+    'hris/sync',
+    'attributes/preview',
+    'attributes/save',
+  ]);
 
   function announce(text) {
     const el = $('announce');
@@ -34,12 +42,16 @@
     return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
   }
 
+  /** An element with its properties set and its children appended. */
+  function el(tag, props, ...children) {
+    const e = Object.assign(document.createElement(tag), props);
+    e.append(...children);
+    return e;
+  }
+
   function timeEl(iso, none) {
     if (!iso) return document.createTextNode(none || 'never');
-    const t = document.createElement('time');
-    t.dateTime = iso;
-    t.textContent = localTime(iso);
-    return t;
+    return el('time', { dateTime: iso, textContent: localTime(iso) });
   }
 
   function localizeTimes(root) {
@@ -87,7 +99,11 @@
     form.set('csrf', csrf);
     const res = await fetch(base + '/' + action, {
       method: 'POST',
-      headers: { Accept: 'application/json', 'X-CSRF-Token': csrf, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        Accept: 'application/json',
+        'X-CSRF-Token': csrf,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: form.toString(),
       credentials: 'same-origin',
     });
@@ -141,7 +157,8 @@
 
   /** An error naming a source field is shown beside it; false when it names none on the page. */
   function showSourceError(err) {
-    const input = err.field && [...document.querySelectorAll('input[data-attribute]')].find((i) => i.name === err.field);
+    const input =
+      err.field && [...document.querySelectorAll('input[data-attribute]')].find((i) => i.name === err.field);
     const error = input && $(input.id + '-error');
     if (!error) return false;
     error.textContent = err.message;
@@ -156,18 +173,15 @@
     const table = $('attributes-preview-table');
     if (!box || !table) return;
     const names = [...document.querySelectorAll('input[data-attribute]')].map((i) => i.dataset.attribute);
-    const head = document.createElement('tr');
-    for (const label of ['User', ...names]) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = label;
-      head.append(th);
-    }
+    const head = el('tr', {}, ...['User', ...names].map((label) => el('th', { scope: 'col', textContent: label })));
     table.tHead.replaceChildren(head);
     const shown = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
     const rows = data.users.map((u) => {
       const tr = document.createElement('tr');
-      tr.append(cell('User', u.user_name), ...names.map((n) => cell(n, Object.hasOwn(u.custom_attributes, n) ? shown(u.custom_attributes[n]) : '—')));
+      tr.append(
+        cell('User', u.user_name),
+        ...names.map((n) => cell(n, Object.hasOwn(u.custom_attributes, n) ? shown(u.custom_attributes[n]) : '—')),
+      );
       return tr;
     });
     table.tBodies[0].replaceChildren(...rows);
@@ -230,13 +244,14 @@
     const main = document.querySelector('main');
     if (!main) return;
     main.replaceChildren();
-    const card = document.createElement('div');
-    card.className = 'card';
-    const h = document.createElement('h2');
-    h.textContent = 'This setup link is no longer valid';
-    const p = document.createElement('p');
-    p.textContent = 'It has been revoked or has expired. Ask the person who sent it to you for a new setup link.';
-    card.append(h, p);
+    const card = el(
+      'div',
+      { className: 'card' },
+      el('h2', { textContent: 'This setup link is no longer valid' }),
+      el('p', {
+        textContent: 'It has been revoked or has expired. Ask the person who sent it to you for a new setup link.',
+      }),
+    );
     card.setAttribute('role', 'alert');
     main.append(card);
   }
@@ -252,39 +267,28 @@
       const tr = document.createElement('tr');
       tr.dataset.tokenId = t.id;
       const label = t.id === 'scim-secret' ? 'Initial token' : 'Token ' + t.id;
-      const name = document.createElement('span');
-      name.textContent = label;
-      if (t.expires_at) {
-        const until = document.createElement('span');
-        until.className = 'hint';
-        until.append(' (works until ', timeEl(t.expires_at), ')');
-        name.append(until);
-      }
+      const name = el('span', { textContent: label });
+      if (t.expires_at) name.append(el('span', { className: 'hint' }, ' (works until ', timeEl(t.expires_at), ')'));
       let act;
       if (t.id === 'scim-secret' && managed) {
-        act = document.createElement('span');
-        act.className = 'hint';
-        act.textContent = 'Managed by your provider';
+        act = el('span', { className: 'hint', textContent: 'Managed by your provider' });
       } else {
-        act = document.createElement('form');
-        act.method = 'post';
-        act.action = base + '/scim-tokens/revoke';
+        const revoke = el('button', { type: 'submit', className: 'secondary', textContent: 'Revoke' });
+        revoke.append(el('span', { className: 'visually-hidden', textContent: ' ' + label }));
+        act = el(
+          'form',
+          { method: 'post', action: base + '/scim-tokens/revoke' },
+          el('input', { type: 'hidden', name: 'token_id', value: t.id }),
+          revoke,
+        );
         act.dataset.action = 'scim-tokens/revoke';
-        const id = document.createElement('input');
-        id.type = 'hidden';
-        id.name = 'token_id';
-        id.value = t.id;
-        const b = document.createElement('button');
-        b.type = 'submit';
-        b.className = 'secondary';
-        b.textContent = 'Revoke';
-        const sr = document.createElement('span');
-        sr.className = 'visually-hidden';
-        sr.textContent = ' ' + label;
-        b.append(sr);
-        act.append(id, b);
       }
-      tr.append(cell('Token', name), cell('Created', timeEl(t.created_at)), cell('Last used', timeEl(t.last_used_at)), cell('', act));
+      tr.append(
+        cell('Token', name),
+        cell('Created', timeEl(t.created_at)),
+        cell('Last used', timeEl(t.last_used_at)),
+        cell('', act),
+      );
       return tr;
     });
     table.tBodies[0].replaceChildren(...rows);
@@ -304,12 +308,14 @@
     if (key === lastRecent) return;
     lastRecent = key;
     const rows = recent.map((e) => {
-      const tr = document.createElement('tr');
-      tr.className = e.status >= 400 ? 'failed' : 'ok';
-      const code = document.createElement('code');
-      code.textContent = e.method + ' ' + e.path;
-      tr.append(cell('Time', timeEl(e.at)), cell('Request', code), cell('Status', String(e.status)), cell('Error', e.error || ''));
-      return tr;
+      const request = el('code', { textContent: e.method + ' ' + e.path });
+      const cells = [
+        cell('Time', timeEl(e.at)),
+        cell('Request', request),
+        cell('Status', String(e.status)),
+        cell('Error', e.error || ''),
+      ];
+      return el('tr', { className: e.status >= 400 ? 'failed' : 'ok' }, ...cells);
     });
     table.tBodies[0].replaceChildren(...rows);
     table.hidden = recent.length === 0;
@@ -324,7 +330,8 @@
     $('sync-last-success').replaceChildren(timeEl(status.last_success_at));
     const listed = $('sync-listed');
     const count = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
-    if (listed && status.listed) listed.textContent = count(status.listed.users, 'user') + ', ' + count(status.listed.groups, 'group');
+    if (listed && status.listed)
+      listed.textContent = count(status.listed.users, 'user') + ', ' + count(status.listed.groups, 'group');
     const error = $('sync-error');
     error.textContent = status.error ? status.error.message : '';
     error.hidden = !status.error;
@@ -359,7 +366,13 @@
 
   function schedule() {
     if (stopped) return;
-    setTimeout(() => refresh().catch(() => undefined).finally(schedule), document.hidden ? HIDDEN_POLL_MS : POLL_MS);
+    setTimeout(
+      () =>
+        refresh()
+          .catch(() => undefined)
+          .finally(schedule),
+      document.hidden ? HIDDEN_POLL_MS : POLL_MS,
+    );
   }
 
   // Back from a consent page: the notice is on the page; a reload should not show it again.
