@@ -16,28 +16,32 @@ module.exports = {
     {
       name: 'no-store-adapters-outside-composition',
       severity: 'error',
-      comment: 'scim, http, operator, providers and delivery use the store port (src/core/store-port.ts), never an adapter',
+      comment:
+        'scim, http, operator, providers and delivery use the store port (src/core/store-port.ts), never an adapter',
       from: { path: '^src/(scim|http|operator|providers|delivery)/' },
       to: { path: '^src/store/' },
     },
     {
       name: 'http-routes-stand-alone',
       severity: 'error',
-      comment: 'no route file (src/http/routes, the setup page) imports a file of routes/: what two route groups share lives outside routes/',
+      comment:
+        'no route file (src/http/routes, the setup page) imports a file of routes/: what two route groups share lives outside routes/',
       from: { path: '^src/http/(routes|setup)/' },
       to: { path: '^src/http/routes/' },
     },
     {
       name: 'memory-store-not-redis',
       severity: 'error',
-      comment: 'the memory adapter shares nothing with the Redis one but what sits at src/store/ (open-store composes both)',
+      comment:
+        'the memory adapter shares nothing with the Redis one but what sits at src/store/ (open-store composes both)',
       from: { path: '^src/store/memory/' },
       to: { path: '^src/store/redis/' },
     },
     {
       name: 'redis-store-not-memory',
       severity: 'error',
-      comment: 'the Redis adapter shares nothing with the memory one but what sits at src/store/ (open-store composes both)',
+      comment:
+        'the Redis adapter shares nothing with the memory one but what sits at src/store/ (open-store composes both)',
       from: { path: '^src/store/redis/' },
       to: { path: '^src/store/memory/' },
     },

@@ -6,7 +6,14 @@
 import type { ENV_GROUPS } from './config-docs.js';
 import { REDIS_STORE } from './config.js';
 
-export const COMMAND_NAMES = ['serve', 'operator', 'cron process-events', 'cron sync-google', 'cron sync-microsoft', 'cron sync-hris'] as const;
+export const COMMAND_NAMES = [
+  'serve',
+  'operator',
+  'cron process-events',
+  'cron sync-google',
+  'cron sync-microsoft',
+  'cron sync-hris',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CliCommand {
@@ -26,9 +33,18 @@ export const COMMANDS: Record<CommandName, CliCommand> = {
   serve: {
     summary: 'Run the HTTP service (management API, SCIM endpoint, webhook delivery)',
     details:
-      'Serves the management API, the SCIM endpoint, the setup pages and the providers\' callbacks on `PORT`, and metrics on `METRICS_PORT`; delivers webhook events, and runs the pull syncs in-process when their `*_SYNC_INTERVAL` is set. On the in-memory store without `DSYNC_API_KEYS`, it generates an API key for the run and prints it with a first `curl` (with Redis, the keys are required). Stops gracefully on SIGTERM or SIGINT: `/readyz` answers 503 at once, in-flight requests finish and every answer says `Connection: close`, connections idle for 1 s are closed, then delivery stops and the store closes (10 s at most).',
+      "Serves the management API, the SCIM endpoint, the setup pages and the providers' callbacks on `PORT`, and metrics on `METRICS_PORT`; delivers webhook events, and runs the pull syncs in-process when their `*_SYNC_INTERVAL` is set. On the in-memory store without `DSYNC_API_KEYS`, it generates an API key for the run and prints it with a first `curl` (with Redis, the keys are required). Stops gracefully on SIGTERM or SIGINT: `/readyz` answers 503 at once, in-flight requests finish and every answer says `Connection: close`, connections idle for 1 s are closed, then delivery stops and the store closes (10 s at most).",
     store: 'The in-memory store by default (one process, nothing kept), or Redis.',
-    env: ['HTTP service', 'Store (Redis)', 'Webhook delivery and events', 'Rate limits', 'Google Workspace', 'Microsoft Entra ID', 'HRIS (BambooHR, HiBob, Personio)', 'Metrics and logs'],
+    env: [
+      'HTTP service',
+      'Store (Redis)',
+      'Webhook delivery and events',
+      'Rate limits',
+      'Google Workspace',
+      'Microsoft Entra ID',
+      'HRIS (BambooHR, HiBob, Personio)',
+      'Metrics and logs',
+    ],
   },
   operator: {
     summary: 'Run the Kubernetes operator (reconciles DirectoryConnection resources; see docs/operator.md)',
@@ -60,7 +76,8 @@ export const COMMANDS: Record<CommandName, CliCommand> = {
   },
   'cron sync-hris': {
     summary: 'Pull every active BambooHR, HiBob and Personio directory once, then exit',
-    details: "One sync of every active HRIS directory: a line per directory, then the totals. One customer's refused credentials or outage does not fail the job.",
+    details:
+      "One sync of every active HRIS directory: a line per directory, then the totals. One customer's refused credentials or outage does not fail the job.",
     store: NEEDS_REDIS,
     env: ['Store (Redis)', 'HRIS (BambooHR, HiBob, Personio)', 'Metrics and logs'],
   },

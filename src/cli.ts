@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-/** The `dsync` command: the commands of cli-commands.ts (`serve`, `operator`, `cron …`), each run by its handler here. */
+/**
+ * The `dsync` command: the commands of cli-commands.ts (`serve`, `operator`, `cron …`), each run by its handler here.
+ */
 import { createServer, type Server } from 'node:http';
 import { COMMAND_NAMES, HELP_WORDS, USAGE_EXIT, usage, type CommandName } from './cli-commands.js';
 import { ConfigError, loadConfig, loadOperatorConfig, REDIS_STORE } from './config.js';
@@ -135,7 +137,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         `      -d '{"name":"Acme","tenant":"acme","product":"demo","type":"okta-scim-v2"}' ${config.externalUrl}/api/v1/directory-sync\n\n`,
     );
   }
-  // Graceful: not ready at once, every connection drained without failing a request (http/server/drain.ts), then delivery
+  // Graceful: not ready at once, every connection drained without failing a request (http/server/drain.ts), then
+  // delivery
   // stops and the store closes.
   const shutdown = async (signal: string): Promise<void> => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests, closing connections');

@@ -74,7 +74,10 @@ export interface OperatorConfig extends StoreConfig {
     namespaces?: string[];
     workers: number;
     resyncIntervalMs: number;
-    /** Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's QPS/Burst. */
+    /**
+     * Client-side limit of the API requests (watches aside): requests a second (0 = none) and burst, as client-go's
+     * QPS/Burst.
+     */
     kubeRateLimit: { qps: number; burst: number };
     leaderElection: {
       enabled: boolean;

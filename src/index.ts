@@ -10,7 +10,8 @@
  *   );
  */
 export { createDsync, type Dsync, type DsyncOptions } from './service.js';
-// The setup page for a customer's IT admin, to mount in the host application's express app (docs/guides/setting-up-a-customer.md).
+// The setup page for a customer's IT admin, to mount in the host application's express app
+// (docs/guides/setting-up-a-customer.md).
 export { setupRoutes, type SetupRoutesOptions } from './http/setup/routes.js';
 export { createPageLimits, type PageLimits } from './ratelimit/page-limits.js';
 export type { CreatedSetupLink, SetupLinkView, SetupLinks } from './core/setup-links.js';
@@ -59,6 +60,13 @@ export type { GoogleProvider } from './providers/google/google.js';
 export type { GoogleDirectoryView, TokenSet } from './providers/google/authorization.js';
 export type { DirectoryReport, SyncReport } from './providers/google/google-sync.js';
 export type { SyncStatus, SyncState, SyncCounts } from './providers/google/sync-status.js';
-export type { BrowserFlows, FlowCookie, FlowProvider, FlowTarget, FinishedFlow, StartedFlow } from './providers/oauth/browser-flows.js';
+export type {
+  BrowserFlows,
+  FlowCookie,
+  FlowProvider,
+  FlowTarget,
+  FinishedFlow,
+  StartedFlow,
+} from './providers/oauth/browser-flows.js';
 export { FlowBrowserMismatchError, FlowLinkUsedError, InvalidFlowStateError } from './providers/oauth/errors.js';
 export type { ApiKey, KeyScope } from './http/middleware/api-keys.js';

@@ -15,10 +15,16 @@ export class PortError extends DsyncError {
 
 function explain(err: NodeJS.ErrnoException, variable: string, port: number): Error {
   if (err.code === 'EADDRINUSE') {
-    return new PortError(`${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`, err);
+    return new PortError(
+      `${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`,
+      err,
+    );
   }
   if (err.code === 'EACCES') {
-    return new PortError(`${variable}=${port} needs privileges this process lacks; set ${variable} to a port above 1023`, err);
+    return new PortError(
+      `${variable}=${port} needs privileges this process lacks; set ${variable} to a port above 1023`,
+      err,
+    );
   }
   return err;
 }

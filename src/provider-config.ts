@@ -1,5 +1,6 @@
 /**
- * The pull providers' slice of the configuration (DSYNC_GOOGLE_*, DSYNC_MICROSOFT_*, the HRIS ones): their variables' zod
+ * The pull providers' slice of the configuration (DSYNC_GOOGLE_*, DSYNC_MICROSOFT_*, the HRIS ones): their variables'
+ * zod
  * schemas, joined into config.ts's environment schema, and the options built from the parsed values. Reads no
  * environment itself (config.ts does); reads the certificate file the environment names.
  */
@@ -12,7 +13,10 @@ import { microsoftOptions, type MicrosoftOptions } from './providers/microsoft/o
 import { hrisOptions, type HrisOptions } from './providers/hris/options.js';
 
 const positiveInt = (name: string) =>
-  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be an integer`).positive(`${name} must be > 0`);
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .int(`${name} must be an integer`)
+    .positive(`${name} must be > 0`);
 
 const share = (name: string) =>
   z
@@ -23,7 +27,8 @@ const share = (name: string) =>
 
 const httpUrl = (name: string) => z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` });
 
-const httpsUrl = (name: string) => z.url({ protocol: /^https$/, error: `${name} must be an https URL (msal-node and Graph accept no other)` });
+const httpsUrl = (name: string) =>
+  z.url({ protocol: /^https$/, error: `${name} must be an https URL (msal-node and Graph accept no other)` });
 
 export const providerEnvShape = {
   DSYNC_GOOGLE_CLIENT_ID: z.string().optional(),
@@ -63,17 +68,24 @@ export function providerConfig(
   if ((e.DSYNC_GOOGLE_CLIENT_ID === undefined) !== (e.DSYNC_GOOGLE_CLIENT_SECRET === undefined)) {
     throw configError('set both DSYNC_GOOGLE_CLIENT_ID and DSYNC_GOOGLE_CLIENT_SECRET, or neither');
   }
-  const msCredential = [e.DSYNC_MICROSOFT_CLIENT_SECRET, e.DSYNC_MICROSOFT_CERTIFICATE_FILE].filter((v) => v !== undefined).length;
-  if (msCredential > 1) throw configError('set DSYNC_MICROSOFT_CLIENT_SECRET or DSYNC_MICROSOFT_CERTIFICATE_FILE, not both');
+  const msCredential = [e.DSYNC_MICROSOFT_CLIENT_SECRET, e.DSYNC_MICROSOFT_CERTIFICATE_FILE].filter(
+    (v) => v !== undefined,
+  ).length;
+  if (msCredential > 1)
+    throw configError('set DSYNC_MICROSOFT_CLIENT_SECRET or DSYNC_MICROSOFT_CERTIFICATE_FILE, not both');
   if ((e.DSYNC_MICROSOFT_CLIENT_ID === undefined) !== (msCredential === 0)) {
-    throw configError('DSYNC_MICROSOFT_CLIENT_ID goes with DSYNC_MICROSOFT_CLIENT_SECRET or DSYNC_MICROSOFT_CERTIFICATE_FILE');
+    throw configError(
+      'DSYNC_MICROSOFT_CLIENT_ID goes with DSYNC_MICROSOFT_CLIENT_SECRET or DSYNC_MICROSOFT_CERTIFICATE_FILE',
+    );
   }
   let certificate;
   if (e.DSYNC_MICROSOFT_CERTIFICATE_FILE !== undefined) {
     try {
       certificate = parseCertificatePem(readFileSync(e.DSYNC_MICROSOFT_CERTIFICATE_FILE, 'utf8'));
     } catch (err) {
-      throw configError(`DSYNC_MICROSOFT_CERTIFICATE_FILE: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw configError(
+        `DSYNC_MICROSOFT_CERTIFICATE_FILE: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
   }
   return {

@@ -57,13 +57,19 @@ export interface DsyncOptions {
   metrics?: Metrics;
   /** Google Workspace pull sync (DSYNC_GOOGLE_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   google?: Partial<GoogleOptions> & { retry?: RetryOptions; leaseMs?: number };
-  /** Where the setup page is mounted as a browser reaches it (setup links are built on it); default `<externalUrl>/setup`. */
+  /**
+   * Where the setup page is mounted as a browser reaches it (setup links are built on it); default
+   * `<externalUrl>/setup`.
+   */
   setupUrl?: string;
   /** Keep the activity record of SCIM requests (the setup page's "recent requests"); default true. */
   recordActivity?: boolean;
   /** Microsoft Entra ID pull sync (DSYNC_MICROSOFT_*); `retry` and `leaseMs` tune it for tests and benchmarks. */
   microsoft?: Partial<MicrosoftOptions> & { retry?: RetryOptions; leaseMs?: number };
-  /** BambooHR, HiBob, Personio pull syncs (DSYNC_BAMBOOHR_API_URL...); `retry` and `leaseMs` tune them for tests and benchmarks. */
+  /**
+   * BambooHR, HiBob, Personio pull syncs (DSYNC_BAMBOOHR_API_URL...); `retry` and `leaseMs` tune them for tests and
+   * benchmarks.
+   */
   hris?: Partial<HrisOptions> & { retry?: RetryOptions; leaseMs?: number; budgetWindowSeconds?: number };
 }
 
@@ -86,7 +92,9 @@ export interface Dsync {
     /** Whether `apiSecret` is the SCIM secret of directory `directoryId`. */
     authenticates(directoryId: string, apiSecret: string): Promise<boolean>;
   };
-  /** Readiness: resolves when the store answers (the `store` is named by its kind), and its shards' replicas in sync. */
+  /**
+   * Readiness: resolves when the store answers (the `store` is named by its kind), and its shards' replicas in sync.
+   */
   readonly health: { store: Store['kind']; ping(): Promise<void>; replication(): Promise<ShardReplication[]> };
   /** Google Workspace: the authorization flow (docs/guides/google-workspace.md), the pull sync and its status. */
   readonly google: GoogleProvider;
@@ -116,7 +124,8 @@ export function createDsync(options: DsyncOptions): Dsync {
   const reevaluations = new Reevaluations({
     store,
     reevaluateAll: (dir, progress) => users.reevaluateAll(dir, progress),
-    onError: (directoryId, err) => logger.error({ err, directoryId }, 'user re-evaluation failed; the next serve process to start runs it again'),
+    onError: (directoryId, err) =>
+      logger.error({ err, directoryId }, 'user re-evaluation failed; the next serve process to start runs it again'),
     onDone: (directoryId, status) => logger.info({ directoryId, ...status }, 'users re-evaluated'),
   });
   const directories = new DirectoryService({
@@ -138,7 +147,8 @@ export function createDsync(options: DsyncOptions): Dsync {
     metrics.deliveryAttempts.inc({ mode, outcome });
     metrics.deliveryDuration.observe({ outcome }, attempt.result.latencyMs / 1000);
     if (attempt.verdict === 'delivered') metrics.eventsDelivered.inc(attempt.eventIds.length);
-    if (attempt.verdict === 'dead' || attempt.verdict === 'disable') metrics.eventsDeadLettered.inc(attempt.eventIds.length);
+    if (attempt.verdict === 'dead' || attempt.verdict === 'disable')
+      metrics.eventsDeadLettered.inc(attempt.eventIds.length);
     options.onAttempt?.(attempt);
   };
   const delivery = new DeliveryEngine({
@@ -156,8 +166,14 @@ export function createDsync(options: DsyncOptions): Dsync {
   const users = new UserWriter({ store, committed });
   const roles = (dir: Directory, ids: readonly string[]) => users.refreshRoles(dir, ids);
   const groups = new GroupWriter({ store, committed, roles });
-  const scimTokens = new ScimTokens({ store, onError: (err) => logger.warn({ err }, 'could not record when a SCIM token was used') });
-  const activity = new ActivityRecorder({ store, onError: (err) => logger.warn({ err }, 'could not write the SCIM activity record') });
+  const scimTokens = new ScimTokens({
+    store,
+    onError: (err) => logger.warn({ err }, 'could not record when a SCIM token was used'),
+  });
+  const activity = new ActivityRecorder({
+    store,
+    onError: (err) => logger.warn({ err }, 'could not write the SCIM activity record'),
+  });
   const scim = new ScimHandler({
     reads: store,
     users,
@@ -171,7 +187,11 @@ export function createDsync(options: DsyncOptions): Dsync {
     // token is (its client is limited), without moving the directory's last request.
     ...(options.recordActivity !== false && {
       onAnswered: (req, result, admission) => {
-        if (admission !== 'no-token') activity.record(req.directoryId, { ...activityEntry(req, result), authenticated: admission === 'authenticated' });
+        if (admission !== 'no-token')
+          activity.record(req.directoryId, {
+            ...activityEntry(req, result),
+            authenticated: admission === 'authenticated',
+          });
       },
     }),
   });
@@ -179,8 +199,15 @@ export function createDsync(options: DsyncOptions): Dsync {
   // Groups keyed by the provider's key (Google's email, Graph's id), not their (non-unique) name.
   const pullWriters = { users, groups: new GroupWriter({ store, committed, keys: externalIdGroupKeys, roles }) };
   const { retry, leaseMs, ...googleGiven } = options.google ?? {};
-  const setupLinks = new SetupLinks({ store, baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup` });
-  const oauth = new BrowserFlows({ store, externalUrl: options.externalUrl, setupLinkWorks: (directoryId, linkId) => setupLinks.works(directoryId, linkId) });
+  const setupLinks = new SetupLinks({
+    store,
+    baseUrl: options.setupUrl ?? `${options.externalUrl.replace(/\/+$/, '')}/setup`,
+  });
+  const oauth = new BrowserFlows({
+    store,
+    externalUrl: options.externalUrl,
+    setupLinkWorks: (directoryId, linkId) => setupLinks.works(directoryId, linkId),
+  });
   const google = createGoogleProvider({
     store,
     directories,
@@ -259,7 +286,9 @@ export function createDsync(options: DsyncOptions): Dsync {
     start: () => {
       delivery.start();
       // Evaluations a stopped process left running.
-      reevaluations.resumePending().catch((err: unknown) => logger.error({ err }, 'could not look for user re-evaluations to resume'));
+      reevaluations
+        .resumePending()
+        .catch((err: unknown) => logger.error({ err }, 'could not look for user re-evaluations to resume'));
     },
     async close() {
       microsoft.close();

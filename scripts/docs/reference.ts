@@ -1,4 +1,7 @@
-/** `npm run docs:reference`: rewrites every generated page of docs/reference/ from the code (scripts/docs/reference/pages.ts). */
+/**
+ * `npm run docs:reference`: rewrites every generated page of docs/reference/ from the code
+ * (scripts/docs/reference/pages.ts).
+ */
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REFERENCE_DIR, REFERENCE_PAGES } from './reference/pages.js';

@@ -17,18 +17,29 @@ const PATHS: Record<keyof BumpFiles, string> = {
   changelog: CHANGELOG_FILE,
 };
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { chart: { type: 'string' }, date: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { chart: { type: 'string' }, date: { type: 'string' } },
+});
 const [version] = positionals;
 if (!version) {
   process.stderr.write('usage: npm run release:bump -- <version> [--chart <chart version>] [--date <YYYY-MM-DD>]\n');
   process.exit(2);
 }
 try {
-  const now = Object.fromEntries(Object.entries(PATHS).map(([k, path]) => [k, readFileSync(path, 'utf8')])) as unknown as BumpFiles;
-  const next = bump(now, version, { ...(values.chart && { chart: values.chart }), date: values.date ?? new Date().toISOString().slice(0, 10), url: repositoryUrl() });
+  const now = Object.fromEntries(
+    Object.entries(PATHS).map(([k, path]) => [k, readFileSync(path, 'utf8')]),
+  ) as unknown as BumpFiles;
+  const next = bump(now, version, {
+    ...(values.chart && { chart: values.chart }),
+    date: values.date ?? new Date().toISOString().slice(0, 10),
+    url: repositoryUrl(),
+  });
   for (const key of Object.keys(PATHS) as Array<keyof BumpFiles>) writeFileSync(PATHS[key], next[key]);
   const chart = parseDocument(next.chartYaml).get('version');
-  process.stdout.write(`dsync ${version}, chart ${chart}: package.json, package-lock.json, charts/dsync/Chart.yaml and CHANGELOG.md updated\n`);
+  process.stdout.write(
+    `dsync ${version}, chart ${chart}: package.json, package-lock.json, charts/dsync/Chart.yaml and CHANGELOG.md updated\n`,
+  );
 } catch (err) {
   process.stderr.write(`release:bump: ${(err as Error).message}\n`);
   process.exit(1);

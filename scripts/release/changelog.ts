@@ -42,10 +42,12 @@ export function releasedVersions(text: string, url: string): string[] {
 export function releaseChangelog(text: string, url: string, version: string, date: string): string {
   const changelog = readChangelog(text, url);
   const unreleased = changelog.releases.find((r) => !r.version);
-  if (!unreleased || [...unreleased.changes.values()].every((changes) => changes.length === 0)) throw new Error('CHANGELOG.md: the Unreleased section lists no change to release');
+  if (!unreleased || [...unreleased.changes.values()].every((changes) => changes.length === 0))
+    throw new Error('CHANGELOG.md: the Unreleased section lists no change to release');
   const last = changelog.releases.find((r) => r.version);
   const next = new Release(version, date);
-  if (last && next.compare(last) >= 0) throw new Error(`CHANGELOG.md: ${version} is not above the last release, ${last.version}`);
+  if (last && next.compare(last) >= 0)
+    throw new Error(`CHANGELOG.md: ${version} is not above the last release, ${last.version}`);
   unreleased.setVersion(version);
   unreleased.setDate(date);
   unreleased.description = '';

@@ -14,7 +14,11 @@ export interface BumpFiles {
  * What the bump writes, from what the files hold now. `version` is at or above package.json's and above the last
  * release in the changelog; the chart's version is raised by the same part as dsync's unless `chart` names it.
  */
-export function bump(files: BumpFiles, version: string, options: { chart?: string; date: string; url: string }): BumpFiles {
+export function bump(
+  files: BumpFiles,
+  version: string,
+  options: { chart?: string; date: string; url: string },
+): BumpFiles {
   const pkg = JSON.parse(files.packageJson) as { version: string };
   if (!valid(version)) throw new Error(`${version} is not a semantic version (x.y.z)`);
   // The version package.json names may be released once (the first release of a version set in advance).
@@ -23,7 +27,8 @@ export function bump(files: BumpFiles, version: string, options: { chart?: strin
   const chartNow = String(chart.get('version'));
   const part = (diff(pkg.version, version) ?? '').replace(/^pre/, '') as ReleaseType | '';
   const chartVersion = options.chart ?? (part ? inc(chartNow, part)! : chartNow);
-  if (!valid(chartVersion) || !gte(chartVersion, chartNow)) throw new Error(`chart version ${chartVersion} is below the chart's ${chartNow}`);
+  if (!valid(chartVersion) || !gte(chartVersion, chartNow))
+    throw new Error(`chart version ${chartVersion} is below the chart's ${chartNow}`);
   chart.set('version', chartVersion);
   chart.set('appVersion', version);
   const lock = JSON.parse(files.packageLock) as { version: string; packages: Record<string, { version?: string }> };

@@ -36,5 +36,9 @@ export type DsyncClient = Client<paths>;
 
 /** An openapi-fetch client of the management API: `GET`, `POST`, `PATCH`, … resolve to `{ data, error, response }`. */
 export function createDsyncClient({ baseUrl, apiKey, headers, ...options }: DsyncClientOptions): DsyncClient {
-  return createClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, ''), headers: { ...headers, authorization: `Api-Key ${apiKey}` } });
+  return createClient<paths>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { ...headers, authorization: `Api-Key ${apiKey}` },
+  });
 }

@@ -49,7 +49,9 @@ export function verifyWebhook(secret: string, rawBody: string | Buffer, headers:
  * order but sends unrelated ones side by side, so events gathered from several deliveries (a queue, a buffer of
  * POSTs, pages of the Events API) read in log order after this.
  */
-export function sortBySequence<E extends Pick<DirectorySyncEvent, 'directory_id' | 'sequence'>>(events: readonly E[]): E[] {
+export function sortBySequence<E extends Pick<DirectorySyncEvent, 'directory_id' | 'sequence'>>(
+  events: readonly E[],
+): E[] {
   const rank = new Map<string, number>();
   for (const e of events) if (!rank.has(e.directory_id)) rank.set(e.directory_id, rank.size);
   return [...events].sort((a, b) => rank.get(a.directory_id)! - rank.get(b.directory_id)! || a.sequence - b.sequence);

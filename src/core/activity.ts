@@ -50,8 +50,13 @@ export class ActivityRecorder {
     this.onError = options.onError ?? (() => undefined);
   }
 
-  /** Notes one request (`authenticated: false`: a wrong token, which does not move the last request); returns at once. */
-  record(directoryId: string, entry: { method: string; path: string; status: number; error?: string | null; authenticated?: boolean }): void {
+  /**
+   * Notes one request (`authenticated: false`: a wrong token, which does not move the last request); returns at once.
+   */
+  record(
+    directoryId: string,
+    entry: { method: string; path: string; status: number; error?: string | null; authenticated?: boolean },
+  ): void {
     let buffered = this.buffer.get(directoryId);
     if (!buffered) this.buffer.set(directoryId, (buffered = { entries: [], last: null }));
     const { entries } = buffered;

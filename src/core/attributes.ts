@@ -25,7 +25,8 @@ const objectAt = (body: Json, key: string): Json | undefined => {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
 };
 /** The `YYYY-MM-DD` an ISO 8601 date or date-time starts with (the form an HRIS start date has). */
-const dateOf = (v: unknown): string | undefined => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(?:$|T)/.test(v) ? v.slice(0, 10) : undefined);
+const dateOf = (v: unknown): string | undefined =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(?:$|T)/.test(v) ? v.slice(0, 10) : undefined;
 
 /** The manager's id: `manager.value`, or the plain string Entra sends. */
 export function managerIdOf(body: Json): string | undefined {

@@ -56,7 +56,11 @@ export function* chunksOf<T>(items: readonly T[], size = CHUNK_SIZE): Generator<
  * slice is processed synchronously, before the returned promise exists: a small list is handled in one atomic
  * step.
  */
-export async function forEachChunked<T>(items: Iterable<T>, fn: (item: T) => void, slicer = new Slicer()): Promise<void> {
+export async function forEachChunked<T>(
+  items: Iterable<T>,
+  fn: (item: T) => void,
+  slicer = new Slicer(),
+): Promise<void> {
   for (const item of items) {
     if (slicer.spent()) await slicer.yield();
     fn(item);
@@ -64,7 +68,11 @@ export async function forEachChunked<T>(items: Iterable<T>, fn: (item: T) => voi
 }
 
 /** `items.map(fn)` over async chunks: `fn` gets one slice at a time, the loop gets a turn in between. */
-export async function mapChunked<T, R>(items: readonly T[], fn: (chunk: T[]) => Promise<R[]>, size = CHUNK_SIZE): Promise<R[]> {
+export async function mapChunked<T, R>(
+  items: readonly T[],
+  fn: (chunk: T[]) => Promise<R[]>,
+  size = CHUNK_SIZE,
+): Promise<R[]> {
   const out: R[] = [];
   let first = true;
   for (const chunk of chunksOf(items, size)) {
@@ -76,7 +84,11 @@ export async function mapChunked<T, R>(items: readonly T[], fn: (chunk: T[]) => 
 }
 
 /** Runs `fn` over `items` with at most `limit` at once. */
-export async function mapLimit<T>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<unknown>): Promise<void> {
+export async function mapLimit<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -6,7 +6,11 @@ import type { z } from 'zod';
 
 type Issue = { code: 'custom'; message: string; path: string[] };
 
-function withRule<T extends z.ZodObject>(schema: T, keywords: Record<string, unknown>, check: (value: Record<string, unknown>) => Issue | undefined): T {
+function withRule<T extends z.ZodObject>(
+  schema: T,
+  keywords: Record<string, unknown>,
+  check: (value: Record<string, unknown>) => Issue | undefined,
+): T {
   return schema
     .superRefine((value, ctx) => {
       const issue = check(value as Record<string, unknown>);

@@ -35,7 +35,8 @@ export const PROVIDER_FIELDS = {
 export type Provider = keyof typeof PROVIDER_FIELDS;
 
 /** The extension of a user's body where `provider`'s sync keeps the fields provider paths read. */
-export const providerExtension = (provider: Provider): string => `urn:dsync:params:scim:schemas:extension:${provider}:2.0:User`;
+export const providerExtension = (provider: Provider): string =>
+  `urn:dsync:params:scim:schemas:extension:${provider}:2.0:User`;
 
 type Term = { attr: string; op: 'eq'; value: unknown } | { attr: string; op: 'pr' };
 
@@ -50,24 +51,36 @@ export interface SourcePath {
 export class SourcePathError extends Error {}
 
 const NAME = /^[A-Za-z$][\w$-]*$/;
-const PROVIDERS = Object.keys(PROVIDER_FIELDS).map((p) => `${p}:`).join(', ');
+const PROVIDERS = Object.keys(PROVIDER_FIELDS)
+  .map((p) => `${p}:`)
+  .join(', ');
 export const MAX_SOURCE = 512;
 
 function names(text: string, whole: string): string[] {
   const parts = text.split('.');
-  for (const p of parts) if (!NAME.test(p)) throw new SourcePathError(`"${whole}" is not an attribute path: "${p}" is not an attribute name`);
+  for (const p of parts)
+    if (!NAME.test(p))
+      throw new SourcePathError(`"${whole}" is not an attribute path: "${p}" is not an attribute name`);
   return parts;
 }
 
 /** `type eq "work"`, `primary eq true`, `value pr`, joined by `and`. */
 function parseFilter(text: string, whole: string): Term[] {
   const terms: Term[] = [];
-  const term = /^\s*([A-Za-z$][\w$-]*)\s+(?:(pr)\b|(eq)\s+("(?:[^"\\]|\\.)*"|true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?))\s*/i;
+  const term =
+    /^\s*([A-Za-z$][\w$-]*)\s+(?:(pr)\b|(eq)\s+("(?:[^"\\]|\\.)*"|true|false|null|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?))\s*/i;
   let rest = text;
   for (;;) {
     const m = term.exec(rest);
-    if (!m) throw new SourcePathError(`"${whole}": the filter [${text}] must be "<attribute> eq <value>" or "<attribute> pr", joined by "and"`);
-    terms.push(m[2] ? { attr: m[1]!, op: 'pr' } : { attr: m[1]!, op: 'eq', value: JSON.parse(m[4]!.replace(/^(true|false|null)$/i, (w) => w.toLowerCase())) });
+    if (!m)
+      throw new SourcePathError(
+        `"${whole}": the filter [${text}] must be "<attribute> eq <value>" or "<attribute> pr", joined by "and"`,
+      );
+    terms.push(
+      m[2]
+        ? { attr: m[1]!, op: 'pr' }
+        : { attr: m[1]!, op: 'eq', value: JSON.parse(m[4]!.replace(/^(true|false|null)$/i, (w) => w.toLowerCase())) },
+    );
     rest = rest.slice(m[0].length);
     if (rest === '') return terms;
     const and = /^and\s+/i.exec(rest);
@@ -84,12 +97,15 @@ export function parseSourcePath(text: string): SourcePath {
   if (provider && provider[1] !== 'urn') {
     const name = provider[1]!;
     if (!Object.hasOwn(PROVIDER_FIELDS, name)) {
-      throw new SourcePathError(`"${text}": unknown source form "${name}:" (a SCIM attribute path, or one of ${PROVIDERS})`);
+      throw new SourcePathError(
+        `"${text}": unknown source form "${name}:" (a SCIM attribute path, or one of ${PROVIDERS})`,
+      );
     }
     // The same path inside the provider's extension.
     const path = scimPath(`${providerExtension(name as Provider)}:${text.slice(name.length + 1)}`, text);
     const fields: readonly string[] = PROVIDER_FIELDS[name as Provider];
-    if (!fields.includes(path.attr)) throw new SourcePathError(`"${text}": ${name} has no field "${path.attr}" (it has ${fields.join(', ')})`);
+    if (!fields.includes(path.attr))
+      throw new SourcePathError(`"${text}": ${name} has no field "${path.attr}" (it has ${fields.join(', ')})`);
     return path;
   }
   return scimPath(text, text);
@@ -114,11 +130,18 @@ function scimPath(text: string, whole: string): SourcePath {
     return { ...(urn !== undefined && { urn }), attr: attr!, ...(sub.length > 0 && { sub }) };
   }
   const close = text.lastIndexOf(']');
-  if (close < open || !NAME.test(attrText)) throw new SourcePathError(`"${whole}" is not an attribute path: expected <attribute>[<filter>].<sub-attribute>`);
+  if (close < open || !NAME.test(attrText))
+    throw new SourcePathError(`"${whole}" is not an attribute path: expected <attribute>[<filter>].<sub-attribute>`);
   const after = text.slice(close + 1);
-  if (after !== '' && !after.startsWith('.')) throw new SourcePathError(`"${whole}": after the filter comes ".<sub-attribute>" or nothing`);
+  if (after !== '' && !after.startsWith('.'))
+    throw new SourcePathError(`"${whole}": after the filter comes ".<sub-attribute>" or nothing`);
   const sub = after === '' ? undefined : names(after.slice(1), whole);
-  return { ...(urn !== undefined && { urn }), attr: attrText, filter: parseFilter(text.slice(open + 1, close), whole), ...(sub && { sub }) };
+  return {
+    ...(urn !== undefined && { urn }),
+    attr: attrText,
+    filter: parseFilter(text.slice(open + 1, close), whole),
+    ...(sub && { sub }),
+  };
 }
 
 /** The message for a source path that does not parse; undefined when it does. */
@@ -153,7 +176,8 @@ function passes(element: unknown, filter: readonly Term[]): boolean {
   });
 }
 
-const hasValue = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
+const hasValue = (v: unknown): boolean =>
+  v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
 
 function dig(value: unknown, sub: readonly string[]): unknown {
   let v = value;
@@ -203,10 +227,15 @@ export function sameCustomAttributes(a: CustomAttributes | undefined, b: CustomA
   const x = a ?? {};
   const y = b ?? {};
   const keys = Object.keys(x);
-  return keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && JSON.stringify(x[k]) === JSON.stringify(y[k]));
+  return (
+    keys.length === Object.keys(y).length &&
+    keys.every((k) => Object.hasOwn(y, k) && JSON.stringify(x[k]) === JSON.stringify(y[k]))
+  );
 }
 
-const PROVIDER_URNS = new Map((Object.keys(PROVIDER_FIELDS) as Provider[]).map((p) => [providerExtension(p).toLowerCase(), p]));
+const PROVIDER_URNS = new Map(
+  (Object.keys(PROVIDER_FIELDS) as Provider[]).map((p) => [providerExtension(p).toLowerCase(), p]),
+);
 const SKIPPED = new Set(['schemas', 'id', 'meta', 'password']);
 const MAX_SEEN = 200;
 
@@ -231,7 +260,8 @@ export function sourcePathsOf(body: ScimBody): Array<{ path: string; value: unkn
         for (const element of value.filter(isObject)) {
           const type = element.type;
           if (typeof type !== 'string') continue;
-          for (const [sub, v] of Object.entries(element)) if (sub !== 'type' && NAME.test(sub)) add(`${path}[type eq ${JSON.stringify(type)}].${sub}`, v);
+          for (const [sub, v] of Object.entries(element))
+            if (sub !== 'type' && NAME.test(sub)) add(`${path}[type eq ${JSON.stringify(type)}].${sub}`, v);
         }
       } else add(path, value);
     }
@@ -258,16 +288,25 @@ const ATTRIBUTE_NAME_RULE = 'a custom attribute name is a letter then up to 63 l
 export const attributeMapping = z
   .record(
     z.string().regex(ATTRIBUTE_NAME, ATTRIBUTE_NAME_RULE),
-    z
-      .string({ error: 'must be a string (a SCIM attribute path or a provider field)' })
-      .superRefine((source, ctx) => {
-        const error = source === '' ? undefined : sourcePathError(source);
-        if (error !== undefined) ctx.addIssue({ code: 'custom', message: error });
-      }),
-    { error: (issue) => (issue.code === 'invalid_key' ? ATTRIBUTE_NAME_RULE : 'must be an object of custom attribute names to source paths') },
+    z.string({ error: 'must be a string (a SCIM attribute path or a provider field)' }).superRefine((source, ctx) => {
+      const error = source === '' ? undefined : sourcePathError(source);
+      if (error !== undefined) ctx.addIssue({ code: 'custom', message: error });
+    }),
+    {
+      error: (issue) =>
+        issue.code === 'invalid_key'
+          ? ATTRIBUTE_NAME_RULE
+          : 'must be an object of custom attribute names to source paths',
+    },
   )
   .refine((m) => Object.keys(m).length <= MAX_CUSTOM_ATTRIBUTES, `must map at most ${MAX_CUSTOM_ATTRIBUTES} attributes`)
   .meta({
     id: 'AttributeMapping',
-    examples: [{ badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', country: 'addresses[type eq "work"].country', org_unit: 'google:orgUnitPath' }],
+    examples: [
+      {
+        badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge',
+        country: 'addresses[type eq "work"].country',
+        org_unit: 'google:orgUnitPath',
+      },
+    ],
   });

@@ -48,7 +48,8 @@ const shown = (d: Directory): ShownDirectory => ({ ...d, inactive_users: d.inact
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   // Before the schema: a lone surrogate would be stored as is in memory and as U+FFFD in Redis.
   const malformed = malformedField(input);
-  if (malformed !== undefined) throw new ValidationError(`${malformed} is not valid Unicode (a lone UTF-16 surrogate)`, malformed);
+  if (malformed !== undefined)
+    throw new ValidationError(`${malformed} is not valid Unicode (a lone UTF-16 surrogate)`, malformed);
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const { message, field } = describeIssues(result.error);
@@ -64,7 +65,10 @@ export const IMMUTABLE_FIELDS = ['tenant', 'product', 'type'] as const;
 export type ImmutableField = (typeof IMMUTABLE_FIELDS)[number];
 
 /** The first of tenant, product, type that `input` would change (they name the directory's scope for good). */
-export function changedImmutableField(current: Directory, input: Partial<Record<ImmutableField, string>>): ImmutableField | undefined {
+export function changedImmutableField(
+  current: Directory,
+  input: Partial<Record<ImmutableField, string>>,
+): ImmutableField | undefined {
   return IMMUTABLE_FIELDS.find((field) => input[field] !== undefined && input[field] !== current[field]);
 }
 
@@ -152,7 +156,9 @@ export class DirectoryService {
     const secret = data.webhook_secret ?? data.webhook?.secret ?? current.webhook.secret;
     const webhook = { endpoint, secret: endpoint ? secret || newWebhookSecret() : '' };
     // Setting the webhook again re-enables a webhook that a 410 disabled.
-    const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some((v) => v !== undefined);
+    const webhookGiven = [data.webhook_url, data.webhook?.endpoint, data.webhook_secret, data.webhook?.secret].some(
+      (v) => v !== undefined,
+    );
     const { webhook_disabled_at: disabledAt, role_mapping: mapping, attribute_mapping: attributes, ...rest } = current;
     const roleMapping = data.role_mapping === undefined ? mapping : (data.role_mapping ?? undefined);
     const attributeMapping = data.attribute_mapping === undefined ? attributes : (data.attribute_mapping ?? undefined);
@@ -228,7 +234,8 @@ export class DirectoryService {
 }
 
 /** An attribute mapping that names something ({} is none: it is not kept). */
-const hasNames = (mapping: AttributeMapping | undefined): mapping is AttributeMapping => mapping !== undefined && Object.keys(mapping).length > 0;
+const hasNames = (mapping: AttributeMapping | undefined): mapping is AttributeMapping =>
+  mapping !== undefined && Object.keys(mapping).length > 0;
 
 /** How long a mapping change's PATCH waits for the evaluation of the users before answering. */
 export const REEVALUATION_WAIT_MS = 5000;

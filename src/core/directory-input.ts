@@ -39,7 +39,10 @@ const flag = z.preprocess(
 export const webhookUrl = z
   .url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' })
   .max(MAX_WEBHOOK_URL_LENGTH, `webhook_url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`)
-  .refine((v) => !hasCredentials(v), 'webhook_url must not contain credentials (user:password@); authenticate with the signature');
+  .refine(
+    (v) => !hasCredentials(v),
+    'webhook_url must not contain credentials (user:password@); authenticate with the signature',
+  );
 const webhookSecret = z
   .string()
   .min(1, 'webhook_secret must not be empty')
@@ -51,8 +54,12 @@ const webhookSecret = z
 const googleField = z.string().max(4096, 'must be at most 4096 characters');
 const inactiveUsers = z
   .enum(INACTIVE_USERS, { error: `inactive_users must be one of ${INACTIVE_USERS.join(', ')}` })
-  .describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)');
-/** A role mapping's text (group, role): "is required", "must be a string", "must not be empty", at most 1024 characters. */
+  .describe(
+    'keep (the default): a user who turns inactive stays, active false; delete: they are deleted (group.user_removed per group, then user.deleted)',
+  );
+/**
+ * A role mapping's text (group, role): "is required", "must be a string", "must not be empty", at most 1024 characters.
+ */
 const roleText = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'must not be empty')
@@ -74,22 +81,40 @@ export const roleMapping = z
               role: roleText.describe("The role of the group's members"),
               priority: z.number({ error: 'must be a number' }).describe("Orders a user's roles: higher first"),
             },
-            { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : 'must be an object') },
+            {
+              error: (issue) =>
+                issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : 'must be an object',
+            },
           ),
           { error: (issue) => (issue.input === undefined ? 'is required' : 'must be an array') },
         )
         .max(MAX_ROLE_RULES, `must hold at most ${MAX_ROLE_RULES} rules`)
-        .describe('A user holds the role of every group a rule matches (by id or current name), higher priority first, each role once'),
+        .describe(
+          'A user holds the role of every group a rule matches (by id or current name), higher priority first, each role once',
+        ),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : issue.input === undefined ? 'is required' : 'must be an object') },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown field ${issue.keys.join(', ')}`
+          : issue.input === undefined
+            ? 'is required'
+            : 'must be an object',
+    },
   )
-  .meta({ id: 'RoleMapping', examples: [{ default_role: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 10 }] }] });
+  .meta({
+    id: 'RoleMapping',
+    examples: [{ default_role: 'member', rules: [{ group: 'Admins', role: 'admin', priority: 10 }] }],
+  });
 
 /** An Entra tenant id: the GUID the admin-consent callback names (a domain name could not be checked against it). */
 export const microsoftTenantId = z
   .string()
   .max(36, 'microsoft_tenant_id must be the tenant id (a GUID)')
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'microsoft_tenant_id must be the tenant id (a GUID)')
+  .regex(
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    'microsoft_tenant_id must be the tenant id (a GUID)',
+  )
   .transform((v) => v.toLowerCase());
 
 /**
@@ -131,34 +156,58 @@ export const createDirectoryInput = dependentRequired(
   'webhook_url is required when webhook_secret is given',
 ).meta({
   id: 'CreateDirectoryInput',
-  examples: [{ name: 'Acme (Okta)', tenant: 'acme', product: 'app', type: 'okta-scim-v2', webhook_url: 'https://app.example.com/webhooks/dsync' }],
+  examples: [
+    {
+      name: 'Acme (Okta)',
+      tenant: 'acme',
+      product: 'app',
+      type: 'okta-scim-v2',
+      webhook_url: 'https://app.example.com/webhooks/dsync',
+    },
+  ],
 });
 export type CreateDirectoryInput = z.infer<typeof createDirectoryInput>;
 
-export const updateDirectoryInput = z.strictObject(
-  {
-    name: nameField('name').optional(),
-    webhook_url: z.union([webhookUrl, z.literal('')]).optional(),
-    webhook_secret: webhookSecret.optional(),
-    webhook: z.strictObject({ endpoint: z.union([webhookUrl, z.literal('')]).optional(), secret: webhookSecret.optional() }).optional(),
-    log_webhook_events: flag.optional(),
-    deactivated: flag.optional(),
-    google_domain: googleField.optional(),
-    google_access_token: oauthToken('google_access_token').optional(),
-    google_refresh_token: oauthToken('google_refresh_token').optional(),
-    google_nested_groups: flag.optional(),
-    microsoft_tenant_id: microsoftTenantId.optional(),
-    microsoft_nested_groups: flag.optional(),
-    inactive_users: inactiveUsers.optional(),
-    role_mapping: roleMapping.nullable().optional().describe('null removes the mapping (every user then holds no role)'),
-    attribute_mapping: attributeMapping.nullable().optional().describe('The whole mapping, replaced; null (or {}) removes it (every user then has no custom attribute)'),
-    // Immutable: accepted only when unchanged, so a client can send back the object it read.
-    tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
-    product: z.string().optional().describe('Immutable: accepted only unchanged'),
-    type: z.enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` }).optional().describe('Immutable: accepted only unchanged'),
-  },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
-).meta({ id: 'UpdateDirectoryInput', examples: [{ name: 'Acme (Okta, EU)', webhook_url: 'https://app.example.com/webhooks/dsync-eu' }] });
+export const updateDirectoryInput = z
+  .strictObject(
+    {
+      name: nameField('name').optional(),
+      webhook_url: z.union([webhookUrl, z.literal('')]).optional(),
+      webhook_secret: webhookSecret.optional(),
+      webhook: z
+        .strictObject({ endpoint: z.union([webhookUrl, z.literal('')]).optional(), secret: webhookSecret.optional() })
+        .optional(),
+      log_webhook_events: flag.optional(),
+      deactivated: flag.optional(),
+      google_domain: googleField.optional(),
+      google_access_token: oauthToken('google_access_token').optional(),
+      google_refresh_token: oauthToken('google_refresh_token').optional(),
+      google_nested_groups: flag.optional(),
+      microsoft_tenant_id: microsoftTenantId.optional(),
+      microsoft_nested_groups: flag.optional(),
+      inactive_users: inactiveUsers.optional(),
+      role_mapping: roleMapping
+        .nullable()
+        .optional()
+        .describe('null removes the mapping (every user then holds no role)'),
+      attribute_mapping: attributeMapping
+        .nullable()
+        .optional()
+        .describe('The whole mapping, replaced; null (or {}) removes it (every user then has no custom attribute)'),
+      // Immutable: accepted only when unchanged, so a client can send back the object it read.
+      tenant: z.string().optional().describe('Immutable: accepted only unchanged'),
+      product: z.string().optional().describe('Immutable: accepted only unchanged'),
+      type: z
+        .enum(DIRECTORY_TYPES, { error: `type must be one of ${DIRECTORY_TYPES.join(', ')}` })
+        .optional()
+        .describe('Immutable: accepted only unchanged'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}` : undefined) },
+  )
+  .meta({
+    id: 'UpdateDirectoryInput',
+    examples: [{ name: 'Acme (Okta, EU)', webhook_url: 'https://app.example.com/webhooks/dsync-eu' }],
+  });
 export type UpdateDirectoryInput = z.infer<typeof updateDirectoryInput>;
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The webhook events (docs/reference/events.md) as zod schemas: the one source of the exported TypeScript event types and
+ * The webhook events (docs/reference/events.md) as zod schemas: the one source of the exported TypeScript event types
+ * and
  * of the OpenAPI document's `webhooks`. Nothing parses events with them at run time; they describe what
  * src/core/events.ts builds.
  */
@@ -35,7 +36,10 @@ const USER_EXAMPLE = {
   custom_attributes: { badge: 1042, country: 'US' },
   roles: ['admin', 'member'],
   raw: {
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User'],
+    schemas: [
+      'urn:ietf:params:scim:schemas:core:2.0:User',
+      'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
+    ],
     userName: 'ann@acme.io',
     name: { givenName: 'Ann', familyName: 'Lee' },
     emails: [{ value: 'ann@acme.io', primary: true }],
@@ -59,16 +63,29 @@ const attribute = (description: string) => z.string().optional().describe(descri
 /** The predefined attributes, filled alike by every writer (SCIM, Google, Entra, HRIS); absent when unknown. */
 export const userAttributesSchema = z
   .object({
-    employee_number: attribute("SCIM enterprise employeeNumber; Google's organization external id; Entra's employeeId; the HRIS employee number."),
+    employee_number: attribute(
+      "SCIM enterprise employeeNumber; Google's organization external id; Entra's employeeId; the HRIS employee number.",
+    ),
     job_title: attribute("SCIM title; Google's primary organization title; Entra's jobTitle; the HRIS job title."),
-    department: attribute("SCIM enterprise department; Google's primary organization department; Entra's department; the HRIS department."),
+    department: attribute(
+      "SCIM enterprise department; Google's primary organization department; Entra's department; the HRIS department.",
+    ),
     division: attribute("SCIM enterprise division; Entra's employeeOrgData.division; the HRIS division."),
-    cost_center: attribute("SCIM enterprise costCenter; Google's primary organization costCenter; Entra's employeeOrgData.costCenter; the HRIS cost center."),
-    manager_id: attribute("The manager's id: SCIM enterprise manager.value (or the plain string Entra sends); Entra's manager; the HRIS manager's employee id."),
-    manager_email: attribute("The email of the directory's user whose id is manager_id (filled when that user arrives); Google's manager relation."),
+    cost_center: attribute(
+      "SCIM enterprise costCenter; Google's primary organization costCenter; Entra's employeeOrgData.costCenter; the HRIS cost center.",
+    ),
+    manager_id: attribute(
+      "The manager's id: SCIM enterprise manager.value (or the plain string Entra sends); Entra's manager; the HRIS manager's employee id.",
+    ),
+    manager_email: attribute(
+      "The email of the directory's user whose id is manager_id (filled when that user arrives); Google's manager relation.",
+    ),
     start_date: attribute('The HRIS start date (as the HR system gives it, e.g. 2024-03-01).'),
   })
-  .meta({ id: 'UserAttributes', description: 'The predefined attributes: a key without a value is left out, never null.' });
+  .meta({
+    id: 'UserAttributes',
+    description: 'The predefined attributes: a key without a value is left out, never null.',
+  });
 
 export const userEventDataSchema = z
   .object({
@@ -80,13 +97,21 @@ export const userEventDataSchema = z
     attributes: userAttributesSchema.describe('The predefined attributes ({} when none is known).'),
     custom_attributes: z
       .record(z.string(), z.unknown())
-      .describe("From the directory's attribute_mapping: each mapped name with the value its source path holds, of the source's JSON type ({} when none has a value)."),
+      .describe(
+        "From the directory's attribute_mapping: each mapped name with the value its source path holds, of the source's JSON type ({} when none has a value).",
+      ),
     roles: z
       .array(z.string())
-      .describe("From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or []."),
+      .describe(
+        "From the directory's role_mapping: the roles of every group of the user a rule matches, higher priority first, each once; else [default_role], or [].",
+      ),
     raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), with id.'),
   })
-  .meta({ id: 'User', description: 'A user: SCIM name and primary email mapped, every attribute in raw.', examples: [USER_EXAMPLE] });
+  .meta({
+    id: 'User',
+    description: 'A user: SCIM name and primary email mapped, every attribute in raw.',
+    examples: [USER_EXAMPLE],
+  });
 
 export const groupEventDataSchema = z
   .object({
@@ -94,13 +119,19 @@ export const groupEventDataSchema = z
     name: z.string().describe('From the SCIM displayName.'),
     raw: scimBodySchema.describe('Every SCIM attribute as the IdP sent it (normalised), members aside.'),
   })
-  .meta({ id: 'Group', description: 'A group, without its members (membership travels as group.user_added/removed).', examples: [GROUP_EXAMPLE] });
+  .meta({
+    id: 'Group',
+    description: 'A group, without its members (membership travels as group.user_added/removed).',
+    examples: [GROUP_EXAMPLE],
+  });
 
-export const membershipEventDataSchema = userEventDataSchema.extend({ group: groupEventDataSchema.describe('The group, as it is when the change commits.') }).meta({
-  id: 'Membership',
-  description: 'The user added to or removed from a group, with the group.',
-  examples: [{ ...USER_EXAMPLE, group: GROUP_EXAMPLE }],
-});
+export const membershipEventDataSchema = userEventDataSchema
+  .extend({ group: groupEventDataSchema.describe('The group, as it is when the change commits.') })
+  .meta({
+    id: 'Membership',
+    description: 'The user added to or removed from a group, with the group.',
+    examples: [{ ...USER_EXAMPLE, group: GROUP_EXAMPLE }],
+  });
 
 /** The data each event type carries. */
 const DATA_OF = {
@@ -132,7 +163,11 @@ function eventSchemaOf<T extends EventTypeName>(type: T) {
     tenant: 'acme',
     product: 'app',
     data: (data.meta()!.examples as unknown[])[0],
-    ...(type.endsWith('.updated') && { previous_attributes: type.startsWith('user') ? { active: false, attributes: { job_title: 'Engineer' }, raw: { active: false, title: 'Engineer' } } : { name: 'Eng', raw: { displayName: 'Eng' } } }),
+    ...(type.endsWith('.updated') && {
+      previous_attributes: type.startsWith('user')
+        ? { active: false, attributes: { job_title: 'Engineer' }, raw: { active: false, title: 'Engineer' } }
+        : { name: 'Eng', raw: { displayName: 'Eng' } },
+    }),
     sequence: 1042,
   };
   return z
@@ -174,5 +209,11 @@ export const eventSchemas = {
 
 /** Any event, told apart by `event`: narrowing on it types `data` (in TypeScript and in generated clients). */
 export const directorySyncEventSchema = z
-  .discriminatedUnion('event', EVENT_TYPES.map((type) => eventSchemas[type]) as unknown as [(typeof eventSchemas)[EventTypeName], ...Array<(typeof eventSchemas)[EventTypeName]>])
+  .discriminatedUnion(
+    'event',
+    EVENT_TYPES.map((type) => eventSchemas[type]) as unknown as [
+      (typeof eventSchemas)[EventTypeName],
+      ...Array<(typeof eventSchemas)[EventTypeName]>,
+    ],
+  )
   .meta({ id: 'DirectorySyncEvent', description: 'Any event; `event` says which, and so what `data` holds.' });

@@ -32,7 +32,10 @@ export function primaryEmail(body: ScimBody): string | undefined {
  * The user's event data before `attributes` and `raw`, which come last. Assigned in order, not spread: it runs on
  * every user write.
  */
-function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes' | 'custom_attributes' | 'roles' | 'raw'> {
+function userFields(
+  id: string,
+  body: ScimBody,
+): Omit<UserEventData, 'attributes' | 'custom_attributes' | 'roles' | 'raw'> {
   const name = (body.name ?? {}) as Record<string, unknown>;
   const first = str(name.givenName);
   const last = str(name.familyName);
@@ -51,8 +54,20 @@ function userFields(id: string, body: ScimBody): Omit<UserEventData, 'attributes
  * `roles`: as last evaluated (core/roles.ts); `custom`: its custom attributes as last evaluated
  * (core/custom-attributes.ts).
  */
-export function userData(id: string, body: ScimBody, managerEmail?: string, roles: readonly string[] = [], custom: CustomAttributes = {}): UserEventData {
-  return { ...userFields(id, body), attributes: attributesOf(body, managerEmail), custom_attributes: { ...custom }, roles: [...roles], raw: { ...body, id } };
+export function userData(
+  id: string,
+  body: ScimBody,
+  managerEmail?: string,
+  roles: readonly string[] = [],
+  custom: CustomAttributes = {},
+): UserEventData {
+  return {
+    ...userFields(id, body),
+    attributes: attributesOf(body, managerEmail),
+    custom_attributes: { ...custom },
+    roles: [...roles],
+    raw: { ...body, id },
+  };
 }
 
 /**
@@ -89,7 +104,11 @@ function hasNoKeys(body: ScimBody): boolean {
 }
 
 /** The event data's JSON from the body's (`JSON.stringify`'s text, without an id) and its `userDataFields`. */
-function splicedUserData(id: string, [first, last, email, active, attributes, roles, custom]: UserDataFields, bodyJson: string): string {
+function splicedUserData(
+  id: string,
+  [first, last, email, active, attributes, roles, custom]: UserDataFields,
+  bodyJson: string,
+): string {
   const idJson = JSON.stringify(id);
   const named = `${first && `,"first_name":${first}`}${last && `,"last_name":${last}`}${email && `,"email":${email}`}`;
   return `{"id":${idJson}${named},"active":${active},"attributes":${attributes},"custom_attributes":${custom},"roles":${roles},"raw":${bodyJson.slice(0, -1)},"id":${idJson}}}`;
@@ -101,17 +120,31 @@ function splicedUserData(id: string, [first, last, email, active, attributes, ro
  * is stored without one), the other fields in `userFields`' order. A membership event carries the whole user, so
  * this runs for every member of a change (docs/design/performance.md, "A user's event around its body").
  */
-export function userDataJson(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): string {
+export function userDataJson(
+  id: string,
+  bodyJson: string,
+  managerEmail?: string,
+  roles?: readonly string[],
+  custom?: CustomAttributes,
+): string {
   const body = JSON.parse(bodyJson) as ScimBody;
   const fields = bodyJson.endsWith('}') ? userDataFields(id, body, managerEmail, roles, custom) : undefined;
-  return fields === undefined ? JSON.stringify(userData(id, body, managerEmail, roles, custom)) : splicedUserData(id, fields, bodyJson);
+  return fields === undefined
+    ? JSON.stringify(userData(id, body, managerEmail, roles, custom))
+    : splicedUserData(id, fields, bodyJson);
 }
 
 /**
  * A user's body serialised once for a write: the text the store keeps and the event's `raw` (spliced into its data,
  * `userDataJson`'s way), with the fields a store may keep beside it (`userDataFields`).
  */
-export function userJson(id: string, body: ScimBody, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): UserJson {
+export function userJson(
+  id: string,
+  body: ScimBody,
+  managerEmail?: string,
+  roles?: readonly string[],
+  custom?: CustomAttributes,
+): UserJson {
   return { body: JSON.stringify(body), fields: userDataFields(id, body, managerEmail, roles, custom) };
 }
 
@@ -138,7 +171,9 @@ export function userEvent(
   now: number,
 ): PendingEvent {
   const data =
-    json.fields === undefined ? JSON.stringify(userData(id, user.body, user.managerEmail, user.roles, user.customAttributes)) : splicedUserData(id, json.fields, json.body);
+    json.fields === undefined
+      ? JSON.stringify(userData(id, user.body, user.managerEmail, user.roles, user.customAttributes))
+      : splicedUserData(id, json.fields, json.body);
   return eventJson(directory, event, data, before && userPrevious(id, before, user), now);
 }
 
@@ -188,7 +223,12 @@ function userPrevious(id: string, before: UserState, after: UserState): Fields |
  * `{ ...top, attributes, custom_attributes, raw }` (top is changedFrom's own object), each only when it changed;
  * no literal that starts with a spread (see scim/handler.ts).
  */
-function withNested(top: Fields | undefined, attributes: Fields | undefined, custom: Fields | undefined, raw: Fields | undefined): Fields | undefined {
+function withNested(
+  top: Fields | undefined,
+  attributes: Fields | undefined,
+  custom: Fields | undefined,
+  raw: Fields | undefined,
+): Fields | undefined {
   if (attributes === undefined && custom === undefined && raw === undefined) return top;
   const out = top ?? {};
   if (attributes !== undefined) out.attributes = attributes;
@@ -202,7 +242,11 @@ function withNested(top: Fields | undefined, attributes: Fields | undefined, cus
  * with its old value (absent = null); undefined when none does. Two loops, not a Set of both key lists, and no
  * key arrays (for…in: bodies are plain JSON objects): it runs twice on every user update.
  */
-function changedFrom(before: Record<string, unknown>, after: Record<string, unknown>, skip?: string): Record<string, unknown> | undefined {
+function changedFrom(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  skip?: string,
+): Record<string, unknown> | undefined {
   let out: Record<string, unknown> | undefined;
   for (const key in before) {
     if (key !== skip && !sameJson(before[key], after[key])) (out ??= {})[key] = before[key] ?? null;
@@ -223,7 +267,9 @@ export function buildEvent<T extends EventType>(
   return eventJson(directory, event, JSON.stringify(data), previous, now);
 }
 
-/** The event's JSON around its data's (docs/reference/events.md, in this key order), `previous_attributes` when given. */
+/**
+ * The event's JSON around its data's (docs/reference/events.md, in this key order), `previous_attributes` when given.
+ */
 function eventJson(
   directory: Pick<Directory, 'id' | 'tenant' | 'product'>,
   event: EventType,

@@ -4,12 +4,29 @@
  * on real change, and big lists are handled a chunk at a time (core/memberships.ts).
  */
 import { CHUNK_SIZE } from './chunks.js';
-import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
+import {
+  type CommitListener,
+  freshResource,
+  outcomeOf,
+  report,
+  retrying,
+  retryingOn,
+  STALE,
+  type WriteOptions,
+} from './commit.js';
 import { buildEvent, groupData, previousAttributes } from './events.js';
 import { newId } from './ids.js';
 import { sameResource } from './json-equality.js';
 import { groupKeys } from './indexed-keys.js';
-import { diffMembers, displaysOf, memberChanges, memberIdsOf, type MemberRef, storeBuiltChanges, uniqueRefs } from './memberships.js';
+import {
+  diffMembers,
+  displaysOf,
+  memberChanges,
+  memberIdsOf,
+  type MemberRef,
+  storeBuiltChanges,
+  uniqueRefs,
+} from './memberships.js';
 import type { Directory, GroupKeys, PendingEvent, ScimBody, StoreBuiltEvent, StoredResource } from './model.js';
 import { groupName, namesGroup, namesName } from './roles.js';
 import type { GroupStore, GroupWriteResult, MemberChange, UserStore, WriteResult } from './store-port.js';
@@ -41,18 +58,24 @@ export interface GroupChange {
   remove?: string[];
 }
 
-const duplicate = (keys: GroupKeys): string => `Group with displayName "${keys.displayName}" already exists in this directory`;
+const duplicate = (keys: GroupKeys): string =>
+  `Group with displayName "${keys.displayName}" already exists in this directory`;
 
 /** The users whose membership change i (removals, then additions) really happened (`applied[i]`). */
 function movedUsers(changes: Changes, applied: boolean[]): string[] {
   const out: string[] = [];
   let i = 0;
-  for (const list of [changes.remove, changes.add]) for (const change of list) if (applied[i++]) out.push(change.userId);
+  for (const list of [changes.remove, changes.add])
+    for (const change of list) if (applied[i++]) out.push(change.userId);
   return out;
 }
 
 /** The events a write committed: `events`, then change i (removals, then additions) where `applied[i]`, in order. */
-function committedEvents(events: PendingEvent[], changes: Changes, applied: boolean[]): Array<PendingEvent | StoreBuiltEvent> {
+function committedEvents(
+  events: PendingEvent[],
+  changes: Changes,
+  applied: boolean[],
+): Array<PendingEvent | StoreBuiltEvent> {
   const out: Array<PendingEvent | StoreBuiltEvent> = [...events];
   let i = 0;
   for (const list of [changes.remove, changes.add]) for (const change of list) if (applied[i++]) out.push(change.event);
@@ -72,7 +95,12 @@ export class GroupWriter {
    * `roles`: run right after a write that may have changed users' roles (members of a group a rule names moved, the
    * group was renamed or deleted), with those users.
    */
-  constructor(deps: { store: GroupWriteStore; committed: CommitListener; keys?: (body: ScimBody) => GroupKeys; roles?: RolesRefresh }) {
+  constructor(deps: {
+    store: GroupWriteStore;
+    committed: CommitListener;
+    keys?: (body: ScimBody) => GroupKeys;
+    roles?: RolesRefresh;
+  }) {
     this.store = deps.store;
     this.committed = deps.committed;
     this.keysOf = deps.keys ?? groupKeys;
@@ -170,10 +198,12 @@ export class GroupWriter {
     const next = wanted.body ?? current.body;
     let add = wanted.add ?? [];
     let remove = wanted.remove ?? [];
-    if (wanted.target) ({ add, remove } = await diffMembers(await memberIdsOf(this.store, dir.id, current.id), wanted.target));
+    if (wanted.target)
+      ({ add, remove } = await diffMembers(await memberIdsOf(this.store, dir.id, current.id), wanted.target));
     const displays = wanted.target ? displaysOf(wanted.target) : [];
     const bodyChanged = !sameResource(current.body, next);
-    if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0) return { group: current, moved: [] };
+    if (!bodyChanged && add.length === 0 && remove.length === 0 && displays.length === 0)
+      return { group: current, moved: [] };
     const now = Date.now();
     const events: PendingEvent[] = [];
     if (bodyChanged) {
@@ -184,25 +214,39 @@ export class GroupWriter {
     const group = { id: current.id, body: next };
     const keys = this.keysOf(next);
     const removeRefs = remove.map((value) => ({ value }));
-    const { changes, result: written } = await this.withChanges(dir, group, removeRefs, add, displays.length, now, opts, (lists) =>
-      this.store.updateGroup(dir.id, current.id, {
-        ...(bodyChanged && { body: next, keys }),
-        // The version read is checked when the write depends on it: a new body, a full member list, or a
-        // precondition. Otherwise only the body the membership events carry must be unchanged (concurrent
-        // member edits commute).
-        ...(bodyChanged || wanted.target || opts.precondition
-          ? { expectedVersion: current.version }
-          : { expectedBody: JSON.stringify(current.body) }),
-        ...lists,
-        events,
-        ...(displays.length > 0 && { displays }),
-        now,
-      }),
+    const { changes, result: written } = await this.withChanges(
+      dir,
+      group,
+      removeRefs,
+      add,
+      displays.length,
+      now,
+      opts,
+      (lists) =>
+        this.store.updateGroup(dir.id, current.id, {
+          ...(bodyChanged && { body: next, keys }),
+          // The version read is checked when the write depends on it: a new body, a full member list, or a
+          // precondition. Otherwise only the body the membership events carry must be unchanged (concurrent
+          // member edits commute).
+          ...(bodyChanged || wanted.target || opts.precondition
+            ? { expectedVersion: current.version }
+            : { expectedBody: JSON.stringify(current.body) }),
+          ...lists,
+          events,
+          ...(displays.length > 0 && { displays }),
+          now,
+        }),
     );
     const result = outcomeOf(written, `Group ${current.id}`, duplicate(keys));
     if (result === STALE) return STALE;
     report(this.committed, dir.id, committedEvents(events, changes, result.applied), opts);
-    const stored = { id: current.id, body: next, created: current.created, lastModified: result.lastModified, version: result.version };
+    const stored = {
+      id: current.id,
+      body: next,
+      created: current.created,
+      lastModified: result.lastModified,
+      version: result.version,
+    };
     return { group: stored, moved: await this.movedByRoles(dir, current, next, changes, result.applied) };
   }
 
@@ -210,7 +254,13 @@ export class GroupWriter {
    * The users whose roles a committed group write may have changed: none unless a rule names the group (before or
    * after); every member when a rename changed which rules name it; else those whose membership changed.
    */
-  private async movedByRoles(dir: Directory, current: StoredResource, next: ScimBody, changes: Changes, applied: boolean[]): Promise<readonly string[]> {
+  private async movedByRoles(
+    dir: Directory,
+    current: StoredResource,
+    next: ScimBody,
+    changes: Changes,
+    applied: boolean[],
+  ): Promise<readonly string[]> {
     const mapping = dir.role_mapping;
     const before = { id: current.id, name: groupName(current.body) };
     const after = { id: current.id, name: groupName(next) };
@@ -252,7 +302,8 @@ export class GroupWriter {
       add: await memberChanges(this.store, dir, 'group.user_added', add, group, now),
     };
     const result = await write(changes);
-    if (result.status === 'unbuilt') throw new Error(`the store answered unbuilt for events built by the writer (group ${group.id})`);
+    if (result.status === 'unbuilt')
+      throw new Error(`the store answered unbuilt for events built by the writer (group ${group.id})`);
     return { changes, result };
   }
 

@@ -13,7 +13,9 @@ let lastMs = 0;
 let seq = 0;
 /** `evt_` + the ms + the process, for `lastMs`: made once per ms (a member PATCH of 25 takes 25 ids in one). */
 let prefix = '';
-/** Random per process: with the time and a sequence it makes ids unique across replicas without a random draw per id. */
+/**
+ * Random per process: with the time and a sequence it makes ids unique across replicas without a random draw per id.
+ */
 const PROCESS = randomBytes(6).toString('hex');
 /**
  * Time-ordered event id (`evt_` + 12 hex ms + 12 hex process + 6 hex sequence): sorts by creation time,

@@ -24,7 +24,12 @@ export function userKeys(body: ScimBody): UserKeys {
     emails: [...new Set(emails.map((e) => e?.value).filter((v): v is string => typeof v === 'string' && v !== ''))],
   };
   if (managerId !== undefined) keys.managerId = managerId;
-  assertPrintable({ userName: keys.userName, externalId: keys.externalId, 'emails.value': keys.emails.join(''), 'manager.value': managerId });
+  assertPrintable({
+    userName: keys.userName,
+    externalId: keys.externalId,
+    'emails.value': keys.emails.join(''),
+    'manager.value': managerId,
+  });
   return keys;
 }
 

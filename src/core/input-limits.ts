@@ -1,6 +1,7 @@
 /**
  * Input bounds, in one place. Each is enforced with a 400 naming the field (SCIM `tooMany`/`invalidValue`,
- * the management envelope elsewhere), listed in the bounds table of docs/concepts/directories.md and, for SCIM, advertised in
+ * the management envelope elsewhere), listed in the bounds table of docs/concepts/directories.md and, for SCIM,
+ * advertised in
  * ServiceProviderConfig. They bound the work one request can cause; real directories stay far below them.
  */
 

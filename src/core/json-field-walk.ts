@@ -23,11 +23,17 @@ export function* walkJson(root: unknown): Generator<JsonNode, void, undefined> {
     const { value } = node;
     if (typeof value !== 'object' || value === null) continue;
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: i });
+      for (let i = value.length - 1; i >= 0; i--)
+        stack.push({ value: value[i], depth: node.depth + 1, parent: node, key: i });
     } else {
       const keys = Object.keys(value);
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push({ value: (value as Record<string, unknown>)[keys[i]!], depth: node.depth + 1, parent: node, key: keys[i]! });
+        stack.push({
+          value: (value as Record<string, unknown>)[keys[i]!],
+          depth: node.depth + 1,
+          parent: node,
+          key: keys[i]!,
+        });
       }
     }
   }
@@ -43,7 +49,10 @@ export function pathOf(node: JsonNode): string {
   return path;
 }
 
-/** Whether `text` is valid Unicode: no UTF-16 surrogate without its pair (the built-in, not a regex: every key and string of every body). */
+/**
+ * Whether `text` is valid Unicode: no UTF-16 surrogate without its pair (the built-in, not a regex: every key and
+ * string of every body).
+ */
 export const isWellFormed = (text: string): boolean => text.isWellFormed();
 
 /** What a node holds that is not valid Unicode: its key or its string value; undefined when neither. */

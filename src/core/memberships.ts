@@ -84,7 +84,10 @@ export async function memberChanges(
   const out: Array<MemberChange<PendingEvent>> = [];
   const slicer = new Slicer();
   for (const chunk of chunksOf(refs)) {
-    const users = await store.getUsersJson(directory.id, chunk.map((r) => r.value));
+    const users = await store.getUsersJson(
+      directory.id,
+      chunk.map((r) => r.value),
+    );
     const built: Array<MemberChange<PendingEvent>> = [];
     for (let i = 0; i < users.length; i++) {
       if (slicer.spent()) await slicer.yield();
@@ -94,7 +97,12 @@ export async function memberChanges(
       const userJson = pack
         ? userDataJson(u.id, u.bodyJson, u.managerEmail, u.roles, u.customAttributes)
         : usersData.of(u.id, u.bodyJson, u.managerEmail, u.roles, u.customAttributes);
-      built.push({ userId: u.id, userVersion: u.version, ...(display !== undefined && { display }), event: events.of(userJson, groupJson) });
+      built.push({
+        userId: u.id,
+        userVersion: u.version,
+        ...(display !== undefined && { display }),
+        event: events.of(userJson, groupJson),
+      });
     }
     if (pack) {
       const block = new PackedStrings(built.map((c) => c.event.json));
@@ -136,19 +144,30 @@ export function displaysOf(refs: readonly MemberRef[]): Array<{ userId: string; 
  * What a full member list means against the current members: the removals and additions, in linear time and
  * in time slices (a group may hold 200,000).
  */
-export async function diffMembers(existing: readonly string[], target: readonly MemberRef[]): Promise<{ add: MemberRef[]; remove: string[] }> {
+export async function diffMembers(
+  existing: readonly string[],
+  target: readonly MemberRef[],
+): Promise<{ add: MemberRef[]; remove: string[] }> {
   const slicer = new Slicer();
   const desired = new Set<string>();
   await forEachChunked(target, (r) => desired.add(r.value), slicer);
   const have = new Set<string>();
   await forEachChunked(existing, (id) => have.add(id), slicer);
   const remove: string[] = [];
-  await forEachChunked(existing, (id) => {
-    if (!desired.has(id)) remove.push(id);
-  }, slicer);
+  await forEachChunked(
+    existing,
+    (id) => {
+      if (!desired.has(id)) remove.push(id);
+    },
+    slicer,
+  );
   const add: MemberRef[] = [];
-  await forEachChunked(target, (r) => {
-    if (!have.has(r.value)) add.push(r);
-  }, slicer);
+  await forEachChunked(
+    target,
+    (r) => {
+      if (!have.has(r.value)) add.push(r);
+    },
+    slicer,
+  );
   return { add, remove };
 }

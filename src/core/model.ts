@@ -29,7 +29,9 @@ export type DirectoryType = (typeof DIRECTORY_TYPES)[number];
 export const INACTIVE_USERS = ['keep', 'delete'] as const;
 export type InactiveUsers = (typeof INACTIVE_USERS)[number];
 
-/** A directory's custom attributes: each name the application reads, and its source path (core/custom-attributes.ts). */
+/**
+ * A directory's custom attributes: each name the application reads, and its source path (core/custom-attributes.ts).
+ */
 export type AttributeMapping = Record<string, string>;
 /** A user's custom attributes: each mapped name with its value, of the source's JSON type. */
 export type CustomAttributes = Record<string, unknown>;
@@ -65,13 +67,17 @@ export interface Directory {
   google_refresh_token?: string;
   /** Pull sync: members of nested groups count as members of the outer group (Google's derived membership). */
   google_nested_groups?: boolean;
-  /** Microsoft Entra ID: the tenant (GUID) the admin consented from; set at create to accept only that tenant's consent. */
+  /**
+   * Microsoft Entra ID: the tenant (GUID) the admin consented from; set at create to accept only that tenant's consent.
+   */
   microsoft_tenant_id?: string;
   /** Pull sync: members of nested groups count as members of the outer group (as Google's derived membership). */
   microsoft_nested_groups?: boolean;
   /** Set when the receiver answered 410 Gone: delivery stops (events are kept) until the webhook is set again. */
   webhook_disabled_at?: string;
-  /** Set when a controller (the Kubernetes operator) owns this directory; the management API then refuses to mutate it. */
+  /**
+   * Set when a controller (the Kubernetes operator) owns this directory; the management API then refuses to mutate it.
+   */
   managed_by?: string;
   /** What becomes of a user who turns inactive: kept (`keep`, also when never set) or deleted (`delete`). */
   inactive_users?: InactiveUsers;
@@ -159,7 +165,15 @@ export interface PendingEvent {
  * A user's first name, last name and email as JSON ('' when absent), `true`/`false`, its attributes, its roles
  * and its custom attributes as JSON (core/events.ts userDataFields).
  */
-export type UserDataFields = [first: string, last: string, email: string, active: string, attributes: string, roles: string, custom: string];
+export type UserDataFields = [
+  first: string,
+  last: string,
+  email: string,
+  active: string,
+  attributes: string,
+  roles: string,
+  custom: string,
+];
 /**
  * A user's body serialised once for its write (core/events.ts userJson): the text a store keeps, and the
  * `UserDataFields` it may keep beside it (undefined: a body its event data cannot be spliced around).

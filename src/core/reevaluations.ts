@@ -14,7 +14,10 @@ import type { Directory, Reevaluation } from './model.js';
 import type { DirectoryStore } from './store-port.js';
 
 /** The pass over every user (core/users.ts reevaluateAll), reporting after each page. */
-export type ReevaluateAll = (directory: Directory, progress: (evaluated: number, updated: number) => Promise<void>) => Promise<unknown>;
+export type ReevaluateAll = (
+  directory: Directory,
+  progress: (evaluated: number, updated: number) => Promise<void>,
+) => Promise<unknown>;
 
 /** How often, at most, a running pass writes its progress to the directory. */
 const PROGRESS_MS = 1000;
@@ -25,7 +28,12 @@ const SCAN_CONCURRENCY = 16;
 class Stopped extends Error {}
 
 /** The status a mapping change starts with. */
-export const runningSince = (now: Date): Reevaluation => ({ state: 'running', started_at: now.toISOString(), users_evaluated: 0, users_updated: 0 });
+export const runningSince = (now: Date): Reevaluation => ({
+  state: 'running',
+  started_at: now.toISOString(),
+  users_evaluated: 0,
+  users_updated: 0,
+});
 
 export class Reevaluations {
   private readonly running = new Map<string, Promise<void>>();
@@ -87,7 +95,8 @@ export class Reevaluations {
         if (!(await this.record(directory.id, startedAt, { state: 'running', ...counts }))) throw new Stopped();
       });
       const done = { state: 'done' as const, finished_at: new Date().toISOString(), ...counts };
-      if (await this.record(directory.id, startedAt, done)) this.deps.onDone?.(directory.id, { started_at: startedAt, ...done });
+      if (await this.record(directory.id, startedAt, done))
+        this.deps.onDone?.(directory.id, { started_at: startedAt, ...done });
     } catch (err) {
       if (err instanceof Stopped || err instanceof NotFoundError) return;
       this.deps.onError(directory.id, err);
@@ -95,7 +104,11 @@ export class Reevaluations {
   }
 
   /** Writes the pass's status over the directory's, unless a newer change took its place (false). */
-  private async record(directoryId: string, startedAt: string, status: Omit<Reevaluation, 'started_at'>): Promise<boolean> {
+  private async record(
+    directoryId: string,
+    startedAt: string,
+    status: Omit<Reevaluation, 'started_at'>,
+  ): Promise<boolean> {
     const current = await this.deps.store.getDirectory(directoryId);
     if (current?.reevaluation?.started_at !== startedAt) return false;
     await this.deps.store.updateDirectory({ ...current, reevaluation: { started_at: startedAt, ...status } });

@@ -1,6 +1,7 @@
 /**
  * A user's roles (docs/concepts/attributes-and-roles.md), from the directory's `role_mapping` and the user's
- * groups: a rule matches a group by its id or its current name (case-insensitively); the roles of every matching rule, higher
+ * groups: a rule matches a group by its id or its current name (case-insensitively); the roles of every matching rule,
+ * higher
  * priority first (equal priorities in the mapping's order), each once; no match: `[default_role]`, or `[]`.
  * Pure: the writers read the groups and keep the result with the user (core/users.ts).
  */

@@ -20,7 +20,8 @@ export const newTokenId = (): string => `tok_${randomBytes(8).toString('hex')}`;
 
 export const sha256Hex = (text: string): string => hash('sha256', text, 'hex');
 
-const expired = (t: StoredScimToken, now: number): boolean => t.expires_at !== undefined && Date.parse(t.expires_at) <= now;
+const expired = (t: StoredScimToken, now: number): boolean =>
+  t.expires_at !== undefined && Date.parse(t.expires_at) <= now;
 
 /** The tokens besides `scim.secret` that still work. */
 export const extraTokens = (tokens: StoredScimToken[], now: number): StoredScimToken[] =>
@@ -53,7 +54,8 @@ export function matchToken(access: DirectoryAccess, presented: string, now: numb
   // One digest of what was presented, compared with every candidate's.
   const digest = secretDigest(presented);
   const secret = access.directory.scim.secret;
-  let match: string | null = secret !== '' && timingSafeEqual(digest, primaryDigest(access.directory)) ? PRIMARY_TOKEN_ID : null;
+  let match: string | null =
+    secret !== '' && timingSafeEqual(digest, primaryDigest(access.directory)) ? PRIMARY_TOKEN_ID : null;
   for (const t of extraTokens(access.tokens, now)) {
     if (timingSafeEqual(digest, Buffer.from(t.hash, 'hex'))) match = t.id;
   }
@@ -77,7 +79,11 @@ export async function updateTokens<T>(
     if (!access) throw new NotFoundError(`Directory ${directoryId} not found`);
     const now = Date.now();
     const { tokens, result } = change(access, now);
-    const written = await store.putScimTokens(directoryId, access.tokensRevision, tokens.filter((t) => !expired(t, now)));
+    const written = await store.putScimTokens(
+      directoryId,
+      access.tokensRevision,
+      tokens.filter((t) => !expired(t, now)),
+    );
     if (written === 'ok') return result;
     if (written === 'missing') throw new NotFoundError(`Directory ${directoryId} not found`);
   }
@@ -105,7 +111,12 @@ export async function keepPreviousSecret(
     return {
       tokens: [
         ...others,
-        { id: newTokenId(), hash: previousHash, created_at: createdAt, expires_at: new Date(now + graceMs).toISOString() },
+        {
+          id: newTokenId(),
+          hash: previousHash,
+          created_at: createdAt,
+          expires_at: new Date(now + graceMs).toISOString(),
+        },
         { id: PRIMARY_TOKEN_ID, hash: nextHash, created_at: at, primary: true },
       ],
       result: undefined,

@@ -65,17 +65,29 @@ export class ScimTokens {
 
   /** The directory's working tokens, oldest first, without their values. */
   async list(directoryId: string): Promise<ScimTokenView[]> {
-    const [access, usage] = await Promise.all([this.store.getDirectoryAccess(directoryId), this.store.scimTokenUsage(directoryId)]);
+    const [access, usage] = await Promise.all([
+      this.store.getDirectoryAccess(directoryId),
+      this.store.scimTokenUsage(directoryId),
+    ]);
     if (!access) throw new NotFoundError(`Directory ${directoryId} not found`);
     const lastUsed = (id: string) => (usage[id] === undefined ? null : new Date(usage[id]).toISOString());
     const views: ScimTokenView[] = [];
     const { directory, tokens } = access;
     if (directory.scim.secret) {
       const meta = tokens.find((t) => t.primary && t.hash === sha256Hex(directory.scim.secret));
-      views.push({ id: PRIMARY_TOKEN_ID, created_at: meta?.created_at ?? directory.created_at, last_used_at: lastUsed(PRIMARY_TOKEN_ID) });
+      views.push({
+        id: PRIMARY_TOKEN_ID,
+        created_at: meta?.created_at ?? directory.created_at,
+        last_used_at: lastUsed(PRIMARY_TOKEN_ID),
+      });
     }
     for (const t of extraTokens(tokens, Date.now())) {
-      views.push({ id: t.id, created_at: t.created_at, last_used_at: lastUsed(t.id), ...(t.expires_at && { expires_at: t.expires_at }) });
+      views.push({
+        id: t.id,
+        created_at: t.created_at,
+        last_used_at: lastUsed(t.id),
+        ...(t.expires_at && { expires_at: t.expires_at }),
+      });
     }
     return views.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
@@ -113,13 +125,18 @@ export class ScimTokens {
     const access = await this.store.getDirectoryAccess(directoryId);
     if (!access) throw new NotFoundError(`Directory ${directoryId} not found`);
     const { directory } = access;
-    if (!directory.scim.secret) throw new NotFoundError(`SCIM token ${PRIMARY_TOKEN_ID} not found in directory ${directoryId}`);
+    if (!directory.scim.secret)
+      throw new NotFoundError(`SCIM token ${PRIMARY_TOKEN_ID} not found in directory ${directoryId}`);
     if (directory.managed_by) {
       throw new ForbiddenError(
         `The scim-secret token of directory ${directoryId} is managed by ${directory.managed_by}; rotate it there (dsync.io/rotate-token)`,
       );
     }
-    await this.store.updateDirectory({ ...directory, scim: { ...directory.scim, secret: '' }, updated_at: new Date().toISOString() });
+    await this.store.updateDirectory({
+      ...directory,
+      scim: { ...directory.scim, secret: '' },
+      updated_at: new Date().toISOString(),
+    });
     await this.store.recordScimTokenUsage(directoryId, {}, [PRIMARY_TOKEN_ID]);
   }
 

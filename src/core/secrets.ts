@@ -9,5 +9,7 @@ export const secretDigest = (s: string): Buffer => hash('sha256', s, 'buffer');
 
 /** Whether `presented` equals `expected`, in constant time; an empty secret never matches. */
 export function sameSecret(presented: string, expected: string): boolean {
-  return presented.length > 0 && expected.length > 0 && timingSafeEqual(secretDigest(presented), secretDigest(expected));
+  return (
+    presented.length > 0 && expected.length > 0 && timingSafeEqual(secretDigest(presented), secretDigest(expected))
+  );
 }

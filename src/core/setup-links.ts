@@ -57,7 +57,12 @@ export interface SetupLinksOptions {
 /** The secret part of a link: 256 random bits, URL-safe. */
 const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-const view = (l: StoredSetupLink): SetupLinkView => ({ id: l.id, created_at: l.created_at, expires_at: l.expires_at, revoked: l.revoked_at !== undefined });
+const view = (l: StoredSetupLink): SetupLinkView => ({
+  id: l.id,
+  created_at: l.created_at,
+  expires_at: l.expires_at,
+  revoked: l.revoked_at !== undefined,
+});
 
 export class SetupLinks {
   private readonly store: SetupLinksOptions['store'];
@@ -84,7 +89,10 @@ export class SetupLinks {
     const forgotten = existing.filter((l) => Date.parse(l.expires_at) + REMEMBER_MS <= now);
     // The bound is checked where the link is saved, in one atomic step: concurrent creates cannot pass it together.
     const saved = await this.store.putSetupLink(link, expiresAt + REMEMBER_MS, forgotten, MAX_OPEN_LINKS);
-    if (saved === 'full') throw new ConflictError(`Directory ${directoryId} already has ${MAX_OPEN_LINKS} working setup links; revoke one first`);
+    if (saved === 'full')
+      throw new ConflictError(
+        `Directory ${directoryId} already has ${MAX_OPEN_LINKS} working setup links; revoke one first`,
+      );
     if (saved === 'missing') throw new NotFoundError(`Directory ${directoryId} not found`);
     return { id: link.id, url: `${this.baseUrl}/${token}`, expires_at: link.expires_at };
   }
@@ -125,6 +133,8 @@ export class SetupLinks {
 
   private async links(directoryId: string): Promise<StoredSetupLink[]> {
     if (!(await this.store.getDirectory(directoryId))) throw new NotFoundError(`Directory ${directoryId} not found`);
-    return (await this.store.listSetupLinks(directoryId)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    return (await this.store.listSetupLinks(directoryId)).sort(
+      (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+    );
   }
 }

@@ -9,9 +9,25 @@
  * Writes into a directory that no longer exists answer `missing` (a cascade delete may be under way).
  */
 import type { DeliveryRecordStore, DeliveryStore } from './delivery-store-port.js';
-import type { Directory, GroupKeys, PendingEvent, StoreBuiltEvent, StoredJson, StoredResource, UserJson, UserKeys } from './model.js';
+import type {
+  Directory,
+  GroupKeys,
+  PendingEvent,
+  StoreBuiltEvent,
+  StoredJson,
+  StoredResource,
+  UserJson,
+  UserKeys,
+} from './model.js';
 
-export type { DeadLetter, DeliveryLogRecord, DeliveryRecordStore, DeliveryState, DeliveryStore, FailingDelivery } from './delivery-store-port.js';
+export type {
+  DeadLetter,
+  DeliveryLogRecord,
+  DeliveryRecordStore,
+  DeliveryState,
+  DeliveryStore,
+  FailingDelivery,
+} from './delivery-store-port.js';
 
 /** `managerId`: the users whose manager (enterprise `manager.value`) is this id, their manager's reports. */
 export type UserIndex = 'userName' | 'externalId' | 'email' | 'managerId';
@@ -30,7 +46,10 @@ export type WriteResult =
   | { status: 'stale' }
   | { status: 'missing' };
 
-/** A group write's result; `unbuilt`: the store found a user it cannot build a `StoreBuiltEvent` from (build them, write again). */
+/**
+ * A group write's result; `unbuilt`: the store found a user it cannot build a `StoreBuiltEvent` from (build them, write
+ * again).
+ */
 export type GroupWriteResult = WriteResult | { status: 'unbuilt' };
 
 export interface MemberChange<E extends PendingEvent | StoreBuiltEvent = PendingEvent | StoreBuiltEvent> {
@@ -95,7 +114,12 @@ export interface DirectoryStore {
    * only while the refresh token is still `expectedRefreshToken` (an admin who set other tokens meanwhile wins).
    * Returns whether they were saved.
    */
-  saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean>;
+  saveGoogleTokens(
+    id: string,
+    expectedRefreshToken: string | undefined,
+    tokens: { accessToken: string; refreshToken?: string },
+    at: string,
+  ): Promise<boolean>;
   /** Deletes the directory and cascades to its users, groups, memberships and events. */
   deleteDirectory(id: string): Promise<boolean>;
 }
@@ -109,7 +133,13 @@ export interface UserStore {
   /** Ordered by creation; `offset` is 0-based. */
   listUsers(directoryId: string, offset: number, limit: number): Promise<Page<StoredResource>>;
   /** `json`: the body as its writer serialised it for the events (`userJson`), so the store need not again. */
-  createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[], json?: UserJson): Promise<WriteResult>;
+  createUser(
+    directoryId: string,
+    user: StoredResource,
+    keys: UserKeys,
+    events: PendingEvent[],
+    json?: UserJson,
+  ): Promise<WriteResult>;
   updateUser(
     directoryId: string,
     id: string,
@@ -211,7 +241,9 @@ export interface OneTimeStore {
   takeOnce(key: string): Promise<string | null>;
 }
 
-/** A SCIM bearer token as stored: its SHA-256, never its value (the first token, `scim.secret`, lives on the directory). */
+/**
+ * A SCIM bearer token as stored: its SHA-256, never its value (the first token, `scim.secret`, lives on the directory).
+ */
 export interface StoredScimToken {
   id: string;
   /** Hex SHA-256 of the token. */
@@ -235,7 +267,9 @@ export interface DirectoryAccess {
   tokens: StoredScimToken[];
   /** Opaque: what `putScimTokens` compares with (the list changed meanwhile = `stale`). */
   tokensRevision: string;
-  /** The resource `getDirectoryAccess` was asked for, as `getUser`/`getGroup` read it (null: none), in the same trip. */
+  /**
+   * The resource `getDirectoryAccess` was asked for, as `getUser`/`getGroup` read it (null: none), in the same trip.
+   */
   resource?: StoredResource | null;
 }
 
@@ -276,16 +310,30 @@ export interface AccessStore {
    * `maxOpen`: a new link is saved only if the directory has fewer working links (neither revoked nor expired),
    * checked and saved in one atomic step, else `full`.
    */
-  putSetupLink(link: StoredSetupLink, keepUntil: number, drop?: StoredSetupLink[], maxOpen?: number): Promise<'saved' | 'missing' | 'full'>;
+  putSetupLink(
+    link: StoredSetupLink,
+    keepUntil: number,
+    drop?: StoredSetupLink[],
+    maxOpen?: number,
+  ): Promise<'saved' | 'missing' | 'full'>;
   findSetupLink(hash: string): Promise<StoredSetupLink | null>;
   listSetupLinks(directoryId: string): Promise<StoredSetupLink[]>;
   /**
    * Appends entries (oldest first), keeps the newest `keep`, and lets the record expire `ttlMs` after the last
    * write; `lastRequestAt` (the newest authenticated request among them, or null) moves `last_request_at`.
    */
-  appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void>;
+  appendActivity(
+    directoryId: string,
+    entries: ActivityEntry[],
+    keep: number,
+    ttlMs: number,
+    lastRequestAt: string | null,
+  ): Promise<void>;
   /** Newest first, at most `limit`; `last_request_at` outlives the entries. */
-  readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }>;
+  readActivity(
+    directoryId: string,
+    limit: number,
+  ): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }>;
 }
 
 /**
@@ -328,7 +376,10 @@ export interface Store
   readonly kind: 'memory' | 'redis';
   /** Resolves when the backing store answers (readiness). */
   ping(): Promise<void>;
-  /** Each master's replicas in sync against DSYNC_REDIS_WAIT/MIN_REPLICAS; [] when writes wait for none (memory, WAIT off). */
+  /**
+   * Each master's replicas in sync against DSYNC_REDIS_WAIT/MIN_REPLICAS; [] when writes wait for none (memory, WAIT
+   * off).
+   */
   replication(): Promise<ShardReplication[]>;
   close(): Promise<void>;
 }

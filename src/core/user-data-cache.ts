@@ -30,9 +30,17 @@ interface Entry {
   dataJson: string;
 }
 
-const same = (e: Entry, bodyJson: string, managerEmail: string | undefined, roles: readonly string[] | undefined, custom: CustomAttributes | undefined): boolean =>
-  e.bodyJson === bodyJson && e.managerEmail === managerEmail && sameRoles(e.roles, roles) && sameCustomAttributes(e.custom, custom);
-
+const same = (
+  e: Entry,
+  bodyJson: string,
+  managerEmail: string | undefined,
+  roles: readonly string[] | undefined,
+  custom: CustomAttributes | undefined,
+): boolean =>
+  e.bodyJson === bodyJson &&
+  e.managerEmail === managerEmail &&
+  sameRoles(e.roles, roles) &&
+  sameCustomAttributes(e.custom, custom);
 
 export class UserDataCache {
   private young = new Map<string, Entry>();
@@ -42,11 +50,23 @@ export class UserDataCache {
 
   constructor(
     private readonly budget = USER_DATA_BUDGET,
-    private readonly build: (id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes) => string = userDataJson,
+    private readonly build: (
+      id: string,
+      bodyJson: string,
+      managerEmail?: string,
+      roles?: readonly string[],
+      custom?: CustomAttributes,
+    ) => string = userDataJson,
   ) {}
 
   /** `userDataJson(id, bodyJson, managerEmail, roles, custom)`, from memory when this body was seen lately. */
-  of(id: string, bodyJson: string, managerEmail?: string, roles?: readonly string[], custom?: CustomAttributes): string {
+  of(
+    id: string,
+    bodyJson: string,
+    managerEmail?: string,
+    roles?: readonly string[],
+    custom?: CustomAttributes,
+  ): string {
     const young = this.young.get(id);
     if (young !== undefined && same(young, bodyJson, managerEmail, roles, custom)) return young.dataJson;
     const old = this.old.get(id);
@@ -54,7 +74,13 @@ export class UserDataCache {
       this.keep(id, old, young);
       return old.dataJson;
     }
-    const entry = { bodyJson, managerEmail, roles, custom, dataJson: this.build(id, bodyJson, managerEmail, roles, custom) };
+    const entry = {
+      bodyJson,
+      managerEmail,
+      roles,
+      custom,
+      dataJson: this.build(id, bodyJson, managerEmail, roles, custom),
+    };
     this.keep(id, entry, young);
     return entry.dataJson;
   }

@@ -3,7 +3,16 @@
  * with the optimistic retry, report what was committed. Bodies arrive normalised by the caller's protocol.
  */
 import { CHUNK_SIZE, chunksOf, SLICE_MS, yieldToLoop } from './chunks.js';
-import { type CommitListener, freshResource, outcomeOf, report, retrying, retryingOn, STALE, type WriteOptions } from './commit.js';
+import {
+  type CommitListener,
+  freshResource,
+  outcomeOf,
+  report,
+  retrying,
+  retryingOn,
+  STALE,
+  type WriteOptions,
+} from './commit.js';
 import { NotFoundError } from './errors.js';
 import { buildEvent, groupData, MembershipEvents, primaryEmail, userData, userEvent, userJson } from './events.js';
 import { customAttributesOf, sameCustomAttributes } from './custom-attributes.js';
@@ -15,14 +24,18 @@ import { groupName, type NamedGroup, rolesOf, sameRoles } from './roles.js';
 import type { GroupStore, UserStore } from './store-port.js';
 
 /** The store role the user writer needs. */
-export type UserWriteStore = Pick<UserStore, 'getUser' | 'getUsers' | 'listUsers' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds' | 'findUserIds'> &
+export type UserWriteStore = Pick<
+  UserStore,
+  'getUser' | 'getUsers' | 'listUsers' | 'createUser' | 'updateUser' | 'deleteUser' | 'userGroupIds' | 'findUserIds'
+> &
   Pick<GroupStore, 'getGroups'>;
 
 /** The new body computed from the current user; undefined when there is nothing to change. */
 export type UserChange = (current: StoredResource) => ScimBody | undefined;
 
 /** Whether a user with this body is deleted rather than kept in this directory (`inactive_users: delete`). */
-export const deletesInactive = (dir: Pick<Directory, 'inactive_users'>, body: ScimBody): boolean => dir.inactive_users === 'delete' && body.active === false;
+export const deletesInactive = (dir: Pick<Directory, 'inactive_users'>, body: ScimBody): boolean =>
+  dir.inactive_users === 'delete' && body.active === false;
 
 /** Role writes in flight at once (see refreshRoles). */
 const ROLE_WRITES = 100;
@@ -48,12 +61,20 @@ export class UserWriter {
     const named = userKeys(body);
     const id = opts.id ?? newId();
     const created = await retrying(async () => {
-      const keys = { ...(await this.withManager(dir, named)), roles: rolesOf(dir.role_mapping, []), customAttributes: customAttributesOf(body, dir.attribute_mapping) };
+      const keys = {
+        ...(await this.withManager(dir, named)),
+        roles: rolesOf(dir.role_mapping, []),
+        customAttributes: customAttributesOf(body, dir.attribute_mapping),
+      };
       const now = Date.now();
       const user = withDerived(freshResource(id, body, now), keys);
       const json = userJson(id, body, keys.managerEmail, keys.roles, keys.customAttributes);
       const event = userEvent(dir, 'user.created', id, user, json, undefined, now);
-      const result = outcomeOf(await this.store.createUser(dir.id, user, keys, [event], json), `Directory ${dir.id}`, duplicate(keys));
+      const result = outcomeOf(
+        await this.store.createUser(dir.id, user, keys, [event], json),
+        `Directory ${dir.id}`,
+        duplicate(keys),
+      );
       if (result === STALE) return STALE;
       report(this.committed, dir.id, [event], opts);
       return user;
@@ -80,25 +101,48 @@ export class UserWriter {
         return deleted ? { ...current, body: next } : STALE;
       }
       // Roles are evaluated again: a follow-up a stopped process left undone is made good here.
-      const keys = { ...(await this.withManager(dir, userKeys(next))), roles: await this.rolesNow(dir, id), customAttributes: customAttributesOf(next, dir.attribute_mapping) };
+      const keys = {
+        ...(await this.withManager(dir, userKeys(next))),
+        roles: await this.rolesNow(dir, id),
+        customAttributes: customAttributesOf(next, dir.attribute_mapping),
+      };
       return this.commit(dir, current, next, keys, opts);
     });
     // The user's email is its reports' manager_email.
-    if (deleted || (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body))) await this.refreshReports(dir, id);
+    if (deleted || (before !== undefined && primaryEmail(before) !== primaryEmail(updated.body)))
+      await this.refreshReports(dir, id);
     return updated;
   }
 
   /** Writes `next` over `current` with its `user.updated` event; STALE when another write got there first. */
-  private async commit(dir: Directory, current: StoredResource, next: ScimBody, keys: UserKeys, opts: WriteOptions): Promise<StoredResource | typeof STALE> {
+  private async commit(
+    dir: Directory,
+    current: StoredResource,
+    next: ScimBody,
+    keys: UserKeys,
+    opts: WriteOptions,
+  ): Promise<StoredResource | typeof STALE> {
     const id = current.id;
     const now = Date.now();
     const json = userJson(id, next, keys.managerEmail, keys.roles, keys.customAttributes);
-    const state = { body: next, managerEmail: keys.managerEmail, roles: keys.roles, customAttributes: keys.customAttributes };
+    const state = {
+      body: next,
+      managerEmail: keys.managerEmail,
+      roles: keys.roles,
+      customAttributes: keys.customAttributes,
+    };
     const event = userEvent(dir, 'user.updated', id, state, json, current, now);
-    const result = outcomeOf(await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json), `User ${id}`, duplicate(keys));
+    const result = outcomeOf(
+      await this.store.updateUser(dir.id, id, current.version, next, keys, [event], now, json),
+      `User ${id}`,
+      duplicate(keys),
+    );
     if (result === STALE) return STALE;
     report(this.committed, dir.id, [event], opts);
-    return withDerived({ id, body: next, created: current.created, lastModified: result.lastModified, version: result.version }, keys);
+    return withDerived(
+      { id, body: next, created: current.created, lastModified: result.lastModified, version: result.version },
+      keys,
+    );
   }
 
   /** The keys with the manager's email, read from the directory's user whose id is the manager's (none: absent). */
@@ -117,8 +161,14 @@ export class UserWriter {
     for (const id of await this.store.findUserIds(dir.id, 'managerId', managerId)) {
       try {
         await retryingOn(this.reader(dir, id), `User ${id}`, {}, async (current) => {
-          const keys = { ...(await this.withManager(dir, userKeys(current.body))), roles: current.roles, customAttributes: current.customAttributes };
-          return keys.managerEmail === current.managerEmail ? current : this.commit(dir, current, current.body, keys, {});
+          const keys = {
+            ...(await this.withManager(dir, userKeys(current.body))),
+            roles: current.roles,
+            customAttributes: current.customAttributes,
+          };
+          return keys.managerEmail === current.managerEmail
+            ? current
+            : this.commit(dir, current, current.body, keys, {});
         });
       } catch (err) {
         // Deleted meanwhile: nothing left to bring up to date.
@@ -151,7 +201,11 @@ export class UserWriter {
       buildEvent(dir, 'user.deleted', user, undefined, now),
     ];
     const versions = groups.map((g) => ({ id: g.id, version: g.version }));
-    const result = outcomeOf(await this.store.deleteUser(dir.id, id, current.version, versions, events, now), `User ${id}`, '');
+    const result = outcomeOf(
+      await this.store.deleteUser(dir.id, id, current.version, versions, events, now),
+      `User ${id}`,
+      '',
+    );
     if (result === STALE) return STALE;
     report(this.committed, dir.id, events, opts);
     return undefined;
@@ -176,12 +230,17 @@ export class UserWriter {
         Promise.all(chunk.map((id) => this.store.userGroupIds(dir.id, id))),
       ]);
       const unknown = [...new Set(groupIds.flat())].filter((id) => !groups.has(id));
-      (await this.store.getGroups(dir.id, unknown)).forEach((g, i) => groups.set(unknown[i]!, g && { id: g.id, name: groupName(g.body) }));
+      (await this.store.getGroups(dir.id, unknown)).forEach((g, i) =>
+        groups.set(unknown[i]!, g && { id: g.id, name: groupName(g.body) }),
+      );
       const changed: Array<[StoredResource, Derived]> = [];
       users.forEach((user, i) => {
         if (!user) return;
         const named = groupIds[i]!.map((id) => groups.get(id)).filter((g): g is NamedGroup => g != null);
-        const derived = { roles: rolesOf(dir.role_mapping, named), customAttributes: customAttributesOf(user.body, dir.attribute_mapping) };
+        const derived = {
+          roles: rolesOf(dir.role_mapping, named),
+          customAttributes: customAttributesOf(user.body, dir.attribute_mapping),
+        };
         if (!sameDerived(user, derived)) changed.push([user, derived]);
       });
       updated += changed.length;
@@ -207,7 +266,10 @@ export class UserWriter {
     for (let offset = 0; ; offset += CHUNK_SIZE) {
       if (offset > 0) await yieldToLoop();
       const page = await this.store.listUsers(dir.id, offset, CHUNK_SIZE);
-      updated += await this.refreshRoles(dir, page.items.map((u) => u.id));
+      updated += await this.refreshRoles(
+        dir,
+        page.items.map((u) => u.id),
+      );
       await progress?.(offset + page.items.length, updated);
       if (page.items.length < CHUNK_SIZE) return;
     }
@@ -218,10 +280,17 @@ export class UserWriter {
     let known: Derived | undefined = derived;
     try {
       await retryingOn(this.reader(dir, current.id), `User ${current.id}`, { current }, async (user) => {
-        const next = known ?? { roles: await this.rolesNow(dir, user.id), customAttributes: customAttributesOf(user.body, dir.attribute_mapping) };
+        const next = known ?? {
+          roles: await this.rolesNow(dir, user.id),
+          customAttributes: customAttributesOf(user.body, dir.attribute_mapping),
+        };
         known = undefined;
         if (sameDerived(user, next)) return user;
-        const keys = { ...userKeys(user.body), ...(user.managerEmail !== undefined && { managerEmail: user.managerEmail }), ...next };
+        const keys = {
+          ...userKeys(user.body),
+          ...(user.managerEmail !== undefined && { managerEmail: user.managerEmail }),
+          ...next,
+        };
         return this.commit(dir, user, user.body, keys, {});
       });
     } catch (err) {
@@ -251,12 +320,14 @@ interface Derived {
   customAttributes: CustomAttributes;
 }
 
-const sameDerived = (user: StoredResource, d: Derived): boolean => sameRoles(user.roles, d.roles) && sameCustomAttributes(user.customAttributes, d.customAttributes);
+const sameDerived = (user: StoredResource, d: Derived): boolean =>
+  sameRoles(user.roles, d.roles) && sameCustomAttributes(user.customAttributes, d.customAttributes);
 
 /** `user` with what its keys keep beside the body (absent when empty, as the stores keep it). */
 function withDerived(user: StoredResource, keys: UserKeys): StoredResource {
   if (keys.managerEmail !== undefined) user.managerEmail = keys.managerEmail;
   if (keys.roles !== undefined && keys.roles.length > 0) user.roles = keys.roles;
-  if (keys.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0) user.customAttributes = keys.customAttributes;
+  if (keys.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0)
+    user.customAttributes = keys.customAttributes;
   return user;
 }

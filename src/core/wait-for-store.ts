@@ -13,7 +13,11 @@ export const STORE_START_WAIT_MS = 5_000;
 const RETRY_EVERY_MS = 250;
 
 /** Resolves once `store` answers a ping; rethrows the last "unavailable" after `withinMs`, any other error at once. */
-export async function waitForStore(store: { ping(): Promise<void> }, logger: Logger, withinMs = STORE_START_WAIT_MS): Promise<void> {
+export async function waitForStore(
+  store: { ping(): Promise<void> },
+  logger: Logger,
+  withinMs = STORE_START_WAIT_MS,
+): Promise<void> {
   const deadline = Date.now() + withinMs;
   for (let attempt = 1; ; attempt++) {
     try {

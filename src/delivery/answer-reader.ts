@@ -23,7 +23,9 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
     private readonly settle: (err: Error | null, answer?: Answer) => void,
   ) {}
 
-  /** Nothing to do; its presence is what tells undici this handler takes the controller API (not the deprecated one). */
+  /**
+   * Nothing to do; its presence is what tells undici this handler takes the controller API (not the deprecated one).
+   */
   onRequestStart(): void {}
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
@@ -43,7 +45,10 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
     this.done(null);
   }
 
-  /** An error once the status is in (a reset or timeout while the body is read, the cap) ends the read, not the delivery. */
+  /**
+   * An error once the status is in (a reset or timeout while the body is read, the cap) ends the read, not the
+   * delivery.
+   */
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.done(this.answer ? null : err);
   }

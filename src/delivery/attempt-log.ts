@@ -14,7 +14,11 @@ export interface AttemptLogEntry {
 }
 
 /** Appends a delivery log record when the directory asks for them; records older than `retentionMs` go. */
-export async function recordAttempt(store: DeliveryRecordStore, retentionMs: number, entry: AttemptLogEntry): Promise<void> {
+export async function recordAttempt(
+  store: DeliveryRecordStore,
+  retentionMs: number,
+  entry: AttemptLogEntry,
+): Promise<void> {
   const { directory, result, outcome } = entry;
   if (!directory.log_webhook_events || result.skipped) return;
   const now = Date.now();

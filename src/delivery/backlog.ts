@@ -31,7 +31,8 @@ export async function measureBacklog(store: Store, now = Date.now()): Promise<Ba
     backlog.deadLetters += letters.length;
     backlog.pendingEvents += pending.length;
     const oldest = pending[0] && Date.parse((JSON.parse(pending[0].json) as { created_at: string }).created_at);
-    if (oldest) backlog.oldestPendingAgeSeconds = Math.max(backlog.oldestPendingAgeSeconds, Math.max(0, (now - oldest) / 1000));
+    if (oldest)
+      backlog.oldestPendingAgeSeconds = Math.max(backlog.oldestPendingAgeSeconds, Math.max(0, (now - oldest) / 1000));
   });
   return backlog;
 }

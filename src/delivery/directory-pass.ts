@@ -6,7 +6,16 @@
 import { yieldToLoop } from '../core/chunks.js';
 import type { Directory } from '../core/model.js';
 import type { DeliveryState, LoggedEvent } from '../core/store-port.js';
-import { CONTINUE_MS, SAVE_MS, applyReplay, deadLetter, disableWebhook, logRetry, observeAttempt, type PassContext } from './pass-context.js';
+import {
+  CONTINUE_MS,
+  SAVE_MS,
+  applyReplay,
+  deadLetter,
+  disableWebhook,
+  logRetry,
+  observeAttempt,
+  type PassContext,
+} from './pass-context.js';
 import { ResourcePass } from './resource-pass.js';
 import type { SinkResult } from './sinks.js';
 
@@ -128,7 +137,9 @@ class DirectoryPass {
   private async nextEvents(): Promise<LoggedEvent[]> {
     if (this.buffer.length < this.size) {
       const from = this.buffer.at(-1)?.seq ?? this.state.cursor;
-      this.buffer = this.buffer.concat(await this.c.store.readEvents(this.directory.id, from, Math.max(READ_CHUNK, this.size)));
+      this.buffer = this.buffer.concat(
+        await this.c.store.readEvents(this.directory.id, from, Math.max(READ_CHUNK, this.size)),
+      );
     }
     return pinnedSlice(this.buffer, this.state.pinned, this.size);
   }

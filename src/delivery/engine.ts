@@ -162,14 +162,18 @@ export class DeliveryEngine {
       const free = this.o.concurrency - this.inFlight.size;
       if (free <= 0) return;
       const due = await this.o.store.dueDirectories(Date.now(), free);
-      if (this.pollBackoff.failures > 0) this.o.logger.info({ failures: this.pollBackoff.failures }, 'delivery poll works again');
+      if (this.pollBackoff.failures > 0)
+        this.o.logger.info({ failures: this.pollBackoff.failures }, 'delivery poll works again');
       this.pollBackoff = { failures: 0, resumeAt: 0 };
       for (const id of due) void this.drain(id);
     } catch (err) {
       // A store outage must not flood the log at the poll rate: back off (up to 5 s), log the first failure
       // and then every tenth.
       const failures = this.pollBackoff.failures + 1;
-      this.pollBackoff = { failures, resumeAt: Date.now() + Math.min(this.o.pollIntervalMs * 2 ** failures, MAX_POLL_BACKOFF_MS) };
+      this.pollBackoff = {
+        failures,
+        resumeAt: Date.now() + Math.min(this.o.pollIntervalMs * 2 ** failures, MAX_POLL_BACKOFF_MS),
+      };
       if (failures % 10 === 1) this.o.logger.error({ err, failures }, 'delivery poll failed; backing off');
     } finally {
       this.pumping = false;
@@ -214,7 +218,10 @@ export class DeliveryEngine {
             await this.o.store.releaseLease(directoryId, this.owner);
           }
           if (!lease.held) {
-            this.o.logger.warn({ directoryId }, 'delivery lease lost during the run; its events are delivered again from the saved cursor');
+            this.o.logger.warn(
+              { directoryId },
+              'delivery lease lost during the run; its events are delivered again from the saved cursor',
+            );
             return new DeliveryLeaseLostError(directoryId);
           }
         } while (this.again.has(directoryId) && !this.stopped);
@@ -241,17 +248,33 @@ export class DeliveryEngine {
   }
 
   /** Sends a dead-lettered delivery again now (same webhook-id); on success it leaves the dead-letter list. */
-  async redeliver(directoryId: string, letterId: string): Promise<{ delivered: boolean; status?: number; error?: string }> {
+  async redeliver(
+    directoryId: string,
+    letterId: string,
+  ): Promise<{ delivered: boolean; status?: number; error?: string }> {
     const { store, sink } = this.o;
-    const [directory, letters] = await Promise.all([store.getDirectory(directoryId), store.listDeadLetters(directoryId)]);
+    const [directory, letters] = await Promise.all([
+      store.getDirectory(directoryId),
+      store.listDeadLetters(directoryId),
+    ]);
     const letter = letters.find((l) => l.id === letterId);
     if (!directory || !letter) throw new DeadLetterNotFound(letterId);
     const events = letter.events.map((json, i) => ({ seq: String(i), json }));
     const result = await sink.deliver({ directory, events, batch: letter.batch });
     const delivered = result.status !== undefined && result.status >= 200 && result.status < 300;
     const eventIds = letter.events.map(eventIdOf);
-    await recordAttempt(store, this.o.logRetentionMs, { directory, result, outcome: delivered ? 'delivered' : 'dead', attempt: letter.attempts + 1, eventIds });
+    await recordAttempt(store, this.o.logRetentionMs, {
+      directory,
+      result,
+      outcome: delivered ? 'delivered' : 'dead',
+      attempt: letter.attempts + 1,
+      eventIds,
+    });
     if (delivered) await store.removeDeadLetter(directoryId, letterId);
-    return { delivered, ...(result.status !== undefined && { status: result.status }), ...(result.error && { error: result.error }) };
+    return {
+      delivered,
+      ...(result.status !== undefined && { status: result.status }),
+      ...(result.error && { error: result.error }),
+    };
   }
 }

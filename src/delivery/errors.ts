@@ -41,6 +41,9 @@ export class DeliveryLeaseLostError extends DsyncError {
   override name = 'DeliveryLeaseLostError';
   override readonly retryAfter = 1;
   constructor(directoryId: string) {
-    super(`The delivery lease of directory ${directoryId} was lost during the run (the store lost it, or it lapsed and another process took over); its events are delivered again from the saved cursor`, DeliveryLeaseLostError.code);
+    super(
+      `The delivery lease of directory ${directoryId} was lost during the run (the store lost it, or it lapsed and another process took over); its events are delivered again from the saved cursor`,
+      DeliveryLeaseLostError.code,
+    );
   }
 }

@@ -30,7 +30,8 @@ export function resourcesOf(json: string): EventResources {
       const start = at + DATA_ID.length;
       const end = at < 0 ? -1 : json.indexOf('"', start);
       const id = end < 0 ? undefined : json.slice(start, end);
-      if (id !== undefined && !id.includes('\\')) return user ? { user: id, group: undefined } : { user: undefined, group: id };
+      if (id !== undefined && !id.includes('\\'))
+        return user ? { user: id, group: undefined } : { user: undefined, group: id };
     }
   }
   return parsedResources(json);
@@ -43,11 +44,13 @@ export function resourcesOf(json: string): EventResources {
 function typeStart(json: string): number {
   if (!json.startsWith(HEAD)) return -1;
   let i = HEAD.length;
-  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i)) if (c === BACKSLASH || Number.isNaN(c)) return -1;
+  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i))
+    if (c === BACKSLASH || Number.isNaN(c)) return -1;
   if (!json.startsWith(TYPE, i)) return -1;
   const start = i + TYPE.length;
   i = start;
-  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i)) if (!((c >= 97 && c <= 122) || c === 95 || c === 46)) return -1;
+  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i))
+    if (!((c >= 97 && c <= 122) || c === 95 || c === 46)) return -1;
   return i > start ? start : -1;
 }
 

@@ -15,7 +15,18 @@ const DAY = 24 * HOUR;
  * jitter applied by the retry policy.
  */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
-  5 * SECOND, 30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 18 * HOUR, DAY,
+  5 * SECOND,
+  30 * SECOND,
+  2 * MINUTE,
+  10 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  4 * HOUR,
+  8 * HOUR,
+  12 * HOUR,
+  18 * HOUR,
+  DAY,
 ];
 
 const positiveMs = z.number().positive('must be > 0').finite();
@@ -30,11 +41,18 @@ export type Ordering = (typeof ORDERINGS)[number];
 /** The webhook sender and the retry policy (`DsyncOptions.webhook`). */
 const webhookOptions = z.strictObject({
   /** Batch mode: up to N events per POST, delivered when `processEvents()` runs; unset = real time. */
-  batchSize: z.int('must be an integer').min(1, 'must be >= 1').max(MAX_BATCH_SIZE, `must be <= ${MAX_BATCH_SIZE}`).optional(),
+  batchSize: z
+    .int('must be an integer')
+    .min(1, 'must be >= 1')
+    .max(MAX_BATCH_SIZE, `must be <= ${MAX_BATCH_SIZE}`)
+    .optional(),
   /** Allow webhook URLs that resolve to private, loopback or link-local addresses (the SSRF guard is off). */
   allowPrivate: z.boolean().default(true),
   /** Delays before each retry of a failed delivery; after the last one it is dead-lettered. */
-  retrySchedule: z.array(z.number().nonnegative('must be >= 0').finite()).min(1, 'must list at least one delay').default([...DEFAULT_RETRY_SCHEDULE]),
+  retrySchedule: z
+    .array(z.number().nonnegative('must be >= 0').finite())
+    .min(1, 'must list at least one delay')
+    .default([...DEFAULT_RETRY_SCHEDULE]),
   /** One POST's time limit. */
   timeoutMs: positiveMs.default(15 * SECOND),
 });
@@ -57,7 +75,11 @@ const engineTuning = z.strictObject({
    */
   postsPerProcess: z.int('must be an integer').min(1, 'must be >= 1').max(65_536, 'must be <= 65536').default(64),
   /** POSTs in flight per directory with `resource` ordering. */
-  postsPerDirectory: z.int('must be an integer').min(1, 'must be >= 1').max(MAX_POSTS_PER_DIRECTORY, `must be <= ${MAX_POSTS_PER_DIRECTORY}`).default(16),
+  postsPerDirectory: z
+    .int('must be an integer')
+    .min(1, 'must be >= 1')
+    .max(MAX_POSTS_PER_DIRECTORY, `must be <= ${MAX_POSTS_PER_DIRECTORY}`)
+    .default(16),
   /** Real time: how often the due set is polled (a commit in this process starts delivery at once anyway). */
   pollIntervalMs: positiveMs.default(250),
   /** How often directories whose log is ahead of their cursor are re-marked due (repairs lost wake-ups). */
@@ -79,11 +101,14 @@ export const DELIVERY_DEFAULTS = { ...engineTuning.parse({}), timeoutMs: webhook
 function resolve<S extends z.ZodType>(schema: S, input: unknown, prefix: string): z.output<S> {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => `${prefix}${i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : '')}: ${i.message}`);
+  const issues = parsed.error.issues.map(
+    (i) => `${prefix}${i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : '')}: ${i.message}`,
+  );
   throw new InvalidDeliveryOptionError(`invalid delivery option: ${issues.join('; ')}`);
 }
 
 export const resolveWebhookOptions = (input: WebhookOptions | undefined): ResolvedWebhookOptions =>
   resolve(webhookOptions, input, 'webhook.');
 
-export const resolveEngineTuning = (input: EngineTuning | undefined): ResolvedEngineTuning => resolve(engineTuning, input, 'delivery.');
+export const resolveEngineTuning = (input: EngineTuning | undefined): ResolvedEngineTuning =>
+  resolve(engineTuning, input, 'delivery.');

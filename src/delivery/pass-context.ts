@@ -106,10 +106,25 @@ export async function observeAttempt(
 ): Promise<void> {
   const directoryId = directory.id;
   c.logger.debug(
-    { directoryId, webhookId: result.id, events: events.length, status: result.status, errorCode: errorCode(result.error), attempt, verdict: verdict.kind },
+    {
+      directoryId,
+      webhookId: result.id,
+      events: events.length,
+      status: result.status,
+      errorCode: errorCode(result.error),
+      attempt,
+      verdict: verdict.kind,
+    },
     'delivery attempt',
   );
-  c.onAttempt?.({ directoryId, result, verdict: verdict.kind, eventIds: events.map((e) => e.seq), attempt, at: Date.now() });
+  c.onAttempt?.({
+    directoryId,
+    result,
+    verdict: verdict.kind,
+    eventIds: events.map((e) => e.seq),
+    attempt,
+    at: Date.now(),
+  });
   if (directory.log_webhook_events) {
     const eventIds = events.map((e) => eventIdOf(e.json));
     await recordAttempt(c.store, c.logRetentionMs, { directory, result, outcome: verdict.kind, attempt, eventIds });
@@ -117,24 +132,52 @@ export async function observeAttempt(
 }
 
 /** One line per failed attempt, for the operator: never the URL (it may carry credentials) nor the secret. */
-export function logRetry(c: PassContext, directory: Directory, result: SinkResult, attempt: number, retryAt: number): void {
+export function logRetry(
+  c: PassContext,
+  directory: Directory,
+  result: SinkResult,
+  attempt: number,
+  retryAt: number,
+): void {
   c.stats.failed++;
   c.logger.warn(
-    { directoryId: directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempt, nextRetryAt: new Date(retryAt).toISOString() },
+    {
+      directoryId: directory.id,
+      webhookId: result.id,
+      status: result.status,
+      errorCode: errorCode(result.error),
+      attempt,
+      nextRetryAt: new Date(retryAt).toISOString(),
+    },
     'webhook delivery failed; retrying',
   );
 }
 
 export async function disableWebhook(c: PassContext, directory: Directory, result: SinkResult): Promise<void> {
   c.stats.failed++;
-  c.logger.warn({ directoryId: directory.id, webhookId: result.id }, 'receiver answered 410 Gone: webhook disabled until it is set again');
+  c.logger.warn(
+    { directoryId: directory.id, webhookId: result.id },
+    'receiver answered 410 Gone: webhook disabled until it is set again',
+  );
   await c.store.disableWebhook(directory.id, directory.webhook.endpoint, new Date().toISOString());
 }
 
-export async function deadLetter(c: PassContext, directory: Directory, events: LoggedEvent[], result: SinkResult, attempt: number): Promise<void> {
+export async function deadLetter(
+  c: PassContext,
+  directory: Directory,
+  events: LoggedEvent[],
+  result: SinkResult,
+  attempt: number,
+): Promise<void> {
   c.stats.failed++;
   c.logger.warn(
-    { directoryId: directory.id, webhookId: result.id, status: result.status, errorCode: errorCode(result.error), attempts: attempt },
+    {
+      directoryId: directory.id,
+      webhookId: result.id,
+      status: result.status,
+      errorCode: errorCode(result.error),
+      attempts: attempt,
+    },
     'webhook delivery dead-lettered after the last retry',
   );
   await c.store.addDeadLetter(directory.id, {
@@ -160,7 +203,12 @@ export async function applyReplay(c: PassContext, directoryId: string, state: De
  * replay also means "the receiver works now": a delivery waiting for its retry time is tried at once (same
  * webhook-id).
  */
-export async function replayFrom(c: PassContext, directoryId: string, since: number, state: DeliveryState): Promise<DeliveryState> {
+export async function replayFrom(
+  c: PassContext,
+  directoryId: string,
+  since: number,
+  state: DeliveryState,
+): Promise<DeliveryState> {
   c.logger.info({ directoryId, since: new Date(since).toISOString() }, 'replaying events');
   const from = await c.store.seqBefore(directoryId, since);
   if (state.cursor === null || (from !== null && c.store.compareSeq(from, state.cursor) >= 0)) {

@@ -18,9 +18,13 @@ export class DeliveryReads {
   constructor(private readonly store: EventLogStore & DeliveryRecordStore) {}
 
   async events(directoryId: string, after: string | null, limit: number): Promise<EventPage> {
-    if (after !== null && !this.store.isSeq(after)) throw new ValidationError('after is not a cursor returned by this API', 'after');
+    if (after !== null && !this.store.isSeq(after))
+      throw new ValidationError('after is not a cursor returned by this API', 'after');
     const logged = await this.store.readEvents(directoryId, after, limit);
-    return { events: logged.map((e) => JSON.parse(e.json) as DirectorySyncEvent), next_cursor: logged.at(-1)?.seq ?? after };
+    return {
+      events: logged.map((e) => JSON.parse(e.json) as DirectorySyncEvent),
+      next_cursor: logged.at(-1)?.seq ?? after,
+    };
   }
 
   deadLetters(directoryId: string): Promise<DeadLetter[]> {

@@ -9,7 +9,16 @@
 import { yieldToLoop } from '../core/chunks.js';
 import type { Directory } from '../core/model.js';
 import type { DeliveryState, FailingDelivery, LoggedEvent } from '../core/store-port.js';
-import { CONTINUE_MS, SAVE_MS, deadLetter, disableWebhook, logRetry, observeAttempt, replayFrom, type PassContext } from './pass-context.js';
+import {
+  CONTINUE_MS,
+  SAVE_MS,
+  deadLetter,
+  disableWebhook,
+  logRetry,
+  observeAttempt,
+  replayFrom,
+  type PassContext,
+} from './pass-context.js';
 import { ResourceQueue, type Unit } from './resource-queue.js';
 
 const READ_CHUNK = 100;
@@ -77,7 +86,9 @@ export class ResourcePass {
         this.dispatch();
         if (this.inFlight > 0) {
           // An answer wakes the loop; so does a retry's time coming while a POST could go.
-          await this.idle(this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? Infinity : this.untilNextRetry(Infinity));
+          await this.idle(
+            this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? Infinity : this.untilNextRetry(Infinity),
+          );
           continue;
         }
         if (this.wantsEvents()) continue;
@@ -282,7 +293,12 @@ export class ResourcePass {
         if (gap > 0) await new Promise((r) => setTimeout(r, gap));
         this.savedAt = Date.now();
         this.dirty = false;
-        const saved = await this.c.store.saveDeliveryState(this.directory.id, this.c.owner, this.snapshot(), this.c.leaseMs);
+        const saved = await this.c.store.saveDeliveryState(
+          this.directory.id,
+          this.c.owner,
+          this.snapshot(),
+          this.c.leaseMs,
+        );
         if (!saved) this.leaseLost = true;
       }
     } catch (err) {

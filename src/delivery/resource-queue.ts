@@ -46,7 +46,9 @@ class Node implements Entry {
   nextUser: Node | undefined = undefined;
   prevGroup: Node | undefined = undefined;
   nextGroup: Node | undefined = undefined;
-  /** The batch being built that holds it, and the completion that walked past it in each chain (`ResourceQueue.marks`). */
+  /**
+   * The batch being built that holds it, and the completion that walked past it in each chain (`ResourceQueue.marks`).
+   */
   batch = 0;
   walkedUser = 0;
   walkedGroup = 0;
@@ -276,7 +278,11 @@ export class ResourceQueue {
   }
 
   failingDeliveries(): FailingDelivery[] {
-    return [...this.failed].map((u) => ({ seqs: u.entries.map((e) => e.seq), attempts: u.attempts, retryAt: u.retryAt }));
+    return [...this.failed].map((u) => ({
+      seqs: u.entries.map((e) => e.seq),
+      attempts: u.attempts,
+      retryAt: u.retryAt,
+    }));
   }
 
   /** Puts a new entry at the end of a chain. */
@@ -339,7 +345,9 @@ export class ResourceQueue {
       if (group && group.state === 'waiting') candidates.push(group);
     };
     // Its earlier events sharing a resource are all in the batch: the one just before it in each chain is.
-    const follows = (e: Node) => (e.prevUser === undefined || e.prevUser.batch === batch) && (e.prevGroup === undefined || e.prevGroup.batch === batch);
+    const follows = (e: Node) =>
+      (e.prevUser === undefined || e.prevUser.batch === batch) &&
+      (e.prevGroup === undefined || e.prevGroup.batch === batch);
     added(entries[0]!);
     while (entries.length < max) {
       if (candidates.length > 1) candidates.sort((a, b) => a.n - b.n);

@@ -69,7 +69,10 @@ export class WebhookSender {
         body,
       };
       const answer = await new Promise<Answer>((resolve, reject) => {
-        this.dispatcher.dispatch(options, new AnswerReader(this.maxResponseBytes, (err, a) => (err ? reject(err) : resolve(a!))));
+        this.dispatcher.dispatch(
+          options,
+          new AnswerReader(this.maxResponseBytes, (err, a) => (err ? reject(err) : resolve(a!))),
+        );
       });
       const sent: SendResult = { status: answer.status, latencyMs: latency() };
       if (answer.retryAfter !== undefined) sent.retryAfter = answer.retryAfter;
@@ -79,7 +82,11 @@ export class WebhookSender {
       const code = e.code ?? e.cause?.code;
       const blocked = code === BLOCKED || e.cause?.code === BLOCKED;
       const message = blocked && e.cause ? e.cause.message : e.message;
-      return { error: code ? `${code}: ${message}` : message, ...(blocked && { permanent: true }), latencyMs: latency() };
+      return {
+        error: code ? `${code}: ${message}` : message,
+        ...(blocked && { permanent: true }),
+        latencyMs: latency(),
+      };
     }
   }
 
@@ -92,7 +99,8 @@ export class WebhookSender {
     let target = this.targets.get(endpoint);
     if (!target) {
       const url = new URL(endpoint);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Invalid URL protocol: ${url.protocol}`);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new TypeError(`Invalid URL protocol: ${url.protocol}`);
       if (!this.allowPrivate) assertUrlAllowed(url);
       target = { origin: url.origin, path: `${url.pathname}${url.search}` };
       if (this.targets.size >= MAX_TARGETS) this.targets.clear();

@@ -11,7 +11,14 @@ import { microsoftRoutes } from './routes/microsoft.js';
 import { setupApiRoutes } from './routes/setup-links-tokens-activity.js';
 import type { ApiRoute } from './openapi/route-table.js';
 
-export const API_ROUTES: ApiRoute[] = [...eventRoutes, ...googleRoutes, ...microsoftRoutes, ...hrisRoutes, ...setupApiRoutes, ...managementRoutes];
+export const API_ROUTES: ApiRoute[] = [
+  ...eventRoutes,
+  ...googleRoutes,
+  ...microsoftRoutes,
+  ...hrisRoutes,
+  ...setupApiRoutes,
+  ...managementRoutes,
+];
 
 let document: Record<string, unknown> | undefined;
 

@@ -68,7 +68,16 @@ export function appTemplates(): RouteTemplate[] {
   ];
 }
 
-export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, pageLimits, draining, ...o }: AppOptions): Express {
+export function createApp({
+  dsync,
+  apiKeys,
+  logger,
+  rateLimits,
+  trustProxy,
+  pageLimits,
+  draining,
+  ...o
+}: AppOptions): Express {
   const authFailures = new AuthFailures({
     ...o.authFailures,
     logger,
@@ -89,7 +98,10 @@ export function createApp({ dsync, apiKeys, logger, rateLimits, trustProxy, page
   const scimGate = authFailures.gate((_req, res) => scimRealm(res.locals.identity.directoryId), refuseScim);
   // The SCIM endpoint, first and off express's router (its hot path): the edge, gate and limits run there too.
   const scim = scimEndpoint(dsync, logger, authFailures);
-  dispatchAhead(app, scimDispatch({ prefix: SCIM_PREFIX, before: [...edge, scimGate, ...limit((r) => r.scim)], ...scim }));
+  dispatchAhead(
+    app,
+    scimDispatch({ prefix: SCIM_PREFIX, before: [...edge, scimGate, ...limit((r) => r.scim)], ...scim }),
+  );
   app.use(...edge);
 
   app.get('/healthz', (_req, res) => {

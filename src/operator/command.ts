@@ -1,6 +1,7 @@
 /**
  * `dsync operator`: runs the operator with the environment's configuration (config.ts) against the cluster of
- * KUBECONFIG (else ~/.kube/config, else the pod's service account), serving metrics and its readiness (/readyz) on METRICS_PORT. SIGTERM/SIGINT stop it
+ * KUBECONFIG (else ~/.kube/config, else the pod's service account), serving metrics and its readiness (/readyz) on
+ * METRICS_PORT. SIGTERM/SIGINT stop it
  * gracefully (the Lease is released); a lost leadership exits with status 1 so the pod restarts.
  */
 import type { OperatorConfig } from '../config-types.js';

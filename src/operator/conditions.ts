@@ -19,7 +19,10 @@ export const REASONS = {
   SecretReadFailed: 'SecretReadFailed',
   /** A Secret named `<name>-scim` exists and is not owned by this resource; it is never adopted. */
   SecretConflict: 'SecretConflict',
-  /** The API server refused to create or update the Secret `<name>-scim` (quota, admission, RBAC, terminating namespace). */
+  /**
+   * The API server refused to create or update the Secret `<name>-scim` (quota, admission, RBAC, terminating
+   * namespace).
+   */
   SecretWriteFailed: 'SecretWriteFailed',
   /** The API server refused to add the finalizer, without which the stored directory would outlive the resource. */
   FinalizerWriteFailed: 'FinalizerWriteFailed',
@@ -71,8 +74,7 @@ export function setCondition(
   now: Date,
 ): Condition[] {
   const previous = findCondition(list, next.type);
-  const lastTransitionTime =
-    previous && previous.status === next.status ? previous.lastTransitionTime : kubeTime(now);
+  const lastTransitionTime = previous && previous.status === next.status ? previous.lastTransitionTime : kubeTime(now);
   const condition: Condition = { ...next, lastTransitionTime };
   if (!previous) return [...(list ?? []), condition];
   return list!.map((c) => (c === previous ? condition : c)); // in place: a reorder would be a spurious change

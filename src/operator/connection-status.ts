@@ -46,7 +46,8 @@ export function computeStatus(state: ReconcileState, halt: Halt | undefined, now
         message: `The directory is in sync; the SCIM endpoint and token are in Secret ${state.secretName}`,
       };
   let conditions = setCondition(previous.conditions, { type: READY, ...ready, observedGeneration: generation }, now);
-  for (const c of progressConditions(halt)) conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
+  for (const c of progressConditions(halt))
+    conditions = setCondition(conditions, { ...c, observedGeneration: generation }, now);
   const webhook = webhookCondition(state.webhookDisabledAt, findCondition(previous.conditions, WEBHOOK_DISABLED));
   if (webhook) conditions = setCondition(conditions, { ...webhook, observedGeneration: generation }, now);
   const pullSync = state.googleSync
@@ -103,8 +104,18 @@ function progressConditions(halt: Halt | undefined): ConditionChange[] {
   }
   const terminal = TERMINAL_REASONS.has(halt.reason);
   return [
-    { type: RECONCILING, status: terminal ? 'False' : 'True', reason: halt.reason, message: terminal ? 'Waiting for a change of the spec or of a Secret' : `Retrying: ${halt.message}` },
-    { type: STALLED, status: terminal ? 'True' : 'False', reason: halt.reason, message: terminal ? halt.message : 'Retrying with backoff' },
+    {
+      type: RECONCILING,
+      status: terminal ? 'False' : 'True',
+      reason: halt.reason,
+      message: terminal ? 'Waiting for a change of the spec or of a Secret' : `Retrying: ${halt.message}`,
+    },
+    {
+      type: STALLED,
+      status: terminal ? 'True' : 'False',
+      reason: halt.reason,
+      message: terminal ? halt.message : 'Retrying with backoff',
+    },
   ];
 }
 

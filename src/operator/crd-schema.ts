@@ -28,8 +28,10 @@ const immutable = <T extends z.ZodType>(schema: T, field: string): T =>
   });
 
 /** CEL rules the API server checks on create and update, so `kubectl apply` fails instead of the reconcile. */
-const celRules = <T extends z.ZodType>(schema: T, rules: Array<{ rule: string; message: string; fieldPath?: string; reason?: string }>): T =>
-  schema.meta({ 'x-kubernetes-validations': rules });
+const celRules = <T extends z.ZodType>(
+  schema: T,
+  rules: Array<{ rule: string; message: string; fieldPath?: string; reason?: string }>,
+): T => schema.meta({ 'x-kubernetes-validations': rules });
 
 const roleText = z.string().min(1).max(1024);
 
@@ -38,14 +40,20 @@ const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 export const secretKeySelector = z
   .strictObject({
     name: z.string().min(1).max(253).regex(DNS_SUBDOMAIN).describe('Name of a Secret in the same namespace'),
-    key: z.string().min(1).max(253).regex(/^[-._a-zA-Z0-9]+$/).describe('Key in that Secret'),
+    key: z
+      .string()
+      .min(1)
+      .max(253)
+      .regex(/^[-._a-zA-Z0-9]+$/)
+      .describe('Key in that Secret'),
   })
   .describe('A key of a Secret in the namespace of the DirectoryConnection');
 
 /** `30m`, `72h`, `7d`: the setup link's lifetime (the core takes seconds). */
 const SETUP_LINK_DURATION = /^[1-9][0-9]{0,5}(m|h|d)$/;
 const DURATION_S = { m: 60, h: 3_600, d: 86_400 } as const;
-export const durationSeconds = (text: string): number => Number(text.slice(0, -1)) * DURATION_S[text.slice(-1) as keyof typeof DURATION_S];
+export const durationSeconds = (text: string): number =>
+  Number(text.slice(0, -1)) * DURATION_S[text.slice(-1) as keyof typeof DURATION_S];
 
 const GOOGLE_REQUIRED = 'spec.google is required when type is google';
 const GOOGLE_FORBIDDEN = 'spec.google is only allowed when type is google';
@@ -56,7 +64,9 @@ const HRIS_CEL_TYPES = "['bamboohr', 'hibob', 'personio']";
 
 export const directoryConnectionSpec = z
   .strictObject({
-    name: celRules(core.name, [{ rule: "self.matches('\\\\S')", message: 'name must not be blank' }]).describe('Display name of the directory'),
+    name: celRules(core.name, [{ rule: "self.matches('\\\\S')", message: 'name must not be blank' }]).describe(
+      'Display name of the directory',
+    ),
     tenant: immutable(core.tenant, 'tenant').describe('Tenant the directory belongs to'),
     product: immutable(core.product, 'product').describe('Product the directory belongs to'),
     type: immutable(core.type, 'type').describe('Identity provider of the directory'),
@@ -85,7 +95,10 @@ export const directoryConnectionSpec = z
         serviceAccount: z
           .strictObject({
             secretRef: secretKeySelector.describe('The service account JSON key (as downloaded from Google Cloud)'),
-            adminEmail: z.email().max(320).describe('Workspace admin the service account acts as (domain-wide delegation)'),
+            adminEmail: z
+              .email()
+              .max(320)
+              .describe('Workspace admin the service account acts as (domain-wide delegation)'),
           })
           .optional()
           .describe('Service account with domain-wide delegation: the sync needs no OAuth consent'),
@@ -96,12 +109,19 @@ export const directoryConnectionSpec = z
       .strictObject({
         tenantId: core.microsoft_tenant_id
           .unwrap()
-          .describe("Entra tenant id (GUID): only its admin's consent connects the directory; unset: the first tenant whose admin consents"),
-        nestedGroups: z.boolean().default(false).describe('Members of nested groups count as members of the outer group'),
+          .describe(
+            "Entra tenant id (GUID): only its admin's consent connects the directory; unset: the first tenant whose admin consents",
+          ),
+        nestedGroups: z
+          .boolean()
+          .default(false)
+          .describe('Members of nested groups count as members of the outer group'),
       })
       .partial({ tenantId: true })
       .optional()
-      .describe('Microsoft Entra ID settings (type microsoft-entra); the consent itself comes from the admin-consent URL'),
+      .describe(
+        'Microsoft Entra ID settings (type microsoft-entra); the consent itself comes from the admin-consent URL',
+      ),
     hris: z
       .strictObject({
         credentialsSecretRef: secretKeySelector.describe(
@@ -153,24 +173,58 @@ export const directoryConnectionSpec = z
             },
           ],
         )
-          .default('7d').describe('How long each link works (e.g. 72h, 7d; at most 30d); a new one is issued when it ends'),
+          .default('7d')
+          .describe('How long each link works (e.g. 72h, 7d; at most 30d); a new one is issued when it ends'),
       })
       .optional()
-      .describe("A setup link for the customer's IT admin, kept in the Secret <name>-setup (key url); never in the status"),
+      .describe(
+        "A setup link for the customer's IT admin, kept in the Secret <name>-setup (key url); never in the status",
+      ),
   })
   // Refinements for the operator, CEL for the API server: the same two rules.
   .refine((spec) => spec.type !== 'google' || spec.google !== undefined, { message: GOOGLE_REQUIRED, path: ['google'] })
-  .refine((spec) => spec.google === undefined || spec.type === 'google', { message: GOOGLE_FORBIDDEN, path: ['google'] })
-  .refine((spec) => spec.microsoft === undefined || spec.type === 'microsoft-entra', { message: MICROSOFT_FORBIDDEN, path: ['microsoft'] })
+  .refine((spec) => spec.google === undefined || spec.type === 'google', {
+    message: GOOGLE_FORBIDDEN,
+    path: ['google'],
+  })
+  .refine((spec) => spec.microsoft === undefined || spec.type === 'microsoft-entra', {
+    message: MICROSOFT_FORBIDDEN,
+    path: ['microsoft'],
+  })
   .refine((spec) => !isHrisType(spec.type) || spec.hris !== undefined, { message: HRIS_REQUIRED, path: ['hris'] })
   .refine((spec) => spec.hris === undefined || isHrisType(spec.type), { message: HRIS_FORBIDDEN, path: ['hris'] })
   .meta({
     'x-kubernetes-validations': [
-      { rule: "self.type != 'google' || has(self.google)", message: GOOGLE_REQUIRED, fieldPath: '.google', reason: 'FieldValueRequired' },
-      { rule: "!has(self.google) || self.type == 'google'", message: GOOGLE_FORBIDDEN, fieldPath: '.google', reason: 'FieldValueForbidden' },
-      { rule: "!has(self.microsoft) || self.type == 'microsoft-entra'", message: MICROSOFT_FORBIDDEN, fieldPath: '.microsoft', reason: 'FieldValueForbidden' },
-      { rule: `!(self.type in ${HRIS_CEL_TYPES}) || has(self.hris)`, message: HRIS_REQUIRED, fieldPath: '.hris', reason: 'FieldValueRequired' },
-      { rule: `!has(self.hris) || self.type in ${HRIS_CEL_TYPES}`, message: HRIS_FORBIDDEN, fieldPath: '.hris', reason: 'FieldValueForbidden' },
+      {
+        rule: "self.type != 'google' || has(self.google)",
+        message: GOOGLE_REQUIRED,
+        fieldPath: '.google',
+        reason: 'FieldValueRequired',
+      },
+      {
+        rule: "!has(self.google) || self.type == 'google'",
+        message: GOOGLE_FORBIDDEN,
+        fieldPath: '.google',
+        reason: 'FieldValueForbidden',
+      },
+      {
+        rule: "!has(self.microsoft) || self.type == 'microsoft-entra'",
+        message: MICROSOFT_FORBIDDEN,
+        fieldPath: '.microsoft',
+        reason: 'FieldValueForbidden',
+      },
+      {
+        rule: `!(self.type in ${HRIS_CEL_TYPES}) || has(self.hris)`,
+        message: HRIS_REQUIRED,
+        fieldPath: '.hris',
+        reason: 'FieldValueRequired',
+      },
+      {
+        rule: `!has(self.hris) || self.type in ${HRIS_CEL_TYPES}`,
+        message: HRIS_FORBIDDEN,
+        fieldPath: '.hris',
+        reason: 'FieldValueForbidden',
+      },
     ],
   })
   .describe('Desired state of a directory connection');
@@ -185,7 +239,11 @@ export const condition = z.strictObject({
   status: z.enum(CONDITION_STATUSES),
   observedGeneration: z.int().min(0).optional(),
   lastTransitionTime: z.string().max(64).meta({ format: 'date-time' }),
-  reason: z.string().min(1).max(1024).regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/),
+  reason: z
+    .string()
+    .min(1)
+    .max(1024)
+    .regex(/^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$/),
   message: z.string().max(32768),
 });
 export type Condition = z.output<typeof condition>;
@@ -212,7 +270,9 @@ export type DirectoryConnectionStatus = z.output<typeof directoryConnectionStatu
 /** The REST resource, for the client and the informer. */
 export const DIRECTORY_CONNECTIONS = { group: GROUP, version: VERSION, plural: PLURAL } as const;
 
-/** A DirectoryConnection as the API server returns it: the spec is validated with `directoryConnectionSpec` before use. */
+/**
+ * A DirectoryConnection as the API server returns it: the spec is validated with `directoryConnectionSpec` before use.
+ */
 export interface DirectoryConnection extends KubeObject {
   spec?: unknown;
   status?: DirectoryConnectionStatus;

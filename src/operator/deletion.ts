@@ -72,12 +72,22 @@ export class Deletion {
     const id = guardedDirectory(secret);
     const log = this.o.logger.child({ key, directoryId: id });
     const owner = await this.liveConnection(namespace, name);
-    if (owner && owner.metadata.uid === id && !owner.metadata.deletionTimestamp) return this.replaceSecret(owner, secret, log);
+    if (owner && owner.metadata.uid === id && !owner.metadata.deletionTimestamp)
+      return this.replaceSecret(owner, secret, log);
     const halt = id ? await this.deleteDirectory(id, managedBy(namespace, name), log) : undefined;
-    return halt ?? this.release(secret, `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed from Secret ${secret.metadata.name}`);
+    return (
+      halt ??
+      this.release(
+        secret,
+        `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed from Secret ${secret.metadata.name}`,
+      )
+    );
   }
 
-  /** A halt of `releaseSecret` once the resource is gone: a Warning Event on the Secret, one per deletion (not per retry). */
+  /**
+   * A halt of `releaseSecret` once the resource is gone: a Warning Event on the Secret, one per deletion (not per
+   * retry).
+   */
   async reportOnSecret(secret: KubeObject, halt: Halt | undefined): Promise<void> {
     const uid = secret.metadata.uid!;
     if (!halt) {
@@ -86,19 +96,35 @@ export class Deletion {
     }
     if (this.reported.has(uid)) return;
     this.reported.add(uid);
-    this.o.logger.warn({ secret: secret.metadata.name, namespace: secret.metadata.namespace, reason: halt.reason, err: halt.cause }, halt.message);
-    await this.o.events.record({ apiVersion: 'v1', kind: 'Secret', metadata: secret.metadata }, 'Warning', halt.reason, halt.message);
+    this.o.logger.warn(
+      { secret: secret.metadata.name, namespace: secret.metadata.namespace, reason: halt.reason, err: halt.cause },
+      halt.message,
+    );
+    await this.o.events.record(
+      { apiVersion: 'v1', kind: 'Secret', metadata: secret.metadata },
+      'Warning',
+      halt.reason,
+      halt.message,
+    );
   }
 
   /** A resource that carries the finalizer itself is being deleted: the stored directory goes, then the finalizer. */
   async deleteConnection(cr: DirectoryConnection): Promise<Halt | undefined> {
     const { namespace, name, uid } = cr.metadata;
-    const halt = await this.deleteDirectory(uid!, managedBy(namespace!, name), this.o.logger.child({ key: `${namespace}/${name}`, directoryId: uid }));
+    const halt = await this.deleteDirectory(
+      uid!,
+      managedBy(namespace!, name),
+      this.o.logger.child({ key: `${namespace}/${name}`, directoryId: uid }),
+    );
     if (halt) return halt;
     try {
       await this.patchFinalizers(DIRECTORY_CONNECTIONS, cr, this.o.connections, false);
     } catch (err) {
-      return refused(err, REASONS.DeletionBlocked, `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed`);
+      return refused(
+        err,
+        REASONS.DeletionBlocked,
+        `the stored directory is deleted but the finalizer ${FINALIZER} could not be removed`,
+      );
     }
     return undefined;
   }
@@ -109,9 +135,16 @@ export class Deletion {
     if (!holdsFinalizer(cr) || !scimSecret || !holdsFinalizer(scimSecret)) return undefined;
     try {
       state.cr = await this.patchFinalizers(DIRECTORY_CONNECTIONS, cr, this.o.connections, false);
-      state.log.info({ secret: scimSecret.metadata.name }, 'the finalizer is on the SCIM Secret; removed it from the resource');
+      state.log.info(
+        { secret: scimSecret.metadata.name },
+        'the finalizer is on the SCIM Secret; removed it from the resource',
+      );
     } catch (err) {
-      return refused(err, REASONS.FinalizerWriteFailed, `could not remove the finalizer ${FINALIZER} (now on Secret ${scimSecret.metadata.name})`);
+      return refused(
+        err,
+        REASONS.FinalizerWriteFailed,
+        `could not remove the finalizer ${FINALIZER} (now on Secret ${scimSecret.metadata.name})`,
+      );
     }
     return undefined;
   }
@@ -123,18 +156,31 @@ export class Deletion {
   private async replaceSecret(owner: DirectoryConnection, secret: KubeObject, log: Logger): Promise<Halt | undefined> {
     const namespace = owner.metadata.namespace!;
     if (await this.namespaceTerminating(namespace)) {
-      log.info({ secret: secret.metadata.name }, 'the SCIM Secret is deleted with its namespace; it holds the stored directory until the resource goes');
+      log.info(
+        { secret: secret.metadata.name },
+        'the SCIM Secret is deleted with its namespace; it holds the stored directory until the resource goes',
+      );
       return undefined;
     }
     if (!holdsFinalizer(owner)) {
       try {
         await this.patchFinalizers(DIRECTORY_CONNECTIONS, owner, this.o.connections, true);
       } catch (err) {
-        return refused(err, REASONS.FinalizerWriteFailed, `could not add the finalizer ${FINALIZER} while Secret ${secret.metadata.name} is replaced`);
+        return refused(
+          err,
+          REASONS.FinalizerWriteFailed,
+          `could not add the finalizer ${FINALIZER} while Secret ${secret.metadata.name} is replaced`,
+        );
       }
     }
-    log.info({ secret: secret.metadata.name }, 'the SCIM Secret was deleted; the resource holds the finalizer until a new one is made');
-    return this.release(secret, `could not remove the finalizer ${FINALIZER} from the deleted Secret ${secret.metadata.name}`);
+    log.info(
+      { secret: secret.metadata.name },
+      'the SCIM Secret was deleted; the resource holds the finalizer until a new one is made',
+    );
+    return this.release(
+      secret,
+      `could not remove the finalizer ${FINALIZER} from the deleted Secret ${secret.metadata.name}`,
+    );
   }
 
   /** Removes the finalizer from the Secret, which the API server then deletes. */
@@ -177,9 +223,11 @@ export class Deletion {
       log.info('deleted the stored directory and its data');
     } catch (err) {
       if (err instanceof NotLeaderError) throw err;
-      if (err instanceof ForbiddenError) log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
+      if (err instanceof ForbiddenError)
+        log.warn({ err }, 'the stored directory is managed by someone else; leaving it');
       else if (!(err instanceof NotFoundError)) {
-        const message = 'the stored directory could not be deleted: the directory store could not be reached; the finalizer holds on until it is';
+        const message =
+          'the stored directory could not be deleted: the directory store could not be reached; the finalizer holds on until it is';
         return { reason: REASONS.DeletionBlocked, message, retry: 'backoff', cause: err };
       }
     }
@@ -190,12 +238,19 @@ export class Deletion {
    * Merge patch adding or removing the finalizer, conditional on the resourceVersion the decision was based on.
    * Removing it from an object being deleted is done once the object is gone (a 404 included).
    */
-  private async patchFinalizers<T extends KubeObject>(r: Resource, obj: T, cache: ObjectCache<T>, add: boolean): Promise<T> {
+  private async patchFinalizers<T extends KubeObject>(
+    r: Resource,
+    obj: T,
+    cache: ObjectCache<T>,
+    add: boolean,
+  ): Promise<T> {
     const others = (obj.metadata.finalizers ?? []).filter((f) => f !== FINALIZER);
     const { namespace, name, resourceVersion, deletionTimestamp } = obj.metadata;
     const finalizers = add ? [...others, FINALIZER] : others;
     try {
-      const written = await this.o.client.mergePatch<T>(r, namespace!, name, { metadata: { finalizers, resourceVersion } });
+      const written = await this.o.client.mergePatch<T>(r, namespace!, name, {
+        metadata: { finalizers, resourceVersion },
+      });
       // A patch that lets a terminating object go is answered with its last stored state, the finalizer still in
       // it: cached as such, the next reconcile would remove it again. Cached is what holds until the watch
       // reports the deletion.

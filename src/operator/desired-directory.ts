@@ -75,7 +75,15 @@ export function planDirectory(current: Directory | null, desired: DesiredDirecto
   const immutable = changedImmutableField(current, input);
   if (immutable) return { action: 'immutable', field: immutable, stored: current[immutable] };
   // The tenant the admin's consent named stays unless the spec names one (consent never comes from the spec).
-  const { google_domain: _domain, google_nested_groups: _nested, microsoft_nested_groups: _msNested, role_mapping: _roles, attribute_mapping: _attributes, webhook_disabled_at: disabledAt, ...rest } = current;
+  const {
+    google_domain: _domain,
+    google_nested_groups: _nested,
+    microsoft_nested_groups: _msNested,
+    role_mapping: _roles,
+    attribute_mapping: _attributes,
+    webhook_disabled_at: disabledAt,
+    ...rest
+  } = current;
   const webhook = { endpoint: input.webhook_url ?? '', secret: input.webhook_url ? (input.webhook_secret ?? '') : '' };
   const next: Directory = {
     ...rest,

@@ -1,4 +1,6 @@
-/** Coded operator errors, on the one base (core/errors.ts): callers branch on `code` or the class, never on `message`. */
+/**
+ * Coded operator errors, on the one base (core/errors.ts): callers branch on `code` or the class, never on `message`.
+ */
 import type { ErrorCode } from '../core/error-codes.js';
 import { DsyncError } from '../core/errors.js';
 

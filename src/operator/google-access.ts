@@ -55,7 +55,10 @@ export class GoogleAccess {
 }
 
 /** The reconcile step of a google connection: the service account of spec.google to the store, the sync status back. */
-export async function ensureGoogle(state: ReconcileState, deps: SecretStepDeps & { google: GoogleAccess }): Promise<Halt | undefined> {
+export async function ensureGoogle(
+  state: ReconcileState,
+  deps: SecretStepDeps & { google: GoogleAccess },
+): Promise<Halt | undefined> {
   const spec = state.spec!;
   if (!spec.google) return undefined;
   const done = await secretToStore(state, deps, {

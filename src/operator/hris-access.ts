@@ -45,12 +45,17 @@ export class HrisAccess {
     try {
       parsed = JSON.parse(secretValue);
     } catch {
-      throw new ValidationError('the value must be a JSON object of the credentials (e.g. {"subdomain": "...", "api_key": "..."})');
+      throw new ValidationError(
+        'the value must be a JSON object of the credentials (e.g. {"subdomain": "...", "api_key": "..."})',
+      );
     }
     return parseInput(connectorFor(type).credentials, parsed) as Record<string, string>;
   }
 
-  /** Stores the credentials when they differ from the stored ones (the next sync then lists everything); true when it wrote. */
+  /**
+   * Stores the credentials when they differ from the stored ones (the next sync then lists everything); true when it
+   * wrote.
+   */
   async apply(directoryId: string, credentials: Record<string, string>): Promise<boolean> {
     if (isDeepStrictEqual((await this.credentials.get(directoryId))?.credentials, credentials)) return false;
     await this.credentials.put(directoryId, { credentials, connected_at: new Date().toISOString() });
@@ -65,7 +70,10 @@ export class HrisAccess {
 }
 
 /** The reconcile step of an HRIS connection: the credentials of spec.hris to the store, the sync status back. */
-export async function ensureHris(state: ReconcileState, deps: SecretStepDeps & { hris: HrisAccess }): Promise<Halt | undefined> {
+export async function ensureHris(
+  state: ReconcileState,
+  deps: SecretStepDeps & { hris: HrisAccess },
+): Promise<Halt | undefined> {
   const spec = state.spec!;
   if (!isHrisType(spec.type) || !spec.hris) return undefined;
   const type = spec.type;

@@ -88,7 +88,9 @@ export interface KubeClientOptions {
    * operator fences its writes with it: a replica that is no longer the leader writes nothing.
    */
   beforeWrite?: () => void;
-  /** Called once per request with its outcome: the HTTP status code, or `<error>` when none came (client-go's labels). */
+  /**
+   * Called once per request with its outcome: the HTTP status code, or `<error>` when none came (client-go's labels).
+   */
   onResponse?: (method: string, code: string, host: string) => void;
   /**
    * Per-request timeout, from sending to the end of the response, 429 retries included (not used by watches,
@@ -168,18 +170,27 @@ export class KubeClient {
   }
 
   /** `accept` asks for another representation, e.g. PartialObjectMetadataList (metadata only). */
-  list<T>(r: Resource, namespace: string | undefined, query: RequestArgs['query'], accept?: string): Promise<KubeList<T>> {
+  list<T>(
+    r: Resource,
+    namespace: string | undefined,
+    query: RequestArgs['query'],
+    accept?: string,
+  ): Promise<KubeList<T>> {
     return this.request('GET', resourcePath(r, namespace), { query, ...(accept && { accept }) });
   }
 
   create<T extends KubeObject>(r: Resource, obj: T, options: CallOptions = {}): Promise<T> {
-    return this.write(r.plural, 'create', () => this.request('POST', resourcePath(r, obj.metadata.namespace), { ...options, body: obj }));
+    return this.write(r.plural, 'create', () =>
+      this.request('POST', resourcePath(r, obj.metadata.namespace), { ...options, body: obj }),
+    );
   }
 
   /** PUT: fails with 409 Conflict unless `metadata.resourceVersion` is still current. */
   replace<T extends KubeObject>(r: Resource, obj: T, subresource?: string, options: CallOptions = {}): Promise<T> {
     const path = resourcePath(r, obj.metadata.namespace, obj.metadata.name, subresource);
-    return this.write(subresource ? `${r.plural}/${subresource}` : r.plural, 'update', () => this.request('PUT', path, { ...options, body: obj }));
+    return this.write(subresource ? `${r.plural}/${subresource}` : r.plural, 'update', () =>
+      this.request('PUT', path, { ...options, body: obj }),
+    );
   }
 
   /** JSON merge patch; include `metadata.resourceVersion` in the patch to make it conditional. */
@@ -238,7 +249,10 @@ export class KubeClient {
     return new Promise<Response>((resolve, reject) => {
       if (!(timeoutMs > 0)) return reject(new Error(`${label}: no time left to send it`));
       // A deadline for the whole exchange (a socket timeout would only bound the silences between packets).
-      const timer = setTimeout(() => req.destroy(new Error(`${label} timed out after ${args.timeoutMs ?? this.timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(new Error(`${label} timed out after ${args.timeoutMs ?? this.timeoutMs} ms`)),
+        timeoutMs,
+      );
       const fail = (err: unknown): void => {
         clearTimeout(timer);
         this.onResponse(method, '<error>', this.server.host);
@@ -264,17 +278,26 @@ export class KubeClient {
    * credentials refresh themselves there); the agent is kept, and rebuilt only when the client certificate
    * changed (an exec plugin's rotated one).
    */
-  private async connection(pool: 'requests' | 'watches', accept = 'application/json'): Promise<{ headers: Record<string, string>; agent: HttpAgent }> {
+  private async connection(
+    pool: 'requests' | 'watches',
+    accept = 'application/json',
+  ): Promise<{ headers: Record<string, string>; agent: HttpAgent }> {
     const opts: RequestOptions & Record<string, unknown> = {};
     await this.kubeConfig.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = { ...(opts.headers as Record<string, string> | undefined), Accept: accept, 'User-Agent': this.userAgent };
+    const headers: Record<string, string> = {
+      ...(opts.headers as Record<string, string> | undefined),
+      Accept: accept,
+      'User-Agent': this.userAgent,
+    };
     if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(String(opts.auth)).toString('base64')}`;
     // A proxied cluster (client-node's KubeConfig) keeps client-node's own agent, which knows how to tunnel.
     if (this.kubeConfig.getCurrentCluster()?.proxyUrl) return { headers, agent: opts['agent'] as HttpAgent };
     const kept = this.agents.get(pool);
     if (kept && kept.cert === opts['cert']) return { headers, agent: kept.agent };
     const tls = Object.fromEntries(
-      ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'].flatMap((k) => (opts[k] === undefined ? [] : [[k, opts[k]]])),
+      ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'].flatMap((k) =>
+        opts[k] === undefined ? [] : [[k, opts[k]]],
+      ),
     );
     const sockets = { keepAlive: true, ...(pool === 'requests' && { maxSockets: 32 }) };
     const agent = this.server.protocol === 'https:' ? new HttpsAgent({ ...sockets, ...tls }) : new HttpAgent(sockets);

@@ -46,7 +46,10 @@ export interface Operator {
   isLeader(): boolean;
   /** Caches synced, and leading or a healthy standby: what `/readyz` answers. */
   readiness(): Readiness;
-  /** Reconciles every cached DirectoryConnection again now (the periodic resync: those not reconciled within half its interval). */
+  /**
+   * Reconciles every cached DirectoryConnection again now (the periodic resync: those not reconciled within half its
+   * interval).
+   */
   resync(): void;
   /** Resolves when no reconcile is queued or running (delayed retries do not count). */
   idle(): Promise<void>;
@@ -57,12 +60,23 @@ export interface Operator {
 
 const SECRET_INDEX = 'webhookSecret';
 
-/** `namespace/secretName` of the Secrets a resource references (webhook, Google service account, HRIS credentials), for the Secret → resource mapping. */
+/**
+ * `namespace/secretName` of the Secrets a resource references (webhook, Google service account, HRIS credentials), for
+ * the Secret → resource mapping.
+ */
 function referencedSecret(cr: DirectoryConnection): string[] {
   type Ref = { secretRef?: { name?: unknown } };
-  const spec = cr.spec as { webhook?: Ref; google?: { serviceAccount?: Ref }; hris?: { credentialsSecretRef?: { name?: unknown } } } | undefined;
-  const names = [spec?.webhook?.secretRef?.name, spec?.google?.serviceAccount?.secretRef?.name, spec?.hris?.credentialsSecretRef?.name];
-  return [...new Set(names.filter((n): n is string => typeof n === 'string'))].map((n) => `${cr.metadata.namespace}/${n}`);
+  const spec = cr.spec as
+    | { webhook?: Ref; google?: { serviceAccount?: Ref }; hris?: { credentialsSecretRef?: { name?: unknown } } }
+    | undefined;
+  const names = [
+    spec?.webhook?.secretRef?.name,
+    spec?.google?.serviceAccount?.secretRef?.name,
+    spec?.hris?.credentialsSecretRef?.name,
+  ];
+  return [...new Set(names.filter((n): n is string => typeof n === 'string'))].map(
+    (n) => `${cr.metadata.namespace}/${n}`,
+  );
 }
 
 /**
@@ -86,7 +100,9 @@ function secretIdentity(obj: KubeObject): KubeObject {
 
 /** The resource a SCIM Secret `<name>-scim` belongs to, by its name. */
 const scimSecretOwner = (secret: KubeObject): string | undefined =>
-  secret.metadata.name.endsWith(SCIM_SECRET_SUFFIX) ? `${secret.metadata.namespace}/${secret.metadata.name.slice(0, -SCIM_SECRET_SUFFIX.length)}` : undefined;
+  secret.metadata.name.endsWith(SCIM_SECRET_SUFFIX)
+    ? `${secret.metadata.namespace}/${secret.metadata.name.slice(0, -SCIM_SECRET_SUFFIX.length)}`
+    : undefined;
 
 /**
  * Every key to reconcile: the cached resources, and the resources of SCIM Secrets being deleted that hold the
@@ -107,8 +123,10 @@ type Resolved = ReturnType<typeof resolveOptions>;
 /** The API clients: the Lease's own (renewals never queue behind reconciles) and the reconciler's, fenced. */
 function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const le = o.leaderElection;
-  const onWrite = (resource: string, verb: WriteVerb): void => metrics.writes.inc({ target: 'kubernetes', resource, verb });
-  const onResponse = (method: string, code: string, host: string): void => metrics.restRequests.inc({ code, method, host });
+  const onWrite = (resource: string, verb: WriteVerb): void =>
+    metrics.writes.inc({ target: 'kubernetes', resource, verb });
+  const onResponse = (method: string, code: string, host: string): void =>
+    metrics.restRequests.inc({ code, method, host });
   // The elector bounds each of its requests itself.
   const leaseClient = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse });
   const elector = le.enabled
@@ -128,7 +146,13 @@ function buildClients(o: Resolved, metrics: OperatorMetrics, logger: Logger) {
   const fence = (): void => {
     if (elector && !elector.isLeader()) throw new NotLeaderError();
   };
-  const client = new KubeClient({ kubeConfig: o.kubeConfig, onWrite, onResponse, beforeWrite: fence, ...(o.kubeRateLimit.qps > 0 && { rateLimit: o.kubeRateLimit }) });
+  const client = new KubeClient({
+    kubeConfig: o.kubeConfig,
+    onWrite,
+    onResponse,
+    beforeWrite: fence,
+    ...(o.kubeRateLimit.qps > 0 && { rateLimit: o.kubeRateLimit }),
+  });
   return { leaseClient, client, elector, fence };
 }
 
@@ -141,7 +165,12 @@ function buildCaches(o: Resolved, client: KubeClient, logger: Logger) {
     resyncIntervalMs: 0, // the controller's own resync (lead()) skips what was just reconciled
     indexers: { [SECRET_INDEX]: referencedSecret },
   });
-  const secrets = cacheFor<Secret>(o.namespaces, { ...informer, resource: SECRETS, resyncIntervalMs: 0, labelSelector: MANAGED_BY_SELECTOR });
+  const secrets = cacheFor<Secret>(o.namespaces, {
+    ...informer,
+    resource: SECRETS,
+    resyncIntervalMs: 0,
+    labelSelector: MANAGED_BY_SELECTOR,
+  });
   const otherSecrets = cacheFor<KubeObject>(o.namespaces, {
     ...informer,
     resource: SECRETS,
@@ -167,7 +196,8 @@ function enqueueOnChange(caches: Caches, controller: Controller): void {
     const { namespace, name } = secret.metadata;
     const keys = new Set(connections.keysByIndex(SECRET_INDEX, `${namespace}/${name}`));
     for (const ref of secret.metadata.ownerReferences ?? []) {
-      if (ref.controller && ref.kind === KIND && ref.apiVersion.startsWith(`${GROUP}/`)) keys.add(`${namespace}/${ref.name}`);
+      if (ref.controller && ref.kind === KIND && ref.apiVersion.startsWith(`${GROUP}/`))
+        keys.add(`${namespace}/${ref.name}`);
     }
     // By name: a conflicting Secret's removal, and a SCIM Secret holding the finalizer whose owner reference is gone.
     const owner = scimSecretOwner(secret);
@@ -200,7 +230,16 @@ function startResync(o: Resolved, caches: Caches, controller: Controller): void 
 }
 
 /** Starts the caches, waits for them and the Lease, reconciles while leading; rejects when leadership is lost. */
-async function lead({ o, logger, metrics, caches, controller, elector, stopRequested, stopping }: Lifecycle): Promise<void> {
+async function lead({
+  o,
+  logger,
+  metrics,
+  caches,
+  controller,
+  elector,
+  stopRequested,
+  stopping,
+}: Lifecycle): Promise<void> {
   const le = o.leaderElection;
   // Standbys report 0 (not nothing), so "no leader" is visible as max(leader_election_master_status) == 0.
   metrics.leader.set({ name: le.leaseName }, 0);
@@ -213,7 +252,10 @@ async function lead({ o, logger, metrics, caches, controller, elector, stopReque
   if (outcome === 'stop' || !outcome[1]) return;
   if (!elector || elector.isLeader()) {
     metrics.leader.set({ name: le.leaseName }, 1);
-    logger.info({ namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity }, 'reconciling');
+    logger.info(
+      { namespaces: o.namespaces ?? '(all)', objects: caches.connections.size, identity: le.identity },
+      'reconciling',
+    );
     controller.start();
     for (const key of allKeys(caches)) controller.enqueue(key);
     startResync(o, caches, controller);
@@ -235,7 +277,10 @@ export function runOperator(options: OperatorOptions): Operator {
   let synced = false;
   void Promise.all(caches.all.map((i) => i.synced)).then(() => (synced = true));
   // The leader alone reports the DirectoryConnections (standbys' caches hold the same), so a sum over pods is right.
-  metrics.trackConnections(() => caches.connections.list(), () => controller.isRunning());
+  metrics.trackConnections(
+    () => caches.connections.list(),
+    () => controller.isRunning(),
+  );
   const events = new EventRecorder({ client, component: 'dsync-operator', instance: le.identity, logger });
   const controller = new Controller({
     name: CONTROLLER_NAME,
@@ -249,7 +294,11 @@ export function runOperator(options: OperatorOptions): Operator {
       secrets: caches.secrets,
       otherSecrets: caches.otherSecrets,
       referencedSecrets: new ReferencedSecrets(client, caches.otherSecrets),
-      directories: new DirectoryService({ store: o.store, externalUrl: o.externalUrl, mappingChanged: backgroundMappingRefresh(o.store, logger) }),
+      directories: new DirectoryService({
+        store: o.store,
+        externalUrl: o.externalUrl,
+        mappingChanged: backgroundMappingRefresh(o.store, logger),
+      }),
       externalUrl: o.externalUrl,
       events,
       metrics,

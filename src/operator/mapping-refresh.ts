@@ -13,23 +13,31 @@ import type { DeliveryStore, DirectoryStore } from '../core/store-port.js';
 import { UserWriter, type UserWriteStore } from '../core/users.js';
 import type { Logger } from '../logger.js';
 
-export type MappingRefreshStore = UserWriteStore & Pick<DeliveryStore, 'markDue'> & Pick<DirectoryStore, 'getDirectory' | 'updateDirectory' | 'listDirectoryIds'>;
+export type MappingRefreshStore = UserWriteStore &
+  Pick<DeliveryStore, 'markDue'> &
+  Pick<DirectoryStore, 'getDirectory' | 'updateDirectory' | 'listDirectoryIds'>;
 
-export function backgroundMappingRefresh(store: MappingRefreshStore, logger: Logger): (directory: Directory) => Promise<void> {
+export function backgroundMappingRefresh(
+  store: MappingRefreshStore,
+  logger: Logger,
+): (directory: Directory) => Promise<void> {
   const marking = new Set<string>();
   const markDue = (directoryId: string): Promise<void> => {
     if (marking.has(directoryId)) return Promise.resolve();
     marking.add(directoryId);
     return store
       .markDue(directoryId, Date.now())
-      .catch((err: unknown) => logger.warn({ err, directoryId }, 'could not mark the directory due after a mapping change'))
+      .catch((err: unknown) =>
+        logger.warn({ err, directoryId }, 'could not mark the directory due after a mapping change'),
+      )
       .finally(() => marking.delete(directoryId));
   };
   const users = new UserWriter({ store, committed: (directoryId) => void markDue(directoryId) });
   const reevaluations = new Reevaluations({
     store,
     reevaluateAll: (directory, progress) => users.reevaluateAll(directory, progress),
-    onError: (directoryId, err) => logger.error({ err, directoryId }, 'user re-evaluation failed; the next serve process to start runs it again'),
+    onError: (directoryId, err) =>
+      logger.error({ err, directoryId }, 'user re-evaluation failed; the next serve process to start runs it again'),
     onDone: (directoryId, status) => {
       void store.markDue(directoryId, Date.now()).then(
         () => logger.info({ directoryId, ...status }, 'users re-evaluated'),
@@ -38,7 +46,10 @@ export function backgroundMappingRefresh(store: MappingRefreshStore, logger: Log
     },
   });
   return async (directory) => {
-    logger.info({ directoryId: directory.id }, 'role or attribute mapping changed: re-evaluating the users in the background');
+    logger.info(
+      { directoryId: directory.id },
+      'role or attribute mapping changed: re-evaluating the users in the background',
+    );
     void reevaluations.run(directory);
   };
 }

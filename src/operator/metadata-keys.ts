@@ -17,7 +17,10 @@ export const REENABLED_WEBHOOK_ANNOTATION = 'dsync.io/reenabled-webhook';
  * resource) until the stored directory is deleted.
  */
 export const FINALIZER = 'dsync.io/finalizer';
-/** On the Secret: the stored directory it guards (the owner's uid), known even after an orphaning delete dropped the ownerReference. */
+/**
+ * On the Secret: the stored directory it guards (the owner's uid), known even after an orphaning delete dropped the
+ * ownerReference.
+ */
 export const DIRECTORY_ID_ANNOTATION = 'dsync.io/directory-id';
 /** On the setup-link Secret: which link it holds (the URL itself is never stored in the clear anywhere else). */
 export const SETUP_LINK_ID_ANNOTATION = 'dsync.io/setup-link-id';
@@ -57,7 +60,8 @@ export const OPERATOR_METADATA: readonly MetadataKey[] = [
     key: REENABLE_WEBHOOK_ANNOTATION,
     on: 'the DirectoryConnection',
     setBy: 'you',
-    meaning: 'Any value not used before resumes webhook delivery that a 410 Gone from the receiver stopped, with the same URL. Each value acts once.',
+    meaning:
+      'Any value not used before resumes webhook delivery that a 410 Gone from the receiver stopped, with the same URL. Each value acts once.',
   },
   {
     kind: 'label',
@@ -65,14 +69,16 @@ export const OPERATOR_METADATA: readonly MetadataKey[] = [
     value: MANAGED_BY_VALUE,
     on: `${SCIM_SECRET} and ${SETUP_SECRET}`,
     setBy: 'the operator',
-    meaning: 'Marks the Secrets the operator owns: it watches those in full and only the metadata of the others. A Secret of one of these names that the resource does not own is never adopted: the resource reports a conflict.',
+    meaning:
+      'Marks the Secrets the operator owns: it watches those in full and only the metadata of the others. A Secret of one of these names that the resource does not own is never adopted: the resource reports a conflict.',
   },
   {
     kind: 'annotation',
     key: DIRECTORY_ID_ANNOTATION,
     on: SCIM_SECRET,
     setBy: 'the operator',
-    meaning: 'The stored directory the Secret guards (the DirectoryConnection\'s uid), known even after an orphaning delete dropped the owner reference.',
+    meaning:
+      "The stored directory the Secret guards (the DirectoryConnection's uid), known even after an orphaning delete dropped the owner reference.",
   },
   {
     kind: 'annotation',
@@ -100,6 +106,7 @@ export const OPERATOR_METADATA: readonly MetadataKey[] = [
     key: FINALIZER,
     on: `${SCIM_SECRET}; the DirectoryConnection while that Secret is replaced (and resources made by versions that put it there)`,
     setBy: 'the operator',
-    meaning: 'Keeps the stored directory from outliving the resource: set in the request that creates the Secret, removed once the stored directory is deleted. With the operator down, deletion waits for it.',
+    meaning:
+      'Keeps the stored directory from outliving the resource: set in the request that creates the Secret, removed once the stored directory is deleted. With the operator down, deletion waits for it.',
   },
 ];

@@ -16,7 +16,9 @@ export class OperatorMetrics {
   readonly queueAdds: Counter<'name'>;
   readonly queueRetries: Counter<'name'>;
   readonly leader: Gauge<'name'>;
-  /** Write requests sent to the API server (`target="kubernetes"`) and writes made to the store: 0 when nothing changed. */
+  /**
+   * Write requests sent to the API server (`target="kubernetes"`) and writes made to the store: 0 when nothing changed.
+   */
   readonly writes: Counter<'target' | 'resource' | 'verb'>;
   /** Requests to the API server (watches excluded: they stream), by client-go's labels. */
   readonly restRequests: Counter<'code' | 'method' | 'host'>;
@@ -25,9 +27,15 @@ export class OperatorMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    const counter = <L extends string>(name: string, help: string, labelNames: L[]) => new Counter<L>({ name, help, labelNames, registers });
-    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) => new Gauge<L>({ name, help, labelNames, registers });
-    this.restRequests = counter('rest_client_requests_total', 'Number of HTTP requests to the API server, partitioned by status code, method, and host', ['code', 'method', 'host']);
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    const gauge = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Gauge<L>({ name, help, labelNames, registers });
+    this.restRequests = counter(
+      'rest_client_requests_total',
+      'Number of HTTP requests to the API server, partitioned by status code, method, and host',
+      ['code', 'method', 'host'],
+    );
     const metrics = this;
     new Gauge({
       name: 'dsync_directoryconnections',
@@ -49,9 +57,21 @@ export class OperatorMetrics {
         for (const { ready, reason, n } of counts.values()) this.set({ ready, reason }, n);
       },
     });
-    this.reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller and result', ['controller', 'result']);
-    this.reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller', ['controller']);
-    this.terminalReconcileErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors (not retried) per controller', ['controller']);
+    this.reconcileTotal = counter(
+      'controller_runtime_reconcile_total',
+      'Total number of reconciliations per controller and result',
+      ['controller', 'result'],
+    );
+    this.reconcileErrors = counter(
+      'controller_runtime_reconcile_errors_total',
+      'Total number of reconciliation errors per controller',
+      ['controller'],
+    );
+    this.terminalReconcileErrors = counter(
+      'controller_runtime_terminal_reconcile_errors_total',
+      'Total number of terminal reconciliation errors (not retried) per controller',
+      ['controller'],
+    );
     this.reconcileTime = new Histogram({
       name: 'controller_runtime_reconcile_time_seconds',
       help: 'Length of time per reconciliation per controller',
@@ -61,9 +81,15 @@ export class OperatorMetrics {
     });
     this.queueDepth = gauge('workqueue_depth', 'Current depth of the work queue', ['name']);
     this.queueAdds = counter('workqueue_adds_total', 'Total number of adds handled by the work queue', ['name']);
-    this.queueRetries = counter('workqueue_retries_total', 'Total number of retries handled by the work queue', ['name']);
+    this.queueRetries = counter('workqueue_retries_total', 'Total number of retries handled by the work queue', [
+      'name',
+    ]);
     this.leader = gauge('leader_election_master_status', '1 while this replica is the leader, 0 otherwise', ['name']);
-    this.writes = counter('dsync_operator_writes_total', 'Write requests issued by the operator, to the API server or the directory store', ['target', 'resource', 'verb']);
+    this.writes = counter(
+      'dsync_operator_writes_total',
+      'Write requests issued by the operator, to the API server or the directory store',
+      ['target', 'resource', 'verb'],
+    );
   }
 
   /** The cache the DirectoryConnection gauge counts at each scrape, while `reports()` (this replica leads). */

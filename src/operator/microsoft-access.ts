@@ -42,7 +42,12 @@ export async function ensureMicrosoft(
     state.microsoftSync = await deps.store('microsoft', () => deps.microsoft.status(state.cr.metadata.uid!));
   } catch (err) {
     if (err instanceof NotLeaderError) throw err;
-    return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
+    return {
+      reason: REASONS.StoreUnavailable,
+      message: 'the directory store could not be reached',
+      retry: 'backoff',
+      cause: err,
+    };
   }
   return undefined;
 }

@@ -111,13 +111,32 @@ export function resolveOptions(options: OperatorOptions): ResolvedOptions {
       retryPeriodMs: le.retryPeriodMs ?? 2_000,
     },
   };
-  check(Number.isInteger(resolved.workers) && resolved.workers >= 1 && resolved.workers <= 64, 'workers', 'must be an integer from 1 to 64');
-  check(resolved.kubeRateLimit.qps >= 0 && Number.isInteger(resolved.kubeRateLimit.burst) && resolved.kubeRateLimit.burst >= 1, 'kubeRateLimit', 'needs qps >= 0 (0 = none) and an integer burst >= 1');
+  check(
+    Number.isInteger(resolved.workers) && resolved.workers >= 1 && resolved.workers <= 64,
+    'workers',
+    'must be an integer from 1 to 64',
+  );
+  check(
+    resolved.kubeRateLimit.qps >= 0 &&
+      Number.isInteger(resolved.kubeRateLimit.burst) &&
+      resolved.kubeRateLimit.burst >= 1,
+    'kubeRateLimit',
+    'needs qps >= 0 (0 = none) and an integer burst >= 1',
+  );
   check(resolved.resyncIntervalMs >= 0, 'resyncIntervalMs', 'must be >= 0');
   check(resolved.watchdogMs > 0, 'watchdogMs', 'must be > 0');
   check(resolved.requeueAfterMs > 0, 'requeueAfterMs', 'must be > 0');
-  check(options.namespace === undefined || options.namespaces === undefined, 'namespace', 'and namespaces are exclusive; set one');
-  check(resolved.namespaces === undefined || (resolved.namespaces.length > 0 && resolved.namespaces.every((n) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))), 'namespaces', 'must be a non-empty list of namespace names');
+  check(
+    options.namespace === undefined || options.namespaces === undefined,
+    'namespace',
+    'and namespaces are exclusive; set one',
+  );
+  check(
+    resolved.namespaces === undefined ||
+      (resolved.namespaces.length > 0 && resolved.namespaces.every((n) => /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n))),
+    'namespaces',
+    'must be a non-empty list of namespace names',
+  );
   check(resolved.storeTimeoutMs > 0, 'storeTimeoutMs', 'must be > 0');
   checkLeaderElectionTimings(resolved.leaderElection, 'leaderElection.');
   return resolved;

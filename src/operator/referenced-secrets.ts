@@ -29,7 +29,8 @@ export class ReferencedSecrets {
     metadata.on((type, secret) => {
       const key = `${secret.metadata.namespace}/${secret.metadata.name}`;
       const entry = this.held.get(key);
-      if (entry && (type === 'delete' || entry.resourceVersion !== secret.metadata.resourceVersion)) this.held.delete(key);
+      if (entry && (type === 'delete' || entry.resourceVersion !== secret.metadata.resourceVersion))
+        this.held.delete(key);
     });
   }
 
@@ -39,7 +40,8 @@ export class ReferencedSecrets {
     const current = this.metadata.get(key)?.metadata.resourceVersion;
     const entry = this.held.get(key);
     // Concurrent reconciles share one read in flight; a finished read counts while the watch agrees with it.
-    if (entry && (entry.resourceVersion === undefined || (current !== undefined && entry.resourceVersion === current))) return entry.read;
+    if (entry && (entry.resourceVersion === undefined || (current !== undefined && entry.resourceVersion === current)))
+      return entry.read;
     const read = this.read(namespace, name);
     const pending: Held = { resourceVersion: undefined, read };
     this.held.set(key, pending);

@@ -40,7 +40,14 @@ const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64
 const unb64 = (text: string | undefined): string => (text ? Buffer.from(text, 'base64').toString('utf8') : '');
 
 export function controllerReference(owner: DirectoryConnection): OwnerReference {
-  return { apiVersion: API_VERSION, kind: KIND, name: owner.metadata.name, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 export const isControlledBy = (obj: KubeObject, owner: DirectoryConnection): boolean =>
@@ -48,9 +55,14 @@ export const isControlledBy = (obj: KubeObject, owner: DirectoryConnection): boo
 
 export const holdsFinalizer = (obj: KubeObject): boolean => obj.metadata.finalizers?.includes(FINALIZER) ?? false;
 
-/** The stored directory a SCIM Secret guards: its annotation, else its controller's uid (Secrets made before the annotation). */
+/**
+ * The stored directory a SCIM Secret guards: its annotation, else its controller's uid (Secrets made before the
+ * annotation).
+ */
 export function guardedDirectory(secret: KubeObject): string | undefined {
-  const owner = secret.metadata.ownerReferences?.find((r) => r.controller && r.kind === KIND && r.apiVersion === API_VERSION);
+  const owner = secret.metadata.ownerReferences?.find(
+    (r) => r.controller && r.kind === KIND && r.apiVersion === API_VERSION,
+  );
   return secret.metadata.annotations?.[DIRECTORY_ID_ANNOTATION] ?? owner?.uid;
 }
 
@@ -106,15 +118,22 @@ export function planScimSecret({ owner, existing, endpoint, newToken }: ScimSecr
     (rotateTo === undefined || handled === rotateTo);
   if (unchanged) return { action: 'none', token };
   // A Secret made before the finalizer moved here gets it (and the annotation) with this update, token unchanged.
-  const finalizers = holdsFinalizer(existing) ? existing.metadata.finalizers : [...(existing.metadata.finalizers ?? []), FINALIZER];
-  const secret: Secret = { ...existing, metadata: { ...existing.metadata, labels, annotations: merged, finalizers }, data };
+  const finalizers = holdsFinalizer(existing)
+    ? existing.metadata.finalizers
+    : [...(existing.metadata.finalizers ?? []), FINALIZER];
+  const secret: Secret = {
+    ...existing,
+    metadata: { ...existing.metadata, labels, annotations: merged, finalizers },
+    data,
+  };
   return { action: 'update', secret, token, rotated };
 }
 
 /** The reenable-webhook value set on the resource and not yet handled (recorded on the Secret), if any. */
 export function pendingWebhookReenable(owner: DirectoryConnection, secret: Secret | undefined): string | undefined {
   const wanted = owner.metadata.annotations?.[REENABLE_WEBHOOK_ANNOTATION];
-  if (wanted === undefined || !secret || secret.metadata.annotations?.[REENABLED_WEBHOOK_ANNOTATION] === wanted) return undefined;
+  if (wanted === undefined || !secret || secret.metadata.annotations?.[REENABLED_WEBHOOK_ANNOTATION] === wanted)
+    return undefined;
   return wanted;
 }
 

@@ -32,7 +32,11 @@ export interface SecretStep<V, S> {
 }
 
 /** Runs the step: the sync status on success, or why the reconcile halts. */
-export async function secretToStore<V, S>(state: ReconcileState, deps: SecretStepDeps, step: SecretStep<V, S>): Promise<{ status: S } | Halt> {
+export async function secretToStore<V, S>(
+  state: ReconcileState,
+  deps: SecretStepDeps,
+  step: SecretStep<V, S>,
+): Promise<{ status: S } | Halt> {
   const read = step.ref ? await deps.secretValue(step.ref, step.field) : undefined;
   if (read !== undefined && typeof read !== 'string') return read;
   let value: V;
@@ -49,6 +53,11 @@ export async function secretToStore<V, S>(state: ReconcileState, deps: SecretSte
     return { status: await deps.store(step.call, () => step.status(id)) };
   } catch (err) {
     if (err instanceof NotLeaderError) throw err;
-    return { reason: REASONS.StoreUnavailable, message: 'the directory store could not be reached', retry: 'backoff', cause: err };
+    return {
+      reason: REASONS.StoreUnavailable,
+      message: 'the directory store could not be reached',
+      retry: 'backoff',
+      cause: err,
+    };
   }
 }

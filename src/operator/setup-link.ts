@@ -45,7 +45,11 @@ export class SetupLinkStep {
     const existing: Secret | undefined = this.o.secrets.get(key) ?? this.o.otherSecrets.get(key);
     if (existing && !isControlledBy(existing, cr)) {
       if (!want?.enabled) return undefined;
-      return { reason: REASONS.SecretConflict, message: `Secret ${name} exists and is not owned by this DirectoryConnection; rename or delete it`, retry: 'on-change' };
+      return {
+        reason: REASONS.SecretConflict,
+        message: `Secret ${name} exists and is not owned by this DirectoryConnection; rename or delete it`,
+        retry: 'on-change',
+      };
     }
     const linkId = existing?.metadata.annotations?.[SETUP_LINK_ID_ANNOTATION];
     const directoryId = cr.metadata.uid!;
@@ -63,24 +67,45 @@ export class SetupLinkStep {
       const current = (await this.store(() => this.o.links.list(directoryId))).find((l) => l.id === linkId);
       if (current && !current.revoked && Date.parse(current.expires_at) > Date.now()) return undefined;
       this.o.fence?.();
-      const created = await this.store(() => this.o.links.create(directoryId, { expires_in: durationSeconds(want.expiresIn) }));
-      await this.write(state, existing, { url: b64(created.url), expiresAt: b64(created.expires_at) }, created.id).catch(async (err: unknown) => {
+      const created = await this.store(() =>
+        this.o.links.create(directoryId, { expires_in: durationSeconds(want.expiresIn) }),
+      );
+      await this.write(
+        state,
+        existing,
+        { url: b64(created.url), expiresAt: b64(created.expires_at) },
+        created.id,
+      ).catch(async (err: unknown) => {
         // Nobody could ever see this link: end it rather than leave it working unseen.
         await this.store(() => this.o.links.revoke(directoryId, created.id)).catch(() => undefined);
         throw err;
       });
       state.log.info({ secret: name, expiresAt: created.expires_at }, 'issued a setup link');
-      await this.o.events.record(cr, 'Normal', 'SetupLinkIssued', `Issued a setup link in Secret ${name}, valid until ${created.expires_at}`);
+      await this.o.events.record(
+        cr,
+        'Normal',
+        'SetupLinkIssued',
+        `Issued a setup link in Secret ${name}, valid until ${created.expires_at}`,
+      );
       return undefined;
     } catch (err) {
       if (err instanceof NotLeaderError) throw err;
-      if (err instanceof SecretWriteError) return refused(err.cause, REASONS.SecretWriteFailed, `could not write Secret ${name}`, !existing);
-      const message = err instanceof DeadlineExceededError ? `the directory store could not be reached: ${err.message}` : 'the directory store could not be reached';
+      if (err instanceof SecretWriteError)
+        return refused(err.cause, REASONS.SecretWriteFailed, `could not write Secret ${name}`, !existing);
+      const message =
+        err instanceof DeadlineExceededError
+          ? `the directory store could not be reached: ${err.message}`
+          : 'the directory store could not be reached';
       return { reason: REASONS.StoreUnavailable, message, retry: 'backoff', cause: err };
     }
   }
 
-  private async write(state: ReconcileState, existing: Secret | undefined, data: Record<string, string>, linkId: string | undefined): Promise<void> {
+  private async write(
+    state: ReconcileState,
+    existing: Secret | undefined,
+    data: Record<string, string>,
+    linkId: string | undefined,
+  ): Promise<void> {
     const { cr } = state;
     const annotations = { ...existing?.metadata.annotations };
     if (linkId) annotations[SETUP_LINK_ID_ANNOTATION] = linkId;

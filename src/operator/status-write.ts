@@ -44,7 +44,9 @@ export class StatusWriter {
     }
   }
 
-  /** Merge patch of the status subresource (fields gone from `status` are removed), conditional on the resourceVersion. */
+  /**
+   * Merge patch of the status subresource (fields gone from `status` are removed), conditional on the resourceVersion.
+   */
   private async patchStatus(cr: DirectoryConnection, status: DirectoryConnectionStatus): Promise<DirectoryConnection> {
     const previous = cr.status ?? {};
     const removed = Object.fromEntries(

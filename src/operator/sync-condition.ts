@@ -15,10 +15,19 @@ const REASON_OF: Record<SyncState, [Condition['status'], string]> = {
 };
 
 /** `synced`: the message of a successful last run; `waiting`: before the first one. */
-export function pullSyncCondition(type: string, status: BaseSyncStatus, synced: string, waiting: string): ConditionBody {
+export function pullSyncCondition(
+  type: string,
+  status: BaseSyncStatus,
+  synced: string,
+  waiting: string,
+): ConditionBody {
   const [conditionStatus, reason] = REASON_OF[status.state];
   const message =
     status.error?.message ??
-    (status.state === 'succeeded' ? synced : status.state === 'running' ? `A sync started at ${status.started_at}` : waiting);
+    (status.state === 'succeeded'
+      ? synced
+      : status.state === 'running'
+        ? `A sync started at ${status.started_at}`
+        : waiting);
   return { type, status: conditionStatus, reason, message: message.slice(0, 1024) };
 }

@@ -60,13 +60,24 @@ export class AuthFailures {
     const limits = o.limits ?? DEFAULT_AUTH_FAILURE_LIMITS;
     this.logger = o.logger.child({ unit: 'auth-failures' });
     const onLocalFallback = fallbackLogger(this.logger);
-    this.byAddress = windowLimiter({ keyPrefix: 'dsync:authfail:address', points: limits.perAddress, duration: WINDOW_S }, o.redis, onLocalFallback);
-    this.inTotal = windowLimiter({ keyPrefix: 'dsync:authfail:total', points: limits.total, duration: WINDOW_S }, o.redis, onLocalFallback);
+    this.byAddress = windowLimiter(
+      { keyPrefix: 'dsync:authfail:address', points: limits.perAddress, duration: WINDOW_S },
+      o.redis,
+      onLocalFallback,
+    );
+    this.inTotal = windowLimiter(
+      { keyPrefix: 'dsync:authfail:total', points: limits.total, duration: WINDOW_S },
+      o.redis,
+      onLocalFallback,
+    );
   }
 
   /** Milliseconds until `a` may try again, or undefined when it is not blocked. Never touches the store. */
   blockedFor(a: Attempt, now = Date.now()): number | undefined {
-    const until = Math.max(this.blocked.get(`address:${a.client}`) ?? 0, this.blocked.get(`realm:${a.realm}|${a.client}`) ?? 0);
+    const until = Math.max(
+      this.blocked.get(`address:${a.client}`) ?? 0,
+      this.blocked.get(`realm:${a.realm}|${a.client}`) ?? 0,
+    );
     return until > now ? until - now : undefined;
   }
 
@@ -90,12 +101,15 @@ export class AuthFailures {
     if (this.block(`over:${a.realm}`, now + realm)) {
       this.logger.warn(
         { client: a.client, realm: a.realm, scope: 'total', retryAfterS: Math.ceil(realm / 1000) },
-        'authentication failures over the realm\'s total: refusing each client that fails, before comparing credentials',
+        "authentication failures over the realm's total: refusing each client that fails, before comparing credentials",
       );
     }
   }
 
-  /** 429 (with Retry-After, in the route's own format) while the request's client is blocked, on its own or in the realm. */
+  /**
+   * 429 (with Retry-After, in the route's own format) while the request's client is blocked, on its own or in the
+   * realm.
+   */
   gate(realmOf: (req: Request, res: Response) => string, refuse: Refuse): RequestHandler {
     return (req, res, next) => {
       const realm = realmOf(req, res);
@@ -136,7 +150,13 @@ export class AuthFailures {
 /** The metric's `api` label of a realm: a fixed set. */
 export type AuthFamily = 'management' | 'scim' | 'notifications' | 'setup';
 const familyOf = (realm: string): AuthFamily =>
-  realm.startsWith('scim:') ? 'scim' : realm === NOTIFICATIONS_REALM ? 'notifications' : realm === SETUP_REALM ? 'setup' : 'management';
+  realm.startsWith('scim:')
+    ? 'scim'
+    : realm === NOTIFICATIONS_REALM
+      ? 'notifications'
+      : realm === SETUP_REALM
+        ? 'setup'
+        : 'management';
 
 /** The attempt of a request for `realm`: its client address as express sees it (`trust proxy`). */
 export const attempt = (req: Request, realm: string): Attempt => ({ client: clientKey(req.ip), realm });

@@ -1,5 +1,6 @@
 /**
- * Project limits (docs/operating/rate-limits.md): each bucket has a burst window (1 s) and a sustained window (60 s), and a
+ * Project limits (docs/operating/rate-limits.md): each bucket has a burst window (1 s) and a sustained window (60 s),
+ * and a
  * request must fit both. Counters are rate-limiter-flexible's: on the store's Redis (shared by every replica;
  * one key per window, so Redis-Cluster-safe) with an in-memory insurance limiter that keeps limiting locally
  * while Redis is unreachable; in memory alone for the embedded store.
@@ -78,7 +79,11 @@ export class BucketLimiter {
   constructor(private readonly options: BucketLimiterOptions) {
     const make = (bucket: Bucket, kind: LimitKind): RateLimiterAbstract =>
       windowLimiter(
-        { keyPrefix: `dsync:rl:${bucket}:${kind}`, points: options.limits[bucket][kind], duration: WINDOW_SECONDS[kind] },
+        {
+          keyPrefix: `dsync:rl:${bucket}:${kind}`,
+          points: options.limits[bucket][kind],
+          duration: WINDOW_SECONDS[kind],
+        },
         options.redis,
         options.onLocalFallback,
       );
@@ -117,7 +122,12 @@ export class BucketLimiter {
     return {
       allowed,
       // A window that allowed a refused request got its point back: one more left than it answered.
-      windows: results.map((r) => ({ kind: r.kind, limit: r.limit, remaining: r.res.remainingPoints + (allowed || r.refused ? 0 : 1), resetMs: r.res.msBeforeNext })),
+      windows: results.map((r) => ({
+        kind: r.kind,
+        limit: r.limit,
+        remaining: r.res.remainingPoints + (allowed || r.refused ? 0 : 1),
+        resetMs: r.res.msBeforeNext,
+      })),
       refusedBy: results.filter((r) => r.refused).map((r) => r.kind),
     };
   }

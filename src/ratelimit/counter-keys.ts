@@ -8,7 +8,8 @@ export const shortHash = (s: string): string => createHash('sha256').update(s).d
 /** The groups of an IPv6 address, `::` expanded (an embedded IPv4 tail counts as two). */
 function ipv6Groups(ip: string): string[] {
   const [head = '', tail] = ip.split('%', 1)[0]!.split('::');
-  const parts = (text: string) => (text === '' ? [] : text.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g])));
+  const parts = (text: string) =>
+    text === '' ? [] : text.split(':').flatMap((g) => (g.includes('.') ? ['v4', 'v4'] : [g]));
   const before = parts(head);
   const after = tail === undefined ? [] : parts(tail);
   return [...before, ...Array<string>(8 - before.length - after.length).fill('0'), ...after];
@@ -20,10 +21,13 @@ function ipv6Groups(ip: string): string[] {
  */
 export function clientKey(ip: string | undefined): string {
   if (ip === undefined) return 'unknown';
-  // Most clients are IPv4, which has no colon: node's IPv6 pattern would cost every request (docs/design/performance.md).
+  // Most clients are IPv4, which has no colon: node's IPv6 pattern would cost every request
+  // (docs/design/performance.md).
   if (!ip.includes(':')) return ip;
   if (ip.startsWith('::ffff:') && isIPv4(ip.slice(7))) return ip.slice(7);
   if (!isIPv6(ip.split('%', 1)[0]!)) return ip;
-  const groups = ipv6Groups(ip.toLowerCase()).slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16));
+  const groups = ipv6Groups(ip.toLowerCase())
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16));
   return `${groups.join(':')}::/64`;
 }

@@ -10,7 +10,9 @@ const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /** The refusing window that frees last, or (allowed) the window with the least left. */
 export function bindingWindow(decision: BucketDecision): WindowState {
-  const candidates = decision.allowed ? decision.windows : decision.windows.filter((w) => decision.refusedBy.includes(w.kind));
+  const candidates = decision.allowed
+    ? decision.windows
+    : decision.windows.filter((w) => decision.refusedBy.includes(w.kind));
   return candidates.reduce((a, b) => {
     if (!decision.allowed) return b.resetMs > a.resetMs ? b : a;
     return b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a;
@@ -20,7 +22,10 @@ export function bindingWindow(decision: BucketDecision): WindowState {
 /** Sets the headers; returns the `Retry-After` seconds of a refusal (undefined when allowed). */
 export function setRateLimitHeaders(res: Response, decision: BucketDecision): number | undefined {
   const w = bindingWindow(decision);
-  res.setHeader('RateLimit-Policy', decision.windows.map((x) => `"${x.kind}";q=${x.limit};w=${WINDOW_SECONDS[x.kind]}`).join(', '));
+  res.setHeader(
+    'RateLimit-Policy',
+    decision.windows.map((x) => `"${x.kind}";q=${x.limit};w=${WINDOW_SECONDS[x.kind]}`).join(', '),
+  );
   res.setHeader('RateLimit-Limit', String(w.limit));
   res.setHeader('RateLimit-Remaining', String(w.remaining));
   res.setHeader('RateLimit-Reset', String(seconds(w.resetMs)));

@@ -15,7 +15,8 @@ export interface InflightLocks {
 }
 
 /** Keys are hashed: the path is client-chosen and may be long; the hash bounds the Redis key. */
-const redisKey = (key: string): string => `dsync:inflight:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
+const redisKey = (key: string): string =>
+  `dsync:inflight:${createHash('sha256').update(key).digest('base64url').slice(0, 32)}`;
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;

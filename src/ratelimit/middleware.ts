@@ -73,19 +73,29 @@ export function bucketMiddleware(o: BucketMiddlewareOptions): RequestHandler {
       if (key === undefined) return next();
       const { project, trusted } = key;
       const decision = await o.limiter.consume(o.bucket, project);
-      for (const w of decision.windows) o.record(o.bucket, w.kind, decision.refusedBy.includes(w.kind) ? 'limited' : 'allowed');
+      for (const w of decision.windows)
+        o.record(o.bucket, w.kind, decision.refusedBy.includes(w.kind) ? 'limited' : 'allowed');
       const retryAfter = setRateLimitHeaders(res, decision);
       if (retryAfter !== undefined) {
         const { burst, sustained } = o.limiter.limitsOf(o.bucket);
-        return o.refuse(res, `Rate limit exceeded (${o.bucket}: ${burst} requests per second, ${sustained} per minute); retry after ${retryAfter} s`);
+        return o.refuse(
+          res,
+          `Rate limit exceeded (${o.bucket}: ${burst} requests per second, ${sustained} per minute); retry after ${retryAfter} s`,
+        );
       }
       // Locks keep writes apart: a request without a valid credential writes nothing, so it takes none (nor logs).
       const fullPath = res.locals.identity.path;
-      const match = trusted && fullPath !== undefined ? matchInflight(o.rules, req.method, fullPath, project) : undefined;
+      const match =
+        trusted && fullPath !== undefined ? matchInflight(o.rules, req.method, fullPath, project) : undefined;
       if (!match) return next();
       const token = await o.locks.acquire(match.key, o.lockTtlMs);
       if (token) {
-        holdWhileOpen(res, () => o.locks.renew(match.key, token, o.lockTtlMs), () => o.locks.release(match.key, token), o.lockTtlMs);
+        holdWhileOpen(
+          res,
+          () => o.locks.renew(match.key, token, o.lockTtlMs),
+          () => o.locks.release(match.key, token),
+          o.lockTtlMs,
+        );
         if (res.closed) return; // the client left while the lock was being taken: nothing to serve
         o.record(o.bucket, 'inflight', 'allowed');
         return next();

@@ -18,12 +18,19 @@ export interface PageLimits {
   take(kind: PageLimitKind, key: string): Promise<number | undefined>;
 }
 
-export function createPageLimits(options: { redis?: RedisClient; limits?: Partial<Record<PageLimitKind, number>> } = {}): PageLimits {
+export function createPageLimits(
+  options: { redis?: RedisClient; limits?: Partial<Record<PageLimitKind, number>> } = {},
+): PageLimits {
   const limits = { ...PAGE_LIMITS, ...options.limits };
   const make = (kind: PageLimitKind): RateLimiterAbstract => {
     const opts = { keyPrefix: `dsync:rl:setup:${kind}`, points: limits[kind], duration: 60 };
     if (!options.redis) return new RateLimiterMemory(opts);
-    return new RateLimiterRedis({ ...opts, storeClient: options.redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(opts) });
+    return new RateLimiterRedis({
+      ...opts,
+      storeClient: options.redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    });
   };
   const limiters: Record<PageLimitKind, RateLimiterAbstract> = { view: make('view'), action: make('action') };
   return {

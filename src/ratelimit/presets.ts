@@ -1,5 +1,6 @@
 /**
- * The project rate-limit table as data (docs/operating/rate-limits.md): burst (requests per second) and sustained (requests per minute) limits by plan and
+ * The project rate-limit table as data (docs/operating/rate-limits.md): burst (requests per second) and sustained
+ * (requests per minute) limits by plan and
  * environment. Only the two rows that name our routes are kept: `/scim/**` (our `scim` bucket) and `*` (our
  * `default` bucket); the other rows name another product's endpoints.
  */

@@ -63,8 +63,17 @@ export function createRateLimits(o: RateLimitsOptions): RateLimits {
   const logger = o.logger.child({ unit: 'ratelimit' });
   const onLocalFallback = fallbackLogger(logger);
   const limiter = new BucketLimiter({ limits: o.policy.buckets, ...(o.redis && { redis: o.redis }), onLocalFallback });
-  const locks: InflightLocks = o.redis ? new InsuredInflightLocks(new RedisInflightLocks(o.redis), onLocalFallback) : new MemoryInflightLocks();
-  const common = { limiter, locks, rules: o.rules ?? DEFAULT_INFLIGHT_RULES, lockTtlMs: o.lockTtlMs ?? 30_000, record: o.record, logger };
+  const locks: InflightLocks = o.redis
+    ? new InsuredInflightLocks(new RedisInflightLocks(o.redis), onLocalFallback)
+    : new MemoryInflightLocks();
+  const common = {
+    limiter,
+    locks,
+    rules: o.rules ?? DEFAULT_INFLIGHT_RULES,
+    lockTtlMs: o.lockTtlMs ?? 30_000,
+    record: o.record,
+    logger,
+  };
   return {
     policy: o.policy,
     scim: bucketMiddleware({ ...common, bucket: 'scim', keyOf: directoryKey(o.scimAuthenticated), refuse: refuseScim }),

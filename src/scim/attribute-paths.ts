@@ -3,7 +3,15 @@
  * way everything else turns a path or a body key into a definition.
  */
 import { ScimError } from './errors.js';
-import { type AttributeDef, type ResourceType, canonicalSchemaUrn, findDef, resourceSchemas, SCHEMA_DEFS, unknownAttribute } from './schemas.js';
+import {
+  type AttributeDef,
+  type ResourceType,
+  canonicalSchemaUrn,
+  findDef,
+  resourceSchemas,
+  SCHEMA_DEFS,
+  unknownAttribute,
+} from './schemas.js';
 import { isForbiddenName } from './values.js';
 
 export interface ResolvedAttribute {
@@ -73,7 +81,8 @@ export function splitAttrPath(text: string): AttrPathParts | undefined {
 export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): ResolvedAttribute {
   // Every attribute path is resolved here, so this one check keeps `__proto__.x` from reaching Object.prototype.
   for (const name of [parts.name, parts.sub]) {
-    if (name !== undefined && isForbiddenName(name)) throw ScimError.badRequest(`"${name}" is not an allowed attribute name`, 'invalidPath');
+    if (name !== undefined && isForbiddenName(name))
+      throw ScimError.badRequest(`"${name}" is not an allowed attribute name`, 'invalidPath');
   }
   const { core, extensions, unqualified } = resourceSchemas(resourceType);
   let schema = core.id;
@@ -106,8 +115,13 @@ export function resolveParts(resourceType: ResourceType, parts: AttrPathParts): 
   return resolved;
 }
 
-/** Body keys resolved per resource type: the same few dozen arrive with every write. Bounded, as keys are the client's. */
-const resolvedKeys: Record<ResourceType, Map<string, Readonly<ResolvedAttribute> | null>> = { User: new Map(), Group: new Map() };
+/**
+ * Body keys resolved per resource type: the same few dozen arrive with every write. Bounded, as keys are the client's.
+ */
+const resolvedKeys: Record<ResourceType, Map<string, Readonly<ResolvedAttribute> | null>> = {
+  User: new Map(),
+  Group: new Map(),
+};
 const RESOLVED_KEYS_KEPT = 1_000;
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The checks of SCIM input against the input limits (src/core/input-limits.ts), in two passes:
  *
- * - `checkRequestBounds` walks the raw body once, iteratively (in time slices), before normalisation or the PATCH engine see
+ * - `checkRequestBounds` walks the raw body once, iteratively (in time slices), before normalisation or the PATCH
+ * engine see
  *   it: string and attribute-name lengths, attribute names per object and per request, values per list, attribute
  *   values and group member values per request, operations per PATCH. Everything downstream then works on
  *   bounded input.
@@ -85,16 +86,22 @@ function* requestBoundSteps(body: unknown): Steps {
       if (kind === 'members') {
         members += value.length;
         if (members > MAX_MEMBERS_PER_REQUEST) {
-          throw tooMany(`A request may carry at most ${MAX_MEMBERS_PER_REQUEST} member values (${labelOf(node)} brings the total above it)`);
+          throw tooMany(
+            `A request may carry at most ${MAX_MEMBERS_PER_REQUEST} member values (${labelOf(node)} brings the total above it)`,
+          );
         }
       } else if (kind === 'operations') {
-        if (value.length > MAX_PATCH_OPERATIONS) throw tooMany(`A PATCH may carry at most ${MAX_PATCH_OPERATIONS} operations`);
+        if (value.length > MAX_PATCH_OPERATIONS)
+          throw tooMany(`A PATCH may carry at most ${MAX_PATCH_OPERATIONS} operations`);
       } else {
         if (value.length > MAX_VALUES_PER_ATTRIBUTE) {
-          throw tooMany(`${labelOf(node) || 'the body'} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
+          throw tooMany(
+            `${labelOf(node) || 'the body'} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`,
+          );
         }
         values += value.length;
-        if (values > MAX_VALUES_PER_REQUEST) throw tooMany(`A request may carry at most ${MAX_VALUES_PER_REQUEST} attribute values in all`);
+        if (values > MAX_VALUES_PER_REQUEST)
+          throw tooMany(`A request may carry at most ${MAX_VALUES_PER_REQUEST} attribute values in all`);
       }
       const itemKind = kind === 'operations' ? 'operation' : kind === 'members' ? 'member' : 'attribute';
       for (let i = 0; i < value.length; i++) {
@@ -102,7 +109,8 @@ function* requestBoundSteps(body: unknown): Steps {
         const item: unknown = value[i];
         // Most items of big lists are bare strings (member ids): checked here, without a node each.
         if (typeof item === 'string' && item.length <= MAX_IDENTIFIER_LENGTH) continue;
-        if (typeof item === 'object' || typeof item === 'string') stack.push({ value: item, kind: itemKind, parent: node, key: i });
+        if (typeof item === 'object' || typeof item === 'string')
+          stack.push({ value: item, kind: itemKind, parent: node, key: i });
       }
       continue;
     }
@@ -112,12 +120,18 @@ function* requestBoundSteps(body: unknown): Steps {
     if (keys.length > MAX_ATTRIBUTES_PER_OBJECT) throw tooManyNames(described(node), keys.length);
     if (kind !== 'member') {
       names += keys.length;
-      if (names > MAX_ATTRIBUTE_NAMES) throw tooMany(`A request may carry at most ${MAX_ATTRIBUTE_NAMES} attribute names in all (group members aside)`);
+      if (names > MAX_ATTRIBUTE_NAMES)
+        throw tooMany(
+          `A request may carry at most ${MAX_ATTRIBUTE_NAMES} attribute names in all (group members aside)`,
+        );
     }
     const path = kind === 'operation' ? value[findKey(value, 'path') ?? 'path'] : undefined;
     for (const key of keys) {
       if (key.length > MAX_ATTRIBUTE_NAME_LENGTH) {
-        throw ScimError.badRequest(`Attribute name "${key.slice(0, 40)}…" is longer than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`, 'invalidValue');
+        throw ScimError.badRequest(
+          `Attribute name "${key.slice(0, 40)}…" is longer than ${MAX_ATTRIBUTE_NAME_LENGTH} characters`,
+          'invalidValue',
+        );
       }
       const child: unknown = value[key];
       if (typeof child === 'string' && child.length <= MAX_IDENTIFIER_LENGTH) continue;
@@ -148,10 +162,16 @@ export function checkResourceBounds(resource: JsonObject): void {
   }
   const check = (container: JsonObject, prefix: string) => {
     const keys = Object.keys(container);
-    if (keys.length > MAX_ATTRIBUTES_PER_OBJECT) throw tooManyNames(prefix === '' ? 'The resource' : prefix.slice(0, -1), keys.length);
+    if (keys.length > MAX_ATTRIBUTES_PER_OBJECT)
+      throw tooManyNames(prefix === '' ? 'The resource' : prefix.slice(0, -1), keys.length);
     for (const key of keys) {
       const value = container[key];
-      if (Array.isArray(value) && value.length > MAX_VALUES_PER_ATTRIBUTE && !MEMBERS_KEY.test(key) && key !== 'schemas') {
+      if (
+        Array.isArray(value) &&
+        value.length > MAX_VALUES_PER_ATTRIBUTE &&
+        !MEMBERS_KEY.test(key) &&
+        key !== 'schemas'
+      ) {
         throw tooMany(`${prefix}${key} has ${value.length} values; at most ${MAX_VALUES_PER_ATTRIBUTE} are allowed`);
       }
       if (prefix === '' && /^urn:/i.test(key) && isObject(value)) check(value, `${key}:`);
@@ -159,11 +179,15 @@ export function checkResourceBounds(resource: JsonObject): void {
   };
   check(resource, '');
   if (moreNamesThan(resource, MAX_ATTRIBUTE_NAMES)) {
-    throw tooMany(`The resource would hold more than ${MAX_ATTRIBUTE_NAMES} attribute names in all; at most ${MAX_ATTRIBUTE_NAMES} are allowed`);
+    throw tooMany(
+      `The resource would hold more than ${MAX_ATTRIBUTE_NAMES} attribute names in all; at most ${MAX_ATTRIBUTE_NAMES} are allowed`,
+    );
   }
 }
 
-/** Whether a resource holds more than `max` attribute names at every depth, its member list aside (bounded on its own). */
+/**
+ * Whether a resource holds more than `max` attribute names at every depth, its member list aside (bounded on its own).
+ */
 function moreNamesThan(resource: JsonObject, max: number): boolean {
   let names = 0;
   const stack: unknown[] = [];

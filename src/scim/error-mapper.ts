@@ -36,7 +36,8 @@ function asDsyncError(err: unknown): DsyncError {
   if (e.type === 'entity.too.large') return new ScimError(413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
   if (isScimStatus(e.status)) return new ScimError(e.status, String(e.message ?? 'error'));
   // A 4xx the HTTP layer has no SCIM code for (none it raises today) is the client's fault all the same.
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return new ScimError(400, String(e.message ?? 'error'));
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return new ScimError(400, String(e.message ?? 'error'));
   return new DsyncError('Internal server error', 'DSYNC_INTERNAL', { cause: err });
 }
 

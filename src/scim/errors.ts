@@ -21,7 +21,8 @@ export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 /** The statuses a ScimError is raised with (each has its code, for when it comes without a scimType). */
 const SCIM_STATUSES = [400, 401, 403, 404, 405, 412, 413, 415, 429, 501] as const;
 export type ScimStatus = (typeof SCIM_STATUSES)[number];
-export const isScimStatus = (status: unknown): status is ScimStatus => (SCIM_STATUSES as readonly unknown[]).includes(status);
+export const isScimStatus = (status: unknown): status is ScimStatus =>
+  (SCIM_STATUSES as readonly unknown[]).includes(status);
 
 const TYPE_CODES: Record<ScimType, ScimTypeCode> = {
   invalidFilter: 'DSYNC_SCIM_INVALID_FILTER',
@@ -36,10 +37,15 @@ const TYPE_CODES: Record<ScimType, ScimTypeCode> = {
 };
 
 /** `invalidFilter` → `DSYNC_SCIM_INVALID_FILTER`; without a scimType, the status: `DSYNC_SCIM_405`. */
-const codeOf = (status: ScimStatus, scimType?: ScimType): ScimTypeCode | ScimStatusCode => (scimType ? TYPE_CODES[scimType] : `DSYNC_SCIM_${status}`);
+const codeOf = (status: ScimStatus, scimType?: ScimType): ScimTypeCode | ScimStatusCode =>
+  scimType ? TYPE_CODES[scimType] : `DSYNC_SCIM_${status}`;
 
 /** The body of a SCIM error answer, for any status (a core error rendered in SCIM's words too). */
-export function scimErrorBody(status: number, detail: string, scimType?: ScimType): { schemas: string[]; status: string; scimType?: ScimType; detail: string } {
+export function scimErrorBody(
+  status: number,
+  detail: string,
+  scimType?: ScimType,
+): { schemas: string[]; status: string; scimType?: ScimType; detail: string } {
   return { schemas: [SCIM_ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail };
 }
 

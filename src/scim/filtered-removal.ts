@@ -13,7 +13,8 @@ import { type JsonObject, getAttr, isObject } from './values.js';
 /** The `<sub> eq "<string>"` a filter requires to match, if it says so plainly. */
 function requiredEquality(node: FilterNode): { sub: string; literal: string } | undefined {
   if (node.kind === 'compare') {
-    const plain = node.op === 'eq' && typeof node.value === 'string' && node.path.sub === undefined && !node.path.filter;
+    const plain =
+      node.op === 'eq' && typeof node.value === 'string' && node.path.sub === undefined && !node.path.filter;
     return plain ? { sub: node.path.name.toLowerCase(), literal: (node.value as string).toLowerCase() } : undefined;
   }
   if (node.kind === 'and') {
@@ -26,7 +27,11 @@ function requiredEquality(node: FilterNode): { sub: string; literal: string } | 
 }
 
 /** `read` looks attributes up (a PATCH's constant-time lookup; `getAttr` by default). */
-export function removeMatching(values: unknown[], filters: readonly ValueFilter[], read: AttributeReader = getAttr): unknown[] {
+export function removeMatching(
+  values: unknown[],
+  filters: readonly ValueFilter[],
+  read: AttributeReader = getAttr,
+): unknown[] {
   const anywhere: Predicate[] = [];
   const bySub = new Map<string, Map<string, Predicate[]>>();
   for (const filter of filters) {
@@ -47,7 +52,8 @@ export function removeMatching(values: unknown[], filters: readonly ValueFilter[
       const own = read(value, sub);
       if (own === undefined || own === null) continue;
       // A non-string (number, list, object) may still compare equal: test every filter on this sub.
-      const candidates = typeof own === 'string' ? (byLiteral.get(own.toLowerCase()) ?? []) : [...byLiteral.values()].flat();
+      const candidates =
+        typeof own === 'string' ? (byLiteral.get(own.toLowerCase()) ?? []) : [...byLiteral.values()].flat();
       if (candidates.some((test) => test(value, read))) return true;
     }
     return false;

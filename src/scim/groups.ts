@@ -40,7 +40,12 @@ async function renderMembers(ctx: ScimContext, groupId: string) {
     const members = [];
     for (const [i, u] of users.entries()) {
       if (u === null) continue;
-      members.push({ value: u.id, display: displays[i] ?? String(u.body.displayName ?? u.body.userName), $ref: locationOf(ctx.base, 'User', u.id), type: 'User' });
+      members.push({
+        value: u.id,
+        display: displays[i] ?? String(u.body.displayName ?? u.body.userName),
+        $ref: locationOf(ctx.base, 'User', u.id),
+        type: 'User',
+      });
     }
     return members;
   });
@@ -78,13 +83,20 @@ export async function listGroups(ctx: ScimContext, query: ScimQuery): Promise<Sc
   const withMembers = wantsMembers(query);
   const show = viewer(query, 'Group');
   const resources = await Promise.all(
-    page.items.map(async (g) => show(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {}))),
+    page.items.map(async (g) =>
+      show(toScim(ctx.base, 'Group', g, withMembers ? { members: await renderMembers(ctx, g.id) } : {})),
+    ),
   );
   return { status: 200, data: listResponse(page.total, startIndex, resources), headers: { 'Content-Type': SCIM_JSON } };
 }
 
 /** PUT replaces the body; it replaces the members too when `members` is present (absent = left as they are). */
-export async function replaceGroup(ctx: ScimContext, id: string, input: unknown, query: ScimQuery): Promise<ScimResult> {
+export async function replaceGroup(
+  ctx: ScimContext,
+  id: string,
+  input: unknown,
+  query: ScimQuery,
+): Promise<ScimResult> {
   const { body, members } = splitMembers(normalizeResource(await withSlicedMembers(input), 'Group'));
   const group = await ctx.groups.update(
     ctx.directory,

@@ -1,5 +1,6 @@
 /**
- * The embeddable SCIM request handler (docs/guides/embedding.md): `{method, body, directoryId, resourceType, resourceId,
+ * The embeddable SCIM request handler (docs/guides/embedding.md): `{method, body, directoryId, resourceType,
+ * resourceId,
  * apiSecret, query}` in, `{data, status}` out. The HTTP routes are a thin shell around it.
  */
 import { challenge } from '../core/auth-challenge.js';
@@ -125,7 +126,11 @@ export class ScimHandler {
     return { result, admission };
   }
 
-  private async answer(req: ScimRequest, callback: EventCallback | undefined, admit: (a: Admission) => void): Promise<ScimResult> {
+  private async answer(
+    req: ScimRequest,
+    callback: EventCallback | undefined,
+    admit: (a: Admission) => void,
+  ): Promise<ScimResult> {
     let ctx: ScimContext | undefined;
     try {
       const named = namedResource(req);
@@ -139,7 +144,10 @@ export class ScimHandler {
       }
       admit('authenticated');
       if (directory.deactivated) {
-        throw new ScimError(403, `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`);
+        throw new ScimError(
+          403,
+          `Directory ${directory.id} is deactivated; provisioning is refused until it is reactivated`,
+        );
       }
       if (req.body !== undefined) {
         // A body of 1 MB may have been parsed in this turn, and each check walks all of it: in slices, after a turn.
@@ -148,7 +156,12 @@ export class ScimHandler {
         await checkRequestBounds(req.body);
         await assertSafeJson(req.body);
       }
-      ctx = this.context(directory, req, callback, named && auth.resource !== undefined ? { kind: named.kind, id: named.id, resource: auth.resource } : undefined);
+      ctx = this.context(
+        directory,
+        req,
+        callback,
+        named && auth.resource !== undefined ? { kind: named.kind, id: named.id, resource: auth.resource } : undefined,
+      );
       return await this.route(ctx, req);
     } catch (err) {
       const log = (e: unknown, errorId: string) => this.onError(e, req, errorId);
@@ -166,7 +179,12 @@ export class ScimHandler {
    * and adds to it takes a slow path, and this one is built for every request (docs/design/performance.md, "no
    * spread-first literals").
    */
-  private context(directory: Directory, req: ScimRequest, callback: EventCallback | undefined, named: ScimContext['named']): ScimContext {
+  private context(
+    directory: Directory,
+    req: ScimRequest,
+    callback: EventCallback | undefined,
+    named: ScimContext['named'],
+  ): ScimContext {
     const { reads, users, groups } = this.deps;
     const ctx: ScimContext = { reads, users, groups, directory, base: directory.scim.endpoint };
     if (callback) ctx.committed = [];
@@ -246,7 +264,8 @@ const groupApi = {
   delete: groups.deleteGroup,
 };
 
-const notAllowed = (method: string, path: string): ScimError => new ScimError(405, `${method} is not allowed on /${path}`);
+const notAllowed = (method: string, path: string): ScimError =>
+  new ScimError(405, `${method} is not allowed on /${path}`);
 
 const scimJson = (data: unknown): ScimResult => ({ status: 200, data, headers: { 'Content-Type': SCIM_JSON } });
 
@@ -268,9 +287,13 @@ async function searchAll(ctx: ScimContext, query: ScimQuery): Promise<ScimResult
   const found = (await userApi.list(ctx, { ...query, startIndex, count })).data as ListData;
   const groupStart = Math.max(1, startIndex - found.totalResults);
   const groupCount = count - found.Resources.length;
-  const groupsFound = (await groupApi.list(ctx, { ...query, startIndex: groupStart, count: groupCount })).data as ListData;
+  const groupsFound = (await groupApi.list(ctx, { ...query, startIndex: groupStart, count: groupCount }))
+    .data as ListData;
   return scimJson(
-    listResponse(found.totalResults + groupsFound.totalResults, startIndex, [...found.Resources, ...groupsFound.Resources]),
+    listResponse(found.totalResults + groupsFound.totalResults, startIndex, [
+      ...found.Resources,
+      ...groupsFound.Resources,
+    ]),
   );
 }
 

@@ -26,7 +26,9 @@ function isMemberListPath(path: unknown): boolean {
   if (typeof path !== 'string') return false;
   try {
     const parsed = parsePatchPath(path, 'Group');
-    return parsed.kind === 'attribute' && !parsed.filter && parsed.attr.sub === undefined && isMembers('Group', parsed.attr);
+    return (
+      parsed.kind === 'attribute' && !parsed.filter && parsed.attr.sub === undefined && isMembers('Group', parsed.attr)
+    );
   } catch {
     return false; // the PATCH engine reports it
   }

@@ -78,15 +78,24 @@ export class MemberDeltaBuilder {
 }
 
 /** Folds one PATCH operation on a group's `members` into `members`. */
-export function patchMembers(members: MemberDeltaBuilder, op: 'add' | 'replace' | 'remove', path: AttributePath, value: unknown): void {
+export function patchMembers(
+  members: MemberDeltaBuilder,
+  op: 'add' | 'replace' | 'remove',
+  path: AttributePath,
+  value: unknown,
+): void {
   if (path.attr.sub !== undefined) {
     throw ScimError.badRequest('Member sub-attributes cannot be patched; add or remove the member', 'invalidPath');
   }
   if (path.filter) {
-    if (op !== 'remove') throw ScimError.badRequest(`"${op}" cannot target members[...]; use path "members"`, 'invalidPath');
+    if (op !== 'remove')
+      throw ScimError.badRequest(`"${op}" cannot target members[...]; use path "members"`, 'invalidPath');
     const ids = memberIds(path.filter.node);
     if (!ids) {
-      throw ScimError.badRequest('members[...] supports only value eq "<id>", optionally joined with or', 'invalidFilter');
+      throw ScimError.badRequest(
+        'members[...] supports only value eq "<id>", optionally joined with or',
+        'invalidFilter',
+      );
     }
     return members.remove(ids);
   }

@@ -9,7 +9,14 @@ import { checkResourceBounds } from './bound-checks.js';
 import { ScimError } from './errors.js';
 import { type ResolvedAttribute, resolveKey, resolveParts, splitAttrPath } from './attribute-paths.js';
 import { FoldedKeys } from './folded-keys.js';
-import { type AttributeDef, type ResourceType, canonicalSchemaUrn, coreSchema, extensionSchemas, findDef } from './schemas.js';
+import {
+  type AttributeDef,
+  type ResourceType,
+  canonicalSchemaUrn,
+  coreSchema,
+  extensionSchemas,
+  findDef,
+} from './schemas.js';
 import { type JsonObject, findKey, getAttr, isObject } from './values.js';
 
 /** A Group member as stored: only the sub-attributes RFC 7643 §4.2 defines. */
@@ -161,7 +168,8 @@ function coerceItem(def: AttributeDef, value: unknown, label: string): unknown {
     case 'boolean':
       if (typeof value === 'boolean') return value;
       // Entra's default PATCH dialect sends "True"/"False".
-      if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+      if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+        return value.trim().toLowerCase() === 'true';
       throw invalid(label, 'a boolean');
     case 'integer':
     case 'decimal':
@@ -232,7 +240,8 @@ export async function normalizeMembersSliced(value: unknown): Promise<Member[]> 
 /** Member lists made by `normalizeMembersSliced`: already in normal form. */
 const normalized = new WeakSet<unknown[]>();
 
-const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]);
+const itemsOf = (value: unknown): unknown[] =>
+  Array.isArray(value) ? value : value === null || value === undefined ? [] : [value];
 
 class MemberList {
   readonly members: Member[] = [];

@@ -12,15 +12,7 @@ import { ScimError } from './errors.js';
 import type { FilterNode } from './filter/ast.js';
 import { removeMatching } from './filtered-removal.js';
 import { type MemberDelta, MemberDeltaBuilder, patchMembers } from './members.js';
-import {
-  checkRequired,
-  coerceValue,
-  dropNulls,
-  isContainer,
-  isMembers,
-  pruneEmpty,
-  syncSchemas,
-} from './normalize.js';
+import { checkRequired, coerceValue, dropNulls, isContainer, isMembers, pruneEmpty, syncSchemas } from './normalize.js';
 import { type AttributePath, type PatchPath, type ValueFilter, parsePatchPath, seedFromFilter } from './path.js';
 import { type ResolvedAttribute } from './attribute-paths.js';
 import { type ResourceType, canonicalSchemaUrn, coreSchema, unknownAttribute } from './schemas.js';
@@ -62,7 +54,12 @@ interface Session {
  * Apply a PatchOp body to `resource`. Its `id` (given, or the resource's own) tells a client repeating it
  * apart from one changing it. `body` may also be the bare Operations array.
  */
-export function applyPatch(resource: Record<string, unknown>, body: unknown, resourceType: ResourceType, id: unknown = resource.id): PatchResult {
+export function applyPatch(
+  resource: Record<string, unknown>,
+  body: unknown,
+  resourceType: ResourceType,
+  id: unknown = resource.id,
+): PatchResult {
   const operations = readOperations(body);
   const session: Session = {
     doc: cloneJson(resource),
@@ -276,11 +273,20 @@ function writeFiltered(
 function seedOrNoTarget(node: FilterNode, attr: ResolvedAttribute): JsonObject {
   const seed = seedFromFilter(node, attr);
   if (seed) return seed;
-  throw ScimError.badRequest(`No "${attr.name}" value matches the filter, and it does not say what to create`, 'noTarget');
+  throw ScimError.badRequest(
+    `No "${attr.name}" value matches the filter, and it does not say what to create`,
+    'noTarget',
+  );
 }
 
 /** Attributes no schema defines: add appends to lists and merges objects; replace overwrites. */
-function writeUnknown(keys: FoldedKeys, container: JsonObject, key: string, op: 'add' | 'replace', value: unknown): void {
+function writeUnknown(
+  keys: FoldedKeys,
+  container: JsonObject,
+  key: string,
+  op: 'add' | 'replace',
+  value: unknown,
+): void {
   const incoming = dropNulls(value);
   const current = container[key];
   if (op === 'add' && Array.isArray(current)) {

@@ -35,7 +35,10 @@ export function parsePatchPath(text: string, resourceType: ResourceType): PatchP
   const attr = resolveParts(resourceType, parts);
   if (!filter) return { kind: 'attribute', attr };
   if (attr.known && !attr.def.multiValued) {
-    throw ScimError.badRequest(`"${attr.name}" is single-valued; a [...] filter needs a multi-valued attribute`, 'invalidPath');
+    throw ScimError.badRequest(
+      `"${attr.name}" is single-valued; a [...] filter needs a multi-valued attribute`,
+      'invalidPath',
+    );
   }
   const parent = attr.extension ? { uri: attr.schema, name: attr.name } : { name: attr.name };
   return { kind: 'attribute', attr, filter: { node: filter, test: compileValueFilter(filter, resourceType, parent) } };

@@ -31,7 +31,10 @@ interface PathList {
 const EMPTY: PathList = { extensions: new Set(), byAttribute: new Map() };
 
 /** The projection of `query` for resources of `resourceType`: parse once, apply to each resource of a page. */
-export function projector(query: ProjectionQuery, resourceType: ResourceType): (resource: Record<string, unknown>) => Record<string, unknown> {
+export function projector(
+  query: ProjectionQuery,
+  resourceType: ResourceType,
+): (resource: Record<string, unknown>) => Record<string, unknown> {
   const include = parseList(query.attributes, resourceType, 'attributes');
   const exclude = parseList(query.excludedAttributes, resourceType, 'excludedAttributes') ?? EMPTY;
   return (resource) => {
@@ -49,17 +52,28 @@ export function projector(query: ProjectionQuery, resourceType: ResourceType): (
   };
 }
 
-export function project(resource: Record<string, unknown>, query: ProjectionQuery, resourceType: ResourceType): Record<string, unknown> {
+export function project(
+  resource: Record<string, unknown>,
+  query: ProjectionQuery,
+  resourceType: ResourceType,
+): Record<string, unknown> {
   return projector(query, resourceType)(resource);
 }
 
 const attributeKey = (attr: ResolvedAttribute): string => `${attr.schema.toLowerCase()}\n${attr.name.toLowerCase()}`;
 
 function parseList(list: string | undefined, resourceType: ResourceType, parameter: string): PathList | undefined {
-  const texts = (list ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const texts = (list ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
   if (texts.length === 0) return undefined;
   if (texts.length > MAX_PROJECTED_ATTRIBUTES) {
-    throw new ScimError(400, `${parameter} may name at most ${MAX_PROJECTED_ATTRIBUTES} attributes (${texts.length} given)`, 'tooMany');
+    throw new ScimError(
+      400,
+      `${parameter} may name at most ${MAX_PROJECTED_ATTRIBUTES} attributes (${texts.length} given)`,
+      'tooMany',
+    );
   }
   const parsed: PathList = { extensions: new Set(), byAttribute: new Map() };
   for (const text of texts) {

@@ -72,7 +72,10 @@ const MAX_START_INDEX = 2 ** 31;
 export const DEFAULT_COUNT = 100;
 
 /** startIndex/count per RFC 7644 §3.4.2.4: 1-based, <1 ⇒ 1; negative count ⇒ 0; capped at MAX_COUNT. */
-export function paging(query: { startIndex?: number | string; count?: number | string }): { startIndex: number; count: number } {
+export function paging(query: { startIndex?: number | string; count?: number | string }): {
+  startIndex: number;
+  count: number;
+} {
   const int = (v: number | string | undefined, name: string): number | undefined => {
     if (v === undefined || v === '') return undefined;
     const n = typeof v === 'number' ? v : Number(v);
@@ -97,7 +100,13 @@ export async function conditionalGet(
 ): Promise<ScimResult> {
   if (!found) throw new NotFoundError(`${what} not found`);
   const current = etagOf(found.version);
-  if (ifNoneMatch && ifNoneMatch.split(',').map((t) => t.trim()).includes(current)) {
+  if (
+    ifNoneMatch &&
+    ifNoneMatch
+      .split(',')
+      .map((t) => t.trim())
+      .includes(current)
+  ) {
     return { status: 304, data: undefined, headers: { ETag: current } };
   }
   return render(found);

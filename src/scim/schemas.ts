@@ -75,7 +75,12 @@ function multi(name: string, description: string, opts: { value?: AttributeDef; 
     [
       opts.value ?? attr('value', 'string', `The value of the ${name} entry.`),
       attr('display', 'string', 'A human-readable name, primarily used for display purposes.'),
-      attr('type', 'string', `A label indicating the ${name} entry's function.`, opts.types ? { canonicalValues: opts.types } : {}),
+      attr(
+        'type',
+        'string',
+        `A label indicating the ${name} entry's function.`,
+        opts.types ? { canonicalValues: opts.types } : {},
+      ),
       attr('primary', 'boolean', 'Whether this is the preferred entry. At most one entry may be primary.'),
     ],
     { multiValued: true },
@@ -101,10 +106,15 @@ const USER: SchemaDef = {
     ]),
     attr('displayName', 'string', 'The name of the User, suitable for display to end-users.'),
     attr('nickName', 'string', 'The casual way to address the user in real life.'),
-    attr('profileUrl', 'reference', "A fully qualified URL pointing to a page representing the User's online profile.", {
-      referenceTypes: ['external'],
-    }),
-    attr('title', 'string', "The user's title, such as \"Vice President\"."),
+    attr(
+      'profileUrl',
+      'reference',
+      "A fully qualified URL pointing to a page representing the User's online profile.",
+      {
+        referenceTypes: ['external'],
+      },
+    ),
+    attr('title', 'string', 'The user\'s title, such as "Vice President".'),
     attr('userType', 'string', 'Used to identify the relationship between the organization and the user.'),
     attr('preferredLanguage', 'string', "The User's preferred written or spoken language."),
     attr('locale', 'string', "The User's default location for localizing currency, dates and numbers."),
@@ -135,7 +145,9 @@ const USER: SchemaDef = {
         attr('region', 'string', 'The state or region component.'),
         attr('postalCode', 'string', 'The zip code or postal code component.'),
         attr('country', 'string', 'The country name component.'),
-        attr('type', 'string', "A label indicating the address's function.", { canonicalValues: ['work', 'home', 'other'] }),
+        attr('type', 'string', "A label indicating the address's function.", {
+          canonicalValues: ['work', 'home', 'other'],
+        }),
         attr('primary', 'boolean', 'Whether this is the preferred address.'),
       ],
       { multiValued: true },
@@ -199,7 +211,11 @@ const GROUP: SchemaDef = {
           mutability: 'immutable',
         }),
         // Rendered from the member itself rather than stored: what a client sends is not kept.
-        attr('display', 'string', 'A human-readable name for the member (kept as the client sent it; otherwise the user\'s displayName or userName).'),
+        attr(
+          'display',
+          'string',
+          "A human-readable name for the member (kept as the client sent it; otherwise the user's displayName or userName).",
+        ),
         attr('type', 'string', 'A label indicating the type of resource.', {
           canonicalValues: ['User', 'Group'],
           mutability: 'immutable',
@@ -228,11 +244,17 @@ const COMMON: readonly AttributeDef[] = [
     'meta',
     'Resource metadata.',
     [
-      attr('resourceType', 'string', 'The name of the resource type of the resource.', { caseExact: true, mutability: 'readOnly' }),
+      attr('resourceType', 'string', 'The name of the resource type of the resource.', {
+        caseExact: true,
+        mutability: 'readOnly',
+      }),
       attr('created', 'dateTime', 'When the resource was added to the service provider.', { mutability: 'readOnly' }),
       attr('lastModified', 'dateTime', 'When the resource was last updated.', { mutability: 'readOnly' }),
       attr('location', 'reference', 'The URI of the resource.', { referenceTypes: ['uri'], mutability: 'readOnly' }),
-      attr('version', 'string', 'The version (weak ETag) of the resource.', { caseExact: true, mutability: 'readOnly' }),
+      attr('version', 'string', 'The version (weak ETag) of the resource.', {
+        caseExact: true,
+        mutability: 'readOnly',
+      }),
     ],
     { mutability: 'readOnly' },
   ),
@@ -245,7 +267,10 @@ const COMMON: readonly AttributeDef[] = [
 ];
 
 /** Core schema first, then its extensions, per resource type; `unqualified`: what a name without a URN can name. */
-const RESOURCE_SCHEMAS: Record<ResourceType, { core: SchemaDef; extensions: readonly SchemaDef[]; unqualified: readonly AttributeDef[] }> = {
+const RESOURCE_SCHEMAS: Record<
+  ResourceType,
+  { core: SchemaDef; extensions: readonly SchemaDef[]; unqualified: readonly AttributeDef[] }
+> = {
   User: { core: USER, extensions: [ENTERPRISE_USER], unqualified: [...USER.attributes, ...COMMON] },
   Group: { core: GROUP, extensions: [], unqualified: [...GROUP.attributes, ...COMMON] },
 };

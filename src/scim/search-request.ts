@@ -9,9 +9,17 @@ import type { ScimQuery } from './context.js';
 import { ScimError } from './errors.js';
 
 const index = (name: string) =>
-  z.union([z.number(), z.string().regex(/^-?\d+$/, `${name} must be an integer`)], { error: `${name} must be an integer` }).optional();
+  z
+    .union([z.number(), z.string().regex(/^-?\d+$/, `${name} must be an integer`)], {
+      error: `${name} must be an integer`,
+    })
+    .optional();
 const attributeList = (name: string) =>
-  z.union([z.array(z.string().max(1024)).max(MAX_PROJECTED_ATTRIBUTES), z.string().max(4096)], { error: `${name} must be a list of attribute names` }).optional();
+  z
+    .union([z.array(z.string().max(1024)).max(MAX_PROJECTED_ATTRIBUTES), z.string().max(4096)], {
+      error: `${name} must be a list of attribute names`,
+    })
+    .optional();
 
 const searchRequest = z.looseObject({
   schemas: z.unknown().optional(),

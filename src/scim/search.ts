@@ -31,7 +31,9 @@ export function finderFor(ctx: ScimContext, type: ScimResourceType): Finder {
   return {
     // `members` is served by the user's set of groups.
     byIndex: (index, value) =>
-      index === 'member' ? store.userGroupIds(dir, value) : store.findGroupIds(dir, index as 'displayName' | 'externalId', value),
+      index === 'member'
+        ? store.userGroupIds(dir, value)
+        : store.findGroupIds(dir, index as 'displayName' | 'externalId', value),
     byIds: (ids) => store.getGroups(dir, ids),
     page: (offset, limit) => store.listGroups(dir, offset, limit),
   };
@@ -55,7 +57,9 @@ export async function search(
   // Group members are not part of the stored body: a filter that mentions them gets them added.
   const withMembers = type === 'Group' && mentions(ast, 'members');
   const test = async (r: StoredResource): Promise<boolean> => {
-    const members = withMembers ? (await memberIdsOf(ctx.reads, ctx.directory.id, r.id)).map((value) => ({ value })) : undefined;
+    const members = withMembers
+      ? (await memberIdsOf(ctx.reads, ctx.directory.id, r.id)).map((value) => ({ value }))
+      : undefined;
     return matches(ast, toScim(ctx.base, type, r, members ? { members } : {}), type);
   };
   const matched = await candidates(finder, ast, type, test);
@@ -68,7 +72,9 @@ function mentions(node: FilterNode, name: string): boolean {
   switch (node.kind) {
     case 'compare':
     case 'present':
-      return node.path.name.toLowerCase() === name || (node.path.filter !== undefined && mentions(node.path.filter, name));
+      return (
+        node.path.name.toLowerCase() === name || (node.path.filter !== undefined && mentions(node.path.filter, name))
+      );
     case 'valuePath':
       return node.path.name.toLowerCase() === name || mentions(node.filter, name);
     case 'and':
@@ -103,7 +109,10 @@ async function candidates(
   }
 }
 
-async function keep(records: StoredResource[], test: (r: StoredResource) => Promise<boolean>): Promise<StoredResource[]> {
+async function keep(
+  records: StoredResource[],
+  test: (r: StoredResource) => Promise<boolean>,
+): Promise<StoredResource[]> {
   const verdicts = await Promise.all(records.map(test));
   return records.filter((_, i) => verdicts[i]);
 }

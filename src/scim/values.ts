@@ -29,13 +29,17 @@ function* safeJsonSteps(body: unknown): Steps {
   for (const node of walkJson(body)) {
     yield;
     const nested = typeof node.value === 'object' && node.value !== null;
-    if (nested && node.depth >= MAX_DEPTH) throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');
+    if (nested && node.depth >= MAX_DEPTH)
+      throw ScimError.badRequest(`JSON nested more than ${MAX_DEPTH} levels deep`, 'invalidSyntax');
     if (typeof node.key === 'string' && isForbiddenName(node.key)) {
       throw ScimError.badRequest(`"${node.key}" is not an allowed attribute name`, 'invalidValue');
     }
     const malformed = malformedText(node);
     if (malformed) {
-      throw ScimError.badRequest(`${pathOf(node)}: the ${malformed} is not valid Unicode (a lone UTF-16 surrogate)`, 'invalidValue');
+      throw ScimError.badRequest(
+        `${pathOf(node)}: the ${malformed} is not valid Unicode (a lone UTF-16 surrogate)`,
+        'invalidValue',
+      );
     }
   }
 }
@@ -86,7 +90,8 @@ export function cloneJson<T>(value: T): T {
   const out: JsonObject = {};
   for (const key of Object.keys(value)) {
     const copy = cloneJson((value as JsonObject)[key]);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[key] = copy;
   }
   return out as T;
@@ -108,7 +113,13 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** A string equal for exactly the values `deepEqual` calls equal (object keys sorted): a Set/Map key. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]])) : v,
+    isObject(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
   );
 }
 

@@ -15,7 +15,11 @@ function readAhead(ctx: ScimContext, ref: ResourceRef): StoredResource | null | 
 }
 
 /** The resource `ref`: as read with the request's authentication, or by `read`. */
-export async function readNamed(ctx: ScimContext, ref: ResourceRef, read: () => Promise<StoredResource | null>): Promise<StoredResource | null> {
+export async function readNamed(
+  ctx: ScimContext,
+  ref: ResourceRef,
+  read: () => Promise<StoredResource | null>,
+): Promise<StoredResource | null> {
   const ahead = readAhead(ctx, ref);
   return ahead === undefined ? read() : ahead;
 }

@@ -14,13 +14,17 @@ import { describeTarget, type RedisTarget } from './redis/target.js';
 
 export interface OpenStoreOptions {
   commandTimeoutMs?: number | undefined;
-  /** Replicas in sync each acknowledged write waits for (0 = no WAIT), the fewest it may settle for, and for how long. */
+  /**
+   * Replicas in sync each acknowledged write waits for (0 = no WAIT), the fewest it may settle for, and for how long.
+   */
   waitReplicas?: number | undefined;
   minReplicas?: number | undefined;
   waitTimeoutMs?: number | undefined;
   logger: Logger;
   observe: CommandObserver;
-  /** Told of each write answered 503 as not durable, and of each acknowledged with fewer replicas than wanted (metrics). */
+  /**
+   * Told of each write answered 503 as not durable, and of each acknowledged with fewer replicas than wanted (metrics).
+   */
   onNotDurable?: () => void;
   onDegraded?: () => void;
 }
@@ -37,14 +41,19 @@ export function openRedisStore(target: string | RedisTarget, o: OpenStoreOptions
   store.observeCommands(o.observe);
   logRedisConnection(store, o.logger);
   const t: RedisTarget = typeof target === 'string' ? { kind: 'server', url: target } : target;
-  o.logger.info({ store: describeTarget(t), waitReplicas: o.waitReplicas ?? 0, minReplicas: o.minReplicas ?? 0 }, 'store: Redis');
+  o.logger.info(
+    { store: describeTarget(t), waitReplicas: o.waitReplicas ?? 0, minReplicas: o.minReplicas ?? 0 },
+    'store: Redis',
+  );
   return store;
 }
 
 /** Redis when a target is set, else the embedded memory store (with a warning: its data dies with the process). */
 export function openStore(target: string | RedisTarget | undefined, o: OpenStoreOptions): Store {
   if (target) return openRedisStore(target, o);
-  o.logger.warn('no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): using the embedded in-memory store; all data is lost when the process exits');
+  o.logger.warn(
+    'no Redis is configured (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): using the embedded in-memory store; all data is lost when the process exits',
+  );
   return new MemoryStore();
 }
 

@@ -1,7 +1,8 @@
 /**
  * A 200,000-member group over real HTTP SCIM, on each store (in-process service, real redis-server): create
  * (POST + PATCHes of 20,000 members: a request body holds about that many), replace (PUT with 20,000 other
- * members: 200,000 removals and 20,000 additions), empty (PATCH remove `members` after refilling to 200,000). One line per store with
+ * members: 200,000 removals and 20,000 additions), empty (PATCH remove `members` after refilling to 200,000). One line
+ * per store with
  * seconds and events/s per step, the longest a concurrent /healthz poll waited, and the longest event-loop block
  * measured in-process: in wall time (perf_hooks), without the time the main thread waited for a core (which
  * other processes' load inflates), and in the main thread's CPU time (see StallProbe).
@@ -41,12 +42,20 @@ async function run(kind: string, store: Store): Promise<string> {
       id = await fillGroup(svc, dir, users, SIZE, BATCH);
     });
     const replace = await timed('replace', async () => {
-      const res = await svc.scim(dir, 'PUT', `/Groups/${id}?excludedAttributes=members`, { displayName: 'All employees', members: refs(users.slice(SIZE)) });
+      const res = await svc.scim(dir, 'PUT', `/Groups/${id}?excludedAttributes=members`, {
+        displayName: 'All employees',
+        members: refs(users.slice(SIZE)),
+      });
       expectStatus(res.status, 200, 'PUT');
     });
     // Back to SIZE members (untimed), so that emptying removes all of them.
     for (let i = 0; i < SIZE - BATCH; i += BATCH) {
-      const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + BATCH)) }));
+      const patched = await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${id}`,
+        ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + BATCH)) }),
+      );
       expectStatus(patched.status, 204, 'PATCH add');
     }
     cursor = await store.lastEventSeq(dir.id);

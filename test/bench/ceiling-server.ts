@@ -6,7 +6,8 @@
  *
  *   forked with argv [express|http|express-redis, <receiver url>, <redis url>]; answers its port over IPC.
  *
- * `express`: express 5 served as dsync serves it (requests born with the app's prototypes, src/http/server/express-types.ts)
+ * `express`: express 5 served as dsync serves it (requests born with the app's prototypes,
+ * src/http/server/express-types.ts)
  * with dsync's own body parsing (src/http/middleware/json-body.ts) and routing shape;
  * `http`: plain node:http, the body read and JSON.parse'd by hand;
  * `express-redis`: `express` plus the least a server that keeps what it is sent pays for it: before answering,
@@ -24,7 +25,11 @@ import { sign } from '../../src/delivery/signer.js';
 import { expressTypes } from '../../src/http/server/express-types.js';
 import { jsonBody } from '../../src/http/middleware/json-body.js';
 
-const [kind, receiver, redisUrl] = process.argv.slice(2) as ['express' | 'http' | 'express-redis', string, string | undefined];
+const [kind, receiver, redisUrl] = process.argv.slice(2) as [
+  'express' | 'http' | 'express-redis',
+  string,
+  string | undefined,
+];
 const redis = kind === 'express-redis' ? new Redis(redisUrl!, { enableAutoPipelining: true }) : undefined;
 const SECRET = 'ceiling-webhook-secret';
 const SCIM_JSON = 'application/scim+json; charset=utf-8';
@@ -66,7 +71,17 @@ let emitted: string[] = [];
 
 function emit(directoryId: string, event: string, data: unknown): void {
   const now = Date.now();
-  emitted.push(JSON.stringify({ id: `evt_${now}_${++seq}`, event, created_at: new Date(now).toISOString(), directory_id: directoryId, tenant: 'bench', product: 'bench', data }));
+  emitted.push(
+    JSON.stringify({
+      id: `evt_${now}_${++seq}`,
+      event,
+      created_at: new Date(now).toISOString(),
+      directory_id: directoryId,
+      tenant: 'bench',
+      product: 'bench',
+      data,
+    }),
+  );
 }
 
 const userData = (id: string, b: Body) => ({
@@ -84,28 +99,58 @@ const newId = () => `c${process.pid}-${++ids}`;
 function resource(base: string, type: 'User' | 'Group', id: string, body: Body): Body {
   const now = new Date().toISOString();
   const { members: _members, ...rest } = body;
-  return { ...rest, id, meta: { resourceType: type, created: now, lastModified: now, location: `${base}/${type}s/${id}`, version: 'W/"1"' } };
+  return {
+    ...rest,
+    id,
+    meta: { resourceType: type, created: now, lastModified: now, location: `${base}/${type}s/${id}`, version: 'W/"1"' },
+  };
 }
 
 /** The ceiling's whole SCIM: answer, and queue the events a real server would emit. */
-function answer(method: string, directoryId: string, type: string, id: string | undefined, body: Body | undefined): Answer {
+function answer(
+  method: string,
+  directoryId: string,
+  type: string,
+  id: string | undefined,
+  body: Body | undefined,
+): Answer {
   const base = `http://ceiling/api/scim/v2.0/${directoryId}`;
   const users = type.toLowerCase() === 'users';
-  if (method === 'GET' && !id) return { status: 200, body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] } };
-  if (!body || typeof body !== 'object') return { status: 400, body: { status: '400', detail: 'a JSON body is required' } };
+  if (method === 'GET' && !id)
+    return {
+      status: 200,
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: 0,
+        startIndex: 1,
+        itemsPerPage: 0,
+        Resources: [],
+      },
+    };
+  if (!body || typeof body !== 'object')
+    return { status: 400, body: { status: '400', detail: 'a JSON body is required' } };
   if (method === 'POST' && !id) {
     const newOne = newId();
     if (users) emit(directoryId, 'user.created', userData(newOne, body));
     else {
       const group = { id: newOne, name: body.displayName, raw: { ...body, members: undefined, id: newOne } };
       emit(directoryId, 'group.created', group);
-      for (const m of body.members ?? []) emit(directoryId, 'group.user_added', { id: m.value, active: true, raw: { id: m.value }, group });
+      for (const m of body.members ?? [])
+        emit(directoryId, 'group.user_added', { id: m.value, active: true, raw: { id: m.value }, group });
     }
-    return { status: 201, body: resource(base, users ? 'User' : 'Group', newOne, body), location: `${base}/${users ? 'Users' : 'Groups'}/${newOne}` };
+    return {
+      status: 201,
+      body: resource(base, users ? 'User' : 'Group', newOne, body),
+      location: `${base}/${users ? 'Users' : 'Groups'}/${newOne}`,
+    };
   }
   if (!id) return { status: 405 };
   if (method === 'PUT') {
-    emit(directoryId, users ? 'user.updated' : 'group.updated', users ? userData(id, body) : { id, name: body.displayName, raw: { ...body, id } });
+    emit(
+      directoryId,
+      users ? 'user.updated' : 'group.updated',
+      users ? userData(id, body) : { id, name: body.displayName, raw: { ...body, id } },
+    );
     return { status: 200, body: resource(base, users ? 'User' : 'Group', id, body) };
   }
   if (method === 'PATCH') {
@@ -113,12 +158,21 @@ function answer(method: string, directoryId: string, type: string, id: string | 
     for (const op of (body.Operations ?? []) as Body[]) {
       if (!users && typeof op.path === 'string' && /^members/i.test(op.path)) {
         const group = { id, name: '', raw: { id } };
-        for (const m of (op.value ?? []) as Body[]) emit(directoryId, op.op === 'remove' ? 'group.user_removed' : 'group.user_added', { id: m.value, active: true, raw: { id: m.value }, group });
+        for (const m of (op.value ?? []) as Body[])
+          emit(directoryId, op.op === 'remove' ? 'group.user_removed' : 'group.user_added', {
+            id: m.value,
+            active: true,
+            raw: { id: m.value },
+            group,
+          });
       } else if (op.value && typeof op.value === 'object') Object.assign(patched, op.value);
     }
     if (!users) return { status: 204 };
     emit(directoryId, 'user.updated', userData(id, patched));
-    return { status: 200, body: resource(base, 'User', id, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], ...patched }) };
+    return {
+      status: 200,
+      body: resource(base, 'User', id, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], ...patched }),
+    };
   }
   return { status: 405 };
 }
@@ -130,13 +184,21 @@ function keep(r: Redis, key: string, json: string, log: string, events: string[]
 }
 
 /** Answers the request; `express-redis` first keeps it (one round trip), as a server that stores would. */
-function handle(res: ServerResponse, method: string, directoryId: string, type: string, id: string | undefined, body: Body | undefined): void {
+function handle(
+  res: ServerResponse,
+  method: string,
+  directoryId: string,
+  type: string,
+  id: string | undefined,
+  body: Body | undefined,
+): void {
   emitted = [];
   const a = answer(method, directoryId, type, id, body);
   const events = emitted;
   if (!redis || a.status >= 400) return send(res, a, events);
   const key = `${directoryId}:${type}:${id ?? a.location ?? 'lookup'}`;
-  const kept = method === 'GET' ? redis.get(key) : keep(redis, key, JSON.stringify(body), `${directoryId}:events`, events);
+  const kept =
+    method === 'GET' ? redis.get(key) : keep(redis, key, JSON.stringify(body), `${directoryId}:events`, events);
   kept.then(
     () => send(res, a, events),
     (err: Error) => send(res, { status: 503, body: { detail: err.message } }, []),

@@ -117,7 +117,10 @@ export async function firstSyncPhase(
   return row;
 }
 
-async function logOf(redis: Redis, dirId: string): Promise<Array<{ id: string; event: string; sequence: number; data: any }>> {
+async function logOf(
+  redis: Redis,
+  dirId: string,
+): Promise<Array<{ id: string; event: string; sequence: number; data: any }>> {
   const out: Array<{ id: string; event: string; sequence: number; data: any }> = [];
   let from = '-';
   for (;;) {
@@ -125,7 +128,12 @@ async function logOf(redis: Redis, dirId: string): Promise<Array<{ id: string; e
     for (const [, fields] of entries) {
       const e = JSON.parse(fields[1]!) as { id: string; event: string; data: any };
       // Pre-loaded with XADD * (sequence 0): the log's order stands for it.
-      out.push({ id: e.id, event: e.event, sequence: out.length + 1, data: { id: e.data.id, ...(e.data.group && { group: { id: e.data.group.id } }) } });
+      out.push({
+        id: e.id,
+        event: e.event,
+        sequence: out.length + 1,
+        data: { id: e.data.id, ...(e.data.group && { group: { id: e.data.group.id } }) },
+      });
     }
     if (entries.length < 5000) return out;
     const [ms, n] = entries.at(-1)![0].split('-').map(Number) as [number, number];
@@ -177,7 +185,10 @@ export async function poisonPhase(
               schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
               Operations: [{ op: 'replace', path: 'title', value: `t${i}` }],
             })
-          : api.request('POST', `${dir.scim.path}/Users`, { schemas: userSchema, userName: `${o.tag}-${i}@${dir.tenant}.example.com` });
+          : api.request('POST', `${dir.scim.path}/Users`, {
+              schemas: userSchema,
+              userName: `${o.tag}-${i}@${dir.tenant}.example.com`,
+            });
       const tracked = p.finally(() => inflight.delete(tracked));
       inflight.add(tracked);
     }

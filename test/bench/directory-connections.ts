@@ -47,7 +47,13 @@ export async function createConnections(kube: KubeClient, n: number): Promise<vo
 
 /** The names of the Ready DirectoryConnections, kept current by a watch once `synced` resolves. */
 export async function watchReady(kube: KubeClient): Promise<{ ready: Set<string>; stop(): Promise<void> }> {
-  const watcher = new Informer<DirectoryConnection>({ client: kube, resource: DIRECTORY_CONNECTIONS, namespace: NAMESPACE, logger: pino({ level: 'silent' }), resyncIntervalMs: 0 });
+  const watcher = new Informer<DirectoryConnection>({
+    client: kube,
+    resource: DIRECTORY_CONNECTIONS,
+    namespace: NAMESPACE,
+    logger: pino({ level: 'silent' }),
+    resyncIntervalMs: 0,
+  });
   const ready = new Set<string>();
   watcher.on((type, cr) => {
     const isReady = type !== 'delete' && findCondition(cr.status?.conditions, READY)?.status === 'True';

@@ -7,7 +7,11 @@ import { FakeEntra } from '../support/fake-entra/index.js';
 
 export const BENCH_TENANT = 'bbbbbbbb-0000-4000-8000-000000000001';
 
-type Command = { cmd: 'seed'; users: number; groups: number; members: number } | { cmd: 'change'; n: number } | { cmd: 'calls' } | { cmd: 'cpu' };
+type Command =
+  | { cmd: 'seed'; users: number; groups: number; members: number }
+  | { cmd: 'change'; n: number }
+  | { cmd: 'calls' }
+  | { cmd: 'cpu' };
 
 const fake = await new FakeEntra().start();
 const tenant = fake.tenant(BENCH_TENANT);

@@ -8,13 +8,23 @@
  * in all, how many of those are gone afterwards, and how many were counted as degraded.
  *
  * Settings: WAIT off; WAIT 1 with the default minimum 0; WAIT 1 with a minimum of 1 (the behaviour before
- * writes waited only for the replicas in sync), with the dead node never returning and restarted 5 s after the kill (as Kubernetes restarts a pod).
+ * writes waited only for the replicas in sync), with the dead node never returning and restarted 5 s after the kill (as
+ * Kubernetes restarts a pod).
  * One topology per kind serves every setting: the killed node is restarted after each run and rejoins as a replica.
  *
  *   npx tsx test/bench/failover.bench.ts      # BENCH_FAILOVER_KINDS=cluster,sentinel BENCH_FAILOVER_WINDOW_MS=15000
  */
 import { countInSync } from '../../src/store/redis/replicas-in-sync.js';
-import { counter, dsyncEnv, dumpOutputs, kill, killAll, live, serve, type DsyncProc } from '../support/dsync-process.js';
+import {
+  counter,
+  dsyncEnv,
+  dumpOutputs,
+  kill,
+  killAll,
+  live,
+  serve,
+  type DsyncProc,
+} from '../support/dsync-process.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
@@ -36,7 +46,11 @@ const SETTINGS: Setting[] = [
   { name: 'WAIT off (DSYNC_REDIS_WAIT_REPLICAS=0)', env: { DSYNC_REDIS_WAIT_REPLICAS: '0' } },
   { name: 'WAIT 1, minimum 0 (the default)', env: { DSYNC_REDIS_WAIT_REPLICAS: '1' } },
   { name: 'WAIT 1, minimum 1', env: { DSYNC_REDIS_WAIT_REPLICAS: '1', DSYNC_REDIS_MIN_REPLICAS: '1' } },
-  { name: 'WAIT 1, minimum 1, node back after 5 s', env: { DSYNC_REDIS_WAIT_REPLICAS: '1', DSYNC_REDIS_MIN_REPLICAS: '1' }, restartAfterMs: RESTART_AFTER_MS },
+  {
+    name: 'WAIT 1, minimum 1, node back after 5 s',
+    env: { DSYNC_REDIS_WAIT_REPLICAS: '1', DSYNC_REDIS_MIN_REPLICAS: '1' },
+    restartAfterMs: RESTART_AFTER_MS,
+  },
 ];
 
 /** The masters now: from the first node that answers CLUSTER SLOTS, or the Sentinels' master. */
@@ -68,21 +82,33 @@ async function healthy(topology: RedisTopology): Promise<void> {
       admin.disconnect();
     }
   };
-  await until(async () => (await Promise.all((await masters(topology)).map(inSync))).every(Boolean), 'every master to have a replica in sync', 60_000);
+  await until(
+    async () => (await Promise.all((await masters(topology)).map(inSync))).every(Boolean),
+    'every master to have a replica in sync',
+    60_000,
+  );
 }
 
 /** A loaded machine starts a process slowly (its first store command may time out): a minute and three tries. */
 async function startServe(topology: RedisTopology, setting: Setting): Promise<DsyncProc> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await serve(`serve(${setting.name})`, dsyncEnv(topology.env(), setting.env), { metrics: true, readyWithinMs: 60_000 });
+      return await serve(`serve(${setting.name})`, dsyncEnv(topology.env(), setting.env), {
+        metrics: true,
+        readyWithinMs: 60_000,
+      });
     } catch (err) {
       if (attempt === 3) throw err;
     }
   }
 }
 
-async function measure(topology: RedisTopology, receiver: FaultReceiver, setting: Setting, run: number): Promise<string> {
+async function measure(
+  topology: RedisTopology,
+  receiver: FaultReceiver,
+  setting: Setting,
+  run: number,
+): Promise<string> {
   const proc = await startServe(topology, setting);
   try {
     const dirs = await loadDirectories(proc, 6, receiver.url, `bench-failover-${run}`);
@@ -102,7 +128,8 @@ async function measure(topology: RedisTopology, receiver: FaultReceiver, setting
     const acknowledged = [...load.users.values()].flat().length + load.members.size;
     const lost = await lostAcknowledged(proc, load, dirs);
     const refused = load.answersFor(victim.id, killedAt).filter((a) => a.status === 503).length;
-    const window = recovered === undefined ? `more than ${WINDOW_MS / 1000} s` : `${((recovered - killedAt) / 1000).toFixed(1)} s`;
+    const window =
+      recovered === undefined ? `more than ${WINDOW_MS / 1000} s` : `${((recovered - killedAt) / 1000).toFixed(1)} s`;
     if (setting.restartAfterMs === undefined) await topology.restart(master);
     return (
       `${topology.kind.padEnd(8)} ${setting.name.padEnd(40)} no 2xx for ${window.padEnd(16)} ${String(refused).padStart(5)} answered 503; ` +

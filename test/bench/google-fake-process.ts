@@ -4,7 +4,11 @@
  */
 import { FakeGoogle } from '../support/fake-google.js';
 
-type Command = { cmd: 'seed'; users: number; groups: number; members: number } | { cmd: 'change'; share: number } | { cmd: 'calls' } | { cmd: 'tokens' };
+type Command =
+  | { cmd: 'seed'; users: number; groups: number; members: number }
+  | { cmd: 'change'; share: number }
+  | { cmd: 'calls' }
+  | { cmd: 'tokens' };
 
 const fake = await new FakeGoogle().start();
 
@@ -21,7 +25,8 @@ function change(share: number): Record<string, number> {
   const users = [...fake.users.values()];
   const n = Math.round(users.length * share);
   const quarter = Math.floor(n / 4);
-  for (const u of users.slice(0, quarter)) u.name = { ...u.name, givenName: `${u.name.givenName}x`, fullName: `${u.name.fullName}x` };
+  for (const u of users.slice(0, quarter))
+    u.name = { ...u.name, givenName: `${u.name.givenName}x`, fullName: `${u.name.fullName}x` };
   for (const u of users.slice(quarter, 2 * quarter)) u.suspended = true;
   for (const u of users.slice(2 * quarter, 3 * quarter)) fake.removeUser(u.id);
   for (let i = 0; i < quarter; i++) fake.addUser();
@@ -36,12 +41,23 @@ function change(share: number): Record<string, number> {
     fake.removeMember(groups[i]!.id, member);
     fake.addMember(groups[i + 1]!.id, member);
   }
-  return { renamed: quarter, suspended: quarter, deleted: quarter, added: quarter, groupsRenamed: renamed, membersMoved: moved };
+  return {
+    renamed: quarter,
+    suspended: quarter,
+    deleted: quarter,
+    added: quarter,
+    groupsRenamed: renamed,
+    membersMoved: moved,
+  };
 }
 
 process.on('message', (message: Command) => {
   const reply = (data: unknown) => process.send!(data);
-  if (message.cmd === 'seed') reply((seed(message.users, message.groups, message.members), { apiUrl: fake.apiUrl, tokenUrl: fake.tokenUrl, authUrl: fake.authUrl }));
+  if (message.cmd === 'seed')
+    reply(
+      (seed(message.users, message.groups, message.members),
+      { apiUrl: fake.apiUrl, tokenUrl: fake.tokenUrl, authUrl: fake.authUrl }),
+    );
   else if (message.cmd === 'change') reply(change(message.share));
   else if (message.cmd === 'calls') reply(fake.totalCalls);
   else if (message.cmd === 'tokens') reply(fake.oauth.issueTokens());

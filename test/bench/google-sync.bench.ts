@@ -21,15 +21,29 @@ const redis = await startRedis();
 const store = new RedisStore(redis.url, { commandTimeout: 30_000 });
 try {
   const t0 = performance.now();
-  const urls = await ask<{ apiUrl: string; tokenUrl: string; authUrl: string }>({ cmd: 'seed', users: USERS, groups: GROUPS, members: MEMBERS });
-  console.log(`fake Google seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const urls = await ask<{ apiUrl: string; tokenUrl: string; authUrl: string }>({
+    cmd: 'seed',
+    users: USERS,
+    groups: GROUPS,
+    members: MEMBERS,
+  });
+  console.log(
+    `fake Google seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const dsync = createDsync({
     store,
     externalUrl: 'http://localhost',
     google: { clientId: FAKE_CLIENT.id, clientSecret: FAKE_CLIENT.secret, ...urls, queriesPerMinute: 0 },
   });
   const tokens = await ask<{ access_token: string; refresh_token: string }>({ cmd: 'tokens' });
-  const dir = await dsync.directories.create({ name: 'Bench', tenant: 'bench', product: 'app', type: 'google', google_access_token: tokens.access_token, google_refresh_token: tokens.refresh_token });
+  const dir = await dsync.directories.create({
+    name: 'Bench',
+    tenant: 'bench',
+    product: 'app',
+    type: 'google',
+    google_access_token: tokens.access_token,
+    google_refresh_token: tokens.refresh_token,
+  });
   let cursor: string | null = null;
   let calls = 0;
   const phase = async (what: string) => {

@@ -13,7 +13,11 @@ const fakes = await startFakes();
 // The benchmark measures the sync, not Bob's limit: its fake answers every request (dsync still paces itself).
 (fakes.hibob.server as { perMinute: number }).perMinute = 0;
 
-function seed(type: HrType, employees: number, departments: number): { url: string; credentials: Record<string, string> } {
+function seed(
+  type: HrType,
+  employees: number,
+  departments: number,
+): { url: string; credentials: Record<string, string> } {
   const f = fakes[type];
   for (let i = 0; i < employees; i++) f.hire({ department: `Department ${i % departments}` });
   f.age();

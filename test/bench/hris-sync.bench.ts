@@ -22,7 +22,10 @@ const one = process.env.BENCH_PROVIDER as HrType | undefined;
 if (!one) {
   // One process per provider: each peak RSS is that provider's sync alone.
   for (const type of (process.env.BENCH_PROVIDERS ?? 'bamboohr,hibob,personio').split(',')) {
-    const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_PROVIDER: type } });
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, BENCH_PROVIDER: type },
+    });
     const [code] = await once(child, 'exit');
     if (code !== 0) throw new Error(`${type}: exit ${code}`);
   }
@@ -32,9 +35,20 @@ if (!one) {
   const store = new RedisStore(redis.url, { commandTimeout: 30_000 });
   try {
     const t0 = performance.now();
-    const { url, credentials } = await ask<{ url: string; credentials: Record<string, string> }>({ cmd: 'seed', type: one, employees: EMPLOYEES, departments: DEPARTMENTS });
-    console.log(`${one}: fake seeded with ${EMPLOYEES} employees in ${DEPARTMENTS} departments in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const dsync = createDsync({ store, externalUrl: 'http://localhost', hris: { apiUrls: { bamboohr: url, hibob: url, personio: url }, webhookDelayMs: 3_600_000 } });
+    const { url, credentials } = await ask<{ url: string; credentials: Record<string, string> }>({
+      cmd: 'seed',
+      type: one,
+      employees: EMPLOYEES,
+      departments: DEPARTMENTS,
+    });
+    console.log(
+      `${one}: fake seeded with ${EMPLOYEES} employees in ${DEPARTMENTS} departments in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const dsync = createDsync({
+      store,
+      externalUrl: 'http://localhost',
+      hris: { apiUrls: { bamboohr: url, hibob: url, personio: url }, webhookDelayMs: 3_600_000 },
+    });
     const dir = await dsync.directories.create({ name: 'Bench', tenant: 'bench', product: 'app', type: one });
     await dsync.hris.setCredentials(dir.id, credentials);
     let cursor: string | null = null;

@@ -65,9 +65,13 @@ function stopper(child: ChildProcess): () => Promise<void> {
 export async function startRedis(): Promise<Proc & { port: number }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'dsync-bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {
+      stdio: 'ignore',
+    },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const { Redis } = await import('ioredis');
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -86,9 +90,14 @@ export function tscBuild(cwd: string, project: string): Promise<void> {
   let build = built.get(key);
   if (!build) {
     build = new Promise<void>((ok, fail) => {
-      const tsc = spawn(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: dir, stdio: 'inherit' });
+      const tsc = spawn(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', project], {
+        cwd: dir,
+        stdio: 'inherit',
+      });
       tsc.on('error', fail);
-      tsc.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`tsc -p ${project} in ${dir} exited with ${code}`))));
+      tsc.on('exit', (code) =>
+        code === 0 ? ok() : fail(new Error(`tsc -p ${project} in ${dir} exited with ${code}`)),
+      );
     });
     built.set(key, build);
   }
@@ -181,7 +190,12 @@ export class CountingReceiver {
         this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
         const refused = this.fails !== undefined && list.some((e) => this.fails!(e));
         const post: RecordedPost | undefined = this.recorded && {
-          events: list.map((e) => ({ id: e.id, event: e.event, directory_id: e.directory_id, data: { id: e.data.id, ...(e.data.group && { group: { id: e.data.group.id } }) } })),
+          events: list.map((e) => ({
+            id: e.id,
+            event: e.event,
+            directory_id: e.directory_id,
+            data: { id: e.data.id, ...(e.data.group && { group: { id: e.data.group.id } }) },
+          })),
           arrived: ++this.tick,
         };
         if (post) this.recorded!.push(post);
@@ -217,7 +231,11 @@ export class CountingReceiver {
   /** Waits until `n` events arrived at `url` + `path`. */
   async waitForPath(path: string, n: number, timeoutMs = 120_000): Promise<void> {
     const at = new URL(this.url).pathname + path;
-    await waitFor(async () => (this.byPath.get(at) ?? 0) >= n, `${n} webhook events at ${at} (got ${this.byPath.get(at) ?? 0})`, timeoutMs);
+    await waitFor(
+      async () => (this.byPath.get(at) ?? 0) >= n,
+      `${n} webhook events at ${at} (got ${this.byPath.get(at) ?? 0})`,
+      timeoutMs,
+    );
   }
 
   async stop(): Promise<void> {
@@ -275,7 +293,15 @@ export async function phase(
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), latencies };
+  return {
+    name,
+    requests: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    latencies,
+  };
 }
 
 export function printPhases(results: PhaseResult[]): void {
@@ -286,7 +312,12 @@ export function printPhases(results: PhaseResult[]): void {
 }
 
 export interface Client {
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -308,7 +339,9 @@ export function client(base: string, auth: string, connections = 32): Client {
 }
 
 /** A helper process of a benchmark (a fake, so the RSS measured is the sync's alone), driven by IPC messages. */
-export async function forkHelper<R>(file: URL): Promise<{ child: ChildProcess; ready: R; ask<T>(message: object): Promise<T> }> {
+export async function forkHelper<R>(
+  file: URL,
+): Promise<{ child: ChildProcess; ready: R; ask<T>(message: object): Promise<T> }> {
   const child = fork(fileURLToPath(file), [], { execArgv: ['--import', 'tsx'] });
   const ready = (await once(child, 'message'))[0] as R;
   return {
@@ -322,7 +355,10 @@ export async function forkHelper<R>(file: URL): Promise<{ child: ChildProcess; r
   };
 }
 
-/** The NODE_OPTIONS the image runs with (the Dockerfile's `ENV NODE_OPTIONS=`), so a benchmark measures memory as deployed. */
+/**
+ * The NODE_OPTIONS the image runs with (the Dockerfile's `ENV NODE_OPTIONS=`), so a benchmark measures memory as
+ * deployed.
+ */
 export function imageNodeOptions(): string {
   const dockerfile = readFileSync(fileURLToPath(new URL('../../Dockerfile', import.meta.url)), 'utf8');
   return /^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile)?.[1]?.trim() ?? '';

@@ -21,8 +21,8 @@ const SIZES = [100, 1000, 4000];
 const SCRIPTS = {
   'no new string': `local s = ARGV[1] local n = 0 for i = 1, 25 do n = n + #s end return n`,
   'string.sub': `local s = ARGV[1] for i = 1, 25 do local t = string.sub(s, 2, -2 - i) end return 1`,
-  'concatenation': `local s = ARGV[1] for i = 1, 25 do local t = '{"id":' .. i .. ',"raw":' .. s .. '}' end return 1`,
-  'GET': `for i = 1, 25 do local t = redis.call('GET', KEYS[i]) end return 1`,
+  concatenation: `local s = ARGV[1] for i = 1, 25 do local t = '{"id":' .. i .. ',"raw":' .. s .. '}' end return 1`,
+  GET: `for i = 1, 25 do local t = redis.call('GET', KEYS[i]) end return 1`,
 };
 
 async function main(): Promise<void> {
@@ -43,7 +43,9 @@ async function main(): Promise<void> {
         for (const [name, sha] of order) {
           await r.config('RESETSTAT');
           // A different argument each call: Lua reuses a string it already holds.
-          await Promise.all(Array.from({ length: CALLS }, (_, i) => r.evalsha(sha, 25, ...keys, String(i).padEnd(size, 'a'))));
+          await Promise.all(
+            Array.from({ length: CALLS }, (_, i) => r.evalsha(sha, 25, ...keys, String(i).padEnd(size, 'a'))),
+          );
           const m = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec((await r.info('commandstats')) as string)!;
           samples.get(name)!.push(Number(m[2]) / Number(m[1]));
         }

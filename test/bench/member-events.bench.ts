@@ -24,7 +24,14 @@ const ROUNDS = env('BENCH_ROUNDS', 7);
 const USERS = env('BENCH_USERS', 5000);
 const HERE = join(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
-type MemberChanges = (store: unknown, directory: unknown, type: string, refs: Array<{ value: string }>, group: unknown, now: number) => Promise<Array<{ event: { json: string } }>>;
+type MemberChanges = (
+  store: unknown,
+  directory: unknown,
+  type: string,
+  refs: Array<{ value: string }>,
+  group: unknown,
+  now: number,
+) => Promise<Array<{ event: { json: string } }>>;
 
 interface Tree {
   name: string;
@@ -45,24 +52,54 @@ async function cpuPer(count: number, step: (i: number) => Promise<void>): Promis
 
 async function tree(name: string, dir: string): Promise<Tree> {
   const { memberChanges } = (await import(join(dir, 'src/core/memberships.ts'))) as { memberChanges: MemberChanges };
-  const { MemoryStore } = await importFirst<{ MemoryStore: new () => any }>(dir, ['src/store/memory/users-groups.ts', 'src/store/memory.ts']);
-  const { UserWriter } = (await import(join(dir, 'src/core/users.ts'))) as { UserWriter: new (deps: unknown) => Writer };
+  const { MemoryStore } = await importFirst<{ MemoryStore: new () => any }>(dir, [
+    'src/store/memory/users-groups.ts',
+    'src/store/memory.ts',
+  ]);
+  const { UserWriter } = (await import(join(dir, 'src/core/users.ts'))) as {
+    UserWriter: new (deps: unknown) => Writer;
+  };
   const store = new MemoryStore();
   const at = new Date().toISOString();
   const directory = {
-    id: 'd1', name: 'Bench', tenant: 'acme', product: 'bench', type: 'okta-scim-v2', log_webhook_events: false, deactivated: false,
-    scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: at, updated_at: at,
+    id: 'd1',
+    name: 'Bench',
+    tenant: 'acme',
+    product: 'bench',
+    type: 'okta-scim-v2',
+    log_webhook_events: false,
+    deactivated: false,
+    scim: { path: '/s', secret: 's', endpoint: 'http://x/s' },
+    webhook: { endpoint: '', secret: '' },
+    created_at: at,
+    updated_at: at,
   };
   await store.createDirectory(directory);
   for (let i = 0; i < USERS; i++) {
     const body = oktaUser('bench', i);
-    await store.createUser('d1', { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 }, { userName: body.userName, emails: [] }, []);
+    await store.createUser(
+      'd1',
+      { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 },
+      { userName: body.userName, emails: [] },
+      [],
+    );
   }
   const writer = new UserWriter({ store, committed: () => undefined });
   // Two versions of every user, written in turn: each update changes its displayName.
-  const versions = [0, 1].map((v) => Array.from({ length: USERS }, (_, i) => Object.assign(oktaUser('bench', i), { displayName: `Version ${v} of ${i}` })));
+  const versions = [0, 1].map((v) =>
+    Array.from({ length: USERS }, (_, i) =>
+      Object.assign(oktaUser('bench', i), { displayName: `Version ${v} of ${i}` }),
+    ),
+  );
   let updated = 0;
-  const group = { id: 'g1', body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering', externalId: '00gbench0001' } };
+  const group = {
+    id: 'g1',
+    body: {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Engineering',
+      externalId: '00gbench0001',
+    },
+  };
   return {
     name,
     /** CPU µs per change, the store appending nothing (the events are read once, as the store would). */
@@ -70,7 +107,8 @@ async function tree(name: string, dir: string): Promise<Tree> {
       let bytes = 0;
       const us = await cpuPer(CHANGES, async (c) => {
         const refs = Array.from({ length: MEMBERS }, (_, i) => ({ value: `u${(c * MEMBERS + i) % USERS}` }));
-        for (const change of await memberChanges(store, directory, 'group.user_added', refs, group, Date.now())) bytes += change.event.json.length;
+        for (const change of await memberChanges(store, directory, 'group.user_added', refs, group, Date.now()))
+          bytes += change.event.json.length;
       });
       if (bytes === 0) throw new Error('no events built');
       return us;
@@ -89,8 +127,14 @@ async function tree(name: string, dir: string): Promise<Tree> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const specs = (process.env.BENCH_TREES ?? '').split(',').filter(Boolean).map((s) => s.split('=') as [string, string]);
-  const trees = [...(await Promise.all(specs.map(([name, dir]) => tree(name, dir)))), await tree('this checkout', HERE)];
+  const specs = (process.env.BENCH_TREES ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((s) => s.split('=') as [string, string]);
+  const trees = [
+    ...(await Promise.all(specs.map(([name, dir]) => tree(name, dir)))),
+    await tree('this checkout', HERE),
+  ];
   const samples = new Map<string, number[]>(trees.map((t) => [t.name, []]));
   const updates = new Map<string, number[]>(trees.map((t) => [t.name, []]));
   // Warm-up: every tree's code optimised before anything is measured.
@@ -102,17 +146,22 @@ async function main(): Promise<void> {
     for (const t of order) updates.get(t.name)!.push(await t.updates());
   }
   const rounds = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
-  console.log(`membership changes of ${MEMBERS} members (Okta-shaped users, ${USERS} in turn), ${CHANGES} per round, median of ${ROUNDS} alternating rounds:\n`);
+  console.log(
+    `membership changes of ${MEMBERS} members (Okta-shaped users, ${USERS} in turn), ${CHANGES} per round, median of ${ROUNDS} alternating rounds:\n`,
+  );
   console.log('| tree | CPU µs per change | per member | rounds (µs per change) |');
   console.log('|---|---:|---:|---|');
   for (const t of trees) {
     const xs = samples.get(t.name)!;
     console.log(`| ${t.name} | ${median(xs).toFixed(0)} | ${(median(xs) / MEMBERS).toFixed(1)} | ${rounds(xs, 0)} |`);
   }
-  console.log(`\nuser updates (a new displayName, Okta-shaped users), ${CHANGES} per round, median of ${ROUNDS} alternating rounds (${process.version}):\n`);
+  console.log(
+    `\nuser updates (a new displayName, Okta-shaped users), ${CHANGES} per round, median of ${ROUNDS} alternating rounds (${process.version}):\n`,
+  );
   console.log('| tree | CPU µs per update | rounds |');
   console.log('|---|---:|---|');
-  for (const t of trees) console.log(`| ${t.name} | ${median(updates.get(t.name)!).toFixed(1)} | ${rounds(updates.get(t.name)!, 1)} |`);
+  for (const t of trees)
+    console.log(`| ${t.name} | ${median(updates.get(t.name)!).toFixed(1)} | ${rounds(updates.get(t.name)!, 1)} |`);
 }
 
 await main();

@@ -30,7 +30,10 @@ const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 /** MONITOR prints arguments as Redis quotes them (sdscatrepr): back to their bytes. */
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', a: '\x07', b: '\b' };
-const unquote = (arg: string) => arg.replace(/\\(x[0-9a-f]{2}|.)/g, (_m, e: string) => (e.length === 3 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (ESCAPES[e] ?? e)));
+const unquote = (arg: string) =>
+  arg.replace(/\\(x[0-9a-f]{2}|.)/g, (_m, e: string) =>
+    e.length === 3 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (ESCAPES[e] ?? e),
+  );
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 /** The EVALSHA arguments (numkeys, keys, argv) of a member add and a member remove PATCH, as dsync sent them. */
@@ -38,7 +41,12 @@ async function capture(redisUrl: string): Promise<string[][]> {
   const proc = await startDsync({ REDIS_URL: redisUrl });
   try {
     const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
-    const res = await api.request('POST', '/api/v1/directory-sync', { name: 'member script', tenant: 't', product: 'bench', type: 'okta-scim-v2' });
+    const res = await api.request('POST', '/api/v1/directory-sync', {
+      name: 'member script',
+      tenant: 't',
+      product: 'bench',
+      type: 'okta-scim-v2',
+    });
     check(res.status, [201], 'directory');
     const scim = client(proc.url, `Bearer ${res.body.data.scim.secret}`, 4);
     const base = res.body.data.scim.path as string;
@@ -48,23 +56,32 @@ async function capture(redisUrl: string): Promise<string[][]> {
       check(created.status, [201], 'user');
       users.push(created.body.id);
     }
-    const group = await scim.request('POST', `${base}/Groups`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'G', members: [] });
+    const group = await scim.request('POST', `${base}/Groups`, {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'G',
+      members: [],
+    });
     check(group.status, [201], 'group');
     const watcher = new Redis(redisUrl);
     const monitor = await watcher.monitor();
     const calls: string[][] = [];
     const updateGroup = sha1(SCRIPTS.dsyncUpdateGroup);
     monitor.on('monitor', (_time: string, args: string[]) => {
-      if (String(args[0]).toLowerCase() === 'evalsha' && args[1] === updateGroup) calls.push(args.slice(2).map(unquote));
+      if (String(args[0]).toLowerCase() === 'evalsha' && args[1] === updateGroup)
+        calls.push(args.slice(2).map(unquote));
     });
     for (const op of ['add', 'remove']) {
-      const patched = await scim.request('PATCH', `${base}/Groups/${group.body.id}`, { schemas: [PATCH_OP], Operations: [{ op, path: 'members', value: users.map((value) => ({ value })) }] });
+      const patched = await scim.request('PATCH', `${base}/Groups/${group.body.id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op, path: 'members', value: users.map((value) => ({ value })) }],
+      });
       check(patched.status, [204], `member ${op}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     monitor.disconnect();
     watcher.disconnect();
-    if (calls.length !== 2) throw new Error(`expected 2 dsyncUpdateGroup calls (add, remove), MONITOR saw ${calls.length}`);
+    if (calls.length !== 2)
+      throw new Error(`expected 2 dsyncUpdateGroup calls (add, remove), MONITOR saw ${calls.length}`);
     return calls;
   } finally {
     await proc.stop();
@@ -72,17 +89,25 @@ async function capture(redisUrl: string): Promise<string[][]> {
 }
 
 async function main(): Promise<void> {
-  const trees = (process.env.BENCH_TREES ?? '').split(',').filter(Boolean).map((t) => t.split('=') as [string, string]);
+  const trees = (process.env.BENCH_TREES ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((t) => t.split('=') as [string, string]);
   if (trees.length > 1) throw new Error('BENCH_TREES: one older checkout (name=dir)');
   const redis = await startRedis();
   const r = new Redis(redis.url);
   try {
     const calls = await capture(redis.url);
-    const sides: Array<{ name: string; script: string }> = [{ name: 'this checkout', script: SCRIPTS.dsyncUpdateGroup }];
+    const sides: Array<{ name: string; script: string }> = [
+      { name: 'this checkout', script: SCRIPTS.dsyncUpdateGroup },
+    ];
     if (trees[0]) {
       const [name, dir] = trees[0];
       await tscBuild(dir, 'tsconfig.build.json');
-      const older = await importFirst<{ SCRIPTS: typeof SCRIPTS }>(dir, ['dist/store/redis/lua/scripts.js', 'dist/store/redis-scripts.js']);
+      const older = await importFirst<{ SCRIPTS: typeof SCRIPTS }>(dir, [
+        'dist/store/redis/lua/scripts.js',
+        'dist/store/redis-scripts.js',
+      ]);
       sides.unshift({ name, script: older.SCRIPTS.dsyncUpdateGroup });
     } else {
       // The same script under a second SHA: what two identical scripts differ by here.
@@ -95,7 +120,9 @@ async function main(): Promise<void> {
     await r.config('SET', 'slowlog-max-len', '100000');
     const flags = '1'.repeat(MEMBERS);
     const perRound: number[][] = sides.map(() => []);
-    console.log(`member PATCH script (dsyncUpdateGroup), ${MEMBERS} members added then removed, users ${USER_EXTRA} characters above Okta's; ${CALLS} pairs per side a round, interleaved`);
+    console.log(
+      `member PATCH script (dsyncUpdateGroup), ${MEMBERS} members added then removed, users ${USER_EXTRA} characters above Okta's; ${CALLS} pairs per side a round, interleaved`,
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       const timed: number[][] = sides.map(() => []);
       const collect = async () => {
@@ -112,7 +139,8 @@ async function main(): Promise<void> {
           const i = (n + round + k) % sides.length;
           for (const args of calls) {
             const out = (await r.evalsha(shas[i]!, ...(args as [string]))) as string[];
-            if (out[0] !== 'ok' || out[3] !== flags) throw new Error(`${sides[i]!.name}: the replayed call answered ${JSON.stringify(out).slice(0, 200)}`);
+            if (out[0] !== 'ok' || out[3] !== flags)
+              throw new Error(`${sides[i]!.name}: the replayed call answered ${JSON.stringify(out).slice(0, 200)}`);
           }
         }
         if (n % 100 === 99) await collect();

@@ -31,7 +31,9 @@ if (!process.env.DSYNC_TEST_TLS_DIR || (process.env.NODE_OPTIONS ?? '') !== NODE
     execFileSync('bash', [fileURLToPath(new URL('../support/test-ca.sh', import.meta.url)), dir]);
   }
   const env = { ...process.env, DSYNC_TEST_TLS_DIR: dir, NODE_EXTRA_CA_CERTS: join(dir, 'ca.crt'), NODE_OPTIONS };
-  process.exit(spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env }).status ?? 1);
+  process.exit(
+    spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env }).status ?? 1,
+  );
 }
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
@@ -50,18 +52,29 @@ const probe = new Redis(redis.url);
 try {
   const t0 = performance.now();
   const { url } = await ask<{ url: string }>({ cmd: 'seed', users: USERS, groups: GROUPS, members: MEMBERS });
-  console.log(`fake Entra seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s (node ${process.version}, NODE_OPTIONS ${NODE_OPTIONS || 'none'}, as the image)`);
+  console.log(
+    `fake Entra seeded: ${USERS} users, ${GROUPS} groups x ${MEMBERS} members in ${((performance.now() - t0) / 1000).toFixed(1)} s (node ${process.version}, NODE_OPTIONS ${NODE_OPTIONS || 'none'}, as the image)`,
+  );
   const dsync = createDsync({
     store,
     externalUrl: 'http://localhost',
     microsoft: { clientId: FAKE_APP.clientId, clientSecret: FAKE_APP.secret, authorityUrl: url, graphUrl: url },
   });
-  const dir = await dsync.directories.create({ name: 'Bench', tenant: 'bench', product: 'app', type: 'microsoft-entra', microsoft_tenant_id: tenant });
+  const dir = await dsync.directories.create({
+    name: 'Bench',
+    tenant: 'bench',
+    product: 'app',
+    type: 'microsoft-entra',
+    microsoft_tenant_id: tenant,
+  });
   let cursor: string | null = null;
   let calls = 0;
   const redisCpu = async () => {
     const info = await probe.info('cpu');
-    return ['used_cpu_user', 'used_cpu_sys'].reduce((n, k) => n + Number(new RegExp(`${k}:([\\d.]+)`).exec(info)![1]), 0);
+    return ['used_cpu_user', 'used_cpu_sys'].reduce(
+      (n, k) => n + Number(new RegExp(`${k}:([\\d.]+)`).exec(info)![1]),
+      0,
+    );
   };
   const ownCpu = () => {
     const { user, system } = process.cpuUsage();
@@ -90,18 +103,22 @@ try {
   };
   const first = await phase('first sync (full)');
   // Wall-clock when the machine is free; on a loaded one, the CPU the three processes spent (what it would take alone).
-  if (Math.min(first.seconds, first.cpu) >= 120) failures.push(`first sync took ${first.seconds.toFixed(1)} s, ${first.cpu.toFixed(1)} CPU s (bar: < 120 s)`);
+  if (Math.min(first.seconds, first.cpu) >= 120)
+    failures.push(`first sync took ${first.seconds.toFixed(1)} s, ${first.cpu.toFixed(1)} CPU s (bar: < 120 s)`);
   if (first.rss >= 400) failures.push(`first sync peaked at ${first.rss} MB (bar: < 400 MB)`);
   const changes = await ask<Record<string, number>>({ cmd: 'change', n: CHANGES });
   console.log(`${CHANGES} changes: ${JSON.stringify(changes)}`);
   const delta = await phase(`delta after ${CHANGES} changes`);
-  if (Math.min(delta.seconds, delta.cpu) >= 2) failures.push(`the delta took ${delta.seconds.toFixed(2)} s, ${delta.cpu.toFixed(2)} CPU s (bar: < 2 s)`);
+  if (Math.min(delta.seconds, delta.cpu) >= 2)
+    failures.push(`the delta took ${delta.seconds.toFixed(2)} s, ${delta.cpu.toFixed(2)} CPU s (bar: < 2 s)`);
   console.log(
     `Graph calls: first sync ${first.calls} for ${USERS + GROUPS} objects; delta ${delta.calls} for ${CHANGES} changes ` +
       `(${(delta.calls / CHANGES).toFixed(2)} per change, ${((delta.calls / first.calls) * 100).toFixed(1)}% of the first sync's)`,
   );
-  // In proportion to the changes: a handful of pages (999 items each), plus a read per object Graph named without its properties.
-  if (delta.calls > 2 + Math.ceil(CHANGES / 100) * 2 + CHANGES / 10) failures.push(`the delta made ${delta.calls} Graph calls for ${CHANGES} changes`);
+  // In proportion to the changes: a handful of pages (999 items each), plus a read per object Graph named without its
+  // properties.
+  if (delta.calls > 2 + Math.ceil(CHANGES / 100) * 2 + CHANGES / 10)
+    failures.push(`the delta made ${delta.calls} Graph calls for ${CHANGES} changes`);
   await dsync.close();
 } finally {
   probe.disconnect();

@@ -18,7 +18,12 @@ export const oktaUser = (tag: string, i: number) => ({
 /** Okta's user with `extra` characters more (an enterprise extension's department: real directories' users are
  * often 1–2 KB of JSON, the bench's ~350 bytes). */
 export const biggerOktaUser = (tag: string, i: number, extra: number) =>
-  extra > 0 ? { ...oktaUser(tag, i), 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'd'.repeat(extra) } } : oktaUser(tag, i);
+  extra > 0
+    ? {
+        ...oktaUser(tag, i),
+        'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'd'.repeat(extra) },
+      }
+    : oktaUser(tag, i);
 
 export function check(status: number, want: number[], what: string): void {
   if (!want.includes(status)) throw new Error(`${what}: unexpected status ${status}`);
@@ -28,7 +33,9 @@ export function check(status: number, want: number[], what: string): void {
 export function createUsers(scim: Client, base: string, tag: string, from: number) {
   return async (i: number, timed: <T>(fn: () => Promise<T>) => Promise<T>) => {
     const user = oktaUser(tag, from + i);
-    const found = await timed(() => scim.request('GET', `${base}/Users?filter=${enc(`userName eq "${user.userName}"`)}&startIndex=1&count=100`));
+    const found = await timed(() =>
+      scim.request('GET', `${base}/Users?filter=${enc(`userName eq "${user.userName}"`)}&startIndex=1&count=100`),
+    );
     check(found.status, [200], 'lookup');
     const created = await timed(() => scim.request('POST', `${base}/Users`, user));
     check(created.status, [201], 'create');

@@ -35,7 +35,11 @@ interface OperatorPod {
 /** The cgroup (v1, the kubelet's cgroupfs driver) of a pod by its UID, in whichever QoS class it falls. */
 function cgroupOf(uid: string): string {
   const root = '/sys/fs/cgroup/memory/kubepods';
-  const dir = [join(root, 'burstable', `pod${uid}`), join(root, 'besteffort', `pod${uid}`), join(root, `pod${uid}`)].find((d) => existsSync(d));
+  const dir = [
+    join(root, 'burstable', `pod${uid}`),
+    join(root, 'besteffort', `pod${uid}`),
+    join(root, `pod${uid}`),
+  ].find((d) => existsSync(d));
   if (!dir) throw new Error(`no memory cgroup for pod ${uid} under ${root}`);
   return dir;
 }
@@ -43,7 +47,9 @@ function cgroupOf(uid: string): string {
 /** The pod's working set, bytes, as the kubelet computes it: usage less inactive file pages. */
 function workingSet(cgroup: string): number {
   const usage = Number(readFileSync(join(cgroup, 'memory.usage_in_bytes'), 'utf8'));
-  const inactive = Number(/^total_inactive_file (\d+)$/m.exec(readFileSync(join(cgroup, 'memory.stat'), 'utf8'))?.[1] ?? 0);
+  const inactive = Number(
+    /^total_inactive_file (\d+)$/m.exec(readFileSync(join(cgroup, 'memory.stat'), 'utf8'))?.[1] ?? 0,
+  );
   return Math.max(0, usage - inactive);
 }
 
@@ -55,9 +61,16 @@ async function main(): Promise<void> {
   const env = { KUBECONFIG: kubeconfig };
   const k = (args: string[]) => ok(kubectl(), args, { env });
 
-  const installS = await installChart({ kubeconfig, redisUrl }, 'bench-api-key-0123456789abcdef', [`operator.resync=${RESYNC}`]);
-  const listed = JSON.parse(await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/component=operator', '-o', 'json'])) as {
-    items: Array<{ metadata: { name: string; uid: string }; spec: { containers: Array<{ resources: { requests?: { memory?: string }; limits?: { memory?: string } } }> } }>;
+  const installS = await installChart({ kubeconfig, redisUrl }, 'bench-api-key-0123456789abcdef', [
+    `operator.resync=${RESYNC}`,
+  ]);
+  const listed = JSON.parse(
+    await k(['-n', NAMESPACE, 'get', 'pods', '-l', 'app.kubernetes.io/component=operator', '-o', 'json']),
+  ) as {
+    items: Array<{
+      metadata: { name: string; uid: string };
+      spec: { containers: Array<{ resources: { requests?: { memory?: string }; limits?: { memory?: string } } }> };
+    }>;
   };
   const pods: OperatorPod[] = listed.items.map((p) => ({
     name: p.metadata.name,
@@ -66,7 +79,8 @@ async function main(): Promise<void> {
     limit: p.spec.containers[0]!.resources.limits?.memory ?? '-',
   }));
   const cgroups = new Map(pods.map((p) => [p.name, cgroupOf(p.uid)]));
-  const holder = async () => (await k(['-n', NAMESPACE, 'get', 'lease', 'dsync-operator', '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
+  const holder = async () =>
+    (await k(['-n', NAMESPACE, 'get', 'lease', 'dsync-operator', '-o', 'jsonpath={.spec.holderIdentity}'])).trim();
   await until(async () => (await holder()) !== '' || (await sleep(500), false), 'an operator replica leads', 60_000);
 
   // The most each pod's working set reached, sampled every second from here to the end.
@@ -109,7 +123,9 @@ async function main(): Promise<void> {
           `request ${p.request}, limit ${p.limit}\n`,
       );
     }
-    process.stdout.write(`  per resource (the leader's after Ready less idle): ${((afterReady.get(leader)! - idle.get(leader)!) / N / 1e3).toFixed(1)} KB\n`);
+    process.stdout.write(
+      `  per resource (the leader's after Ready less idle): ${((afterReady.get(leader)! - idle.get(leader)!) / N / 1e3).toFixed(1)} KB\n`,
+    );
   } finally {
     clearInterval(sampler);
     await watch.stop();

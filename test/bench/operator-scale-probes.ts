@@ -106,7 +106,9 @@ export function loadSince(after: ServerLoad, before: ServerLoad): ServerLoad {
 /** CPU seconds per process; `other` is the rest of the machine's. */
 export type CpuSeconds = Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark' | 'other', number>;
 
-export type CpuSample = Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark', number> & { machine: { busy: number; total: number } };
+export type CpuSample = Record<'apiserver' | 'etcd' | 'leader' | 'standby' | 'redis' | 'benchmark', number> & {
+  machine: { busy: number; total: number };
+};
 
 export function cpuSpent(start: CpuSample, end: CpuSample): { cpu: CpuSeconds; machineBusy: number } {
   const names = ['apiserver', 'etcd', 'leader', 'standby', 'redis', 'benchmark'] as const;
@@ -127,7 +129,9 @@ async function apiServerGet(kubeConfig: KubeConfig, path: string): Promise<Buffe
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve(Buffer.concat(chunks)));
       res.on('error', reject);
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

@@ -12,7 +12,9 @@ export interface Result {
   rss: { idle: number; settled: number; peak: number };
   converged: Scrape;
   leaderCpuSeconds: number;
-  /** The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included. */
+  /**
+   * The API server's requests (leases and events aside) from the first create to all Ready, the bench's own included.
+   */
   server: ServerLoad;
   /** CPU seconds per process from the first create to all Ready; `other` is the rest of the machine's. */
   cpu: CpuSeconds;

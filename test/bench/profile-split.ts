@@ -36,11 +36,20 @@ interface Window {
 const PARTS = ['HTTP', 'validation', 'store', 'delivery', 'metrics & logs', 'GC', 'other'] as const;
 type Part = (typeof PARTS)[number];
 
-/** The part a frame belongs to by its source (src/ under tsx, dist/ built), or undefined (node internals, natives: look at its caller). */
+/**
+ * The part a frame belongs to by its source (src/ under tsx, dist/ built), or undefined (node internals, natives: look
+ * at its caller).
+ */
 const BY_URL: Array<[RegExp, Part]> = [
   [/\/(?:src|dist)\/delivery\/|\/node_modules\/undici\//, 'delivery'],
-  [/\/(?:src|dist)\/store\/|\/node_modules\/(ioredis|@ioredis|redis-parser|redis-errors|cluster-key-slot|denque|standard-as-callback)\//, 'store'],
-  [/\/(?:src|dist)\/(?:metrics|logger)\.[jt]s|\/node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream|tdigest|bintrees)\//, 'metrics & logs'],
+  [
+    /\/(?:src|dist)\/store\/|\/node_modules\/(ioredis|@ioredis|redis-parser|redis-errors|cluster-key-slot|denque|standard-as-callback)\//,
+    'store',
+  ],
+  [
+    /\/(?:src|dist)\/(?:metrics|logger)\.[jt]s|\/node_modules\/(prom-client|pino|pino-std-serializers|sonic-boom|thread-stream|tdigest|bintrees)\//,
+    'metrics & logs',
+  ],
   [/\/(?:src|dist)\/(scim|core)\/|\/node_modules\/zod\//, 'validation'],
   [
     /\/(?:src|dist)\/(http|ratelimit)\/|\/(?:src|dist)\/service\.[jt]s|\/node_modules\/(express|body-parser|router|raw-body|finalhandler|on-finished|type-is|content-type|iconv-lite|qs|send|path-to-regexp|depd|http-errors|statuses|mime-types|media-typer|negotiator|accepts|parseurl|encodeurl|vary|cookie|fresh|range-parser|rate-limiter-flexible)\/|^node:_http/,
@@ -66,7 +75,10 @@ function split(profile: Profile, windows: Window[]): Map<string, { requests: num
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const out = new Map<string, { requests: number; us: Record<Part, number> }>();
   for (const w of windows) {
-    const entry = out.get(w.phase) ?? { requests: 0, us: Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number> };
+    const entry = out.get(w.phase) ?? {
+      requests: 0,
+      us: Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>,
+    };
     entry.requests += w.requests;
     out.set(w.phase, entry);
   }

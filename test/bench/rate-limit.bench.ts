@@ -25,13 +25,22 @@ async function main(): Promise<void> {
         const dsync = services[mode];
         const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 2);
         closers.push(() => api.close());
-        const res = await api.request('POST', '/api/v1/directory-sync', { name: mode, tenant: mode, product: 'bench', type: 'okta-scim-v2' });
+        const res = await api.request('POST', '/api/v1/directory-sync', {
+          name: mode,
+          tenant: mode,
+          product: 'bench',
+          type: 'okta-scim-v2',
+        });
         check(res.status, [201], `create directory ${JSON.stringify(res.body)}`);
         const dir = res.body.data as { scim: { secret: string; path: string } };
         const scim = client(dsync.url, `Bearer ${dir.scim.secret}`, CONCURRENCY);
         closers.push(() => scim.close());
         let next = 0;
-        return { mode, run: (name: string, n: number) => phase(name, n, CONCURRENCY, createUsers(scim, dir.scim.path, mode, (next += n) - n)) };
+        return {
+          mode,
+          run: (name: string, n: number) =>
+            phase(name, n, CONCURRENCY, createUsers(scim, dir.scim.path, mode, (next += n) - n)),
+        };
       }),
     );
     for (const r of runners) await r.run(`warm-up ${r.mode}`, 500);
@@ -42,13 +51,17 @@ async function main(): Promise<void> {
         const result: PhaseResult = await r.run(`round ${round} limits ${r.mode}`, USERS);
         totals[r.mode].requests += result.requests;
         totals[r.mode].seconds += result.seconds;
-        console.log(`round ${round} limits ${r.mode.padEnd(3)}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`);
+        console.log(
+          `round ${round} limits ${r.mode.padEnd(3)}: ${Math.round(result.rps)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`,
+        );
       }
     }
     const rate = (m: 'off' | 'on') => totals[m].requests / totals[m].seconds;
     console.log(`\nSCIM create (lookup+POST), concurrency ${CONCURRENCY}, ${ROUNDS} × ${USERS} users each:`);
     console.log(`  limits off: ${Math.round(rate('off'))} req/s`);
-    console.log(`  limits on : ${Math.round(rate('on'))} req/s (enterprise, scim=100000/1000000: burst and sustained counters in Redis)`);
+    console.log(
+      `  limits on : ${Math.round(rate('on'))} req/s (enterprise, scim=100000/1000000: burst and sustained counters in Redis)`,
+    );
     console.log(`  on/off    : ${((rate('on') / rate('off')) * 100).toFixed(1)}%`);
   } finally {
     for (const close of closers) await close();

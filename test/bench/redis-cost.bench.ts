@@ -40,7 +40,8 @@ interface Figures {
 /** `cmdstat_<name>:calls=…,usec=…` lines of INFO commandstats. */
 function commandStats(info: string): Map<string, { calls: number; usec: number }> {
   const out = new Map<string, { calls: number; usec: number }>();
-  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) out.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm))
+    out.set(m[1]!, { calls: Number(m[2]), usec: Number(m[3]) });
   return out;
 }
 
@@ -100,14 +101,25 @@ async function target(name: string, cwd: string | undefined, receiver: CountingR
       out.set(
         'PUT',
         await measured(COUNT, COUNT, async (i, timed) => {
-          const r = await timed(() => scim.request('PUT', `${base}/Users/${users[i % USERS]}`, { ...benchUser(round, i % USERS), displayName: `R ${i}` }));
+          const r = await timed(() =>
+            scim.request('PUT', `${base}/Users/${users[i % USERS]}`, {
+              ...benchUser(round, i % USERS),
+              displayName: `R ${i}`,
+            }),
+          );
           check(r.status, [200], 'PUT');
         }),
       );
       out.set(
         'group create',
         await measured(COUNT, COUNT, async (i, timed) => {
-          const r = await timed(() => scim.request('POST', `${base}/Groups`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `G ${i}`, members: [] }));
+          const r = await timed(() =>
+            scim.request('POST', `${base}/Groups`, {
+              schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+              displayName: `G ${i}`,
+              members: [],
+            }),
+          );
           check(r.status, [201], 'group create');
           groups[i] = r.body.id;
         }),
@@ -116,14 +128,24 @@ async function target(name: string, cwd: string | undefined, receiver: CountingR
         `member PATCH (${MEMBERS})`,
         await measured(COUNT, COUNT * MEMBERS, async (i, timed) => {
           const value = Array.from({ length: MEMBERS }, (_, j) => ({ value: users[(i * MEMBERS + j) % USERS] }));
-          const r = await timed(() => scim.request('PATCH', `${base}/Groups/${groups[i]}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value }] }));
+          const r = await timed(() =>
+            scim.request('PATCH', `${base}/Groups/${groups[i]}`, {
+              schemas: [PATCH_OP],
+              Operations: [{ op: 'add', path: 'members', value }],
+            }),
+          );
           check(r.status, [204], 'member PATCH');
         }),
       );
       out.set(
         'deactivate',
         await measured(COUNT, COUNT, async (i, timed) => {
-          const r = await timed(() => scim.request('PATCH', `${base}/Users/${users[i % USERS]}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] }));
+          const r = await timed(() =>
+            scim.request('PATCH', `${base}/Users/${users[i % USERS]}`, {
+              schemas: [PATCH_OP],
+              Operations: [{ op: 'replace', value: { active: false } }],
+            }),
+          );
           check(r.status, [200], 'deactivate');
         }),
       );
@@ -156,11 +178,16 @@ async function main(): Promise<void> {
       const order = round % 2 ? targets : [...targets].reverse();
       for (const t of order) results.get(t.name)!.push(await t.measure(round));
       // Each round's script time, so a difference can be told from one noisy round.
-      const scripts = (t: Target) => [...results.get(t.name)!.at(-1)!].map(([p, f]) => `${p} ${f.scriptUs.toFixed(0)}`).join(' · ');
+      const scripts = (t: Target) =>
+        [...results.get(t.name)!.at(-1)!].map(([p, f]) => `${p} ${f.scriptUs.toFixed(0)}`).join(' · ');
       console.log(`round ${round}, script µs / req: ${targets.map((t) => `${t.name}: ${scripts(t)}`).join('; ')}`);
     }
-    console.log(`\nRedis' cost per request, median of ${ROUNDS} rounds (${USERS} creates, ${COUNT} of each other write; users ${USER_EXTRA} characters above Okta's; delivery included):\n`);
-    console.log('| write | tree | Redis CPU µs / req | script time µs / req | commands / req (by name, a script\'s own included) |');
+    console.log(
+      `\nRedis' cost per request, median of ${ROUNDS} rounds (${USERS} creates, ${COUNT} of each other write; users ${USER_EXTRA} characters above Okta's; delivery included):\n`,
+    );
+    console.log(
+      "| write | tree | Redis CPU µs / req | script time µs / req | commands / req (by name, a script's own included) |",
+    );
     console.log('|---|---|---:|---:|---|');
     const phases = [...results.get(targets[0]!.name)![0]!.keys()];
     for (const p of phases) {
@@ -172,7 +199,9 @@ async function main(): Promise<void> {
           .filter(([, c]) => c >= 0.01)
           .map(([n, c]) => `${n} ${c.toFixed(2)}`)
           .join(', ');
-        console.log(`| ${p} | ${t.name} | ${median(rounds.map((r) => r.cpuUs)).toFixed(0)} | ${median(rounds.map((r) => r.scriptUs)).toFixed(0)} | ${calls} |`);
+        console.log(
+          `| ${p} | ${t.name} | ${median(rounds.map((r) => r.cpuUs)).toFixed(0)} | ${median(rounds.map((r) => r.scriptUs)).toFixed(0)} | ${calls} |`,
+        );
       }
     }
   } finally {

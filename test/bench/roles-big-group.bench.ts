@@ -21,7 +21,9 @@ const BATCH = 20_000;
 async function run(kind: string, store: Store): Promise<string> {
   const svc: Service = await startService(store);
   try {
-    const dir = await svc.createDirectory({ role_mapping: { rules: [{ group: 'All employees', role: 'employee', priority: 1 }] } });
+    const dir = await svc.createDirectory({
+      role_mapping: { rules: [{ group: 'All employees', role: 'employee', priority: 1 }] },
+    });
     const users = await seedUsers(store, dir.id, SIZE);
     const probe = new StallProbe(svc.url);
     let cursor = await store.lastEventSeq(dir.id);
@@ -35,7 +37,9 @@ async function run(kind: string, store: Store): Promise<string> {
       await probe.stop();
       const { counts, last } = await countEvents(store, dir.id, cursor);
       cursor = last;
-      const events = Object.entries(counts).map(([type, n]) => `${n} ${type}`).join(', ');
+      const events = Object.entries(counts)
+        .map(([type, n]) => `${n} ${type}`)
+        .join(', ');
       return `${what} ${s.toFixed(1)} s (${events}; /healthz max ${probe.maxMs.toFixed(0)} ms, block ${probe.loopMaxMs.toFixed(0)} ms wall / ${probe.cpuMaxMs.toFixed(0)} ms CPU)`;
     };
     let id = '';
@@ -46,10 +50,15 @@ async function run(kind: string, store: Store): Promise<string> {
     const remapped = async (change: Record<string, unknown>) => {
       const res = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, change);
       expectStatus(res.status, 200, 'PATCH directory');
-      while ((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.reevaluation?.state !== 'done') await sleep(100);
+      while ((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.reevaluation?.state !== 'done')
+        await sleep(100);
     };
-    const remap = await timed('mapping change', () => remapped({ role_mapping: { rules: [{ group: 'All employees', role: 'staff', priority: 1 }] } }));
-    const attributes = await timed('attribute mapping change', () => remapped({ attribute_mapping: { login: 'userName' } }));
+    const remap = await timed('mapping change', () =>
+      remapped({ role_mapping: { rules: [{ group: 'All employees', role: 'staff', priority: 1 }] } }),
+    );
+    const attributes = await timed('attribute mapping change', () =>
+      remapped({ attribute_mapping: { login: 'userName' } }),
+    );
     const empty = await timed('empty', async () => {
       const res = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }));
       expectStatus(res.status, 204, 'PATCH remove');

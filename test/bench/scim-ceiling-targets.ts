@@ -6,7 +6,16 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { client, cpuSeconds, freePort, imageNodeOptions, startDsync, startRedis, tscBuild, type Client } from './lib.js';
+import {
+  client,
+  cpuSeconds,
+  freePort,
+  imageNodeOptions,
+  startDsync,
+  startRedis,
+  tscBuild,
+  type Client,
+} from './lib.js';
 import { check } from './okta-workload.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -51,7 +60,6 @@ async function storeCommands(metricsUrl: string): Promise<number> {
   return sum;
 }
 
-
 export interface Tree {
   name: string;
   /** Its checkout; this one when undefined. */
@@ -61,11 +69,21 @@ export interface Tree {
   nodeOptions?: string | undefined;
 }
 
-export async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, receiverUrl: string, concurrency: number): Promise<Target> {
+export async function dsyncTarget(
+  { name, cwd, source, nodeOptions }: Tree,
+  receiverUrl: string,
+  concurrency: number,
+): Promise<Target> {
   const redis = await startRedis();
   const metricsPort = await freePort();
   const proc = await startDsync(
-    { REDIS_URL: redis.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s', METRICS_PORT: String(metricsPort), NODE_OPTIONS: nodeOptions ?? IMAGE_NODE_OPTIONS },
+    {
+      REDIS_URL: redis.url,
+      DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      DSYNC_EVENT_RETENTION: '0s',
+      METRICS_PORT: String(metricsPort),
+      NODE_OPTIONS: nodeOptions ?? IMAGE_NODE_OPTIONS,
+    },
     { ...(cwd && { cwd }), profileDir: name, source },
   );
   const api = client(proc.url, `Api-Key ${proc.apiKey}`, 2);
@@ -92,7 +110,11 @@ export async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, rece
     },
     async work() {
       const redisCpuMs = cpuSeconds(redis.child.pid!) * 1000;
-      return { commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`), cpuMs: cpuSeconds(proc.child.pid!) * 1000 + redisCpuMs, redisCpuMs };
+      return {
+        commands: await storeCommands(`http://127.0.0.1:${metricsPort}/metrics`),
+        cpuMs: cpuSeconds(proc.child.pid!) * 1000 + redisCpuMs,
+        redisCpuMs,
+      };
     },
     async stop() {
       await Promise.all(opened.map((c) => c.close()));
@@ -105,7 +127,12 @@ export async function dsyncTarget({ name, cwd, source, nodeOptions }: Tree, rece
 
 export const CEILING_NAMES = { express: 'express', http: 'node:http', 'express-redis': 'express+Redis' } as const;
 
-export async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUrl: string, concurrency: number, profile: string | undefined): Promise<Target> {
+export async function ceilingTarget(
+  kind: keyof typeof CEILING_NAMES,
+  receiverUrl: string,
+  concurrency: number,
+  profile: string | undefined,
+): Promise<Target> {
   const hook = `/${kind}`;
   const name = CEILING_NAMES[kind];
   const redis = kind === 'express-redis' ? await startRedis() : undefined;
@@ -113,10 +140,14 @@ export async function ceilingTarget(kind: keyof typeof CEILING_NAMES, receiverUr
   const profileArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(profile, kind)}`] : [];
   // Built by tsc as dsync is (startDsync), so neither side pays for tsx's transform.
   await tscBuild(ROOT, 'test/bench/tsconfig.ceiling.json');
-  const child: ChildProcess = fork(join(ROOT, '.tmp/bench-build/test/bench/ceiling-server.js'), [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])], {
-    execArgv: profileArgs,
-    env: { ...process.env, NODE_OPTIONS: IMAGE_NODE_OPTIONS },
-  });
+  const child: ChildProcess = fork(
+    join(ROOT, '.tmp/bench-build/test/bench/ceiling-server.js'),
+    [kind, `${receiverUrl}${hook}`, ...(redis ? [redis.url] : [])],
+    {
+      execArgv: profileArgs,
+      env: { ...process.env, NODE_OPTIONS: IMAGE_NODE_OPTIONS },
+    },
+  );
   const { port } = (await once(child, 'message'))[0] as { port: number };
   const url = `http://127.0.0.1:${port}`;
   const opened: Client[] = [];

@@ -2,12 +2,14 @@
  * dsync's SCIM writes against two "ceiling" servers on the same machine, in one run: one on express with dsync's
  * body parsing, one on plain node:http (ceiling-server.ts: parse, store nothing, answer, one signed webhook per
  * change to the same receiver); and a third, express + Redis, that also keeps each request in one Redis round
- * trip before answering (the least any durable store costs here: how much of the gap is storing at all). The same generator drives each server in turn, phase by phase, with a fresh
+ * trip before answering (the least any durable store costs here: how much of the gap is storing at all). The same
+ * generator drives each server in turn, phase by phase, with a fresh
  * directory per round and the receiver drained before the next measurement; rounds alternate the order and go on
  * until every phase's median ratio moved by less than BENCH_STABLE between two rounds (BENCH_MIN_ROUNDS to
  * BENCH_MAX_ROUNDS). Prints per phase dsync's rate, both ceilings', the ratios and dsync's p50/p99, with the load
  * average of each round beside it, and what the load does not move: dsync's store commands per request (its own
- * metric) and the CPU ms per request of dsync and its Redis (/proc; Redis' part apart), delivery of the phase's events included.
+ * metric) and the CPU ms per request of dsync and its Redis (/proc; Redis' part apart), delivery of the phase's events
+ * included.
  *
  *   npx tsx test/bench/scim-ceiling.bench.ts
  *   BENCH_TREES=before=/path/to/old/checkout npx tsx test/bench/scim-ceiling.bench.ts   # old dsync side by side
@@ -41,8 +43,17 @@ const PROFILE = process.env.BENCH_PROFILE;
 const SLOWEST = env('BENCH_SLOWEST', 0);
 const enc = encodeURIComponent;
 
-/** The best rate of the peer (an established open-source directory-sync server) in two runs on this machine: the bar each phase must reach. */
-const PEER: Record<string, number> = { create: 128, put: 1935, 'group create': 1681, 'member PATCH': 79, deactivate: 1861 };
+/**
+ * The best rate of the peer (an established open-source directory-sync server) in two runs on this machine: the bar
+ * each phase must reach.
+ */
+const PEER: Record<string, number> = {
+  create: 128,
+  put: 1935,
+  'group create': 1681,
+  'member PATCH': 79,
+  deactivate: 1861,
+};
 /** p99 bars (ms) at concurrency 32. */
 const P99_BAR: Record<string, number> = { 'member PATCH': 60 };
 
@@ -72,7 +83,12 @@ const PHASES: PhaseSpec[] = [
     events: USERS,
     task: (s, tag) => async (i, timed) => {
       const user = oktaUser(tag, i);
-      const found = await timed(() => s.dir.scim.request('GET', `${s.dir.base}/Users?filter=${enc(`userName eq "${user.userName}"`)}&startIndex=1&count=100`));
+      const found = await timed(() =>
+        s.dir.scim.request(
+          'GET',
+          `${s.dir.base}/Users?filter=${enc(`userName eq "${user.userName}"`)}&startIndex=1&count=100`,
+        ),
+      );
       check(found.status, [200], 'lookup');
       const created = await timed(() => s.dir.scim.request('POST', `${s.dir.base}/Users`, user));
       check(created.status, [201], 'create');
@@ -85,7 +101,12 @@ const PHASES: PhaseSpec[] = [
     requests: PUTS,
     events: PUTS,
     task: (s, tag) => async (i, timed) => {
-      const res = await timed(() => s.dir.scim.request('PUT', `${s.dir.base}/Users/${s.users[i]}`, { ...oktaUser(tag, i), displayName: `Renamed ${i}` }));
+      const res = await timed(() =>
+        s.dir.scim.request('PUT', `${s.dir.base}/Users/${s.users[i]}`, {
+          ...oktaUser(tag, i),
+          displayName: `Renamed ${i}`,
+        }),
+      );
       check(res.status, [200], 'PUT');
     },
   },
@@ -134,10 +155,11 @@ const PHASES: PhaseSpec[] = [
     },
   },
 ];
-const SELECTED = process.env.BENCH_PHASES ? new Set(process.env.BENCH_PHASES.split(',').map((p) => p.trim())) : undefined;
+const SELECTED = process.env.BENCH_PHASES
+  ? new Set(process.env.BENCH_PHASES.split(',').map((p) => p.trim()))
+  : undefined;
 // A phase not selected still runs (later phases need its users and groups), unmeasured.
 const measured = (p: PhaseSpec) => !SELECTED || SELECTED.has(p.name);
-
 
 interface Sample {
   round: number;
@@ -163,7 +185,14 @@ async function main(): Promise<void> {
     });
   const targets: Target[] = [];
   const samples = new Map<string, Sample[]>(); // `${target}|${phase}`
-  const windows: Array<{ target: string; phase: string; round: number; startUs: number; endUs: number; requests: number }> = [];
+  const windows: Array<{
+    target: string;
+    phase: string;
+    round: number;
+    startUs: number;
+    endUs: number;
+    requests: number;
+  }> = [];
   try {
     for (const tree of trees) targets.push(await dsyncTarget(tree, receiver.url, CONCURRENCY));
     targets.push(await dsyncTarget({ name: 'dsync', source: false }, receiver.url, CONCURRENCY));
@@ -194,14 +223,22 @@ async function main(): Promise<void> {
           // Where a phase's tail sits (its start, a pause, spread): each request's start and duration.
           const times: Array<[number, number]> = [];
           const started = performance.now();
-          const result = await phase(spec.name, spec.count, CONCURRENCY, SLOWEST === 0 ? task : (i, timed) => task(i, async (fn) => {
-            const at = performance.now();
-            try {
-              return await timed(fn);
-            } finally {
-              times.push([at - started, performance.now() - at]);
-            }
-          }));
+          const result = await phase(
+            spec.name,
+            spec.count,
+            CONCURRENCY,
+            SLOWEST === 0
+              ? task
+              : (i, timed) =>
+                  task(i, async (fn) => {
+                    const at = performance.now();
+                    try {
+                      return await timed(fn);
+                    } finally {
+                      times.push([at - started, performance.now() - at]);
+                    }
+                  }),
+          );
           const endUs = Number(process.hrtime.bigint() / 1000n);
           t.expected += spec.events;
           // The next measurement starts with every server idle: this one's webhooks all delivered.
@@ -210,12 +247,22 @@ async function main(): Promise<void> {
           if (warmup || !measured(spec)) continue;
           const rps = spec.requests / result.seconds;
           const key = `${t.name}|${spec.name}`;
-          const work = before && after ? { commands: (after.commands - before.commands) / spec.requests, cpuMs: (after.cpuMs - before.cpuMs) / spec.requests, redisCpuMs: (after.redisCpuMs - before.redisCpuMs) / spec.requests } : {};
+          const work =
+            before && after
+              ? {
+                  commands: (after.commands - before.commands) / spec.requests,
+                  cpuMs: (after.cpuMs - before.cpuMs) / spec.requests,
+                  redisCpuMs: (after.redisCpuMs - before.redisCpuMs) / spec.requests,
+                }
+              : {};
           samples.set(key, [...(samples.get(key) ?? []), { round, load, rps, latencies: result.latencies, ...work }]);
           windows.push({ target: t.profileDir, phase: spec.name, round, startUs, endUs, requests: spec.requests });
           line.push(`${spec.name}/${t.name} ${Math.round(rps)}`);
           if (SLOWEST > 0) {
-            const slowest = times.sort((a, b) => b[1] - a[1]).slice(0, SLOWEST).map(([at, ms]) => `${at.toFixed(0)}+${ms.toFixed(0)}`);
+            const slowest = times
+              .sort((a, b) => b[1] - a[1])
+              .slice(0, SLOWEST)
+              .map(([at, ms]) => `${at.toFixed(0)}+${ms.toFixed(0)}`);
             console.log(`  ${spec.name}/${t.name}, slowest (ms into the phase + ms taken): ${slowest.join(' ')}`);
           }
         }
@@ -258,7 +305,9 @@ async function main(): Promise<void> {
 function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: number): void {
   const rate = (target: string, phaseName: string) => median(samples.get(`${target}|${phaseName}`)!.map((s) => s.rps));
   const loads = samples.get(`${dsyncs[0]!.name}|${PHASES.find(measured)!.name}`)!.map((s) => s.load.toFixed(1));
-  console.log(`\nmedian of ${Math.min(rounds, MAX_ROUNDS)} rounds (load average at each round's start: ${loads.join(', ')}):\n`);
+  console.log(
+    `\nmedian of ${Math.min(rounds, MAX_ROUNDS)} rounds (load average at each round's start: ${loads.join(', ')}):\n`,
+  );
   console.log(
     '| phase | server | req/s | express ceiling | node:http ceiling | express+Redis | / express | / node:http | / express+Redis | p50 ms | p99 ms | peer req/s | store commands / req | CPU ms / req: dsync + Redis (Redis) |',
   );
@@ -270,7 +319,14 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
     const nh = rate('node:http', spec.name);
     const er = rate('express+Redis', spec.name);
     const cpu = (target: string) => median(samples.get(`${target}|${spec.name}`)!.map((s) => s.cpuMs!)).toFixed(2);
-    const p99Of = (target: string) => percentile(samples.get(`${target}|${spec.name}`)!.flatMap((s) => s.latencies).sort((a, b) => a - b), 99).toFixed(1);
+    const p99Of = (target: string) =>
+      percentile(
+        samples
+          .get(`${target}|${spec.name}`)!
+          .flatMap((s) => s.latencies)
+          .sort((a, b) => a - b),
+        99,
+      ).toFixed(1);
     floors.push(
       `| ${spec.name} | ${Math.round(er)} | ${((er / ex) * 100).toFixed(0)}% | ${cpu('express')} | ${cpu('node:http')} | ${cpu('express+Redis')} | ` +
         `${p99Of('express')} | ${p99Of('express+Redis')} |`,
@@ -290,11 +346,17 @@ function printSummary(samples: Map<string, Sample[]>, dsyncs: Target[], rounds: 
       if (d.name !== 'dsync') continue;
       const bar = P99_BAR[spec.name] ?? 30;
       const ok = ratio >= 0.85 && p99 < bar && rps >= PEER[spec.name]!;
-      verdicts.push(`${spec.name}: ${ok ? 'meets' : 'MISSES'} (≥ 85% of express: ${(ratio * 100).toFixed(0)}%, p99 < ${bar} ms: ${p99.toFixed(1)}, ≥ peer ${PEER[spec.name]}: ${Math.round(rps)})`);
+      verdicts.push(
+        `${spec.name}: ${ok ? 'meets' : 'MISSES'} (≥ 85% of express: ${(ratio * 100).toFixed(0)}%, p99 < ${bar} ms: ${p99.toFixed(1)}, ≥ peer ${PEER[spec.name]}: ${Math.round(rps)})`,
+      );
     }
   }
-  console.log('\nthe ceilings: what keeping each request in one Redis round trip costs, CPU ms per request (server + its Redis) and p99:\n');
-  console.log('| phase | express+Redis req/s | / express | express CPU ms | node:http CPU ms | express+Redis CPU ms | express p99 ms | express+Redis p99 ms |');
+  console.log(
+    '\nthe ceilings: what keeping each request in one Redis round trip costs, CPU ms per request (server + its Redis) and p99:\n',
+  );
+  console.log(
+    '| phase | express+Redis req/s | / express | express CPU ms | node:http CPU ms | express+Redis CPU ms | express p99 ms | express+Redis p99 ms |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   console.log(floors.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);

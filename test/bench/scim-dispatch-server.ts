@@ -59,7 +59,8 @@ const bare = (req: IncomingMessage, res: ServerResponse): void => {
   };
   next();
 };
-// `<kind>+types`: request and response born with the app's prototypes (src/http/server/express-types.ts, as dsync serve).
+// `<kind>+types`: request and response born with the app's prototypes (src/http/server/express-types.ts, as dsync
+// serve).
 const types = expressTypes();
 types.adopt(app);
 const classes = process.argv[2]!.endsWith('+types') ? types.options : {};

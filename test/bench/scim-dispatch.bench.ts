@@ -21,7 +21,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONCURRENCY = 32;
 
 async function start(kind: string) {
-  const child = fork(fileURLToPath(new URL('./scim-dispatch-server.ts', import.meta.url)), [kind], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(new URL('./scim-dispatch-server.ts', import.meta.url)), [kind], {
+    execArgv: ['--import', 'tsx'],
+  });
   const { port } = (await once(child, 'message'))[0] as { port: number };
   const cpu = async () => {
     const answer = once(child, 'message');
@@ -55,7 +57,8 @@ async function main(): Promise<void> {
         const seconds = (performance.now() - t0) / 1000;
         const cpuUs = (await s.cpu()) - cpu0;
         // Round 0 warms both up.
-        if (round > 0) results.set(s.kind, [...(results.get(s.kind) ?? []), { rps: REQUESTS / seconds, cpuUs: cpuUs / REQUESTS }]);
+        if (round > 0)
+          results.set(s.kind, [...(results.get(s.kind) ?? []), { rps: REQUESTS / seconds, cpuUs: cpuUs / REQUESTS }]);
       }
     }
   } finally {
@@ -65,9 +68,14 @@ async function main(): Promise<void> {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`PUT of an Okta user, concurrency ${CONCURRENCY}, ${REQUESTS} requests a round, median of ${ROUNDS} rounds\n`);
+  console.log(
+    `PUT of an Okta user, concurrency ${CONCURRENCY}, ${REQUESTS} requests a round, median of ${ROUNDS} rounds\n`,
+  );
   console.log('| server | req/s | CPU µs / req (server) |\n|---|---:|---:|');
-  for (const [kind, rs] of results) console.log(`| ${kind} | ${Math.round(median(rs.map((r) => r.rps)))} | ${Math.round(median(rs.map((r) => r.cpuUs)))} |`);
+  for (const [kind, rs] of results)
+    console.log(
+      `| ${kind} | ${Math.round(median(rs.map((r) => r.rps)))} | ${Math.round(median(rs.map((r) => r.cpuUs)))} |`,
+    );
 }
 
 await main();

@@ -7,7 +7,16 @@
  *   npx tsx test/bench/scim-load.bench.ts            # BENCH_BIG=100000 BENCH_USERS=5000 BENCH_CONCURRENCY=32
  */
 import { Redis } from 'ioredis';
-import { client, CountingReceiver, percentile, phase, printPhases, startDsync, startRedis, type PhaseResult } from './lib.js';
+import {
+  client,
+  CountingReceiver,
+  percentile,
+  phase,
+  printPhases,
+  startDsync,
+  startRedis,
+  type PhaseResult,
+} from './lib.js';
 import { check, createUsers, oktaUser } from './okta-workload.js';
 
 const BIG = Number(process.env.BENCH_BIG ?? 100_000);
@@ -21,14 +30,24 @@ async function usedMemory(redis: Redis): Promise<number> {
 async function main(): Promise<void> {
   const redisProc = await startRedis();
   const receiver = await new CountingReceiver().start();
-  const dsync = await startDsync({ REDIS_URL: redisProc.url, DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_EVENT_RETENTION: '0s' });
+  const dsync = await startDsync({
+    REDIS_URL: redisProc.url,
+    DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true',
+    DSYNC_EVENT_RETENTION: '0s',
+  });
   const redis = new Redis(redisProc.url);
   const api = client(dsync.url, `Api-Key ${dsync.apiKey}`, 4);
   const results: PhaseResult[] = [];
   console.log(`dsync ${dsync.url} on redis ${redisProc.url}; concurrency ${CONCURRENCY}; big directory ${BIG} users`);
   try {
     const mkDir = async (name: string) => {
-      const res = await api.request('POST', '/api/v1/directory-sync', { name, tenant: name, product: 'bench', type: 'okta-scim-v2', webhook_url: receiver.url });
+      const res = await api.request('POST', '/api/v1/directory-sync', {
+        name,
+        tenant: name,
+        product: 'bench',
+        type: 'okta-scim-v2',
+        webhook_url: receiver.url,
+      });
       check(res.status, [201], `create directory ${JSON.stringify(res.body)}`);
       return res.body.data as { id: string; scim: { secret: string; path: string } };
     };
@@ -46,7 +65,12 @@ async function main(): Promise<void> {
     await phase('prefill small', 1000, CONCURRENCY, createUsers(smallScim, small.scim.path, 's', 0));
     // Each measured create phase starts with the delivery backlog drained, so both compete with the same work.
     await receiver.waitFor(3000 + 1000, 300_000);
-    const atSmall = await phase(`user create (lookup+POST) at 1k users`, USERS, CONCURRENCY, createUsers(smallScim, small.scim.path, 's', 1000));
+    const atSmall = await phase(
+      `user create (lookup+POST) at 1k users`,
+      USERS,
+      CONCURRENCY,
+      createUsers(smallScim, small.scim.path, 's', 1000),
+    );
     results.push(atSmall);
 
     // Big directory: prefill through the same HTTP path, measure memory, then the measured create phase.
@@ -54,14 +78,24 @@ async function main(): Promise<void> {
     await receiver.waitFor(3000 + 1000 + USERS, 300_000);
     await new Promise((r) => setTimeout(r, 1500));
     const memBefore = await usedMemory(redis);
-    const prefill = await phase(`prefill big (${BIG} users via HTTP)`, BIG, CONCURRENCY, createUsers(bigScim, big.scim.path, 'b', 0));
+    const prefill = await phase(
+      `prefill big (${BIG} users via HTTP)`,
+      BIG,
+      CONCURRENCY,
+      createUsers(bigScim, big.scim.path, 'b', 0),
+    );
     results.push(prefill);
     await receiver.waitFor(3000 + 1000 + USERS + BIG, 300_000);
     await new Promise((r) => setTimeout(r, 1500)); // let the deliverer trim the log
     const memAfter = await usedMemory(redis);
     const streamLen = await redis.xlen(`dsync:{${big.id}}:ev`);
     await receiver.waitFor(3000 + 1000 + USERS + BIG, 300_000);
-    const atBig = await phase(`user create (lookup+POST) at ${BIG / 1000}k users`, USERS, CONCURRENCY, createUsers(bigScim, big.scim.path, 'b', BIG));
+    const atBig = await phase(
+      `user create (lookup+POST) at ${BIG / 1000}k users`,
+      USERS,
+      CONCURRENCY,
+      createUsers(bigScim, big.scim.path, 'b', BIG),
+    );
     results.push(atBig);
 
     // The rest of the Okta workload on the big directory.
@@ -71,14 +105,25 @@ async function main(): Promise<void> {
         // Creation ran concurrently, so the i-th id is not user i: PUT the user's own identity back (untimed read).
         const current = await bigScim.request('GET', `${big.scim.path}/Users/${ids[i]}`);
         const n = Number(/user(\d+)@/.exec((current.body as { userName: string }).userName)?.[1]);
-        const res = await timed(() => bigScim.request('PUT', `${big.scim.path}/Users/${ids[i]}`, { ...oktaUser('b', n), displayName: `Renamed ${n}` }));
+        const res = await timed(() =>
+          bigScim.request('PUT', `${big.scim.path}/Users/${ids[i]}`, {
+            ...oktaUser('b', n),
+            displayName: `Renamed ${n}`,
+          }),
+        );
         check(res.status, [200], 'PUT');
       }),
     );
     const groups: string[] = [];
     results.push(
       await phase('group create', 200, CONCURRENCY, async (i, timed) => {
-        const res = await timed(() => bigScim.request('POST', `${big.scim.path}/Groups`, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `Group ${i}`, members: [] }));
+        const res = await timed(() =>
+          bigScim.request('POST', `${big.scim.path}/Groups`, {
+            schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+            displayName: `Group ${i}`,
+            members: [],
+          }),
+        );
         check(res.status, [201], 'group create');
         groups.push(res.body.id);
       }),
@@ -132,9 +177,15 @@ async function main(): Promise<void> {
     printPhases(results);
     const lags = [...receiver.lags].sort((a, b) => a - b);
     const usersStored = BIG;
-    console.log(`\ncreate rate at 1k vs ${BIG / 1000}k users: ${Math.round(atSmall.rps)} vs ${Math.round(atBig.rps)} req/s (${((atBig.rps / atSmall.rps - 1) * 100).toFixed(1)}%)`);
-    console.log(`redis memory per stored user (users, indexes; delivered events trimmed, ${streamLen} left in the log): ${((memAfter - memBefore) / usersStored).toFixed(0)} bytes`);
-    console.log(`webhook events received: ${receiver.events} in ${receiver.posts} POSTs (expected ${expected}); lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms`);
+    console.log(
+      `\ncreate rate at 1k vs ${BIG / 1000}k users: ${Math.round(atSmall.rps)} vs ${Math.round(atBig.rps)} req/s (${((atBig.rps / atSmall.rps - 1) * 100).toFixed(1)}%)`,
+    );
+    console.log(
+      `redis memory per stored user (users, indexes; delivered events trimmed, ${streamLen} left in the log): ${((memAfter - memBefore) / usersStored).toFixed(0)} bytes`,
+    );
+    console.log(
+      `webhook events received: ${receiver.events} in ${receiver.posts} POSTs (expected ${expected}); lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms`,
+    );
     await smallScim.close();
     await bigScim.close();
   } finally {

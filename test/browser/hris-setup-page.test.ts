@@ -22,7 +22,8 @@ describe('HRIS setup page in Chromium', function () {
         f.hire({ department: 'Sales' });
         f.hire({ department: 'Support' });
         const dir = await t.directory(type, { name: 'Example Inc' }, false);
-        const link = (await t.service.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).body.data.url as string;
+        const link = (await t.service.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).body.data
+          .url as string;
         const { page, trouble } = await openPage(context);
         await page.goto(link);
         expect(await page.textContent('#connect-h')).to.equal(`Connect ${f.name}`);
@@ -44,7 +45,8 @@ describe('HRIS setup page in Chromium', function () {
         await page.waitForSelector('#notice.success');
         expect(await page.textContent('#notice')).to.equal(`${f.name} accepted the key: the first sync has started.`);
         const html = await page.content();
-        for (const [k, v] of Object.entries(f.credentials())) if (/key|token|secret/.test(k)) expect(html).not.to.contain(v);
+        for (const [k, v] of Object.entries(f.credentials()))
+          if (/key|token|secret/.test(k)) expect(html).not.to.contain(v);
         expect(await page.textContent('#hris-connect')).to.equal(`Replace the ${f.name} key`);
         await check(page, `${type}-3-connected`);
 

@@ -29,7 +29,8 @@ describe('setup page in Chromium', function () {
     return { page, trouble, urls, secret: link.split('/').pop()! };
   };
   /** The flow cookies the browser holds. */
-  const flowCookies = async (context: BrowserContext) => (await context.cookies()).filter((c) => c.name.includes('dsync-oauth-'));
+  const flowCookies = async (context: BrowserContext) =>
+    (await context.cookies()).filter((c) => c.name.includes('dsync-oauth-'));
 
   it('Google Workspace: Connect → consent refused (wrong workspace, the reason shown) → Connect → back on the page → Sync now → synced counts', async () => {
     const t = await startGoogleTest(new MemoryStore());
@@ -39,7 +40,11 @@ describe('setup page in Chromium', function () {
       t.fake.addUser({ primaryEmail: 'bob@example.com' });
       const group = t.fake.addGroup({ name: 'Sales', email: 'sales@example.com' });
       t.fake.addMember(group.id, ann.id);
-      const dir = await t.service.createDirectory({ type: 'google', name: 'Example Inc', google_domain: 'example.com' });
+      const dir = await t.service.createDirectory({
+        type: 'google',
+        name: 'Example Inc',
+        google_domain: 'example.com',
+      });
       const link = await setupLinkOf(t.service, dir);
       const { page, trouble, urls, secret } = await openPull(context, link, 'google-1-not-connected');
 
@@ -117,7 +122,9 @@ describe('setup page in Chromium', function () {
       expect(await page.textContent('#notice')).to.equal(
         'Microsoft Entra ID was not connected: The admin did not grant consent: AADSTS65004: User declined to consent to access the app. Try again.',
       );
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(undefined);
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(
+        undefined,
+      );
       await check(page, 'entra-2-declined');
 
       // The admin of tenant A signs in, then the consent answer comes back naming the other customer's tenant, in
@@ -129,7 +136,9 @@ describe('setup page in Chromium', function () {
       expect(await page.textContent('#notice')).to.equal(
         `Microsoft Entra ID was not connected: The consent names tenant ${TENANT_B}, but the admin signed in to tenant ${TENANT_A}: the consent must come from the tenant of the signed-in admin. Nothing was saved. Try again.`,
       );
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(undefined);
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(
+        undefined,
+      );
       expect(await page.textContent('#sync-state')).to.equal('Not connected yet');
       expect(t.fake.graphCalls(TENANT_B), "nothing of the other customer's tenant read").to.equal(0);
 
@@ -137,20 +146,28 @@ describe('setup page in Chromium', function () {
       await page.click('#microsoft-connect');
       await page.waitForSelector('#notice.success');
       expect(page.url()).to.equal(link);
-      expect(await page.textContent('#notice')).to.equal('Microsoft Entra ID is connected: the first sync has started.');
+      expect(await page.textContent('#notice')).to.equal(
+        'Microsoft Entra ID is connected: the first sync has started.',
+      );
       // The first sync runs by itself after the consent; the page's poll shows it.
       await waitUntil(page, "document.getElementById('sync-state')?.textContent === 'Synced'");
-      await waitUntil(page, "document.getElementById('count-users')?.textContent === '2' && document.getElementById('count-groups')?.textContent === '1'");
+      await waitUntil(
+        page,
+        "document.getElementById('count-users')?.textContent === '2' && document.getElementById('count-groups')?.textContent === '1'",
+      );
       expect(await page.textContent('#state')).to.equal('Receiving from Microsoft Entra ID');
       expect(await page.isDisabled('#sync-now')).to.equal(false);
       await check(page, 'entra-3-synced');
 
       const at = (path: string) => urls.filter((u) => u.startsWith(`${t.fake.url}/`) && u.includes(path));
       expect(at('/organizations/oauth2/v2.0/authorize'), 'each Connect signs in first').to.have.length(3);
-      expect(at(`/${TENANT_A}/v2.0/adminconsent`), "then consents for the tenant signed in to").to.have.length(3);
-      for (const u of urls) if (!u.startsWith(`${t.service.url}/setup/`)) expect(u, 'the link stays on our pages').not.to.contain(secret);
+      expect(at(`/${TENANT_A}/v2.0/adminconsent`), 'then consents for the tenant signed in to').to.have.length(3);
+      for (const u of urls)
+        if (!u.startsWith(`${t.service.url}/setup/`)) expect(u, 'the link stays on our pages').not.to.contain(secret);
       expect(await flowCookies(context)).to.deep.equal([]);
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(TENANT_A);
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.microsoft_tenant_id).to.equal(
+        TENANT_A,
+      );
       expect(t.fake.graphCalls(TENANT_B)).to.equal(0);
       expect(trouble).to.deep.equal({ csp: [], errors: [], dialogs: [] });
     } finally {

@@ -29,7 +29,12 @@ describe('setup page in Chromium', function () {
     const context = await browser().newContext();
     try {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url });
-      const dir = await svc.createDirectory({ type: 'okta-scim-v2', name: 'Acme Corp', webhook_url: receiver.url, webhook_secret: receiver.secret });
+      const dir = await svc.createDirectory({
+        type: 'okta-scim-v2',
+        name: 'Acme Corp',
+        webhook_url: receiver.url,
+        webhook_secret: receiver.secret,
+      });
       const link = await setupLinkOf(svc, dir);
       const { page, trouble } = await openPage(context);
       const text = async (selector: string) => ((await page.textContent(selector)) ?? '').trim();
@@ -52,11 +57,22 @@ describe('setup page in Chromium', function () {
 
       // The IdP provisions a user and a group with the new token; the page shows them without a reload.
       const viaA = { id: dir.id, scim: { secret: tokenA } };
-      const user = await svc.scim(viaA, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: 'ann@acme.example', name: { givenName: 'Ann', familyName: 'Lee' } });
+      const user = await svc.scim(viaA, 'POST', '/Users', {
+        schemas: [USER_SCHEMA],
+        userName: 'ann@acme.example',
+        name: { givenName: 'Ann', familyName: 'Lee' },
+      });
       expect(user.status).to.equal(201);
-      const group = await svc.scim(viaA, 'POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'Engineering', members: [{ value: user.body.id }] });
+      const group = await svc.scim(viaA, 'POST', '/Groups', {
+        schemas: [GROUP_SCHEMA],
+        displayName: 'Engineering',
+        members: [{ value: user.body.id }],
+      });
       expect(group.status).to.equal(201);
-      await waitUntil(page, "document.getElementById('count-users').textContent === '1' && document.getElementById('count-groups').textContent === '1'");
+      await waitUntil(
+        page,
+        "document.getElementById('count-users').textContent === '1' && document.getElementById('count-groups').textContent === '1'",
+      );
       expect(await text('#state')).to.equal('Receiving from Okta');
       await waitUntil(page, "document.querySelectorAll('#recent tbody tr').length === 2");
       const rows = await page.evaluate(
@@ -93,7 +109,10 @@ describe('setup page in Chromium', function () {
       expect((await svc.scim(viaA, 'GET', '/Users')).status).to.equal(401);
       expect((await svc.scim(viaB, 'GET', '/Users')).status).to.equal(200);
       // Newest first: B's GET (200), then A's refused one (401) with the reason.
-      await waitUntil(page, "document.querySelector('#recent tbody tr:nth-child(2) td:nth-child(3)')?.textContent === '401'");
+      await waitUntil(
+        page,
+        "document.querySelector('#recent tbody tr:nth-child(2) td:nth-child(3)')?.textContent === '401'",
+      );
       expect(await text('#recent tbody tr:nth-child(2) td:nth-child(4)')).to.match(/Invalid bearer token/);
       await check(page, '5-rotated');
 
@@ -103,7 +122,12 @@ describe('setup page in Chromium', function () {
       await svc.dsync.activity.flush();
       const metrics = await svc.dsync.metrics.registry.metrics();
       await receiver.waitForEvents(3);
-      for (const [what, haystack] of [['page', html], ['logs', logs.join('\n')], ['metrics', metrics], ['events', JSON.stringify(receiver.events())]]) {
+      for (const [what, haystack] of [
+        ['page', html],
+        ['logs', logs.join('\n')],
+        ['metrics', metrics],
+        ['events', JSON.stringify(receiver.events())],
+      ]) {
         for (const token of [tokenA, tokenB]) expect(haystack, what).not.to.contain(token);
         if (what !== 'page') expect(haystack, what).not.to.contain(link.split('/').pop()); // the page holds its own URL
       }
@@ -111,7 +135,10 @@ describe('setup page in Chromium', function () {
       // The link is revoked: the open page says so by itself; loading it again answers the "no longer valid" page.
       const linkId = (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/setup-links`)).body.data[0].id;
       await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/setup-links/${linkId}`);
-      await waitUntil(page, "document.querySelector('main')?.textContent?.includes('This setup link is no longer valid')");
+      await waitUntil(
+        page,
+        "document.querySelector('main')?.textContent?.includes('This setup link is no longer valid')",
+      );
       await check(page, '6-link-revoked-live');
       const gone = await page.reload();
       expect(gone!.status()).to.equal(410);
@@ -131,12 +158,17 @@ describe('setup page in Chromium', function () {
     let target = '';
     const evil: Server = createServer((_req, res) => {
       res.setHeader('Content-Type', 'text/html');
-      res.end(`<!doctype html><form id="f" method="post" action="${target}"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
+      res.end(
+        `<!doctype html><form id="f" method="post" action="${target}"><input name="csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`,
+      );
     });
     await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
     const context = await browser().newContext();
     try {
-      const dir = await svc.createDirectory({ type: 'azure-scim-v2', name: '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">' });
+      const dir = await svc.createDirectory({
+        type: 'azure-scim-v2',
+        name: '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">',
+      });
       const bad = '<img src=x onerror="window.__xss=3;alert(3)">';
       await svc.scim(dir, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: bad });
       await svc.scim(dir, 'POST', '/Users', { schemas: [USER_SCHEMA], userName: bad });
@@ -145,7 +177,9 @@ describe('setup page in Chromium', function () {
       await page.goto(link);
       await page.waitForTimeout(2500); // one poll of the live status, which renders the rows again
       expect(await page.evaluate('window.__xss')).to.equal(undefined);
-      expect(await page.textContent('h1')).to.equal('<script>window.__xss=1</script><img src=x onerror="window.__xss=2">');
+      expect(await page.textContent('h1')).to.equal(
+        '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">',
+      );
       expect(await page.textContent('#recent tbody tr td:nth-child(4)')).to.contain(bad);
       expect(await page.locator('main img, main script').count()).to.equal(0);
       await check(page, 'xss-escaped');
@@ -190,8 +224,15 @@ describe('setup page in Chromium', function () {
     const context = await browser().newContext();
     try {
       const acme = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User';
-      const dir = await svc.createDirectory({ type: 'okta-scim-v2', name: 'Attributes Inc', attribute_mapping: { badge: '', country: '' } });
-      for (const [name, badge] of [['ann', 'B-1'], ['bob', '<b>B-2</b>']] as const) {
+      const dir = await svc.createDirectory({
+        type: 'okta-scim-v2',
+        name: 'Attributes Inc',
+        attribute_mapping: { badge: '', country: '' },
+      });
+      for (const [name, badge] of [
+        ['ann', 'B-1'],
+        ['bob', '<b>B-2</b>'],
+      ] as const) {
         const res = await svc.scim(dir, 'POST', '/Users', {
           schemas: [USER_SCHEMA, acme],
           userName: `${name}@acme.example`,
@@ -204,7 +245,9 @@ describe('setup page in Chromium', function () {
       const { page, trouble } = await openPage(context);
       await page.goto(link);
       // What the IdP sent, each path with an example value (the IdP's markup shown as text).
-      const paths = (await page.evaluate("[...document.querySelectorAll('#attribute-paths-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent))")) as string[][];
+      const paths = (await page.evaluate(
+        "[...document.querySelectorAll('#attribute-paths-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent))",
+      )) as string[][];
       expect(paths).to.deep.include([`${acme}:badge`, 'B-1', '2 of 2']);
       expect(paths).to.deep.include(['addresses[type eq "work"].country', 'DE', '2 of 2']);
       expect(await page.inputValue('#attr-0')).to.equal('');
@@ -217,7 +260,9 @@ describe('setup page in Chromium', function () {
       await page.fill('#attr-1', 'addresses[type eq work].country');
       await page.click('#attributes-preview-button');
       await page.waitForSelector('#attr-1-error:not([hidden])');
-      expect(await page.textContent('#attr-1-error')).to.match(/^country: "addresses\[type eq work\]\.country": the filter/);
+      expect(await page.textContent('#attr-1-error')).to.match(
+        /^country: "addresses\[type eq work\]\.country": the filter/,
+      );
       expect(await page.getAttribute('#attr-1', 'aria-invalid')).to.equal('true');
       await check(page, 'attributes-2-bad-path');
 
@@ -225,20 +270,31 @@ describe('setup page in Chromium', function () {
       await page.click('#attributes-preview-button');
       await page.waitForSelector('#attributes-preview:not([hidden])');
       expect(await page.getAttribute('#attr-1', 'aria-invalid')).to.equal(null);
-      const rows = await page.evaluate("[...document.querySelectorAll('#attributes-preview-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))");
+      const rows = await page.evaluate(
+        "[...document.querySelectorAll('#attributes-preview-table tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))",
+      );
       expect(rows).to.deep.equal([
         ['ann@acme.example', 'B-1', 'DE'],
         ['bob@acme.example', '<b>B-2</b>', 'DE'],
       ]);
-      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({ badge: '', country: '' });
+      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({
+        badge: '',
+        country: '',
+      });
       await check(page, 'attributes-3-preview');
 
       await page.click('#attributes-save');
       await page.waitForSelector('#notice.success');
       expect(await page.textContent('#attr-0-hint')).to.equal('Source in use.');
-      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({ badge: `${acme}:badge`, country: 'addresses[type eq "work"].country' });
+      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal({
+        badge: `${acme}:badge`,
+        country: 'addresses[type eq "work"].country',
+      });
       const users = (await svc.api('GET', `/api/v1/directory-sync/users?directoryId=${dir.id}`)).body.data;
-      expect(users.map((u: any) => u.custom_attributes)).to.have.deep.members([{ badge: 'B-1', country: 'DE' }, { badge: '<b>B-2</b>', country: 'DE' }]);
+      expect(users.map((u: any) => u.custom_attributes)).to.have.deep.members([
+        { badge: 'B-1', country: 'DE' },
+        { badge: '<b>B-2</b>', country: 'DE' },
+      ]);
       await check(page, 'attributes-4-saved');
       expect(trouble).to.deep.equal({ csp: [], errors: [], dialogs: [] });
     } finally {

@@ -34,18 +34,26 @@ const EXPECTED = [
 function expectScenario(stdout: string): void {
   const lines = stdout.trim().split('\n');
   expect(lines).to.have.length(EXPECTED.length, stdout);
-  EXPECTED.forEach((want, i) => (typeof want === 'string' ? expect(lines[i]).to.equal(want) : expect(lines[i]).to.match(want)));
+  EXPECTED.forEach((want, i) =>
+    typeof want === 'string' ? expect(lines[i]).to.equal(want) : expect(lines[i]).to.match(want),
+  );
 }
 
 /** Runs a command, failing with its output; returns stdout and the seconds it took (wall clock, for the log). */
-async function timed(file: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<{ stdout: string; seconds: number }> {
+async function timed(
+  file: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv } = {},
+): Promise<{ stdout: string; seconds: number }> {
   const start = process.hrtime.bigint();
   try {
     const { stdout } = await exec(file, args, { ...options, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 });
     return { stdout, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${file} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`.slice(0, 8000));
+    throw new Error(
+      `${file} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`.slice(0, 8000),
+    );
   }
 }
 
@@ -81,15 +89,30 @@ describe('conformance: the OpenAPI document with redocly and three client genera
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-      PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: KEY, DSYNC_EXTERNAL_URL: baseUrl, LOG_LEVEL: 'warn',
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DSYNC_API_KEYS: KEY,
+      DSYNC_EXTERNAL_URL: baseUrl,
+      LOG_LEVEL: 'warn',
     });
     // Both openapi-generator clients in one JVM (its start-up is most of the cost), without docs and tests.
     const config = (generator: string, dir: string, extra: string) =>
       `generatorName: ${generator}\ninputSpec: ${OPENAPI_FILE}\noutputDir: ${join(work, dir)}\n` +
-      'globalProperties:\n  apiDocs: false\n  modelDocs: false\n  apiTests: false\n  modelTests: false\n' + extra;
-    await writeFile(join(work, 'python.yaml'), config('python', 'python', 'additionalProperties:\n  packageName: dsync_client\n'));
+      'globalProperties:\n  apiDocs: false\n  modelDocs: false\n  apiTests: false\n  modelTests: false\n' +
+      extra;
+    await writeFile(
+      join(work, 'python.yaml'),
+      config('python', 'python', 'additionalProperties:\n  packageName: dsync_client\n'),
+    );
     await writeFile(join(work, 'fetch.yaml'), config('typescript-fetch', 'fetch/generated', ''));
-    generated = timed('java', ['-jar', toolBinary('OPENAPI_GENERATOR_JAR'), 'batch', '--fail-fast', join(work, 'python.yaml'), join(work, 'fetch.yaml')]).then(({ seconds }) =>
+    generated = timed('java', [
+      '-jar',
+      toolBinary('OPENAPI_GENERATOR_JAR'),
+      'batch',
+      '--fail-fast',
+      join(work, 'python.yaml'),
+      join(work, 'fetch.yaml'),
+    ]).then(({ seconds }) =>
       console.log(`      openapi-generator (python, typescript-fetch): ${seconds.toFixed(1)} s`),
     );
     generated.catch(() => undefined); // awaited by the tests that need it
@@ -103,16 +126,26 @@ describe('conformance: the OpenAPI document with redocly and three client genera
 
   it('redocly lint with the recommended ruleset finds no error', async () => {
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-    const lint = await exec(bin('redocly'), ['lint', OPENAPI_FILE, '--extends', 'recommended', '--format', 'json'], { env, maxBuffer: 16 * 1024 * 1024 }).catch(
-      (err: { stdout: string }) => err,
-    );
-    const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; severity: string; message: string }> };
-    expect(report.problems.filter((p) => p.severity === 'error'), 'redocly errors').to.deep.equal([]);
+    const lint = await exec(bin('redocly'), ['lint', OPENAPI_FILE, '--extends', 'recommended', '--format', 'json'], {
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((err: { stdout: string }) => err);
+    const report = JSON.parse(lint.stdout.slice(lint.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; severity: string; message: string }>;
+    };
+    expect(
+      report.problems.filter((p) => p.severity === 'error'),
+      'redocly errors',
+    ).to.deep.equal([]);
     expect(report.totals.errors).to.equal(0);
     // Known warnings only: the API's two paths that look ambiguous to it, and no 2xx on the OAuth start link (it only
     // ever redirects, 303, or answers an error page). Every operation lists a 4xx: at least the 431 of a request
     // line over Node's limit.
-    expect([...new Set(report.problems.map((p) => p.ruleId))].sort()).to.deep.equal(['no-ambiguous-paths', 'operation-2xx-response']);
+    expect([...new Set(report.problems.map((p) => p.ruleId))].sort()).to.deep.equal([
+      'no-ambiguous-paths',
+      'operation-2xx-response',
+    ]);
     expect(report.problems.filter((p) => p.ruleId === 'operation-2xx-response')).to.have.length(1);
   });
 
@@ -121,7 +154,9 @@ describe('conformance: the OpenAPI document with redocly and three client genera
     const python = toolBinary('CLIENTS_PYTHON_BIN');
     const dir = join(work, 'python');
     await timed(python, ['-m', 'compileall', '-q', join(dir, 'dsync_client')]);
-    const { stdout } = await timed(python, [join(SCENARIOS, 'scenario.py'), baseUrl, KEY], { env: { ...process.env, PYTHONPATH: dir } });
+    const { stdout } = await timed(python, [join(SCENARIOS, 'scenario.py'), baseUrl, KEY], {
+      env: { ...process.env, PYTHONPATH: dir },
+    });
     expectScenario(stdout);
   });
 
@@ -137,7 +172,12 @@ describe('conformance: the OpenAPI document with redocly and three client genera
 
   it('openapi-typescript with openapi-fetch: the types compile with the scenario, which runs', async () => {
     const dir = join(work, 'openapi-typescript');
-    const { seconds } = await timed(process.execPath, [join(repoRoot, 'node_modules/openapi-typescript/bin/cli.js'), OPENAPI_FILE, '-o', join(dir, 'dsync-api.ts')]);
+    const { seconds } = await timed(process.execPath, [
+      join(repoRoot, 'node_modules/openapi-typescript/bin/cli.js'),
+      OPENAPI_FILE,
+      '-o',
+      join(dir, 'dsync-api.ts'),
+    ]);
     console.log(`      openapi-typescript: ${seconds.toFixed(1)} s`);
     expect(await readFile(join(dir, 'dsync-api.ts'), 'utf8')).to.contain('"group.user_added"');
     for (const f of ['openapi-fetch-scenario.ts', 'scim.ts']) await cp(join(SCENARIOS, f), join(dir, f));

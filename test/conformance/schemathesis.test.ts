@@ -24,15 +24,26 @@ import { toolBinary } from '../support/tools.js';
 
 const KEY = 'schemathesis-key';
 const DB = 12;
-/** The three the issue asks for, then: declared content types and headers, invalid input refused (never a 2xx), 405 for undeclared methods. */
+/**
+ * The three the issue asks for, then: declared content types and headers, invalid input refused (never a 2xx), 405 for
+ * undeclared methods.
+ */
 const CHECKS = [
-  'not_a_server_error', 'status_code_conformance', 'response_schema_conformance',
-  'content_type_conformance', 'response_headers_conformance', 'negative_data_rejection', 'unsupported_method',
+  'not_a_server_error',
+  'status_code_conformance',
+  'response_schema_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'negative_data_rejection',
+  'unsupported_method',
 ];
 /** Per operation and phase; about 1,500 cases and 30 s per store on a CI core. */
 const MAX_EXAMPLES = 25;
 
-/** Every phase, explicitly: the document's examples, the coverage of its constraints, fuzzing, and the stateful phase along links. */
+/**
+ * Every phase, explicitly: the document's examples, the coverage of its constraints, fuzzing, and the stateful phase
+ * along links.
+ */
 const PHASES = ['examples', 'coverage', 'fuzzing', 'stateful'] as const;
 
 interface Report {
@@ -48,20 +59,42 @@ interface Report {
 /** A directory with data behind every read route; returns the ids the read operations are pinned to. */
 async function seed(baseUrl: string): Promise<{ directory: string; user: string; group: string }> {
   const api = async (method: string, path: string, body: unknown, auth: string) => {
-    const res = await fetch(`${baseUrl}${path}`, { method, headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`seeding: ${method} ${path} answered ${res.status}: ${await res.text()}`);
     return res.status === 204 ? undefined : ((await res.json()) as any);
   };
   const closed = await freePort(); // nothing listens: every delivery fails, is logged, and ends as a dead letter
-  const { data: d } = await api('POST', '/api/v1/directory-sync', {
-    name: 'Fuzz', tenant: 'fuzz', product: 'app', type: 'okta-scim-v2', webhook_url: `http://127.0.0.1:${closed}/hook`, log_webhook_events: true,
-  }, `Api-Key ${KEY}`);
-  const scim = (method: string, path: string, body?: unknown) => api(method, `/api/scim/v2.0/${d.id}${path}`, body, `Bearer ${d.scim.secret}`);
+  const { data: d } = await api(
+    'POST',
+    '/api/v1/directory-sync',
+    {
+      name: 'Fuzz',
+      tenant: 'fuzz',
+      product: 'app',
+      type: 'okta-scim-v2',
+      webhook_url: `http://127.0.0.1:${closed}/hook`,
+      log_webhook_events: true,
+    },
+    `Api-Key ${KEY}`,
+  );
+  const scim = (method: string, path: string, body?: unknown) =>
+    api(method, `/api/scim/v2.0/${d.id}${path}`, body, `Bearer ${d.scim.secret}`);
   const userBody = (userName: string, active = true) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, name: { givenName: 'Ada', familyName: 'Lovelace' },
-    emails: [{ value: userName, primary: true }], active,
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+    userName,
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: userName, primary: true }],
+    active,
   });
-  const groupBody = (displayName: string, members: string[]) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName, members: members.map((value) => ({ value })) });
+  const groupBody = (displayName: string, members: string[]) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+    displayName,
+    members: members.map((value) => ({ value })),
+  });
   // One event of every type in the log, so the Events API's answers are checked against each event's schema.
   const user = await scim('POST', '/Users', userBody('ada@example.com'));
   const leaver = await scim('POST', '/Users', userBody('bob@example.com'));
@@ -73,14 +106,21 @@ async function seed(baseUrl: string): Promise<{ directory: string; user: string;
   await scim('DELETE', `/Groups/${gone.id}`);
   const { data: log } = await api('GET', `/api/v1/directory-sync/${d.id}/events`, undefined, `Api-Key ${KEY}`);
   expect([...new Set(log.events.map((e: { event: string }) => e.event))]).to.have.members([...EVENT_TYPES]);
-  await until(async () => (await api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`, undefined, `Api-Key ${KEY}`)).data.length > 0, 'a dead letter', 20_000);
+  await until(
+    async () =>
+      (await api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`, undefined, `Api-Key ${KEY}`)).data.length > 0,
+    'a dead letter',
+    20_000,
+  );
   return { directory: d.id, user: user.id, group: group.id };
 }
 
 /** schemathesis.toml pinning the seeded ids into the read operations (every other parameter is still generated). */
 function pinnedConfig(ids: { directory: string; user: string; group: string }): string {
   const pin = (name: string, parameters: Record<string, string>) =>
-    `[[operations]]\ninclude-name = "GET /api/v1${name}"\nparameters = { ${Object.entries(parameters).map(([k, v]) => `"${k}" = "${v}"`).join(', ')} }\n` +
+    `[[operations]]\ninclude-name = "GET /api/v1${name}"\nparameters = { ${Object.entries(parameters)
+      .map(([k, v]) => `"${k}" = "${v}"`)
+      .join(', ')} }\n` +
     // A pinned value also replaces the invalid one a negative case put there, making it valid: not a finding.
     'checks = { negative_data_rejection = { enabled = false } }\n';
   const directoryId = { 'query.directoryId': ids.directory };
@@ -104,34 +144,55 @@ const SEED = process.env.DSYNC_FUZZ_SEED ?? FIXED_SEED;
 
 function fuzz(baseUrl: string, reportFile: string, configFile: string): Promise<{ report: Report; output: string }> {
   const args = [
-    '--config-file', configFile,
-    'run', `${baseUrl}/api/v1/openapi.json`,
-    '-H', `Authorization: Api-Key ${KEY}`,
-    '--checks', CHECKS.join(','),
-    '--max-examples', String(MAX_EXAMPLES),
+    '--config-file',
+    configFile,
+    'run',
+    `${baseUrl}/api/v1/openapi.json`,
+    '-H',
+    `Authorization: Api-Key ${KEY}`,
+    '--checks',
+    CHECKS.join(','),
+    '--max-examples',
+    String(MAX_EXAMPLES),
     // Valid requests (positive) and invalid ones that must be refused (negative), in every phase.
-    '--mode', 'all',
-    '--phases', PHASES.join(','),
-    '--workers', '1',
-    '--generation-database', 'none',
+    '--mode',
+    'all',
+    '--phases',
+    PHASES.join(','),
+    '--workers',
+    '1',
+    '--generation-database',
+    'none',
     ...(SEED === 'random' ? [] : ['--seed', SEED]),
     '--no-color',
-    '--report', 'json', '--report-json-path', reportFile,
+    '--report',
+    'json',
+    '--report-json-path',
+    reportFile,
     // A sync run over every Google directory the fuzzer made can outlast its 10 s read timeout; the sync route
     // has its own tests (google-cron, google-sync), and its answer schema is checked by openapi.test.ts.
-    '--exclude-path', '/api/v1/dsync/cron/sync-google',
+    '--exclude-path',
+    '/api/v1/dsync/cron/sync-google',
   ];
   return new Promise((resolve, reject) => {
-    execFile(toolBinary('SCHEMATHESIS_BIN'), args, { timeout: 420_000, maxBuffer: 64 * 1024 * 1024 }, (_err, stdout, stderr) => {
-      const output = `${stdout}\n${stderr}`;
-      try {
-        const text = readFileSync(reportFile, 'utf8');
-        // The seed is a 128-bit integer: read it as text, JSON.parse would round it.
-        resolve({ report: { ...(JSON.parse(text) as Report), seed: /"seed":\s*(\d+)/.exec(text)?.[1] ?? '?' }, output });
-      } catch {
-        reject(new Error(`schemathesis wrote no report:\n${output.slice(-4000)}`));
-      }
-    });
+    execFile(
+      toolBinary('SCHEMATHESIS_BIN'),
+      args,
+      { timeout: 420_000, maxBuffer: 64 * 1024 * 1024 },
+      (_err, stdout, stderr) => {
+        const output = `${stdout}\n${stderr}`;
+        try {
+          const text = readFileSync(reportFile, 'utf8');
+          // The seed is a 128-bit integer: read it as text, JSON.parse would round it.
+          resolve({
+            report: { ...(JSON.parse(text) as Report), seed: /"seed":\s*(\d+)/.exec(text)?.[1] ?? '?' },
+            output,
+          });
+        } catch {
+          reject(new Error(`schemathesis wrote no report:\n${output.slice(-4000)}`));
+        }
+      },
+    );
   });
 }
 
@@ -150,10 +211,17 @@ for (const kind of STORE_KINDS) {
       port = await freePort();
       google = await new FakeGoogle().start();
       const env: Record<string, string> = {
-        PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: KEY, LOG_LEVEL: 'warn',
-        DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', DSYNC_WEBHOOK_RETRY_SCHEDULE: '10ms,10ms',
-        DSYNC_GOOGLE_CLIENT_ID: FAKE_CLIENT.id, DSYNC_GOOGLE_CLIENT_SECRET: FAKE_CLIENT.secret,
-        DSYNC_GOOGLE_API_URL: google.apiUrl, DSYNC_GOOGLE_TOKEN_URL: google.tokenUrl, DSYNC_GOOGLE_AUTH_URL: google.authUrl,
+        PORT: String(port),
+        METRICS_PORT: '0',
+        DSYNC_API_KEYS: KEY,
+        LOG_LEVEL: 'warn',
+        DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true',
+        DSYNC_WEBHOOK_RETRY_SCHEDULE: '10ms,10ms',
+        DSYNC_GOOGLE_CLIENT_ID: FAKE_CLIENT.id,
+        DSYNC_GOOGLE_CLIENT_SECRET: FAKE_CLIENT.secret,
+        DSYNC_GOOGLE_API_URL: google.apiUrl,
+        DSYNC_GOOGLE_TOKEN_URL: google.tokenUrl,
+        DSYNC_GOOGLE_AUTH_URL: google.authUrl,
       };
       if (kind === 'redis') {
         await (await freshRedisStore(DB)).close();
@@ -174,13 +242,17 @@ for (const kind of STORE_KINDS) {
       writeFileSync(join(dir, 'schemathesis.toml'), pinnedConfig(await seed(baseUrl)));
       const { report, output } = await fuzz(baseUrl, join(dir, 'report.json'), join(dir, 'schemathesis.toml'));
       const { generated, with_failures, errored } = report.test_cases;
-      console.log(`      schemathesis: ${generated} cases generated, ${with_failures} with failures, ${errored} errored in ${report.running_time.toFixed(0)} s (seed ${report.seed})`);
+      console.log(
+        `      schemathesis: ${generated} cases generated, ${with_failures} with failures, ${errored} errored in ${report.running_time.toFixed(0)} s (seed ${report.seed})`,
+      );
       const detail = `schemathesis found problems (rerun with DSYNC_FUZZ_SEED=${report.seed}):\n${output.slice(-6000)}\n${proc.output().slice(-2000)}`;
       expect(report.failures, detail).to.deep.equal([]);
       expect(report.errors, detail).to.deep.equal([]);
       expect(report.exit_code, detail).to.equal(0);
       // Each phase ran (none skipped for lack of links or examples) and passed.
-      expect(Object.fromEntries(PHASES.map((p) => [p, report.phases[p].status])), detail).to.deep.equal(Object.fromEntries(PHASES.map((p) => [p, 'success'])));
+      expect(Object.fromEntries(PHASES.map((p) => [p, report.phases[p].status])), detail).to.deep.equal(
+        Object.fromEntries(PHASES.map((p) => [p, 'success'])),
+      );
       expect(generated).to.be.at.least(500);
     });
   });

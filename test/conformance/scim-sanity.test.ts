@@ -47,7 +47,9 @@ for (const kind of STORE_KINDS) {
       const d = await svc.createDirectory({ name: 'Sanity' });
       const report = await probe(d.scim.endpoint, d.scim.secret);
       const byStatus = (s: Result['status']) => report.results.filter((r) => r.status === s);
-      console.log(`      scim-sanity: ${byStatus('pass').length} passed, ${byStatus('fail').length} failed (the documented deviation), ${byStatus('skip').length} skipped (agent extensions)`);
+      console.log(
+        `      scim-sanity: ${byStatus('pass').length} passed, ${byStatus('fail').length} failed (the documented deviation), ${byStatus('skip').length} skipped (agent extensions)`,
+      );
       expect(byStatus('fail').map((r) => r.name)).to.deep.equal(DEVIATIONS);
       for (const r of byStatus('fail')) expect(r.message).to.match(/got 204/);
       expect(byStatus('error')).to.deep.equal([]);

@@ -18,8 +18,13 @@ function runScim2(endpoint: string, token: string): Promise<Run> {
     execFile(
       toolBinary('SCIM2_BIN'),
       ['--url', endpoint, 'test'],
-      { env: { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${token}`, NO_COLOR: '1' }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      {
+        env: { ...process.env, SCIM_CLI_HEADERS: `Authorization: Bearer ${token}`, NO_COLOR: '1' },
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
 }

@@ -10,10 +10,15 @@ const CLUSTER_SH = fileURLToPath(new URL('../k8s/cluster.sh', import.meta.url));
 /** Runs `cluster.sh <args>`; resolves with its last line of output (its contract), its log goes to our stderr. */
 export function clusterSh(args: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('bash', [CLUSTER_SH, ...args], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
-      if (err) reject(new Error(`cluster.sh ${args.join(' ')} failed: ${err.message}`));
-      else resolve(stdout.trim().split('\n').at(-1) ?? '');
-    });
+    const child = execFile(
+      'bash',
+      [CLUSTER_SH, ...args],
+      { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => {
+        if (err) reject(new Error(`cluster.sh ${args.join(' ')} failed: ${err.message}`));
+        else resolve(stdout.trim().split('\n').at(-1) ?? '');
+      },
+    );
     child.stderr!.pipe(process.stderr, { end: false });
   });
 }
@@ -34,7 +39,8 @@ export interface LocalCluster {
 
 /** A fresh cluster (down first: a run never inherits another's objects), the image, Redis; timings are logged. */
 export async function startLocalCluster(): Promise<LocalCluster> {
-  if (process.getuid?.() !== 0) throw new Error('test/k8s/cluster.sh runs as root (network namespace, containerd, kubelet)');
+  if (process.getuid?.() !== 0)
+    throw new Error('test/k8s/cluster.sh runs as root (network namespace, containerd, kubelet)');
   await clusterSh(['down'], 180_000);
   const kubeconfig = printed(await clusterSh(['up'], 30 * 60_000), 'KUBECONFIG');
   const image = await clusterSh(['image'], 20 * 60_000);
@@ -54,7 +60,11 @@ export async function startLocalCluster(): Promise<LocalCluster> {
  * The chart installed on the cluster as docs/operating/helm.md says (the CRD, the namespace, the Secrets of the
  * Redis URL and the API keys, `helm install --wait`), `sets` added as `--set`; resolves with helm install's seconds.
  */
-export async function installChart(cluster: Pick<LocalCluster, 'kubeconfig' | 'redisUrl'>, apiKey: string, sets: string[] = []): Promise<number> {
+export async function installChart(
+  cluster: Pick<LocalCluster, 'kubeconfig' | 'redisUrl'>,
+  apiKey: string,
+  sets: string[] = [],
+): Promise<number> {
   const env = { KUBECONFIG: cluster.kubeconfig };
   const k = (args: string[]) => ok(kubectl(), args, { env });
   await k(helmPageCommand('kubectl apply --server-side -f crds/').slice(1));

@@ -21,7 +21,11 @@ export interface LoopReport {
 const ANSWER_TIMEOUT_MS = 10_000;
 const PAUSE_MS = 10;
 
-export function loopRequests(url: string, headers: Record<string, string>, options: { loops?: number; maxMs?: number; maxRequests?: number } = {}): { stop(): Promise<LoopReport> } {
+export function loopRequests(
+  url: string,
+  headers: Record<string, string>,
+  options: { loops?: number; maxMs?: number; maxRequests?: number } = {},
+): { stop(): Promise<LoopReport> } {
   const { loops = 4, maxMs = 10 * 60_000, maxRequests = 500_000 } = options;
   // One connection per loop at most: none waits idle in the pool for the server to close it under a request.
   const agent = new Agent({ keepAlive: true, maxSockets: loops, scheduling: 'lifo' });
@@ -49,7 +53,12 @@ export function loopRequests(url: string, headers: Record<string, string>, optio
         sockets.add(socket);
       });
       req.on('timeout', () => req.destroy(new Error(`no answer in ${ANSWER_TIMEOUT_MS} ms`)));
-      req.on('error', (err: NodeJS.ErrnoException) => (fail(`${err.code ?? err.message}${req.reusedSocket ? ' (on a kept-alive connection)' : ''}`), resolve()));
+      req.on(
+        'error',
+        (err: NodeJS.ErrnoException) => (
+          fail(`${err.code ?? err.message}${req.reusedSocket ? ' (on a kept-alive connection)' : ''}`), resolve()
+        ),
+      );
       req.end();
       report.requests++;
     });

@@ -26,7 +26,12 @@ for (const kind of STORE_KINDS) {
     beforeEach(async () => {
       store = await openStore(kind, 14);
       dsync = createDsync({ store, externalUrl: 'https://app.example.com' });
-      directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+      directory = await dsync.directories.create({
+        name: 'Acme',
+        tenant: 'acme',
+        product: 'app',
+        type: 'okta-scim-v2',
+      });
     });
     afterEach(() => dsync.close());
 
@@ -48,7 +53,12 @@ for (const kind of STORE_KINDS) {
     it('sees a deactivation at the next request', async () => {
       await store.getDirectoryAccess(directory.id);
       await store.updateDirectory({ ...directory, deactivated: true });
-      const res = await dsync.requests.handle({ method: 'GET', directoryId: directory.id, resourceType: 'Users', apiSecret: directory.scim.secret });
+      const res = await dsync.requests.handle({
+        method: 'GET',
+        directoryId: directory.id,
+        resourceType: 'Users',
+        apiSecret: directory.scim.secret,
+      });
       expect(res.status).to.equal(403);
     });
 
@@ -58,12 +68,17 @@ for (const kind of STORE_KINDS) {
         const b = (await store.getDirectoryAccess(directory.id))!;
         expect(b.directory).to.equal(a.directory);
         expect(b.tokens).to.equal(a.tokens);
-        expect(Object.isFrozen(a.directory) && Object.isFrozen(a.directory.scim) && Object.isFrozen(a.tokens)).to.equal(true);
+        expect(Object.isFrozen(a.directory) && Object.isFrozen(a.directory.scim) && Object.isFrozen(a.tokens)).to.equal(
+          true,
+        );
         expect(() => {
           (a.directory.scim as { secret: string }).secret = 'changed';
         }).to.throw(TypeError);
         // Another replica's write goes straight to Redis: the text differs, so the next read parses it.
-        await ((store as RedisStore).redis as Redis).set(`${prefix(directory.id)}dir`, JSON.stringify({ ...directory, scim: { ...directory.scim, secret: 'from-another-replica-42' } }));
+        await ((store as RedisStore).redis as Redis).set(
+          `${prefix(directory.id)}dir`,
+          JSON.stringify({ ...directory, scim: { ...directory.scim, secret: 'from-another-replica-42' } }),
+        );
         const c = (await store.getDirectoryAccess(directory.id))!;
         expect(c.directory).to.not.equal(a.directory);
         expect(c.directory.scim.secret).to.equal('from-another-replica-42');

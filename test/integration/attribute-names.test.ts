@@ -47,7 +47,9 @@ for (const kind of STORE_KINDS) {
       expect(res.body).to.deep.include({ schemas: [ERROR], status: '400', scimType: 'tooMany' });
       expect(res.body.detail).to.match(detail);
     };
-    const perObject = new RegExp(`has 5000\\d attributes; at most ${MAX_ATTRIBUTES_PER_OBJECT} are allowed in one object$`);
+    const perObject = new RegExp(
+      `has 5000\\d attributes; at most ${MAX_ATTRIBUTES_PER_OBJECT} are allowed in one object$`,
+    );
 
     it('answers 50,000 names in one body 400 within 250 ms of CPU, while /healthz keeps answering', async () => {
       // Serialised before the clock starts: the client's own work is not the server's.
@@ -73,7 +75,11 @@ for (const kind of STORE_KINDS) {
         ['PATCH', `/Users/${user}`, ops({ op: 'add', value: names(50_000) })],
         ['PATCH', `/Users/${user}`, ops({ op: 'add', path: CUSTOM, value: names(50_000) })],
         ['PATCH', `/Users/${user}`, ops({ op: 'replace', value: { [CUSTOM]: names(50_000) } })],
-        ['PATCH', `/Users/${user}`, ops({ op: 'add', path: 'emails', value: [{ value: 'e@acme.io', ...names(50_000) }] })],
+        [
+          'PATCH',
+          `/Users/${user}`,
+          ops({ op: 'add', path: 'emails', value: [{ value: 'e@acme.io', ...names(50_000) }] }),
+        ],
         ['PATCH', `/Users/${user}`, ops({ op: 'add', path: 'x', ...names(50_000) })],
         ['POST', '/Groups', { displayName: 'G', members: [{ value: user, ...names(50_000) }] }],
       ];
@@ -105,19 +111,31 @@ for (const kind of STORE_KINDS) {
         new RegExp(`^A request may carry at most ${MAX_ATTRIBUTE_NAMES} attribute names in all`),
       );
       const patches = Array.from({ length: 11 }, (_, i) => ({ op: 'add', value: names(950, `p${i}_`) }));
-      expectTooMany(await svc.scim(dir, 'PATCH', `/Users/${user}`, ops(...patches)), /^A request may carry at most 10000 attribute names/);
+      expectTooMany(
+        await svc.scim(dir, 'PATCH', `/Users/${user}`, ops(...patches)),
+        /^A request may carry at most 10000 attribute names/,
+      );
       // 5,000 members of three names each: member values have their own bound.
       const members = Array.from({ length: 5000 }, (_, i) => ({ value: `m${i}`, display: `M${i}`, type: 'User' }));
       expect((await svc.scim(dir, 'POST', '/Groups', { displayName: 'Big', members })).status).to.equal(201);
     });
 
     it('keeps up to the bound, and bounds what PATCHes accumulate on a resource', async () => {
-      const created = await svc.scim(dir, 'POST', '/Users', { userName: 'd@acme.io', [CUSTOM]: names(990), ...names(900, 'top') });
+      const created = await svc.scim(dir, 'POST', '/Users', {
+        userName: 'd@acme.io',
+        [CUSTOM]: names(990),
+        ...names(900, 'top'),
+      });
       expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
       expect(Object.keys(created.body[CUSTOM])).to.have.length(990);
       const id = created.body.id;
       // Each PATCH is within the bounds; together they would put 1,090 names in the extension.
-      const more = await svc.scim(dir, 'PATCH', `/Users/${id}`, ops({ op: 'add', value: { [CUSTOM]: names(100, 'more') } }));
+      const more = await svc.scim(
+        dir,
+        'PATCH',
+        `/Users/${id}`,
+        ops({ op: 'add', value: { [CUSTOM]: names(100, 'more') } }),
+      );
       expectTooMany(more, new RegExp(`^${CUSTOM} has 1090 attributes; at most 1000 are allowed in one object$`));
       // Names differing in case only are one name: merged, not added.
       const recased = Object.fromEntries(Object.keys(names(990)).map((k) => [k.toUpperCase(), 2]));
@@ -132,9 +150,18 @@ for (const kind of STORE_KINDS) {
 
     it('bounds attributes and excludedAttributes at 100 paths', async () => {
       const list = Array.from({ length: 101 }, (_, i) => `a${i}`).join(',');
-      expectTooMany(await svc.scim(dir, 'GET', `/Users?attributes=${list}`), /^attributes may name at most 100 attributes \(101 given\)$/);
-      expectTooMany(await svc.scim(dir, 'GET', `/Users/${user}?excludedAttributes=${list}`), /^excludedAttributes may name at most 100/);
-      expectTooMany(await svc.scim(dir, 'POST', '/Users/.search', { attributes: list }), /^attributes may name at most 100/);
+      expectTooMany(
+        await svc.scim(dir, 'GET', `/Users?attributes=${list}`),
+        /^attributes may name at most 100 attributes \(101 given\)$/,
+      );
+      expectTooMany(
+        await svc.scim(dir, 'GET', `/Users/${user}?excludedAttributes=${list}`),
+        /^excludedAttributes may name at most 100/,
+      );
+      expectTooMany(
+        await svc.scim(dir, 'POST', '/Users/.search', { attributes: list }),
+        /^attributes may name at most 100/,
+      );
       const ok = await svc.scim(dir, 'GET', `/Users?attributes=${list.split(',').slice(2).join(',')},userName`);
       expect(ok.status).to.equal(200);
       expect(ok.body.Resources[0]).to.have.property('userName');

@@ -20,18 +20,29 @@ describe('failed authentications are limited before any compare', function () {
     await Promise.all(services.splice(0).map((s) => s.close()));
   });
 
-  async function start(limits?: AuthFailureLimits, extra: { store?: MemoryStore | Awaited<ReturnType<typeof freshRedisStore>> } = {}) {
+  async function start(
+    limits?: AuthFailureLimits,
+    extra: { store?: MemoryStore | Awaited<ReturnType<typeof freshRedisStore>> } = {},
+  ) {
     const { logger, lines } = capturedLogger();
     const store = extra.store ?? new MemoryStore();
     const redis = redisClientOf(store);
-    const svc = await startService(store, {}, { logger, trustProxy: true, authFailures: { ...(limits && { limits }), ...(redis && { redis }) } });
+    const svc = await startService(
+      store,
+      {},
+      { logger, trustProxy: true, authFailures: { ...(limits && { limits }), ...(redis && { redis }) } },
+    );
     services.push(svc);
     return { svc, lines };
   }
   const get = (svc: Service, key: string, from = '198.51.100.7') =>
-    fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, { headers: { authorization: `Api-Key ${key}`, 'x-forwarded-for': from } });
+    fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, {
+      headers: { authorization: `Api-Key ${key}`, 'x-forwarded-for': from },
+    });
   const failures = async (svc: Service, api: string, outcome: string) =>
-    (await svc.dsync.metrics.authFailures.get()).values.find((v) => v.labels.api === api && v.labels.outcome === outcome)?.value ?? 0;
+    (await svc.dsync.metrics.authFailures.get()).values.find(
+      (v) => v.labels.api === api && v.labels.outcome === outcome,
+    )?.value ?? 0;
 
   it('management: 20 quick wrong keys are 10 × 401 then 429 with Retry-After, the right key too, and no key in the log', async () => {
     const { svc, lines } = await start();
@@ -49,7 +60,9 @@ describe('failed authentications are limited before any compare', function () {
     expect((await get(svc, API_KEY, '203.0.113.9')).status).to.equal(200);
     expect(await failures(svc, 'management', 'failed')).to.equal(10);
     expect(await failures(svc, 'management', 'refused')).to.equal(11);
-    const warned = lines.filter((l) => l.msg === 'authentication failures over the limit: refusing before comparing credentials');
+    const warned = lines.filter(
+      (l) => l.msg === 'authentication failures over the limit: refusing before comparing credentials',
+    );
     expect(warned).to.have.length(1);
     expect(warned[0]).to.include({ client: '198.51.100.7', realm: 'api', scope: 'address' });
     expect(JSON.stringify(lines)).to.not.include(GUESS);
@@ -63,10 +76,19 @@ describe('failed authentications are limited before any compare', function () {
     // An address that failed before the realm went over gets one more failure, then waits for the window's end.
     expect((await get(svc, GUESS, '198.51.100.1')).status).to.equal(401);
     expect((await get(svc, GUESS, '198.51.100.1')).status).to.equal(429);
-    expect((await get(svc, API_KEY, '198.51.100.1')).status, 'blocked before the compare: the right key too').to.equal(429);
+    expect((await get(svc, API_KEY, '198.51.100.1')).status, 'blocked before the compare: the right key too').to.equal(
+      429,
+    );
     // The SCIM realm of a directory is another realm.
-    const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
-    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '198.51.100.5' })).status).to.equal(200);
+    const dir = await svc.dsync.directories.create({
+      name: 'A',
+      tenant: 'acme',
+      product: 'app',
+      type: 'generic-scim-v2',
+    });
+    expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '198.51.100.5' })).status).to.equal(
+      200,
+    );
     const warned = lines.filter((l) => l.scope === 'total');
     expect(warned, 'one warning for the realm').to.have.length(1);
     expect(warned[0]).to.include({ realm: 'api', client: '198.51.100.5' });
@@ -74,9 +96,20 @@ describe('failed authentications are limited before any compare', function () {
 
   it('SCIM: wrong bearer tokens are limited per client and per directory, answered as SCIM errors', async () => {
     const { svc } = await start({ perAddress: 10, total: 15 });
-    const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
-    const other = await svc.dsync.directories.create({ name: 'B', tenant: 'beta', product: 'app', type: 'generic-scim-v2' });
-    const guess = (from: string, d = dir) => svc.scim({ id: d.id, scim: { secret: GUESS } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from });
+    const dir = await svc.dsync.directories.create({
+      name: 'A',
+      tenant: 'acme',
+      product: 'app',
+      type: 'generic-scim-v2',
+    });
+    const other = await svc.dsync.directories.create({
+      name: 'B',
+      tenant: 'beta',
+      product: 'app',
+      type: 'generic-scim-v2',
+    });
+    const guess = (from: string, d = dir) =>
+      svc.scim({ id: d.id, scim: { secret: GUESS } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from });
     const statuses = [];
     for (let i = 0; i < 12; i++) statuses.push((await guess('198.51.100.7')).status);
     expect(statuses).to.deep.equal([...Array(10).fill(401), 429, 429]);
@@ -90,21 +123,31 @@ describe('failed authentications are limited before any compare', function () {
     for (let i = 1; i <= 5; i++) expect((await guess(`203.0.113.${i}`)).status).to.equal(401);
     expect((await guess('203.0.113.5')).status).to.equal(429);
     expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(200);
-    expect((await svc.scim(other, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(200);
+    expect((await svc.scim(other, 'GET', '/Users', undefined, { 'x-forwarded-for': '192.0.2.1' })).status).to.equal(
+      200,
+    );
     expect(await failures(svc, 'scim', 'failed')).to.equal(15);
   });
 
   it('SCIM during a rotation (two working tokens): both pass without a count; a wrong one and the revoked old one are failures, and past the limit neither working token is compared', async () => {
     const { svc, lines } = await start({ perAddress: 4, total: 100 });
-    const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
+    const dir = await svc.dsync.directories.create({
+      name: 'A',
+      tenant: 'acme',
+      product: 'app',
+      type: 'generic-scim-v2',
+    });
     const second = await svc.dsync.scimTokens.create(dir.id);
-    const withToken = (secret: string, from = '198.51.100.7') => svc.scim({ id: dir.id, scim: { secret } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from });
-    for (const token of [dir.scim.secret, second.token, dir.scim.secret, second.token]) expect((await withToken(token)).status).to.equal(200);
+    const withToken = (secret: string, from = '198.51.100.7') =>
+      svc.scim({ id: dir.id, scim: { secret } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from });
+    for (const token of [dir.scim.secret, second.token, dir.scim.secret, second.token])
+      expect((await withToken(token)).status).to.equal(200);
     expect(await failures(svc, 'scim', 'failed'), 'a working token is never a failure').to.equal(0);
     // The IdP moved to the second token; the old one is revoked and, presented again, is a wrong token.
     await svc.dsync.scimTokens.revoke(dir.id, 'scim-secret');
     const statuses = [];
-    for (const token of [dir.scim.secret, GUESS, dir.scim.secret, `${second.token}x`]) statuses.push((await withToken(token)).status);
+    for (const token of [dir.scim.secret, GUESS, dir.scim.secret, `${second.token}x`])
+      statuses.push((await withToken(token)).status);
     expect(statuses).to.deep.equal([401, 401, 401, 401]);
     expect(await failures(svc, 'scim', 'failed')).to.equal(4);
     const refused = await withToken(second.token);
@@ -116,7 +159,8 @@ describe('failed authentications are limited before any compare', function () {
 
   it('IPv6 clients count by their /64', async () => {
     const { svc } = await start({ perAddress: 3, total: 100 });
-    for (const from of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3']) expect((await get(svc, GUESS, from)).status).to.equal(401);
+    for (const from of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff::3'])
+      expect((await get(svc, GUESS, from)).status).to.equal(401);
     expect((await get(svc, API_KEY, '2001:db8:1:2:abcd::9')).status).to.equal(429);
     expect((await get(svc, API_KEY, '2001:db8:1:3::1')).status).to.equal(200);
   });

@@ -21,8 +21,14 @@ for (const kind of STORE_KINDS) {
       t = await startHrisTest(await openStore(kind, 7));
       const b = t.bamboo;
       // 30 employees in 3 departments; one without a work email (no user), one terminated.
-      people = Array.from({ length: 30 }, (_, i) => b.hire({ department: ['Engineering', 'Sales', 'Support'][i % 3]! }));
-      b.change(people[1]!.id, { supervisorEId: people[0]!.id, jobTitle: 'Staff Engineer', workPhone: '+1 801 555 0100' });
+      people = Array.from({ length: 30 }, (_, i) =>
+        b.hire({ department: ['Engineering', 'Sales', 'Support'][i % 3]! }),
+      );
+      b.change(people[1]!.id, {
+        supervisorEId: people[0]!.id,
+        jobTitle: 'Staff Engineer',
+        workPhone: '+1 801 555 0100',
+      });
       b.change(people[28]!.id, { workEmail: null });
       b.change(people[29]!.id, { status: 'Inactive' });
       b.age();
@@ -34,7 +40,12 @@ for (const kind of STORE_KINDS) {
         const dir = await t.service.createDirectory({ type: 'bamboohr' });
         const res = await t.connect(dir.id, bambooCredentials(t.bamboo, { webhook_secret: 'wh-secret' }));
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body.data).to.deep.include({ directory_id: dir.id, type: 'bamboohr', provider: 'BambooHR', account: { subdomain: 'acme', webhook_signing: 'on' } });
+        expect(res.body.data).to.deep.include({
+          directory_id: dir.id,
+          type: 'bamboohr',
+          provider: 'BambooHR',
+          account: { subdomain: 'acme', webhook_signing: 'on' },
+        });
         expect(JSON.stringify(res.body)).to.not.include('bamboo-key-1').and.not.include('wh-secret');
         expect(t.bamboo.calls.employee).to.equal(1); // tried at once: one small read
         expect((await t.status(dir.id)).state).to.equal('pending');
@@ -71,7 +82,10 @@ for (const kind of STORE_KINDS) {
         expect([wrong.status, wrong.body.error.code]).to.deep.equal([400, 400]);
         const unknown = await t.connect(dir.id, { subdomain: 'other', api_key: 'bamboo-key-1' });
         expect(unknown.status).to.equal(502);
-        expect((await t.service.api('PUT', '/api/v1/directory-sync/nope/hris/credentials', bambooCredentials(t.bamboo))).status).to.equal(404);
+        expect(
+          (await t.service.api('PUT', '/api/v1/directory-sync/nope/hris/credentials', bambooCredentials(t.bamboo)))
+            .status,
+        ).to.equal(404);
       });
     });
 
@@ -88,19 +102,39 @@ for (const kind of STORE_KINDS) {
         const events = await t.newEvents(dir.id);
         const l = labels(events);
         expect(l.filter((x) => x.startsWith('user.created'))).to.have.length(29);
-        expect(l.filter((x) => x.startsWith('group.created')).sort()).to.deep.equal(['group.created:Engineering', 'group.created:Sales', 'group.created:Support']);
+        expect(l.filter((x) => x.startsWith('group.created')).sort()).to.deep.equal([
+          'group.created:Engineering',
+          'group.created:Sales',
+          'group.created:Support',
+        ]);
         expect(l.filter((x) => x.startsWith('group.user_added'))).to.have.length(29);
         const second = events.find((e) => e.event === 'user.created' && e.data.id === people[1]!.id);
-        expect(second.data).to.deep.include({ email: people[1]!.workEmail, first_name: people[1]!.firstName, last_name: people[1]!.lastName, active: true });
-        expect(second.data.raw).to.deep.include({ userName: people[1]!.workEmail, externalId: people[1]!.id, title: 'Staff Engineer' });
+        expect(second.data).to.deep.include({
+          email: people[1]!.workEmail,
+          first_name: people[1]!.firstName,
+          last_name: people[1]!.lastName,
+          active: true,
+        });
+        expect(second.data.raw).to.deep.include({
+          userName: people[1]!.workEmail,
+          externalId: people[1]!.id,
+          title: 'Staff Engineer',
+        });
         expect(second.data.raw['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.equal({
           employeeNumber: people[1]!.employeeNumber,
           department: 'Sales',
           division: 'North America',
           manager: { value: people[0]!.id },
         });
-        expect(second.data.raw['urn:dsync:params:scim:schemas:extension:hris:2.0:User']).to.deep.equal({ startDate: '2024-02-01' });
-        expect(second.data.raw[providerExtension('bamboohr')]).to.deep.equal({ location: 'HQ', employmentStatus: 'Full-Time', workPhone: '+1 801 555 0100', country: 'United States' });
+        expect(second.data.raw['urn:dsync:params:scim:schemas:extension:hris:2.0:User']).to.deep.equal({
+          startDate: '2024-02-01',
+        });
+        expect(second.data.raw[providerExtension('bamboohr')]).to.deep.equal({
+          location: 'HQ',
+          employmentStatus: 'Full-Time',
+          workPhone: '+1 801 555 0100',
+          country: 'United States',
+        });
         // The predefined attributes, the manager's email read from the manager's user (whichever was written first).
         const api = await t.service.api('GET', `/api/v1/directory-sync/users/${people[1]!.id}?directoryId=${dir.id}`);
         expect(api.body.data.attributes).to.deep.equal({
@@ -116,7 +150,14 @@ for (const kind of STORE_KINDS) {
         expect(terminated.data.active).to.equal(false);
         expect(l).to.include(`group.user_added:Support/${people[29]!.workEmail}`); // a terminated employee stays in their department
         const status = await t.status(dir.id);
-        expect(status).to.deep.include({ state: 'succeeded', provider: 'bamboohr', mode: 'full', employees_read: 30, provider_requests: 1, throttled: 0 });
+        expect(status).to.deep.include({
+          state: 'succeeded',
+          provider: 'bamboohr',
+          mode: 'full',
+          employees_read: 30,
+          provider_requests: 1,
+          throttled: 0,
+        });
         expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 1, changed: 0, directory: 0 });
 
         const before = await t.service.dsync.store.getUser(dir.id, people[0]!.id);
@@ -125,7 +166,11 @@ for (const kind of STORE_KINDS) {
         expect(again).to.deep.include({ created: 0, updated: 0, deleted: 0, failed: 0 });
         expect(await t.newEvents(dir.id)).to.deep.equal([]);
         expect(await t.service.dsync.store.getUser(dir.id, people[0]!.id)).to.deep.equal(before);
-        expect(await t.status(dir.id)).to.deep.include({ mode: 'changed-since', employees_read: 0, provider_requests: 1 });
+        expect(await t.status(dir.id)).to.deep.include({
+          mode: 'changed-since',
+          employees_read: 0,
+          provider_requests: 1,
+        });
         expect(t.bamboo.calls).to.deep.equal({ employee: 0, report: 0, changed: 1, directory: 0 });
       });
 
@@ -148,7 +193,10 @@ for (const kind of STORE_KINDS) {
 
         it('a hire', async () => {
           const e = t.bamboo.hire({ department: 'Sales' });
-          expect(labels(await changed(1))).to.deep.equal([`user.created:${e.workEmail}`, `group.user_added:Sales/${e.workEmail}`]);
+          expect(labels(await changed(1))).to.deep.equal([
+            `user.created:${e.workEmail}`,
+            `group.user_added:Sales/${e.workEmail}`,
+          ]);
         });
 
         it('a rename', async () => {
@@ -163,14 +211,27 @@ for (const kind of STORE_KINDS) {
         it('a department move, into a department new to the directory and out of one left empty', async () => {
           const p = people[0]!; // Engineering
           t.bamboo.change(p.id, { department: 'Sales' });
-          expect(labels(await changed(1))).to.deep.equal([`user.updated:${p.workEmail}`, `group.user_added:Sales/${p.workEmail}`, `group.user_removed:Engineering/${p.workEmail}`]);
+          expect(labels(await changed(1))).to.deep.equal([
+            `user.updated:${p.workEmail}`,
+            `group.user_added:Sales/${p.workEmail}`,
+            `group.user_removed:Engineering/${p.workEmail}`,
+          ]);
           const solo = people[3]!;
           t.bamboo.change(solo.id, { department: 'Research' });
           const l = labels(await changed(1));
-          expect(l).to.deep.equal([`user.updated:${solo.workEmail}`, 'group.created:Research', `group.user_added:Research/${solo.workEmail}`, `group.user_removed:Engineering/${solo.workEmail}`]);
+          expect(l).to.deep.equal([
+            `user.updated:${solo.workEmail}`,
+            'group.created:Research',
+            `group.user_added:Research/${solo.workEmail}`,
+            `group.user_removed:Engineering/${solo.workEmail}`,
+          ]);
           t.bamboo.change(solo.id, { department: 'Sales' });
           // Research is left empty: its group goes (its deletion ends its last membership, as a SCIM group's does).
-          expect(labels(await changed(1))).to.deep.equal([`user.updated:${solo.workEmail}`, `group.user_added:Sales/${solo.workEmail}`, 'group.deleted:Research']);
+          expect(labels(await changed(1))).to.deep.equal([
+            `user.updated:${solo.workEmail}`,
+            `group.user_added:Sales/${solo.workEmail}`,
+            'group.deleted:Research',
+          ]);
           expect(await t.service.dsync.store.userGroupIds(dir.id, solo.id)).to.have.length(1);
         });
 
@@ -179,8 +240,14 @@ for (const kind of STORE_KINDS) {
           const old = boss.workEmail;
           t.bamboo.change(boss.id, { workEmail: 'boss.renamed@acme.example' });
           const events = await changed(1);
-          expect(events.map((e) => `${e.event}:${e.data.id}`)).to.deep.equal([`user.updated:${boss.id}`, `user.updated:${report.id}`]);
-          expect(events[1].data.attributes).to.deep.include({ manager_id: boss.id, manager_email: 'boss.renamed@acme.example' });
+          expect(events.map((e) => `${e.event}:${e.data.id}`)).to.deep.equal([
+            `user.updated:${boss.id}`,
+            `user.updated:${report.id}`,
+          ]);
+          expect(events[1].data.attributes).to.deep.include({
+            manager_id: boss.id,
+            manager_email: 'boss.renamed@acme.example',
+          });
           expect(events[1].previous_attributes).to.deep.equal({ attributes: { manager_email: old } });
         });
 
@@ -202,15 +269,24 @@ for (const kind of STORE_KINDS) {
         it('a deleted employee record: removed from their department, then deleted (no read: the feed says so)', async () => {
           const p = people[5]!;
           t.bamboo.remove(p.id);
-          expect(labels(await changed(0))).to.deep.equal([`group.user_removed:Support/${p.workEmail}`, `user.deleted:${p.workEmail}`]);
+          expect(labels(await changed(0))).to.deep.equal([
+            `group.user_removed:Support/${p.workEmail}`,
+            `user.deleted:${p.workEmail}`,
+          ]);
         });
 
         it('a work email given to an employee who had none makes them a user; taken away, they are deleted', async () => {
           const p = people[28]!;
           t.bamboo.change(p.id, { workEmail: 'late@acme.example' });
-          expect(labels(await changed(1))).to.deep.equal(['user.created:late@acme.example', 'group.user_added:Sales/late@acme.example']);
+          expect(labels(await changed(1))).to.deep.equal([
+            'user.created:late@acme.example',
+            'group.user_added:Sales/late@acme.example',
+          ]);
           t.bamboo.change(p.id, { workEmail: null });
-          expect(labels(await changed(1))).to.deep.equal(['group.user_removed:Sales/late@acme.example', 'user.deleted:late@acme.example']);
+          expect(labels(await changed(1))).to.deep.equal([
+            'group.user_removed:Sales/late@acme.example',
+            'user.deleted:late@acme.example',
+          ]);
         });
 
         it('the mass-deletion guard holds deletions that exceed the share, and says so', async () => {
@@ -227,7 +303,7 @@ for (const kind of STORE_KINDS) {
         });
       });
 
-      it("throttled (429, and 503 with Retry-After): waits as told and succeeds, counting each", async () => {
+      it('throttled (429, and 503 with Retry-After): waits as told and succeeds, counting each', async () => {
         t.bamboo.fail('report', 429, 2, '0');
         t.bamboo.fail('report', 503, 1, '0');
         const report = await t.sync();
@@ -250,7 +326,9 @@ for (const kind of STORE_KINDS) {
         expect(status.state).to.equal('invalid_credentials');
         expect(status.last_success_at).to.be.a('string');
         t.bamboo.keys.add('bamboo-key-2');
-        expect((await t.connect(dir.id, bambooCredentials(t.bamboo, { api_key: 'bamboo-key-2' }))).status).to.equal(200);
+        expect((await t.connect(dir.id, bambooCredentials(t.bamboo, { api_key: 'bamboo-key-2' }))).status).to.equal(
+          200,
+        );
         expect((await t.status(dir.id)).state).to.equal('pending');
         await t.sync();
         expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.updated:${people[0]!.workEmail}`]);

@@ -24,12 +24,29 @@ async function setup(store: Store) {
   const dir = `dir-${Math.random().toString(36).slice(2)}`;
   const now = new Date().toISOString();
   await store.createDirectory({
-    id: dir, name: dir, tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-    scim: { path: '', secret: 's', endpoint: '' }, webhook: { endpoint: '', secret: '' }, created_at: now, updated_at: now,
+    id: dir,
+    name: dir,
+    tenant: 't',
+    product: 'p',
+    type: 'generic-scim-v2',
+    log_webhook_events: false,
+    deactivated: false,
+    scim: { path: '', secret: 's', endpoint: '' },
+    webhook: { endpoint: '', secret: '' },
+    created_at: now,
+    updated_at: now,
   });
   const users = await seedUsers(store, dir, N);
-  const group: StoredResource = { id: 'g1', body: { schemas: [GROUP_SCHEMA], displayName: 'All' }, created: Date.now(), lastModified: Date.now(), version: 1 };
-  expect((await store.createGroup(dir, group, { displayName: 'All' }, [], [event('group.created')])).status).to.equal('ok');
+  const group: StoredResource = {
+    id: 'g1',
+    body: { schemas: [GROUP_SCHEMA], displayName: 'All' },
+    created: Date.now(),
+    lastModified: Date.now(),
+    version: 1,
+  };
+  expect((await store.createGroup(dir, group, { displayName: 'All' }, [], [event('group.created')])).status).to.equal(
+    'ok',
+  );
   return { dir, users };
 }
 
@@ -48,18 +65,34 @@ for (const kind of STORE_KINDS) {
       let writing = true;
       const reader = (async () => {
         while (writing) {
-          const [page, groups] = await Promise.all([store.groupMemberIds(dir, 'g1', 0, 0), store.userGroupIds(dir, users[N - 1]!)]);
+          const [page, groups] = await Promise.all([
+            store.groupMemberIds(dir, 'g1', 0, 0),
+            store.userGroupIds(dir, users[N - 1]!),
+          ]);
           seen.add(`${page.total}/${groups.length}`);
           await new Promise((r) => setImmediate(r));
         }
       })();
-      const added = await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
-      const removed = await store.updateGroup(dir, 'g1', { add: [], remove: changes(users, 'group.user_removed'), events: [], now: Date.now() });
+      const added = await store.updateGroup(dir, 'g1', {
+        add: changes(users, 'group.user_added'),
+        remove: [],
+        events: [],
+        now: Date.now(),
+      });
+      const removed = await store.updateGroup(dir, 'g1', {
+        add: [],
+        remove: changes(users, 'group.user_removed'),
+        events: [],
+        now: Date.now(),
+      });
       writing = false;
       await reader;
       expect(added.status === 'ok' && added.applied.every(Boolean) && added.applied.length === N).to.equal(true);
       expect(removed.status === 'ok' && removed.applied.filter(Boolean).length).to.equal(N);
-      expect([...seen].every((s) => s === '0/0' || s === `${N}/1`), [...seen].join(' ')).to.equal(true);
+      expect(
+        [...seen].every((s) => s === '0/0' || s === `${N}/1`),
+        [...seen].join(' '),
+      ).to.equal(true);
       const log = await labels(store, dir);
       expect(log.filter((l) => l.startsWith('group.user_added'))).to.have.length(N);
       expect(log.filter((l) => l.startsWith('group.user_removed'))).to.have.length(N);
@@ -67,7 +100,12 @@ for (const kind of STORE_KINDS) {
 
     it('deletes a 5,000-member group at once and leaves no user linked to it', async () => {
       const { dir, users } = await setup(store);
-      await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
+      await store.updateGroup(dir, 'g1', {
+        add: changes(users, 'group.user_added'),
+        remove: [],
+        events: [],
+        now: Date.now(),
+      });
       const group = (await store.getGroup(dir, 'g1'))!;
       expect((await store.deleteGroup(dir, 'g1', group.version, [event('group.deleted')])).status).to.equal('ok');
       expect(await store.getGroup(dir, 'g1')).to.equal(null);
@@ -101,7 +139,16 @@ describe('big membership changes survive a crash (redis store)', function () {
     const { dir, users } = await setup(writer);
     // The writer "dies" right after the commit: it never applies the journal.
     writesOf(writer).drain = async () => {};
-    expect((await writer.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() })).status).to.equal('ok');
+    expect(
+      (
+        await writer.updateGroup(dir, 'g1', {
+          add: changes(users, 'group.user_added'),
+          remove: [],
+          events: [],
+          now: Date.now(),
+        })
+      ).status,
+    ).to.equal('ok');
     expect(await writer.redis.zcard(`dsync:{${dir}}:m:g1`)).to.be.below(N); // really half-applied underneath
 
     const other = new RedisStore(`${redisUrl()}/3`);
@@ -109,7 +156,15 @@ describe('big membership changes survive a crash (redis store)', function () {
     expect((await other.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(N);
     // A user write waits for pending memberships: the user's user_added event precedes its update.
     const u = (await other.getUser(dir, users[N - 1]!))!;
-    const updated = await other.updateUser(dir, u.id, u.version, u.body, { userName: String(u.body.userName), emails: [] }, [event('user.updated')], Date.now());
+    const updated = await other.updateUser(
+      dir,
+      u.id,
+      u.version,
+      u.body,
+      { userName: String(u.body.userName), emails: [] },
+      [event('user.updated')],
+      Date.now(),
+    );
     expect(updated.status).to.equal('ok');
     const log = await labels(other, dir);
     expect(log.filter((l) => l.startsWith('group.user_added'))).to.have.length(N);
@@ -135,7 +190,15 @@ describe('big membership changes survive a crash (redis store)', function () {
   }
   const touchUser = async (store: Store, dir: string, id: string) => {
     const u = (await store.getUser(dir, id))!;
-    const result = await store.updateUser(dir, id, u.version, { ...u.body, title: 'x' }, { userName: String(u.body.userName), emails: [] }, [event('user.updated')], Date.now());
+    const result = await store.updateUser(
+      dir,
+      id,
+      u.version,
+      { ...u.body, title: 'x' },
+      { userName: String(u.body.userName), emails: [] },
+      [event('user.updated')],
+      Date.now(),
+    );
     expect(result.status).to.equal('ok');
   };
 
@@ -146,7 +209,12 @@ describe('big membership changes survive a crash (redis store)', function () {
     const other = { id: 'other', body: { userName: 'other@acme.io' }, created: now, lastModified: now, version: 1 };
     await store.createUser(dir, other, { userName: 'other@acme.io', emails: [] }, []);
     const calls = intercept(store, () => touchUser(store, dir, 'other'));
-    const result = await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
+    const result = await store.updateGroup(dir, 'g1', {
+      add: changes(users, 'group.user_added'),
+      remove: [],
+      events: [],
+      now: Date.now(),
+    });
     expect(result.status === 'ok' && result.applied.filter(Boolean).length).to.equal(N);
     expect(calls).to.include({ dsyncStage: N / 1000, dsyncVerify: N / 1000, dsyncUpdateGroup: 2 });
     expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(N);
@@ -156,7 +224,12 @@ describe('big membership changes survive a crash (redis store)', function () {
     const store = await open();
     const { dir, users } = await setup(store);
     intercept(store, () => touchUser(store, dir, users[4321]!));
-    const result = await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() });
+    const result = await store.updateGroup(dir, 'g1', {
+      add: changes(users, 'group.user_added'),
+      remove: [],
+      events: [],
+      now: Date.now(),
+    });
     expect(result.status).to.equal('stale');
     expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(0);
     expect(await store.redis.keys(`dsync:{${dir}}:gs:*`)).to.deep.equal([]);
@@ -175,10 +248,14 @@ describe('big membership changes survive a crash (redis store)', function () {
     };
     const before = await labels(store, dir);
     let failed: unknown;
-    await store.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() }).catch((err) => (failed = err));
+    await store
+      .updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() })
+      .catch((err) => (failed = err));
     expect(String(failed)).to.contain('timed out');
     expect(ttls).to.have.length(1);
-    expect(ttls[0]).to.be.above(0).and.at.most(15 * 60_000);
+    expect(ttls[0])
+      .to.be.above(0)
+      .and.at.most(15 * 60_000);
     expect((await store.groupMemberIds(dir, 'g1', 0, 0)).total).to.equal(0);
     expect(await labels(store, dir)).to.deep.equal(before);
     expect(await store.redis.keys(`dsync:{${dir}}:gs:*`), 'staging lists left behind').to.deep.equal([]);
@@ -190,7 +267,9 @@ describe('big membership changes survive a crash (redis store)', function () {
     writesOf(writer).drain = async () => {
       throw new Error('Command timed out'); // the IdP gets a 503; the change is committed
     };
-    const failed = await writer.updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() }).catch((err: unknown) => err);
+    const failed = await writer
+      .updateGroup(dir, 'g1', { add: changes(users, 'group.user_added'), remove: [], events: [], now: Date.now() })
+      .catch((err: unknown) => err);
     expect(String(failed)).to.contain('timed out');
     expect(await writer.redis.zcard(`dsync:{${dir}}:m:g1`)).to.be.below(N);
 

@@ -55,12 +55,17 @@ for (const kind of CLUSTER_STORE_KINDS) {
     });
 
     /** Runs one write step with the poller on; answers the step's events by type. */
-    async function step<T>(what: string, run: () => Promise<T>): Promise<{ result: T; events: Record<string, number> }> {
+    async function step<T>(
+      what: string,
+      run: () => Promise<T>,
+    ): Promise<{ result: T; events: Record<string, number> }> {
       probe.start();
       const t0 = Date.now();
       const result = await run();
       await probe.stop();
-      console.log(`      ${kind}: ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s, /healthz max wait so far ${probe.maxMs.toFixed(0)} ms (event loop: ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU)`);
+      console.log(
+        `      ${kind}: ${what}: ${((Date.now() - t0) / 1000).toFixed(1)} s, /healthz max wait so far ${probe.maxMs.toFixed(0)} ms (event loop: ${probe.loopMaxMs.toFixed(0)} ms wall, ${probe.cpuMaxMs.toFixed(0)} ms CPU)`,
+      );
       const { counts, last } = await countEvents(store, dir.id, cursor);
       cursor = last;
       return { result, events: counts };
@@ -68,7 +73,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
     async function patchAdd(groupId: string, from: number, to: number) {
       for (let i = from; i < to; i += BATCH) {
-        const res = await svc.scim(dir, 'PATCH', `/Groups/${groupId}`, ops({ op: 'add', path: 'members', value: users.slice(i, i + BATCH).map((value) => ({ value })) }));
+        const res = await svc.scim(
+          dir,
+          'PATCH',
+          `/Groups/${groupId}`,
+          ops({ op: 'add', path: 'members', value: users.slice(i, i + BATCH).map((value) => ({ value })) }),
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(204);
       }
     }
@@ -80,7 +90,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
       expect(created.body.members).to.have.length(BATCH);
       const id = created.body.id;
-      expect((await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }))).status).to.equal(204);
+      expect((await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'remove', path: 'members' }))).status).to.equal(
+        204,
+      );
       expect(await memberCount(store, dir.id, id)).to.equal(0);
       await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: members }));
       const put = await svc.scim(dir, 'PUT', `/Groups/${id}`, { displayName: 'Crash', members: [] });
@@ -90,7 +102,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect((await fetch(`${svc.url}/healthz`)).status).to.equal(200);
       const { counts, last } = await countEvents(store, dir.id, cursor);
       cursor = last;
-      expect(counts).to.deep.equal({ 'group.created': 1, 'group.user_added': 2 * BATCH, 'group.user_removed': 2 * BATCH, 'group.deleted': 1 });
+      expect(counts).to.deep.equal({
+        'group.created': 1,
+        'group.user_added': 2 * BATCH,
+        'group.user_removed': 2 * BATCH,
+        'group.deleted': 1,
+      });
     });
 
     it(`builds a ${total}-member group, empties it by PATCH and by PUT, refills and deletes it, without stalling`, async () => {
@@ -150,9 +167,17 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const bare = Array.from({ length: 99_990 }, (_, i) => `x${i.toString(36)}`);
       probe.maxMs = probe.cpuMaxMs = 0;
       const { result } = await step('POST + PATCH of 100,000 bare-string members', async () => {
-        const created = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Bare', members: [...bare, ...bare.slice(0, 10)] });
+        const created = await svc.scim(dir, 'POST', '/Groups', {
+          displayName: 'Bare',
+          members: [...bare, ...bare.slice(0, 10)],
+        });
         expect(created.status).to.equal(201);
-        const patched = await svc.scim(dir, 'PATCH', `/Groups/${created.body.id}`, ops({ op: 'add', path: 'members', value: bare }));
+        const patched = await svc.scim(
+          dir,
+          'PATCH',
+          `/Groups/${created.body.id}`,
+          ops({ op: 'add', path: 'members', value: bare }),
+        );
         expect(patched.status).to.equal(204);
         return created.body.id as string;
       });

@@ -22,7 +22,10 @@ describe('a SCIM body checked at once when small, after a turn when it may be bi
   after(() => dsync.close());
 
   /** Whether a turn queued just before the request had run when its checks first read the body; and its status. */
-  async function turnBeforeChecks(bodyBytes: number | undefined, n: number): Promise<{ turned: boolean | undefined; status: number }> {
+  async function turnBeforeChecks(
+    bodyBytes: number | undefined,
+    n: number,
+  ): Promise<{ turned: boolean | undefined; status: number }> {
     let turned = false;
     let seen: boolean | undefined;
     const body = { schemas: [USER], userName: `u${n}@acme.io` };

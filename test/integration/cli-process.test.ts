@@ -32,17 +32,25 @@ async function unreachableKubeconfig(dir: string): Promise<string> {
 /** The stack-free, single-line error the CLI must print for a taken port. */
 function expectPortError(output: string, variable: string, port: number): void {
   const lines = output.trim().split('\n');
-  expect(lines.at(-1)).to.equal(`dsync: ${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`);
+  expect(lines.at(-1)).to.equal(
+    `dsync: ${variable}=${port} is already in use (another process listens on it); set ${variable} to a free port`,
+  );
   expect(output).not.to.match(/\n\s+at /);
 }
 
 /** GET `path` through `agent`: its answer, and whether it went on a connection kept alive from before. */
-function get(port: number, path: string, agent: Agent | false): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; reusedSocket: boolean }> {
+function get(
+  port: number,
+  path: string,
+  agent: Agent | false,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: string; reusedSocket: boolean }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -50,14 +58,21 @@ function get(port: number, path: string, agent: Agent | false): Promise<{ status
 }
 
 /** Starts a POST and sends half its body: the request is in flight until `finish` is called. */
-function halfSentCreate(port: number): { finish(): void; response: Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> } {
+function halfSentCreate(port: number): {
+  finish(): void;
+  response: Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>;
+} {
   const body = JSON.stringify({ name: 'In flight', tenant: 'acme', product: 'cli', type: 'okta-scim-v2' });
   const req = request({
     host: '127.0.0.1',
     port,
     method: 'POST',
     path: '/api/v1/directory-sync',
-    headers: { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    headers: {
+      authorization: `Api-Key ${KEY}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    },
   });
   const response = new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -78,11 +93,17 @@ describe('dsync serve as a process (real CLI)', function () {
   const holders: { close(cb: () => void): void }[] = [];
   afterEach(async () => {
     // SIGTERM, not SIGKILL: npm must pass it on, or its dsync child would outlive the test holding its ports.
-    for (const proc of started) if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
+    for (const proc of started)
+      if (proc.child.exitCode === null && proc.child.signalCode === null) proc.child.kill('SIGTERM');
     await Promise.all(started.splice(0).map((p) => p.exited));
     for (const h of holders.splice(0)) await new Promise<void>((r) => h.close(() => r()));
   });
-  const spawnCli = (command: string, args: string[], env: Record<string, string>, options: { detached?: boolean } = {}) => {
+  const spawnCli = (
+    command: string,
+    args: string[],
+    env: Record<string, string>,
+    options: { detached?: boolean } = {},
+  ) => {
     const proc = run(command, args, env, options);
     started.push(proc);
     return proc;
@@ -91,7 +112,10 @@ describe('dsync serve as a process (real CLI)', function () {
   it('names PORT in one line when the HTTP port is taken, and exits 1', async () => {
     const port = await freePort();
     holders.push(await occupy(port));
-    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0' });
+    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: '0',
+    });
     expect(await proc.exited).to.equal(1);
     expectPortError(proc.output(), 'PORT', port);
   });
@@ -127,7 +151,11 @@ describe('dsync serve as a process (real CLI)', function () {
 
   it('METRICS_PORT=0 runs without a metrics listener', async () => {
     const port = await freePort();
-    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: KEY });
+    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DSYNC_API_KEYS: KEY,
+    });
     await waitHealthy(port, proc);
     expect(proc.output()).to.contain('"metricsPort":"off"');
     proc.child.kill('SIGINT');
@@ -137,12 +165,21 @@ describe('dsync serve as a process (real CLI)', function () {
   /** Starts `npm start`, sends half a request, stops it with `stop`, and checks the stop was graceful. */
   async function stopsGracefully(kind: StoreKind, stop: (npm: Running) => void): Promise<void> {
     const [port, metrics] = [await freePort(), await freePort()];
-    const proc = spawnCli('npm', ['start'], { PORT: String(port), METRICS_PORT: String(metrics), ...storeEnv(kind) }, { detached: true });
+    const proc = spawnCli(
+      'npm',
+      ['start'],
+      { PORT: String(port), METRICS_PORT: String(metrics), ...storeEnv(kind) },
+      { detached: true },
+    );
     await waitHealthy(port, proc);
     const inflight = halfSentCreate(port);
     await new Promise((r) => setTimeout(r, 300)); // let the server receive the headers
     stop(proc);
-    await until(() => proc.output().includes('shutting down'), () => `the server to receive the signal:\n${proc.output()}`, 20_000);
+    await until(
+      () => proc.output().includes('shutting down'),
+      () => `the server to receive the signal:\n${proc.output()}`,
+      20_000,
+    );
     inflight.finish();
     const res = await inflight.response;
     expect(res.status, res.body).to.equal(201);
@@ -163,7 +200,11 @@ describe('dsync serve as a process (real CLI)', function () {
 
   it('SIGTERM drains: /readyz answers 503 draining, a kept-alive connection gets its next answer with Connection: close, the in-flight request finishes', async () => {
     const port = await freePort();
-    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', ...storeEnv('memory') });
+    const proc = spawnCli('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: '0',
+      ...storeEnv('memory'),
+    });
     await waitHealthy(port, proc);
     const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -173,7 +214,11 @@ describe('dsync serve as a process (real CLI)', function () {
       const inflight = halfSentCreate(port);
       await new Promise((r) => setTimeout(r, 300)); // let the server receive the headers
       proc.child.kill('SIGTERM');
-      await until(() => proc.output().includes('shutting down'), () => `the server to receive the signal:\n${proc.output()}`, 20_000);
+      await until(
+        () => proc.output().includes('shutting down'),
+        () => `the server to receive the signal:\n${proc.output()}`,
+        20_000,
+      );
 
       const again = await get(port, '/readyz', keptAlive);
       expect(again.reusedSocket, 'the request went on the connection kept alive from before the signal').to.equal(true);
@@ -201,7 +246,11 @@ describe('dsync serve as a process (real CLI)', function () {
     this.timeout(300_000); // builds the package once for the run
     const { dir } = await installPackedPackage();
     const [port, metrics] = [await freePort(), await freePort()];
-    const proc = spawnCli('node', [join(dir, 'dist/cli.js'), 'serve'], { PORT: String(port), METRICS_PORT: String(metrics), DSYNC_API_KEYS: KEY });
+    const proc = spawnCli('node', [join(dir, 'dist/cli.js'), 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: String(metrics),
+      DSYNC_API_KEYS: KEY,
+    });
     await waitHealthy(port, proc);
     proc.child.kill('SIGTERM');
     expect(await proc.exited, proc.output()).to.equal(0);
@@ -212,13 +261,21 @@ describe('dsync serve as a process (real CLI)', function () {
 
   it('SIGTERM to `npx tsx src/cli.ts serve` stops the server too', async () => {
     const [port, metrics] = [await freePort(), await freePort()];
-    const proc = spawnCli('npx', ['tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: String(metrics), DSYNC_API_KEYS: KEY });
+    const proc = spawnCli('npx', ['tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: String(metrics),
+      DSYNC_API_KEYS: KEY,
+    });
     await waitHealthy(port, proc);
     proc.child.kill('SIGTERM');
     await proc.exited;
     // npx exits before the server it started: the ports free up, then the store closes and "stopped" is logged.
     const stopped = () => proc.output().includes('"msg":"stopped"');
-    await until(async () => (await portIsFree(port)) && (await portIsFree(metrics)) && stopped(), () => `both ports free and "stopped" logged; output:\n${proc.output()}`, 15_000);
+    await until(
+      async () => (await portIsFree(port)) && (await portIsFree(metrics)) && stopped(),
+      () => `both ports free and "stopped" logged; output:\n${proc.output()}`,
+      15_000,
+    );
     expect(stopped(), proc.output()).to.equal(true);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * One Redis server's client writes the commands of one event-loop turn in one syscall (src/store/redis/coalesced-writes.ts),
+ * One Redis server's client writes the commands of one event-loop turn in one syscall
+ * (src/store/redis/coalesced-writes.ts),
  * on every connection it makes, a big command at once, and each command still gets its own reply.
  */
 import { expect } from 'chai';

@@ -24,8 +24,10 @@ describe('Content-Type rule (management API and SCIM alike)', () => {
       headers: { authorization: auth, ...(contentType !== undefined && { 'content-type': contentType }) },
       body: new TextEncoder().encode(JSON.stringify(body)),
     });
-  const management = (contentType?: string) => post('/api/v1/directory-sync', 'Api-Key test-api-key', DIRECTORY, contentType);
-  const scim = (contentType?: string) => post(`/api/scim/v2.0/${dir.id}/Users`, `Bearer ${dir.scim.secret}`, USER, contentType);
+  const management = (contentType?: string) =>
+    post('/api/v1/directory-sync', 'Api-Key test-api-key', DIRECTORY, contentType);
+  const scim = (contentType?: string) =>
+    post(`/api/scim/v2.0/${dir.id}/Users`, `Bearer ${dir.scim.secret}`, USER, contentType);
 
   it('parses a body without Content-Type as JSON on both APIs', async () => {
     const created = await management();
@@ -47,12 +49,18 @@ describe('Content-Type rule (management API and SCIM alike)', () => {
       expect(m.status).to.equal(415);
       expect(await m.json()).to.deep.equal({
         data: null,
-        error: { message: 'Content-Type must be application/json or application/scim+json (or be left out)', code: 415 },
+        error: {
+          message: 'Content-Type must be application/json or application/scim+json (or be left out)',
+          code: 415,
+        },
       });
       const s = await scim(contentType);
       expect(s.status).to.equal(415);
       expect(s.headers.get('content-type')).to.match(/^application\/scim\+json/);
-      expect(await s.json()).to.deep.include({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '415' });
+      expect(await s.json()).to.deep.include({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: '415',
+      });
       const users = await svc.scim(dir, 'GET', '/Users');
       expect(users.body.totalResults).to.equal(0);
       const dirs = await svc.api('GET', '/api/v1/directory-sync?tenant=acme&product=ct');

@@ -13,7 +13,11 @@ import { hooked } from '../support/hooked-store.js';
 
 const SCHEMA_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const SCHEMA_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-const person = (userName: string, extra: Record<string, unknown> = {}) => ({ schemas: [SCHEMA_USER], userName, ...extra });
+const person = (userName: string, extra: Record<string, unknown> = {}) => ({
+  schemas: [SCHEMA_USER],
+  userName,
+  ...extra,
+});
 const team = (displayName: string) => ({ schemas: [SCHEMA_GROUP], displayName });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -55,7 +59,9 @@ for (const kind of STORE_KINDS) {
       const onCommitted = (events: PendingEvent[]) => own.push(...events.map((e) => e.id));
       const user = await users.create(dir, person('ada@acme.io'), { id: 'u-ada', onCommitted });
       expect(user).to.include({ id: 'u-ada', version: 1 });
-      const updated = await users.update(dir, 'u-ada', (current) => ({ ...current.body, title: 'Countess' }), { onCommitted });
+      const updated = await users.update(dir, 'u-ada', (current) => ({ ...current.body, title: 'Countess' }), {
+        onCommitted,
+      });
       expect(updated.version).to.equal(2);
       expect(updated.body.title).to.equal('Countess');
       await users.delete(dir, 'u-ada', { onCommitted });
@@ -88,7 +94,9 @@ for (const kind of STORE_KINDS) {
     });
 
     it('answers NotFoundError (404) for a missing user or group, and ValidationError for a control character', async () => {
-      expect(await rejection(users.update(dir, 'nope', (c) => c.body))).to.be.instanceOf(NotFoundError).and.include({ status: 404 });
+      expect(await rejection(users.update(dir, 'nope', (c) => c.body)))
+        .to.be.instanceOf(NotFoundError)
+        .and.include({ status: 404 });
       expect(await rejection(groups.delete(dir, 'nope'))).to.be.instanceOf(NotFoundError);
       const bad = await rejection(users.create(dir, person('a\u0007b@acme.io')));
       expect(bad).to.be.instanceOf(ValidationError).and.include({ status: 400, field: 'userName' });
@@ -99,7 +107,9 @@ for (const kind of STORE_KINDS) {
       await users.create(dir, person('ada@acme.io'), { id: 'u1' });
       await users.create(dir, person('bob@acme.io'), { id: 'u2' });
       await users.create(dir, person('cy@acme.io'), { id: 'u3' });
-      await groups.create(dir, team('Eng'), [{ value: 'u1', display: 'Ada' }, { value: 'ghost' }, { value: 'u1' }], { id: 'g1' });
+      await groups.create(dir, team('Eng'), [{ value: 'u1', display: 'Ada' }, { value: 'ghost' }, { value: 'u1' }], {
+        id: 'g1',
+      });
       expect((await store.groupMemberIds(dir.id, 'g1', 0, 10)).items).to.deep.equal(['u1']);
       told = [];
       await groups.addMembers(dir, 'g1', [{ value: 'u1' }, { value: 'u2' }, { value: 'u3' }]);
@@ -108,7 +118,12 @@ for (const kind of STORE_KINDS) {
       const events = await logged();
       const membership = events.slice(4).map((e) => `${e.event}:${(e.data as { id: string }).id}`);
       expect(events.slice(3, 4).map((e) => e.event)).to.deep.equal(['group.created']);
-      expect(membership).to.deep.equal(['group.user_added:u1', 'group.user_added:u2', 'group.user_added:u3', 'group.user_removed:u3']);
+      expect(membership).to.deep.equal([
+        'group.user_added:u1',
+        'group.user_added:u2',
+        'group.user_added:u3',
+        'group.user_removed:u3',
+      ]);
       // Only real changes are events: u1 was a member already.
       expect(told.flatMap((t) => t.events)).to.have.length(3);
     });
@@ -167,7 +182,9 @@ for (const kind of STORE_KINDS) {
       let attempts = 0;
       const alwaysStale = new Proxy(store, {
         get: (target, prop, receiver) =>
-          prop === 'updateUser' ? async () => (attempts++, { status: 'stale' as const }) : Reflect.get(target, prop, receiver),
+          prop === 'updateUser'
+            ? async () => (attempts++, { status: 'stale' as const })
+            : Reflect.get(target, prop, receiver),
       });
       wire(alwaysStale);
       const err = await rejection(users.update(dir, 'u1', (c) => ({ ...c.body, title: 'x' })));
@@ -204,7 +221,11 @@ describe('core writers wired by the service', () => {
       const user = await dsync.users.create(dir, person('ada@acme.io'));
       await dsync.groups.create(dir, team('Eng'), [{ value: user.id }]);
       // Long poll and sweep intervals: only the writers' listener can have woken delivery this soon.
-      await until(() => delivered.length === 3, () => `3 events, got ${JSON.stringify(delivered)}`, 3000);
+      await until(
+        () => delivered.length === 3,
+        () => `3 events, got ${JSON.stringify(delivered)}`,
+        3000,
+      );
       expect(delivered).to.deep.equal(['user.created', 'group.created', 'group.user_added']);
     } finally {
       await dsync.close();

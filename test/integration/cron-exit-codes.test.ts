@@ -17,7 +17,15 @@ const DB = 12;
 
 async function cron(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'process-events'], {
-    env: { ...process.env, DSYNC_API_KEYS: '', METRICS_PORT: '0', LOG_LEVEL: 'warn', DSYNC_WEBHOOK_BATCH_SIZE: '10', DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true', ...env },
+    env: {
+      ...process.env,
+      DSYNC_API_KEYS: '',
+      METRICS_PORT: '0',
+      LOG_LEVEL: 'warn',
+      DSYNC_WEBHOOK_BATCH_SIZE: '10',
+      DSYNC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -46,7 +54,14 @@ describe('dsync cron process-events exit codes (spawned CLI, real Redis)', funct
     await store.redis.flushdb();
     const dsync = createDsync({ store, externalUrl: 'http://localhost', webhook: { batchSize: 10 } });
     const dir = await dsync.directories.create(
-      { name: 'Down', tenant: 'down', product: 'app', type: 'generic-scim-v2', webhook_url: `http://127.0.0.1:${await closedPort()}/hooks`, webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      {
+        name: 'Down',
+        tenant: 'down',
+        product: 'app',
+        type: 'generic-scim-v2',
+        webhook_url: `http://127.0.0.1:${await closedPort()}/hooks`,
+        webhook_secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
       {},
     );
     const res = await dsync.requests.handle({
@@ -54,7 +69,11 @@ describe('dsync cron process-events exit codes (spawned CLI, real Redis)', funct
       directoryId: dir.id,
       resourceType: 'users',
       apiSecret: dir.scim.secret,
-      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'a@x.com', name: { givenName: 'A', familyName: 'B' } },
+      body: {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'a@x.com',
+        name: { givenName: 'A', familyName: 'B' },
+      },
     } as never);
     expect(res.status).to.equal(201);
     await dsync.delivery.sweep(); // marks the directory due (the commit's own mark is fire-and-forget)
@@ -64,7 +83,9 @@ describe('dsync cron process-events exit codes (spawned CLI, real Redis)', funct
   it("exits 0 when a tenant's receiver is down, and says so in a summary line", async () => {
     const run = await cron({ REDIS_URL: `${redisUrl()}/${DB}` });
     expect(run.code, run.stderr).to.equal(0);
-    expect(run.stdout).to.contain('process-events: 1 directories, 0 events delivered, 1 deliveries failed (receivers down or refusing; retried on the schedule)');
+    expect(run.stdout).to.contain(
+      'process-events: 1 directories, 0 events delivered, 1 deliveries failed (receivers down or refusing; retried on the schedule)',
+    );
   });
 
   it('exits non-zero when the store cannot be reached', async () => {
@@ -90,7 +111,17 @@ describe('dsync cron process-events whose Redis dies mid-run (spawned CLI, its o
     receiver = await new FaultReceiver().open();
     const store = new RedisStore(`redis://${redis.nodes[0]}`);
     const dsync = createDsync({ store, externalUrl: 'http://localhost', webhook: { batchSize: 10 } });
-    const dir = await dsync.directories.create({ name: 'Dies', tenant: 'dies', product: 'app', type: 'generic-scim-v2', webhook_url: receiver.url, webhook_secret: SECRET }, {});
+    const dir = await dsync.directories.create(
+      {
+        name: 'Dies',
+        tenant: 'dies',
+        product: 'app',
+        type: 'generic-scim-v2',
+        webhook_url: receiver.url,
+        webhook_secret: SECRET,
+      },
+      {},
+    );
     const res = await dsync.requests.handle({
       method: 'POST',
       directoryId: dir.id,
@@ -116,7 +147,11 @@ describe('dsync cron process-events whose Redis dies mid-run (spawned CLI, its o
       until: (async () => {
         await redis.signal(node, 'SIGKILL');
         await redis.restart(node);
-        await until(async () => (await redis.cli('-p', node.split(':')[1]!, 'ping').catch(() => '')).trim() === 'PONG', 'Redis back', 10_000);
+        await until(
+          async () => (await redis.cli('-p', node.split(':')[1]!, 'ping').catch(() => '')).trim() === 'PONG',
+          'Redis back',
+          10_000,
+        );
       })(),
     });
     const run = await cron({ REDIS_URL: `redis://${node}` });

@@ -8,7 +8,18 @@
 import { expect } from 'chai';
 import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
-import { api, createDirectories, createUsers, cronRun, dumpOutputs, kill, killAll, live, serve, type Dir } from '../support/dsync-process.js';
+import {
+  api,
+  createDirectories,
+  createUsers,
+  cronRun,
+  dumpOutputs,
+  kill,
+  killAll,
+  live,
+  serve,
+  type Dir,
+} from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';
 import { FaultReceiver, type Seen } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';
@@ -16,7 +27,8 @@ import { sleep, until } from '../support/harness.js';
 for (const backend of FAULT_BACKENDS) {
   // These scenarios pin `directory` ordering (one POST in flight, log order); delivery-faults-resource.test.ts
   // runs them with `resource` ordering.
-  const env = (db: number, extra: Record<string, string> = {}) => backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
+  const env = (db: number, extra: Record<string, string> = {}) =>
+    backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
   // ---- (c) batch mode ---------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): batch mode (DSYNC_WEBHOOK_BATCH_SIZE=50)`, function () {
@@ -38,7 +50,10 @@ for (const backend of FAULT_BACKENDS) {
     });
     after(() => redis.disconnect());
 
-    /** Every POST is a JSON array of ≤50 events of one directory, webhook-id `batch_<first>_<n>`; returns events per directory. */
+    /**
+     * Every POST is a JSON array of ≤50 events of one directory, webhook-id `batch_<first>_<n>`; returns events per
+     * directory.
+     */
     function checkBatches(seen: Seen[]): Map<string, string[]> {
       const byDir = new Map<string, string[]>();
       for (const d of seen) {
@@ -80,7 +95,9 @@ for (const backend of FAULT_BACKENDS) {
       expect(res.status).to.equal(200);
       expect(res.body.data).to.include({ delivered: 360, failed: 0 });
       await expectBatchesDelivered(dirs, 0, 120);
-      expect(receiver.seen.map((d) => d.body.length).sort((a, b) => a - b)).to.deep.equal([20, 20, 20, 50, 50, 50, 50, 50, 50]);
+      expect(receiver.seen.map((d) => d.body.length).sort((a, b) => a - b)).to.deep.equal([
+        20, 20, 20, 50, 50, 50, 50, 50, 50,
+      ]);
 
       // More events, then the CLI: only the new ones, each once.
       receiver.seen.length = 0;
@@ -111,7 +128,11 @@ for (const backend of FAULT_BACKENDS) {
       const cliA = cronRun('cron#A', env(12, BATCH));
       const cliB = cronRun('cron#B', env(12, BATCH));
       try {
-        await until(() => receiver.inFlight >= DIRS, () => `all ${DIRS} batches in flight at once (got ${receiver.inFlight})`, 20_000);
+        await until(
+          () => receiver.inFlight >= DIRS,
+          () => `all ${DIRS} batches in flight at once (got ${receiver.inFlight})`,
+          20_000,
+        );
       } finally {
         release();
       }
@@ -124,10 +145,12 @@ for (const backend of FAULT_BACKENDS) {
       const events = receiver.events().map((x) => x.event.id as string);
       expect(events.length, 'events received').to.equal(DIRS * PER_DIR);
       expect(new Set(events).size, 'distinct events').to.equal(DIRS * PER_DIR);
-      expect(h.body.data.delivered + a.delivered + b.delivered, `delivered by HTTP ${h.body.data.delivered} + A ${a.delivered} + B ${b.delivered}`).to.equal(
-        DIRS * PER_DIR,
-      );
-      for (const n of [h.body.data.delivered, a.delivered, b.delivered]) expect(n, 'each runner delivered some').to.be.greaterThan(0);
+      expect(
+        h.body.data.delivered + a.delivered + b.delivered,
+        `delivered by HTTP ${h.body.data.delivered} + A ${a.delivered} + B ${b.delivered}`,
+      ).to.equal(DIRS * PER_DIR);
+      for (const n of [h.body.data.delivered, a.delivered, b.delivered])
+        expect(n, 'each runner delivered some').to.be.greaterThan(0);
       await expectBatchesDelivered(dirs, 0, PER_DIR);
     });
 
@@ -168,7 +191,11 @@ for (const backend of FAULT_BACKENDS) {
       const idsOf = new Map<string, Set<string>>();
       for (const { event, d } of receiver.events()) idsOf.set(event.id, (idsOf.get(event.id) ?? new Set()).add(d.id));
       const first = receiver.events().filter((x, i, all) => all.findIndex((y) => y.event.id === x.event.id) === i);
-      expectSequence(first.map((x) => x.event.id as string), await logIds(redis, dir!.id), `directory ${dir!.id}`);
+      expectSequence(
+        first.map((x) => x.event.id as string),
+        await logIds(redis, dir!.id),
+        `directory ${dir!.id}`,
+      );
       const renamed = [...idsOf].filter(([, ids]) => ids.size > 1);
       expect(
         renamed.length,
@@ -182,7 +209,11 @@ for (const backend of FAULT_BACKENDS) {
       const srv = await serve('serve(interval)', env(12, { ...BATCH, DSYNC_WEBHOOK_BATCH_CRON_INTERVAL: '1' }));
       const dirs = await createDirectories(srv, 2, receiver.url, 'interval');
       await createUsers([srv], dirs, 80, 'i');
-      await until(() => receiver.ackedCount() >= 160, () => `160 events from the interval (got ${receiver.ackedCount()})`, 10_000);
+      await until(
+        () => receiver.ackedCount() >= 160,
+        () => `160 events from the interval (got ${receiver.ackedCount()})`,
+        10_000,
+      );
       await sleep(1200); // one more tick: it must not re-send anything
       await expectBatchesDelivered(dirs, 0, 80);
       expect(receiver.events().length, 'events received').to.equal(160);

@@ -12,7 +12,18 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectResourceDelivered, heldLeases, lapseLeases, logEvents } from '../support/delivery-truth.js';
-import { api, createDirectories, createUsers, dumpOutputs, killAll, live, scimSecrets, serve, type Dir, type DsyncProc } from '../support/dsync-process.js';
+import {
+  api,
+  createDirectories,
+  createUsers,
+  dumpOutputs,
+  killAll,
+  live,
+  scimSecrets,
+  serve,
+  type Dir,
+  type DsyncProc,
+} from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';
@@ -33,9 +44,17 @@ async function scim(proc: DsyncProc, dir: Dir, method: string, path: string, bod
 }
 
 /** Groups of the directory's users (one membership event each), then updates of random users and groups. */
-async function groupsAndUpdates(proc: DsyncProc, dir: Dir, seed: number, groups: number, updates: number): Promise<void> {
+async function groupsAndUpdates(
+  proc: DsyncProc,
+  dir: Dir,
+  seed: number,
+  groups: number,
+  updates: number,
+): Promise<void> {
   const rnd = seeded(seed);
-  const users = ((await scim(proc, dir, 'GET', '/Users?count=1000')).Resources as Array<{ id: string }>).map((u) => u.id);
+  const users = ((await scim(proc, dir, 'GET', '/Users?count=1000')).Resources as Array<{ id: string }>).map(
+    (u) => u.id,
+  );
   const groupIds: string[] = [];
   for (let g = 0; g < groups; g++) {
     const members = users.filter(() => rnd() < 0.3).map((value) => ({ value }));
@@ -44,16 +63,23 @@ async function groupsAndUpdates(proc: DsyncProc, dir: Dir, seed: number, groups:
   for (let i = 0; i < updates; i++) {
     if (rnd() < 0.7) {
       const user = users[Math.floor(rnd() * users.length)]!;
-      await scim(proc, dir, 'PATCH', `/Users/${user}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: `t${i}` }] });
+      await scim(proc, dir, 'PATCH', `/Users/${user}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', path: 'title', value: `t${i}` }],
+      });
     } else {
       const group = groupIds[Math.floor(rnd() * groupIds.length)]!;
       const user = users[Math.floor(rnd() * users.length)]!;
-      await scim(proc, dir, 'PATCH', `/Groups/${group}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: user }] }] });
+      await scim(proc, dir, 'PATCH', `/Groups/${group}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: user }] }],
+      });
     }
   }
 }
 
-const logLength = async (redis: RedisClient, dirs: Dir[]) => (await Promise.all(dirs.map((d) => redis.xlen(`dsync:{${d.id}}:ev`)))).reduce((a, b) => a + b, 0);
+const logLength = async (redis: RedisClient, dirs: Dir[]) =>
+  (await Promise.all(dirs.map((d) => redis.xlen(`dsync:{${d.id}}:ev`)))).reduce((a, b) => a + b, 0);
 
 for (const backend of FAULT_BACKENDS) {
   const env = (extra: Record<string, string> = {}) => backend.env(DB, { DSYNC_WEBHOOK_ORDERING: 'resource', ...extra });
@@ -91,7 +117,8 @@ for (const backend of FAULT_BACKENDS) {
       let inFlightAtKill = 0;
       await until(
         () => receiver.ackedCount() >= total / 3 && (inFlightAtKill = receiver.inFlight) > 1,
-        () => `a third of ${total} events with POSTs in flight (got ${receiver.ackedCount()}, ${receiver.inFlight} in flight)`,
+        () =>
+          `a third of ${total} events with POSTs in flight (got ${receiver.ackedCount()}, ${receiver.inFlight} in flight)`,
         30_000,
       );
       first.child.kill('SIGKILL');
@@ -103,7 +130,11 @@ for (const backend of FAULT_BACKENDS) {
 
       await serve('serve#2', env());
       await lapseLeases(redis, dirs, owners);
-      await until(() => receiver.ackedCount() >= total, () => `all ${total} events after the restart (got ${receiver.ackedCount()})`, 60_000);
+      await until(
+        () => receiver.ackedCount() >= total,
+        () => `all ${total} events after the restart (got ${receiver.ackedCount()})`,
+        60_000,
+      );
       await sleep(300);
       const checks = await expectResourceDelivered(redis, receiver, dirs);
       // Saved as acknowledged (one save at a time, at least 100 ms apart): a re-send is a POST in flight at the
@@ -117,12 +148,19 @@ for (const backend of FAULT_BACKENDS) {
     it('killed while a failed event waits for its retry: the new process resumes it; the other events went on meanwhile', async () => {
       const poison = 'hold-';
       let healthy = false;
-      receiver.answer = (d) => (!healthy && !Array.isArray(d.body) && String(d.body.data?.raw?.userName ?? '').startsWith(poison) ? { status: 500 } : { status: 200 });
+      receiver.answer = (d) =>
+        !healthy && !Array.isArray(d.body) && String(d.body.data?.raw?.userName ?? '').startsWith(poison)
+          ? { status: 500 }
+          : { status: 200 };
       const first = await serve('serve#1', env({ DSYNC_WEBHOOK_RETRY_SCHEDULE: '2s,2s,2s,2s,2s,2s' }));
       const [dir] = await createDirectories(first, 1, receiver.url, 'rretry');
       await createUsers([first], [dir!], 1, 'hold', 1);
       await createUsers([first], [dir!], 40, 'free');
-      await until(() => receiver.ackedCount() >= 40, () => `the 40 other events while the first one fails (got ${receiver.ackedCount()})`, 10_000);
+      await until(
+        () => receiver.ackedCount() >= 40,
+        () => `the 40 other events while the first one fails (got ${receiver.ackedCount()})`,
+        10_000,
+      );
       await sleep(200); // the last acknowledgements' save lands
       const state = await redis.hgetall(`dsync:{${dir!.id}}:dstate`);
       expect(JSON.parse(state.ahead ?? '{}').failing, 'the failed delivery, saved with its attempts').to.have.length(1);
@@ -133,9 +171,16 @@ for (const backend of FAULT_BACKENDS) {
       const before = receiver.seen.length;
       await serve('serve#2', env());
       await lapseLeases(redis, [dir!], owners);
-      await until(() => receiver.ackedCount() >= 41, () => `the held event after the restart (got ${receiver.ackedCount()})`, 15_000);
+      await until(
+        () => receiver.ackedCount() >= 41,
+        () => `the held event after the restart (got ${receiver.ackedCount()})`,
+        15_000,
+      );
       await sleep(300);
-      expect(receiver.seen.slice(before).map((d) => d.body.data.raw.userName), 'sent by the new process: only the failed event').to.have.length(1);
+      expect(
+        receiver.seen.slice(before).map((d) => d.body.data.raw.userName),
+        'sent by the new process: only the failed event',
+      ).to.have.length(1);
       await expectResourceDelivered(redis, receiver, [dir!], 41);
     });
 
@@ -147,14 +192,22 @@ for (const backend of FAULT_BACKENDS) {
       await createUsers([one, two], dirs, 120, 'u');
       for (const [i, dir] of dirs.entries()) await groupsAndUpdates(i % 2 ? two : one, dir, 10 + i, 4, 60);
       const total = await logLength(redis, dirs);
-      await until(async () => (await heldLeases(redis, dirs)).size > 0 && receiver.ackedCount() > total / 4, 'delivery under way', 20_000);
+      await until(
+        async () => (await heldLeases(redis, dirs)).size > 0 && receiver.ackedCount() > total / 4,
+        'delivery under way',
+        20_000,
+      );
       // serve#1 stops (SIGSTOP: its POSTs hang unanswered, its leases lapse): serve#2 takes its directories over.
       one.child.kill('SIGSTOP');
       try {
         await lapseLeases(redis, dirs, new Set((await heldLeases(redis, dirs)).values()));
         await createUsers([two], dirs, 10, 'later');
         const all = await logLength(redis, dirs);
-        await until(() => receiver.ackedCount() >= all, () => `all ${all} events through the other replica (got ${receiver.ackedCount()})`, 40_000);
+        await until(
+          () => receiver.ackedCount() >= all,
+          () => `all ${all} events through the other replica (got ${receiver.ackedCount()})`,
+          40_000,
+        );
       } finally {
         one.child.kill('SIGCONT');
       }
@@ -168,14 +221,22 @@ for (const backend of FAULT_BACKENDS) {
       const rnd = seeded(seed);
       receiver.answer = () => {
         const r = rnd();
-        return r < 0.25 ? { status: 500 } : r < 0.33 ? { status: 200, delayMs: 1500 } : { status: 200, delayMs: Math.floor(rnd() * 10) };
+        return r < 0.25
+          ? { status: 500 }
+          : r < 0.33
+            ? { status: 200, delayMs: 1500 }
+            : { status: 200, delayMs: Math.floor(rnd() * 10) };
       };
       const srv = await serve('serve', env({ DSYNC_WEBHOOK_TIMEOUT: '1s' }));
       const dirs = await createDirectories(srv, 2, receiver.url, 'rrandom');
       await createUsers([srv], dirs, 80, 'u');
       for (const [i, dir] of dirs.entries()) await groupsAndUpdates(srv, dir, seed + i, 5, 80);
       const total = await logLength(redis, dirs);
-      await until(() => receiver.ackedCount() >= total, () => `seed ${seed}: all ${total} events (got ${receiver.ackedCount()})`, 60_000);
+      await until(
+        () => receiver.ackedCount() >= total,
+        () => `seed ${seed}: all ${total} events (got ${receiver.ackedCount()})`,
+        60_000,
+      );
       await expectResourceDelivered(redis, receiver, dirs);
     });
 

@@ -15,7 +15,18 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import type { RedisClient } from '../../src/store/redis/client.js';
 import { expectDelivered, expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
-import { createDirectories, createUsers, dumpOutputs, killAll, live, RETRY_SCHEDULE, SECRET, serve, type Dir, type DsyncProc } from '../support/dsync-process.js';
+import {
+  createDirectories,
+  createUsers,
+  dumpOutputs,
+  killAll,
+  live,
+  RETRY_SCHEDULE,
+  SECRET,
+  serve,
+  type Dir,
+  type DsyncProc,
+} from '../support/dsync-process.js';
 import { FAULT_BACKENDS } from '../support/fault-backends.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, startReceiver, until, type Receiver } from '../support/harness.js';
@@ -23,7 +34,8 @@ import { sleep, startReceiver, until, type Receiver } from '../support/harness.j
 for (const backend of FAULT_BACKENDS) {
   // These scenarios pin `directory` ordering (one POST in flight, log order); delivery-faults-resource.test.ts
   // runs them with `resource` ordering.
-  const env = (db: number, extra: Record<string, string> = {}) => backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
+  const env = (db: number, extra: Record<string, string> = {}) =>
+    backend.env(db, { DSYNC_WEBHOOK_ORDERING: 'directory', ...extra });
   // ---- (a) crash ----------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): dsync killed with SIGKILL`, function () {
@@ -51,7 +63,11 @@ for (const backend of FAULT_BACKENDS) {
       const first = await serve('serve#1', env(10));
       const dirs = await createDirectories(first, DIRS, receiver.url, 'crash');
       await createUsers([first], dirs, PER_DIR, 'u');
-      await until(() => receiver.ackedCount() >= TOTAL / 2, () => `half of ${TOTAL} events (got ${receiver.ackedCount()})`, 20_000);
+      await until(
+        () => receiver.ackedCount() >= TOTAL / 2,
+        () => `half of ${TOTAL} events (got ${receiver.ackedCount()})`,
+        20_000,
+      );
 
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
@@ -64,11 +80,18 @@ for (const backend of FAULT_BACKENDS) {
       // While the dead process's leases live, the new process must leave those directories alone.
       const before = receiver.events().length;
       await sleep(750);
-      const stolen = receiver.events().slice(before).filter((x) => held.has(x.event.directory_id));
+      const stolen = receiver
+        .events()
+        .slice(before)
+        .filter((x) => held.has(x.event.directory_id));
       expect(stolen.length, 'deliveries for directories still leased by the dead process').to.equal(0);
 
       await lapseLeases(redis, dirs, new Set(held.values()));
-      await until(() => receiver.ackedCount() >= TOTAL, () => `all ${TOTAL} events after the restart (got ${receiver.ackedCount()})`, 30_000);
+      await until(
+        () => receiver.ackedCount() >= TOTAL,
+        () => `all ${TOTAL} events after the restart (got ${receiver.ackedCount()})`,
+        30_000,
+      );
       await sleep(300); // let a stray duplicate arrive before judging
 
       const reports = await expectDelivered(redis, receiver, dirs, PER_DIR);
@@ -110,7 +133,11 @@ for (const backend of FAULT_BACKENDS) {
       const state = await redis.hgetall(`dsync:{${dir!.id}}:dstate`);
       const due = await redis.zscore('dsync:due', dir!.id);
       try {
-        await until(() => receiver.ackedCount() >= 1, () => 'the event after the restart', 8_000);
+        await until(
+          () => receiver.ackedCount() >= 1,
+          () => 'the event after the restart',
+          8_000,
+        );
       } catch (err) {
         throw new Error(
           `${(err as Error).message}: the directory is stuck in its retry state (dstate ${JSON.stringify(state)}, ` +
@@ -159,7 +186,11 @@ for (const backend of FAULT_BACKENDS) {
       // Which process drains what above is timing: one may hold every lease for the whole wave. So the lease is
       // made to move: once every pass has ended and let its lease go, serve#1 is stopped and serve#2 alone takes
       // more writes, which it must deliver itself.
-      await until(async () => (await heldLeases(redis, dirs)).size === 0, 'every delivery pass ended and released its lease', 10_000);
+      await until(
+        async () => (await heldLeases(redis, dirs)).size === 0,
+        'every delivery pass ended and released its lease',
+        10_000,
+      );
       one.child.kill('SIGSTOP');
       try {
         await createUsers([two], dirs, LATER, 'later');
@@ -186,7 +217,9 @@ for (const backend of FAULT_BACKENDS) {
       // Together exactly once each; serve#2 delivered at least what it alone could (the lease moved to it).
       const [d1, d2] = [await delivered(one), await delivered(two)];
       expect(d1 + d2, `events delivered by serve#1 (${d1}) + serve#2 (${d2})`).to.equal(TOTAL);
-      expect(d2, `serve#2 delivered the writes it took alone (serve#1 ${d1}, serve#2 ${d2})`).to.be.at.least(DIRS * LATER);
+      expect(d2, `serve#2 delivered the writes it took alone (serve#1 ${d1}, serve#2 ${d2})`).to.be.at.least(
+        DIRS * LATER,
+      );
     });
   });
 
@@ -238,7 +271,11 @@ for (const backend of FAULT_BACKENDS) {
       receiver.answer = () => ({ status: 200 });
       await receiver.open();
       expect(receiver.port).to.equal(port);
-      await until(() => receiver.ackedCount() >= TOTAL, () => `all ${TOTAL} events (got ${receiver.ackedCount()})`, 20_000);
+      await until(
+        () => receiver.ackedCount() >= TOTAL,
+        () => `all ${TOTAL} events (got ${receiver.ackedCount()})`,
+        20_000,
+      );
       await expectDelivered(redis, receiver, dirs, PER_DIR);
     });
 
@@ -255,7 +292,11 @@ for (const backend of FAULT_BACKENDS) {
       });
       await sleep(2000);
       failing = false;
-      await until(() => receiver.ackedCount() >= TOTAL, () => `all ${TOTAL} events (got ${receiver.ackedCount()})`, 20_000);
+      await until(
+        () => receiver.ackedCount() >= TOTAL,
+        () => `all ${TOTAL} events (got ${receiver.ackedCount()})`,
+        20_000,
+      );
       expect(failed, 'attempts answered 500').to.be.greaterThan(0);
       await expectDelivered(redis, receiver, dirs, PER_DIR);
     });
@@ -268,12 +309,19 @@ for (const backend of FAULT_BACKENDS) {
       });
       await sleep(2500);
       slow = false;
-      await until(() => receiver.ackedCount() >= TOTAL, () => `all ${TOTAL} events (got ${receiver.ackedCount()})`, 20_000);
+      await until(
+        () => receiver.ackedCount() >= TOTAL,
+        () => `all ${TOTAL} events (got ${receiver.ackedCount()})`,
+        20_000,
+      );
       const reports = await expectDelivered(redis, receiver, dirs, PER_DIR);
       const timedOut = receiver.seen.filter((d) => !d.acked).length;
       expect(timedOut, 'attempts that timed out').to.be.greaterThan(0);
       // Each timed-out attempt reached the receiver and was sent again: a duplicate under the same webhook-id.
-      expect(reports.reduce((n, r) => n + r.duplicates, 0), 're-sent events').to.be.at.least(timedOut);
+      expect(
+        reports.reduce((n, r) => n + r.duplicates, 0),
+        're-sent events',
+      ).to.be.at.least(timedOut);
     });
 
     it('writes during a 3 s outage do not bypass the retry schedule: nothing is dead-lettered, every event arrives', async () => {
@@ -281,7 +329,9 @@ for (const backend of FAULT_BACKENDS) {
       // the outage lasts. Only the head event is tried meanwhile (order), and each retry must wait for its place
       // in the schedule (50, 100, 200, 400, 800 ms, 1 s..., less the 20% jitter), however many writes wake the
       // deliverer; the gaps are measured between the attempts themselves, so a slow machine only widens them.
-      const schedule = RETRY_SCHEDULE.split(',').map((d) => (d.endsWith('ms') ? Number(d.slice(0, -2)) : Number(d.slice(0, -1)) * 1000));
+      const schedule = RETRY_SCHEDULE.split(',').map((d) =>
+        d.endsWith('ms') ? Number(d.slice(0, -2)) : Number(d.slice(0, -1)) * 1000,
+      );
       let failing = true;
       const refused: Array<{ id: string; at: number }> = [];
       receiver.answer = (d) => {
@@ -304,15 +354,27 @@ for (const backend of FAULT_BACKENDS) {
       }
       const dead = await redis.xlen(`dsync:{${dirs[0]!.id}}:dlq`);
       expect(refused.length, 'attempts refused during the outage').to.be.at.least(2);
-      expect(new Set(refused.map((r) => r.id)).size, 'webhook-ids tried during the outage (the pinned head event)').to.equal(1);
+      expect(
+        new Set(refused.map((r) => r.id)).size,
+        'webhook-ids tried during the outage (the pinned head event)',
+      ).to.equal(1);
       const early = refused.slice(1).flatMap((r, i) => {
         const gap = r.at - refused[i]!.at;
         const least = 0.8 * schedule[Math.min(i, schedule.length - 1)]! - 2; // the jitter's floor, a ms of rounding
-        return gap < least ? [`retry ${i + 1} after ${gap.toFixed(0)} ms (schedule: at least ${least.toFixed(0)} ms)`] : [];
+        return gap < least
+          ? [`retry ${i + 1} after ${gap.toFixed(0)} ms (schedule: at least ${least.toFixed(0)} ms)`]
+          : [];
       });
-      expect(early, `${dead} event(s) dead-lettered meanwhile: each write woke the deliverer, which retried the pinned event at once instead of at its scheduled time`).to.deep.equal([]);
+      expect(
+        early,
+        `${dead} event(s) dead-lettered meanwhile: each write woke the deliverer, which retried the pinned event at once instead of at its scheduled time`,
+      ).to.deep.equal([]);
       expect(dead, 'dead letters after a 3 s outage that the retry schedule (≈8.5 s) covers').to.equal(0);
-      await until(() => receiver.ackedCount() >= users, () => `all ${users} events (got ${receiver.ackedCount()})`, 15_000);
+      await until(
+        () => receiver.ackedCount() >= users,
+        () => `all ${users} events (got ${receiver.ackedCount()})`,
+        15_000,
+      );
       await expectDelivered(redis, receiver, dirs, users);
     });
   });

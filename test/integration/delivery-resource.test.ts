@@ -38,9 +38,14 @@ for (const kind of STORE_KINDS) {
 
     const directory = () => svc.createDirectory({ webhook_url: hooks.url, webhook_secret: SECRET });
     const log = async (d: { id: string }) =>
-      (await svc.dsync.store.readEvents(d.id, null, 100_000)).map((e) => JSON.parse(e.json) as { id: string; event: string; sequence: number; data: any });
+      (await svc.dsync.store.readEvents(d.id, null, 100_000)).map(
+        (e) => JSON.parse(e.json) as { id: string; event: string; sequence: number; data: any },
+      );
     async function createUser(d: any, name: string): Promise<string> {
-      const res = await svc.scim(d, 'POST', '/Users', { userName: `${name}@x.io`, name: { givenName: name, familyName: 'T' } });
+      const res = await svc.scim(d, 'POST', '/Users', {
+        userName: `${name}@x.io`,
+        name: { givenName: name, familyName: 'T' },
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       return res.body.id as string;
     }
@@ -55,7 +60,8 @@ for (const kind of STORE_KINDS) {
       const users: string[] = [];
       const groups: string[] = [];
       for (let i = 0; i < 8; i++) users.push(await createUser(d, `s${seed}u${i}`));
-      for (let i = 0; i < 3; i++) groups.push((await ok(svc.scim(d, 'POST', '/Groups', { displayName: `s${seed}g${i}` }))).id);
+      for (let i = 0; i < 3; i++)
+        groups.push((await ok(svc.scim(d, 'POST', '/Groups', { displayName: `s${seed}g${i}` }))).id);
       const pick = (list: string[]) => list[Math.floor(rnd() * list.length)]!;
       let created = users.length;
       for (let s = 0; s < steps; s++) {
@@ -64,12 +70,30 @@ for (const kind of STORE_KINDS) {
         else if (r < 0.45) {
           const op = rnd() < 0.7 ? 'add' : 'remove';
           const user = pick(users);
-          await ok(svc.scim(d, 'PATCH', `/Groups/${pick(groups)}`, {
-            schemas: [PATCH_OP],
-            Operations: [op === 'add' ? { op, path: 'members', value: [{ value: user }] } : { op, path: `members[value eq "${user}"]` }],
-          }));
-        } else if (r < 0.75) await ok(svc.scim(d, 'PATCH', `/Users/${pick(users)}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: `t${s}` }] }));
-        else if (r < 0.85) await ok(svc.scim(d, 'PATCH', `/Groups/${pick(groups)}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'displayName', value: `s${seed}g-${s}` }] }));
+          await ok(
+            svc.scim(d, 'PATCH', `/Groups/${pick(groups)}`, {
+              schemas: [PATCH_OP],
+              Operations: [
+                op === 'add'
+                  ? { op, path: 'members', value: [{ value: user }] }
+                  : { op, path: `members[value eq "${user}"]` },
+              ],
+            }),
+          );
+        } else if (r < 0.75)
+          await ok(
+            svc.scim(d, 'PATCH', `/Users/${pick(users)}`, {
+              schemas: [PATCH_OP],
+              Operations: [{ op: 'replace', path: 'title', value: `t${s}` }],
+            }),
+          );
+        else if (r < 0.85)
+          await ok(
+            svc.scim(d, 'PATCH', `/Groups/${pick(groups)}`, {
+              schemas: [PATCH_OP],
+              Operations: [{ op: 'replace', path: 'displayName', value: `s${seed}g-${s}` }],
+            }),
+          );
         else if (users.length > 4) {
           const user = users.splice(Math.floor(rnd() * users.length), 1)[0]!;
           await ok(svc.scim(d, 'DELETE', `/Users/${user}`));
@@ -85,8 +109,15 @@ for (const kind of STORE_KINDS) {
       const d = await directory();
       await randomWorkload(d, seed, 150);
       const events = await log(d);
-      await until(() => hooks.ackedCount() >= events.length, () => `seed ${seed}: all ${events.length} events (got ${hooks.ackedCount()})`, 30_000);
-      expect(expectResourceOrder(`seed ${seed}`, events, hooks.posts(d.id)).resentAfterAck, `seed ${seed}: sent again after a 2xx`).to.equal(0);
+      await until(
+        () => hooks.ackedCount() >= events.length,
+        () => `seed ${seed}: all ${events.length} events (got ${hooks.ackedCount()})`,
+        30_000,
+      );
+      expect(
+        expectResourceOrder(`seed ${seed}`, events, hooks.posts(d.id)).resentAfterAck,
+        `seed ${seed}: sent again after a 2xx`,
+      ).to.equal(0);
       expect(hooks.maxInFlight, `seed ${seed}: POSTs in flight at once`).to.be.above(1);
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).to.deep.equal([]);
     });
@@ -100,9 +131,24 @@ for (const kind of STORE_KINDS) {
       const poisonId = await createUser(d, 'poison');
       const others: string[] = [];
       for (let i = 0; i < 30; i++) others.push(await createUser(d, `ok${i}`));
-      await ok(svc.scim(d, 'POST', '/Groups', { displayName: 'with-poison', members: [{ value: poisonId }, { value: others[0] }] }));
-      await ok(svc.scim(d, 'PATCH', `/Users/${poisonId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: 'later' }] }));
-      await ok(svc.scim(d, 'PATCH', `/Users/${others[1]}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'title', value: 'later' }] }));
+      await ok(
+        svc.scim(d, 'POST', '/Groups', {
+          displayName: 'with-poison',
+          members: [{ value: poisonId }, { value: others[0] }],
+        }),
+      );
+      await ok(
+        svc.scim(d, 'PATCH', `/Users/${poisonId}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', path: 'title', value: 'later' }],
+        }),
+      );
+      await ok(
+        svc.scim(d, 'PATCH', `/Users/${others[1]}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', path: 'title', value: 'later' }],
+        }),
+      );
       const events = await log(d);
       const poison = events.find((e) => e.event === 'user.created' && e.data.id === poisonId)!;
       // What waits for it: events naming its user, and, through them, every later event naming their resources.
@@ -112,14 +158,28 @@ for (const kind of STORE_KINDS) {
         .filter((e) => namedResources(e).some((r) => held.has(r)) && namedResources(e).every((r) => held.add(r)))
         .map((e) => e.id);
       const free = events.filter((e) => e !== poison && !dependents.includes(e.id)).map((e) => e.id);
-      const letters = async () => (await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data as any[];
+      const letters = async () =>
+        (await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data as any[];
       // Every event not naming the poison user arrives while the poison event is still being retried.
-      const acked = () => new Set(hooks.events().filter((x) => x.d.acked).map((x) => x.event.id as string));
+      const acked = () =>
+        new Set(
+          hooks
+            .events()
+            .filter((x) => x.d.acked)
+            .map((x) => x.event.id as string),
+        );
       await until(() => free.every((id) => acked().has(id)), 'the events not naming the poison user', 10_000);
       expect(await letters(), 'the poison event is still retrying when the others are through').to.have.length(0);
-      expect(dependents.filter((id) => acked().has(id)), 'events held back by the poison event, before its dead letter').to.deep.equal([]);
+      expect(
+        dependents.filter((id) => acked().has(id)),
+        'events held back by the poison event, before its dead letter',
+      ).to.deep.equal([]);
       expect(dependents.length, 'the group membership and the update of the poison user wait').to.be.at.least(2);
-      await until(() => dependents.every((id) => acked().has(id)), 'the poison user\'s later events, after its dead letter', 10_000);
+      await until(
+        () => dependents.every((id) => acked().has(id)),
+        "the poison user's later events, after its dead letter",
+        10_000,
+      );
       const dead = await letters();
       expect(dead.flatMap((l) => l.events.map((e: string) => JSON.parse(e).id))).to.deep.equal([poison.id]);
       const check = expectResourceOrder('poison', events, hooks.posts(d.id), new Set([poison.id]));
@@ -150,7 +210,10 @@ for (const kind of STORE_KINDS) {
       // 410: the webhook is disabled; nothing more goes until it is set again.
       hooks.answer = () => ({ status: 410 });
       await createUser(d, 'gone0');
-      await until(async () => Boolean((await svc.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data.webhook_disabled_at), 'disabled');
+      await until(
+        async () => Boolean((await svc.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data.webhook_disabled_at),
+        'disabled',
+      );
       const before = hooks.seen.length;
       await createUser(d, 'gone1');
       await sleep(300);
@@ -183,7 +246,11 @@ for (const kind of STORE_KINDS) {
       await sleep(100);
       const again = hooks.seen.slice(before);
       expect(again.map((s) => s.body.id).sort()).to.deep.equal(replayed.map((e) => e.id).sort());
-      expectResourceOrder('replay', replayed, again.map((s) => ({ events: [s.body], arrived: s.arrived, ...(s.acked && { acked: s.ackedAt! }) })));
+      expectResourceOrder(
+        'replay',
+        replayed,
+        again.map((s) => ({ events: [s.body], arrived: s.arrived, ...(s.acked && { acked: s.ackedAt! }) })),
+      );
     });
 
     it('batch mode: chains of one group in order within a batch, several batches in flight, checker passes', async () => {
@@ -229,7 +296,8 @@ for (const kind of STORE_KINDS) {
         hooks.answer = () => ({ status: 200, until: created });
         const d = await directory();
         await Promise.all(Array.from({ length: 20 }, (_, i) => createUser(d, `${ordering}${i}`)));
-        if (ordering === 'resource') await until(() => hooks.maxInFlight > 4, 'resource: POSTs piling up behind the held answers');
+        if (ordering === 'resource')
+          await until(() => hooks.maxInFlight > 4, 'resource: POSTs piling up behind the held answers');
         release();
         const events = await log(d);
         await until(() => hooks.posts(d.id).filter((p) => p.acked).length >= events.length, `${ordering}: all events`);

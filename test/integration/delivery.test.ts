@@ -6,7 +6,16 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { STORE_KINDS, openStore, sleep, startReceiver, startService, until, type Receiver, type Service } from '../support/harness.js';
+import {
+  STORE_KINDS,
+  openStore,
+  sleep,
+  startReceiver,
+  startService,
+  until,
+  type Receiver,
+  type Service,
+} from '../support/harness.js';
 
 const FAST = [20, 40, 60];
 
@@ -45,7 +54,8 @@ for (const kind of STORE_KINDS) {
     const directory = (extra: Record<string, unknown> = {}) =>
       svc.createDirectory({ webhook_url: hooks.url, webhook_secret: hooks.secret, ...extra });
     const createUsers = async (d: any, n: number, tag = 'u') => {
-      for (let i = 0; i < n; i++) expect((await svc.scim(d, 'POST', '/Users', { userName: `${tag}${i}@x.io` })).status).to.equal(201);
+      for (let i = 0; i < n; i++)
+        expect((await svc.scim(d, 'POST', '/Users', { userName: `${tag}${i}@x.io` })).status).to.equal(201);
     };
 
     it('retries a failing receiver with the same webhook-id and delivers everything in order', async () => {
@@ -54,7 +64,13 @@ for (const kind of STORE_KINDS) {
       const d = await directory();
       await createUsers(d, 5);
       const events = await hooks.waitForEvents(5);
-      expect(events.map((e) => e.data.raw.userName)).to.deep.equal(['u0@x.io', 'u1@x.io', 'u2@x.io', 'u3@x.io', 'u4@x.io']);
+      expect(events.map((e) => e.data.raw.userName)).to.deep.equal([
+        'u0@x.io',
+        'u1@x.io',
+        'u2@x.io',
+        'u3@x.io',
+        'u4@x.io',
+      ]);
       expect(attempts.slice(0, 4).map((a) => a.id)).to.deep.equal(Array(4).fill(events[0].id));
       expect(hooks.deliveries.map((x) => x.id)).to.deep.equal(events.map((e) => e.id));
     });
@@ -74,7 +90,10 @@ for (const kind of STORE_KINDS) {
       script(410);
       const d = await directory();
       await createUsers(d, 3);
-      await until(async () => Boolean((await svc.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data.webhook_disabled_at), 'disabled');
+      await until(
+        async () => Boolean((await svc.api('GET', `/api/v1/directory-sync/${d.id}`)).body.data.webhook_disabled_at),
+        'disabled',
+      );
       await sleep(100);
       expect(hooks.events()).to.have.length(0);
       const res = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, { webhook_url: hooks.url });
@@ -89,19 +108,27 @@ for (const kind of STORE_KINDS) {
       const d = await directory();
       await createUsers(d, 1);
       let letters: any[] = [];
-      await until(async () => (letters = (await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).length === 1, 'dead letter');
+      await until(
+        async () =>
+          (letters = (await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).length === 1,
+        'dead letter',
+      );
       expect(letters[0]).to.include({ directory_id: d.id, status_code: 500, attempts: FAST.length + 1, batch: false });
       expect(JSON.parse(letters[0].events[0]).event).to.equal('user.created');
       hooks.respond = () => 200;
       await createUsers(d, 1, 'after');
       const [later] = await hooks.waitForEvents(1);
       expect(later.data.raw.userName).to.equal('after0@x.io');
-      const replay = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { dead_letter_id: letters[0].id });
+      const replay = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, {
+        dead_letter_id: letters[0].id,
+      });
       expect(replay.status).to.equal(200);
       expect(replay.body.data).to.include({ delivered: true, status: 200 });
       expect(hooks.deliveries.at(-1)!.id).to.equal(letters[0].webhook_id);
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).to.deep.equal([]);
-      const missing = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { dead_letter_id: letters[0].id });
+      const missing = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, {
+        dead_letter_id: letters[0].id,
+      });
       expect(missing.status).to.equal(404);
     });
 
@@ -151,7 +178,10 @@ for (const kind of STORE_KINDS) {
         const res = await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since });
         expect(res.status, String(since)).to.equal(400);
       }
-      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: 0, dead_letter_id: 'x' })).status).to.equal(400);
+      expect(
+        (await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: 0, dead_letter_id: 'x' }))
+          .status,
+      ).to.equal(400);
     });
 
     it('replay never skips events still waiting for a retry, and retries them at once', async () => {
@@ -162,7 +192,10 @@ for (const kind of STORE_KINDS) {
       await createUsers(d, 2, 'before');
       // The head event's first attempt has failed and its retry is a minute away: the events wait for it.
       let waiting = await svc.dsync.store.deliveryState(d.id);
-      await until(async () => (waiting = await svc.dsync.store.deliveryState(d.id)).retryAt !== undefined, 'the first attempt to fail');
+      await until(
+        async () => (waiting = await svc.dsync.store.deliveryState(d.id)).retryAt !== undefined,
+        'the first attempt to fail',
+      );
       expect(waiting.attempts).to.equal(1);
       expect(waiting.retryAt! - Date.now(), 'ms until the scheduled retry').to.be.above(30_000);
       await sleep(2); // `since` falls after the two waiting events, on a later millisecond
@@ -189,11 +222,16 @@ for (const kind of STORE_KINDS) {
       delay = 800;
       await createUsers(d, 2, 'new');
       await sleep(150);
-      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: from })).status).to.equal(202);
+      expect((await svc.api('POST', `/api/v1/directory-sync/${d.id}/events/replay`, { since: from })).status).to.equal(
+        202,
+      );
       delay = 0;
       const events = await hooks.waitForEvents(8, 8000);
       const times = (name: string) => events.filter((e) => e.data.raw.userName === name).length;
-      expect(['old0@x.io', 'old1@x.io', 'old2@x.io'].map(times), JSON.stringify(events.map((e) => e.data.raw.userName))).to.deep.equal([2, 2, 2]);
+      expect(
+        ['old0@x.io', 'old1@x.io', 'old2@x.io'].map(times),
+        JSON.stringify(events.map((e) => e.data.raw.userName)),
+      ).to.deep.equal([2, 2, 2]);
     });
 
     it('batch mode: arrays of at most N events of one directory per POST, only when processed', async () => {
@@ -208,11 +246,15 @@ for (const kind of STORE_KINDS) {
       expect(run.status).to.equal(200);
       expect(run.body.data).to.include({ delivered: 13, failed: 0 });
       expect(hooks.deliveries.every((x) => Array.isArray(x.body) && x.body.length <= 4)).to.equal(true);
-      for (const x of hooks.deliveries) expect(new Set(x.body.map((e: { directory_id: string }) => e.directory_id)).size).to.equal(1);
+      for (const x of hooks.deliveries)
+        expect(new Set(x.body.map((e: { directory_id: string }) => e.directory_id)).size).to.equal(1);
       expect(hooks.deliveries.map((x) => x.body.length).sort()).to.deep.equal([2, 3, 4, 4]);
-      expect(hooks.events().filter((e) => e.directory_id === a.id).map((e) => e.data.raw.userName)).to.deep.equal(
-        Array.from({ length: 10 }, (_, i) => `a${i}@x.io`),
-      );
+      expect(
+        hooks
+          .events()
+          .filter((e) => e.directory_id === a.id)
+          .map((e) => e.data.raw.userName),
+      ).to.deep.equal(Array.from({ length: 10 }, (_, i) => `a${i}@x.io`));
       expect(hooks.deliveries.every((x) => x.id.startsWith('batch_'))).to.equal(true);
       expect((await svc.api('POST', '/api/v1/dsync/cron/process-events')).body.data.delivered).to.equal(0);
     });
@@ -224,7 +266,9 @@ for (const kind of STORE_KINDS) {
       await store.clearDue(a.id);
       const run = await svc.api('POST', '/api/v1/dsync/cron/process-events');
       expect(run.body.data).to.include({ directories: 1, delivered: 6, failed: 0 });
-      expect(hooks.events().map((e) => e.data.raw.userName)).to.deep.equal(Array.from({ length: 6 }, (_, i) => `a${i}@x.io`));
+      expect(hooks.events().map((e) => e.data.raw.userName)).to.deep.equal(
+        Array.from({ length: 6 }, (_, i) => `a${i}@x.io`),
+      );
     });
 
     it('logs each attempt when log_webhook_events is on, and lists and fetches the logs', async () => {
@@ -236,7 +280,10 @@ for (const kind of STORE_KINDS) {
       await createUsers(quiet, 1);
       await hooks.waitForEvents(2);
       let logs: any[] = [];
-      await until(async () => (logs = (await svc.api('GET', `/api/v1/dsync/events?directoryId=${d.id}`)).body.data).length === 2, 'two logs');
+      await until(
+        async () => (logs = (await svc.api('GET', `/api/v1/dsync/events?directoryId=${d.id}`)).body.data).length === 2,
+        'two logs',
+      );
       expect(logs.map((l) => [l.status_code, l.delivered, l.attempt, l.outcome])).to.deep.equal([
         [200, true, 2, 'delivered'],
         [500, false, 1, 'retry'],
@@ -257,7 +304,11 @@ for (const kind of STORE_KINDS) {
       await createUsers(d, 5);
       const first = await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?limit=3`);
       expect(first.status).to.equal(200);
-      expect(first.body.data.events.map((e: any) => e.data.raw.userName)).to.deep.equal(['u0@x.io', 'u1@x.io', 'u2@x.io']);
+      expect(first.body.data.events.map((e: any) => e.data.raw.userName)).to.deep.equal([
+        'u0@x.io',
+        'u1@x.io',
+        'u2@x.io',
+      ]);
       const next = await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=${first.body.data.next_cursor}`);
       expect(next.body.data.events.map((e: any) => e.data.raw.userName)).to.deep.equal(['u3@x.io', 'u4@x.io']);
       const end = await svc.api('GET', `/api/v1/directory-sync/${d.id}/events?after=${next.body.data.next_cursor}`);
@@ -285,7 +336,10 @@ for (const kind of STORE_KINDS) {
         await createUsers(healthy, 20, 'ok');
         await hooks.waitForEvents(20, 20_000);
         // Every healthy event arrived while the dead directory's attempt was still hanging.
-        expect(held.some((open) => open()), 'the dead attempt still open').to.equal(true);
+        expect(
+          held.some((open) => open()),
+          'the dead attempt still open',
+        ).to.equal(true);
         expect(hooks.events().every((e) => e.directory_id === healthy.id)).to.equal(true);
       } finally {
         hanging.closeAllConnections();

@@ -1,4 +1,7 @@
-/** dsync as a library (the SCIM request shape, the event callback), exactly as the Embedding guide (docs/guides/embedding.md) shows it. */
+/**
+ * dsync as a library (the SCIM request shape, the event callback), exactly as the Embedding guide
+ * (docs/guides/embedding.md) shows it.
+ */
 import { expect } from 'chai';
 import { createDsync, MemoryStore, type DirectorySyncEvent } from '../../src/index.js';
 import { freshRedisStore } from '../support/services.js';
@@ -8,16 +11,30 @@ for (const kind of ['memory', 'redis'] as const) {
     it('handles SCIM requests, calls the per-request callback with that request’s events, and answers the management operations', async () => {
       const store = kind === 'memory' ? new MemoryStore() : await freshRedisStore(4);
       const background: DirectorySyncEvent[] = [];
-      const dsync = createDsync({ store, externalUrl: 'https://app.example.com', eventCallback: (e) => void background.push(e) });
+      const dsync = createDsync({
+        store,
+        externalUrl: 'https://app.example.com',
+        eventCallback: (e) => void background.push(e),
+      });
       dsync.start();
       try {
-        const directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+        const directory = await dsync.directories.create({
+          name: 'Acme',
+          tenant: 'acme',
+          product: 'app',
+          type: 'okta-scim-v2',
+        });
         expect(directory.scim.endpoint).to.equal(`https://app.example.com/api/scim/v2.0/${directory.id}`);
         const base = { directoryId: directory.id, apiSecret: directory.scim.secret, query: {} };
 
         const mine: DirectorySyncEvent[] = [];
         const created = await dsync.requests.handle(
-          { ...base, method: 'POST', resourceType: 'users', body: { userName: 'ann@acme.io', name: { givenName: 'Ann' } } },
+          {
+            ...base,
+            method: 'POST',
+            resourceType: 'users',
+            body: { userName: 'ann@acme.io', name: { givenName: 'Ann' } },
+          },
           (e) => void mine.push(e),
         );
         expect(created.status).to.equal(201);
@@ -25,17 +42,32 @@ for (const kind of ['memory', 'redis'] as const) {
         expect(mine.map((e) => e.event)).to.deep.equal(['user.created']);
 
         const group = await dsync.requests.handle(
-          { ...base, method: 'POST', resourceType: 'Groups', body: { displayName: 'Eng', members: [{ value: user.id }] } },
+          {
+            ...base,
+            method: 'POST',
+            resourceType: 'Groups',
+            body: { displayName: 'Eng', members: [{ value: user.id }] },
+          },
           (e) => void mine.push(e),
         );
         expect(group.status).to.equal(201);
         expect(mine.map((e) => e.event)).to.deep.equal(['user.created', 'group.created', 'group.user_added']);
 
-        const list = await dsync.requests.handle({ ...base, method: 'GET', resourceType: 'users', query: { filter: 'userName eq "ANN@acme.io"', count: 10 } });
+        const list = await dsync.requests.handle({
+          ...base,
+          method: 'GET',
+          resourceType: 'users',
+          query: { filter: 'userName eq "ANN@acme.io"', count: 10 },
+        });
         expect(list).to.deep.include({ status: 200 });
         expect((list.data as { totalResults: number }).totalResults).to.equal(1);
 
-        const denied = await dsync.requests.handle({ ...base, apiSecret: 'wrong', method: 'GET', resourceType: 'users' });
+        const denied = await dsync.requests.handle({
+          ...base,
+          apiSecret: 'wrong',
+          method: 'GET',
+          resourceType: 'users',
+        });
         expect(denied.status).to.equal(401);
         expect(denied.data).to.deep.include({ status: '401' });
 

@@ -66,8 +66,14 @@ describe('delivery engine during a store outage (own redis-server, killed and re
       // Refused connections fail each poll at once: a 10 ms poll would run ~100 times a second; backing off
       // (20, 40, 80... ms apart) it runs a handful. A slow machine only polls less.
       expect(polls - atOutage, 'polls during 1 s of outage').to.be.within(1, 15);
-      expect(errors.every((e) => (e as Error).name === 'StoreUnavailableError'), String(errors[0])).to.equal(true);
-      expect(lines.filter((l) => l.msg.startsWith('delivery poll failed')), 'poll failures logged').to.have.length(1);
+      expect(
+        errors.every((e) => (e as Error).name === 'StoreUnavailableError'),
+        String(errors[0]),
+      ).to.equal(true);
+      expect(
+        lines.filter((l) => l.msg.startsWith('delivery poll failed')),
+        'poll failures logged',
+      ).to.have.length(1);
 
       await server.start();
       await until(() => lines.some((l) => l.msg === 'delivery poll works again'), 'polling to work again', 10_000);

@@ -46,7 +46,8 @@ describe('fail-fast store errors from real faults (own redis-servers)', function
     admins.push(a);
     return a;
   };
-  const newDirectory = (store: RedisStore) => new DirectoryService({ store, externalUrl: 'http://x' }).create(directory);
+  const newDirectory = (store: RedisStore) =>
+    new DirectoryService({ store, externalUrl: 'http://x' }).create(directory);
 
   /**
    * The store call's rejection: StoreUnavailableError (503, Retry-After 1) naming `reason`, what the client or
@@ -100,7 +101,10 @@ describe('fail-fast store errors from real faults (own redis-servers)', function
     const inFlight = store.getDirectory('d');
     await sleep(100);
     await s.kill();
-    await expectUnavailable(inFlight, /Reached the max retries per request limit|Connection is closed|Command timed out/);
+    await expectUnavailable(
+      inFlight,
+      /Reached the max retries per request limit|Connection is closed|Command timed out/,
+    );
   });
 
   it('a server that is not there when the store starts (its first connection refused)', async () => {

@@ -9,20 +9,37 @@
  * sync have it, so the promoted replica does.
  *
  * A second `dsync serve` on the same topology runs with DSYNC_REDIS_MIN_REPLICAS=1: after the promotion it
- * refuses the writes of the shard left without a replica (as every process did before writes waited only for the replicas in sync), and its
+ * refuses the writes of the shard left without a replica (as every process did before writes waited only for the
+ * replicas in sync), and its
  * `/readyz` names that shard.
  */
 import { expect } from 'chai';
-import { counter, dsyncEnv, dumpOutputs, killAll, live, scimSecrets, serve, USER_SCHEMA, type DsyncProc } from '../support/dsync-process.js';
+import {
+  counter,
+  dsyncEnv,
+  dumpOutputs,
+  killAll,
+  live,
+  scimSecrets,
+  serve,
+  USER_SCHEMA,
+  type DsyncProc,
+} from '../support/dsync-process.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { sleep, until } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 import { loadDirectories, ScimWriteLoad, verifyAcknowledged, type LoadDirectory } from '../support/scim-write-load.js';
 
-/** Failure detection (node timeout / down-after 1 s) plus an election: the issue's bound for writes to answer 2xx again. */
+/**
+ * Failure detection (node timeout / down-after 1 s) plus an election: the issue's bound for writes to answer 2xx again.
+ */
 const RECOVERY_BOUND_MS = 5_000;
 
-async function createUser(proc: DsyncProc, dir: LoadDirectory, userName: string): Promise<{ status: number; body: any }> {
+async function createUser(
+  proc: DsyncProc,
+  dir: LoadDirectory,
+  userName: string,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users`, {
     method: 'POST',
     headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}`, 'content-type': 'application/scim+json' },
@@ -80,16 +97,29 @@ for (const kind of ['cluster', 'sentinel'] as const) {
         await load.stop();
       }
       const recoveryMs = recovered! - killedAt;
-      console.log(`      ${kind}: master ${master} killed; ${victim.id} took writes 2xx again ${recoveryMs} ms later; answers ${JSON.stringify(load.summary())}`);
+      console.log(
+        `      ${kind}: master ${master} killed; ${victim.id} took writes 2xx again ${recoveryMs} ms later; answers ${JSON.stringify(load.summary())}`,
+      );
       expect(proc.child.exitCode, 'dsync serve is still running').to.equal(null);
-      expect(load.answersFor(victim.id, killedAt).some((a) => a.status === 503), 'the dead master made some write answer 503').to.equal(true);
-      expect(recoveryMs, 'ms from the kill until the directory answers writes 2xx again').to.be.below(RECOVERY_BOUND_MS);
+      expect(
+        load.answersFor(victim.id, killedAt).some((a) => a.status === 503),
+        'the dead master made some write answer 503',
+      ).to.equal(true);
+      expect(recoveryMs, 'ms from the kill until the directory answers writes 2xx again').to.be.below(
+        RECOVERY_BOUND_MS,
+      );
       // Every 2xx write to the victim after the promotion was confirmed by no replica: each is counted.
-      const acknowledgedSince = load.answersFor(victim.id, killedAt).filter((a) => a.done >= recovered! && (a.status === 201 || a.status === 204)).length;
+      const acknowledgedSince = load
+        .answersFor(victim.id, killedAt)
+        .filter((a) => a.done >= recovered! && (a.status === 201 || a.status === 204)).length;
       const degraded = (await counter(proc, 'dsync_store_degraded_writes_total')) - degradedAtKill;
-      expect(degraded, 'dsync_store_degraded_writes_total since the kill').to.be.at.least(acknowledgedSince).and.above(0);
+      expect(degraded, 'dsync_store_degraded_writes_total since the kill')
+        .to.be.at.least(acknowledgedSince)
+        .and.above(0);
       const { deliveredMs } = await verifyAcknowledged(proc, receiver, load, dirs);
-      console.log(`      ${kind}: ${degraded} degraded writes counted; every acknowledged write's events delivered ${deliveredMs} ms after the load stopped`);
+      console.log(
+        `      ${kind}: ${degraded} degraded writes counted; every acknowledged write's events delivered ${deliveredMs} ms after the load stopped`,
+      );
     });
 
     it('with DSYNC_REDIS_MIN_REPLICAS=1 refuses the writes of the shard left without a replica, and /readyz names it', async () => {
@@ -99,33 +129,48 @@ for (const kind of ['cluster', 'sentinel'] as const) {
       // The first writes may still meet the old master's closed connection (503 unavailable) until the client
       // has the new topology; then every write is refused as not durable.
       await until(
-        async () => /at least 1 must/.test((refused = await createUser(strict, victim, `strict-${Date.now()}@load.example.com`)).body.detail ?? ''),
+        async () =>
+          /at least 1 must/.test(
+            (refused = await createUser(strict, victim, `strict-${Date.now()}@load.example.com`)).body.detail ?? '',
+          ),
         () => `a write refused as not durable (last: ${JSON.stringify(refused)})`,
         15_000,
       );
       expect(refused!.status).to.equal(503);
       expect(refused!.body.detail).to.match(/0 of 1 replicas confirmed it within \d+ ms; at least 1 must/);
-      expect((await createUser(proc, victim, `lenient-${Date.now()}@load.example.com`)).status, 'the default minimum takes it').to.equal(201);
+      expect(
+        (await createUser(proc, victim, `lenient-${Date.now()}@load.example.com`)).status,
+        'the default minimum takes it',
+      ).to.equal(201);
       if (kind === 'cluster') {
         // Directory ids hash to random slots: all six may share the victim's shard (about 1 run in 250), so
         // make directories until one does not.
         let healthy: LoadDirectory | undefined;
         for (let made = 0; !healthy; made++) {
           if (made > 30) throw new Error(`no directory hashed to a shard other than ${master}`);
-          const candidates = made === 0 ? dirs : await loadDirectories(proc, 1, receiver.url, `failover-${kind}-healthy`);
+          const candidates =
+            made === 0 ? dirs : await loadDirectories(proc, 1, receiver.url, `failover-${kind}-healthy`);
           const masters = await Promise.all(candidates.map((d) => topology.masterOf(`dsync:{${d.id}}:dir`)));
           healthy = candidates[masters.findIndex((m) => m !== master)];
         }
-        expect((await createUser(strict, healthy, `healthy-${Date.now()}@load.example.com`)).status, 'a shard with its replica').to.equal(201);
+        expect(
+          (await createUser(strict, healthy, `healthy-${Date.now()}@load.example.com`)).status,
+          'a shard with its replica',
+        ).to.equal(201);
       }
       const ready = await fetch(`${strict.url}/readyz`);
-      const body = (await ready.json()) as { status: string; shards: Array<{ master: string; replicas_in_sync: number; min_replicas: number }> };
+      const body = (await ready.json()) as {
+        status: string;
+        shards: Array<{ master: string; replicas_in_sync: number; min_replicas: number }>;
+      };
       expect(ready.status).to.equal(503);
       expect(body.status).to.equal('below-min-replicas');
       expect(body.shards).to.deep.equal([{ master, replicas_in_sync: 0, wait_replicas: 1, min_replicas: 1 }]);
       const lenient = await fetch(`${proc.url}/readyz`);
       expect(lenient.status).to.equal(200);
-      expect(((await lenient.json()) as { degraded: unknown[] }).degraded).to.deep.equal([{ master, replicas_in_sync: 0, wait_replicas: 1, min_replicas: 0 }]);
+      expect(((await lenient.json()) as { degraded: unknown[] }).degraded).to.deep.equal([
+        { master, replicas_in_sync: 0, wait_replicas: 1, min_replicas: 0 },
+      ]);
     });
   });
 }

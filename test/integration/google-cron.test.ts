@@ -26,13 +26,25 @@ const googleEnv = (fake: FakeGoogle): Record<string, string> => ({
 });
 
 /** A Google directory connected with fresh tokens of the fake (tenant = name); returns its id and refresh token. */
-async function googleDirectory(dsync: Dsync, fake: FakeGoogle, name: string): Promise<{ id: string; refreshToken: string }> {
+async function googleDirectory(
+  dsync: Dsync,
+  fake: FakeGoogle,
+  name: string,
+): Promise<{ id: string; refreshToken: string }> {
   const tokens = fake.oauth.issueTokens();
-  const d = await dsync.directories.create({ name, tenant: name, product: 'app', type: 'google', google_access_token: tokens.access_token, google_refresh_token: tokens.refresh_token });
+  const d = await dsync.directories.create({
+    name,
+    tenant: name,
+    product: 'app',
+    type: 'google',
+    google_access_token: tokens.access_token,
+    google_refresh_token: tokens.refresh_token,
+  });
   return { id: d.id, refreshToken: tokens.refresh_token };
 }
 
-const syncGoogle = (env: Record<string, string>) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-google'], env);
+const syncGoogle = (env: Record<string, string>) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-google'], env);
 
 describe('dsync cron sync-google (spawned CLI, real Redis, fake Google)', function () {
   this.timeout(60_000);
@@ -61,7 +73,9 @@ describe('dsync cron sync-google (spawned CLI, real Redis, fake Google)', functi
     const cron = syncGoogle(env);
     expect(await cron.exited, cron.output()).to.equal(0);
     expect(cron.output()).to.contain(`sync-google: ${ids.healthy} (healthy/app) succeeded`);
-    expect(cron.output()).to.match(new RegExp(`sync-google: ${ids.revoked} \\(revoked/app\\) invalid_credentials: Google refused`));
+    expect(cron.output()).to.match(
+      new RegExp(`sync-google: ${ids.revoked} \\(revoked/app\\) invalid_credentials: Google refused`),
+    );
     expect(cron.output()).to.contain('sync-google: 2 directories, 1 created, 0 updated, 0 deleted, 1 failed');
   });
 
@@ -80,12 +94,21 @@ describe('dsync cron sync-google (spawned CLI, real Redis, fake Google)', functi
   it('dsync serve with DSYNC_GOOGLE_SYNC_INTERVAL syncs in-process', async () => {
     const added = fake.addUser({ primaryEmail: 'bob@example.com' });
     const port = await freePort();
-    const serve = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { ...env, PORT: String(port), DSYNC_API_KEYS: 'k', DSYNC_GOOGLE_SYNC_INTERVAL: '1' });
+    const serve = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      ...env,
+      PORT: String(port),
+      DSYNC_API_KEYS: 'k',
+      DSYNC_GOOGLE_SYNC_INTERVAL: '1',
+    });
     try {
       await waitHealthy(port, serve);
       const store = new RedisStore(env.REDIS_URL!);
       try {
-        await until(async () => (await store.getUser(ids.healthy!, added.id)) !== null, 'the interval sync to create bob', 10_000);
+        await until(
+          async () => (await store.getUser(ids.healthy!, added.id)) !== null,
+          'the interval sync to create bob',
+          10_000,
+        );
       } finally {
         await store.close();
       }
@@ -111,7 +134,8 @@ describe('dsync cron sync-google on a Redis Cluster (spawned CLI, REDIS_CLUSTER_
       const cron = syncGoogle({ REDIS_CLUSTER_NODES: clusterNodes().join(','), ...googleEnv(fake) });
       expect(await cron.exited, cron.output()).to.equal(0);
       expect(cron.output()).to.contain('sync-google: 3 directories, 3 created, 0 updated, 0 deleted, 0 failed');
-      for (const d of dirs) expect((await store.getUser(d.id, ann.id))?.body, d.id).to.deep.include({ userName: 'ann@example.com' });
+      for (const d of dirs)
+        expect((await store.getUser(d.id, ann.id))?.body, d.id).to.deep.include({ userName: 'ann@example.com' });
     } finally {
       await store.close();
       await fake.close();

@@ -37,7 +37,8 @@ for (const kind of STORE_KINDS) {
     });
     afterEach(() => t.close());
 
-    const state = async (id = dir.id) => (await t.service.api('GET', `/api/v1/directory-sync/${id}/google/sync`)).body.data;
+    const state = async (id = dir.id) =>
+      (await t.service.api('GET', `/api/v1/directory-sync/${id}/google/sync`)).body.data;
 
     it("retries Google's 403 rate-limit reasons, 429 and 5xx, and completes", async () => {
       t.fake.inject({ route: 'users', kind: 'status', status: 403, reason: 'userRateLimitExceeded', times: 2 });
@@ -71,7 +72,10 @@ for (const kind of STORE_KINDS) {
 
     for (const [what, fault] of [
       ['a members page cut off mid-body, every time', { route: 'members', kind: 'truncate', times: Infinity }],
-      ['the groups listing failing half-way (500 after retries)', { route: 'groups', kind: 'status', status: 500, times: Infinity }],
+      [
+        'the groups listing failing half-way (500 after retries)',
+        { route: 'groups', kind: 'status', status: 500, times: Infinity },
+      ],
       ['a users listing that comes back empty', { route: 'users', kind: 'empty', times: Infinity }],
     ] as const) {
       it(`deletes nothing when a listing is incomplete: ${what}`, async () => {
@@ -117,11 +121,21 @@ for (const kind of STORE_KINDS) {
     it('concurrent runs on one directory do the work once', async () => {
       t.fake.delayMs = 5;
       // Redis: a second replica on the same store; memory: a second caller in the same process.
-      const second = kind === 'redis' ? await startService(new RedisStore(`${redisUrl()}/7`), { google: googleOptionsFor(t.fake) }) : t.service;
+      const second =
+        kind === 'redis'
+          ? await startService(new RedisStore(`${redisUrl()}/7`), { google: googleOptionsFor(t.fake) })
+          : t.service;
       try {
-        const [a, b, c] = await Promise.all([t.sync(), second.api('POST', '/api/v1/dsync/cron/sync-google').then((r) => r.body.data), t.service.dsync.google.sync()]);
+        const [a, b, c] = await Promise.all([
+          t.sync(),
+          second.api('POST', '/api/v1/dsync/cron/sync-google').then((r) => r.body.data),
+          t.service.dsync.google.sync(),
+        ]);
         const states = [a, b, c].map((r) => r.directories[0].state);
-        expect(states.filter((s) => s !== 'succeeded' && s !== 'skipped'), JSON.stringify([a, b, c])).to.deep.equal([]);
+        expect(
+          states.filter((s) => s !== 'succeeded' && s !== 'skipped'),
+          JSON.stringify([a, b, c]),
+        ).to.deep.equal([]);
         expect(states.filter((s) => s === 'succeeded').length, JSON.stringify(states)).to.be.at.least(1);
         // Once between them: the three reports add up to the 30 users and 2 groups, created by one run.
         expect(a.created + b.created + c.created, JSON.stringify([a, b, c])).to.equal(32);
@@ -190,13 +204,21 @@ describe('Google pull sync logs', function () {
     try {
       fake.addUser();
       const tokens = fake.oauth.issueTokens();
-      const dir = await dsync.directories.create({ name: 'A', tenant: 'a', product: 'p', type: 'google', google_access_token: tokens.access_token, google_refresh_token: tokens.refresh_token });
+      const dir = await dsync.directories.create({
+        name: 'A',
+        tenant: 'a',
+        product: 'p',
+        type: 'google',
+        google_access_token: tokens.access_token,
+        google_refresh_token: tokens.refresh_token,
+      });
       fake.oauth.expireAccessTokens();
       fake.oauth.revoke(tokens.refresh_token);
       expect((await dsync.google.sync()).directories[0]!.state).to.equal('invalid_credentials');
       const text = lines.join('');
       expect(text).to.contain('Google sync of a directory did not succeed').and.to.contain(dir.id);
-      for (const secret of [tokens.access_token, tokens.refresh_token, FAKE_CLIENT.secret]) expect(text).to.not.contain(secret);
+      for (const secret of [tokens.access_token, tokens.refresh_token, FAKE_CLIENT.secret])
+        expect(text).to.not.contain(secret);
     } finally {
       await dsync.close();
       await fake.close();

@@ -13,10 +13,22 @@ import { expect } from 'chai';
 import type { FakeGoogle, Route } from '../support/fake-google.js';
 import { startGoogleTest, type GoogleTest } from '../support/google-harness.js';
 import { openStore } from '../support/harness.js';
-import { allEvents, applyOne, modelSeed, modelSequences, replayState, runSequences, storeState, type Choice, type Rng } from '../support/model.js';
+import {
+  allEvents,
+  applyOne,
+  modelSeed,
+  modelSequences,
+  replayState,
+  runSequences,
+  storeState,
+  type Choice,
+  type Rng,
+} from '../support/model.js';
 
 /** A small pool of addresses, shared by users and groups, so that addresses are often reused and moved. */
-const ADDRESSES = ['ann', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'sales', 'eng', 'ops', 'all'].map((a) => `${a}@example.com`);
+const ADDRESSES = ['ann', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'sales', 'eng', 'ops', 'all'].map(
+  (a) => `${a}@example.com`,
+);
 /** Group names from a small pool: Google lets two groups share one. */
 const NAMES = ['Sales', 'Engineering', 'Support', 'All staff'];
 
@@ -28,7 +40,10 @@ function reaches(fake: FakeGoogle, from: string, target: string): boolean {
 
 /** The addresses users and groups held at the last sync (what the synced directory still holds). */
 function addresses(fake: FakeGoogle): Set<string> {
-  return new Set([...[...fake.users.values()].map((u) => u.primaryEmail), ...[...fake.groups.values()].map((g) => g.email)]);
+  return new Set([
+    ...[...fake.users.values()].map((u) => u.primaryEmail),
+    ...[...fake.groups.values()].map((g) => g.email),
+  ]);
 }
 
 /**
@@ -53,7 +68,12 @@ function change(fake: FakeGoogle, rng: Rng, log: string[], admin: string, held: 
       () => {
         const address = free();
         if (!address) return undefined;
-        const u = fake.addUser({ primaryEmail: address, givenName: `G${n}`, familyName: `F${n}`, suspended: rng.chance(0.1) });
+        const u = fake.addUser({
+          primaryEmail: address,
+          givenName: `G${n}`,
+          familyName: `F${n}`,
+          suspended: rng.chance(0.1),
+        });
         return `create user ${u.id} ${address}${u.suspended ? ' (suspended)' : ''}`;
       },
     ],
@@ -202,7 +222,10 @@ function change(fake: FakeGoogle, rng: Rng, log: string[], admin: string, held: 
 }
 
 // Most sequences on the memory store (fast); some on Redis, whose scripts commit the same writes.
-for (const [kind, sequences] of [['memory', 200], ['redis', 30]] as const) {
+for (const [kind, sequences] of [
+  ['memory', 200],
+  ['redis', 30],
+] as const) {
   describe(`Google Workspace sync, model-based (${kind} store)`, function () {
     this.timeout(240_000);
     let t: GoogleTest;
@@ -219,50 +242,76 @@ for (const [kind, sequences] of [['memory', 200], ['redis', 30]] as const) {
         const r = await sync(id);
         expect(r.state, `sync of ${id}: ${JSON.stringify(r.error)}`).to.equal('succeeded');
       };
-      await runSequences(`Google (${kind})`, { seed: modelSeed(), count: modelSequences(sequences) }, async (rng, log) => {
-        const { fake } = t;
-        fake.clear();
-        const admin = fake.addUser({ primaryEmail: 'admin@example.com', givenName: 'Admin', familyName: 'Istrator' }).id;
-        const unused = () => ADDRESSES.filter((a) => !fake.taken(a));
-        for (let i = rng.int(0, 4); i > 0; i--) fake.addUser({ primaryEmail: rng.pick(unused())!, suspended: rng.chance(0.1) });
-        for (let i = rng.int(1, 3); i > 0; i--) fake.addGroup({ email: rng.pick(unused())!, name: rng.pick(NAMES)! });
-        for (const g of fake.groups.keys()) for (const u of fake.users.keys()) if (rng.chance(0.4)) fake.addMember(g, u);
-        const nested = rng.chance(0.3);
-        log.push(`workspace: ${fake.users.size} users, ${fake.groups.size} groups${nested ? ', nested groups expanded' : ''}`);
-        const tokens = () => {
-          const { access_token, refresh_token } = fake.oauth.issueTokens();
-          return { google_access_token: access_token, google_refresh_token: refresh_token };
-        };
-        const input = { type: 'google', name: 'model', tenant: 'model', product: 'model', google_domain: 'example.com', google_nested_groups: nested };
-        const dir = await t.service.dsync.directories.create({ ...input, ...tokens() });
-        await syncOk(dir.id);
-        let held = addresses(fake);
-        for (let step = rng.int(1, 3); step > 0; step--) {
-          for (let k = rng.int(1, 8); k > 0; k--) change(fake, rng, log, admin, held);
-          if (rng.chance(0.15)) {
-            // Google fails past the retries on some listing, part-way: the run stops, having written some of it.
-            const route = rng.pick<Route>(['users', 'groups', 'members'])!;
-            const fault = rng.chance(0.5) ? ({ kind: 'status', status: 503 } as const) : ({ kind: 'truncate' } as const);
-            fake.inject({ route, ...fault, skip: rng.int(0, 2), times: Infinity });
-            log.push(`-- sync cut short (${route}: ${fault.kind})`);
-            const r = await sync(dir.id);
-            fake.clearFaults();
-            // Succeeded when the listing ended before the fault's turn came.
-            expect(r.state, JSON.stringify(r.error)).to.be.oneOf(['failed', 'succeeded']);
-            for (let k = rng.int(0, 2); k > 0; k--) change(fake, rng, log, admin, held);
-          }
-          log.push('-- sync');
+      await runSequences(
+        `Google (${kind})`,
+        { seed: modelSeed(), count: modelSequences(sequences) },
+        async (rng, log) => {
+          const { fake } = t;
+          fake.clear();
+          const admin = fake.addUser({
+            primaryEmail: 'admin@example.com',
+            givenName: 'Admin',
+            familyName: 'Istrator',
+          }).id;
+          const unused = () => ADDRESSES.filter((a) => !fake.taken(a));
+          for (let i = rng.int(0, 4); i > 0; i--)
+            fake.addUser({ primaryEmail: rng.pick(unused())!, suspended: rng.chance(0.1) });
+          for (let i = rng.int(1, 3); i > 0; i--) fake.addGroup({ email: rng.pick(unused())!, name: rng.pick(NAMES)! });
+          for (const g of fake.groups.keys())
+            for (const u of fake.users.keys()) if (rng.chance(0.4)) fake.addMember(g, u);
+          const nested = rng.chance(0.3);
+          log.push(
+            `workspace: ${fake.users.size} users, ${fake.groups.size} groups${nested ? ', nested groups expanded' : ''}`,
+          );
+          const tokens = () => {
+            const { access_token, refresh_token } = fake.oauth.issueTokens();
+            return { google_access_token: access_token, google_refresh_token: refresh_token };
+          };
+          const input = {
+            type: 'google',
+            name: 'model',
+            tenant: 'model',
+            product: 'model',
+            google_domain: 'example.com',
+            google_nested_groups: nested,
+          };
+          const dir = await t.service.dsync.directories.create({ ...input, ...tokens() });
           await syncOk(dir.id);
-          held = addresses(fake);
-        }
-        const fresh = await t.service.dsync.directories.create({ ...input, ...tokens() });
-        await syncOk(fresh.id);
-        const truth = await storeState(store, fresh.id);
-        expect(await storeState(store, dir.id), 'the delta-synced directory holds what a full sync gives').to.deep.equal(truth);
-        expect(replayState(await allEvents(store, dir.id)), 'its events replay to the same state').to.deep.equal(truth);
-        await t.service.dsync.directories.delete(dir.id);
-        await t.service.dsync.directories.delete(fresh.id);
-      });
+          let held = addresses(fake);
+          for (let step = rng.int(1, 3); step > 0; step--) {
+            for (let k = rng.int(1, 8); k > 0; k--) change(fake, rng, log, admin, held);
+            if (rng.chance(0.15)) {
+              // Google fails past the retries on some listing, part-way: the run stops, having written some of it.
+              const route = rng.pick<Route>(['users', 'groups', 'members'])!;
+              const fault = rng.chance(0.5)
+                ? ({ kind: 'status', status: 503 } as const)
+                : ({ kind: 'truncate' } as const);
+              fake.inject({ route, ...fault, skip: rng.int(0, 2), times: Infinity });
+              log.push(`-- sync cut short (${route}: ${fault.kind})`);
+              const r = await sync(dir.id);
+              fake.clearFaults();
+              // Succeeded when the listing ended before the fault's turn came.
+              expect(r.state, JSON.stringify(r.error)).to.be.oneOf(['failed', 'succeeded']);
+              for (let k = rng.int(0, 2); k > 0; k--) change(fake, rng, log, admin, held);
+            }
+            log.push('-- sync');
+            await syncOk(dir.id);
+            held = addresses(fake);
+          }
+          const fresh = await t.service.dsync.directories.create({ ...input, ...tokens() });
+          await syncOk(fresh.id);
+          const truth = await storeState(store, fresh.id);
+          expect(
+            await storeState(store, dir.id),
+            'the delta-synced directory holds what a full sync gives',
+          ).to.deep.equal(truth);
+          expect(replayState(await allEvents(store, dir.id)), 'its events replay to the same state').to.deep.equal(
+            truth,
+          );
+          await t.service.dsync.directories.delete(dir.id);
+          await t.service.dsync.directories.delete(fresh.id);
+        },
+      );
     });
   });
 }

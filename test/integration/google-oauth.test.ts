@@ -1,5 +1,6 @@
 /**
- * The Google authorization flow (docs/guides/google-workspace.md) over HTTP, against the fake Google's consent and token endpoints
+ * The Google authorization flow (docs/guides/google-workspace.md) over HTTP, against the fake Google's consent and
+ * token endpoints
  * through google-auth-library: the start link, the browser callback (single-use state bound to the browser, the
  * consenting workspace checked against google_domain) and its refusals; the code exchange, setting tokens and the
  * service-account alternative are google-credentials.test.ts.

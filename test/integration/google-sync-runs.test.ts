@@ -18,7 +18,10 @@ describe('Google sync as a background run: Prefer: respond-async (real Redis, fa
   let t: GoogleTest;
   const dirs: any[] = [];
   const post = (query = '', prefer: string | null = 'respond-async') =>
-    fetch(`${t.service.url}${ROUTE}${query}`, { method: 'POST', headers: { authorization: 'Api-Key test-api-key', ...(prefer && { prefer }) } });
+    fetch(`${t.service.url}${ROUTE}${query}`, {
+      method: 'POST',
+      headers: { authorization: 'Api-Key test-api-key', ...(prefer && { prefer }) },
+    });
   const get = async (location: string) => {
     const res = await fetch(`${t.service.url}${location}`, { headers: { authorization: 'Api-Key test-api-key' } });
     return { status: res.status, body: (await res.json()) as any };
@@ -40,7 +43,13 @@ describe('Google sync as a background run: Prefer: respond-async (real Redis, fa
     const location = first.headers.get('location')!;
     const started = ((await first.json()) as any).data;
     expect(location).to.equal(`${ROUTE}/${started.id}`);
-    expect(started).to.deep.include({ provider: 'google', state: 'running', directory_id: null, finished_at: null, error: null });
+    expect(started).to.deep.include({
+      provider: 'google',
+      state: 'running',
+      directory_id: null,
+      finished_at: null,
+      error: null,
+    });
     expect(started.progress.directories).to.equal(DIRECTORIES);
     expect(started.directories.map((d: any) => d.id).sort()).to.deep.equal(dirs.map((d) => d.id).sort());
 
@@ -55,11 +64,25 @@ describe('Google sync as a background run: Prefer: respond-async (real Redis, fa
     expect(midway.body.data.progress.done).to.be.below(DIRECTORIES);
 
     let run: any;
-    await until(async () => (run = (await get(location)).body.data).state !== 'running', () => `the run to finish (${JSON.stringify(run?.progress)})`, 45_000);
-    expect(run).to.deep.include({ state: 'succeeded', created: DIRECTORIES * USERS, updated: 0, deleted: 0, failed: 0, error: null });
+    await until(
+      async () => (run = (await get(location)).body.data).state !== 'running',
+      () => `the run to finish (${JSON.stringify(run?.progress)})`,
+      45_000,
+    );
+    expect(run).to.deep.include({
+      state: 'succeeded',
+      created: DIRECTORIES * USERS,
+      updated: 0,
+      deleted: 0,
+      failed: 0,
+      error: null,
+    });
     expect(run.progress).to.deep.equal({ directories: DIRECTORIES, done: DIRECTORIES });
     expect(Date.parse(run.finished_at)).to.be.at.least(Date.parse(run.started_at));
-    for (const d of run.directories) expect(d).to.deep.include({ state: 'succeeded', error: null }).and.nested.include({ 'counts.users_created': USERS });
+    for (const d of run.directories)
+      expect(d)
+        .to.deep.include({ state: 'succeeded', error: null })
+        .and.nested.include({ 'counts.users_created': USERS });
     expect(t.fake.calls.users - callsBefore, 'one listing per directory: a single run').to.equal(DIRECTORIES);
   });
 
@@ -69,11 +92,19 @@ describe('Google sync as a background run: Prefer: respond-async (real Redis, fa
     expect(res.status).to.equal(202);
     const run = ((await res.json()) as any).data;
     expect(run).to.deep.include({ directory_id: dirs[0].id, progress: { directories: 1, done: 0 } });
-    await until(async () => (await get(`${ROUTE}/${run.id}`)).body.data.state === 'succeeded', 'the one-directory run to finish', 10_000);
+    await until(
+      async () => (await get(`${ROUTE}/${run.id}`)).body.data.state === 'succeeded',
+      'the one-directory run to finish',
+      10_000,
+    );
     const next = await post();
     expect(next.headers.get('location')).to.not.equal(`${ROUTE}/${run.id}`);
     const id = ((await next.json()) as any).data.id;
-    await until(async () => (await get(`${ROUTE}/${id}`)).body.data.state === 'succeeded', 'the next run to finish', 30_000);
+    await until(
+      async () => (await get(`${ROUTE}/${id}`)).body.data.state === 'succeeded',
+      'the next run to finish',
+      30_000,
+    );
   });
 
   it('keeps the synchronous answer without the preference, and answers 404 for an unknown directory or run', async () => {
@@ -88,8 +119,28 @@ describe('Google sync as a background run: Prefer: respond-async (real Redis, fa
 
   it('reads a run whose process stopped before it finished as failed (abandoned)', async () => {
     const store = t.service.dsync.store;
-    const orphan = { id: 'orphan-run', provider: 'google', state: 'running', directory_id: null, started_at: new Date().toISOString(), finished_at: null };
-    await store.putSyncRun('orphan-run', JSON.stringify({ ...orphan, progress: { directories: 1, done: 0 }, directories: [], created: 0, updated: 0, deleted: 0, failed: 0, error: null }), 60_000);
+    const orphan = {
+      id: 'orphan-run',
+      provider: 'google',
+      state: 'running',
+      directory_id: null,
+      started_at: new Date().toISOString(),
+      finished_at: null,
+    };
+    await store.putSyncRun(
+      'orphan-run',
+      JSON.stringify({
+        ...orphan,
+        progress: { directories: 1, done: 0 },
+        directories: [],
+        created: 0,
+        updated: 0,
+        deleted: 0,
+        failed: 0,
+        error: null,
+      }),
+      60_000,
+    );
     const read = await get(`${ROUTE}/orphan-run`);
     expect(read.body.data).to.deep.include({ state: 'failed' });
     expect(read.body.data.error.code).to.equal('DSYNC_SYNC_RUN_ABANDONED');

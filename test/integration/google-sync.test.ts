@@ -9,14 +9,25 @@ import { labels, startGoogleTest, type GoogleTest } from '../support/google-harn
 import { CLUSTER_STORE_KINDS, openStore } from '../support/harness.js';
 import { GOOGLE_USER } from '../../src/core/attributes.js';
 
-/** Google's own fields (`google:<field>`) as the Directory API sends them; custom schemas with `projection=full` only. */
+/**
+ * Google's own fields (`google:<field>`) as the Directory API sends them; custom schemas with `projection=full` only.
+ */
 const OWN = {
   orgUnitPath: '/Engineering',
   isAdmin: true,
   recoveryEmail: 'ann@home.example',
   locations: [{ type: 'desk', area: 'desk', buildingId: 'B1', floorName: '3', deskCode: '3-14' }],
   phones: [{ value: '+1 555 0100', type: 'work', primary: true }],
-  addresses: [{ type: 'work', formatted: '1 Main St, Springfield', locality: 'Springfield', country: 'United States', countryCode: 'US', primary: true }],
+  addresses: [
+    {
+      type: 'work',
+      formatted: '1 Main St, Springfield',
+      locality: 'Springfield',
+      country: 'United States',
+      countryCode: 'US',
+      primary: true,
+    },
+  ],
   customSchemas: { Employment: { badge: '42' } },
 };
 
@@ -63,7 +74,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
         'group.created:C',
       ]);
       const ann = events.find((e) => e.event === 'user.created' && e.data.id === users[0]!.id);
-      expect(ann.data).to.deep.include({ email: users[0]!.primaryEmail, first_name: users[0]!.name.givenName, last_name: users[0]!.name.familyName, active: true });
+      expect(ann.data).to.deep.include({
+        email: users[0]!.primaryEmail,
+        first_name: users[0]!.name.givenName,
+        last_name: users[0]!.name.familyName,
+        active: true,
+      });
       expect(ann.data.raw).to.deep.include({ userName: users[0]!.primaryEmail, externalId: users[0]!.id });
       expect(ann.data.raw).to.not.have.property('lastLoginTime');
       expect(ann.data.raw[GOOGLE_USER]).to.deep.equal(OWN);
@@ -80,7 +96,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
       const status = await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/sync`);
       expect(status.status).to.equal(200);
-      expect(status.body.data).to.deep.include({ directory_id: dir.id, state: 'succeeded', error: null, listed: { users: 30, groups: 5 } });
+      expect(status.body.data).to.deep.include({
+        directory_id: dir.id,
+        state: 'succeeded',
+        error: null,
+        listed: { users: 30, groups: 5 },
+      });
       expect(status.body.data.counts).to.deep.include({ users_created: 0, members_added: 0 });
       expect(status.body.data.duration_ms).to.be.a('number');
       expect(status.body.data.google_requests).to.equal(1 + 1 + 5);
@@ -89,19 +110,38 @@ for (const kind of CLUSTER_STORE_KINDS) {
     it('an empty ?directoryId= names no directory (404) rather than all of them', async () => {
       const res = await t.service.api('POST', '/api/v1/dsync/cron/sync-google?directoryId=');
       expect(res.status, JSON.stringify(res.body)).to.equal(404);
-      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/sync`)).body.data.state).to.equal('pending');
+      expect((await t.service.api('GET', `/api/v1/directory-sync/${dir.id}/google/sync`)).body.data.state).to.equal(
+        'pending',
+      );
     });
 
     it('tokens a header cannot carry are refused at input; one stored before that is invalid_credentials at once, not retried', async () => {
       const bad = 'ya29.\u0100\u4e2d';
       const refused = [
-        await t.service.api('POST', '/api/v1/directory-sync', { name: 'G', tenant: 't', product: 'p', type: 'google', google_access_token: bad }),
+        await t.service.api('POST', '/api/v1/directory-sync', {
+          name: 'G',
+          tenant: 't',
+          product: 'p',
+          type: 'google',
+          google_access_token: bad,
+        }),
         await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { google_refresh_token: 'r\u00e9' }),
-        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, { access_token: bad, refresh_token: 'r' }),
-        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, { access_token: 'a b', refresh_token: 'r' }),
+        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, {
+          access_token: bad,
+          refresh_token: 'r',
+        }),
+        await t.service.api('PUT', `/api/v1/directory-sync/${dir.id}/google/token`, {
+          access_token: 'a b',
+          refresh_token: 'r',
+        }),
       ];
-      expect(refused.map((r) => r.status), JSON.stringify(refused.map((r) => r.body))).to.deep.equal([400, 400, 400, 400]);
-      expect(refused[0]!.body.error.message).to.equal('google_access_token must be visible ASCII characters (no spaces)');
+      expect(
+        refused.map((r) => r.status),
+        JSON.stringify(refused.map((r) => r.body)),
+      ).to.deep.equal([400, 400, 400, 400]);
+      expect(refused[0]!.body.error.message).to.equal(
+        'google_access_token must be visible ASCII characters (no spaces)',
+      );
       const stored = (await t.service.dsync.store.getDirectory(dir.id))!;
       await t.service.dsync.store.updateDirectory({ ...stored, google_access_token: bad });
       const report = await t.sync(dir.id);
@@ -151,7 +191,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
       it('a user deleted: removed from its groups, then deleted', async () => {
         t.fake.removeUser(users[0]!.id);
-        expect(await changed()).to.deep.equal([`group.user_removed:Eng/${users[0]!.primaryEmail}`, `user.deleted:${users[0]!.primaryEmail}`]);
+        expect(await changed()).to.deep.equal([
+          `group.user_removed:Eng/${users[0]!.primaryEmail}`,
+          `user.deleted:${users[0]!.primaryEmail}`,
+        ]);
       });
 
       it("a deleted user's email taken by a new user: the delete first, then the create (no clash)", async () => {
@@ -167,7 +210,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
         t.fake.removeUser(users[0]!.id);
         const successor = t.fake.addUser({ primaryEmail: email });
         t.fake.addMember(eng.id, successor.id);
-        expect(await changed()).to.deep.equal([`group.user_removed:Eng/${email}`, `user.deleted:${email}`, `user.created:${email}`, `group.user_added:Eng/${email}`]);
+        expect(await changed()).to.deep.equal([
+          `group.user_removed:Eng/${email}`,
+          `user.deleted:${email}`,
+          `user.created:${email}`,
+          `group.user_added:Eng/${email}`,
+        ]);
         expect(await t.service.dsync.store.userGroupIds(dir.id, successor.id)).to.deep.equal([eng.id]);
       });
 
@@ -187,7 +235,11 @@ for (const kind of CLUSTER_STORE_KINDS) {
         t.fake.removeGroup(ops.id);
         const successor = t.fake.addGroup({ name: 'Ops 2', email: ops.email });
         t.fake.addMember(successor.id, users[3]!.id);
-        expect(await changed()).to.deep.equal(['group.deleted:Ops', 'group.created:Ops 2', `group.user_added:Ops 2/${users[3]!.primaryEmail}`]);
+        expect(await changed()).to.deep.equal([
+          'group.deleted:Ops',
+          'group.created:Ops 2',
+          `group.user_added:Ops 2/${users[3]!.primaryEmail}`,
+        ]);
       });
 
       it("a group's email taken by a group listed before the one that left it: both updated in one sync", async () => {
@@ -212,13 +264,19 @@ for (const kind of CLUSTER_STORE_KINDS) {
       it('a member added and a member removed', async () => {
         t.fake.addMember(ops.id, users[5]!.id);
         t.fake.removeMember(eng.id, users[1]!.id);
-        expect(await changed()).to.deep.equal([`group.user_added:Ops/${users[5]!.primaryEmail}`, `group.user_removed:Eng/${users[1]!.primaryEmail}`]);
+        expect(await changed()).to.deep.equal([
+          `group.user_added:Ops/${users[5]!.primaryEmail}`,
+          `group.user_removed:Eng/${users[1]!.primaryEmail}`,
+        ]);
       });
 
       it('a member moved between groups', async () => {
         t.fake.removeMember(eng.id, users[0]!.id);
         t.fake.addMember(ops.id, users[0]!.id);
-        expect(await changed()).to.deep.equal([`group.user_added:Ops/${users[0]!.primaryEmail}`, `group.user_removed:Eng/${users[0]!.primaryEmail}`]);
+        expect(await changed()).to.deep.equal([
+          `group.user_added:Ops/${users[0]!.primaryEmail}`,
+          `group.user_removed:Eng/${users[0]!.primaryEmail}`,
+        ]);
       });
     });
 
@@ -240,7 +298,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
       t.fake.addMember(twin.id, users[9]!.id);
       const report = await t.sync();
       expect(report.failed, JSON.stringify(report)).to.equal(0);
-      const [a, b] = await Promise.all([t.service.dsync.store.getGroup(dir.id, eng.id), t.service.dsync.store.getGroup(dir.id, twin.id)]);
+      const [a, b] = await Promise.all([
+        t.service.dsync.store.getGroup(dir.id, eng.id),
+        t.service.dsync.store.getGroup(dir.id, twin.id),
+      ]);
       expect([a!.body.displayName, b!.body.displayName]).to.deep.equal(['Eng', 'Eng']);
       expect(b!.body.externalId).to.equal('eng-emea@example.com');
       t.fake.groups.get(twin.id)!.name = 'Eng EMEA';

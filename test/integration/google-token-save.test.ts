@@ -25,7 +25,9 @@ for (const kind of ['memory', 'redis'] as const) {
       const rename = async () => {
         if (renamed) return;
         renamed = true;
-        expect((await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Renamed meanwhile' })).status).to.equal(200);
+        expect(
+          (await t.service.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Renamed meanwhile' })).status,
+        ).to.equal(200);
       };
       // Whichever call saves the token (the whole record before, the token fields now) meets the rename first.
       h.before('updateDirectory', rename);

@@ -32,7 +32,10 @@ for (const type of HR_TYPES) {
         const changes = 1 + Math.floor(random() * 3);
         for (let c = 0; c < changes; c++) log.push(randomChange(f, random, round * 10 + c));
         const report = await t.sync(dir.id);
-        expect(report.failed, `seed ${seed}, round ${round}: ${JSON.stringify(report.directories[0].error)}; changes ${log.join(', ')}`).to.equal(0);
+        expect(
+          report.failed,
+          `seed ${seed}, round ${round}: ${JSON.stringify(report.directories[0].error)}; changes ${log.join(', ')}`,
+        ).to.equal(0);
         f.age();
       }
       const delta = await storedState(t.service.dsync.store, dir.id);

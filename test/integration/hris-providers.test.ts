@@ -11,7 +11,10 @@ import { HR_TYPES, type HrFake } from '../support/hr-fakes.js';
 import { startHrisTest, type HrisTest } from '../support/hris-harness.js';
 import { providerExtension } from '../../src/core/custom-attributes.js';
 
-/** Requests of a run with nothing to do: BambooHR's feed; Bob's list and search; Personio's token, departments, one page, each employment. */
+/**
+ * Requests of a run with nothing to do: BambooHR's feed; Bob's list and search; Personio's token, departments, one
+ * page, each employment.
+ */
 const IDLE_REQUESTS = { bamboohr: 1, hibob: 2, personio: 3 + 12 };
 /** Each provider's own fields (`<provider>:<field>`) as its fake hires an employee. */
 const OWN_FIELDS = {
@@ -37,7 +40,10 @@ for (const type of HR_TYPES) {
       f.age();
       dir = await t.directory(type);
       // Connecting syncs by itself within seconds.
-      await until(async () => t.service.dsync.hris.idle && (await t.status(dir.id)).state === 'succeeded', 'the first sync after connecting');
+      await until(
+        async () => t.service.dsync.hris.idle && (await t.status(dir.id)).state === 'succeeded',
+        'the first sync after connecting',
+      );
       await t.newEvents(dir.id);
       f.age();
       f.resetCalls();
@@ -60,7 +66,8 @@ for (const type of HR_TYPES) {
       const good = await t.connect(other.id, f.credentials());
       expect(good.status, JSON.stringify(good.body)).to.equal(200);
       expect(good.body.data).to.deep.include({ type, provider: f.name });
-      for (const secret of Object.values(f.credentials()).filter((v) => /key|token|secret/.test(v))) expect(JSON.stringify(good.body)).to.not.include(secret);
+      for (const secret of Object.values(f.credentials()).filter((v) => /key|token|secret/.test(v)))
+        expect(JSON.stringify(good.body)).to.not.include(secret);
     });
 
     it('the first sync made every employee with a work email a user, each department a group; a resync emits nothing', async () => {
@@ -73,7 +80,11 @@ for (const type of HR_TYPES) {
       expect(user.body.data.raw[providerExtension(type)]).to.deep.equal(OWN_FIELDS[type]);
       expect(user.body.data.raw.schemas).to.include(providerExtension(type));
       expect(await run()).to.deep.equal([]);
-      expect(await t.status(dir.id)).to.deep.include({ state: 'succeeded', provider: type, provider_requests: IDLE_REQUESTS[type] });
+      expect(await t.status(dir.id)).to.deep.include({
+        state: 'succeeded',
+        provider: type,
+        provider_requests: IDLE_REQUESTS[type],
+      });
     });
 
     it('hire, rename, department move, terminate, rehire, delete: each exactly its events', async () => {
@@ -83,7 +94,11 @@ for (const type of HR_TYPES) {
       f.rename(ids[2]!, 'Renamed');
       expect(await run()).to.deep.equal([`user.updated:${e}`]);
       f.move(ids[2]!, 'Sales');
-      expect(await run()).to.deep.equal([`user.updated:${e}`, `group.user_added:Sales/${e}`, `group.user_removed:Engineering/${e}`]);
+      expect(await run()).to.deep.equal([
+        `user.updated:${e}`,
+        `group.user_added:Sales/${e}`,
+        `group.user_removed:Engineering/${e}`,
+      ]);
       f.terminate(ids[2]!);
       expect(await run()).to.deep.equal([`user.updated:${e}`]);
       expect((await t.service.dsync.store.getUser(dir.id, ids[2]!))!.body.active).to.equal(false);
@@ -97,7 +112,10 @@ for (const type of HR_TYPES) {
       const api = await t.service.api('GET', `/api/v1/directory-sync/users/${ids[3]}?directoryId=${dir.id}`);
       expect(api.body.data.attributes).to.deep.include({ department: 'Sales' });
       const strict = await t.directory(type, { inactive_users: 'delete' });
-      await until(async () => t.service.dsync.hris.idle && (await t.status(strict.id)).state === 'succeeded', 'the first sync of the second directory');
+      await until(
+        async () => t.service.dsync.hris.idle && (await t.status(strict.id)).state === 'succeeded',
+        'the first sync of the second directory',
+      );
       // The employee terminated before the first sync is never stored.
       expect(await t.service.dsync.store.getUser(strict.id, ids[11]!)).to.equal(null);
       expect(await t.service.dsync.store.countUsers(strict.id)).to.equal(10);
@@ -107,7 +125,10 @@ for (const type of HR_TYPES) {
       f.terminate(ids[2]!);
       const report = await t.sync(strict.id);
       expect(report.failed, JSON.stringify(report)).to.equal(0);
-      expect(labels(await t.newEvents(strict.id))).to.deep.equal([`group.user_removed:Engineering/${e}`, `user.deleted:${e}`]);
+      expect(labels(await t.newEvents(strict.id))).to.deep.equal([
+        `group.user_removed:Engineering/${e}`,
+        `user.deleted:${e}`,
+      ]);
       expect(await t.service.dsync.store.getUser(strict.id, ids[2]!)).to.equal(null);
     });
 
@@ -123,7 +144,10 @@ for (const type of HR_TYPES) {
       f.throttle(1, 503, '1'); // holds the first run a second
       const reports = await Promise.all([t.sync(dir.id), t.sync(dir.id)]);
       expect(reports.map((r) => r.directories[0].state).sort()).to.deep.equal(['skipped', 'succeeded']);
-      expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.created:${hired.email}`, `group.user_added:Sales/${hired.email}`]);
+      expect(labels(await t.newEvents(dir.id))).to.deep.equal([
+        `user.created:${hired.email}`,
+        `group.user_added:Sales/${hired.email}`,
+      ]);
     });
 
     it('Prefer: respond-async: 202 with the run to read, which ends succeeded', async () => {
@@ -135,19 +159,32 @@ for (const type of HR_TYPES) {
       expect(res.status).to.equal(202);
       const location = res.headers.get('location')!;
       let run: any;
-      await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the background run');
+      await until(
+        async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running',
+        'the background run',
+      );
       expect(run).to.deep.include({ provider: 'hris', state: 'succeeded', created: 1, failed: 0 });
     });
 
-    it("a webhook is a hint: the directory is synced within seconds, whatever the payload names", async () => {
+    it('a webhook is a hint: the directory is synced within seconds, whatever the payload names', async () => {
       const moved = ids[4]!;
       const email = f.email(moved)!;
       f.move(moved, 'Sales');
       const call = f.webhook(ids[0]!);
       const res = await fetch(`${t.service.url}/api/v1/dsync/hris/webhooks/${dir.id}`, { method: 'POST', ...call });
       expect(res.status).to.equal(202);
-      await until(async () => (await t.service.dsync.store.userGroupIds(dir.id, moved)).length === 1 && t.service.dsync.hris.idle && f.totalCalls > 0, 'the webhook-triggered sync');
-      expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.updated:${email}`, `group.user_added:Sales/${email}`, `group.user_removed:Engineering/${email}`]);
+      await until(
+        async () =>
+          (await t.service.dsync.store.userGroupIds(dir.id, moved)).length === 1 &&
+          t.service.dsync.hris.idle &&
+          f.totalCalls > 0,
+        'the webhook-triggered sync',
+      );
+      expect(labels(await t.newEvents(dir.id))).to.deep.equal([
+        `user.updated:${email}`,
+        `group.user_added:Sales/${email}`,
+        `group.user_removed:Engineering/${email}`,
+      ]);
     });
 
     it('a revoked key: invalid_credentials, nothing touched', async () => {
@@ -186,7 +223,9 @@ describe('HRIS provider specifics (memory store)', function () {
     t.bob.employees.clear();
     const report = await t.sync();
     expect(report.directories[0]).to.deep.include({ state: 'failed' });
-    expect(report.directories[0].error.message).to.equal('HiBob: listed no employee with a work email; nothing was deleted');
+    expect(report.directories[0].error.message).to.equal(
+      'HiBob: listed no employee with a work email; nothing was deleted',
+    );
     expect(await t.service.dsync.store.countUsers(dir.id)).to.equal(3);
   });
 
@@ -195,7 +234,9 @@ describe('HRIS provider specifics (memory store)', function () {
     t.bob.hire({ department: 'Platform' });
     const dir = await t.directory('hibob');
     expect((await t.sync()).failed).to.equal(0);
-    expect((await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName)).to.deep.equal(['Platform']);
+    expect((await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName)).to.deep.equal([
+      'Platform',
+    ]);
   });
 
   it('Personio without the org unit list: each department read once by its id', async () => {
@@ -204,7 +245,9 @@ describe('HRIS provider specifics (memory store)', function () {
     const dir = await t.directory('personio');
     t.personio.resetCalls();
     expect((await t.sync()).failed).to.equal(0);
-    expect((await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName).sort()).to.deep.equal(['Finance', 'Legal']);
+    expect(
+      (await t.service.dsync.store.listGroups(dir.id, 0, 10)).items.map((g) => g.body.displayName).sort(),
+    ).to.deep.equal(['Finance', 'Legal']);
     expect(t.personio.calls.orgUnits).to.equal(1 + 2);
   });
 
@@ -232,7 +275,9 @@ describe('HRIS provider specifics (memory store)', function () {
     expect(report).to.deep.include({ created: 124, failed: 0 });
     expect(t.personio.calls).to.deep.equal({ token: 2, persons: 4, employments: 120, orgUnits: 1 });
     const user = await t.service.dsync.store.getUser(dir.id, [...t.personio.persons.keys()][5]!);
-    expect(user!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.equal({ department: 'Dept 1' });
+    expect(user!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.equal({
+      department: 'Dept 1',
+    });
     expect(user!.body.title).to.equal('Engineer');
   });
 
@@ -246,6 +291,9 @@ describe('HRIS provider specifics (memory store)', function () {
     expect(groups.items.map((g) => g.body.displayName)).to.deep.equal(['Platform']);
     const report = await t.service.dsync.store.getUser(dir.id, [...t.bob.employees.keys()][1]!);
     expect(report!.body.title).to.equal('Staff Engineer');
-    expect(report!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.include({ department: 'Platform', manager: { value: boss.id } });
+    expect(report!.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).to.deep.include({
+      department: 'Platform',
+      manager: { value: boss.id },
+    });
   });
 });

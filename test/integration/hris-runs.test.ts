@@ -14,7 +14,8 @@ import { openStore, until } from '../support/harness.js';
 import { bambooCredentials, startHrisTest, type HrisTest } from '../support/hris-harness.js';
 import { redisUrl } from '../support/services.js';
 
-const post = (url: string, body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', body, headers });
+const post = (url: string, body: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', body, headers });
 
 describe('HRIS sync runs (redis store, fake BambooHR)', function () {
   this.timeout(30_000);
@@ -46,15 +47,24 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     expect(states).to.deep.equal(['skipped', 'succeeded']);
     const skipped = [a, b].find((r) => r.directories[0].state === 'skipped');
     expect(skipped.directories[0].error.code).to.equal('DSYNC_HRIS_SYNC_BUSY');
-    expect(labels(await t.newEvents(dir.id))).to.deep.equal([`user.created:${e.workEmail}`, `group.user_added:Sales/${e.workEmail}`]);
+    expect(labels(await t.newEvents(dir.id))).to.deep.equal([
+      `user.created:${e.workEmail}`,
+      `group.user_added:Sales/${e.workEmail}`,
+    ]);
   });
 
   it('Prefer: respond-async: 202 with the run to read; a second request joins it', async () => {
     t.bamboo.hire();
     t.bamboo.fail('changed', 503, 1, '1');
     const headers = { authorization: 'Api-Key test-api-key', prefer: 'respond-async' };
-    const r1 = await fetch(`${t.service.url}/api/v1/dsync/cron/sync-hris?directoryId=${dir.id}`, { method: 'POST', headers });
-    const r2 = await fetch(`${t.service.url}/api/v1/dsync/cron/sync-hris?directoryId=${dir.id}`, { method: 'POST', headers });
+    const r1 = await fetch(`${t.service.url}/api/v1/dsync/cron/sync-hris?directoryId=${dir.id}`, {
+      method: 'POST',
+      headers,
+    });
+    const r2 = await fetch(`${t.service.url}/api/v1/dsync/cron/sync-hris?directoryId=${dir.id}`, {
+      method: 'POST',
+      headers,
+    });
     expect([r1.status, r2.status]).to.deep.equal([202, 202]);
     expect(r1.headers.get('preference-applied')).to.equal('respond-async');
     const location = r1.headers.get('location')!;
@@ -65,7 +75,13 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
       runState = (await t.service.api('GET', location)).body.data;
       return runState.state !== 'running';
     }, 'the background run to finish');
-    expect(runState).to.deep.include({ provider: 'hris', state: 'succeeded', directory_id: dir.id, created: 1, failed: 0 });
+    expect(runState).to.deep.include({
+      provider: 'hris',
+      state: 'succeeded',
+      directory_id: dir.id,
+      created: 1,
+      failed: 0,
+    });
     expect(runState.directories[0]).to.deep.include({ id: dir.id, state: 'succeeded' });
   });
 
@@ -78,7 +94,11 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
       const call = t.bamboo.signedWebhook('bamboo-webhook-key', ['999999']);
       expect((await post(url, call.body, call.headers)).status).to.equal(202);
     }
-    await until(async () => t.bamboo.calls.changed > 0 && t.service.dsync.hris.idle, 'the webhook-triggered sync', 5000);
+    await until(
+      async () => t.bamboo.calls.changed > 0 && t.service.dsync.hris.idle,
+      'the webhook-triggered sync',
+      5000,
+    );
     expect(t.bamboo.calls).to.deep.equal({ employee: 1, report: 0, changed: 1, directory: 0 });
     expect(labels(await t.newEvents(dir.id))).to.deep.equal([
       `user.updated:${moved.workEmail}`,
@@ -93,7 +113,10 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     t = await startHrisTest(await openStore('redis', 8), { webhookDelayMs: 20, webhookMinIntervalMs: 1500 });
     t.fakes.hibob.hire();
     const bob = await t.directory('hibob');
-    await until(async () => t.service.dsync.hris.idle && (await t.status(bob.id)).state === 'succeeded', 'the first sync after connecting');
+    await until(
+      async () => t.service.dsync.hris.idle && (await t.status(bob.id)).state === 'succeeded',
+      'the first sync after connecting',
+    );
     t.bob.resetCalls();
     const url = `${t.service.url}/api/v1/dsync/hris/webhooks/${bob.id}`;
     const hint = t.fakes.hibob.webhook('1');
@@ -127,11 +150,15 @@ describe('HRIS sync runs (redis store, fake BambooHR)', function () {
     const res = await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${unsigned.id}`, good.body, good.headers);
     expect(res.status).to.equal(401);
     expect(((await res.json()) as any).error.message).to.match(/no webhook private key is set/);
-    expect((await post(`${t.service.url}/api/v1/dsync/hris/webhooks/unknown-dir`, good.body, good.headers)).status).to.equal(404);
+    expect(
+      (await post(`${t.service.url}/api/v1/dsync/hris/webhooks/unknown-dir`, good.body, good.headers)).status,
+    ).to.equal(404);
     expect((await fetch(url)).status).to.equal(405);
     // A body past a megabyte is refused before anything reads it; an id no directory has is a 404.
     expect((await post(url, 'x'.repeat(1024 * 1024 + 1), good.headers)).status).to.equal(413);
-    expect((await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${'z'.repeat(5000)}`, good.body, good.headers)).status).to.equal(404);
+    expect(
+      (await post(`${t.service.url}/api/v1/dsync/hris/webhooks/${'z'.repeat(5000)}`, good.body, good.headers)).status,
+    ).to.equal(404);
     await new Promise((r) => setTimeout(r, 300));
     expect(t.bamboo.calls.changed).to.equal(0);
   });
@@ -150,13 +177,24 @@ describe('dsync cron sync-hris (spawned CLI, real Redis, fake BambooHR)', functi
     env = { REDIS_URL: `${redisUrl()}/${DB}`, METRICS_PORT: '0', LOG_LEVEL: 'warn', DSYNC_BAMBOOHR_API_URL: fake.url };
     const store = new RedisStore(env.REDIS_URL!);
     await store.redis.flushdb();
-    const dsync = createDsync({ store, externalUrl: 'http://localhost', hris: { apiUrls: { bamboohr: fake.url, hibob: fake.url, personio: fake.url }, webhookDelayMs: 600_000 } });
+    const dsync = createDsync({
+      store,
+      externalUrl: 'http://localhost',
+      hris: { apiUrls: { bamboohr: fake.url, hibob: fake.url, personio: fake.url }, webhookDelayMs: 600_000 },
+    });
     for (const name of ['good', 'revoked']) {
       ids[name] = (await dsync.directories.create({ name, tenant: name, product: 'app', type: 'bamboohr' })).id;
       await dsync.hris.setCredentials(ids[name]!, bambooCredentials(fake));
     }
     // The second directory's key is revoked after connecting.
-    await dsync.store.putSyncRecord(ids.revoked!, 'hris-credentials', JSON.stringify({ credentials: { subdomain: fake.subdomain, api_key: 'revoked' }, connected_at: new Date().toISOString() }));
+    await dsync.store.putSyncRecord(
+      ids.revoked!,
+      'hris-credentials',
+      JSON.stringify({
+        credentials: { subdomain: fake.subdomain, api_key: 'revoked' },
+        connected_at: new Date().toISOString(),
+      }),
+    );
     await dsync.close();
   });
   after(() => fake.close());
@@ -165,7 +203,11 @@ describe('dsync cron sync-hris (spawned CLI, real Redis, fake BambooHR)', functi
     const cron = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-hris'], env);
     expect(await cron.exited, cron.output()).to.equal(0);
     expect(cron.output()).to.contain(`sync-hris: ${ids.good} (good/app) succeeded`);
-    expect(cron.output()).to.match(new RegExp(`sync-hris: ${ids.revoked} \\(revoked/app\\) invalid_credentials: BambooHR refused`));
-    expect(cron.output(), cron.output()).to.contain("sync-hris: 2 directories, 2 created, 0 updated, 0 deleted, 1 failed");
+    expect(cron.output()).to.match(
+      new RegExp(`sync-hris: ${ids.revoked} \\(revoked/app\\) invalid_credentials: BambooHR refused`),
+    );
+    expect(cron.output(), cron.output()).to.contain(
+      'sync-hris: 2 directories, 2 created, 0 updated, 0 deleted, 1 failed',
+    );
   });
 });

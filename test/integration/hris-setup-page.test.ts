@@ -14,13 +14,21 @@ describe('HRIS setup page over HTTP', function () {
   beforeEach(async () => (t = await startHrisTest(await openStore('memory'))));
   afterEach(() => t.close());
 
-  const linkOf = async (d: any) => (await t.service.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
+  const linkOf = async (d: any) =>
+    (await t.service.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
   const csrfOf = (html: string) => /data-csrf="([^"]+)"/.exec(html)![1]!;
   const submit = (url: string, name: string, fields: Record<string, string>, accept = 'text/html') =>
-    fetch(`${url}/${name}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept }, body: new URLSearchParams(fields).toString() });
+    fetch(`${url}/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept },
+      body: new URLSearchParams(fields).toString(),
+    });
 
   it('a directory the operator manages shows no key form (its key comes from its DirectoryConnection), and refuses one posted', async () => {
-    const dir = await t.service.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'bamboohr' }, { managedBy: 'operator' });
+    const dir = await t.service.dsync.directories.create(
+      { name: 'M', tenant: 'acme', product: 'app', type: 'bamboohr' },
+      { managedBy: 'operator' },
+    );
     const link = await linkOf(dir);
     const page = await (await fetch(link)).text();
     expect(page).to.include('id="hris-managed"');
@@ -54,7 +62,8 @@ describe('HRIS setup page over HTTP', function () {
       expect(ok.status).to.equal(200);
       const okPage = await ok.text();
       expect(okPage).to.include(`${f.name} accepted the key: the first sync has started.`);
-      for (const [k, v] of Object.entries(f.credentials())) if (/key|token|secret/.test(k)) expect(okPage).to.not.include(v);
+      for (const [k, v] of Object.entries(f.credentials()))
+        if (/key|token|secret/.test(k)) expect(okPage).to.not.include(v);
       expect(okPage).to.include(`Replace the ${f.name} key`);
 
       const synced = await submit(link, 'hris/sync', { csrf }, 'application/json');

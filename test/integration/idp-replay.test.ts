@@ -3,7 +3,14 @@
  * against the HTTP endpoint, with the events checked at a real signature-verifying receiver.
  */
 import { expect } from 'chai';
-import { STORE_KINDS, openStore, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
+import {
+  STORE_KINDS,
+  openStore,
+  startReceiver,
+  startService,
+  type Receiver,
+  type Service,
+} from '../support/harness.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -23,13 +30,18 @@ for (const kind of STORE_KINDS) {
       await svc?.close(); // undefined when beforeEach failed: the receiver must still close
       await hooks?.close();
     });
-    const directory = (type: string) => svc.createDirectory({ type, webhook_url: hooks.url, webhook_secret: hooks.secret });
+    const directory = (type: string) =>
+      svc.createDirectory({ type, webhook_url: hooks.url, webhook_secret: hooks.secret });
     const names = async (n: number) => (await hooks.waitForLogOrder(n)).map((e) => e.event);
 
     it('Okta: import lookup, create, deactivate by no-path replace, Group Push with rename and push-now', async () => {
       const d = await directory('okta-scim-v2');
       // Okta checks for the user first (only `eq`, startIndex/count always sent).
-      const lookup = await svc.scim(d, 'GET', `/Users?filter=${enc('userName eq "jdoe@example.com"')}&startIndex=1&count=100`);
+      const lookup = await svc.scim(
+        d,
+        'GET',
+        `/Users?filter=${enc('userName eq "jdoe@example.com"')}&startIndex=1&count=100`,
+      );
       expect(lookup.status).to.equal(200);
       expect(lookup.body.totalResults).to.equal(0);
       const created = await svc.scim(d, 'POST', '/Users', {
@@ -47,27 +59,51 @@ for (const kind of STORE_KINDS) {
       expect(created.status).to.equal(201);
       expect(created.body).to.not.have.property('password');
       const uid = created.body.id;
-      expect((await svc.scim(d, 'GET', `/Users?filter=${enc('userName eq "JDOE@EXAMPLE.COM"')}&startIndex=1&count=100`)).body.totalResults).to.equal(1);
+      expect(
+        (await svc.scim(d, 'GET', `/Users?filter=${enc('userName eq "JDOE@EXAMPLE.COM"')}&startIndex=1&count=100`)).body
+          .totalResults,
+      ).to.equal(1);
       // Profile push: full PUT.
-      const put = await svc.scim(d, 'PUT', `/Users/${uid}`, { ...created.body, name: { givenName: 'Johnny', familyName: 'Doe' } });
+      const put = await svc.scim(d, 'PUT', `/Users/${uid}`, {
+        ...created.body,
+        name: { givenName: 'Johnny', familyName: 'Doe' },
+      });
       expect(put.status).to.equal(200);
       // Deactivate: replace, no path, value object.
-      const deact = await svc.scim(d, 'PATCH', `/Users/${uid}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] });
+      const deact = await svc.scim(d, 'PATCH', `/Users/${uid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      });
       expect(deact.status).to.equal(200);
       expect(deact.body.active).to.equal(false);
       // Group Push: POST with empty members, then add, rename (value carries id), remove by filter, push-now replace.
       const g = await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'Engineering', members: [] });
       expect(g.status).to.equal(201);
       const gid = g.body.id;
-      const add = await svc.scim(d, 'PATCH', `/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: uid, display: 'jdoe@example.com' }] }] });
+      const add = await svc.scim(d, 'PATCH', `/Groups/${gid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'add', path: 'members', value: [{ value: uid, display: 'jdoe@example.com' }] }],
+      });
       expect(add.status).to.be.oneOf([200, 204]);
-      const rename = await svc.scim(d, 'PATCH', `/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { id: gid, displayName: 'Eng' } }] });
+      const rename = await svc.scim(d, 'PATCH', `/Groups/${gid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', value: { id: gid, displayName: 'Eng' } }],
+      });
       expect(rename.status).to.be.oneOf([200, 204]);
-      const remove = await svc.scim(d, 'PATCH', `/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${uid}"]` }] });
+      const remove = await svc.scim(d, 'PATCH', `/Groups/${gid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'remove', path: `members[value eq "${uid}"]` }],
+      });
       expect(remove.status).to.be.oneOf([200, 204]);
-      const pushNow = await svc.scim(d, 'PATCH', `/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'members', value: [{ value: uid }] }] });
+      const pushNow = await svc.scim(d, 'PATCH', `/Groups/${gid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', path: 'members', value: [{ value: uid }] }],
+      });
       expect(pushNow.status).to.be.oneOf([200, 204]);
-      const emptyPush = await svc.scim(d, 'PATCH', `/Groups/${gid}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', path: 'members', value: [] }] });
+      const emptyPush = await svc.scim(d, 'PATCH', `/Groups/${gid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', path: 'members', value: [] }],
+      });
       expect(emptyPush.status).to.be.oneOf([200, 204]);
       const unlink = await svc.scim(d, 'DELETE', `/Groups/${gid}`);
       expect(unlink.status).to.equal(204);
@@ -88,7 +124,11 @@ for (const kind of STORE_KINDS) {
     it('Entra (default dialect): test connection, matching, nulls, Replace "False", filtered-path Add, Remove with value list', async () => {
       const d = await directory('azure-scim-v2');
       // Test Connection: a random GUID on the matching attribute must be 200 + empty, never 404.
-      const probe = await svc.scim(d, 'GET', `/Users?filter=${enc('userName eq "c3a2e0d4-5f1b-4a8e-9f41-a1b2c3d4e5f6"')}`);
+      const probe = await svc.scim(
+        d,
+        'GET',
+        `/Users?filter=${enc('userName eq "c3a2e0d4-5f1b-4a8e-9f41-a1b2c3d4e5f6"')}`,
+      );
       expect(probe.status).to.equal(200);
       expect(probe.body).to.include({ totalResults: 0 });
       expect(probe.body.Resources).to.deep.equal([]);
@@ -111,7 +151,9 @@ for (const kind of STORE_KINDS) {
       expect(created.body).to.not.have.property('title');
       expect(created.body[ENTERPRISE].department).to.equal('Sales');
       const uid = created.body.id;
-      expect((await svc.scim(d, 'GET', `/Users?filter=${enc('externalId eq "alice"')}`)).body.Resources[0].id).to.equal(uid);
+      expect((await svc.scim(d, 'GET', `/Users?filter=${enc('externalId eq "alice"')}`)).body.Resources[0].id).to.equal(
+        uid,
+      );
       // Default-dialect update: capitalised ops, string booleans, filtered path Add creating the element.
       const patch = await svc.scim(d, 'PATCH', `/Users/${uid}`, {
         schemas: [PATCH_OP],
@@ -126,7 +168,10 @@ for (const kind of STORE_KINDS) {
       expect(patch.body.phoneNumbers).to.deep.equal([{ type: 'mobile', value: '+1 555 0100' }]);
       expect(patch.body.emails[0].value).to.equal('alice.smith@contoso.com');
       expect(patch.body[ENTERPRISE]).to.include({ employeeNumber: '42', department: 'Sales' });
-      expect((await svc.scim(d, 'GET', `/Users?filter=${enc('emails[type eq "work"].value eq "alice.smith@contoso.com"')}`)).body.totalResults).to.equal(1);
+      expect(
+        (await svc.scim(d, 'GET', `/Users?filter=${enc('emails[type eq "work"].value eq "alice.smith@contoso.com"')}`))
+          .body.totalResults,
+      ).to.equal(1);
       // Group: non-standard schema URN, created empty, then PATCH add/remove.
       const g = await svc.scim(d, 'POST', '/Groups', {
         schemas: [GROUP, 'http://schemas.microsoft.com/2006/11/ResourceManagement/ADSCIM/2.0/Group'],
@@ -135,13 +180,34 @@ for (const kind of STORE_KINDS) {
         members: [],
       });
       expect(g.status).to.equal(201);
-      const found = await svc.scim(d, 'GET', `/Groups?excludedAttributes=members&filter=${enc('displayName eq "Sales"')}`);
+      const found = await svc.scim(
+        d,
+        'GET',
+        `/Groups?excludedAttributes=members&filter=${enc('displayName eq "Sales"')}`,
+      );
       expect(found.body.Resources[0].id).to.equal(g.body.id);
       expect(found.body.Resources[0]).to.not.have.property('members');
-      expect((await svc.scim(d, 'PATCH', `/Groups/${g.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Add', path: 'members', value: [{ value: uid }] }] })).status).to.equal(204);
-      expect((await svc.scim(d, 'PATCH', `/Groups/${g.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Remove', path: 'members', value: [{ value: uid }] }] })).status).to.equal(204);
+      expect(
+        (
+          await svc.scim(d, 'PATCH', `/Groups/${g.body.id}`, {
+            schemas: [PATCH_OP],
+            Operations: [{ op: 'Add', path: 'members', value: [{ value: uid }] }],
+          })
+        ).status,
+      ).to.equal(204);
+      expect(
+        (
+          await svc.scim(d, 'PATCH', `/Groups/${g.body.id}`, {
+            schemas: [PATCH_OP],
+            Operations: [{ op: 'Remove', path: 'members', value: [{ value: uid }] }],
+          })
+        ).status,
+      ).to.equal(204);
       // Soft delete: Replace active "False" (a string).
-      const off = await svc.scim(d, 'PATCH', `/Users/${uid}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+      const off = await svc.scim(d, 'PATCH', `/Users/${uid}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+      });
       expect(off.body.active).to.equal(false);
       // Hard delete after 30 days.
       expect((await svc.scim(d, 'DELETE', `/Users/${uid}`)).status).to.equal(204);
@@ -158,7 +224,15 @@ for (const kind of STORE_KINDS) {
 
     it('Entra (aadOptscim062020): lowercase ops, boolean false, dotted no-path replace, remove by filter', async () => {
       const d = await directory('azure-scim-v2');
-      const uid = (await svc.scim(d, 'POST', '/Users', { schemas: [USER], userName: 'bob@contoso.com', externalId: 'bob', name: { givenName: 'Bob', familyName: 'Jones' }, active: true })).body.id;
+      const uid = (
+        await svc.scim(d, 'POST', '/Users', {
+          schemas: [USER],
+          userName: 'bob@contoso.com',
+          externalId: 'bob',
+          name: { givenName: 'Bob', familyName: 'Jones' },
+          active: true,
+        })
+      ).body.id;
       const patch = await svc.scim(d, 'PATCH', `/Users/${uid}`, {
         schemas: [PATCH_OP],
         Operations: [
@@ -179,10 +253,25 @@ for (const kind of STORE_KINDS) {
       expect(patch.body[ENTERPRISE]).to.deep.equal({ employeeNumber: '7', department: 'R&D' });
       expect(patch.body.active).to.equal(false);
       expect(patch.body.schemas).to.include(ENTERPRISE);
-      const g = (await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'R&D', members: [{ value: uid }] })).body;
-      expect((await svc.scim(d, 'PATCH', `/Groups/${g.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${uid}"]` }] })).status).to.equal(204);
+      const g = (
+        await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'R&D', members: [{ value: uid }] })
+      ).body;
+      expect(
+        (
+          await svc.scim(d, 'PATCH', `/Groups/${g.id}`, {
+            schemas: [PATCH_OP],
+            Operations: [{ op: 'remove', path: `members[value eq "${uid}"]` }],
+          })
+        ).status,
+      ).to.equal(204);
       const events = await hooks.waitForLogOrder(5);
-      expect(events.map((e) => e.event)).to.deep.equal(['user.created', 'user.updated', 'group.created', 'group.user_added', 'group.user_removed']);
+      expect(events.map((e) => e.event)).to.deep.equal([
+        'user.created',
+        'user.updated',
+        'group.created',
+        'group.user_added',
+        'group.user_removed',
+      ]);
       expect(events[1].data).to.include({ first_name: 'Robert', last_name: 'Jones-Smith', active: false });
       expect(events[1].previous_attributes).to.include({ first_name: 'Bob', last_name: 'Jones', active: true });
     });
@@ -214,15 +303,25 @@ for (const kind of STORE_KINDS) {
 
     it('JumpCloud: Test Connection creates and deletes a test user and group; Azure-style member removal', async () => {
       const d = await directory('jumpcloud-scim-v2');
-      const test = await svc.scim(d, 'POST', '/Users', { schemas: [USER], userName: 'jc-test@example.com', name: { givenName: 'Test', familyName: 'User' }, emails: [{ value: 'jc-test@example.com', type: 'work', primary: true }] });
+      const test = await svc.scim(d, 'POST', '/Users', {
+        schemas: [USER],
+        userName: 'jc-test@example.com',
+        name: { givenName: 'Test', familyName: 'User' },
+        emails: [{ value: 'jc-test@example.com', type: 'work', primary: true }],
+      });
       expect(test.status).to.equal(201);
       const tg = await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'jc-test-group' });
       expect(tg.status).to.equal(201);
       expect((await svc.scim(d, 'DELETE', `/Groups/${tg.body.id}`)).status).to.equal(204);
       expect((await svc.scim(d, 'DELETE', `/Users/${test.body.id}`)).status).to.equal(204);
       const u = (await svc.scim(d, 'POST', '/Users', { schemas: [USER], userName: 'dan@example.com' })).body.id;
-      const g = (await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'Staff', members: [{ value: u }] })).body.id;
-      const rm = await svc.scim(d, 'PATCH', `/Groups/${g}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: 'members', value: [{ value: u }] }] });
+      const g = (
+        await svc.scim(d, 'POST', '/Groups', { schemas: [GROUP], displayName: 'Staff', members: [{ value: u }] })
+      ).body.id;
+      const rm = await svc.scim(d, 'PATCH', `/Groups/${g}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'remove', path: 'members', value: [{ value: u }] }],
+      });
       expect(rm.status).to.equal(204);
       expect(await names(8)).to.deep.equal([
         'user.created',

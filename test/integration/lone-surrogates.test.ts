@@ -24,11 +24,17 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
 
     it('SCIM: in userName and in a nested value or key; U+FFFD itself is a character like any other', async () => {
       const replies = [];
-      for (const name of ['\ud800surr', '\udbffsurr', '\ufffdsurr']) replies.push(await svc.scim(dir, 'POST', '/Users', user(name)));
+      for (const name of ['\ud800surr', '\udbffsurr', '\ufffdsurr'])
+        replies.push(await svc.scim(dir, 'POST', '/Users', user(name)));
       expect(replies.map((r) => r.status)).to.deep.equal([400, 400, 201]);
       expect(replies[0]!.body).to.include({ status: '400', scimType: 'invalidValue' });
       expect(replies[0]!.body.detail).to.equal('userName: the value is not valid Unicode (a lone UTF-16 surrogate)');
-      const nested = await svc.scim(dir, 'POST', '/Users', user('b@x.io', { emails: [{ value: 'ok@x.io' }, { value: 'x\udc00@x.io' }] }));
+      const nested = await svc.scim(
+        dir,
+        'POST',
+        '/Users',
+        user('b@x.io', { emails: [{ value: 'ok@x.io' }, { value: 'x\udc00@x.io' }] }),
+      );
       expect(nested.status).to.equal(400);
       expect(nested.body.detail).to.match(/^emails\[1\]\.value: the value is not valid Unicode/);
       const key = await svc.scim(dir, 'POST', '/Users', user('c@x.io', { 'urn:x\ud800': { a: 1 } }));
@@ -53,13 +59,23 @@ for (const kind of ['memory', 'redis'] as StoreKind[]) {
     });
 
     it('management API: tenant and name, refused before anything is stored', async () => {
-      const create = await svc.api('POST', '/api/v1/directory-sync', { name: 'A', tenant: '\ud800t', product: 'p', type: 'okta-scim-v2' });
+      const create = await svc.api('POST', '/api/v1/directory-sync', {
+        name: 'A',
+        tenant: '\ud800t',
+        product: 'p',
+        type: 'okta-scim-v2',
+      });
       expect(create.status).to.equal(400);
-      expect(create.body.error).to.deep.equal({ message: 'tenant is not valid Unicode (a lone UTF-16 surrogate)', code: 400 });
+      expect(create.body.error).to.deep.equal({
+        message: 'tenant is not valid Unicode (a lone UTF-16 surrogate)',
+        code: 400,
+      });
       const patch = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'x\udbff' });
       expect(patch.status).to.equal(400);
       expect(patch.body.error.message).to.equal('name is not valid Unicode (a lone UTF-16 surrogate)');
-      expect((await svc.api('GET', `/api/v1/directory-sync?tenant=${encodeURIComponent('\ufffdt')}&product=p`)).body.data).to.deep.equal([]);
+      expect(
+        (await svc.api('GET', `/api/v1/directory-sync?tenant=${encodeURIComponent('\ufffdt')}&product=p`)).body.data,
+      ).to.deep.equal([]);
     });
   });
 }

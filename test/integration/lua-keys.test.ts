@@ -17,7 +17,8 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const event = (label: string) => ({ id: label, json: JSON.stringify({ event: label }) });
 /** A membership entry as src/store/redis/lua/memberships.ts encodes it. */
-const entry = (op: '+' | '-', uid: string) => `${op}${uid}${FIELD_SEP}1${FIELD_SEP}${JSON.stringify({ event: `${op}${uid}` })}${FIELD_SEP}`;
+const entry = (op: '+' | '-', uid: string) =>
+  `${op}${uid}${FIELD_SEP}1${FIELD_SEP}${JSON.stringify({ event: `${op}${uid}` })}${FIELD_SEP}`;
 
 describe('Lua scripts declare every key they touch (redis store)', () => {
   let store: RedisStore;
@@ -36,12 +37,26 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     store = await freshRedisStore(6);
     const now = new Date().toISOString();
     await store.createDirectory({
-      id: DIR, name: DIR, tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-      scim: { path: '', secret: 's', endpoint: '' }, webhook: { endpoint: '', secret: '' }, created_at: now, updated_at: now,
+      id: DIR,
+      name: DIR,
+      tenant: 't',
+      product: 'p',
+      type: 'generic-scim-v2',
+      log_webhook_events: false,
+      deactivated: false,
+      scim: { path: '', secret: 's', endpoint: '' },
+      webhook: { endpoint: '', secret: '' },
+      created_at: now,
+      updated_at: now,
     });
     for (const id of ['u1', 'u2', 'u3']) {
       const body = { schemas: [USER_SCHEMA], userName: `${id}@acme.io` };
-      const created = await store.createUser(DIR, { id, body, created: 1, lastModified: 1, version: 1 }, { userName: body.userName, emails: [] }, []);
+      const created = await store.createUser(
+        DIR,
+        { id, body, created: 1, lastModified: 1, version: 1 },
+        { userName: body.userName, emails: [] },
+        [],
+      );
       expect(created.status).to.equal('ok');
     }
   });
@@ -59,7 +74,26 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     ['dsyncUpdateUser', ['u1', '1', 'u1@acme.io', '', '', '1', '{}', '', '', '', '[]', '{}', '0'], 'u:u1'],
     ['dsyncDeleteUser', ['u1', '1', '1', '0', '0'], 'u:u1'],
     ['dsyncCreateGroup', ['g9', 'g9', '', '1', '1', '{}', '0', 'i', '1', entry('+', 'u1')], 'u:u1'],
-    ['dsyncCreateGroup', ['g9', 'g9', '', '1', '1', '{}', '0', 'b', ',"r":', ',"a":', '{}', '1', `+u1${FIELD_SEP}${FIELD_SEP}evt_1${FIELD_SEP}`], 'u:u1', ' (events built by the script)'],
+    [
+      'dsyncCreateGroup',
+      [
+        'g9',
+        'g9',
+        '',
+        '1',
+        '1',
+        '{}',
+        '0',
+        'b',
+        ',"r":',
+        ',"a":',
+        '{}',
+        '1',
+        `+u1${FIELD_SEP}${FIELD_SEP}evt_1${FIELD_SEP}`,
+      ],
+      'u:u1',
+      ' (events built by the script)',
+    ],
     ['dsyncUpdateGroup', ['g1', '', '', '', '', '1', '', '', '0', 'i', '0'], 'g:g1'],
     ['dsyncDeleteGroup', ['g1', '1', '1000', '0'], 'g:g1'],
     ['dsyncDrain', ['g1', '1000', '1'], 'gj:g1'],
@@ -69,7 +103,9 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
   for (const [name, args, first, how = ''] of cases) {
     it(`${name}${how} refuses an undeclared key with a clear error`, async () => {
       const before = await store.redis.dbsize();
-      expect(await refusal(script(name, [], args))).to.match(new RegExp(`^ERR undeclared key dsync:\\{${DIR}\\}:${first} `));
+      expect(await refusal(script(name, [], args))).to.match(
+        new RegExp(`^ERR undeclared key dsync:\\{${DIR}\\}:${first} `),
+      );
       expect(await store.redis.dbsize()).to.equal(before);
     });
   }
@@ -87,10 +123,14 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
   it('deleting a group asks for the keys of its members first, writes nothing until they are declared', async () => {
     await createGroup('g1', ['u1', 'u2']);
     const args = ['g1', '1', '1000', '1', event('group.deleted').json];
-    expect(await script('dsyncDeleteGroup', SCRIPT_KEYS.deleteGroup('g1'), args)).to.deep.equal(['keys', 'ug:u1', 'ug:u2']);
+    expect(await script('dsyncDeleteGroup', SCRIPT_KEYS.deleteGroup('g1'), args)).to.deep.equal([
+      'keys',
+      'ug:u1',
+      'ug:u2',
+    ]);
     expect(await store.redis.exists(`${p}g:g1`, `${p}m:g1`)).to.equal(2);
     const keys = [...SCRIPT_KEYS.deleteGroup('g1'), 'ug:u1', 'ug:u2'];
-    expect((await script('dsyncDeleteGroup', keys, args) as string[])[0]).to.equal('ok');
+    expect(((await script('dsyncDeleteGroup', keys, args)) as string[])[0]).to.equal('ok');
     expect(await store.redis.exists(`${p}g:g1`, `${p}m:g1`, `${p}ug:u1`, `${p}ug:u2`)).to.equal(0);
     // Through the store, the members are read and declared first.
     await createGroup('g2', ['u3']);
@@ -108,12 +148,26 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     expect(await script('dsyncDrain', SCRIPT_KEYS.drain('g1'), ['g1', '2', '1'])).to.deep.equal(firstChunk);
     expect(await store.redis.llen(`${p}gj:g1`)).to.equal(3);
     // Declared, the chunk is applied and the answer names the next one (peek)...
-    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...firstChunk.slice(1)], ['g1', '1', '1'])).to.deep.equal(['keys', 'u:u2', 'ug:u2', 'gf:tok']);
+    expect(
+      await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...firstChunk.slice(1)], ['g1', '1', '1']),
+    ).to.deep.equal(['keys', 'u:u2', 'ug:u2', 'gf:tok']);
     // ...or, for the writer that declares each chunk from its own entries, just says there is more.
-    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u2'])], ['g1', '1', ''])).to.deep.equal(['more']);
+    expect(
+      await script(
+        'dsyncDrain',
+        [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u2'])],
+        ['g1', '1', ''],
+      ),
+    ).to.deep.equal(['more']);
     expect(await store.redis.zrange(`${p}m:g1`, 0, -1)).to.deep.equal(['u1', 'u2']);
     // A writer whose declaration is not the journal's head (another drainer went first) is told what it is.
-    expect(await script('dsyncDrain', [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u9'])], ['g1', '1', ''])).to.deep.equal(['keys', 'u:u3', 'ug:u3', 'gf:tok']);
+    expect(
+      await script(
+        'dsyncDrain',
+        [...SCRIPT_KEYS.drain('g1'), ...SCRIPT_KEYS.journalChunk('tok', ['u9'])],
+        ['g1', '1', ''],
+      ),
+    ).to.deep.equal(['keys', 'u:u3', 'ug:u3', 'gf:tok']);
     // The store finishes it, asking as it goes.
     expect((await store.groupMemberIds(DIR, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u2', 'u3']);
     expect(await store.redis.smembers(`${p}gpend`)).to.deep.equal([]);
@@ -129,8 +183,9 @@ describe('Lua scripts declare every key they touch (redis store)', () => {
     expect(await store.redis.exists(`${p}u:u1`)).to.equal(1);
     // A staged list holding a user the re-check did not declare is not what was staged: stale.
     await store.redis.rpush(`${p}gs:g1:tok`, entry('+', 'u2'), entry('+', 'u3'));
-    const verify = (users: string[]) => script('dsyncVerify', SCRIPT_KEYS.stage('g1', 'tok', users), ['g1', 'tok', '0', '1000']);
+    const verify = (users: string[]) =>
+      script('dsyncVerify', SCRIPT_KEYS.stage('g1', 'tok', users), ['g1', 'tok', '0', '1000']);
     expect(await verify(['u2'])).to.deep.equal(['stale']);
-    expect((await verify(['u2', 'u3']) as string[])[0]).to.equal('ok');
+    expect(((await verify(['u2', 'u3'])) as string[])[0]).to.equal('ok');
   });
 });

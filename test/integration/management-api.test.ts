@@ -22,7 +22,14 @@ for (const kind of STORE_KINDS) {
       expect(res.status).to.equal(201);
       expect(res.body.error).to.equal(null);
       const d = res.body.data;
-      expect(d).to.include({ name: 'Acme', tenant: 'acme', product: 'app', type: 'azure-scim-v2', log_webhook_events: false, deactivated: false });
+      expect(d).to.include({
+        name: 'Acme',
+        tenant: 'acme',
+        product: 'app',
+        type: 'azure-scim-v2',
+        log_webhook_events: false,
+        deactivated: false,
+      });
       expect(d.scim.path).to.equal(`/api/scim/v2.0/${d.id}`);
       expect(d.scim.endpoint).to.equal(`${svc.url}${d.scim.path}`);
       expect(d.scim.secret).to.be.a('string').with.length.greaterThan(20);
@@ -71,7 +78,9 @@ for (const kind of STORE_KINDS) {
       const none = await fetch(`${svc.url}/api/v1/directory-sync?tenant=a&product=b`);
       expect(none.status).to.equal(401);
       expect(((await none.json()) as any).error.code).to.equal(401);
-      const wrong = await fetch(`${svc.url}/api/v1/directory-sync?tenant=a&product=b`, { headers: { authorization: 'Api-Key nope' } });
+      const wrong = await fetch(`${svc.url}/api/v1/directory-sync?tenant=a&product=b`, {
+        headers: { authorization: 'Api-Key nope' },
+      });
       expect(wrong.status).to.equal(401);
     });
 
@@ -87,7 +96,10 @@ for (const kind of STORE_KINDS) {
       expect(one.body.data).to.deep.equal(a);
       const missing = await svc.api('GET', '/api/v1/directory-sync/does-not-exist');
       expect(missing.status).to.equal(404);
-      expect(missing.body).to.deep.equal({ data: null, error: { message: 'Directory does-not-exist not found', code: 404 } });
+      expect(missing.body).to.deep.equal({
+        data: null,
+        error: { message: 'Directory does-not-exist not found', code: 404 },
+      });
     });
 
     it('updates a directory (rename, webhook, deactivate) and refuses immutable fields', async () => {
@@ -120,7 +132,10 @@ for (const kind of STORE_KINDS) {
         });
         ids.push(u.body.id);
       }
-      const g = await svc.scim(d, 'POST', '/Groups', { displayName: 'Eng', members: ids.slice(0, 3).map((value) => ({ value })) });
+      const g = await svc.scim(d, 'POST', '/Groups', {
+        displayName: 'Eng',
+        members: ids.slice(0, 3).map((value) => ({ value })),
+      });
       const q = `tenant=acme&product=app`;
       const users = await svc.api('GET', `/api/v1/directory-sync/users?${q}&pageOffset=1&pageLimit=2`);
       expect(users.status).to.equal(200);
@@ -132,8 +147,13 @@ for (const kind of STORE_KINDS) {
       expect((await svc.api('GET', `/api/v1/directory-sync/users/nope?${q}`)).status).to.equal(404);
       const group = await svc.api('GET', `/api/v1/directory-sync/groups/${g.body.id}?directoryId=${d.id}`);
       expect(group.body.data).to.include({ id: g.body.id, name: 'Eng' });
-      expect(group.body.data.members).to.deep.equal(ids.slice(0, 3).map((user_id) => ({ group_id: g.body.id, user_id })));
-      const members = await svc.api('GET', `/api/v1/directory-sync/groups/${g.body.id}/members?${q}&pageOffset=1&pageLimit=10`);
+      expect(group.body.data.members).to.deep.equal(
+        ids.slice(0, 3).map((user_id) => ({ group_id: g.body.id, user_id })),
+      );
+      const members = await svc.api(
+        'GET',
+        `/api/v1/directory-sync/groups/${g.body.id}/members?${q}&pageOffset=1&pageLimit=10`,
+      );
       expect(members.body.data).to.deep.equal(ids.slice(1, 3).map((user_id) => ({ user_id })));
       const groups = await svc.api('GET', `/api/v1/directory-sync/groups?${q}`);
       expect(groups.body.data.map((x: { name: string }) => x.name)).to.deep.equal(['Eng']);
@@ -150,7 +170,9 @@ for (const kind of STORE_KINDS) {
         expect(res.body.error.message, lenient).to.include('pageLimit must be an integer');
       }
       expect((await svc.api('GET', `/api/v1/directory-sync/users`)).status).to.equal(400);
-      expect((await svc.api('GET', `/api/v1/directory-sync/users?directoryId=${d.id}&tenant=other`)).status).to.equal(404);
+      expect((await svc.api('GET', `/api/v1/directory-sync/users?directoryId=${d.id}&tenant=other`)).status).to.equal(
+        404,
+      );
     });
 
     it('deletes a directory with all its data', async () => {
@@ -186,7 +208,9 @@ describe('metrics', () => {
       await svc.scim(d, 'POST', '/Users', { userName: 'm@x.io' });
       await svc.api('GET', `/api/v1/directory-sync/${d.id}`);
       const text = await svc.dsync.metrics.registry.metrics();
-      expect(text).to.match(/http_request_duration_seconds_count\{route="scim\/users",method="POST",status_code="201"\} 1/);
+      expect(text).to.match(
+        /http_request_duration_seconds_count\{route="scim\/users",method="POST",status_code="201"\} 1/,
+      );
       expect(text).to.match(/route="\/api\/v1\/directory-sync\/:id",method="GET",status_code="200"/);
       expect(text).to.not.include(d.id);
     } finally {

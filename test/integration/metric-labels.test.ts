@@ -15,8 +15,17 @@ import { STORE_KINDS, openStore, startService, type Service } from '../support/h
 
 const FIXED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'other'];
 
-/** Raw HTTP, any method (fetch refuses some); resolves with the status, or 0 when the server drops the request (CONNECT). */
-function send(url: string, method: string, path: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+/**
+ * Raw HTTP, any method (fetch refuses some); resolves with the status, or 0 when the server drops the request
+ * (CONNECT).
+ */
+function send(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  agent: Agent,
+): Promise<number> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const req = httpRequest({ hostname, port, method, path, headers, agent, timeout: 10_000 });
@@ -40,14 +49,20 @@ for (const kind of STORE_KINDS) {
       const store = await openStore(kind, 12);
       // As `dsync serve` does: the failed authentications are counted on the store's Redis when there is one.
       const redis = kind === 'memory' ? undefined : (store as RedisStore).redis;
-      svc = await startService(store, {}, { authFailures: { limits: { perAddress: 10, total: 100 }, ...(redis && { redis }) } });
+      svc = await startService(
+        store,
+        {},
+        { authFailures: { limits: { perAddress: 10, total: 100 }, ...(redis && { redis }) } },
+      );
       dir = await svc.createDirectory();
     });
     after(() => svc.close());
 
     const series = async () => {
       const { values } = await svc.dsync.metrics.httpDuration.get();
-      return values.filter((v) => v.metricName === 'http_request_duration_seconds_count').map((v) => v.labels as Record<string, string>);
+      return values
+        .filter((v) => v.metricName === 'http_request_duration_seconds_count')
+        .map((v) => v.labels as Record<string, string>);
     };
 
     it('an admitted request keeps its route and method; a refused one, its method and status only', async () => {
@@ -56,7 +71,13 @@ for (const kind of STORE_KINDS) {
       expect((await svc.scim({ ...dir, scim: { secret: 'wrong' } }, 'GET', '/Groups')).status).to.equal(401);
       const purge = await new Promise<number>((resolve) => {
         const agent = new Agent();
-        void send(svc.url, 'PURGE', `/api/scim/v2.0/${dir.id}/Groups`, { authorization: `Bearer ${dir.scim.secret}` }, agent).then((s) => (agent.destroy(), resolve(s)));
+        void send(
+          svc.url,
+          'PURGE',
+          `/api/scim/v2.0/${dir.id}/Groups`,
+          { authorization: `Bearer ${dir.scim.secret}` },
+          agent,
+        ).then((s) => (agent.destroy(), resolve(s)));
       });
       expect(purge, 'an unknown method, authenticated').to.equal(405);
       const labels = await series();
@@ -74,18 +95,27 @@ for (const kind of STORE_KINDS) {
       const before = await series();
       const bytesBefore = (await svc.dsync.metrics.registry.metrics()).length;
 
-      const paths = appTemplates().map((t) => t.path.replace(/:(id|directoryId)\b/g, dir.id).replace(/:[A-Za-z]+/g, 'x'));
-      const wrong = (path: string) => ({ authorization: path.startsWith('/api/scim/') ? 'Bearer wrong-token' : 'Api-Key wrong-key' });
+      const paths = appTemplates().map((t) =>
+        t.path.replace(/:(id|directoryId)\b/g, dir.id).replace(/:[A-Za-z]+/g, 'x'),
+      );
+      const wrong = (path: string) => ({
+        authorization: path.startsWith('/api/scim/') ? 'Bearer wrong-token' : 'Api-Key wrong-key',
+      });
       const agent = new Agent({ keepAlive: true, maxSockets: 8 });
       let statuses: number[];
       try {
         const sweep = (headers: (path: string) => Record<string, string>) =>
-          Promise.all(METHODS.flatMap((method) => paths.map((path) => send(svc.url, method, path, headers(path), agent))));
+          Promise.all(
+            METHODS.flatMap((method) => paths.map((path) => send(svc.url, method, path, headers(path), agent))),
+          );
         statuses = [...(await sweep(() => ({}))), ...(await sweep(wrong))];
       } finally {
         agent.destroy();
       }
-      expect(statuses.filter((s) => s >= 500), 'no fault').to.deep.equal([]);
+      expect(
+        statuses.filter((s) => s >= 500),
+        'no fault',
+      ).to.deep.equal([]);
       expect(statuses.length).to.equal(2 * METHODS.length * paths.length);
 
       const after = await series();
@@ -94,12 +124,25 @@ for (const kind of STORE_KINDS) {
       const known = new Set(before.map(key));
       const added = after.filter((labels) => !known.has(key(labels)));
       const described = added.map((l) => `${l.route} ${l.method} ${l.status_code}`).sort();
-      expect(added.length, `${statuses.length} requests added ${added.length} series: ${described.slice(0, 30).join(', ')}…`).to.be.below(50);
-      expect(new Set(after.map((l) => l.method)), 'method labels').to.satisfy((methods: Set<string>) => [...methods].every((m) => FIXED_METHODS.includes(m)));
+      expect(
+        added.length,
+        `${statuses.length} requests added ${added.length} series: ${described.slice(0, 30).join(', ')}…`,
+      ).to.be.below(50);
+      expect(new Set(after.map((l) => l.method)), 'method labels').to.satisfy((methods: Set<string>) =>
+        [...methods].every((m) => FIXED_METHODS.includes(m)),
+      );
       // What the sweep added is under `refused`, a route that needs no credential, or Graph's notifications (whose
       // credentials are inside each notification of a batch: a batch that parsed reached its handler).
-      const open = new Set([...appTemplates().filter((t) => t.open).map((t) => t.label ?? t.path), '/api/v1/dsync/microsoft/notifications']);
-      expect(added.filter((l) => l.route !== 'refused' && !open.has(l.route!)).map(key), 'authenticated routes untouched').to.deep.equal([]);
+      const open = new Set([
+        ...appTemplates()
+          .filter((t) => t.open)
+          .map((t) => t.label ?? t.path),
+        '/api/v1/dsync/microsoft/notifications',
+      ]);
+      expect(
+        added.filter((l) => l.route !== 'refused' && !open.has(l.route!)).map(key),
+        'authenticated routes untouched',
+      ).to.deep.equal([]);
       expect(bytesAfter - bytesBefore, '/metrics grew by (bytes)').to.be.below(50 * 2000);
     });
   });

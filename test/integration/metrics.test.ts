@@ -7,7 +7,15 @@ import { pino } from 'pino';
 import { Metrics } from '../../src/metrics.js';
 import type { Store } from '../../src/core/store-port.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
-import { openStore, startReceiver, startService, STORE_KINDS, until, type Receiver, type Service } from '../support/harness.js';
+import {
+  openStore,
+  startReceiver,
+  startService,
+  STORE_KINDS,
+  until,
+  type Receiver,
+  type Service,
+} from '../support/harness.js';
 
 /** `name{labels} value` samples of a Prometheus text scrape. */
 async function scrape(port: number): Promise<Map<string, number>> {
@@ -22,7 +30,11 @@ async function scrape(port: number): Promise<Map<string, number>> {
 }
 
 /** Scrapes until `ok` holds (gauges are measured at most every 5 s); returns that scrape. */
-async function scrapeUntil(port: number, ok: (samples: Map<string, number>) => boolean, what: string): Promise<Map<string, number>> {
+async function scrapeUntil(
+  port: number,
+  ok: (samples: Map<string, number>) => boolean,
+  what: string,
+): Promise<Map<string, number>> {
   let last = new Map<string, number>();
   await until(async () => ok((last = await scrape(port))), what, 15_000);
   return last;
@@ -47,7 +59,8 @@ for (const kind of STORE_KINDS) {
       if (store instanceof RedisStore) store.observeCommands(metrics.observeStore);
       const sink = new Writable({
         write(chunk: Buffer, _enc, done) {
-          for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+          for (const line of chunk.toString().split('\n').filter(Boolean))
+            logLines.push(JSON.parse(line) as Record<string, unknown>);
           done();
         },
       });
@@ -69,7 +82,11 @@ for (const kind of STORE_KINDS) {
     });
 
     const addUser = (dir: { id: string; scim: { secret: string } }, userName: string) =>
-      service.scim(dir, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, name: { givenName: 'A', familyName: 'B' } });
+      service.scim(dir, 'POST', '/Users', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName,
+        name: { givenName: 'A', familyName: 'B' },
+      });
 
     it('exports build info and, idle, an empty backlog labelled with the delivery mode', async () => {
       const s = await scrape(port);
@@ -86,7 +103,11 @@ for (const kind of STORE_KINDS) {
       const dir = await service.createDirectory({ tenant: 'down', webhook_url: url, webhook_secret: receiver.secret });
       for (const name of ['a@x.com', 'b@x.com']) expect((await addUser(dir, name)).status).to.equal(201);
       await new Promise((r) => setTimeout(r, 1_100));
-      let s = await scrapeUntil(port, (got) => (value(got, 'dsync_webhook_backlog_events{mode="batch"}') ?? 0) >= 2, 'a backlog of 2');
+      let s = await scrapeUntil(
+        port,
+        (got) => (value(got, 'dsync_webhook_backlog_events{mode="batch"}') ?? 0) >= 2,
+        'a backlog of 2',
+      );
       expect(value(s, 'dsync_webhook_backlog_events{mode="batch"}')).to.equal(2);
       expect(value(s, 'dsync_webhook_backlog_oldest_age_seconds{mode="batch"}')).to.be.within(1, 30);
 
@@ -101,18 +122,29 @@ for (const kind of STORE_KINDS) {
       expect(Date.parse(String(failed[0]!['nextRetryAt']))).to.be.above(Date.now() - 5_000);
       const all = JSON.stringify(logLines);
       for (const secret of ['s3cr3t', receiver.secret]) expect(all).to.not.contain(secret);
-      expect(logLines.some((l) => l['msg'] === 'delivery attempt' && l['level'] === 20), 'debug line per attempt').to.equal(true);
+      expect(
+        logLines.some((l) => l['msg'] === 'delivery attempt' && l['level'] === 20),
+        'debug line per attempt',
+      ).to.equal(true);
     });
 
     it('counts webhooks a 410 disabled and dead letters', async () => {
-      const gone = await service.createDirectory({ tenant: 'gone', webhook_url: receiver.url, webhook_secret: receiver.secret });
+      const gone = await service.createDirectory({
+        tenant: 'gone',
+        webhook_url: receiver.url,
+        webhook_secret: receiver.secret,
+      });
       receiver.respond = (d) => ((d.body as Array<{ directory_id: string }>)[0]!.directory_id === gone.id ? 410 : 503);
       expect((await addUser(gone, 'c@x.com')).status).to.equal(201);
       await new Promise((r) => setTimeout(r, 300)); // past the retry time of the failing directory above
       // 'down' fails its last attempt (503 again: dead letter), 'gone' answers 410 (disabled)
       const stats = await service.dsync.processEvents();
       expect(stats.failed).to.equal(2);
-      const s = await scrapeUntil(port, (got) => (value(got, 'dsync_webhooks_disabled') ?? 0) >= 1, 'a disabled webhook');
+      const s = await scrapeUntil(
+        port,
+        (got) => (value(got, 'dsync_webhooks_disabled') ?? 0) >= 1,
+        'a disabled webhook',
+      );
       expect(value(s, 'dsync_webhooks_disabled')).to.equal(1);
       expect(value(s, 'dsync_dead_letters_pending')).to.equal(1);
     });
@@ -132,10 +164,20 @@ for (const kind of STORE_KINDS) {
         const dir = await service.createDirectory({ tenant: 'noscript' });
         await redis.script('FLUSH'); // as after a Redis restart or failover: every EVALSHA answers NOSCRIPT once
         const before = value(await scrape(port), 'dsync_store_errors_total{command="evalsha"}') ?? 0;
-        expect((await service.scim(dir, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'noscript@acme.io' })).status).to.equal(201);
+        expect(
+          (
+            await service.scim(dir, 'POST', '/Users', {
+              schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+              userName: 'noscript@acme.io',
+            })
+          ).status,
+        ).to.equal(201);
         const s = await scrape(port);
         expect(value(s, 'dsync_store_errors_total{command="evalsha"}') ?? 0).to.equal(before);
-        expect(value(s, 'dsync_store_command_duration_seconds_count{command="eval"}'), 'the script was loaded again').to.be.above(0);
+        expect(
+          value(s, 'dsync_store_command_duration_seconds_count{command="eval"}'),
+          'the script was loaded again',
+        ).to.be.above(0);
       });
     }
   });

@@ -14,7 +14,8 @@ import { until } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 
 const DB = 12;
-const syncMicrosoft = (env: Record<string, string>) => run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-microsoft'], env);
+const syncMicrosoft = (env: Record<string, string>) =>
+  run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'cron', 'sync-microsoft'], env);
 
 describe('dsync cron sync-microsoft (spawned CLI, real Redis, fake Entra)', function () {
   this.timeout(60_000);
@@ -38,8 +39,19 @@ describe('dsync cron sync-microsoft (spawned CLI, real Redis, fake Entra)', func
     const store = new RedisStore(env.REDIS_URL!);
     await store.redis.flushdb();
     const dsync = createDsync({ store, externalUrl: 'http://localhost' });
-    for (const [name, tenant] of [['contoso', TENANT_A], ['fabrikam', TENANT_B]] as const) {
-      ids[name] = (await dsync.directories.create({ name, tenant: name, product: 'app', type: 'microsoft-entra', microsoft_tenant_id: tenant })).id;
+    for (const [name, tenant] of [
+      ['contoso', TENANT_A],
+      ['fabrikam', TENANT_B],
+    ] as const) {
+      ids[name] = (
+        await dsync.directories.create({
+          name,
+          tenant: name,
+          product: 'app',
+          type: 'microsoft-entra',
+          microsoft_tenant_id: tenant,
+        })
+      ).id;
     }
     await dsync.close();
   });
@@ -49,7 +61,9 @@ describe('dsync cron sync-microsoft (spawned CLI, real Redis, fake Entra)', func
     const cron = syncMicrosoft(env);
     expect(await cron.exited, cron.output()).to.equal(0);
     expect(cron.output()).to.contain(`sync-microsoft: ${ids.contoso} (contoso/app) succeeded`);
-    expect(cron.output()).to.match(new RegExp(`sync-microsoft: ${ids.fabrikam} \\(fabrikam/app\\) invalid_credentials: Entra refused`));
+    expect(cron.output()).to.match(
+      new RegExp(`sync-microsoft: ${ids.fabrikam} \\(fabrikam/app\\) invalid_credentials: Entra refused`),
+    );
     expect(cron.output()).to.contain('sync-microsoft: 2 directories, 1 created, 0 updated, 0 deleted, 1 failed');
   });
 
@@ -71,12 +85,21 @@ describe('dsync cron sync-microsoft (spawned CLI, real Redis, fake Entra)', func
   it('dsync serve with DSYNC_MICROSOFT_SYNC_INTERVAL syncs in-process', async () => {
     const added = fake.tenants.get(TENANT_A)!.addUser();
     const port = await freePort();
-    const serve = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { ...env, PORT: String(port), DSYNC_API_KEYS: 'k', DSYNC_MICROSOFT_SYNC_INTERVAL: '1' });
+    const serve = run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      ...env,
+      PORT: String(port),
+      DSYNC_API_KEYS: 'k',
+      DSYNC_MICROSOFT_SYNC_INTERVAL: '1',
+    });
     try {
       await waitHealthy(port, serve);
       const store = new RedisStore(env.REDIS_URL!);
       try {
-        await until(async () => (await store.getUser(ids.contoso!, added.id)) !== null, 'the interval sync to create the new user', 15_000);
+        await until(
+          async () => (await store.getUser(ids.contoso!, added.id)) !== null,
+          'the interval sync to create the new user',
+          15_000,
+        );
       } finally {
         await store.close();
       }

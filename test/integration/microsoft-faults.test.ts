@@ -44,7 +44,9 @@ for (const kind of STORE_KINDS) {
       expect(status).to.deep.include({ throttled: 2 });
       expect(status.counts.users_created).to.equal(30);
       expect((await t.status(dirB.id)).throttled).to.equal(0);
-      const metrics = await t.service.dsync.metrics.registry.getSingleMetricAsString('dsync_microsoft_graph_throttled_total');
+      const metrics = await t.service.dsync.metrics.registry.getSingleMetricAsString(
+        'dsync_microsoft_graph_throttled_total',
+      );
       expect(metrics).to.match(/dsync_microsoft_graph_throttled_total 2/);
     });
 
@@ -103,14 +105,37 @@ for (const kind of STORE_KINDS) {
       const location = first.headers.get('location')!;
       expect(location).to.match(/^\/api\/v1\/dsync\/cron\/sync-microsoft\/[0-9a-f-]{36}$/);
       expect(second.headers.get('location')).to.equal(location);
-      expect(((await first.json()) as any).data).to.deep.include({ provider: 'microsoft', state: 'running', directory_id: dir.id, progress: { directories: 1, done: 0 } });
+      expect(((await first.json()) as any).data).to.deep.include({
+        provider: 'microsoft',
+        state: 'running',
+        directory_id: dir.id,
+        progress: { directories: 1, done: 0 },
+      });
       let run: any;
-      await until(async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running', 'the run to finish', 10_000);
-      expect(run).to.deep.include({ state: 'succeeded', created: 31, failed: 0, error: null, progress: { directories: 1, done: 1 } });
-      expect(run.directories[0]).to.deep.include({ id: dir.id, state: 'succeeded' }).and.nested.include({ 'counts.users_created': 30 });
+      await until(
+        async () => (run = (await t.service.api('GET', location)).body.data).state !== 'running',
+        'the run to finish',
+        10_000,
+      );
+      expect(run).to.deep.include({
+        state: 'succeeded',
+        created: 31,
+        failed: 0,
+        error: null,
+        progress: { directories: 1, done: 1 },
+      });
+      expect(run.directories[0])
+        .to.deep.include({ id: dir.id, state: 'succeeded' })
+        .and.nested.include({ 'counts.users_created': 30 });
       // Kept in the store the replicas share, not in the process that ran it.
-      expect(JSON.parse((await t.service.dsync.store.getSyncRun(run.id))!)).to.deep.include({ id: run.id, provider: 'microsoft', state: 'succeeded' });
-      expect((await t.service.api('GET', '/api/v1/dsync/cron/sync-microsoft/00000000-0000-4000-8000-000000000000')).status).to.equal(404);
+      expect(JSON.parse((await t.service.dsync.store.getSyncRun(run.id))!)).to.deep.include({
+        id: run.id,
+        provider: 'microsoft',
+        state: 'succeeded',
+      });
+      expect(
+        (await t.service.api('GET', '/api/v1/dsync/cron/sync-microsoft/00000000-0000-4000-8000-000000000000')).status,
+      ).to.equal(404);
     });
 
     it('the mass-deletion guard stops a delta that would delete too much (creations still applied); the links do not move on', async () => {
@@ -132,7 +157,10 @@ for (const kind of STORE_KINDS) {
     it('a certificate credential: msal signs the client assertion with the key, Entra checks it against the uploaded certificate', async () => {
       await t.close();
       const pem = selfSignedPem();
-      t = await startEntraTest(await openStore(kind, 8), { clientSecret: undefined, certificate: parseCertificatePem(pem) });
+      t = await startEntraTest(await openStore(kind, 8), {
+        clientSecret: undefined,
+        certificate: parseCertificatePem(pem),
+      });
       t.tenant(TENANT_A).addUser();
       const dir = await t.directory(TENANT_A);
       // Not uploaded to the app registration yet: refused for good.

@@ -12,7 +12,8 @@ import type { Tenant } from '../support/fake-entra/index.js';
 import { startEntraTest, TENANT_A, type EntraTest } from '../support/entra-harness.js';
 import { openStore, sleep, STORE_KINDS } from '../support/harness.js';
 
-const metric = async (t: EntraTest, name: string) => (await t.service.dsync.metrics.registry.getSingleMetricAsString(name)) ?? '';
+const metric = async (t: EntraTest, name: string) =>
+  (await t.service.dsync.metrics.registry.getSingleMetricAsString(name)) ?? '';
 
 for (const kind of STORE_KINDS) {
   describe(`Microsoft Entra ID as Graph behaves (${kind} store)`, function () {
@@ -33,9 +34,15 @@ for (const kind of STORE_KINDS) {
         const dir = await t.directory();
         const report = await t.sync();
         expect(report.failed).to.equal(0);
-        expect(t.fake.subscriptions.refused.map((r) => (r.reply.body as any).error.message), 'nothing refused').to.deep.equal([]);
+        expect(
+          t.fake.subscriptions.refused.map((r) => (r.reply.body as any).error.message),
+          'nothing refused',
+        ).to.deep.equal([]);
         const subs = [...t.fake.subscriptions.all.values()];
-        expect(subs.map((s) => `${s.resource}:${s.changeType}`).sort()).to.deep.equal(['groups:updated,deleted', 'users:updated,deleted']);
+        expect(subs.map((s) => `${s.resource}:${s.changeType}`).sort()).to.deep.equal([
+          'groups:updated,deleted',
+          'users:updated,deleted',
+        ]);
         for (const s of subs) {
           expect(s.notificationUrl).to.match(/^https:\/\//);
           expect(s.lifecycleNotificationUrl).to.match(/^https:\/\//);
@@ -49,10 +56,12 @@ for (const kind of STORE_KINDS) {
         const added = tenant.addUser();
         const deadline = Date.now() + 5000;
         while (!(await t.service.dsync.store.getUser(dir.id, added.id)) && Date.now() < deadline) await sleep(50);
-        expect(await t.service.dsync.store.getUser(dir.id, added.id), 'the notified creation synced').to.not.equal(null);
+        expect(await t.service.dsync.store.getUser(dir.id, added.id), 'the notified creation synced').to.not.equal(
+          null,
+        );
       });
 
-      it('a subscription Graph refuses: the run succeeds, the notifications state says Graph\'s message, the metrics count it, and it is tried again with backoff', async () => {
+      it("a subscription Graph refuses: the run succeeds, the notifications state says Graph's message, the metrics count it, and it is tried again with backoff", async () => {
         const dir = await t.directory();
         // Graph cannot validate the notification URL (the handshake times out), for a while.
         t.fake.subscriptions.validationTimeoutMs = 0;
@@ -65,10 +74,14 @@ for (const kind of STORE_KINDS) {
         expect(status.last_success_at).to.be.a('string');
         expect(status.notifications.state).to.equal('failed');
         // Graph's own words; the notification or the lifecycle URL's handshake fails first, as the zero timeout races.
-        expect(status.notifications.error).to.match(/Subscription validation request failed\. (Lifecycle notification|Notification) endpoint must respond with 200 OK to validation request\./);
+        expect(status.notifications.error).to.match(
+          /Subscription validation request failed\. (Lifecycle notification|Notification) endpoint must respond with 200 OK to validation request\./,
+        );
         expect(status.notifications.retry_at).to.be.a('string');
         expect(await metric(t, 'dsync_microsoft_subscriptions')).to.match(/state="failed"} 1/);
-        expect(await metric(t, 'dsync_microsoft_directories')).to.match(/state="succeeded"} 1/).and.not.match(/state="failed"} 1/);
+        expect(await metric(t, 'dsync_microsoft_directories'))
+          .to.match(/state="succeeded"} 1/)
+          .and.not.match(/state="failed"} 1/);
         expect(await metric(t, 'dsync_microsoft_subscription_requests_total')).to.match(/outcome="refused"} 1/);
         // Before the backoff ends, a run does not ask Graph again.
         const refusals = t.fake.subscriptions.refused.length;
@@ -87,7 +100,11 @@ for (const kind of STORE_KINDS) {
 
     describe('subscription retries', () => {
       it('a refused subscription is tried again by itself when its backoff ends, doubling while Graph keeps refusing', async () => {
-        t = await startEntraTest(await openStore(kind, 9), { subscriptionRetryMs: 300, subscriptionRetryMaxMs: 5_000 }, { https: true });
+        t = await startEntraTest(
+          await openStore(kind, 9),
+          { subscriptionRetryMs: 300, subscriptionRetryMaxMs: 5_000 },
+          { https: true },
+        );
         t.tenant().addUser();
         const dir = await t.directory();
         t.fake.subscriptions.validationTimeoutMs = 0;
@@ -95,7 +112,10 @@ for (const kind of STORE_KINDS) {
         await t.sync();
         const first = await t.status(dir.id);
         expect(first.notifications.state).to.equal('failed');
-        expect(Date.parse(first.notifications.retry_at), 'the first backoff: subscriptionRetryMs').to.be.within(before + 300, Date.now() + 300);
+        expect(Date.parse(first.notifications.retry_at), 'the first backoff: subscriptionRetryMs').to.be.within(
+          before + 300,
+          Date.now() + 300,
+        );
         // The timer's attempt is refused too: the next one is twice as far.
         const deadline = Date.now() + 5000;
         while (t.fake.subscriptions.refused.length < 2 && Date.now() < deadline) await sleep(25);
@@ -105,8 +125,13 @@ for (const kind of STORE_KINDS) {
         expect(Date.parse(second.notifications.retry_at)).to.be.greaterThan(Date.parse(first.notifications.retry_at));
         // Graph accepts again: the next timer subscribes, with no sync run and no call of ours.
         t.fake.subscriptions.validationTimeoutMs = 10_000;
-        while ((await t.status(dir.id)).notifications.state !== 'active' && Date.now() < deadline + 5000) await sleep(50);
-        expect((await t.status(dir.id)).notifications).to.deep.include({ state: 'active', error: null, retry_at: null });
+        while ((await t.status(dir.id)).notifications.state !== 'active' && Date.now() < deadline + 5000)
+          await sleep(50);
+        expect((await t.status(dir.id)).notifications).to.deep.include({
+          state: 'active',
+          error: null,
+          retry_at: null,
+        });
         expect([...t.fake.subscriptions.all.values()].map((s) => s.resource).sort()).to.deep.equal(['groups', 'users']);
         expect(await metric(t, 'dsync_microsoft_subscription_requests_total')).to.match(/outcome="created"} 2/);
       });
@@ -118,7 +143,7 @@ for (const kind of STORE_KINDS) {
         tenant = t.tenant();
       });
 
-      it("a restored user comes back with its memberships: the user, then its groups, in the same delta run", async () => {
+      it('a restored user comes back with its memberships: the user, then its groups, in the same delta run', async () => {
         const ann = tenant.addUser();
         const bob = tenant.addUser();
         const sales = tenant.addGroup({ displayName: 'Sales' });
@@ -131,15 +156,23 @@ for (const kind of STORE_KINDS) {
         await t.newEvents(dir.id);
         tenant.removeUser(ann.id);
         await t.sync();
-        expect((await t.newEvents(dir.id)).map((e) => e.event).sort()).to.deep.equal(['group.user_removed', 'group.user_removed', 'user.deleted']);
+        expect((await t.newEvents(dir.id)).map((e) => e.event).sort()).to.deep.equal([
+          'group.user_removed',
+          'group.user_removed',
+          'user.deleted',
+        ]);
         tenant.restoreUser(ann.id);
         const report = await t.sync();
         expect(report.directories[0]).to.deep.include({ state: 'succeeded' });
         const events = await t.newEvents(dir.id);
         const named = events.map((e) => `${e.event}${e.data.group ? `:${e.data.group.name}` : ''}`);
         expect(named[0], 'the user first').to.equal('user.created');
-        expect(named.slice(1).sort(), 'then its groups').to.deep.equal(['group.user_added:Engineering', 'group.user_added:Sales']);
-        for (const g of [sales, eng]) expect((await t.service.dsync.store.groupMemberIds(dir.id, g.id, 0, 10)).items).to.include(ann.id);
+        expect(named.slice(1).sort(), 'then its groups').to.deep.equal([
+          'group.user_added:Engineering',
+          'group.user_added:Sales',
+        ]);
+        for (const g of [sales, eng])
+          expect((await t.service.dsync.store.groupMemberIds(dir.id, g.id, 0, 10)).items).to.include(ann.id);
       });
 
       it('a user deleted and restored between two runs keeps its memberships', async () => {
@@ -156,11 +189,16 @@ for (const kind of STORE_KINDS) {
         expect((await t.service.dsync.store.groupMemberIds(dir.id, sales.id, 0, 10)).items).to.deep.equal([ann.id]);
       });
 
-      it('a restored Microsoft 365 group comes back with its members, even when the groups\' delta does not tell them: the group, then its members, in the same delta run', async () => {
+      it("a restored Microsoft 365 group comes back with its members, even when the groups' delta does not tell them: the group, then its members, in the same delta run", async () => {
         tenant.restoredGroupsWithoutMembers = true;
         const ann = tenant.addUser();
         const bob = tenant.addUser();
-        const team = tenant.addGroup({ displayName: 'Team', groupTypes: ['Unified'], mailEnabled: true, securityEnabled: false });
+        const team = tenant.addGroup({
+          displayName: 'Team',
+          groupTypes: ['Unified'],
+          mailEnabled: true,
+          securityEnabled: false,
+        });
         tenant.addMember(team.id, ann.id);
         tenant.addMember(team.id, bob.id);
         const dir = await t.directory();
@@ -172,7 +210,9 @@ for (const kind of STORE_KINDS) {
         await t.sync();
         const events = await t.newEvents(dir.id);
         expect(events.map((e) => e.event)).to.deep.equal(['group.created', 'group.user_added', 'group.user_added']);
-        expect((await t.service.dsync.store.groupMemberIds(dir.id, team.id, 0, 10)).items.sort()).to.deep.equal([ann.id, bob.id].sort());
+        expect((await t.service.dsync.store.groupMemberIds(dir.id, team.id, 0, 10)).items.sort()).to.deep.equal(
+          [ann.id, bob.id].sort(),
+        );
       });
 
       // Found by the model-based test (microsoft-model.test.ts): the groups' delta told a removal that a later
@@ -210,7 +250,12 @@ for (const kind of STORE_KINDS) {
       it('a Microsoft 365 group whose members changed, then deleted and restored within one window, has its members', async () => {
         const ann = tenant.addUser();
         const bob = tenant.addUser();
-        const team = tenant.addGroup({ displayName: 'Team', groupTypes: ['Unified'], mailEnabled: true, securityEnabled: false });
+        const team = tenant.addGroup({
+          displayName: 'Team',
+          groupTypes: ['Unified'],
+          mailEnabled: true,
+          securityEnabled: false,
+        });
         tenant.addMember(team.id, ann.id);
         const dir = await t.directory();
         await t.sync();
@@ -234,7 +279,10 @@ for (const kind of STORE_KINDS) {
         await t.sync();
         tenant.restoreUser(ann.id);
         await t.sync();
-        for (const g of [inner, outer]) expect((await t.service.dsync.store.groupMemberIds(dir.id, g.id, 0, 10)).items, g.displayName).to.deep.equal([ann.id]);
+        for (const g of [inner, outer])
+          expect((await t.service.dsync.store.groupMemberIds(dir.id, g.id, 0, 10)).items, g.displayName).to.deep.equal([
+            ann.id,
+          ]);
       });
     });
   });

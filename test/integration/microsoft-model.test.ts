@@ -11,7 +11,17 @@ import { expect } from 'chai';
 import type { Tenant } from '../support/fake-entra/index.js';
 import { startEntraTest, type EntraTest } from '../support/entra-harness.js';
 import { openStore } from '../support/harness.js';
-import { allEvents, applyOne, modelSeed, modelSequences, replayState, runSequences, storeState, type Choice, type Rng } from '../support/model.js';
+import {
+  allEvents,
+  applyOne,
+  modelSeed,
+  modelSequences,
+  replayState,
+  runSequences,
+  storeState,
+  type Choice,
+  type Rng,
+} from '../support/model.js';
 
 /**
  * One random change to the tenant, told in `log`; what exists decides what can happen (as in Entra). The tenant's
@@ -30,7 +40,11 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
     return `${what} ${id}`;
   };
   const choices: Choice[] = [
-    [3, () => `create user ${tenant.addUser({ displayName: `User ${n}`, mail: rng.chance(0.2) ? null : `mail${n}.${rng.hex(4)}@${tenant.domain}` }).id}`],
+    [
+      3,
+      () =>
+        `create user ${tenant.addUser({ displayName: `User ${n}`, mail: rng.chance(0.2) ? null : `mail${n}.${rng.hex(4)}@${tenant.domain}` }).id}`,
+    ],
     [
       3,
       () => {
@@ -61,8 +75,16 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
         if (!id) return undefined;
         // The manager may be anyone, gone or not, the user included (Entra does not check a manager's tenure).
         const manager = rng.chance(0.3) ? null : (rng.pick([...users, ...bin.users]) ?? null);
-        const org = rng.chance(0.5) ? null : { division: rng.chance(0.5) ? null : `Div ${n}`, costCenter: `CC-${rng.int(1, 3)}` };
-        tenant.updateUser(id, { jobTitle: rng.chance(0.3) ? null : `Title ${n}`, department: rng.pick(['Eng', 'Ops', null])!, employeeId: `E${n}`, employeeOrgData: org, manager });
+        const org = rng.chance(0.5)
+          ? null
+          : { division: rng.chance(0.5) ? null : `Div ${n}`, costCenter: `CC-${rng.int(1, 3)}` };
+        tenant.updateUser(id, {
+          jobTitle: rng.chance(0.3) ? null : `Title ${n}`,
+          department: rng.pick(['Eng', 'Ops', null])!,
+          employeeId: `E${n}`,
+          employeeOrgData: org,
+          manager,
+        });
         return `set attributes of user ${id} (manager ${manager})`;
       },
     ],
@@ -72,7 +94,11 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
         const id = rng.pick(users);
         if (!id) return undefined;
         const hired = rng.chance(0.5) ? null : `202${rng.int(0, 4)}-0${rng.int(1, 9)}-01T00:00:00Z`;
-        tenant.updateUser(id, { officeLocation: rng.chance(0.3) ? null : `Office ${n}`, businessPhones: rng.chance(0.5) ? [] : [`+1 555 ${n}`], employeeHireDate: hired });
+        tenant.updateUser(id, {
+          officeLocation: rng.chance(0.3) ? null : `Office ${n}`,
+          businessPhones: rng.chance(0.5) ? [] : [`+1 555 ${n}`],
+          employeeHireDate: hired,
+        });
         return `set provider properties of user ${id}`;
       },
     ],
@@ -94,7 +120,8 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
       () => {
         const g = rng.pick(groups);
         const child = rng.pick(groups.filter((x) => x !== g && !tenant.groups.get(x)!.groupTypes.includes('Unified')));
-        if (!g || !child || tenant.groups.get(g)!.groupTypes.includes('Unified') || tenant.members.get(g)!.has(child)) return undefined;
+        if (!g || !child || tenant.groups.get(g)!.groupTypes.includes('Unified') || tenant.members.get(g)!.has(child))
+          return undefined;
         tenant.addMember(g, child, 'group');
         return `nest group ${child} in ${g}`;
       },
@@ -113,7 +140,10 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
       2,
       () => {
         const unified = rng.chance(0.5);
-        const g = tenant.addGroup({ displayName: rng.pick(names)!, ...(unified && { groupTypes: ['Unified'], mailEnabled: true, securityEnabled: false }) });
+        const g = tenant.addGroup({
+          displayName: rng.pick(names)!,
+          ...(unified && { groupTypes: ['Unified'], mailEnabled: true, securityEnabled: false }),
+        });
         return `create ${unified ? 'Microsoft 365' : 'security'} group ${g.id} "${g.displayName}"`;
       },
     ],
@@ -127,7 +157,10 @@ function change(tenant: Tenant, rng: Rng, log: string[], names: string[], admin:
 }
 
 // Most sequences on the memory store (fast); some on Redis, whose scripts commit the same writes.
-for (const [kind, sequences] of [['memory', 300], ['redis', 40]] as const) {
+for (const [kind, sequences] of [
+  ['memory', 300],
+  ['redis', 40],
+] as const) {
   describe(`Microsoft Entra ID sync, model-based (${kind} store)`, function () {
     this.timeout(240_000);
     let t: EntraTest;
@@ -144,33 +177,57 @@ for (const [kind, sequences] of [['memory', 300], ['redis', 40]] as const) {
         const r = report.directories[0]!;
         expect(r.state, `sync of ${id}: ${JSON.stringify(r.error)}`).to.equal('succeeded');
       };
-      await runSequences(`Entra (${kind})`, { seed: modelSeed(), count: modelSequences(sequences) }, async (rng, log) => {
-        const tenantId = `${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}`;
-        const tenant = t.fake.tenant(tenantId, `t${rng.hex(6)}.onmicrosoft.com`);
-        // Group names from a small pool: Entra lets two groups share one.
-        const names = ['Sales', 'Engineering', 'Support', 'All staff'];
-        const admin = tenant.addUser({ displayName: 'Admin' }).id;
-        for (let i = rng.int(0, 4); i > 0; i--) tenant.addUser();
-        for (let i = rng.int(0, 3); i > 0; i--) tenant.addGroup({ displayName: rng.pick(names)!, ...(rng.chance(0.5) && { groupTypes: ['Unified'], mailEnabled: true }) });
-        for (const g of tenant.groups.keys()) for (const u of tenant.users.keys()) if (rng.chance(0.4)) tenant.addMember(g, u);
-        const nested = rng.chance(0.3);
-        log.push(`tenant ${tenantId}: ${tenant.users.size} users, ${tenant.groups.size} groups${nested ? ', nested groups' : ''}`);
-        const input = { type: 'microsoft-entra', name: 'model', tenant: 'model', product: 'model', microsoft_tenant_id: tenantId, microsoft_nested_groups: nested };
-        const dir = await t.service.dsync.directories.create(input);
-        await sync(dir.id);
-        for (let step = rng.int(1, 4); step > 0; step--) {
-          for (let k = rng.int(1, 5); k > 0; k--) change(tenant, rng, log, names, admin, () => t.fake.expireDeltaTokens(tenantId));
-          log.push('-- sync');
+      await runSequences(
+        `Entra (${kind})`,
+        { seed: modelSeed(), count: modelSequences(sequences) },
+        async (rng, log) => {
+          const tenantId = `${rng.hex(8)}-${rng.hex(4)}-4${rng.hex(3)}-8${rng.hex(3)}-${rng.hex(12)}`;
+          const tenant = t.fake.tenant(tenantId, `t${rng.hex(6)}.onmicrosoft.com`);
+          // Group names from a small pool: Entra lets two groups share one.
+          const names = ['Sales', 'Engineering', 'Support', 'All staff'];
+          const admin = tenant.addUser({ displayName: 'Admin' }).id;
+          for (let i = rng.int(0, 4); i > 0; i--) tenant.addUser();
+          for (let i = rng.int(0, 3); i > 0; i--)
+            tenant.addGroup({
+              displayName: rng.pick(names)!,
+              ...(rng.chance(0.5) && { groupTypes: ['Unified'], mailEnabled: true }),
+            });
+          for (const g of tenant.groups.keys())
+            for (const u of tenant.users.keys()) if (rng.chance(0.4)) tenant.addMember(g, u);
+          const nested = rng.chance(0.3);
+          log.push(
+            `tenant ${tenantId}: ${tenant.users.size} users, ${tenant.groups.size} groups${nested ? ', nested groups' : ''}`,
+          );
+          const input = {
+            type: 'microsoft-entra',
+            name: 'model',
+            tenant: 'model',
+            product: 'model',
+            microsoft_tenant_id: tenantId,
+            microsoft_nested_groups: nested,
+          };
+          const dir = await t.service.dsync.directories.create(input);
           await sync(dir.id);
-        }
-        const fresh = await t.service.dsync.directories.create(input);
-        await sync(fresh.id);
-        const truth = await storeState(store, fresh.id);
-        expect(await storeState(store, dir.id), 'the delta-synced directory holds what a full sync gives').to.deep.equal(truth);
-        expect(replayState(await allEvents(store, dir.id)), 'its events replay to the same state').to.deep.equal(truth);
-        await t.service.dsync.directories.delete(dir.id);
-        await t.service.dsync.directories.delete(fresh.id);
-      });
+          for (let step = rng.int(1, 4); step > 0; step--) {
+            for (let k = rng.int(1, 5); k > 0; k--)
+              change(tenant, rng, log, names, admin, () => t.fake.expireDeltaTokens(tenantId));
+            log.push('-- sync');
+            await sync(dir.id);
+          }
+          const fresh = await t.service.dsync.directories.create(input);
+          await sync(fresh.id);
+          const truth = await storeState(store, fresh.id);
+          expect(
+            await storeState(store, dir.id),
+            'the delta-synced directory holds what a full sync gives',
+          ).to.deep.equal(truth);
+          expect(replayState(await allEvents(store, dir.id)), 'its events replay to the same state').to.deep.equal(
+            truth,
+          );
+          await t.service.dsync.directories.delete(dir.id);
+          await t.service.dsync.directories.delete(fresh.id);
+        },
+      );
     });
   });
 }

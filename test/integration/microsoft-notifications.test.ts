@@ -25,7 +25,11 @@ for (const kind of STORE_KINDS) {
     beforeEach(async () => {
       const captured = capturedLogger('warn');
       logs = captured.lines;
-      t = await startEntraTest(await openStore(kind, 9), { notificationDelayMs: 300, subscriptionMinutes: 60, renewWithinMinutes: 30 }, { https: true, logger: captured.logger });
+      t = await startEntraTest(
+        await openStore(kind, 9),
+        { notificationDelayMs: 300, subscriptionMinutes: 60, renewWithinMinutes: 30 },
+        { https: true, logger: captured.logger },
+      );
       tenant = t.tenant();
       for (let i = 0; i < 5; i++) tenant.addUser();
       dir = await t.directory();
@@ -35,10 +39,13 @@ for (const kind of STORE_KINDS) {
     afterEach(() => t.close());
 
     it('answers the validation handshake with the token as plain text', async () => {
-      const res = await fetch(`${t.service.url}/api/v1/dsync/microsoft/notifications?validationToken=${encodeURIComponent('Validation: Testing <b>&')}`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/plain' },
-      });
+      const res = await fetch(
+        `${t.service.url}/api/v1/dsync/microsoft/notifications?validationToken=${encodeURIComponent('Validation: Testing <b>&')}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain' },
+        },
+      );
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/plain/);
       expect(await res.text()).to.equal('Validation: Testing <b>&');
@@ -54,7 +61,13 @@ for (const kind of STORE_KINDS) {
     it('the first sync subscribes to users and groups (URL validated by Graph); a change is synced within 5 s with no cron call', async () => {
       const subs = [...t.fake.subscriptions.all.values()];
       expect(subs.map((s) => s.resource).sort()).to.deep.equal(['groups', 'users']);
-      expect(subs.every((s) => s.notificationUrl === `${t.service.url}/api/v1/dsync/microsoft/notifications` && s.clientState?.startsWith(`${dir.id}:`))).to.equal(true);
+      expect(
+        subs.every(
+          (s) =>
+            s.notificationUrl === `${t.service.url}/api/v1/dsync/microsoft/notifications` &&
+            s.clientState?.startsWith(`${dir.id}:`),
+        ),
+      ).to.equal(true);
       const status = await t.status(dir.id);
       expect(status.notifications.state).to.equal('active');
       expect(JSON.stringify(status)).to.not.include(subs[0]!.clientState!.split(':')[1]); // the secret stays in its record
@@ -62,7 +75,11 @@ for (const kind of STORE_KINDS) {
       const started = Date.now();
       const added = tenant.addUser();
       let events: any[] = [];
-      await until(async () => (events = [...events, ...(await t.newEvents(dir.id))]).length > 0, 'the notified change to be synced', 5000);
+      await until(
+        async () => (events = [...events, ...(await t.newEvents(dir.id))]).length > 0,
+        'the notified change to be synced',
+        5000,
+      );
       expect(events.map((e) => `${e.event}:${e.data.email}`)).to.deep.equal([`user.created:${added.mail}`]);
       expect(Date.now() - started).to.be.below(5000);
     });
@@ -80,24 +97,47 @@ for (const kind of STORE_KINDS) {
     it('a notification with a wrong clientState is ignored (no sync)', async () => {
       const before = await runs(t);
       const sub = [...t.fake.subscriptions.all.values()].find((s) => s.resource === 'users')!;
-      const forged = { subscriptionId: sub.id, changeType: 'updated', resource: 'Users/x', clientState: `${dir.id}:not-the-secret`, tenantId: TENANT_A };
+      const forged = {
+        subscriptionId: sub.id,
+        changeType: 'updated',
+        resource: 'Users/x',
+        clientState: `${dir.id}:not-the-secret`,
+        tenantId: TENANT_A,
+      };
       expect(await t.fake.subscriptions.post(sub.notificationUrl, [forged])).to.equal(202);
-      expect(await t.fake.subscriptions.post(sub.notificationUrl, [{ ...forged, clientState: 'no-directory:x' }])).to.equal(202);
+      expect(
+        await t.fake.subscriptions.post(sub.notificationUrl, [{ ...forged, clientState: 'no-directory:x' }]),
+      ).to.equal(202);
       await sleep(800);
       expect(t.service.dsync.microsoft.idle).to.equal(true);
       expect(await runs(t)).to.equal(before);
-      const ignored = await t.service.dsync.metrics.registry.getSingleMetricAsString('dsync_microsoft_notifications_total');
+      const ignored = await t.service.dsync.metrics.registry.getSingleMetricAsString(
+        'dsync_microsoft_notifications_total',
+      );
       expect(ignored).to.match(/outcome="ignored"} 2/);
     });
 
     it('a clientState naming a directory with another secret is a failed authentication: past the limit, 429 before the body is read', async () => {
       const before = await runs(t);
       const url = `${t.service.url}/api/v1/dsync/microsoft/notifications`;
-      const post = (value: unknown[]) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ value }) });
-      const note = (clientState: string) => ({ subscriptionId: 'x', changeType: 'updated', resource: 'Users/x', clientState, tenantId: TENANT_A });
+      const post = (value: unknown[]) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ value }),
+        });
+      const note = (clientState: string) => ({
+        subscriptionId: 'x',
+        changeType: 'updated',
+        resource: 'Users/x',
+        clientState,
+        tenantId: TENANT_A,
+      });
       // A deleted directory's subscriptions notify until they expire: ignored, not counted; one log line a batch.
-      for (let i = 0; i < 15; i++) expect((await post(Array(1000).fill(note('gone-directory:secret')))).status).to.equal(202);
-      const lines = () => logs.filter((l) => l.msg === 'ignored Graph notifications whose clientState does not check out');
+      for (let i = 0; i < 15; i++)
+        expect((await post(Array(1000).fill(note('gone-directory:secret')))).status).to.equal(202);
+      const lines = () =>
+        logs.filter((l) => l.msg === 'ignored Graph notifications whose clientState does not check out');
       expect(lines()).to.have.length(15);
       expect(lines()[0]).to.deep.include({ ignored: 1000, forged: 0 });
       // Guessing a real directory's secret: ten failures (DSYNC_AUTH_FAILURE_LIMIT's default), then refused unread.
@@ -107,7 +147,9 @@ for (const kind of STORE_KINDS) {
       expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
       expect(lines()).to.have.length(25);
       const metric = await t.service.dsync.metrics.registry.getSingleMetricAsString('dsync_auth_failures_total');
-      expect(metric).to.include('api="notifications",outcome="failed"} 10').and.include('api="notifications",outcome="refused"} 1');
+      expect(metric)
+        .to.include('api="notifications",outcome="failed"} 10')
+        .and.include('api="notifications",outcome="refused"} 1');
       expect(JSON.stringify(logs)).to.not.include('guess-').and.not.include('gone-directory:secret');
       await sleep(500);
       expect(await runs(t), 'nothing synced').to.equal(before);
@@ -116,7 +158,11 @@ for (const kind of STORE_KINDS) {
     it('renews a subscription before it expires (same subscription, later expiry)', async () => {
       await t.close();
       // A renewal window longer than the lifetime: every sync renews.
-      t = await startEntraTest(await openStore(kind, 9), { subscriptionMinutes: 60, renewWithinMinutes: 120 }, { https: true });
+      t = await startEntraTest(
+        await openStore(kind, 9),
+        { subscriptionMinutes: 60, renewWithinMinutes: 120 },
+        { https: true },
+      );
       tenant = t.tenant();
       tenant.addUser();
       dir = await t.directory();
@@ -135,11 +181,19 @@ for (const kind of STORE_KINDS) {
       const users = [...t.fake.subscriptions.all.values()].find((s) => s.resource === 'users')!;
       const before = await runs(t);
       t.fake.subscriptions.lifecycle(users.id, 'subscriptionRemoved');
-      await until(() => [...t.fake.subscriptions.all.values()].filter((s) => s.resource === 'users').length === 1, 'a new users subscription', 5000);
+      await until(
+        () => [...t.fake.subscriptions.all.values()].filter((s) => s.resource === 'users').length === 1,
+        'a new users subscription',
+        5000,
+      );
       expect(t.fake.subscriptions.all.has(users.id)).to.equal(false);
       await until(async () => (await runs(t)) > before, 'the sync a lifecycle event asks for', 5000);
       const added = tenant.addUser();
-      await until(async () => (await t.newEvents(dir.id)).some((e) => e.data.email === added.mail), 'a change notified on the new subscription', 5000);
+      await until(
+        async () => (await t.newEvents(dir.id)).some((e) => e.data.email === added.mail),
+        'a change notified on the new subscription',
+        5000,
+      );
     });
   });
 }

@@ -52,16 +52,33 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const ann = events.find((e) => e.event === 'user.created' && e.data.id === users[0]!.id);
       expect(ann.data.raw[ENTRA]).to.deep.equal(OWN_PROPS);
       expect(ann.data.raw.schemas).to.include(ENTRA);
-      expect(events.find((e) => e.event === 'user.created' && e.data.id === users[1]!.id).data.raw).to.not.have.property(ENTRA);
-      expect(l.filter((x) => x.startsWith('group.created'))).to.deep.equal(['group.created:Eng', 'group.created:Ops', 'group.created:Everyone', 'group.created:Empty']);
+      expect(
+        events.find((e) => e.event === 'user.created' && e.data.id === users[1]!.id).data.raw,
+      ).to.not.have.property(ENTRA);
+      expect(l.filter((x) => x.startsWith('group.created'))).to.deep.equal([
+        'group.created:Eng',
+        'group.created:Ops',
+        'group.created:Everyone',
+        'group.created:Empty',
+      ]);
       expect(l.filter((x) => x.startsWith('group.user_added:Everyone/'))).to.have.length(25); // spread over two instances
       expect(l.filter((x) => x.startsWith('group.user_added:Eng/'))).to.have.length(2);
       const status = await t.status(dir.id);
-      expect(status).to.deep.include({ state: 'succeeded', mode: 'full', tenant_id: TENANT_A, seen: { users: 30, groups: 4 }, throttled: 0 });
+      expect(status).to.deep.include({
+        state: 'succeeded',
+        mode: 'full',
+        tenant_id: TENANT_A,
+        seen: { users: 30, groups: 4 },
+        throttled: 0,
+      });
       // No public https URL here: no subscriptions, the scheduled sync alone.
       expect(status.notifications).to.deep.equal({ state: 'off', expires_at: null, error: null, retry_at: null });
       const stored = await t.service.dsync.store.getUser(dir.id, users[0]!.id);
-      expect(stored!.body).to.deep.include({ userName: users[0]!.userPrincipalName, externalId: users[0]!.id, active: true });
+      expect(stored!.body).to.deep.include({
+        userName: users[0]!.userPrincipalName,
+        externalId: users[0]!.id,
+        active: true,
+      });
 
       const calls = t.fake.graphCalls(TENANT_A);
       const again = await t.sync();
@@ -92,7 +109,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
         tenant.updateUser(users[3]!.id, { givenName: 'Renamed' });
         const events = await t.sync().then(() => t.newEvents(dir.id));
         expect(labels(events)).to.deep.equal([`user.updated:${users[3]!.mail}`]);
-        expect(events[0].data).to.deep.include({ first_name: 'Renamed', last_name: users[3]!.surname, email: users[3]!.mail, active: true });
+        expect(events[0].data).to.deep.include({
+          first_name: 'Renamed',
+          last_name: users[3]!.surname,
+          email: users[3]!.mail,
+          active: true,
+        });
       });
 
       it("a provider property changed or cleared: only it comes, the user's other ones are kept", async () => {
@@ -108,7 +130,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
         const events = await t.sync().then(() => t.newEvents(dir.id));
         expect(labels(events)).to.deep.equal([`user.updated:${users[0]!.mail}`]);
         expect(events[0].data.active).to.equal(false);
-        expect((await t.service.dsync.store.userGroupIds(dir.id, users[0]!.id)).sort()).to.deep.equal([eng.id, big.id].sort());
+        expect((await t.service.dsync.store.userGroupIds(dir.id, users[0]!.id)).sort()).to.deep.equal(
+          [eng.id, big.id].sort(),
+        );
       });
 
       it('a user deleted, then restored', async () => {
@@ -119,13 +143,20 @@ for (const kind of CLUSTER_STORE_KINDS) {
           `user.deleted:${users[1]!.mail}`,
         ]);
         tenant.restoreUser(users[1]!.id);
-        expect(await changed()).to.deep.equal([`user.created:${users[1]!.mail}`, `group.user_added:Eng/${users[1]!.mail}`, `group.user_added:Everyone/${users[1]!.mail}`]);
+        expect(await changed()).to.deep.equal([
+          `user.created:${users[1]!.mail}`,
+          `group.user_added:Eng/${users[1]!.mail}`,
+          `group.user_added:Everyone/${users[1]!.mail}`,
+        ]);
       });
 
       it('a member added and a member removed', async () => {
         tenant.addMember(ops.id, users[5]!.id);
         tenant.removeMember(eng.id, users[1]!.id);
-        expect(await changed()).to.deep.equal([`group.user_added:Ops/${users[5]!.mail}`, `group.user_removed:Eng/${users[1]!.mail}`]);
+        expect(await changed()).to.deep.equal([
+          `group.user_added:Ops/${users[5]!.mail}`,
+          `group.user_removed:Eng/${users[1]!.mail}`,
+        ]);
       });
 
       it('a group created with members, a group renamed, a group deleted', async () => {
@@ -134,7 +165,12 @@ for (const kind of CLUSTER_STORE_KINDS) {
         tenant.updateGroup(ops.id, { displayName: 'Operations' });
         tenant.removeGroup(eng.id);
         // In Graph's order of the changes; the deletion once the round is complete.
-        expect(await changed()).to.deep.equal(['group.created:Sales', `group.user_added:Sales/${users[9]!.mail}`, 'group.updated:Operations', 'group.deleted:Eng']);
+        expect(await changed()).to.deep.equal([
+          'group.created:Sales',
+          `group.user_added:Sales/${users[9]!.mail}`,
+          'group.updated:Operations',
+          'group.deleted:Eng',
+        ]);
       });
 
       it('Graph refuses the delta token (410 syncStateNotFound): a full resync emits exactly the real differences', async () => {
@@ -145,7 +181,11 @@ for (const kind of CLUSTER_STORE_KINDS) {
         const report = await t.sync();
         expect(report.failed, JSON.stringify(report)).to.equal(0);
         expect((await t.status(dir.id)).mode).to.equal('resync');
-        expect(await t.newEvents(dir.id).then(labels)).to.deep.equal([`user.created:${added.mail}`, `user.updated:${users[4]!.mail}`, `group.user_removed:Everyone/${users[7]!.mail}`]);
+        expect(await t.newEvents(dir.id).then(labels)).to.deep.equal([
+          `user.created:${added.mail}`,
+          `user.updated:${users[4]!.mail}`,
+          `group.user_removed:Everyone/${users[7]!.mail}`,
+        ]);
         // And the links the resync saved work: the next run is a delta with nothing to do.
         await t.sync();
         expect(await t.status(dir.id)).to.deep.include({ mode: 'delta', seen: { users: 0, groups: 0 } });
@@ -158,7 +198,8 @@ for (const kind of CLUSTER_STORE_KINDS) {
       tenant.addMember(inner.id, users[7]!.id);
       tenant.addMember(eng.id, inner.id, 'group');
       await t.sync();
-      const members = async (d: string, g: string) => (await t.service.dsync.store.groupMemberIds(d, g, 0, 100)).items.sort();
+      const members = async (d: string, g: string) =>
+        (await t.service.dsync.store.groupMemberIds(d, g, 0, 100)).items.sort();
       expect(await members(dir.id, eng.id)).to.deep.equal([users[0]!.id, users[1]!.id].sort());
 
       const nested = await t.directory(TENANT_A, { name: 'Nested', microsoft_nested_groups: true });

@@ -28,10 +28,16 @@ for (const kind of STORE_KINDS) {
     after(() => svc.close());
 
     const failures = async (api: string, outcome: string) =>
-      (await svc.dsync.metrics.authFailures.get()).values.find((v) => v.labels.api === api && v.labels.outcome === outcome)?.value ?? 0;
+      (await svc.dsync.metrics.authFailures.get()).values.find(
+        (v) => v.labels.api === api && v.labels.outcome === outcome,
+      )?.value ?? 0;
 
     /** Each attacker address sends `tries` wrong credentials, one after another; the addresses side by side. */
-    async function attack(from: string[], tries: number, send: (from: string, i: number) => Promise<number>): Promise<number[]> {
+    async function attack(
+      from: string[],
+      tries: number,
+      send: (from: string, i: number) => Promise<number>,
+    ): Promise<number[]> {
       const statuses = await Promise.all(
         from.map(async (from) => {
           const mine = [];
@@ -44,33 +50,59 @@ for (const kind of STORE_KINDS) {
 
     it('failures from ten addresses against a directory: its IdP keeps answering 2xx; the addresses that fail are refused', async () => {
       const dir = await svc.createDirectory();
-      const idp = (method: string, path: string, body?: unknown) => svc.scim(dir, method, path, body, { 'x-forwarded-for': IDP });
+      const idp = (method: string, path: string, body?: unknown) =>
+        svc.scim(dir, method, path, body, { 'x-forwarded-for': IDP });
       const ATTACKERS = attackers(1);
       let attacking = true;
-      const guessing = attack(ATTACKERS, 20, async (from, i) => (await svc.scim({ id: dir.id, scim: { secret: `wrong-${from}-${i}` } }, 'GET', '/Users', undefined, { 'x-forwarded-for': from })).status)
-        .finally(() => (attacking = false));
+      const guessing = attack(
+        ATTACKERS,
+        20,
+        async (from, i) =>
+          (
+            await svc.scim({ id: dir.id, scim: { secret: `wrong-${from}-${i}` } }, 'GET', '/Users', undefined, {
+              'x-forwarded-for': from,
+            })
+          ).status,
+      ).finally(() => (attacking = false));
       // The IdP provisions while the attack runs, and once more after it.
       const answers: number[] = [];
       for (let n = 0; attacking || n < 5; n++) {
         const created = await idp('POST', '/Users', { userName: `u${n}@acme.io`, active: true });
         answers.push(created.status);
-        answers.push((await idp('PATCH', `/Users/${created.body.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] })).status);
+        answers.push(
+          (
+            await idp('PATCH', `/Users/${created.body.id}`, {
+              schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+              Operations: [{ op: 'replace', path: 'active', value: false }],
+            })
+          ).status,
+        );
         answers.push((await idp('GET', '/Users?count=5')).status);
       }
       const statuses = await guessing;
       expect(answers.length).to.be.at.least(15);
-      expect(answers.filter((s) => s < 200 || s > 299), `the IdP's answers: ${answers.join(' ')}`).to.deep.equal([]);
-      expect(statuses.filter((s) => s !== 401 && s !== 429), 'the guesses').to.deep.equal([]);
+      expect(
+        answers.filter((s) => s < 200 || s > 299),
+        `the IdP's answers: ${answers.join(' ')}`,
+      ).to.deep.equal([]);
+      expect(
+        statuses.filter((s) => s !== 401 && s !== 429),
+        'the guesses',
+      ).to.deep.equal([]);
       // Ten addresses × their own limit of 10 reach the directory's total of 100; every later guess is refused
       // before its compare.
       expect(statuses.filter((s) => s === 401)).to.have.length(100);
-      expect((await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': ATTACKERS[0]! })).status, 'an attacker, with the right token').to.equal(429);
+      expect(
+        (await svc.scim(dir, 'GET', '/Users', undefined, { 'x-forwarded-for': ATTACKERS[0]! })).status,
+        'an attacker, with the right token',
+      ).to.equal(429);
       expect((await idp('GET', '/Users')).status).to.equal(200);
     });
 
-    it('past the directory\'s total, each address that fails is refused after one failure', async () => {
+    it("past the directory's total, each address that fails is refused after one failure", async () => {
       const dir = await svc.createDirectory();
-      const guess = (from: string) => svc.scim({ id: dir.id, scim: { secret: 'wrong' } }, 'GET', '/Groups', undefined, { 'x-forwarded-for': from });
+      const guess = (from: string) =>
+        svc.scim({ id: dir.id, scim: { secret: 'wrong' } }, 'GET', '/Groups', undefined, { 'x-forwarded-for': from });
       // 100 failures from ten addresses (each at its own limit) put the directory over its total.
       await attack(attackers(2), 10, async (from) => (await guess(from)).status);
       for (let i = 1; i <= 5; i++) {
@@ -78,20 +110,40 @@ for (const kind of STORE_KINDS) {
         expect((await guess(from)).status, `${from}'s first failure`).to.equal(401);
         expect((await guess(from)).status, `${from}, refused from then on`).to.equal(429);
       }
-      expect((await svc.scim(dir, 'GET', '/Groups', undefined, { 'x-forwarded-for': '192.0.2.99' })).status, 'an address that has not failed').to.equal(200);
+      expect(
+        (await svc.scim(dir, 'GET', '/Groups', undefined, { 'x-forwarded-for': '192.0.2.99' })).status,
+        'an address that has not failed',
+      ).to.equal(200);
     });
 
     it('wrong keys from ten addresses: the management API keeps answering a valid key from another address', async () => {
       const before = await failures('management', 'failed');
       const headers = (key: string, from: string) => ({ authorization: `Api-Key ${key}`, 'x-forwarded-for': from });
       let attacking = true;
-      const guessing = attack(attackers(3), 20, async (from, i) => (await fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, { headers: headers(`wrong-${i}`, from) })).status).finally(
-        () => (attacking = false),
-      );
+      const guessing = attack(
+        attackers(3),
+        20,
+        async (from, i) =>
+          (
+            await fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, {
+              headers: headers(`wrong-${i}`, from),
+            })
+          ).status,
+      ).finally(() => (attacking = false));
       const answers: number[] = [];
-      for (let n = 0; attacking || n < 5; n++) answers.push((await fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, { headers: headers(API_KEY, BACKEND) })).status);
+      for (let n = 0; attacking || n < 5; n++)
+        answers.push(
+          (
+            await fetch(`${svc.url}/api/v1/directory-sync?tenant=acme&product=app`, {
+              headers: headers(API_KEY, BACKEND),
+            })
+          ).status,
+        );
       const statuses = await guessing;
-      expect(answers.filter((s) => s !== 200), `the backend's answers: ${answers.join(' ')}`).to.deep.equal([]);
+      expect(
+        answers.filter((s) => s !== 200),
+        `the backend's answers: ${answers.join(' ')}`,
+      ).to.deep.equal([]);
       expect(statuses.filter((s) => s === 401)).to.have.length(100);
       expect((await failures('management', 'failed')) - before).to.equal(100);
     });

@@ -30,9 +30,11 @@ function expressRoutes(app: Express): Array<[string, string]> {
     for (const layer of stack) {
       // A route answering only 405 (methodNotAllowed) is the other methods of a known path, not a route of its own.
       const only405 = layer.route?.stack.every((l: any) => l.name === 'methodNotAllowed');
-      if (layer.route && !only405) for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
+      if (layer.route && !only405)
+        for (const m of Object.keys(layer.route.methods)) found.push([m, `${prefix}${layer.route.path}`]);
       // Not the API: the SCIM endpoint (another protocol) and the setup page (HTML for the IT admin's browser).
-      else if (layer.handle?.stack && !['/api/scim/v2.0', '/setup'].includes(`${prefix}${layer.rawPath ?? ''}`)) walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
+      else if (layer.handle?.stack && !['/api/scim/v2.0', '/setup'].includes(`${prefix}${layer.rawPath ?? ''}`))
+        walk(layer.handle.stack, `${prefix}${layer.rawPath ?? ''}`);
     }
   };
   walk((app as any).router.stack, '');
@@ -51,7 +53,11 @@ function urlOf(r: ApiRoute, id: string, query: Record<string, string> = {}): str
 /** Query values that pass validation (and name an unknown directory where a directory is named). */
 function validQuery(r: ApiRoute): Record<string, string> {
   const shape = (r.query as any)?.shape ?? {};
-  return Object.fromEntries(['tenant', 'product', 'directoryId'].filter((k) => k in shape).map((k) => [k, k === 'directoryId' ? UNKNOWN : 'nobody']));
+  return Object.fromEntries(
+    ['tenant', 'product', 'directoryId']
+      .filter((k) => k in shape)
+      .map((k) => [k, k === 'directoryId' ? UNKNOWN : 'nobody']),
+  );
 }
 
 /** A body the route accepts (create, update, replay): what is left to answer is the store's or the id's. */
@@ -65,7 +71,11 @@ function validBody(r: ApiRoute): unknown {
     'post /directory-sync/:id/setup-links': { expires_in: 3600 },
     'put /directory-sync/:id/hris/credentials': { subdomain: 'acme', api_key: 'a-bamboohr-key' },
     '/directory-sync/:id/google/service-account': {
-      key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' },
+      key: {
+        type: 'service_account',
+        client_email: 'sync@acme.iam.gserviceaccount.com',
+        private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n',
+      },
       admin_email: 'admin@acme.io',
     },
   };
@@ -79,21 +89,39 @@ describe('OpenAPI document', function () {
   const READ_ONLY = 'read-only-key';
   const OTHER_TENANT = 'beta-tenant-key';
   before(async () => {
-    svc = await startService(new MemoryStore(), {}, {
-      apiKeys: [API_KEY, { key: READ_ONLY, scope: { readOnly: true } }, { key: OTHER_TENANT, scope: { readOnly: false, tenant: 'beta' } }],
-    });
+    svc = await startService(
+      new MemoryStore(),
+      {},
+      {
+        apiKeys: [
+          API_KEY,
+          { key: READ_ONLY, scope: { readOnly: true } },
+          { key: OTHER_TENANT, scope: { readOnly: false, tenant: 'beta' } },
+        ],
+      },
+    );
   });
   after(() => svc.close());
 
   const raw = (method: string, url: string, init: { headers?: Record<string, string>; body?: string } = {}) =>
-    fetch(`${svc.url}${url}`, { method, headers: { authorization: `Api-Key ${API_KEY}`, ...init.headers }, ...(init.body !== undefined && { body: init.body }) });
+    fetch(`${svc.url}${url}`, {
+      method,
+      headers: { authorization: `Api-Key ${API_KEY}`, ...init.headers },
+      ...(init.body !== undefined && { body: init.body }),
+    });
 
   it('docs/openapi.json is the generated document (run `npm run openapi` after changing a route or schema)', () => {
-    expect(readFileSync(OPENAPI_FILE, 'utf8') === openApiText(), 'docs/openapi.json is stale: run npm run openapi').to.equal(true);
+    expect(
+      readFileSync(OPENAPI_FILE, 'utf8') === openApiText(),
+      'docs/openapi.json is stale: run npm run openapi',
+    ).to.equal(true);
   });
 
   it('src/client/api-types.ts is generated from the document (run `npm run openapi`)', async () => {
-    expect(readFileSync(CLIENT_TYPES_FILE, 'utf8') === (await clientTypesText()), 'src/client/api-types.ts is stale: run npm run openapi').to.equal(true);
+    expect(
+      readFileSync(CLIENT_TYPES_FILE, 'utf8') === (await clientTypesText()),
+      'src/client/api-types.ts is stale: run npm run openapi',
+    ).to.equal(true);
   });
 
   it('is served at GET /api/v1/openapi.json without an API key', async () => {
@@ -106,7 +134,9 @@ describe('OpenAPI document', function () {
     const dsync = createDsync({ store: new MemoryStore(), externalUrl: 'http://localhost' });
     const routes = expressRoutes(createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }) }));
     const inApp = routes.map(([m, p]) => `${m} ${p.replace(/:(\w+)/g, '{$1}')}`).sort();
-    const inDoc = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    const inDoc = Object.entries(doc.paths)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`))
+      .sort();
     expect(inApp).to.deep.equal(inDoc);
     expect(inApp.length).to.be.at.least(API_ROUTES.length + 3);
   });
@@ -122,9 +152,16 @@ describe('OpenAPI document', function () {
   it('every route with input answers 400 on a bad parameter or body, as documented', async () => {
     for (const r of API_ROUTES.filter((x) => errorStatuses(x).includes(400))) {
       // A control character in a path id, a repeated query parameter, an unknown body field: each a 400.
-      const url = r.params ? urlOf(r, 'bad\u0001id', validQuery(r)) : r.query ? `${urlOf(r, UNKNOWN)}?${Object.keys((r.query as any).shape)[0]}=1&${Object.keys((r.query as any).shape)[0]}=2` : urlOf(r, UNKNOWN);
+      const url = r.params
+        ? urlOf(r, 'bad\u0001id', validQuery(r))
+        : r.query
+          ? `${urlOf(r, UNKNOWN)}?${Object.keys((r.query as any).shape)[0]}=1&${Object.keys((r.query as any).shape)[0]}=2`
+          : urlOf(r, UNKNOWN);
       const body = r.body && !r.params ? JSON.stringify({ no_such_field: 1 }) : undefined;
-      const res = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'application/json' }, ...(body && { body }) });
+      const res = await raw(r.method.toUpperCase(), url, {
+        headers: { 'content-type': 'application/json' },
+        ...(body && { body }),
+      });
       expect(res.status, `${r.method} ${r.path}`).to.equal(400);
       expect(((await res.json()) as any).error.code).to.equal(400);
     }
@@ -137,20 +174,34 @@ describe('OpenAPI document', function () {
       expect(errorStatuses(r), `${r.method} ${r.path}`).to.include(400);
       // %A7 alone is no UTF-8 character: express cannot decode the parameter.
       const body = r.body ? JSON.stringify(validBody(r)) : undefined;
-      const res = await raw(r.method.toUpperCase(), `${API_PREFIX}${r.path.replace(/:(\w+)/g, '%A7%F2')}`, { headers: { 'content-type': 'application/json' }, ...(body && { body }) });
+      const res = await raw(r.method.toUpperCase(), `${API_PREFIX}${r.path.replace(/:(\w+)/g, '%A7%F2')}`, {
+        headers: { 'content-type': 'application/json' },
+        ...(body && { body }),
+      });
       expect(res.status, `${r.method} ${r.path}`).to.equal(400);
       expect(((await res.json()) as any).error.code).to.equal(400);
     }
   });
 
   it('every operation documents the 431 the HTTP parser answers to a request line over 16 KiB, and every route answers it in the envelope', async () => {
-    // Before, no operation listed it: the fuzzer's over-long redirect_url (past its maxLength) met a bare, undocumented 431.
-    for (const [path, ops] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(ops)) expect(op.responses, `${m} ${path}`).to.have.property('431');
+    // Before, no operation listed it: the fuzzer's over-long redirect_url (past its maxLength) met a bare, undocumented
+    // 431.
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [m, op] of Object.entries(ops)) expect(op.responses, `${m} ${path}`).to.have.property('431');
     for (const r of API_ROUTES) {
-      const res = await raw(r.method.toUpperCase(), `${urlOf(r, UNKNOWN)}?redirect_url=${'%F0%9F%8F%BB'.repeat(1_500)}`);
+      const res = await raw(
+        r.method.toUpperCase(),
+        `${urlOf(r, UNKNOWN)}?redirect_url=${'%F0%9F%8F%BB'.repeat(1_500)}`,
+      );
       expect(res.status, `${r.method} ${r.path}`).to.equal(431);
       expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
-      expect(await res.json()).to.deep.equal({ data: null, error: { code: 431, message: "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers" } });
+      expect(await res.json()).to.deep.equal({
+        data: null,
+        error: {
+          code: 431,
+          message: "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers",
+        },
+      });
     }
   });
 
@@ -172,21 +223,26 @@ describe('OpenAPI document', function () {
     for (const r of API_ROUTES.filter((x) => x.body)) {
       expect(errorStatuses(r)).to.include.members([413, 415]);
       const url = urlOf(r, d.id);
-      const big = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(1_100_000) }) });
+      const big = await raw(r.method.toUpperCase(), url, {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+      });
       expect(big.status, `${r.method} ${r.path}`).to.equal(413);
       const text = await raw(r.method.toUpperCase(), url, { headers: { 'content-type': 'text/plain' }, body: 'hello' });
       expect(text.status, `${r.method} ${r.path}`).to.equal(415);
     }
   });
 
-  it('every route behind the key answers 403 beyond a scoped key\'s reach; three refuse a directory the operator manages', async () => {
+  it("every route behind the key answers 403 beyond a scoped key's reach; three refuse a directory the operator manages", async () => {
     const acme = await svc.createDirectory({ type: 'google', tenant: 'acme' });
     const routes = API_ROUTES.filter((r) => errorStatuses(r).includes(403));
     expect(routes).to.have.length(API_ROUTES.filter((r) => r.auth !== false).length);
     for (const r of routes) {
       // A write with the read-only key; a read with a key of tenant beta on acme's directory (or tenant).
       const key = r.method === 'get' ? OTHER_TENANT : READ_ONLY;
-      const query = Object.fromEntries(Object.entries(validQuery(r)).map(([k, v]) => [k, k === 'directoryId' ? acme.id : k === 'tenant' ? 'acme' : v]));
+      const query = Object.fromEntries(
+        Object.entries(validQuery(r)).map(([k, v]) => [k, k === 'directoryId' ? acme.id : k === 'tenant' ? 'acme' : v]),
+      );
       const body = validBody(r);
       const res = await raw(r.method.toUpperCase(), urlOf(r, acme.id, query), {
         headers: { authorization: `Api-Key ${key}`, 'content-type': 'application/json' },
@@ -194,9 +250,18 @@ describe('OpenAPI document', function () {
       });
       expect(res.status, `${r.method} ${r.path} with ${key}`).to.equal(403);
     }
-    const managed = await svc.dsync.directories.create({ name: 'M', tenant: 'acme', product: 'app', type: 'okta-scim-v2' }, { managedBy: 'operator' });
-    const managedGoogle = await svc.dsync.directories.create({ name: 'G', tenant: 'acme', product: 'app', type: 'google' }, { managedBy: 'operator' });
-    const managedHris = await svc.dsync.directories.create({ name: 'H', tenant: 'acme', product: 'app', type: 'bamboohr' }, { managedBy: 'operator' });
+    const managed = await svc.dsync.directories.create(
+      { name: 'M', tenant: 'acme', product: 'app', type: 'okta-scim-v2' },
+      { managedBy: 'operator' },
+    );
+    const managedGoogle = await svc.dsync.directories.create(
+      { name: 'G', tenant: 'acme', product: 'app', type: 'google' },
+      { managedBy: 'operator' },
+    );
+    const managedHris = await svc.dsync.directories.create(
+      { name: 'H', tenant: 'acme', product: 'app', type: 'bamboohr' },
+      { managedBy: 'operator' },
+    );
     const controlled = API_ROUTES.filter((r) => r.errors?.includes(403));
     expect(controlled.map((r) => `${r.method} ${r.path}`).sort()).to.deep.equal([
       'delete /directory-sync/:id',
@@ -208,7 +273,9 @@ describe('OpenAPI document', function () {
     for (const r of controlled) {
       const target = r.path.includes('/google/') ? managedGoogle : r.path.includes('/hris/') ? managedHris : managed;
       // The token its DirectoryConnection's Secret holds is the one the operator manages.
-      const url = r.path.endsWith(':tokenId') ? `${API_PREFIX}/directory-sync/${target.id}/scim-tokens/scim-secret` : urlOf(r, target.id);
+      const url = r.path.endsWith(':tokenId')
+        ? `${API_PREFIX}/directory-sync/${target.id}/scim-tokens/scim-secret`
+        : urlOf(r, target.id);
       const res: Reply = await svc.api(r.method.toUpperCase(), url, validBody(r));
       expect(res.status, `${r.method} ${r.path}`).to.equal(403);
     }
@@ -276,10 +343,16 @@ describe('OpenAPI document', function () {
       for (const r of API_ROUTES) {
         const statuses: number[] = [];
         for (let round = 0; round < 5 && !statuses.includes(429); round++) {
-          const replies = await Promise.all(Array.from({ length: 8 }, () => limited.api(r.method.toUpperCase(), urlOf(r, UNKNOWN, validQuery(r)), validBody(r))));
+          const replies = await Promise.all(
+            Array.from({ length: 8 }, () =>
+              limited.api(r.method.toUpperCase(), urlOf(r, UNKNOWN, validQuery(r)), validBody(r)),
+            ),
+          );
           statuses.push(...replies.map((x) => x.status));
           const refused = replies.find((x) => x.status === 429);
-          if (refused) for (const h of ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(refused.headers.get(h), h).to.be.a('string');
+          if (refused)
+            for (const h of ['retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'])
+              expect(refused.headers.get(h), h).to.be.a('string');
         }
         expect(statuses, `${r.method} ${r.path}`).to.include(429);
       }

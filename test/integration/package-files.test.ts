@@ -9,7 +9,11 @@ import { installPackedPackage } from '../support/packed.js';
 
 function files(dir: string, root = dir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.name === 'node_modules' ? [] : e.isDirectory() ? files(join(dir, e.name), root) : [relative(root, join(dir, e.name))],
+    e.name === 'node_modules'
+      ? []
+      : e.isDirectory()
+        ? files(join(dir, e.name), root)
+        : [relative(root, join(dir, e.name))],
   );
 }
 
@@ -19,8 +23,15 @@ describe('the npm package', function () {
   it('ships the built service, the client and the CRD, and no generator of committed files', async () => {
     const { dir } = await installPackedPackage();
     const shipped = files(dir);
-    expect(shipped).to.include.members(['package.json', 'dist/cli.js', 'dist/client/index.js', 'crds/dsync.io_directoryconnections.yaml']);
-    expect(shipped.filter((f) => /(^|\/)generate[^/]*\.(js|ts|d\.ts)$/.test(f) || f.startsWith('scripts/'))).to.deep.equal([]);
+    expect(shipped).to.include.members([
+      'package.json',
+      'dist/cli.js',
+      'dist/client/index.js',
+      'crds/dsync.io_directoryconnections.yaml',
+    ]);
+    expect(
+      shipped.filter((f) => /(^|\/)generate[^/]*\.(js|ts|d\.ts)$/.test(f) || f.startsWith('scripts/')),
+    ).to.deep.equal([]);
     expect(shipped.filter((f) => f.startsWith('dist/')).length).to.be.above(100);
   });
 });

@@ -12,7 +12,9 @@ import { blocksOf } from '../readme/readme-blocks.js';
 function readmeExample(): { status: number; headers: Record<string, string>; body: unknown } {
   const [head, body] = blocksOf('rate-limit-429')[0]!.code.split('\n\n');
   const [statusLine, ...headerLines] = head!.split('\n');
-  const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body!) };
 }
 
@@ -74,7 +76,8 @@ describe('rate limits: project buckets on Redis', function () {
     // Exactly what the rate-limits page shows an IdP receiving.
     const example = readmeExample();
     expect(eleventh.status).to.equal(example.status);
-    for (const [name, value] of Object.entries(example.headers)) expect(eleventh.headers.get(name), name).to.equal(value);
+    for (const [name, value] of Object.entries(example.headers))
+      expect(eleventh.headers.get(name), name).to.equal(value);
     expect(eleventh.body).to.deep.equal(example.body);
     expect((await listUsers()).status).to.equal(429);
     expect(await burstOf(42, listDirectories)).to.deep.equal({ 200: 40, 429: 2 });
@@ -139,9 +142,17 @@ describe('rate limits: the embedded memory store', () => {
   it('counts in the process: Developer scim trips at the 2nd request, default at the 6th', async () => {
     const svc = await startLimited(new MemoryStore(), { plan: 'developer' });
     try {
-      const dir = await svc.dsync.directories.create({ name: 'A', tenant: 'acme', product: 'app', type: 'generic-scim-v2' });
+      const dir = await svc.dsync.directories.create({
+        name: 'A',
+        tenant: 'acme',
+        product: 'app',
+        type: 'generic-scim-v2',
+      });
       expect(await burstOf(3, () => svc.scim(dir, 'GET', '/Users'))).to.deep.equal({ 200: 1, 429: 2 });
-      expect(await burstOf(6, () => svc.api('GET', '/api/v1/directory-sync?tenant=acme&product=app'))).to.deep.equal({ 200: 5, 429: 1 });
+      expect(await burstOf(6, () => svc.api('GET', '/api/v1/directory-sync?tenant=acme&product=app'))).to.deep.equal({
+        200: 5,
+        429: 1,
+      });
     } finally {
       await svc.close();
     }
@@ -198,7 +209,9 @@ describe('rate limits: two server processes share one limit', function () {
       await waitHealthy(port, proc);
     }
     const get = (port: number) =>
-      fetch(`http://127.0.0.1:${port}/api/v1/directory-sync?tenant=acme&product=app`, { headers: { authorization: `Api-Key ${API_KEY}` } });
+      fetch(`http://127.0.0.1:${port}/api/v1/directory-sync?tenant=acme&product=app`, {
+        headers: { authorization: `Api-Key ${API_KEY}` },
+      });
     const replies = await Promise.all(ports.flatMap((port) => Array.from({ length: 4 }, () => get(port))));
     expect(replies.filter((r) => r.status === 200)).to.have.length(5);
     expect(replies.filter((r) => r.status === 429)).to.have.length(3);
@@ -206,8 +219,14 @@ describe('rate limits: two server processes share one limit', function () {
   });
 
   it('refuses to start on a bad plan, naming the variable', async () => {
-    const proc = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(await freePort()), METRICS_PORT: '0', DSYNC_RATE_LIMIT_PLAN: 'free' });
+    const proc = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(await freePort()),
+      METRICS_PORT: '0',
+      DSYNC_RATE_LIMIT_PLAN: 'free',
+    });
     expect(await proc.exited).to.not.equal(0);
-    expect(proc.output()).to.match(/DSYNC_RATE_LIMIT_PLAN must be one of developer, production, growth, enterprise, essential, scale/);
+    expect(proc.output()).to.match(
+      /DSYNC_RATE_LIMIT_PLAN must be one of developer, production, growth, enterprise, essential, scale/,
+    );
   });
 });

@@ -24,7 +24,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
     const scimHeaders = () => ({ authorization: `Bearer ${dir.scim.secret}`, 'content-type': 'application/scim+json' });
     const scimUrl = (path: string) => `${svc.url}/api/scim/v2.0/${dir.id}${path}`;
-    const rename = (name: string) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'displayName', value: name }] });
+    const rename = (name: string) => ({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', path: 'displayName', value: name }],
+    });
     /** Starts a slow write and waits until it holds its lock (or was reported). */
     async function holding(method: string, path: string, body: unknown, counted: () => Promise<number>) {
       const before = await counted();
@@ -53,14 +56,25 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const other = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Ops' });
       const first = await holding('PATCH', `/Groups/${groupId}`, rename('First'), inflightAllowed);
       expect((await svc.scim(dir, 'PATCH', `/Groups/${other.body.id}`, rename('Ops2'))).status).to.equal(204);
-      const dir2 = await svc.dsync.directories.create({ name: 'B', tenant: 'beta', product: 'app', type: 'generic-scim-v2' });
+      const dir2 = await svc.dsync.directories.create({
+        name: 'B',
+        tenant: 'beta',
+        product: 'app',
+        type: 'generic-scim-v2',
+      });
       const sameId = await svc.scim(dir2, 'PATCH', `/Groups/${groupId}`, rename('X'));
-      expect(sameId.status, 'same path shape in another directory: not blocked (404: no such group there)').to.equal(404);
+      expect(sameId.status, 'same path shape in another directory: not blocked (404: no such group there)').to.equal(
+        404,
+      );
       expect((await first.finish()).status).to.equal(204);
     });
 
     it('report-only: concurrent user creates all pass, with a log line and a metric', async () => {
-      const user = (name: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: name, active: true });
+      const user = (name: string) => ({
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: name,
+        active: true,
+      });
       const first = await holding('POST', '/Users', user('a@acme.test'), inflightAllowed);
       const second = await svc.scim(dir, 'POST', '/Users', user('b@acme.test'));
       expect(second.status).to.equal(201);
@@ -71,7 +85,13 @@ for (const kind of CLUSTER_STORE_KINDS) {
       // Every violation is counted; the log gets one line per rule and directory a window (an import is parallel).
       const lines = svc.logs.filter((l) => l.msg === 'concurrent request to one resource (report-only inflight rule)');
       expect(lines).to.have.length(1);
-      expect(lines[0]).to.include({ rule: 'scim-create', bucket: 'scim', method: 'POST', path: `/api/scim/v2.0/${dir.id}/Users`, suppressed: 0 });
+      expect(lines[0]).to.include({
+        rule: 'scim-create',
+        bucket: 'scim',
+        method: 'POST',
+        path: `/api/scim/v2.0/${dir.id}/Users`,
+        suppressed: 0,
+      });
     });
 
     it('GET, HEAD and OPTIONS are never held up by a write in progress', async () => {
@@ -89,10 +109,16 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const before = await svc.decisions('default', 'inflight', 'allowed');
       const headers = { authorization: 'Api-Key test-api-key', 'content-type': 'application/json' };
       const slow = slowRequest(`${svc.url}/api/v1/directory-sync/${dir.id}`, 'PATCH', headers, { name: 'Renamed' });
-      await until(async () => (await svc.decisions('default', 'inflight', 'allowed')) > before, 'the management PATCH to take its lock');
+      await until(
+        async () => (await svc.decisions('default', 'inflight', 'allowed')) > before,
+        'the management PATCH to take its lock',
+      );
       const second = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Other' });
       expect(second.status).to.equal(429);
-      expect(second.body).to.deep.equal({ data: null, error: { message: 'Another PATCH request to this resource is in progress; retry after 1 s', code: 429 } });
+      expect(second.body).to.deep.equal({
+        data: null,
+        error: { message: 'Another PATCH request to this resource is in progress; retry after 1 s', code: 429 },
+      });
       expect((await slow.finish()).status).to.equal(200);
     });
 
@@ -107,7 +133,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
     it('a client that drops its connection mid-request releases the lock', async () => {
       const first = await holding('PATCH', `/Groups/${groupId}`, rename('First'), inflightAllowed);
       first.abort();
-      await until(async () => (await svc.scim(dir, 'PATCH', `/Groups/${groupId}`, rename('After'))).status === 204, 'the lock to be released');
+      await until(
+        async () => (await svc.scim(dir, 'PATCH', `/Groups/${groupId}`, rename('After'))).status === 204,
+        'the lock to be released',
+      );
     });
   });
 }

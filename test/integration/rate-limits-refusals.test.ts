@@ -48,6 +48,8 @@ describe('rate limits: a refused request spends no budget (Developer preset, Red
     for (let i = 0; i < 3; i++) expect((await listUsers()).headers.get('ratelimit-limit')).to.equal('10');
     expect(allowed).to.equal(10);
     expect(await svc.decisions('scim', 'burst', 'limited')).to.equal(refused);
-    expect(await svc.decisions('scim', 'sustained', 'limited'), "the 10th second's retry, then the four over").to.equal(5);
+    expect(await svc.decisions('scim', 'sustained', 'limited'), "the 10th second's retry, then the four over").to.equal(
+      5,
+    );
   });
 });

@@ -27,17 +27,36 @@ for (const kind of STORE_KINDS) {
       raw = await openStore(kind, 15);
       w = hooked(raw);
       dsync = createDsync({ store: w.store, externalUrl: 'https://app.example.com' });
-      directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+      directory = await dsync.directories.create({
+        name: 'Acme',
+        tenant: 'acme',
+        product: 'app',
+        type: 'okta-scim-v2',
+      });
       call = async (method, path, body) => {
         const [resourceType, resourceId] = path.split('/') as [string, string?];
-        const req = { directoryId: directory.id, apiSecret: directory.scim.secret, method, resourceType, query: {}, body };
-        return dsync.requests.handle(resourceId === undefined ? req : { ...req, resourceId }) as Promise<{ status: number; data: any }>;
+        const req = {
+          directoryId: directory.id,
+          apiSecret: directory.scim.secret,
+          method,
+          resourceType,
+          query: {},
+          body,
+        };
+        return dsync.requests.handle(resourceId === undefined ? req : { ...req, resourceId }) as Promise<{
+          status: number;
+          data: any;
+        }>;
       };
     });
     afterEach(() => dsync.close());
 
     /** The store calls one request makes. */
-    const callsOf = async (method: string, path: string, body?: unknown): Promise<{ status: number; calls: string[]; data: any }> => {
+    const callsOf = async (
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<{ status: number; calls: string[]; data: any }> => {
       const from = w.calls.length;
       const res = await call(method, path, body);
       return { status: res.status, data: res.data, calls: w.calls.slice(from) };
@@ -64,7 +83,11 @@ for (const kind of STORE_KINDS) {
       const user = (await call('POST', 'Users', { schemas: [USER], userName: 'ann@acme.io' })).data;
       const { id } = (await call('POST', 'Groups', { displayName: 'Eng' })).data;
       for (const [method, body, status] of [
-        ['PATCH', { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: user.id }] }] }, 204],
+        [
+          'PATCH',
+          { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: user.id }] }] },
+          204,
+        ],
         ['GET', undefined, 200],
         ['PUT', { displayName: 'Engineering' }, 200],
         ['DELETE', undefined, 204],
@@ -79,9 +102,19 @@ for (const kind of STORE_KINDS) {
       const { id } = (await call('POST', 'Users', { schemas: [USER], userName: 'ann@acme.io' })).data;
       // Another writer lands between this request's authentication (its read) and its commit.
       w.before('updateUser', async () => {
-        expect((await call('PATCH', `Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'title', value: 'Dr' }] })).status).to.equal(200);
+        expect(
+          (
+            await call('PATCH', `Users/${id}`, {
+              schemas: [PATCH_OP],
+              Operations: [{ op: 'add', path: 'title', value: 'Dr' }],
+            })
+          ).status,
+        ).to.equal(200);
       });
-      const res = await callsOf('PATCH', `Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'nickName', value: 'Annie' }] });
+      const res = await callsOf('PATCH', `Users/${id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'add', path: 'nickName', value: 'Annie' }],
+      });
       expect(res.status).to.equal(200);
       expect(res.data).to.deep.include({ title: 'Dr', nickName: 'Annie' });
       expect(res.data.meta.version).to.equal('W/"3"');
@@ -103,7 +136,9 @@ for (const kind of STORE_KINDS) {
         const { id } = (await call('POST', 'Users', { schemas: [USER], userName: 'ann@acme.io' })).data;
         const sent: string[] = [];
         (raw as RedisStore).observeCommands((command) => void sent.push(command));
-        expect((await call('PUT', `Users/${id}`, { schemas: [USER], userName: 'ann@acme.io', title: 'Dr' })).status).to.equal(200);
+        expect(
+          (await call('PUT', `Users/${id}`, { schemas: [USER], userName: 'ann@acme.io', title: 'Dr' })).status,
+        ).to.equal(200);
         expect(sent.filter((c) => c === 'mget' || c === 'get' || c === 'evalsha')).to.deep.equal(['mget', 'evalsha']);
       });
     }

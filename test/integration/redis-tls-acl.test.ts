@@ -9,7 +9,16 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { freePort } from '../bench/lib.js';
-import { dsyncEnv, dumpOutputs, killAll, live, scimSecrets, serve, spawnDsync, USER_SCHEMA } from '../support/dsync-process.js';
+import {
+  dsyncEnv,
+  dumpOutputs,
+  killAll,
+  live,
+  scimSecrets,
+  serve,
+  spawnDsync,
+  USER_SCHEMA,
+} from '../support/dsync-process.js';
 import { FaultReceiver } from '../support/fault-receiver.js';
 import { until } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
@@ -30,7 +39,11 @@ const setups = [
   {
     name: 'Sentinel, REDIS_TLS + REDIS_USERNAME / REDIS_PASSWORD',
     start: () => startTopology('sentinel', { tls: true, user }),
-    env: (t: RedisTopology, password = user.password) => ({ ...t.env(), REDIS_PASSWORD: password, REDIS_SENTINEL_PASSWORD: password }),
+    env: (t: RedisTopology, password = user.password) => ({
+      ...t.env(),
+      REDIS_PASSWORD: password,
+      REDIS_SENTINEL_PASSWORD: password,
+    }),
   },
 ];
 
@@ -63,14 +76,24 @@ for (const setup of setups) {
       });
       const body = (await res.json()) as { id: string };
       expect(res.status, JSON.stringify(body)).to.equal(201);
-      const read = await fetch(`${proc.url}/api/scim/v2.0/${dir!.id}/Users/${body.id}`, { headers: { authorization: `Bearer ${scimSecrets.get(dir!.id)}` } });
+      const read = await fetch(`${proc.url}/api/scim/v2.0/${dir!.id}/Users/${body.id}`, {
+        headers: { authorization: `Bearer ${scimSecrets.get(dir!.id)}` },
+      });
       expect(read.status).to.equal(200);
-      await until(() => receiver.events().some(({ event }) => event.event === 'user.created' && event.data.id === body.id), 'the signed user.created event', 10_000);
+      await until(
+        () => receiver.events().some(({ event }) => event.event === 'user.created' && event.data.id === body.id),
+        'the signed user.created event',
+        10_000,
+      );
       expect(receiver.events().map(({ event }) => event.event)).to.include.members(['group.created', 'user.created']);
     });
 
     it('with a wrong password, stops at start with an exit code and the WRONGPASS error (no hang)', async () => {
-      const proc = spawnDsync('serve(wrong password)', ['serve'], dsyncEnv({ ...setup.env(topology, 'not-the-password'), PORT: String(await freePort()) }));
+      const proc = spawnDsync(
+        'serve(wrong password)',
+        ['serve'],
+        dsyncEnv({ ...setup.env(topology, 'not-the-password'), PORT: String(await freePort()) }),
+      );
       const t0 = Date.now();
       const timer = setTimeout(() => proc.child.kill('SIGKILL'), 30_000);
       const [code, signal] = (await once(proc.child, 'exit')) as [number | null, string | null];

@@ -28,17 +28,26 @@ describe('test/redis-topology.sh', function () {
   it('returns with its output closed: the daemonized servers keep none of the caller’s pipes', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dsync-topology-'));
     try {
-      const child = spawn('bash', ['test/redis-topology.sh', 'sentinel', dir, 'auto', '--sentinels', '0'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('bash', ['test/redis-topology.sh', 'sentinel', dir, 'auto', '--sentinels', '0'], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
       child.stderr.on('data', (b: Buffer) => (out += b.toString()));
       // 'close' fires only once every holder of the pipes has closed them: a server still holding one would hang here.
       let timer: NodeJS.Timeout | undefined;
-      const stuck = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`pipes still open after 15 s; output:\n${out}`)), 15_000)));
+      const stuck = new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`pipes still open after 15 s; output:\n${out}`)), 15_000)),
+      );
       const [code] = (await Promise.race([once(child, 'close'), stuck]).finally(() => clearTimeout(timer))) as [number];
       expect(code, out).to.equal(0);
       const master = Number((await readFile(join(dir, 'topology.env'), 'utf8')).match(/^MASTER=.*:(\d+)$/m)![1]);
-      expect(alive(Number(await readFile(join(dir, String(master), 'redis.pid'), 'utf8'))), 'the master runs on').to.equal(true);
+      expect(
+        alive(Number(await readFile(join(dir, String(master), 'redis.pid'), 'utf8'))),
+        'the master runs on',
+      ).to.equal(true);
     } finally {
       const stop = spawn('bash', ['test/redis-topology.sh', 'stop', dir], { cwd: repoRoot, stdio: 'ignore' });
       await once(stop, 'exit');

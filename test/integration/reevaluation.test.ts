@@ -44,11 +44,18 @@ for (const kind of STORE_KINDS) {
       const d = await svc.createDirectory();
       expect(d).to.not.have.property('reevaluation');
       const ids = await seedUsers(store, d.id, USERS);
-      const res = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, { attribute_mapping: { login: 'userName' } });
+      const res = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, {
+        attribute_mapping: { login: 'userName' },
+      });
       expect(res.status).to.equal(200);
       expect(res.body.data.reevaluation).to.include({ state: 'running', users_evaluated: 0, users_updated: 0 });
       const status = await doneIn(svc, d.id);
-      expect(status).to.include({ state: 'done', users_evaluated: USERS, users_updated: USERS, started_at: res.body.data.reevaluation.started_at });
+      expect(status).to.include({
+        state: 'done',
+        users_evaluated: USERS,
+        users_updated: USERS,
+        started_at: res.body.data.reevaluation.started_at,
+      });
       expect(Date.parse(status.finished_at)).to.be.at.least(Date.parse(status.started_at));
       expect((await updatedUsers(d.id)).sort()).to.deep.equal([...ids].sort());
       const user = (await svc.api('GET', `/api/v1/directory-sync/users/${ids[7]}?directoryId=${d.id}`)).body.data;
@@ -59,7 +66,9 @@ for (const kind of STORE_KINDS) {
       svc = await startService(store);
       const d = await svc.createDirectory();
       await seedUsers(store, d.id, 3);
-      const res = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, { role_mapping: { default_role: 'member', rules: [] } });
+      const res = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, {
+        role_mapping: { default_role: 'member', rules: [] },
+      });
       expect(res.body.data.reevaluation).to.include({ state: 'done', users_evaluated: 3, users_updated: 3 });
       expect(await updatedUsers(d.id)).to.have.length(3);
       // A PATCH that changes no mapping leaves the status as it was.
@@ -81,7 +90,11 @@ for (const kind of STORE_KINDS) {
       events = eventReader(again);
       await events(d.id);
       const stopped = (await again.getDirectory(d.id))!;
-      await again.updateDirectory({ ...stopped, attribute_mapping: { login: 'userName', badge: 'userName' }, reevaluation: runningSince(new Date()) });
+      await again.updateDirectory({
+        ...stopped,
+        attribute_mapping: { login: 'userName', badge: 'userName' },
+        reevaluation: runningSince(new Date()),
+      });
       svc = await startService(again);
       const status = await doneIn(svc, d.id);
       expect(status).to.include({ users_evaluated: USERS, users_updated: USERS });
@@ -98,8 +111,12 @@ for (const kind of STORE_KINDS) {
       svc = await startService(store, { reevaluationWaitMs: 0 });
       const d = await svc.createDirectory();
       const ids = await seedUsers(store, d.id, USERS);
-      const first = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, { attribute_mapping: { login: 'userName' } });
-      const second = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, { attribute_mapping: { name: 'userName' } });
+      const first = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, {
+        attribute_mapping: { login: 'userName' },
+      });
+      const second = await svc.api('PATCH', `/api/v1/directory-sync/${d.id}`, {
+        attribute_mapping: { name: 'userName' },
+      });
       expect(second.body.data.reevaluation.started_at >= first.body.data.reevaluation.started_at).to.equal(true);
       const status = await doneIn(svc, d.id);
       expect(status.started_at).to.equal(second.body.data.reevaluation.started_at);

@@ -37,7 +37,9 @@ describe('request ids', () => {
   });
 
   const list = (headers: Record<string, string> = {}) =>
-    fetch(`${url}/api/v1/directory-sync?tenant=acme&product=app`, { headers: { authorization: `Api-Key ${API_KEY}`, ...headers } });
+    fetch(`${url}/api/v1/directory-sync?tenant=acme&product=app`, {
+      headers: { authorization: `Api-Key ${API_KEY}`, ...headers },
+    });
 
   it('keeps a well-formed incoming X-Request-Id and echoes it', async () => {
     const res = await list({ 'x-request-id': 'trace-4bf92f3577b34da6.a3ce929d0e0e4736' });
@@ -47,7 +49,11 @@ describe('request ids', () => {
 
   it('generates a fresh id when none is given or the given one is malformed, on every route', async () => {
     const ids = new Set<string>();
-    const variants: Array<Record<string, string>> = [{}, { 'x-request-id': 'has spaces and ; semicolons' }, { 'x-request-id': 'x'.repeat(200) }];
+    const variants: Array<Record<string, string>> = [
+      {},
+      { 'x-request-id': 'has spaces and ; semicolons' },
+      { 'x-request-id': 'x'.repeat(200) },
+    ];
     for (const headers of variants) {
       const res = await list(headers);
       const id = res.headers.get('x-request-id');
@@ -79,7 +85,9 @@ describe('request ids', () => {
   });
 
   it('a client error carries no id: nothing was logged to find', async () => {
-    const res = await fetch(`${url}/api/v1/directory-sync/missing`, { headers: { authorization: `Api-Key ${API_KEY}` } });
+    const res = await fetch(`${url}/api/v1/directory-sync/missing`, {
+      headers: { authorization: `Api-Key ${API_KEY}` },
+    });
     expect(res.status).to.equal(404);
     expect(((await res.json()) as any).error).to.deep.equal({ message: 'Directory missing not found', code: 404 });
     expect(lines.filter((l) => l.level >= 50)).to.deep.equal([]);

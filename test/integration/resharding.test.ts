@@ -32,12 +32,18 @@ describe('resharding under SCIM writes: a directory slot moves to another master
   });
 
   /** The node's view of slots: each master's first slot, and a directory's slot and master. */
-  async function slotMap(dirs: LoadDirectory[]): Promise<{ ids: Map<string, string>; start: Map<string, number>; of: Map<string, { slot: number; master: string }> }> {
+  async function slotMap(dirs: LoadDirectory[]): Promise<{
+    ids: Map<string, string>;
+    start: Map<string, number>;
+    of: Map<string, { slot: number; master: string }>;
+  }> {
     const admin = topology.connect(topology.nodes[0]!);
     try {
       const ids = new Map<string, string>();
       const start = new Map<string, number>();
-      for (const [from, , [host, port, id]] of (await admin.cluster('SLOTS')) as unknown as Array<[number, number, [string, number, string]]>) {
+      for (const [from, , [host, port, id]] of (await admin.cluster('SLOTS')) as unknown as Array<
+        [number, number, [string, number, string]]
+      >) {
         ids.set(`${host}:${port}`, id);
         start.set(`${host}:${port}`, Math.min(from, start.get(`${host}:${port}`) ?? from));
       }
@@ -72,18 +78,34 @@ describe('resharding under SCIM writes: a directory slot moves to another master
       await sleep(1000);
       startedAt = load.now();
       await topology.cli(
-        '--cluster', 'reshard', topology.nodes[0]!,
-        '--cluster-from', map.ids.get(from)!, '--cluster-to', map.ids.get(to)!,
-        '--cluster-slots', String(slots), '--cluster-yes',
+        '--cluster',
+        'reshard',
+        topology.nodes[0]!,
+        '--cluster-from',
+        map.ids.get(from)!,
+        '--cluster-to',
+        map.ids.get(to)!,
+        '--cluster-slots',
+        String(slots),
+        '--cluster-yes',
       );
       movedAt = load.now();
-      console.log(`      moved ${slots} slots (${victim.id}'s among them) from ${from} to ${to} in ${movedAt - startedAt} ms under load`);
-      await until(() => (recovered = load.recoveredAt(victim.id, movedAt)) !== undefined, () => `2xx writes to ${victim.id} after the move`, 15_000);
+      console.log(
+        `      moved ${slots} slots (${victim.id}'s among them) from ${from} to ${to} in ${movedAt - startedAt} ms under load`,
+      );
+      await until(
+        () => (recovered = load.recoveredAt(victim.id, movedAt)) !== undefined,
+        () => `2xx writes to ${victim.id} after the move`,
+        15_000,
+      );
       await sleep(1000);
     } finally {
       await load.stop();
     }
-    expect(await topology.masterOf(`dsync:{${victim.id}}:dir`), 'the directory slot is served by the target master').to.equal(to);
+    expect(
+      await topology.masterOf(`dsync:{${victim.id}}:dir`),
+      'the directory slot is served by the target master',
+    ).to.equal(to);
     console.log(`      answers ${JSON.stringify(load.summary())}; 2xx again ${recovered! - movedAt} ms after the move`);
     const during = load.answersFor(victim.id, startedAt).filter((a) => a.at < movedAt);
     expect(during.length, 'writes to the directory while its slot moved').to.be.greaterThan(0);

@@ -15,7 +15,8 @@ for (const kind of CLUSTER_STORE_KINDS) {
       ((await svc.scim(dir, 'GET', `/Groups/${groupId}`)).body.members ?? []).map((m: { value: string }) => m.value);
     const eventNames = () => events.map((e) => `${e.event}${e.data.group ? `:${e.data.id}` : ''}`);
     /** The directory's event log as committed with each write (delivery to `events` trails it). */
-    const logged = async () => (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
+    const logged = async () =>
+      (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
     const userEvents = ['user.created', 'user.created', 'user.created', 'user.created'];
 
     beforeEach(async () => {
@@ -24,7 +25,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       dir = await svc.createDirectory();
       users = [];
       for (const n of ['a', 'b', 'c', 'd']) {
-        users.push((await svc.scim(dir, 'POST', '/Users', { userName: `${n}@acme.io`, displayName: n.toUpperCase() })).body.id);
+        users.push(
+          (await svc.scim(dir, 'POST', '/Users', { userName: `${n}@acme.io`, displayName: n.toUpperCase() })).body.id,
+        );
       }
       await waitEvents(4);
       events.length = 0;
@@ -38,7 +41,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
     }
 
     it('creates a group with members and returns them (value, display as sent or derived, $ref)', async () => {
-      const res = await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }, { value: users[1], display: 'x' }] });
+      const res = await svc.scim(dir, 'POST', '/Groups', {
+        displayName: 'Eng',
+        members: [{ value: users[0] }, { value: users[1], display: 'x' }],
+      });
       expect(res.status).to.equal(201);
       expect(res.headers.get('location')).to.equal(`${dir.scim.endpoint}/Groups/${res.body.id}`);
       expect(res.body.members).to.deep.equal([
@@ -47,7 +53,11 @@ for (const kind of CLUSTER_STORE_KINDS) {
       ]);
       expect(await memberIds(res.body.id)).to.deep.equal([users[0], users[1]]);
       await waitEvents(3);
-      expect(eventNames()).to.deep.equal(['group.created', `group.user_added:${users[0]}`, `group.user_added:${users[1]}`]);
+      expect(eventNames()).to.deep.equal([
+        'group.created',
+        `group.user_added:${users[0]}`,
+        `group.user_added:${users[1]}`,
+      ]);
       expect(events[1].data.group).to.include({ id: res.body.id, name: 'Eng' });
     });
 
@@ -68,22 +78,40 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(dup.body.scimType).to.equal('uniqueness');
       // The refused POST stored nothing and announced nothing.
       expect(await svc.dsync.store.countGroups(dir.id)).to.equal(1);
-      expect((await svc.scim(dir, 'GET', '/Groups')).body.Resources.map((g: { displayName: string }) => g.displayName)).to.deep.equal(['Eng']);
+      expect(
+        (await svc.scim(dir, 'GET', '/Groups')).body.Resources.map((g: { displayName: string }) => g.displayName),
+      ).to.deep.equal(['Eng']);
       expect(await logged()).to.deep.equal([...userEvents, 'group.created']);
     });
 
     it('adds members with PATCH (204); an existing member gives no event', async () => {
       const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }] })).body;
-      const res = await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'add', path: 'members', value: [{ value: users[0] }, { value: users[2] }] }));
+      const res = await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${g.id}`,
+        ops({ op: 'add', path: 'members', value: [{ value: users[0] }, { value: users[2] }] }),
+      );
       expect(res.status).to.equal(204);
       expect(await memberIds(g.id)).to.deep.equal([users[0], users[2]]);
       await waitEvents(3);
-      expect(eventNames()).to.deep.equal(['group.created', `group.user_added:${users[0]}`, `group.user_added:${users[2]}`]);
+      expect(eventNames()).to.deep.equal([
+        'group.created',
+        `group.user_added:${users[0]}`,
+        `group.user_added:${users[2]}`,
+      ]);
     });
 
     it('removes only the listed members (value list), or by filter path', async () => {
-      const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: users.map((value) => ({ value })) })).body;
-      await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'Remove', path: 'members', value: [{ value: users[1] }] }));
+      const g = (
+        await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: users.map((value) => ({ value })) })
+      ).body;
+      await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${g.id}`,
+        ops({ op: 'Remove', path: 'members', value: [{ value: users[1] }] }),
+      );
       expect(await memberIds(g.id)).to.deep.equal([users[0], users[2], users[3]]);
       await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'remove', path: `members[value eq "${users[3]}"]` }));
       expect(await memberIds(g.id)).to.deep.equal([users[0], users[2]]);
@@ -93,18 +121,35 @@ for (const kind of CLUSTER_STORE_KINDS) {
     });
 
     it('replaces members with full-replace semantics, and [] empties the group', async () => {
-      const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }, { value: users[1] }] })).body;
-      await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'replace', path: 'members', value: [{ value: users[1] }, { value: users[2] }] }));
+      const g = (
+        await svc.scim(dir, 'POST', '/Groups', {
+          displayName: 'Eng',
+          members: [{ value: users[0] }, { value: users[1] }],
+        })
+      ).body;
+      await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${g.id}`,
+        ops({ op: 'replace', path: 'members', value: [{ value: users[1] }, { value: users[2] }] }),
+      );
       expect((await memberIds(g.id)).sort()).to.deep.equal([users[1], users[2]].sort());
       await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'replace', path: 'members', value: [] }));
       expect(await memberIds(g.id)).to.deep.equal([]);
       await waitEvents(3 + 2 + 2);
-      expect(eventNames().slice(3, 5).sort()).to.deep.equal([`group.user_added:${users[2]}`, `group.user_removed:${users[0]}`].sort());
+      expect(eventNames().slice(3, 5).sort()).to.deep.equal(
+        [`group.user_added:${users[2]}`, `group.user_removed:${users[0]}`].sort(),
+      );
     });
 
     it('renames (Okta sends id + displayName) without touching members', async () => {
       const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }] })).body;
-      const res = await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'replace', value: { id: g.id, displayName: 'Engineering' } }));
+      const res = await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${g.id}`,
+        ops({ op: 'replace', value: { id: g.id, displayName: 'Engineering' } }),
+      );
       expect(res.status).to.equal(204);
       const after = await svc.scim(dir, 'GET', `/Groups/${g.id}`);
       expect(after.body.displayName).to.equal('Engineering');
@@ -112,7 +157,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
       await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'replace', path: 'externalId', value: 'ext-1' }));
       expect(await memberIds(g.id)).to.deep.equal([users[0]]);
       await waitEvents(4);
-      expect(events[2]).to.deep.include({ event: 'group.updated', previous_attributes: { name: 'Eng', raw: { displayName: 'Eng' } } });
+      expect(events[2]).to.deep.include({
+        event: 'group.updated',
+        previous_attributes: { name: 'Eng', raw: { displayName: 'Eng' } },
+      });
     });
 
     it('PUT renames and, when members are given, replaces them', async () => {
@@ -121,17 +169,25 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(put.status).to.equal(200);
       expect(put.body.displayName).to.equal('R&D');
       expect(put.body.members.map((m: { value: string }) => m.value)).to.deep.equal([users[0]]);
-      const put2 = await svc.scim(dir, 'PUT', `/Groups/${g.id}`, { displayName: 'R&D', members: [{ value: users[3] }] });
+      const put2 = await svc.scim(dir, 'PUT', `/Groups/${g.id}`, {
+        displayName: 'R&D',
+        members: [{ value: users[3] }],
+      });
       expect(put2.body.members.map((m: { value: string }) => m.value)).to.deep.equal([users[3]]);
     });
 
     it('applies a multi-operation PATCH atomically (a bad operation changes nothing)', async () => {
       const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng' })).body;
-      const bad = await svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops(
-        { op: 'add', path: 'members', value: [{ value: users[0] }] },
-        { op: 'replace', path: 'displayName', value: 'New' },
-        { op: 'explode', path: 'displayName' },
-      ));
+      const bad = await svc.scim(
+        dir,
+        'PATCH',
+        `/Groups/${g.id}`,
+        ops(
+          { op: 'add', path: 'members', value: [{ value: users[0] }] },
+          { op: 'replace', path: 'displayName', value: 'New' },
+          { op: 'explode', path: 'displayName' },
+        ),
+      );
       expect(bad.status).to.equal(400);
       const after = await svc.scim(dir, 'GET', `/Groups/${g.id}`);
       expect(after.body.displayName).to.equal('Eng');
@@ -144,16 +200,28 @@ for (const kind of CLUSTER_STORE_KINDS) {
     it('loses no member under concurrent PATCH adds', async () => {
       const g = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Big' })).body;
       const more: string[] = [];
-      for (let i = 0; i < 30; i++) more.push((await svc.scim(dir, 'POST', '/Users', { userName: `m${i}@acme.io` })).body.id);
-      const results = await Promise.all(more.map((id) => svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'add', path: 'members', value: [{ value: id }] }))));
-      expect(results.map((r) => r.status).filter((s) => s !== 204), JSON.stringify(results.find((r) => r.status !== 204)?.body)).to.deep.equal([]);
+      for (let i = 0; i < 30; i++)
+        more.push((await svc.scim(dir, 'POST', '/Users', { userName: `m${i}@acme.io` })).body.id);
+      const results = await Promise.all(
+        more.map((id) =>
+          svc.scim(dir, 'PATCH', `/Groups/${g.id}`, ops({ op: 'add', path: 'members', value: [{ value: id }] })),
+        ),
+      );
+      expect(
+        results.map((r) => r.status).filter((s) => s !== 204),
+        JSON.stringify(results.find((r) => r.status !== 204)?.body),
+      ).to.deep.equal([]);
       expect((await memberIds(g.id)).sort()).to.deep.equal([...more].sort());
     });
 
     it('lists groups with excludedAttributes=members and filters by displayName', async () => {
       await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }] });
       await svc.scim(dir, 'POST', '/Groups', { displayName: 'Ops' });
-      const res = await svc.scim(dir, 'GET', `/Groups?filter=${encodeURIComponent('displayName eq "eng"')}&excludedAttributes=members`);
+      const res = await svc.scim(
+        dir,
+        'GET',
+        `/Groups?filter=${encodeURIComponent('displayName eq "eng"')}&excludedAttributes=members`,
+      );
       expect(res.body.totalResults).to.equal(1);
       expect(res.body.Resources[0].displayName).to.equal('Eng');
       expect(res.body.Resources[0]).to.not.have.property('members');
@@ -163,10 +231,19 @@ for (const kind of CLUSTER_STORE_KINDS) {
     });
 
     it('filters groups by member (the groups of a user), indexed and combined', async () => {
-      const eng = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Eng', members: [{ value: users[0] }, { value: users[1] }] })).body;
+      const eng = (
+        await svc.scim(dir, 'POST', '/Groups', {
+          displayName: 'Eng',
+          members: [{ value: users[0] }, { value: users[1] }],
+        })
+      ).body;
       const ops = (await svc.scim(dir, 'POST', '/Groups', { displayName: 'Ops', members: [{ value: users[1] }] })).body;
       const ids = async (filter: string) => {
-        const res = await svc.scim(dir, 'GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent(filter)}`);
+        const res = await svc.scim(
+          dir,
+          'GET',
+          `/Groups?excludedAttributes=members&filter=${encodeURIComponent(filter)}`,
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
         return res.body.Resources.map((g: { id: string }) => g.id);
       };

@@ -1,6 +1,16 @@
-/** SCIM /Users over real HTTP (RFC 7644 + what IdPs expect), against both stores, with events checked at a real receiver. */
+/**
+ * SCIM /Users over real HTTP (RFC 7644 + what IdPs expect), against both stores, with events checked at a real
+ * receiver.
+ */
 import { expect } from 'chai';
-import { CLUSTER_STORE_KINDS, openStore, startReceiver, startService, type Receiver, type Service } from '../support/harness.js';
+import {
+  CLUSTER_STORE_KINDS,
+  openStore,
+  startReceiver,
+  startService,
+  type Receiver,
+  type Service,
+} from '../support/harness.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -31,7 +41,8 @@ for (const kind of CLUSTER_STORE_KINDS) {
       await hooks.close();
     });
     /** The directory's event log, as committed with each write (no delivery in between). */
-    const logged = async () => (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
+    const logged = async () =>
+      (await svc.dsync.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json).event as string);
 
     it('creates a user: 201, Location = meta.location, ETag, scim+json, user.created signed webhook', async () => {
       const res = await svc.scim(dir, 'POST', '/Users', ann());
@@ -47,7 +58,13 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(event).to.include({ event: 'user.created', directory_id: dir.id, tenant: 'acme', product: 'app' });
       expect(event.id).to.match(/^evt_/);
       expect(Date.parse(event.created_at)).to.be.closeTo(Date.now(), 10_000);
-      expect(event.data).to.include({ id: res.body.id, first_name: 'Ann', last_name: 'Lee', email: 'ann@acme.io', active: true });
+      expect(event.data).to.include({
+        id: res.body.id,
+        first_name: 'Ann',
+        last_name: 'Lee',
+        email: 'ann@acme.io',
+        active: true,
+      });
       expect(event.data.raw).to.include({ userName: 'ann@acme.io', id: res.body.id });
       expect(hooks.deliveries[0]!.id).to.equal(event.id);
     });
@@ -75,7 +92,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       // One user stored, one event: the 409s left nothing behind.
       expect(await svc.dsync.store.countUsers(dir.id)).to.equal(1);
       const listed = await svc.scim(dir, 'GET', `/Users?filter=${encodeURIComponent('userName eq "ann@acme.io"')}`);
-      expect(listed.body.Resources.map((u: { id: string }) => u.id)).to.deep.equal([results.find((r) => r.status === 201)!.body.id]);
+      expect(listed.body.Resources.map((u: { id: string }) => u.id)).to.deep.equal([
+        results.find((r) => r.status === 201)!.body.id,
+      ]);
       expect(await logged()).to.deep.equal(['user.created']);
     });
 
@@ -114,7 +133,17 @@ for (const kind of CLUSTER_STORE_KINDS) {
     it('filters on indexed and unindexed attributes; no match is 200 with an empty ListResponse', async () => {
       const a = (await svc.scim(dir, 'POST', '/Users', ann())).body;
       const b = (
-        await svc.scim(dir, 'POST', '/Users', ann({ userName: 'bob@acme.io', externalId: 'x2', name: { givenName: 'Bob', familyName: 'Lee' }, emails: [{ value: 'bob@acme.io', type: 'work' }] }))
+        await svc.scim(
+          dir,
+          'POST',
+          '/Users',
+          ann({
+            userName: 'bob@acme.io',
+            externalId: 'x2',
+            name: { givenName: 'Bob', familyName: 'Lee' },
+            emails: [{ value: 'bob@acme.io', type: 'work' }],
+          }),
+        )
       ).body;
       const q = async (filter: string) => {
         const res = await svc.scim(dir, 'GET', `/Users?filter=${encodeURIComponent(filter)}`);
@@ -142,13 +171,21 @@ for (const kind of CLUSTER_STORE_KINDS) {
     });
 
     it('pages with startIndex/count and reports the true totalResults', async () => {
-      for (let i = 0; i < 7; i++) await svc.scim(dir, 'POST', '/Users', ann({ userName: `u${i}@acme.io`, externalId: `e${i}` }));
+      for (let i = 0; i < 7; i++)
+        await svc.scim(dir, 'POST', '/Users', ann({ userName: `u${i}@acme.io`, externalId: `e${i}` }));
       const page = await svc.scim(dir, 'GET', '/Users?startIndex=3&count=2');
       expect(page.body).to.include({ totalResults: 7, startIndex: 3, itemsPerPage: 2 });
-      expect(page.body.Resources.map((r: { userName: string }) => r.userName)).to.deep.equal(['u2@acme.io', 'u3@acme.io']);
+      expect(page.body.Resources.map((r: { userName: string }) => r.userName)).to.deep.equal([
+        'u2@acme.io',
+        'u3@acme.io',
+      ]);
       const totals = await svc.scim(dir, 'GET', '/Users?count=0');
       expect(totals.body).to.include({ totalResults: 7, itemsPerPage: 0 });
-      const filtered = await svc.scim(dir, 'GET', `/Users?filter=${encodeURIComponent('userName sw "u"')}&startIndex=6&count=5`);
+      const filtered = await svc.scim(
+        dir,
+        'GET',
+        `/Users?filter=${encodeURIComponent('userName sw "u"')}&startIndex=6&count=5`,
+      );
       expect(filtered.body).to.include({ totalResults: 7, itemsPerPage: 2 });
     });
 
@@ -177,14 +214,19 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(patch.body.active).to.equal(false);
       const events = await hooks.waitForEvents(3);
       expect(events.map((e) => e.event)).to.deep.equal(['user.created', 'user.updated', 'user.updated']);
-      expect(events[1].previous_attributes).to.deep.equal({ first_name: 'Ann', raw: { name: { givenName: 'Ann', familyName: 'Lee' } } });
+      expect(events[1].previous_attributes).to.deep.equal({
+        first_name: 'Ann',
+        raw: { name: { givenName: 'Ann', familyName: 'Lee' } },
+      });
       expect(events[2].previous_attributes).to.deep.equal({ active: true, raw: { active: true } });
       expect(events[2].data.active).to.equal(false);
     });
 
     it('treats a no-op PATCH or PUT as a no-op: no version bump, no event', async () => {
       const { id } = (await svc.scim(dir, 'POST', '/Users', ann())).body;
-      const same = await svc.scim(dir, 'PATCH', `/Users/${id}`, { Operations: [{ op: 'replace', path: 'active', value: true }] });
+      const same = await svc.scim(dir, 'PATCH', `/Users/${id}`, {
+        Operations: [{ op: 'replace', path: 'active', value: true }],
+      });
       expect(same.status).to.equal(200);
       expect(same.body.meta.version).to.equal('W/"1"');
       const put = await svc.scim(dir, 'PUT', `/Users/${id}`, ann());
@@ -196,12 +238,25 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
     it('sees no change in a PUT that only reorders schemas or object keys', async () => {
       const created = (await svc.scim(dir, 'POST', '/Users', ann({ schemas: [USER, 'urn:example:custom:1.0'] }))).body;
-      const same = await svc.scim(dir, 'PUT', `/Users/${created.id}`, ann({ schemas: ['urn:example:custom:1.0', USER], name: { familyName: 'Lee', givenName: 'Ann' } }));
+      const same = await svc.scim(
+        dir,
+        'PUT',
+        `/Users/${created.id}`,
+        ann({ schemas: ['urn:example:custom:1.0', USER], name: { familyName: 'Lee', givenName: 'Ann' } }),
+      );
       expect(same.body.meta.version).to.equal('W/"1"');
-      await svc.scim(dir, 'PUT', `/Users/${created.id}`, ann({ schemas: [USER, 'urn:example:custom:1.0'], name: { familyName: 'Lee', givenName: 'Annie' } }));
+      await svc.scim(
+        dir,
+        'PUT',
+        `/Users/${created.id}`,
+        ann({ schemas: [USER, 'urn:example:custom:1.0'], name: { familyName: 'Lee', givenName: 'Annie' } }),
+      );
       const events = await hooks.waitForEvents(2);
       expect(events.map((e) => e.event)).to.deep.equal(['user.created', 'user.updated']);
-      expect(events[1].previous_attributes).to.deep.equal({ first_name: 'Ann', raw: { name: { givenName: 'Ann', familyName: 'Lee' } } });
+      expect(events[1].previous_attributes).to.deep.equal({
+        first_name: 'Ann',
+        raw: { name: { givenName: 'Ann', familyName: 'Lee' } },
+      });
     });
 
     it('refuses a stale If-Match with 412 and applies a current one', async () => {

@@ -63,14 +63,18 @@ for (const kind of CLUSTER_STORE_KINDS) {
     it('stores a created token only as its SHA-256', async () => {
       const created = await tokens.create(dir.id);
       const access = (await store.getDirectoryAccess(dir.id))!;
-      expect(access.tokens).to.deep.equal([{ id: created.id, hash: sha256Hex(created.token), created_at: created.created_at }]);
+      expect(access.tokens).to.deep.equal([
+        { id: created.id, hash: sha256Hex(created.token), created_at: created.created_at },
+      ]);
       expect(access.tokensRevision).not.to.contain(created.token);
     });
 
     it('concurrent creates with one free place: exactly one wins', async () => {
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => tokens.create(dir.id)));
       expect(results.filter((r) => r.status === 'fulfilled')).to.have.length(1);
-      expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.status)).to.deep.equal([409, 409, 409, 409, 409]);
+      expect(
+        results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.status),
+      ).to.deep.equal([409, 409, 409, 409, 409]);
       expect(await tokens.list(dir.id)).to.have.length(2);
     });
 
@@ -78,7 +82,10 @@ for (const kind of CLUSTER_STORE_KINDS) {
       const created = await tokens.create(dir.id);
       expect((await tokens.list(dir.id)).every((t) => t.last_used_at === null)).to.equal(true);
       await tokenOf(created.token);
-      await until(async () => (await tokens.list(dir.id)).find((t) => t.id === created.id)!.last_used_at !== null, 'last_used_at');
+      await until(
+        async () => (await tokens.list(dir.id)).find((t) => t.id === created.id)!.last_used_at !== null,
+        'last_used_at',
+      );
       expect((await tokens.list(dir.id)).find((t) => t.id === PRIMARY_TOKEN_ID)!.last_used_at).to.equal(null);
     });
 
@@ -89,14 +96,18 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(previous).to.match(/^tok_/);
       const listed = await tokens.list(dir.id);
       expect(listed.map((t) => t.id)).to.have.members([previous, PRIMARY_TOKEN_ID]);
-      expect(Date.parse(listed.find((t) => t.id === previous)!.expires_at!) - Date.now()).to.be.greaterThan(6 * 86_400_000);
+      expect(Date.parse(listed.find((t) => t.id === previous)!.expires_at!) - Date.now()).to.be.greaterThan(
+        6 * 86_400_000,
+      );
       expect(listed.find((t) => t.id === PRIMARY_TOKEN_ID)!.expires_at).to.equal(undefined);
       // Retried (the record write failed after the token was kept): still one previous token.
       await directories.put({ ...dir, scim: { ...dir.scim, secret: 'rotated-secret' } });
       expect(await tokens.list(dir.id)).to.have.length(2);
       // Its grace ends: gone from the list and from authentication.
       const access = (await store.getDirectoryAccess(dir.id))!;
-      const ended = access.tokens.map((t) => (t.primary ? t : { ...t, expires_at: new Date(Date.now() - 1).toISOString() }));
+      const ended = access.tokens.map((t) =>
+        t.primary ? t : { ...t, expires_at: new Date(Date.now() - 1).toISOString() },
+      );
       expect(await store.putScimTokens(dir.id, access.tokensRevision, ended)).to.equal('ok');
       expect(await tokenOf(dir.scim.secret)).to.equal(null);
       expect((await tokens.list(dir.id)).map((t) => t.id)).to.deep.equal([PRIMARY_TOKEN_ID]);
@@ -121,7 +132,9 @@ for (const kind of CLUSTER_STORE_KINDS) {
       expect(resolved.status).to.equal('valid');
       expect(resolved.status === 'valid' && resolved.directory.id).to.equal(dir.id);
       const listed = await links.list(dir.id);
-      expect(listed).to.deep.equal([{ id: link.id, created_at: listed[0]!.created_at, expires_at: link.expires_at, revoked: false }]);
+      expect(listed).to.deep.equal([
+        { id: link.id, created_at: listed[0]!.created_at, expires_at: link.expires_at, revoked: false },
+      ]);
       expect(JSON.stringify(await store.listSetupLinks(dir.id))).not.to.contain(token);
 
       await links.revoke(dir.id, link.id);
@@ -133,15 +146,24 @@ for (const kind of CLUSTER_STORE_KINDS) {
     });
 
     it('setup links: expiry bounds, an expired link, a guessed one, another directory, and the cascade delete', async () => {
-      expect(await links.create(dir.id, { expires_in: 31 * 86_400 }).catch((e: unknown) => e)).to.have.property('status', 400);
-      expect(await links.create(dir.id, { expires_in: 'soon' }).catch((e: unknown) => e)).to.have.property('status', 400);
+      expect(await links.create(dir.id, { expires_in: 31 * 86_400 }).catch((e: unknown) => e)).to.have.property(
+        'status',
+        400,
+      );
+      expect(await links.create(dir.id, { expires_in: 'soon' }).catch((e: unknown) => e)).to.have.property(
+        'status',
+        400,
+      );
       expect(await links.create('nope').catch((e: unknown) => e)).to.have.property('status', 404);
       const long = await links.create(dir.id, { expires_in: 30 * 86_400 });
       const short = await links.create(dir.id, { expires_in: 60 });
       const shortToken = short.url.split('/').pop()!;
       // Expired: the stored record says so (the store keeps it for a while to tell it from a guess).
       const stored = (await store.listSetupLinks(dir.id)).find((l) => l.id === short.id)!;
-      await store.putSetupLink({ ...stored, expires_at: new Date(Date.now() - 1000).toISOString() }, Date.now() + 60_000);
+      await store.putSetupLink(
+        { ...stored, expires_at: new Date(Date.now() - 1000).toISOString() },
+        Date.now() + 60_000,
+      );
       expect((await links.resolve(shortToken)).status).to.equal('expired');
       expect((await links.resolve('A'.repeat(43))).status).to.equal('unknown');
       expect((await links.resolve('../../etc')).status).to.equal('unknown');
@@ -156,7 +178,8 @@ for (const kind of CLUSTER_STORE_KINDS) {
 
     it('activity: newest first, bounded, last_request_at kept; a deleted directory takes its record along', async () => {
       const activity = new ActivityRecorder({ store, flushIntervalMs: 5 });
-      for (let i = 0; i < ACTIVITY_KEEP + 5; i++) activity.record(dir.id, { method: 'get', path: `/Users/${i}`, status: 200 });
+      for (let i = 0; i < ACTIVITY_KEEP + 5; i++)
+        activity.record(dir.id, { method: 'get', path: `/Users/${i}`, status: 200 });
       activity.record(dir.id, { method: 'POST', path: '/Users', status: 409, error: 'userName "ann" already exists' });
       const view = await activity.read(dir.id, 3);
       expect(view.recent.map((e) => [e.method, e.path, e.status, e.error])).to.deep.equal([

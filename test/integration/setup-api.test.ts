@@ -5,7 +5,11 @@
 import { expect } from 'chai';
 import { openStore, startService, STORE_KINDS, until, type Service } from '../support/harness.js';
 
-const USER = (userName: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, name: { givenName: 'A', familyName: 'B' } });
+const USER = (userName: string) => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+  userName,
+  name: { givenName: 'A', familyName: 'B' },
+});
 
 for (const kind of STORE_KINDS) {
   describe(`setup links, SCIM tokens, activity: management API (${kind} store)`, function () {
@@ -25,7 +29,9 @@ for (const kind of STORE_KINDS) {
       expect(Date.parse(created.body.data.expires_at) - Date.now()).to.be.closeTo(7 * 86_400_000, 60_000);
       const oneDay = await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, { expires_in: 86_400 });
       expect(Date.parse(oneDay.body.data.expires_at) - Date.now()).to.be.closeTo(86_400_000, 60_000);
-      const tooLong = await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, { expires_in: 31 * 86_400 });
+      const tooLong = await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {
+        expires_in: 31 * 86_400,
+      });
       expect(tooLong.status).to.equal(400);
       expect(tooLong.body.error.message).to.match(/expires_in/);
 
@@ -61,9 +67,15 @@ for (const kind of STORE_KINDS) {
       const after = await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`);
       expect(after.body.data.map((t: any) => t.id)).to.deep.equal(['scim-secret', id]);
       expect(JSON.stringify(after.body)).not.to.contain(token);
-      await until(async () => (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data[1].last_used_at !== null, 'last_used_at');
+      await until(
+        async () =>
+          (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data[1].last_used_at !== null,
+        'last_used_at',
+      );
 
-      expect((await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/scim-tokens/scim-secret`)).status).to.equal(200);
+      expect((await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/scim-tokens/scim-secret`)).status).to.equal(
+        200,
+      );
       const old = await svc.scim(dir, 'GET', '/Users');
       expect(old.status).to.equal(401);
       expect((await svc.scim(viaNew, 'GET', '/Users')).status).to.equal(200);
@@ -81,9 +93,18 @@ for (const kind of STORE_KINDS) {
 
       expect((await svc.scim(dir, 'POST', '/Users', USER('ann@example.com'))).status).to.equal(201);
       expect((await svc.scim(dir, 'POST', '/Users', USER('ann@example.com'))).status).to.equal(409);
-      expect((await svc.scim(dir, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 7 })).status).to.equal(400);
+      expect(
+        (
+          await svc.scim(dir, 'POST', '/Users', {
+            schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+            userName: 7,
+          })
+        ).status,
+      ).to.equal(400);
       expect((await svc.scim({ id: dir.id, scim: { secret: 'wrong-token' } }, 'GET', '/Users')).status).to.equal(401);
-      expect((await svc.scim({ id: 'no-such-directory', scim: { secret: 'x' } }, 'GET', '/Users')).status).to.equal(404);
+      expect((await svc.scim({ id: 'no-such-directory', scim: { secret: 'x' } }, 'GET', '/Users')).status).to.equal(
+        404,
+      );
 
       const res = await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity`);
       const recent = res.body.data.recent as any[];
@@ -100,19 +121,27 @@ for (const kind of STORE_KINDS) {
       expect(res.body.data.last_request_at, 'a wrong token does not move the last request').to.equal(recent[1].at);
       const text = JSON.stringify(res.body);
       for (const secret of [dir.scim.secret, 'wrong-token', 'other@example.com']) expect(text).not.to.contain(secret);
-      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity?limit=2`)).body.data.recent).to.have.length(2);
+      expect(
+        (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity?limit=2`)).body.data.recent,
+      ).to.have.length(2);
       expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity?limit=0`)).status).to.equal(400);
       expect((await svc.api('GET', '/api/v1/directory-sync/nope/activity')).status).to.equal(404);
     });
 
     it('activity: a request without a token is not recorded; a wrong token is, and moves neither the last request nor the page', async () => {
       const link = (await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})).body.data.url as string;
-      const page = async () => ((await (await fetch(`${link}/status`, { headers: { accept: 'application/json' } })).json()) as any).data;
+      const page = async () =>
+        ((await (await fetch(`${link}/status`, { headers: { accept: 'application/json' } })).json()) as any).data;
       const activity = async () => (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/activity`)).body.data;
       // Anyone who knows the directory id can send these, with a path of their choosing.
-      const paths = Array.from({ length: 5 }, (_, i) => `/api/scim/v2.0/${dir.id}/Users/${'attacker-chosen-'.repeat(10)}${i}`);
+      const paths = Array.from(
+        { length: 5 },
+        (_, i) => `/api/scim/v2.0/${dir.id}/Users/${'attacker-chosen-'.repeat(10)}${i}`,
+      );
       for (const path of paths) expect((await fetch(`${svc.url}${path}`)).status).to.equal(401);
-      expect((await fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Groups`, { headers: { authorization: 'Bearer ' } })).status).to.equal(401);
+      expect(
+        (await fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Groups`, { headers: { authorization: 'Bearer ' } })).status,
+      ).to.equal(401);
       expect(await activity()).to.deep.equal({ last_request_at: null, recent: [] });
       expect(await page()).to.include({ state: 'waiting', last_request_at: null });
 
@@ -122,7 +151,11 @@ for (const kind of STORE_KINDS) {
       expect(wrong.recent.map((e: any) => [e.method, e.path, e.status])).to.deep.equal([['GET', '/Users', 401]]);
       expect(wrong.last_request_at).to.equal(null);
       const waiting = await page();
-      expect(waiting).to.include({ state: 'waiting', last_request_at: null, state_text: 'Waiting for the first request from Okta' });
+      expect(waiting).to.include({
+        state: 'waiting',
+        last_request_at: null,
+        state_text: 'Waiting for the first request from Okta',
+      });
       expect(waiting.recent).to.have.length(1);
 
       // The IdP's first authenticated request turns the page to receiving.
@@ -134,9 +167,14 @@ for (const kind of STORE_KINDS) {
     });
 
     it('setup links: 40 concurrent creates leave 20 working links, the rest a 409', async () => {
-      const answers = await Promise.all(Array.from({ length: 40 }, () => svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () => svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {})),
+      );
       const statuses = answers.map((a) => a.status);
-      expect(statuses.filter((s) => s === 201), statuses.join(' ')).to.have.length(20);
+      expect(
+        statuses.filter((s) => s === 201),
+        statuses.join(' '),
+      ).to.have.length(20);
       expect(statuses.filter((s) => s === 409)).to.have.length(20);
       expect(answers.find((a) => a.status === 409)!.body.error.message).to.match(/already has 20 working setup links/);
       const listed = (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/setup-links`)).body.data as any[];

@@ -23,13 +23,18 @@ for (const kind of STORE_KINDS) {
     let link: string;
     let csrf: string;
 
-    const linkOf = async (d: { id: string }) => (await svc.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
+    const linkOf = async (d: { id: string }) =>
+      (await svc.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
     const csrfOf = async (url: string) => /data-csrf="([^"]+)"/.exec(await (await fetch(url)).text())![1]!;
     const post = (name: string, fields: Record<string, string>, json = true, headers: Record<string, string> = {}) =>
       fetch(`${link}/${name}`, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(json && { accept: 'application/json' }), ...headers },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(json && { accept: 'application/json' }),
+          ...headers,
+        },
         body: new URLSearchParams({ csrf, ...fields }).toString(),
       });
     const user = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -50,7 +55,10 @@ for (const kind of STORE_KINDS) {
       const store = await openStore(kind, 5);
       svc = await startService(store, {}, { pageLimits: createPageLimits({ limits: { view: 1000, action: 1000 } }) });
       events = eventReader(store);
-      dir = await svc.createDirectory({ type: 'okta-scim-v2', attribute_mapping: { badge: '', country: 'addresses[type eq "work"].country' } });
+      dir = await svc.createDirectory({
+        type: 'okta-scim-v2',
+        attribute_mapping: { badge: '', country: 'addresses[type eq "work"].country' },
+      });
       link = await linkOf(dir);
       csrf = await csrfOf(link);
     });
@@ -63,7 +71,9 @@ for (const kind of STORE_KINDS) {
       expect(await (await fetch(link)).text()).not.to.contain('id="attributes"');
       const res = await post('attributes/preview', {});
       expect(res.status).to.equal(400);
-      expect(((await res.json()) as any).error.message).to.equal('The application asked for no attributes of this directory');
+      expect(((await res.json()) as any).error.message).to.equal(
+        'The application asked for no attributes of this directory',
+      );
     });
 
     it('lists the names asked for with their sources, and the paths the IdP sent (a bounded sample, escaped)', async () => {
@@ -86,7 +96,10 @@ for (const kind of STORE_KINDS) {
     it('Preview: what a proposed mapping gives the first users; a bad path is refused naming its attribute', async () => {
       const ann = await provision(user('ann'));
       await provision(user('bob', { [ACME]: { badge: 7 } }));
-      const res = await post('attributes/preview', { 'source.badge': ` ${ACME}:badge `, 'source.country': 'addresses[type eq "work"].country' });
+      const res = await post('attributes/preview', {
+        'source.badge': ` ${ACME}:badge `,
+        'source.country': 'addresses[type eq "work"].country',
+      });
       expect(res.status).to.equal(200);
       const data = previewAnswer.parse(((await res.json()) as any).data);
       expect(data.users).to.deep.equal([
@@ -96,7 +109,10 @@ for (const kind of STORE_KINDS) {
       // Nothing saved.
       expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping.badge).to.equal('');
 
-      const bad = await post('attributes/preview', { 'source.badge': 'title', 'source.country': 'addresses[type eq work].country' });
+      const bad = await post('attributes/preview', {
+        'source.badge': 'title',
+        'source.country': 'addresses[type eq work].country',
+      });
       expect(bad.status).to.equal(400);
       const error = ((await bad.json()) as any).error;
       expect(error.field).to.equal('source.country');
@@ -108,22 +124,44 @@ for (const kind of STORE_KINDS) {
     it('Save: sets the sources through the use case (users evaluated again, user.updated); never adds or removes a name', async () => {
       const ann = await provision(user('ann'));
       await events(dir.id); // past the creates: the reader returns what is new since
-      const added = await post('attributes/save', { 'source.badge': 'title', 'source.country': '', 'source.extra': 'title' });
+      const added = await post('attributes/save', {
+        'source.badge': 'title',
+        'source.country': '',
+        'source.extra': 'title',
+      });
       expect(added.status).to.equal(400);
-      expect(((await added.json()) as any).error).to.include({ field: 'source.extra', message: 'extra is not an attribute the application asked for: only the sources of its attributes can be set here' });
+      expect(((await added.json()) as any).error).to.include({
+        field: 'source.extra',
+        message:
+          'extra is not an attribute the application asked for: only the sources of its attributes can be set here',
+      });
       const removed = await post('attributes/save', { 'source.badge': 'title' });
       expect(removed.status).to.equal(400);
       expect(((await removed.json()) as any).error).to.include({ field: 'source.country' });
       expect(await events(dir.id)).to.deep.equal([]);
 
-      const res = await post('attributes/save', { 'source.badge': `${ACME}:badge`, 'source.country': 'addresses[type eq "work"].country' });
+      const res = await post('attributes/save', {
+        'source.badge': `${ACME}:badge`,
+        'source.country': 'addresses[type eq "work"].country',
+      });
       expect(res.status).to.equal(200);
       const saved = saveAnswer.parse(((await res.json()) as any).data);
-      expect(saved.attribute_mapping).to.deep.equal({ badge: `${ACME}:badge`, country: 'addresses[type eq "work"].country' });
-      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal(saved.attribute_mapping);
+      expect(saved.attribute_mapping).to.deep.equal({
+        badge: `${ACME}:badge`,
+        country: 'addresses[type eq "work"].country',
+      });
+      expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping).to.deep.equal(
+        saved.attribute_mapping,
+      );
       const got = (await svc.api('GET', `/api/v1/directory-sync/users/${ann.id}?directoryId=${dir.id}`)).body.data;
       expect(got.custom_attributes).to.deep.equal({ badge: 'B-ann', country: 'DE' });
-      expect((await events(dir.id)).map((e) => [e.data.id, e.data.custom_attributes.badge, e.previous_attributes.custom_attributes])).to.deep.equal([[ann.id, 'B-ann', { badge: null }]]);
+      expect(
+        (await events(dir.id)).map((e) => [
+          e.data.id,
+          e.data.custom_attributes.badge,
+          e.previous_attributes.custom_attributes,
+        ]),
+      ).to.deep.equal([[ann.id, 'B-ann', { badge: null }]]);
     });
 
     it('Save is CSRF-checked, and refused on a directory the operator manages (its spec sets the sources)', async () => {
@@ -133,7 +171,9 @@ for (const kind of STORE_KINDS) {
         body: new URLSearchParams({ 'source.badge': 'title', 'source.country': '' }).toString(),
       });
       expect(refused.status).to.equal(403);
-      const crossSite = await post('attributes/save', { 'source.badge': 'title', 'source.country': '' }, true, { 'sec-fetch-site': 'cross-site' });
+      const crossSite = await post('attributes/save', { 'source.badge': 'title', 'source.country': '' }, true, {
+        'sec-fetch-site': 'cross-site',
+      });
       expect(crossSite.status).to.equal(403);
       expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}`)).body.data.attribute_mapping.badge).to.equal('');
 
@@ -157,7 +197,9 @@ for (const kind of STORE_KINDS) {
       const page = await preview.text();
       expect(page).to.contain('name="source.badge" type="text" value="title"');
       expect(page).to.match(/<div id="attributes-preview" role="region" aria-labelledby="attributes-preview-h">/);
-      expect(page).to.contain('<td data-label="User">ann@acme.io</td><td data-label="badge">ann&#39;s title</td><td data-label="country">—</td>');
+      expect(page).to.contain(
+        '<td data-label="User">ann@acme.io</td><td data-label="badge">ann&#39;s title</td><td data-label="country">—</td>',
+      );
       const saved = await post('attributes/save', { 'source.badge': 'title', 'source.country': '' }, false);
       expect(await saved.text()).to.contain('Saved: the users&#39; attributes follow the new sources.');
       const bad = await post('attributes/save', { 'source.badge': 'title[', 'source.country': '' }, false);
@@ -168,7 +210,9 @@ for (const kind of STORE_KINDS) {
     it('reads a form of 100 attributes with long sources (the other actions keep their small form limit)', async () => {
       const names = Array.from({ length: 100 }, (_, i) => `a${i}`);
       const source = `${ACME}:${'x'.repeat(400)}`;
-      await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { attribute_mapping: Object.fromEntries(names.map((n) => [n, ''])) });
+      await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, {
+        attribute_mapping: Object.fromEntries(names.map((n) => [n, ''])),
+      });
       const res = await post('attributes/preview', Object.fromEntries(names.map((n) => [`source.${n}`, source])));
       expect(res.status).to.equal(200);
       expect((await post('scim-tokens', Object.fromEntries(names.map((n) => [n, 'x'])))).status).to.equal(400);

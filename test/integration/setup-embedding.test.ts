@@ -20,7 +20,11 @@ describe('setup page embedded in a host application', function () {
     server = createServer(app);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dsync = createDsync({ store: new MemoryStore(), externalUrl: `${base}/scim-host`, setupUrl: `${base}/admin/sso/setup` });
+    dsync = createDsync({
+      store: new MemoryStore(),
+      externalUrl: `${base}/scim-host`,
+      setupUrl: `${base}/admin/sso/setup`,
+    });
     app.use('/admin/sso/setup', setupRoutes(dsync, { frameAncestors: ['https://admin.example.com'] }));
   });
   after(async () => {
@@ -30,7 +34,12 @@ describe('setup page embedded in a host application', function () {
   });
 
   it('creates a link on the host path; the page, its assets and its actions work there; its own origins may frame it', async () => {
-    const directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+    const directory = await dsync.directories.create({
+      name: 'Acme',
+      tenant: 'acme',
+      product: 'app',
+      type: 'okta-scim-v2',
+    });
     const link = await dsync.setupLinks.create(directory.id, { expires_in: 3600 });
     expect(link.url).to.match(new RegExp(`^${base}/admin/sso/setup/[A-Za-z0-9_-]{43}$`));
     const page = await fetch(link.url);
@@ -44,7 +53,11 @@ describe('setup page embedded in a host application', function () {
     const csrf = /data-csrf="([^"]+)"/.exec(html)![1]!;
     const created = await fetch(`${link.url}/scim-tokens`, {
       method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': csrf },
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-csrf-token': csrf,
+      },
       body: '',
     });
     expect(created.status).to.equal(200);

@@ -12,7 +12,8 @@ import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
 
 const USER = (userName: string) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName });
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 describe('setup page over HTTP', function () {
   this.timeout(20_000);
@@ -22,7 +23,8 @@ describe('setup page over HTTP', function () {
   let link: string;
   const logs: string[] = [];
 
-  const linkOf = async (d: any) => (await svc.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
+  const linkOf = async (d: any) =>
+    (await svc.api('POST', `/api/v1/directory-sync/${d.id}/setup-links`, {})).body.data.url as string;
   const csrfOf = async (url: string) => /data-csrf="([^"]+)"/.exec(await (await fetch(url)).text())![1]!;
   const action = (url: string, name: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(`${url}/${name}`, {
@@ -36,8 +38,20 @@ describe('setup page over HTTP', function () {
     logs.length = 0;
     const logger = createLogger('trace', { write: (line: string) => void logs.push(line) });
     receiver = await startReceiver();
-    svc = await startService(new MemoryStore(), { logger }, { logger, pageLimits: createPageLimits({ limits: { view: 1000 } }), authFailures: { limits: { perAddress: 100, total: 1000 } } });
-    dir = await svc.createDirectory({ type: 'okta-scim-v2', webhook_url: receiver.url, webhook_secret: receiver.secret });
+    svc = await startService(
+      new MemoryStore(),
+      { logger },
+      {
+        logger,
+        pageLimits: createPageLimits({ limits: { view: 1000 } }),
+        authFailures: { limits: { perAddress: 100, total: 1000 } },
+      },
+    );
+    dir = await svc.createDirectory({
+      type: 'okta-scim-v2',
+      webhook_url: receiver.url,
+      webhook_secret: receiver.secret,
+    });
     link = await linkOf(dir);
   });
   afterEach(async () => {
@@ -86,7 +100,10 @@ describe('setup page over HTTP', function () {
 
     const expiring = await linkOf(dir);
     const stored = (await svc.dsync.store.listSetupLinks(dir.id)).find((l) => !l.revoked_at)!;
-    await svc.dsync.store.putSetupLink({ ...stored, expires_at: new Date(Date.now() - 1).toISOString() }, Date.now() + 60_000);
+    await svc.dsync.store.putSetupLink(
+      { ...stored, expires_at: new Date(Date.now() - 1).toISOString() },
+      Date.now() + 60_000,
+    );
     await gone(expiring, 410);
 
     const other = await svc.createDirectory({ name: 'Doomed', tenant: 'doomed' });
@@ -96,7 +113,7 @@ describe('setup page over HTTP', function () {
     await gone(doomed, 404);
   });
 
-  it('refuses actions without the page\'s CSRF token, from another origin or another site', async () => {
+  it("refuses actions without the page's CSRF token, from another origin or another site", async () => {
     const csrf = await csrfOf(link);
     const count = async () => (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data.length;
     expect((await action(link, 'scim-tokens', {})).status).to.equal(403);
@@ -104,7 +121,9 @@ describe('setup page over HTTP', function () {
     expect((await action(link, 'scim-tokens', { csrf }, { origin: 'https://evil.example' })).status).to.equal(403);
     expect((await action(link, 'scim-tokens', { csrf }, { 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
     expect((await action(link, 'scim-tokens', { csrf: 'forged' }, { origin: 'null' })).status).to.equal(403);
-    expect((await action(link, 'scim-tokens', { csrf }, { origin: 'null', 'sec-fetch-site': 'cross-site' })).status).to.equal(403);
+    expect(
+      (await action(link, 'scim-tokens', { csrf }, { origin: 'null', 'sec-fetch-site': 'cross-site' })).status,
+    ).to.equal(403);
     expect(await count()).to.equal(1);
     expect((await fetch(`${link}/scim-tokens`)).status).to.equal(404); // a GET changes nothing
     const ok = await action(link, 'scim-tokens', { csrf }, { origin: svc.url, 'sec-fetch-site': 'same-origin' });
@@ -119,7 +138,8 @@ describe('setup page over HTTP', function () {
     const csrf = await csrfOf(link);
     const many = new URLSearchParams({ csrf });
     for (let i = 0; i < 30; i++) many.set(`f${i}`, 'x');
-    const post = (url: string, body: string, type: string) => fetch(`${url}/scim-tokens`, { method: 'POST', headers: { 'content-type': type }, body });
+    const post = (url: string, body: string, type: string) =>
+      fetch(`${url}/scim-tokens`, { method: 'POST', headers: { 'content-type': type }, body });
     for (const url of [link, `${svc.url}/setup/${'x'.repeat(43)}`]) {
       const answers = [
         await post(url, many.toString(), 'application/x-www-form-urlencoded'),
@@ -135,11 +155,17 @@ describe('setup page over HTTP', function () {
     }
     const errors = logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((l) => l.level >= 50);
     expect(errors, 'error log lines').to.deep.equal([]);
-    expect((await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data, 'no token was made').to.have.length(1);
+    expect(
+      (await svc.api('GET', `/api/v1/directory-sync/${dir.id}/scim-tokens`)).body.data,
+      'no token was made',
+    ).to.have.length(1);
   });
 
   it('escapes a directory name and an IdP error text that carry HTML', async () => {
-    const evil = await svc.createDirectory({ name: '<script>alert(1)</script><img src=x onerror=alert(2)>', tenant: 'evil' });
+    const evil = await svc.createDirectory({
+      name: '<script>alert(1)</script><img src=x onerror=alert(2)>',
+      tenant: 'evil',
+    });
     const evilLink = await linkOf(evil);
     const bad = '<img src=x onerror="window.__xss=1">';
     await svc.scim(evil, 'POST', '/Users', USER(bad));
@@ -158,18 +184,26 @@ describe('setup page over HTTP', function () {
     const csrf = await csrfOf(link);
     const revoke = await action(link, 'scim-tokens/revoke', { csrf, token_id: otherToken.id });
     expect(revoke.status).to.equal(404);
-    expect((await svc.scim({ id: other.id, scim: { secret: otherToken.token } }, 'GET', '/Users')).status).to.equal(200);
+    expect((await svc.scim({ id: other.id, scim: { secret: otherToken.token } }, 'GET', '/Users')).status).to.equal(
+      200,
+    );
     const status = await (await fetch(`${link}/status`, { headers: { accept: 'application/json' } })).text();
     const page = await (await fetch(link)).text();
     for (const text of [status, page]) {
-      for (const foreign of [other.id, 'Other Corp', otherToken.id, 'secret-person@other.example', other.scim.secret]) expect(text).not.to.contain(foreign);
+      for (const foreign of [other.id, 'Other Corp', otherToken.id, 'secret-person@other.example', other.scim.secret])
+        expect(text).not.to.contain(foreign);
     }
     // Nothing of the management API opens with a link.
     const secret = link.split('/').pop()!;
     for (const auth of [`Api-Key ${secret}`, `Bearer ${secret}`]) {
-      expect((await fetch(`${svc.url}/api/v1/directory-sync/${dir.id}`, { headers: { authorization: auth } })).status).to.equal(401);
+      expect(
+        (await fetch(`${svc.url}/api/v1/directory-sync/${dir.id}`, { headers: { authorization: auth } })).status,
+      ).to.equal(401);
     }
-    expect((await fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Users`, { headers: { authorization: `Bearer ${secret}` } })).status).to.equal(401);
+    expect(
+      (await fetch(`${svc.url}/api/scim/v2.0/${dir.id}/Users`, { headers: { authorization: `Bearer ${secret}` } }))
+        .status,
+    ).to.equal(401);
   });
 
   it('works without the script: a form POST answers the page with the new token, which a later load never shows', async () => {
@@ -183,7 +217,9 @@ describe('setup page over HTTP', function () {
     const html = await res.text();
     const token = /id="new-token-value" type="text" readonly value="([^"]+)"/.exec(html)![1]!;
     expect(html).to.contain('href="../static/setup.css"'); // relative to this response's URL
-    expect((await svc.scim({ id: dir.id, scim: { secret: token } }, 'POST', '/Users', USER('ann@example.com'))).status).to.equal(201);
+    expect(
+      (await svc.scim({ id: dir.id, scim: { secret: token } }, 'POST', '/Users', USER('ann@example.com'))).status,
+    ).to.equal(201);
     await receiver.waitForEvents(1);
     await until(async () => (await (await fetch(link)).text()).includes('POST /Users'), 'the request on the page');
 
@@ -208,14 +244,26 @@ describe('setup page over HTTP', function () {
 
   it('counts a link that does not open as a failed authentication: past the limit, 429 before any lookup, even for a good link', async () => {
     await svc.close();
-    svc = await startService(new MemoryStore(), {}, { pageLimits: createPageLimits({ limits: { view: 40 } }), authFailures: { limits: { perAddress: 5, total: 100 } } });
+    svc = await startService(
+      new MemoryStore(),
+      {},
+      {
+        pageLimits: createPageLimits({ limits: { view: 40 } }),
+        authFailures: { limits: { perAddress: 5, total: 100 } },
+      },
+    );
     dir = await svc.createDirectory({ type: 'okta-scim-v2' });
     link = await linkOf(dir);
     const revoked = await svc.api('POST', `/api/v1/directory-sync/${dir.id}/setup-links`, {});
     await svc.api('DELETE', `/api/v1/directory-sync/${dir.id}/setup-links/${revoked.body.data.id}`);
     const guesses = [];
     // Unknown, malformed and revoked links all count; the fifth blocks this address.
-    for (const url of [...[0, 1, 2].map((i) => `${svc.url}/setup/${String(i).repeat(43)}`), `${svc.url}/setup/short`, revoked.body.data.url, `${svc.url}/setup/${'7'.repeat(43)}`]) {
+    for (const url of [
+      ...[0, 1, 2].map((i) => `${svc.url}/setup/${String(i).repeat(43)}`),
+      `${svc.url}/setup/short`,
+      revoked.body.data.url,
+      `${svc.url}/setup/${'7'.repeat(43)}`,
+    ]) {
       guesses.push((await fetch(url)).status);
     }
     expect(guesses).to.deep.equal([404, 404, 404, 404, 410, 429]);
@@ -225,10 +273,21 @@ describe('setup page over HTTP', function () {
       expect(res.headers.get('content-security-policy')).to.equal(CSP);
     }
     const page = await fetch(`${svc.url}/setup/${'8'.repeat(43)}`);
-    expect(await page.text()).to.contain('Too many requests').and.contain('Too many failed authentication attempts; retry after');
-    const families = (await svc.dsync.metrics.authFailures.get()).values.map((v) => [v.labels.api, v.labels.outcome, v.value]);
-    expect(families).to.deep.include.members([['setup', 'failed', 5], ['setup', 'refused', 4]]);
-    expect((await fetch(`${svc.url}/setup/static/setup.js`)).status, 'the static files are no credential').to.equal(200);
+    expect(await page.text())
+      .to.contain('Too many requests')
+      .and.contain('Too many failed authentication attempts; retry after');
+    const families = (await svc.dsync.metrics.authFailures.get()).values.map((v) => [
+      v.labels.api,
+      v.labels.outcome,
+      v.value,
+    ]);
+    expect(families).to.deep.include.members([
+      ['setup', 'failed', 5],
+      ['setup', 'refused', 4],
+    ]);
+    expect((await fetch(`${svc.url}/setup/static/setup.js`)).status, 'the static files are no credential').to.equal(
+      200,
+    );
   });
 
   it('limits views per link, whatever the spelling of its URL', async () => {
@@ -238,14 +297,18 @@ describe('setup page over HTTP', function () {
     link = await linkOf(dir);
     const spelled = [`${link}/status`, `${link.replace('/setup/', '/SETUP/')}/Status`, `${link}/status/`];
     const views = [];
-    for (let i = 0; i < 41; i++) views.push((await fetch(spelled[i % 3]!, { headers: { accept: 'application/json' } })).status);
-    expect(views.slice(0, 40).every((s) => s === 200), views.join(' ')).to.equal(true);
+    for (let i = 0; i < 41; i++)
+      views.push((await fetch(spelled[i % 3]!, { headers: { accept: 'application/json' } })).status);
+    expect(
+      views.slice(0, 40).every((s) => s === 200),
+      views.join(' '),
+    ).to.equal(true);
     expect(views[40]).to.equal(429);
     // Another link of the same directory has its own budget.
     expect((await fetch(await linkOf(dir))).status).to.equal(200);
   });
 
-  it('counts the failures on the store\'s Redis when there is one (shared by replicas)', async () => {
+  it("counts the failures on the store's Redis when there is one (shared by replicas)", async () => {
     const store = await freshRedisStore(13);
     const other = new RedisStore(`${redisUrl()}/13`); // a second replica on the same Redis
     const authFailures = (redis: RedisStore['redis']) => ({ limits: { perAddress: 3, total: 100 }, redis });
@@ -253,7 +316,8 @@ describe('setup page over HTTP', function () {
     const two = await startService(other, {}, { authFailures: authFailures(other.redis) });
     try {
       const statuses = [];
-      for (const s of [one, two, one, two, two, one]) statuses.push((await fetch(`${s.url}/setup/${'9'.repeat(43)}`)).status);
+      for (const s of [one, two, one, two, two, one])
+        statuses.push((await fetch(`${s.url}/setup/${'9'.repeat(43)}`)).status);
       // The third failure (on one) reaches the shared limit: one blocks at once; two blocks at its next failure.
       expect(statuses).to.deep.equal([404, 404, 404, 404, 429, 429]);
       expect(await store.redis.keys('dsync:authfail:address*')).to.have.length(1);
@@ -268,7 +332,9 @@ describe('setup page over HTTP', function () {
     const entra = await svc.createDirectory({ type: 'microsoft-entra', name: 'Entra Co', tenant: 'entra' });
     const res = await fetch(await linkOf(entra));
     expect(res.status).to.equal(200);
-    expect(res.headers.get('content-security-policy')).to.contain("form-action 'self' https://login.microsoftonline.com;");
+    expect(res.headers.get('content-security-policy')).to.contain(
+      "form-action 'self' https://login.microsoftonline.com;",
+    );
     const html = await res.text();
     expect(html).to.contain('Connect Microsoft Entra ID');
     expect(html).not.to.contain('Recent requests');
@@ -278,7 +344,11 @@ describe('setup page over HTTP', function () {
   it('serves only its own two static files', async () => {
     expect((await fetch(`${svc.url}/setup/static/setup.js`)).headers.get('content-type')).to.match(/^text\/javascript/);
     expect((await fetch(`${svc.url}/setup/static/setup.css`)).headers.get('content-type')).to.match(/^text\/css/);
-    for (const path of ['/setup/static/nope.js', '/setup/static/..%2F..%2Fpackage.json', '/setup/static/%2e%2e/%2e%2e/package.json']) {
+    for (const path of [
+      '/setup/static/nope.js',
+      '/setup/static/..%2F..%2Fpackage.json',
+      '/setup/static/%2e%2e/%2e%2e/package.json',
+    ]) {
       expect((await fetch(`${svc.url}${path}`)).status, path).to.equal(404);
     }
   });

@@ -17,15 +17,40 @@ import { freshRedisStore } from '../support/services.js';
 
 const AT = new Date(1_700_000_000_000).toISOString();
 const directory = (id: string, over: Partial<Directory> = {}): Directory => ({
-  id, name: 'D', tenant: 't', product: 'p', type: 'generic-scim-v2', log_webhook_events: false, deactivated: false,
-  scim: { path: '/s', secret: 's', endpoint: 'http://x/s' }, webhook: { endpoint: '', secret: '' }, created_at: AT, updated_at: AT,
+  id,
+  name: 'D',
+  tenant: 't',
+  product: 'p',
+  type: 'generic-scim-v2',
+  log_webhook_events: false,
+  deactivated: false,
+  scim: { path: '/s', secret: 's', endpoint: 'http://x/s' },
+  webhook: { endpoint: '', secret: '' },
+  created_at: AT,
+  updated_at: AT,
   ...over,
 });
 
 const bodies: ScimBody[] = [
-  { userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: 'ada@acme.io', primary: true }], active: true },
-  { userName: 'no-email', active: false, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab" \\ </script>' } },
-  { userName: 'żółw 🐢', name: { givenName: 'Zoë\u2028', familyName: 'a/b' }, emails: [], groups: [{ value: 'g9' }], n: 1e21, nested: { a: [null, true, '\t'] } },
+  {
+    userName: 'ada@acme.io',
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: 'ada@acme.io', primary: true }],
+    active: true,
+  },
+  {
+    userName: 'no-email',
+    active: false,
+    'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab" \\ </script>' },
+  },
+  {
+    userName: 'żółw 🐢',
+    name: { givenName: 'Zoë\u2028', familyName: 'a/b' },
+    emails: [],
+    groups: [{ value: 'g9' }],
+    n: 1e21,
+    nested: { a: [null, true, '\t'] },
+  },
   { userName: 'bob@acme.io', emails: [{ value: 'second@acme.io' }, { value: 'bob@acme.io', primary: true }] },
 ];
 
@@ -45,8 +70,17 @@ describe('membership events built by the Redis write script', () => {
   afterEach(() => store.close());
 
   /** The writer's bytes for a logged membership event: MembershipEvents.of on the user as stored now. */
-  async function expectWritersBytes(dir: Directory, json: string, group: { id: string; body: ScimBody }): Promise<void> {
-    const event = JSON.parse(json) as { id: string; event: 'group.user_added' | 'group.user_removed'; created_at: string; data: { id: string } };
+  async function expectWritersBytes(
+    dir: Directory,
+    json: string,
+    group: { id: string; body: ScimBody },
+  ): Promise<void> {
+    const event = JSON.parse(json) as {
+      id: string;
+      event: 'group.user_added' | 'group.user_removed';
+      created_at: string;
+      data: { id: string };
+    };
     const [stored] = await store.getUsersJson(dir.id, [event.data.id]);
     const built = new MembershipEvents(dir, event.event, Date.parse(event.created_at)).of(
       userDataJson(event.data.id, stored!.bodyJson),
@@ -57,9 +91,14 @@ describe('membership events built by the Redis write script', () => {
   /** An event as its writer or script built it: the store adds `sequence` as it reads the log. */
   const unsequenced = (json: string): string => json.replace(/,"sequence":\d+}$/, '}');
   const membershipEvents = async (dirId: string): Promise<string[]> =>
-    (await store.readEvents(dirId, null, 1000)).map((e) => unsequenced(e.json)).filter((j) => j.includes('"group.user_'));
+    (await store.readEvents(dirId, null, 1000))
+      .map((e) => unsequenced(e.json))
+      .filter((j) => j.includes('"group.user_'));
 
-  for (const dir of [directory('d1'), directory('d "2"', { tenant: 'tenant\\with\\slashes', product: 'ünï</script>' })]) {
+  for (const dir of [
+    directory('d1'),
+    directory('d "2"', { tenant: 'tenant\\with\\slashes', product: 'ünï</script>' }),
+  ]) {
     it(`adds and removes members in directory ${JSON.stringify(dir.id)}: the script's events are the writer's bytes`, async () => {
       await store.createDirectory(dir);
       const ids: string[] = [];
@@ -74,7 +113,11 @@ describe('membership events built by the Redis write script', () => {
       await groups.removeMembers(dir, group.id, [ids[1]!, ids[2]!]);
       const logged = await membershipEvents(dir.id);
       expect(logged).to.have.length(bodies.length + 2);
-      expect(logged.map((j) => JSON.parse(j).event)).to.deep.equal([...ids.map(() => 'group.user_added'), 'group.user_removed', 'group.user_removed']);
+      expect(logged.map((j) => JSON.parse(j).event)).to.deep.equal([
+        ...ids.map(() => 'group.user_added'),
+        'group.user_removed',
+        'group.user_removed',
+      ]);
       expect(logged.map((j) => JSON.parse(j).id)).to.deep.equal(told.map((e) => e.id));
       for (const json of logged) await expectWritersBytes(dir, json, { id: group.id, body: groupBody });
       expect(await store.groupMemberIds(dir.id, group.id, 0, 10)).to.deep.include({ items: [ids[0], ids[3]] });
@@ -89,13 +132,23 @@ describe('membership events built by the Redis write script', () => {
     const group = await groups.create(dir, { displayName: 'Order' }, []);
     told = [];
     await groups.addMembers(dir, group.id, [{ value: ids[2]! }, { value: ids[0]! }]);
-    await groups.addMembers(dir, group.id, [{ value: ids[0]! }, { value: ids[4]! }, { value: 'nobody' }, { value: ids[1]! }]);
+    await groups.addMembers(dir, group.id, [
+      { value: ids[0]! },
+      { value: ids[4]! },
+      { value: 'nobody' },
+      { value: ids[1]! },
+    ]);
     expect(told.every(storeBuilt)).to.equal(true);
     expect((await store.groupMemberIds(dir.id, group.id, 0, 10)).items).to.deep.equal([ids[2], ids[0], ids[4], ids[1]]);
     expect((await store.groupMemberIds(dir.id, group.id, 2, 10)).items).to.deep.equal([ids[4], ids[1]]);
     for (const id of [ids[0]!, ids[4]!]) expect(await store.userGroupIds(dir.id, id)).to.deep.equal([group.id]);
     expect(await store.userGroupIds(dir.id, ids[3]!)).to.deep.equal([]);
-    expect((await membershipEvents(dir.id)).map((j) => JSON.parse(j).data.id)).to.deep.equal([ids[2], ids[0], ids[4], ids[1]]);
+    expect((await membershipEvents(dir.id)).map((j) => JSON.parse(j).data.id)).to.deep.equal([
+      ids[2],
+      ids[0],
+      ids[4],
+      ids[1],
+    ]);
   });
 
   it('a member PATCH after a PUT carries the user as stored now', async () => {
@@ -120,7 +173,10 @@ describe('membership events built by the Redis write script', () => {
   };
   const olderRecords: Array<[string, (header: string[]) => string[]]> = [
     ['written by an older dsync (no event fields)', (h) => h.slice(0, 6)],
-    ['whose body an older dsync rewrote (event fields of another version)', (h) => [String(Number(h[0]) + 1), ...h.slice(1)]],
+    [
+      'whose body an older dsync rewrote (event fields of another version)',
+      (h) => [String(Number(h[0]) + 1), ...h.slice(1)],
+    ],
     ['written before roles were kept (no roles field)', (h) => h.slice(0, 14)],
   ];
   for (const [what, fields] of olderRecords) {
@@ -141,14 +197,20 @@ describe('membership events built by the Redis write script', () => {
       told = [];
       await groups.removeMembers(dir, group.id, [b.id]);
       expect(told.map((e) => 'template' in e)).to.deep.equal([true]);
-      await expectWritersBytes(dir, (await membershipEvents(dir.id))[2]!, { id: group.id, body: { displayName: 'All' } });
+      await expectWritersBytes(dir, (await membershipEvents(dir.id))[2]!, {
+        id: group.id,
+        body: { displayName: 'All' },
+      });
     });
   }
 
   it('a body with its own id, or an id its JSON escapes: the writer builds the events', async () => {
     const dir = directory('d5');
     await store.createDirectory(dir);
-    for (const [id, body] of [['u-own', { userName: 'own@acme.io', id: 'stale-id' }], ['u "quoted" \\', { userName: 'q@acme.io' }]] as const) {
+    for (const [id, body] of [
+      ['u-own', { userName: 'own@acme.io', id: 'stale-id' }],
+      ['u "quoted" \\', { userName: 'q@acme.io' }],
+    ] as const) {
       const user = { id, body, created: 1, lastModified: 1, version: 1 };
       expect((await store.createUser(dir.id, user, { userName: body.userName, emails: [] }, [])).status).to.equal('ok');
     }
@@ -168,7 +230,11 @@ describe('membership events built by the Redis write script', () => {
     const ids: string[] = [];
     for (const body of bodies) ids.push((await users.create(dir, body)).id);
     const group = await groups.create(dir, { displayName: 'Three' }, []);
-    await groups.addMembers(dir, group.id, ids.map((value) => ({ value })));
+    await groups.addMembers(
+      dir,
+      group.id,
+      ids.map((value) => ({ value })),
+    );
     const logged = await membershipEvents(dir.id);
     expect(logged).to.have.length(bodies.length);
     const log = `dsync:{${dir.id}}:ev`;
@@ -188,7 +254,10 @@ describe('membership events built by the Redis write script', () => {
     expect(reread).to.deep.equal(logged.flatMap((json) => [json, json]));
     // A shape it does not know is never delivered as a guess.
     await store.redis.xadd(log, '*', 'e', '{"id":', 'x', '"?"}');
-    const unknown = await store.readEvents(dir.id, after, 1000).then(() => undefined, (err: Error) => err.message);
+    const unknown = await store.readEvents(dir.id, after, 1000).then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
     expect(unknown).to.equal('an event log entry of unknown shape (fields: e, x), written by a newer dsync?');
   });
 
@@ -198,7 +267,9 @@ describe('membership events built by the Redis write script', () => {
     const user = await users.create(dir, bodies[1]!);
     const group = await groups.create(dir, { displayName: 'All' }, []);
     const own: string[] = [];
-    await groups.addMembers(dir, group.id, [{ value: user.id }], { onCommitted: (events) => own.push(...events.map((e) => e.json)) });
+    await groups.addMembers(dir, group.id, [{ value: user.id }], {
+      onCommitted: (events) => own.push(...events.map((e) => e.json)),
+    });
     expect(own).to.deep.equal(await membershipEvents(dir.id));
   });
 });

@@ -1,4 +1,8 @@
-/** The store contract (test/support/store-contract.ts), per directory: the event log, directory deletes and lists, leases, pull-sync and single-use records, sync runs, due marks; and what only the Redis store can get wrong (a cut-short delete, log ids). */
+/**
+ * The store contract (test/support/store-contract.ts), per directory: the event log, directory deletes and lists,
+ * leases, pull-sync and single-use records, sync runs, due marks; and what only the Redis store can get wrong (a
+ * cut-short delete, log ids).
+ */
 import { expect } from 'chai';
 import { withSequence } from '../../src/core/event-sequence.js';
 import type { Store } from '../../src/core/store-port.js';
@@ -13,7 +17,11 @@ storeContract((current) => {
   });
 
   it('reads the event log after a cursor, trims it, and reports the newest seq', async () => {
-    await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2'), ev('e3')]);
+    await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [
+      ev('e1'),
+      ev('e2'),
+      ev('e3'),
+    ]);
     const all = await store.readEvents(D, null, 10);
     expect(all).to.have.length(3);
     expect(await store.lastEventSeq(D)).to.equal(all[2]!.seq);
@@ -29,7 +37,13 @@ storeContract((current) => {
     await store.createDirectory(directory('dir-2'));
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2')]);
     await store.createUser('dir-2', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('x1')]);
-    await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], [ev('g')]);
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G' }),
+      { displayName: 'G' },
+      [{ userId: 'u1', userVersion: 1, event: ev('m') }],
+      [ev('g')],
+    );
     const sequences = async (dir: string, after: string | null = null) =>
       (await store.readEvents(dir, after, 100)).map((e) => (JSON.parse(e.json) as { sequence: number }).sequence);
     expect(await sequences(D)).to.deep.equal([1, 2, 3, 4]);
@@ -48,13 +62,21 @@ storeContract((current) => {
 
   it('cascades a directory delete and refuses later writes', async () => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e')]);
-    await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], []);
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G' }),
+      { displayName: 'G' },
+      [{ userId: 'u1', userVersion: 1, event: ev('m') }],
+      [],
+    );
     expect(await store.deleteDirectory(D)).to.equal(true);
     expect(await store.getDirectory(D)).to.equal(null);
     expect(await store.getUser(D, 'u1')).to.equal(null);
     expect(await store.countUsers(D)).to.equal(0);
     expect(await store.readEvents(D, null, 10)).to.deep.equal([]);
-    expect((await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [])).status).to.equal('missing');
+    expect(
+      (await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [])).status,
+    ).to.equal('missing');
     expect(await store.listDirectoryIds()).to.not.include(D);
   });
 
@@ -66,7 +88,11 @@ storeContract((current) => {
     expect(await store.disableWebhook(D, 'https://new.example.com/h', '2026-11-21T00:00:00.000Z')).to.equal(true);
     const after = (await store.getDirectory(D))!;
     expect(after.webhook_disabled_at).to.equal('2026-11-21T00:00:00.000Z');
-    expect({ ...after, webhook_disabled_at: undefined }).to.deep.equal({ ...d, webhook: { endpoint: 'https://new.example.com/h', secret: 's' }, webhook_disabled_at: undefined });
+    expect({ ...after, webhook_disabled_at: undefined }).to.deep.equal({
+      ...d,
+      webhook: { endpoint: 'https://new.example.com/h', secret: 's' },
+      webhook_disabled_at: undefined,
+    });
   });
 
   it('lists directories by tenant and product', async () => {
@@ -135,12 +161,25 @@ storeContract((current) => {
     await store.createDirectory(dir);
     await store.updateDirectory({ ...dir, name: 'renamed' });
     expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a2' }, '2030-01-01T00:00:00.000Z')).to.equal(true);
-    expect(await store.getDirectory('g-1')).to.deep.equal({ ...dir, name: 'renamed', google_access_token: 'a2', updated_at: '2030-01-01T00:00:00.000Z' });
-    expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a3', refreshToken: 'r2' }, dir.updated_at)).to.equal(true);
-    expect(await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a4' }, dir.updated_at), 'the refresh token changed').to.equal(false);
+    expect(await store.getDirectory('g-1')).to.deep.equal({
+      ...dir,
+      name: 'renamed',
+      google_access_token: 'a2',
+      updated_at: '2030-01-01T00:00:00.000Z',
+    });
+    expect(
+      await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a3', refreshToken: 'r2' }, dir.updated_at),
+    ).to.equal(true);
+    expect(
+      await store.saveGoogleTokens('g-1', 'r1', { accessToken: 'a4' }, dir.updated_at),
+      'the refresh token changed',
+    ).to.equal(false);
     expect(await store.getDirectory('g-1')).to.deep.include({ google_access_token: 'a3', google_refresh_token: 'r2' });
     expect(await store.saveGoogleTokens('nope', 'r1', { accessToken: 'a4' }, dir.updated_at)).to.equal(false);
-    expect(await store.saveGoogleTokens(D, undefined, { accessToken: 'a5' }, dir.updated_at), 'none stored, none expected').to.equal(true);
+    expect(
+      await store.saveGoogleTokens(D, undefined, { accessToken: 'a5' }, dir.updated_at),
+      'none stored, none expected',
+    ).to.equal(true);
     expect((await store.getDirectory(D))?.google_access_token).to.equal('a5');
   });
 
@@ -186,7 +225,13 @@ describe('redis store: crash in the middle of a directory delete', () => {
     try {
       await store.createDirectory(directory('dir-x'));
       await store.createUser('dir-x', res('u1', { userName: 'a' }), { userName: 'a', emails: ['a@x.io'] }, [ev('e')]);
-      await store.createGroup('dir-x', res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('m') }], []);
+      await store.createGroup(
+        'dir-x',
+        res('g1', { displayName: 'G' }),
+        { displayName: 'G' },
+        [{ userId: 'u1', userVersion: 1, event: ev('m') }],
+        [],
+      );
       // The crash: the record was removed, the batches never ran.
       await store.redis.del('dsync:{dir-x}:dir');
       expect(await store.redis.keys('dsync:{dir-x}:*')).to.not.deep.equal([]);
@@ -207,7 +252,9 @@ describe('redis store: event sequences in the log ids', () => {
       await new Promise((r) => setTimeout(r, 2)); // in a millisecond of its own, as almost every such entry is
       await store.redis.xadd('dsync:{dir-s}:ev', '*', 'e', JSON.stringify({ id: 'evt_old', label: 'old' }));
       await store.createUser('dir-s', res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e2')]);
-      const read = (await store.readEvents('dir-s', null, 10)).map((e) => JSON.parse(e.json) as { label: string; sequence: number });
+      const read = (await store.readEvents('dir-s', null, 10)).map(
+        (e) => JSON.parse(e.json) as { label: string; sequence: number },
+      );
       expect(read.map((e) => [e.label, e.sequence])).to.deep.equal([
         ['e1', 1],
         ['old', 0],
@@ -225,16 +272,31 @@ describe('redis store: event sequences in the log ids', () => {
       const ahead = Date.now() + 3_600_000;
       await store.createUser('dir-c', res('u0', { userName: 'z' }), { userName: 'z', emails: [] }, [ev('e0')]);
       // An entry from a clock an hour ahead, with a sequence the counter has not reached.
-      await store.redis.xadd('dsync:{dir-c}:ev', eventLogId(ahead, 41), 'e', JSON.stringify({ id: 'evt_a', label: 'ahead' }));
-      await store.createUser('dir-c', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [ev('e1'), ev('e2')]);
+      await store.redis.xadd(
+        'dsync:{dir-c}:ev',
+        eventLogId(ahead, 41),
+        'e',
+        JSON.stringify({ id: 'evt_a', label: 'ahead' }),
+      );
+      await store.createUser('dir-c', res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, [
+        ev('e1'),
+        ev('e2'),
+      ]);
       const logged = await store.readEvents('dir-c', null, 10);
-      expect(logged.map((e) => e.seq).slice(1)).to.deep.equal([eventLogId(ahead, 41), eventLogId(ahead, 42), eventLogId(ahead, 43)]);
+      expect(logged.map((e) => e.seq).slice(1)).to.deep.equal([
+        eventLogId(ahead, 41),
+        eventLogId(ahead, 42),
+        eventLogId(ahead, 43),
+      ]);
       // Emptied by trimming, the log still knows its last id; the counter goes on.
       await store.trimEvents('dir-c', logged[3]!.seq, ahead + 1);
       expect(await store.readEvents('dir-c', null, 10)).to.deep.equal([]);
       await store.createUser('dir-c', res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, [ev('e3')]);
       const [next] = await store.readEvents('dir-c', null, 10);
-      expect([next!.seq.split('-')[0], (JSON.parse(next!.json) as { sequence: number }).sequence]).to.deep.equal([String(ahead), 44]);
+      expect([next!.seq.split('-')[0], (JSON.parse(next!.json) as { sequence: number }).sequence]).to.deep.equal([
+        String(ahead),
+        44,
+      ]);
     } finally {
       await store.close();
     }

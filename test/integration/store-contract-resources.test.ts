@@ -1,4 +1,7 @@
-/** The store contract (test/support/store-contract.ts), users, groups and memberships: uniqueness, lookups, versions, member sets and their events, deletes. */
+/**
+ * The store contract (test/support/store-contract.ts), users, groups and memberships: uniqueness, lookups, versions,
+ * member sets and their events, deletes.
+ */
 import { expect } from 'chai';
 import type { Store } from '../../src/core/store-port.js';
 import { D, ev, labels, res, storeContract } from '../support/store-contract.js';
@@ -10,9 +13,13 @@ storeContract((current) => {
   });
 
   it('creates users and enforces case-insensitive userName uniqueness', async () => {
-    const first = await store.createUser(D, res('u1', { userName: 'Ann@x.io' }), { userName: 'Ann@x.io', emails: [] }, [ev('c1')]);
+    const first = await store.createUser(D, res('u1', { userName: 'Ann@x.io' }), { userName: 'Ann@x.io', emails: [] }, [
+      ev('c1'),
+    ]);
     expect(first).to.include({ status: 'ok', version: 1 });
-    const dup = await store.createUser(D, res('u2', { userName: 'ann@X.IO' }), { userName: 'ann@X.IO', emails: [] }, [ev('c2')]);
+    const dup = await store.createUser(D, res('u2', { userName: 'ann@X.IO' }), { userName: 'ann@X.IO', emails: [] }, [
+      ev('c2'),
+    ]);
     expect(dup.status).to.equal('conflict');
     expect(await store.getUser(D, 'u2')).to.equal(null);
     expect(await labels(store, D)).to.deep.equal(['c1']);
@@ -30,14 +37,32 @@ storeContract((current) => {
   });
 
   it('finds users by userName, externalId and email, and re-indexes on update', async () => {
-    await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'A', externalId: 'ext-1', emails: ['A@x.io', 'a2@x.io'] }, []);
-    await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', externalId: 'ext-2', emails: ['a@X.io'] }, []);
+    await store.createUser(
+      D,
+      res('u1', { userName: 'a' }),
+      { userName: 'A', externalId: 'ext-1', emails: ['A@x.io', 'a2@x.io'] },
+      [],
+    );
+    await store.createUser(
+      D,
+      res('u2', { userName: 'b' }),
+      { userName: 'b', externalId: 'ext-2', emails: ['a@X.io'] },
+      [],
+    );
     expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal(['u1']);
     expect(await store.findUserIds(D, 'externalId', 'ext-2')).to.deep.equal(['u2']);
     expect(await store.findUserIds(D, 'externalId', 'EXT-2')).to.deep.equal([]);
     expect((await store.findUserIds(D, 'email', 'a@x.io')).sort()).to.deep.equal(['u1', 'u2']);
 
-    const upd = await store.updateUser(D, 'u1', 1, { userName: 'c' }, { userName: 'c', emails: ['c@x.io'] }, [ev('u')], Date.now() + 5);
+    const upd = await store.updateUser(
+      D,
+      'u1',
+      1,
+      { userName: 'c' },
+      { userName: 'c', emails: ['c@x.io'] },
+      [ev('u')],
+      Date.now() + 5,
+    );
     expect(upd).to.include({ status: 'ok', version: 2 });
     expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal([]);
     expect(await store.findUserIds(D, 'userName', 'C')).to.deep.equal(['u1']);
@@ -50,9 +75,15 @@ storeContract((current) => {
   it('refuses stale, conflicting and missing updates without side effects', async () => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
     await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
-    expect((await store.updateUser(D, 'u1', 7, {}, { userName: 'a', emails: [] }, [ev('x')], 1)).status).to.equal('stale');
-    expect((await store.updateUser(D, 'u1', 1, {}, { userName: 'B', emails: [] }, [ev('x')], 1)).status).to.equal('conflict');
-    expect((await store.updateUser(D, 'nope', 1, {}, { userName: 'z', emails: [] }, [ev('x')], 1)).status).to.equal('missing');
+    expect((await store.updateUser(D, 'u1', 7, {}, { userName: 'a', emails: [] }, [ev('x')], 1)).status).to.equal(
+      'stale',
+    );
+    expect((await store.updateUser(D, 'u1', 1, {}, { userName: 'B', emails: [] }, [ev('x')], 1)).status).to.equal(
+      'conflict',
+    );
+    expect((await store.updateUser(D, 'nope', 1, {}, { userName: 'z', emails: [] }, [ev('x')], 1)).status).to.equal(
+      'missing',
+    );
     expect(await labels(store, D)).to.deep.equal([]);
     expect(await store.findUserIds(D, 'userName', 'a')).to.deep.equal(['u1']);
   });
@@ -92,7 +123,12 @@ storeContract((current) => {
       now: Date.now(),
     });
     expect(again).to.deep.include({ status: 'ok', version: 2, applied: [false, false, true] });
-    const noop = await store.updateGroup(D, 'g1', { add: [{ userId: 'u2', userVersion: 1, event: ev('noop') }], remove: [], events: [], now: Date.now() });
+    const noop = await store.updateGroup(D, 'g1', {
+      add: [{ userId: 'u2', userVersion: 1, event: ev('noop') }],
+      remove: [],
+      events: [],
+      now: Date.now(),
+    });
     expect(noop).to.deep.include({ status: 'ok', version: 2, applied: [false] });
     expect((await store.groupMemberIds(D, 'g1', 0, 10)).items).to.deep.equal(['u1', 'u2']);
     expect(await store.userGroupIds(D, 'u2')).to.deep.equal(['g1']);
@@ -102,24 +138,50 @@ storeContract((current) => {
   it('keeps client-sent member displays until the member leaves', async () => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
     await store.createUser(D, res('u2', { userName: 'b' }), { userName: 'b', emails: [] }, []);
-    await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [{ userId: 'u1', userVersion: 1, event: ev('a1'), display: 'Ann' }], []);
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G' }),
+      { displayName: 'G' },
+      [{ userId: 'u1', userVersion: 1, event: ev('a1'), display: 'Ann' }],
+      [],
+    );
     expect(await store.memberDisplays(D, 'g1', ['u1', 'u2'])).to.deep.equal(['Ann', null]);
     await store.updateGroup(D, 'g1', {
       add: [{ userId: 'u2', userVersion: 1, event: ev('a2'), display: 'Bob' }],
       remove: [],
       events: [],
-      displays: [{ userId: 'u1', display: 'Annie' }, { userId: 'ghost', display: 'x' }],
+      displays: [
+        { userId: 'u1', display: 'Annie' },
+        { userId: 'ghost', display: 'x' },
+      ],
       now: 1,
     });
     expect(await store.memberDisplays(D, 'g1', ['u1', 'u2', 'ghost'])).to.deep.equal(['Annie', 'Bob', null]);
-    await store.updateGroup(D, 'g1', { add: [], remove: [{ userId: 'u1', userVersion: 1, event: ev('r1') }], events: [], now: 2 });
+    await store.updateGroup(D, 'g1', {
+      add: [],
+      remove: [{ userId: 'u1', userVersion: 1, event: ev('r1') }],
+      events: [],
+      now: 2,
+    });
     expect(await store.memberDisplays(D, 'g1', ['u1'])).to.deep.equal([null]);
   });
 
-  it('applies one write\'s changes of the same member in order: a member removed and added back goes last, a second add is no change', async () => {
-    for (const id of ['u1', 'u2', 'u3']) await store.createUser(D, res(id, { userName: id }), { userName: id, emails: [] }, []);
-    const member = (userId: string, label: string, display?: string) => ({ userId, userVersion: 1, event: ev(label), ...(display && { display }) });
-    await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [member('u1', 'a1', 'Ann'), member('u2', 'a2', 'Bo')], []);
+  it("applies one write's changes of the same member in order: a member removed and added back goes last, a second add is no change", async () => {
+    for (const id of ['u1', 'u2', 'u3'])
+      await store.createUser(D, res(id, { userName: id }), { userName: id, emails: [] }, []);
+    const member = (userId: string, label: string, display?: string) => ({
+      userId,
+      userVersion: 1,
+      event: ev(label),
+      ...(display && { display }),
+    });
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G' }),
+      { displayName: 'G' },
+      [member('u1', 'a1', 'Ann'), member('u2', 'a2', 'Bo')],
+      [],
+    );
     const moved = await store.updateGroup(D, 'g1', {
       add: [member('u1', 'a1-back'), member('u3', 'a3', 'Cy'), member('u3', 'a3-again')],
       remove: [member('u1', 'r1'), member('u2', 'r2')],
@@ -138,10 +200,15 @@ storeContract((current) => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
     await store.updateUser(D, 'u1', 1, { userName: 'a', displayName: 'Ann' }, { userName: 'a', emails: [] }, [], 1);
     const staleUser = { userId: 'u1', userVersion: 1, event: ev('stale-add') };
-    expect((await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [staleUser], [ev('c')])).status).to.equal('stale');
+    expect(
+      (await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [staleUser], [ev('c')]))
+        .status,
+    ).to.equal('stale');
     expect(await store.getGroup(D, 'g1')).to.equal(null);
     await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G' }, [], []);
-    expect((await store.updateGroup(D, 'g1', { add: [staleUser], remove: [], events: [], now: 2 })).status).to.equal('stale');
+    expect((await store.updateGroup(D, 'g1', { add: [staleUser], remove: [], events: [], now: 2 })).status).to.equal(
+      'stale',
+    );
     const wrongBody = await store.updateGroup(D, 'g1', {
       expectedBody: JSON.stringify({ displayName: 'Old' }),
       add: [{ userId: 'u1', userVersion: 2, event: ev('add') }],
@@ -166,11 +233,35 @@ storeContract((current) => {
   it('renames groups with displayName uniqueness and version checks', async () => {
     await store.createGroup(D, res('g1', { displayName: 'A' }), { displayName: 'A' }, [], []);
     await store.createGroup(D, res('g2', { displayName: 'B' }), { displayName: 'B', externalId: 'e2' }, [], []);
-    const clash = await store.updateGroup(D, 'g1', { body: { displayName: 'b' }, keys: { displayName: 'b' }, expectedVersion: 1, add: [], remove: [], events: [], now: 1 });
+    const clash = await store.updateGroup(D, 'g1', {
+      body: { displayName: 'b' },
+      keys: { displayName: 'b' },
+      expectedVersion: 1,
+      add: [],
+      remove: [],
+      events: [],
+      now: 1,
+    });
     expect(clash.status).to.equal('conflict');
-    const stale = await store.updateGroup(D, 'g1', { body: { displayName: 'C' }, keys: { displayName: 'C' }, expectedVersion: 3, add: [], remove: [], events: [], now: 1 });
+    const stale = await store.updateGroup(D, 'g1', {
+      body: { displayName: 'C' },
+      keys: { displayName: 'C' },
+      expectedVersion: 3,
+      add: [],
+      remove: [],
+      events: [],
+      now: 1,
+    });
     expect(stale.status).to.equal('stale');
-    const renamed = await store.updateGroup(D, 'g1', { body: { displayName: 'C' }, keys: { displayName: 'C' }, expectedVersion: 1, add: [], remove: [], events: [ev('renamed')], now: 1 });
+    const renamed = await store.updateGroup(D, 'g1', {
+      body: { displayName: 'C' },
+      keys: { displayName: 'C' },
+      expectedVersion: 1,
+      add: [],
+      remove: [],
+      events: [ev('renamed')],
+      now: 1,
+    });
     expect(renamed.status).to.equal('ok');
     expect(await store.findGroupIds(D, 'displayName', 'a')).to.deep.equal([]);
     expect(await store.findGroupIds(D, 'displayName', 'c')).to.deep.equal(['g1']);
@@ -180,7 +271,13 @@ storeContract((current) => {
 
   it('deletes a user with its memberships, refusing when its groups changed since read', async () => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', externalId: 'x', emails: ['a@x.io'] }, []);
-    await store.createGroup(D, res('g1', { displayName: 'G1' }), { displayName: 'G1' }, [{ userId: 'u1', userVersion: 1, event: ev('add') }], []);
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G1' }),
+      { displayName: 'G1' },
+      [{ userId: 'u1', userVersion: 1, event: ev('add') }],
+      [],
+    );
     expect((await store.deleteUser(D, 'u1', 1, [], [ev('del')], Date.now())).status).to.equal('stale');
     const del = await store.deleteUser(D, 'u1', 1, [{ id: 'g1', version: 1 }], [ev('removed'), ev('del')], Date.now());
     expect(del.status).to.equal('ok');
@@ -195,7 +292,13 @@ storeContract((current) => {
 
   it('deletes a group and every membership of it', async () => {
     await store.createUser(D, res('u1', { userName: 'a' }), { userName: 'a', emails: [] }, []);
-    await store.createGroup(D, res('g1', { displayName: 'G' }), { displayName: 'G', externalId: 'e' }, [{ userId: 'u1', userVersion: 1, event: ev('add') }], []);
+    await store.createGroup(
+      D,
+      res('g1', { displayName: 'G' }),
+      { displayName: 'G', externalId: 'e' },
+      [{ userId: 'u1', userVersion: 1, event: ev('add') }],
+      [],
+    );
     expect((await store.deleteGroup(D, 'g1', 5, [ev('x')])).status).to.equal('stale');
     expect((await store.deleteGroup(D, 'g1', 1, [ev('gone')])).status).to.equal('ok');
     expect(await store.getGroup(D, 'g1')).to.equal(null);

@@ -1,7 +1,8 @@
 /**
  * Durable acknowledgement on a Redis Cluster: WAIT goes to the master of the directory's slot
  * (WAIT has no key; on any other node it would prove nothing). With one shard's replica paused (and a minimum of
- * one replica), writes into directories of that shard answer 503 not durable, writes into the other shards 2xx; resumed, all answer 2xx.
+ * one replica), writes into directories of that shard answer 503 not durable, writes into the other shards 2xx;
+ * resumed, all answer 2xx.
  */
 import { expect } from 'chai';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
@@ -21,7 +22,10 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
 
   before(async () => {
     cluster = await startTopology('cluster');
-    store = new RedisStore({ kind: 'cluster', nodes: cluster.nodes.slice(0, 2) }, { waitReplicas: 1, minReplicas: 1, waitTimeoutMs: 300 });
+    store = new RedisStore(
+      { kind: 'cluster', nodes: cluster.nodes.slice(0, 2) },
+      { waitReplicas: 1, minReplicas: 1, waitTimeoutMs: 300 },
+    );
     store.observeCommands((name) => commands.push(name));
     svc = await startService(store);
   });
@@ -48,13 +52,19 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
     const replicas = await cluster.replicasOf(masters[0]!);
     for (const replica of replicas) await cluster.signal(replica, 'SIGSTOP');
     try {
-      const statuses = await Promise.all(dirs.map((d, i) => svc.scim(d, 'POST', '/Users', user(`u${i}@acme.io`)).then((r) => r.status)));
+      const statuses = await Promise.all(
+        dirs.map((d, i) => svc.scim(d, 'POST', '/Users', user(`u${i}@acme.io`)).then((r) => r.status)),
+      );
       expect(statuses).to.deep.equal(onPaused.map((p) => (p ? 503 : 201)));
     } finally {
       for (const replica of replicas) await cluster.signal(replica, 'SIGCONT');
     }
     const dir = dirs[0]!;
-    await until(async () => (await svc.scim(dir, 'POST', '/Users', user(`again-${Date.now()}@acme.io`))).status === 201, 'writes to be acknowledged again', 15_000);
+    await until(
+      async () => (await svc.scim(dir, 'POST', '/Users', user(`again-${Date.now()}@acme.io`))).status === 201,
+      'writes to be acknowledged again',
+      15_000,
+    );
     expect((await svc.api('GET', '/api/v1/directory-sync?tenant=shard-3&product=app')).body.data).to.have.length(1);
   });
 });

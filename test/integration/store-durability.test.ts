@@ -13,15 +13,29 @@ import { startService, until, type Service } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
-const user = (userName: string) => ({ schemas: [USER], userName, name: { givenName: 'A', familyName: 'B' }, emails: [{ value: userName, primary: true }] });
+const user = (userName: string) => ({
+  schemas: [USER],
+  userName,
+  name: { givenName: 'A', familyName: 'B' },
+  emails: [{ value: userName, primary: true }],
+});
 const WAIT_TIMEOUT_MS = 300;
 const COMMAND_TIMEOUT_MS = 500;
 
-/** A service on `url` (refusing below `waitReplicas`) whose store reports every command name and every write found not durable. */
+/**
+ * A service on `url` (refusing below `waitReplicas`) whose store reports every command name and every write found not
+ * durable.
+ */
 async function serviceOn(url: string, waitReplicas: number) {
   const commands: string[] = [];
   const metrics = new ProcessMetrics();
-  const store = new RedisStore(url, { waitReplicas, minReplicas: waitReplicas, waitTimeoutMs: WAIT_TIMEOUT_MS, commandTimeout: COMMAND_TIMEOUT_MS, onNotDurable: metrics.countNotDurable });
+  const store = new RedisStore(url, {
+    waitReplicas,
+    minReplicas: waitReplicas,
+    waitTimeoutMs: WAIT_TIMEOUT_MS,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    onNotDurable: metrics.countNotDurable,
+  });
   store.observeCommands((name) => commands.push(name));
   const svc = await startService(store);
   const notDurable = async () => (await metrics.storeNotDurable.get()).values[0]?.value ?? 0;
@@ -48,7 +62,11 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
   async function replicaInSync(): Promise<void> {
     const master = servers.connect(servers.nodes[0]!);
     try {
-      await until(async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1), 'the replica to confirm a write', 15_000);
+      await until(
+        async () => (await master.set('probe', '1'), Number(await master.call('wait', 1, 500)) === 1),
+        'the replica to confirm a write',
+        15_000,
+      );
     } finally {
       master.disconnect();
     }
@@ -78,13 +96,17 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
   it('coalesces the WAITs of concurrent writes (one in flight per connection; the rest share the next)', async () => {
     const directory = (await t.store.getDirectory(dir.id))!;
     const waitsBefore = t.commands.filter((c) => c === 'wait').length;
-    await Promise.all(Array.from({ length: 40 }, (_, i) => t.store.updateDirectory({ ...directory, name: `Acme ${i}` })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => t.store.updateDirectory({ ...directory, name: `Acme ${i}` })),
+    );
     const waits = t.commands.filter((c) => c === 'wait').length - waitsBefore;
     expect(waits).to.be.within(1, 3);
     // Through HTTP the writes arrive spread out, so how many share a WAIT depends on the machine's pace (a loaded
     // CI runner gave one WAIT per write); what holds is that every one of them is confirmed, none lost or doubled.
     const before = t.commands.filter((c) => c === 'wait').length;
-    const replies = await Promise.all(Array.from({ length: 40 }, (_, i) => svc.scim(dir, 'POST', '/Users', user(`c${i}@acme.io`))));
+    const replies = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => svc.scim(dir, 'POST', '/Users', user(`c${i}@acme.io`))),
+    );
     expect(replies.map((r) => r.status)).to.deep.equal(Array(40).fill(201));
     expect(t.commands.filter((c) => c === 'wait').length - before).to.be.within(1, 40);
     for (const r of replies) expect(await replica.exists(`dsync:{${dir.id}}:u:${r.body.id}`)).to.equal(1);
@@ -98,7 +120,9 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       const ms = performance.now() - started;
       expect(refused.status).to.equal(503);
       expect(refused.headers.get('retry-after')).to.equal('1');
-      expect(refused.body.detail).to.match(/not confirmed by the store's replicas \(0 of 1 replicas confirmed it within 300 ms; at least 1 must\); it may or may not survive a failover, and is safe to retry/);
+      expect(refused.body.detail).to.match(
+        /not confirmed by the store's replicas \(0 of 1 replicas confirmed it within 300 ms; at least 1 must\); it may or may not survive a failover, and is safe to retry/,
+      );
       expect(ms).to.be.below(WAIT_TIMEOUT_MS + COMMAND_TIMEOUT_MS + 700);
       // Once a WAIT fell short, the next ones wait briefly: writes answer 503 at once, the connection stays free.
       const again = performance.now();
@@ -108,7 +132,9 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       // Relative, not a wall-clock bound: the short WAIT answers sooner than the first refusal's full one did.
       expect(performance.now() - again, `the first refusal took ${ms.toFixed(0)} ms`).to.be.below(ms);
       // Readiness: the store answers; once the paused replica's lag shows, the shard reads as below the minimum.
-      expect(['ready', 'below-min-replicas']).to.include(((await (await fetch(`${svc.url}/readyz`)).json()) as { status: string }).status);
+      expect(['ready', 'below-min-replicas']).to.include(
+        ((await (await fetch(`${svc.url}/readyz`)).json()) as { status: string }).status,
+      );
       const mgmt = await svc.api('PATCH', `/api/v1/directory-sync/${dir.id}`, { name: 'Renamed' });
       expect(mgmt.status).to.equal(503);
       expect(mgmt.body.error.message).to.match(/may or may not survive a failover/);
@@ -120,7 +146,11 @@ describe('durable writes: WAIT for a replica before answering 2xx (real master +
       await servers.signal(servers.nodes[1]!, 'SIGCONT');
     }
     await replicaInSync();
-    await until(async () => (await svc.scim(dir, 'POST', '/Users', user('back@acme.io'))).status === 201, 'writes to be acknowledged again', 10_000);
+    await until(
+      async () => (await svc.scim(dir, 'POST', '/Users', user('back@acme.io'))).status === 201,
+      'writes to be acknowledged again',
+      10_000,
+    );
     // The write answered 503 may well have landed (the master has it): a retry meets it, as the message says.
     expect([201, 409]).to.include((await svc.scim(dir, 'POST', '/Users', user('paused@acme.io'))).status);
   });

@@ -62,10 +62,14 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     };
     serve.stdout!.on('data', keep);
     serve.stderr!.on('data', keep);
-    await until(async () => {
-      if (serve.exitCode !== null) throw new Error(`dsync serve exited:\n${output.join('\n')}`);
-      return (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true;
-    }, 'dsync serve to be ready', 20_000);
+    await until(
+      async () => {
+        if (serve.exitCode !== null) throw new Error(`dsync serve exited:\n${output.join('\n')}`);
+        return (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true;
+      },
+      'dsync serve to be ready',
+      20_000,
+    );
   });
 
   after(async () => {
@@ -79,7 +83,8 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
   });
 
   afterEach(function () {
-    if (this.currentTest?.state === 'failed') process.stderr.write(`\n--- dsync serve output ---\n${output.slice(-30).join('\n')}\n`);
+    if (this.currentTest?.state === 'failed')
+      process.stderr.write(`\n--- dsync serve output ---\n${output.slice(-30).join('\n')}\n`);
   });
 
   async function timed(kind: Outcome['kind'], phase: string, path: string, init: RequestInit = {}): Promise<Outcome> {
@@ -100,7 +105,14 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     const created = await fetch(`${url}/api/v1/directory-sync`, {
       method: 'POST',
       headers: { authorization: `Api-Key ${API_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Faults', tenant: 'faults', product: 'app', type: 'okta-scim-v2', webhook_url: hooks.url, webhook_secret: hooks.secret }),
+      body: JSON.stringify({
+        name: 'Faults',
+        tenant: 'faults',
+        product: 'app',
+        type: 'okta-scim-v2',
+        webhook_url: hooks.url,
+        webhook_secret: hooks.secret,
+      }),
     });
     expect(created.status).to.equal(201);
     const dir = ((await created.json()) as any).data;
@@ -121,7 +133,10 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
           const o = await timed('patch', phase, `${scim}/Users/${target.id}`, {
             method: 'PATCH',
             headers: scimHeaders,
-            body: JSON.stringify({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: active }] }),
+            body: JSON.stringify({
+              schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+              Operations: [{ op: 'replace', path: 'active', value: active }],
+            }),
           });
           outcomes.push({ ...o, id: target.id, active });
           if (o.status === 200) target.active = active;
@@ -141,7 +156,11 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
       while (running) {
         outcomes.push(await timed('healthz', phase, '/healthz'));
         outcomes.push(await timed('readyz', phase, '/readyz'));
-        outcomes.push(await timed('management', phase, `/api/v1/directory-sync/${dir.id}`, { headers: { authorization: `Api-Key ${API_KEY}` } }));
+        outcomes.push(
+          await timed('management', phase, `/api/v1/directory-sync/${dir.id}`, {
+            headers: { authorization: `Api-Key ${API_KEY}` },
+          }),
+        );
         await sleep(50);
       }
     };
@@ -181,14 +200,20 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     );
 
     const late = outcomes.filter((o) => o.ms >= BOUND_MS || ![200, 201, 503].includes(o.status));
-    expect(late.map((o) => `${o.kind}/${o.phase}/${o.status}/${o.ms.toFixed(0)}ms`), 'responses outside 2xx/503 within 1.5 s').to.deep.equal([]);
+    expect(
+      late.map((o) => `${o.kind}/${o.phase}/${o.status}/${o.ms.toFixed(0)}ms`),
+      'responses outside 2xx/503 within 1.5 s',
+    ).to.deep.equal([]);
     for (const o of outcomes) {
       const label = `${o.kind} in phase ${o.phase}: ${o.status} after ${o.ms.toFixed(0)} ms ${JSON.stringify(o.body)?.slice(0, 200)}`;
       expect([200, 201, 503], label).to.include(o.status);
       expect(o.ms, label).to.be.below(BOUND_MS);
       if (o.status === 503 && o.kind !== 'healthz') expect(o.retryAfter, label).to.equal('1');
       if (o.status === 503 && (o.kind === 'create' || o.kind === 'patch')) {
-        expect(o.body, label).to.deep.include({ schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '503' });
+        expect(o.body, label).to.deep.include({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+          status: '503',
+        });
       }
       if (o.status === 503 && o.kind === 'management') {
         expect(o.body, label).to.deep.include({ data: null });
@@ -198,12 +223,25 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     }
     // The faults really happened, and were seen for what they are.
     for (const p of ['paused', 'killed']) {
-      expect(byPhase(p).filter((o) => o.kind === 'create' || o.kind === 'patch').some((o) => o.status === 503), `a 503 while ${p}`).to.equal(true);
-      expect(byPhase(p).some((o) => o.kind === 'readyz' && o.status === 503), `readyz 503 while ${p}`).to.equal(true);
+      expect(
+        byPhase(p)
+          .filter((o) => o.kind === 'create' || o.kind === 'patch')
+          .some((o) => o.status === 503),
+        `a 503 while ${p}`,
+      ).to.equal(true);
+      expect(
+        byPhase(p).some((o) => o.kind === 'readyz' && o.status === 503),
+        `readyz 503 while ${p}`,
+      ).to.equal(true);
     }
-    expect(outcomes.filter((o) => o.kind === 'healthz').every((o) => o.status === 200), 'healthz stays up').to.equal(true);
+    expect(
+      outcomes.filter((o) => o.kind === 'healthz').every((o) => o.status === 200),
+      'healthz stays up',
+    ).to.equal(true);
     // A readiness probe's default timeout is 1 s: readyz answers well inside it, ready or not.
-    const slowReadyz = outcomes.filter((o) => o.kind === 'readyz' && o.ms >= 1000).map((o) => `${o.phase}/${o.status}/${o.ms.toFixed(0)}ms`);
+    const slowReadyz = outcomes
+      .filter((o) => o.kind === 'readyz' && o.ms >= 1000)
+      .map((o) => `${o.phase}/${o.status}/${o.ms.toFixed(0)}ms`);
     expect(slowReadyz, 'readyz within a 1 s probe timeout').to.deep.equal([]);
     // Recovered: the connection is back for every write. A create may still answer 503 for a slow store (the
     // 500 ms command timeout, as in the healthy phase when fsync stalls on a busy machine), never for a
@@ -214,14 +252,19 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
       .map((o) => `${o.status} after ${o.ms.toFixed(0)} ms: ${JSON.stringify(o.body)?.slice(0, 200)}`);
     expect(refusedAfterRecovery, 'writes work again after recovery').to.deep.equal([]);
     const storedAfterRecovery = recoveredCreates.filter((o) => o.status === 201).length;
-    expect(storedAfterRecovery, `creates stored after recovery, of ${recoveredCreates.length}`).to.be.above(recoveredCreates.length / 2);
+    expect(storedAfterRecovery, `creates stored after recovery, of ${recoveredCreates.length}`).to.be.above(
+      recoveredCreates.length / 2,
+    );
 
     // Every acknowledged create is stored and has its user.created event; every acknowledged PATCH its user.updated.
     const events: any[] = [];
     for (let after = ''; ; ) {
-      const page = await fetch(`${url}/api/v1/directory-sync/${dir.id}/events?limit=1000${after && `&after=${after}`}`, {
-        headers: { authorization: `Api-Key ${API_KEY}` },
-      });
+      const page = await fetch(
+        `${url}/api/v1/directory-sync/${dir.id}/events?limit=1000${after && `&after=${after}`}`,
+        {
+          headers: { authorization: `Api-Key ${API_KEY}` },
+        },
+      );
       const data = ((await page.json()) as any).data;
       events.push(...data.events);
       if (data.events.length < 1000) break;
@@ -229,7 +272,8 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
     }
     const createdEvents = new Set(events.filter((e) => e.event === 'user.created').map((e) => e.data.id));
     const updatesOf = new Map<string, number>();
-    for (const e of events.filter((e) => e.event === 'user.updated')) updatesOf.set(e.data.id, (updatesOf.get(e.data.id) ?? 0) + 1);
+    for (const e of events.filter((e) => e.event === 'user.updated'))
+      updatesOf.set(e.data.id, (updatesOf.get(e.data.id) ?? 0) + 1);
     const acknowledged = outcomes.filter((o) => o.kind === 'create' && o.status === 201);
     for (const o of acknowledged) {
       const read = await fetch(`${url}${scim}/Users/${o.id}`, { headers: scimHeaders });
@@ -237,13 +281,19 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
       expect(createdEvents.has(o.id), `user.created of ${o.userName}`).to.equal(true);
     }
     const patchesOf = new Map<string, number>();
-    for (const o of outcomes.filter((o) => o.kind === 'patch' && o.status === 200)) patchesOf.set(o.id!, (patchesOf.get(o.id!) ?? 0) + 1);
+    for (const o of outcomes.filter((o) => o.kind === 'patch' && o.status === 200))
+      patchesOf.set(o.id!, (patchesOf.get(o.id!) ?? 0) + 1);
     for (const [id, n] of patchesOf) expect(updatesOf.get(id) ?? 0, `user.updated events of ${id}`).to.be.at.least(n);
 
     // The delivery engine lived through it: every event of an acknowledged create reaches the webhook.
     await until(
       () => {
-        const delivered = new Set(hooks.events().filter((e) => e.event === 'user.created').map((e) => e.data.id));
+        const delivered = new Set(
+          hooks
+            .events()
+            .filter((e) => e.event === 'user.created')
+            .map((e) => e.data.id),
+        );
         return acknowledged.every((o) => delivered.has(o.id));
       },
       'every acknowledged user.created to be delivered',

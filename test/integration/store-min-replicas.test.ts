@@ -19,10 +19,17 @@ const user = (userName: string) => ({ schemas: [USER], userName });
 async function serviceOn(url: string, minReplicas: number) {
   const commands: string[] = [];
   const metrics = new ProcessMetrics();
-  const store = new RedisStore(url, { waitReplicas: 1, minReplicas, waitTimeoutMs: 300, onNotDurable: metrics.countNotDurable, onDegraded: metrics.countDegraded });
+  const store = new RedisStore(url, {
+    waitReplicas: 1,
+    minReplicas,
+    waitTimeoutMs: 300,
+    onNotDurable: metrics.countNotDurable,
+    onDegraded: metrics.countDegraded,
+  });
   store.observeCommands((name) => commands.push(name));
   const svc = await startService(store);
-  const value = async (c: { get(): Promise<{ values: Array<{ value: number }> }> }) => (await c.get()).values[0]?.value ?? 0;
+  const value = async (c: { get(): Promise<{ values: Array<{ value: number }> }> }) =>
+    (await c.get()).values[0]?.value ?? 0;
   return {
     svc,
     commands,
@@ -52,7 +59,10 @@ describe('writes wait for the replicas in sync and are refused only below DSYNC_
     servers = await startTopology('sentinel', { sentinels: 0 }); // a master and one replica
     master = servers.connect(servers.nodes[0]!);
     replica = servers.connect(servers.nodes[1]!);
-    [lenient, strict] = await Promise.all([serviceOn(`redis://${servers.nodes[0]}`, 0), serviceOn(`redis://${servers.nodes[0]}`, 1)]);
+    [lenient, strict] = await Promise.all([
+      serviceOn(`redis://${servers.nodes[0]}`, 0),
+      serviceOn(`redis://${servers.nodes[0]}`, 1),
+    ]);
   });
 
   after(async () => {
@@ -66,10 +76,14 @@ describe('writes wait for the replicas in sync and are refused only below DSYNC_
 
   /** Until a write is confirmed by the replica again (not counted as degraded). */
   async function confirmedAgain(s: Svc): Promise<void> {
-    await until(async () => {
-      const before = await s.degraded();
-      return (await create(s)).status === 201 && (await s.degraded()) === before;
-    }, 'a write confirmed by the replica again', 15_000);
+    await until(
+      async () => {
+        const before = await s.degraded();
+        return (await create(s)).status === 201 && (await s.degraded()) === before;
+      },
+      'a write confirmed by the replica again',
+      15_000,
+    );
   }
 
   it('with the default minimum 0, a paused replica costs no write: each is acknowledged and counted as degraded', async () => {
@@ -96,7 +110,11 @@ describe('writes wait for the replicas in sync and are refused only below DSYNC_
     await replica.replicaof('NO', 'ONE');
     const [host, port] = servers.nodes[0]!.split(':');
     await replica.replicaof(host!, Number(port));
-    await until(async () => /^slave0:.*state=wait_bgsave/m.test(await master.info('replication')), 'the replica to wait for its first sync', 10_000);
+    await until(
+      async () => /^slave0:.*state=wait_bgsave/m.test(await master.info('replication')),
+      'the replica to wait for its first sync',
+      10_000,
+    );
 
     expect((await create(lenient)).status).to.equal(201); // may still WAIT once on the count measured before
     const waits = lenient.commands.filter((c) => c === 'wait').length;
@@ -124,7 +142,11 @@ describe('writes wait for the replicas in sync and are refused only below DSYNC_
     expect(refused.body.detail).to.match(/0 of 1 replicas confirmed it within \d+ ms; at least 1 must/);
 
     await master.config('SET', 'repl-diskless-sync-delay', '0'); // the sync starts at the master's next cron
-    await until(async () => (await readyz(strict)).status === 200, 'the strict service to be ready once the replica is in sync', 15_000);
+    await until(
+      async () => (await readyz(strict)).status === 200,
+      'the strict service to be ready once the replica is in sync',
+      15_000,
+    );
     expect((await readyz(strict)).body).to.deep.equal({ status: 'ready', store: 'redis' });
     await until(async () => (await create(strict)).status === 201, 'writes to be taken with the minimum met', 10_000);
     await confirmedAgain(lenient);

@@ -21,7 +21,10 @@ describe('the store behind Redis Sentinel (own master, 2 replicas, 3 Sentinels):
 
   before(async () => {
     sentinel = await startTopology('sentinel', { replicas: 2 });
-    store = new RedisStore({ kind: 'sentinel', sentinels: sentinel.sentinels, name: sentinel.name }, { waitReplicas: 1, waitTimeoutMs: 500 });
+    store = new RedisStore(
+      { kind: 'sentinel', sentinels: sentinel.sentinels, name: sentinel.name },
+      { waitReplicas: 1, waitTimeoutMs: 500 },
+    );
     store.observeCommands((name) => commands.push(name));
     store.redis.on('error', () => undefined); // connection errors while the master is away are expected here
     svc = await startService(store);
@@ -49,30 +52,42 @@ describe('the store behind Redis Sentinel (own master, 2 replicas, 3 Sentinels):
     };
     for (let i = 0; i < 5; i++) expect(await write()).to.equal(201);
     await sentinel.signal(sentinel.nodes[0]!, 'SIGKILL');
-    await until(async () => (await write()) === 201 && (await write()) === 201, 'writes to be acknowledged on the promoted master', 30_000);
+    await until(
+      async () => (await write()) === 201 && (await write()) === 201,
+      'writes to be acknowledged on the promoted master',
+      30_000,
+    );
     expect([...statuses].sort()).to.deep.equal([201, 503]);
     // The Sentinels' +switch-master may reach the client after writes already go through (late on a loaded
     // machine), and its reconnect answers 503 for a moment: a read may be refused, but each acknowledged write is
     // found (never a 404).
     for (const id of acknowledged) {
-      await until(async () => {
-        const { status } = await svc.scim(dir, 'GET', `/Users/${id}`);
-        if (status !== 503) expect(status, id).to.equal(200);
-        return status === 200;
-      }, `acknowledged user ${id} to be read back`, 30_000);
+      await until(
+        async () => {
+          const { status } = await svc.scim(dir, 'GET', `/Users/${id}`);
+          if (status !== 503) expect(status, id).to.equal(200);
+          return status === 200;
+        },
+        `acknowledged user ${id} to be read back`,
+        30_000,
+      );
     }
   });
 
   it('connects again when a failover is announced while the client asks the Sentinels for the master (ioredis would end for good)', async () => {
     // The last failover's reconnect may still be under way (503 meanwhile): the directory is made once it is over.
-    let dir: Awaited<ReturnType<Service["createDirectory"]>> = null;
-    await until(async () => {
-      dir = await svc.createDirectory({ tenant: 'announced' }).catch((err: Error) => {
-        if (!/\b503\b/.test(err.message)) throw err;
-        return null;
-      });
-      return dir !== null;
-    }, 'the store to take writes again', 30_000);
+    let dir: Awaited<ReturnType<Service['createDirectory']>> = null;
+    await until(
+      async () => {
+        dir = await svc.createDirectory({ tenant: 'announced' }).catch((err: Error) => {
+          if (!/\b503\b/.test(err.message)) throw err;
+          return null;
+        });
+        return dir !== null;
+      },
+      'the store to take writes again',
+      30_000,
+    );
     const client = store.redis as Redis;
     const errors: string[] = [];
     client.on('error', (err: Error) => errors.push(err.message));
@@ -83,7 +98,12 @@ describe('the store behind Redis Sentinel (own master, 2 replicas, 3 Sentinels):
     client.once('connecting', () => connector.disconnect());
     client.disconnect(true);
     await ended;
-    await until(async () => (await svc.scim(dir, 'POST', '/Users', { schemas: [USER], userName: 'again@acme.io' })).status === 201, 'writes to be acknowledged again', 10_000);
+    await until(
+      async () =>
+        (await svc.scim(dir, 'POST', '/Users', { schemas: [USER], userName: 'again@acme.io' })).status === 201,
+      'writes to be acknowledged again',
+      10_000,
+    );
     expect(errors.join('\n')).to.match(/the connection ended without being closed/);
   });
 });

@@ -1,6 +1,8 @@
 /**
- * The test set-up itself: the Node.js the suite runs on is the image's, every tool location follows DSYNC_CACHE (`.ci/run` with DSYNC_CACHE elsewhere used
- * to look for scim-sanity in ~/.cache/dsync), a missing system package is named with the command to run, and a run's last lines name its failed tests.
+ * The test set-up itself: the Node.js the suite runs on is the image's, every tool location follows DSYNC_CACHE
+ * (`.ci/run` with DSYNC_CACHE elsewhere used
+ * to look for scim-sanity in ~/.cache/dsync), a missing system package is named with the command to run, and a run's
+ * last lines name its failed tests.
  */
 import { expect } from 'chai';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -24,7 +26,11 @@ describe('test set-up scripts', function () {
   it('test/tools.sh puts every tool under DSYNC_CACHE, and apiserver.sh follows it', async () => {
     const cache = join(scratch, 'cache');
     // Empty values count as unset for the script's ${VAR:-default}, like a clean CI environment.
-    const tools = run('bash', ['-c', 'source test/tools.sh; echo "$SCIM2_BIN|$SCIM_SANITY_BIN|$DSYNC_K8S_CACHE"'], envWith({ DSYNC_CACHE: cache }));
+    const tools = run(
+      'bash',
+      ['-c', 'source test/tools.sh; echo "$SCIM2_BIN|$SCIM_SANITY_BIN|$DSYNC_K8S_CACHE"'],
+      envWith({ DSYNC_CACHE: cache }),
+    );
     expect(await tools.exited).to.equal(0);
     expect(tools.output().trim()).to.equal(`${cache}/venv/bin/scim2|${cache}/venv/bin/scim-sanity|${cache}/k8s`);
 
@@ -39,7 +45,9 @@ describe('test set-up scripts', function () {
     const version = tools.output().trim();
     expect(version).to.match(/^24\.\d+\.\d+$/);
     const dockerfile = await readFile('Dockerfile', 'utf8');
-    expect(dockerfile).to.match(new RegExp(`^ARG NODE_IMAGE=node:${version.replaceAll('.', '\\.')}-bookworm-slim@sha256:[0-9a-f]{64}$`, 'm'));
+    expect(dockerfile).to.match(
+      new RegExp(`^ARG NODE_IMAGE=node:${version.replaceAll('.', '\\.')}-bookworm-slim@sha256:[0-9a-f]{64}$`, 'm'),
+    );
     expect(dockerfile.match(/^FROM .*$/gm)).to.deep.equal(['FROM ${NODE_IMAGE} AS build', 'FROM ${NODE_IMAGE}']);
   });
 
@@ -47,15 +55,24 @@ describe('test set-up scripts', function () {
     // A PATH holding every command of this machine except redis-*.
     const bin = join(scratch, 'bin');
     await symlinkFarm(bin, (name) => !name.startsWith('redis-'));
-    const setup = run('bash', ['test/setup.sh'], envWith({ PATH: bin, DSYNC_CACHE: join(scratch, 'cache'), DSYNC_SETUP_APT: 'never' }));
+    const setup = run(
+      'bash',
+      ['test/setup.sh'],
+      envWith({ PATH: bin, DSYNC_CACHE: join(scratch, 'cache'), DSYNC_SETUP_APT: 'never' }),
+    );
     expect(await setup.exited).to.equal(1);
-    expect(setup.output()).to.contain('sudo apt-get update && sudo apt-get install -y --no-install-recommends redis-server redis-tools');
+    expect(setup.output()).to.contain(
+      'sudo apt-get update && sudo apt-get install -y --no-install-recommends redis-server redis-tools',
+    );
     expect(setup.output()).not.to.contain('== node dependencies');
   });
 
   it('a run ends by naming each failed test above its summary line, and the summed summary repeats them once', async () => {
     const spec = join(scratch, 'two.test.cjs');
-    await writeFile(spec, "describe('a block', () => {\n  it('passes', () => {});\n  it('fails', () => { throw new Error('boom\\nsecond line'); });\n});\n");
+    await writeFile(
+      spec,
+      "describe('a block', () => {\n  it('passes', () => {});\n  it('fails', () => { throw new Error('boom\\nsecond line'); });\n});\n",
+    );
     const mocha = run('npx', ['mocha', '--reporter', 'test/support/summary-reporter.cjs', spec], {});
     expect(await mocha.exited).to.equal(1);
     const failedLine = `failed: a block fails (${relative(process.cwd(), spec)}): boom`;

@@ -68,7 +68,9 @@ describe('waiting for the store at start (one Redis server)', () => {
     await admin.config('SET', 'requirepass', 'right');
     admin.disconnect();
     const started = Date.now();
-    const err = await waitForStore(open(`redis://:wrong@127.0.0.1:${server.port}`), capture().logger, 10_000).catch((e: unknown) => e);
+    const err = await waitForStore(open(`redis://:wrong@127.0.0.1:${server.port}`), capture().logger, 10_000).catch(
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(Error).and.not.instanceOf(StoreUnavailableError);
     expect(String((err as Error).message)).to.match(/WRONGPASS|invalid username-password/);
     expect(Date.now() - started).to.be.below(5_000);

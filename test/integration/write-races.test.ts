@@ -19,7 +19,15 @@ for (const kind of ['memory', 'redis'] as const) {
     let h: ReturnType<typeof hooked>;
     let dir: any;
     const call = (method: string, resourceType: string, resourceId?: string, body?: unknown, headers?: any) =>
-      dsync.requests.handle({ method, directoryId: dir.id, resourceType, ...(resourceId && { resourceId }), apiSecret: dir.scim.secret, body, ...(headers && { headers }) });
+      dsync.requests.handle({
+        method,
+        directoryId: dir.id,
+        resourceType,
+        ...(resourceId && { resourceId }),
+        apiSecret: dir.scim.secret,
+        body,
+        ...(headers && { headers }),
+      });
     const log = async () => (await h.store.readEvents(dir.id, null, 1000)).map((e) => JSON.parse(e.json));
 
     beforeEach(async () => {
@@ -30,11 +38,13 @@ for (const kind of ['memory', 'redis'] as const) {
     afterEach(() => dsync.close());
 
     it('R1: group.user_added carries the user as of the commit (not a stale read)', async () => {
-      const u = ((await call('POST', 'Users', undefined, { userName: 'ann', name: { givenName: 'Ann' } })).data as any).id;
+      const u = ((await call('POST', 'Users', undefined, { userName: 'ann', name: { givenName: 'Ann' } })).data as any)
+        .id;
       const g = ((await call('POST', 'Groups', undefined, { displayName: 'Eng' })).data as any).id;
       let renamed = 0;
       h.before('updateGroup', async () => {
-        renamed = (await call('PATCH', 'Users', u, ops({ op: 'replace', path: 'name.givenName', value: 'Bob' }))).status;
+        renamed = (await call('PATCH', 'Users', u, ops({ op: 'replace', path: 'name.givenName', value: 'Bob' })))
+          .status;
       });
       const r = await call('PATCH', 'Groups', g, ops({ op: 'add', path: 'members', value: [{ value: u }] }));
       expect(renamed, 'the concurrent user PATCH').to.equal(200);
@@ -50,9 +60,12 @@ for (const kind of ['memory', 'redis'] as const) {
       const g = ((await call('POST', 'Groups', undefined, { displayName: 'Eng' })).data as any).id;
       let renamed = 0;
       h.before('updateGroup', async () => {
-        renamed = (await call('PATCH', 'Groups', g, ops({ op: 'replace', path: 'displayName', value: 'Engineering' }))).status;
+        renamed = (await call('PATCH', 'Groups', g, ops({ op: 'replace', path: 'displayName', value: 'Engineering' })))
+          .status;
       });
-      expect((await call('PATCH', 'Groups', g, ops({ op: 'add', path: 'members', value: [{ value: u }] }))).status).to.equal(204);
+      expect(
+        (await call('PATCH', 'Groups', g, ops({ op: 'add', path: 'members', value: [{ value: u }] }))).status,
+      ).to.equal(204);
       expect(renamed, 'the concurrent rename').to.equal(204);
       const evs = await log();
       expect(evs.map((e) => e.event).slice(-2)).to.deep.equal(['group.updated', 'group.user_added']);
@@ -69,15 +82,20 @@ for (const kind of ['memory', 'redis'] as const) {
       const etag = g.headers!.ETag;
       let concurrent = 0;
       h.before('updateGroup', async () => {
-        concurrent = (await call('PATCH', 'Groups', gid, ops({ op: 'add', path: 'members', value: [{ value: b }] }))).status;
+        concurrent = (await call('PATCH', 'Groups', gid, ops({ op: 'add', path: 'members', value: [{ value: b }] })))
+          .status;
       });
       const before = (await log()).length;
-      const r = await call('PATCH', 'Groups', gid, ops({ op: 'add', path: 'members', value: [{ value: a }] }), { 'if-match': etag });
+      const r = await call('PATCH', 'Groups', gid, ops({ op: 'add', path: 'members', value: [{ value: a }] }), {
+        'if-match': etag,
+      });
       expect(concurrent, 'the concurrent add').to.equal(204);
       expect(r.status).to.equal(412);
       // Nothing of the refused PATCH was added or announced: only the concurrent add is there.
       expect(((await call('GET', 'Groups', gid)).data as any).members.map((m: any) => m.value)).to.deep.equal([b]);
-      expect((await log()).slice(before).map((e) => `${e.event}:${e.data.id}`)).to.deep.equal([`group.user_added:${b}`]);
+      expect((await log()).slice(before).map((e) => `${e.event}:${e.data.id}`)).to.deep.equal([
+        `group.user_added:${b}`,
+      ]);
     });
 
     it('R4: replace-members vs concurrent add ends with exactly the replace list', async () => {
@@ -112,7 +130,8 @@ for (const kind of ['memory', 'redis'] as const) {
 
     it('R6: delete user vs concurrent add to another group: removed everywhere with events', async () => {
       const a = ((await call('POST', 'Users', undefined, { userName: 'a' })).data as any).id;
-      const g1 = ((await call('POST', 'Groups', undefined, { displayName: 'G1', members: [{ value: a }] })).data as any).id;
+      const g1 = ((await call('POST', 'Groups', undefined, { displayName: 'G1', members: [{ value: a }] })).data as any)
+        .id;
       const g2 = ((await call('POST', 'Groups', undefined, { displayName: 'G2' })).data as any).id;
       let added = 0;
       h.before('deleteUser', async () => {
@@ -133,7 +152,9 @@ for (const kind of ['memory', 'redis'] as const) {
     it('R7: rename vs create of the same name: one wins, other 409', async () => {
       const gid = ((await call('POST', 'Groups', undefined, { displayName: 'Old' })).data as any).id;
       let created = 0;
-      h.before('updateGroup', async () => { created = (await call('POST', 'Groups', undefined, { displayName: 'new' })).status; });
+      h.before('updateGroup', async () => {
+        created = (await call('POST', 'Groups', undefined, { displayName: 'new' })).status;
+      });
       const r = await call('PATCH', 'Groups', gid, ops({ op: 'replace', path: 'displayName', value: 'New' }));
       expect(created).to.equal(201);
       expect(r.status).to.equal(409);

@@ -6,11 +6,28 @@ export const SENTINEL_CASE = 'Redis Sentinel with its own auth and TLS';
 /** Each must be accepted by the API server as rendered. */
 export const MATRIX: Record<string, Record<string, unknown>> = {
   defaults: {},
-  'batch mode': { 'delivery.batchSize': 100, 'cron.processEvents.enabled': true, 'delivery.retrySchedule': '5s,1m', 'delivery.timeout': '10s' },
-  'Google sync CronJob': { 'cron.syncGoogle.enabled': true, extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }] },
-  'Microsoft sync CronJob': { 'cron.syncMicrosoft.enabled': true, extraEnv: [{ name: 'DSYNC_MICROSOFT_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'entra', key: 'secret' } } }] },
+  'batch mode': {
+    'delivery.batchSize': 100,
+    'cron.processEvents.enabled': true,
+    'delivery.retrySchedule': '5s,1m',
+    'delivery.timeout': '10s',
+  },
+  'Google sync CronJob': {
+    'cron.syncGoogle.enabled': true,
+    extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }],
+  },
+  'Microsoft sync CronJob': {
+    'cron.syncMicrosoft.enabled': true,
+    extraEnv: [
+      { name: 'DSYNC_MICROSOFT_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'entra', key: 'secret' } } },
+    ],
+  },
   'HRIS sync CronJob': { 'cron.syncHris.enabled': true },
-  ingress: { 'ingress.enabled': true, 'ingress.className': 'nginx', 'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }] },
+  ingress: {
+    'ingress.enabled': true,
+    'ingress.className': 'nginx',
+    'ingress.tls': [{ secretName: 'dsync-tls', hosts: ['dsync.example.com'] }],
+  },
   'ServiceMonitor + PrometheusRule': {
     'metrics.serviceMonitor.enabled': true,
     'metrics.prometheusRule.enabled': true,
@@ -23,7 +40,12 @@ export const MATRIX: Record<string, Record<string, unknown>> = {
     'serve.autoscaling.enabled': true,
     'operator.podAntiAffinityPreset': 'hard',
   },
-  NetworkPolicy: { 'networkPolicy.enabled': true, 'networkPolicy.metricsFrom': [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }] },
+  NetworkPolicy: {
+    'networkPolicy.enabled': true,
+    'networkPolicy.metricsFrom': [
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+    ],
+  },
   'several watched namespaces': { 'operator.watchNamespaces': ['tenant-a', 'tenant-b'] },
   'external Redis from a Secret, extension points': {
     'redis.existingSecret': 'external-redis',
@@ -37,12 +59,35 @@ export const MATRIX: Record<string, Record<string, unknown>> = {
     extraEnv: [{ name: 'DSYNC_GOOGLE_CLIENT_SECRET', valueFrom: { secretKeyRef: { name: 'google', key: 'secret' } } }],
     extraEnvFrom: [{ configMapRef: { name: 'dsync-extra' } }],
     priorityClassName: 'high',
-    'serve.topologySpreadConstraints': [{ maxSkew: 1, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'serve' } } }],
-    'operator.affinity': { podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator' } } } }] } },
+    'serve.topologySpreadConstraints': [
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'serve' } },
+      },
+    ],
+    'operator.affinity': {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            podAffinityTerm: {
+              topologyKey: 'kubernetes.io/hostname',
+              labelSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator' } },
+            },
+          },
+        ],
+      },
+    },
   },
   'Helm-managed CRD': { 'crds.enabled': true },
   'serve only, no ServiceAccount created': { 'operator.enabled': false, 'serviceAccount.create': false },
-  'rate limits': { 'rateLimits.plan': 'growth', 'rateLimits.environment': 'staging', 'rateLimits.overrides': 'scim=20/600,default=800/18000' },
+  'rate limits': {
+    'rateLimits.plan': 'growth',
+    'rateLimits.environment': 'staging',
+    'rateLimits.overrides': 'scim=20/600,default=800/18000',
+  },
   'Redis Cluster, ACL user, TLS with a CA, WAIT settings': {
     'redis.existingSecret': '',
     'redis.clusterNodes': ['redis-cluster-0.redis-cluster:6379', 'redis-cluster-1.redis-cluster:6379'],

@@ -31,7 +31,11 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     );
     const registry = spawn(toolBinary('registry'), ['serve', join(work, 'registry.yml')], { stdio: 'ignore' });
     stopRegistry = () => registry.kill();
-    await until(async () => (await fetch(`http://${registryUrl}/v2/`).catch(() => null))?.ok === true, 'the registry to answer', 20_000);
+    await until(
+      async () => (await fetch(`http://${registryUrl}/v2/`).catch(() => null))?.ok === true,
+      'the registry to answer',
+      20_000,
+    );
 
     // The checkout's chart and package.json in a scratch directory: the steps write dist/ and keys there.
     await cp(CHART_DIR, join(work, 'charts/dsync'), { recursive: true });
@@ -39,7 +43,11 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     const bin = join(work, 'bin');
     await mkdir(bin);
     const [helm] = helms();
-    await writeFile(join(bin, 'helm'), `#!/usr/bin/env bash\ncase "$1" in push|show|pull|template) exec ${helm!.bin} "$@" --plain-http ;; *) exec ${helm!.bin} "$@" ;; esac\n`, { mode: 0o755 });
+    await writeFile(
+      join(bin, 'helm'),
+      `#!/usr/bin/env bash\ncase "$1" in push|show|pull|template) exec ${helm!.bin} "$@" --plain-http ;; *) exec ${helm!.bin} "$@" ;; esac\n`,
+      { mode: 0o755 },
+    );
     const cosign = toolBinary('cosign');
     await writeFile(
       join(bin, 'cosign'),
@@ -80,13 +88,18 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     ].join('\n');
     const result = await run('bash', ['-c', script], { env, cwd: work });
     expect(result.code, result.stderr + result.stdout).to.equal(0);
-    expect(result.stdout).to.match(/^name: dsync$/m).and.to.match(/^apiVersion: v2$/m);
+    expect(result.stdout)
+      .to.match(/^name: dsync$/m)
+      .and.to.match(/^apiVersion: v2$/m);
     const digest = /^CHART_DIGEST=(sha256:[0-9a-f]{64})$/m.exec(result.stdout)?.[1];
     expect(digest, result.stdout).to.be.a('string');
     expect(result.stderr).to.contain('The signatures were verified against the specified public key');
 
     const reference = `${registryUrl}/dsync/charts/dsync@${digest}`;
-    const other = await run('cosign', ['verify', '--key', join(work, 'other/cosign.pub'), reference], { env, cwd: work });
+    const other = await run('cosign', ['verify', '--key', join(work, 'other/cosign.pub'), reference], {
+      env,
+      cwd: work,
+    });
     expect(other.code, 'verified with a key that did not sign it').to.not.equal(0);
     expect(other.stderr).to.match(/no matching (signatures|attestations)/, other.stderr);
   });
@@ -97,10 +110,19 @@ describe('Releasing: the chart pushed to an OCI registry, signed and verified as
     expect(install[3]).to.equal(`oci://${registryUrl}/dsync/charts/dsync`);
     const result = await run('helm', ['template', ...install.slice(2)], { env, cwd: work });
     expect(result.code, result.stderr).to.equal(0);
-    const appVersion = /^appVersion: "?([^"\n]+)"?$/m.exec(await ok('helm', ['show', 'chart', install[3]!], { env, cwd: work }))![1];
+    const appVersion = /^appVersion: "?([^"\n]+)"?$/m.exec(
+      await ok('helm', ['show', 'chart', install[3]!], { env, cwd: work }),
+    )![1];
     const images = parseObjects(result.stdout)
       .filter((o) => o.kind === 'Deployment')
-      .map((o) => (o as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template.spec.containers[0]!.image);
-    expect(images).to.deep.equal([`${registryUrl}/dsync/dsync:${appVersion}`, `${registryUrl}/dsync/dsync:${appVersion}`]);
+      .map(
+        (o) =>
+          (o as unknown as { spec: { template: { spec: { containers: Array<{ image: string }> } } } }).spec.template
+            .spec.containers[0]!.image,
+      );
+    expect(images).to.deep.equal([
+      `${registryUrl}/dsync/dsync:${appVersion}`,
+      `${registryUrl}/dsync/dsync:${appVersion}`,
+    ]);
   });
 });

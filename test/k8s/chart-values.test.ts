@@ -9,16 +9,26 @@ import { parse } from 'yaml';
 import { CHART_DIR, helms, REQUIRED_VALUES, run, setArgs } from './helm-tools.js';
 
 type Json = { [key: string]: unknown };
-type Schema = Json & { properties?: Record<string, Schema>; additionalProperties?: boolean | Schema; items?: Schema; $ref?: string; $comment?: string; type?: unknown };
+type Schema = Json & {
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  $ref?: string;
+  $comment?: string;
+  type?: unknown;
+};
 
 const VALUES = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as Json;
-const SCHEMA = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as Schema & { definitions: Record<string, Schema> };
+const SCHEMA = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as Schema & {
+  definitions: Record<string, Schema>;
+};
 const REFERENCE = readFileSync(new URL('../../docs/reference/chart-values.md', import.meta.url), 'utf8');
 const TEMPLATES_DIR = join(CHART_DIR, 'templates');
 const PRODUCTION_VALUES = fileURLToPath(new URL('../../deploy/values-production.yaml', import.meta.url));
 
 const isMap = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const resolve = (node: Schema): Schema => (node.$ref ? SCHEMA.definitions[node.$ref.replace('#/definitions/', '')]! : node);
+const resolve = (node: Schema): Schema =>
+  node.$ref ? SCHEMA.definitions[node.$ref.replace('#/definitions/', '')]! : node;
 
 /** Every object of the schema, with its path (definitions included, reached through $ref or not). */
 function schemaObjects(): Array<{ path: string; node: Schema }> {
@@ -41,7 +51,8 @@ function schemaAt(path: string[]): Schema | undefined {
     node = resolve(node);
     if (node.properties?.[key]) node = node.properties[key];
     else if (isMap(node.additionalProperties)) node = node.additionalProperties as Schema;
-    else if (node.$comment && !node.properties) return node; // a Kubernetes object the API server checks below here
+    else if (node.$comment && !node.properties)
+      return node; // a Kubernetes object the API server checks below here
     else return undefined;
   }
   return resolve(node);
@@ -66,7 +77,9 @@ const at = (path: string[]): unknown => path.reduce<unknown>((v, k) => (v as Jso
  * component's template includes, with the component's values in the context).
  */
 function templateReads(): string[][] {
-  const files = readdirSync(TEMPLATES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ya?ml|tpl)$/.test(f));
+  const files = readdirSync(TEMPLATES_DIR, { recursive: true, encoding: 'utf8' }).filter((f) =>
+    /\.(ya?ml|tpl)$/.test(f),
+  );
   const texts = new Map(files.map((f) => [f, readFileSync(join(TEMPLATES_DIR, f), 'utf8')]));
   const reads: string[][] = [];
   const values = (expr: string) => expr.split('.').filter(Boolean);
@@ -74,7 +87,9 @@ function templateReads(): string[][] {
   const scopes: Array<{ name: string; body: string }> = [];
   const defines = new Map<string, string>();
   for (const [file, text] of texts) {
-    for (const m of text.matchAll(/\{\{-? define "([^"]+)" -?\}\}([\s\S]*?)\{\{-? end -?\}\}(?=\s*(?:\{\{\/\*|\{\{-? define|$))/g)) {
+    for (const m of text.matchAll(
+      /\{\{-? define "([^"]+)" -?\}\}([\s\S]*?)\{\{-? end -?\}\}(?=\s*(?:\{\{\/\*|\{\{-? define|$))/g,
+    )) {
       defines.set(m[1]!, m[2]!);
       scopes.push({ name: m[1]!, body: m[2]! });
     }
@@ -86,7 +101,8 @@ function templateReads(): string[][] {
       for (const key of m[2]!.match(/\w+/g)!) reads.push([...values(m[1]!), key]);
     }
     for (const alias of body.matchAll(/\$(\w+) := (?:\$|\.root|\$root)?\.Values((?:\.\w+)+) ?\}\}/g)) {
-      for (const m of body.matchAll(new RegExp(`\\$${alias[1]}((?:\\.[A-Za-z_]\\w*)+)`, 'g'))) reads.push([...values(alias[2]!), ...values(m[1]!)]);
+      for (const m of body.matchAll(new RegExp(`\\$${alias[1]}((?:\\.[A-Za-z_]\\w*)+)`, 'g')))
+        reads.push([...values(alias[2]!), ...values(m[1]!)]);
     }
   }
   const reach = (body: string, seen = new Set<string>()): string => {
@@ -103,12 +119,15 @@ function templateReads(): string[][] {
     const within = /^\{\{-? with \.Values((?:\.\w+)+) -?\}\}/.exec(text);
     if (within) for (const m of text.matchAll(/(?<=[\s(])\.([a-z]\w*)\b/g)) reads.push([...values(within[1]!), m[1]!]);
     // The component whose values the file hands its helpers.
-    const component = /"values" \.Values((?:\.\w+)+)/.exec(text)?.[1] ?? (/"values" \. /.test(text) ? within?.[1] : undefined);
+    const component =
+      /"values" \.Values((?:\.\w+)+)/.exec(text)?.[1] ?? (/"values" \. /.test(text) ? within?.[1] : undefined);
     if (!component) continue;
     const code = reach(text);
     const aliases = [...code.matchAll(/\$(\w+) := \.values\b/g)].map((m) => m[1]!);
     for (const m of code.matchAll(/(?<![\w)])\.values\.([A-Za-z_]\w*)/g)) reads.push([...values(component), m[1]!]);
-    for (const alias of aliases) for (const m of code.matchAll(new RegExp(`\\$${alias}\\.([A-Za-z_]\\w*)`, 'g'))) reads.push([...values(component), m[1]!]);
+    for (const alias of aliases)
+      for (const m of code.matchAll(new RegExp(`\\$${alias}\\.([A-Za-z_]\\w*)`, 'g')))
+        reads.push([...values(component), m[1]!]);
   }
   return [...new Map(reads.map((r) => [r.join('.'), r])).values()];
 }
@@ -127,14 +146,19 @@ describe('Chart values: one rule (declared, documented, strict)', function () {
       if (node.properties) return node.additionalProperties !== false && !node.$comment;
       return !isMap(node.additionalProperties) && !node.$ref && !node.$comment;
     });
-    expect(loose.map((o) => o.path), 'objects of values.schema.json that accept any key').to.deep.equal([]);
+    expect(
+      loose.map((o) => o.path),
+      'objects of values.schema.json that accept any key',
+    ).to.deep.equal([]);
     // The one object left open on purpose: a parent chart's globals reach this chart too.
     expect(SCHEMA.properties!['global']!.additionalProperties).to.equal(undefined);
     expect(SCHEMA.properties!['global']!.$comment).to.match(/parent/);
   });
 
   it('declares in the schema every key of values.yaml, and in values.yaml every key the schema declares for the chart', () => {
-    const undeclared = valuePaths(VALUES).filter((p) => !schemaAt(p)).map((p) => p.join('.'));
+    const undeclared = valuePaths(VALUES)
+      .filter((p) => !schemaAt(p))
+      .map((p) => p.join('.'));
     expect(undeclared, 'keys of values.yaml the schema does not declare').to.deep.equal([]);
     // The schema's own objects (not a Kubernetes type it checks at its top level) declare only what values.yaml has.
     const extra: string[] = [];
@@ -152,19 +176,34 @@ describe('Chart values: one rule (declared, documented, strict)', function () {
 
   it('declares in values.yaml every value the templates read', () => {
     const reads = templateReads();
-    expect(reads.map((r) => r.join('.'))).to.include.members(['serve.replicas', 'cron.syncGoogle.nodeSelector', 'metrics.serviceMonitor.interval', 'redis.tls.caSecret', 'serve.autoscaling.minReplicas']);
+    expect(reads.map((r) => r.join('.'))).to.include.members([
+      'serve.replicas',
+      'cron.syncGoogle.nodeSelector',
+      'metrics.serviceMonitor.interval',
+      'redis.tls.caSecret',
+      'serve.autoscaling.minReplicas',
+    ]);
     const missing = reads.filter((r) => !declared(r)).map((r) => r.join('.'));
     expect(missing, 'values the templates read that values.yaml does not declare').to.deep.equal([]);
   });
 
   it('documents every value on the chart values reference page (a # -- description each)', () => {
-    const rows = [...REFERENCE.matchAll(/^\| `([^`]+)` \| [^|]* \| .* \| (.*) \|$/gm)].map((m) => ({ key: m[1]!, description: m[2]!.trim() }));
+    const rows = [...REFERENCE.matchAll(/^\| `([^`]+)` \| [^|]* \| .* \| (.*) \|$/gm)].map((m) => ({
+      key: m[1]!,
+      description: m[2]!.trim(),
+    }));
     expect(rows.length).to.be.above(100);
-    expect(rows.filter((r) => r.description === '').map((r) => r.key), 'values without a description').to.deep.equal([]);
+    expect(
+      rows.filter((r) => r.description === '').map((r) => r.key),
+      'values without a description',
+    ).to.deep.equal([]);
     const keys = rows.map((r) => r.key);
     const leaves = valuePaths(VALUES).filter((p) => !isMap(at(p)) || Object.keys(at(p) as Json).length === 0);
     const covered = (path: string) => keys.some((k) => path === k || path.startsWith(`${k}.`));
-    expect(leaves.map((p) => p.join('.')).filter((p) => !covered(p)), 'values missing from docs/reference/chart-values.md').to.deep.equal([]);
+    expect(
+      leaves.map((p) => p.join('.')).filter((p) => !covered(p)),
+      'values missing from docs/reference/chart-values.md',
+    ).to.deep.equal([]);
   });
 
   for (const { name, bin: helm } of helms()) {
@@ -180,11 +219,23 @@ describe('Chart values: one rule (declared, documented, strict)', function () {
         const cases: Array<[string[], RegExp]> = [
           [['--set', 'serve.replica=3'], /at '\/serve': additional properties 'replica' not allowed/],
           [['--set', 'replicas=2'], /additional properties 'replicas' not allowed/],
-          [['--set', 'cron.syncGoogle.nodeselector.pool=jobs'], /at '\/cron\/syncGoogle': additional properties 'nodeselector' not allowed/],
-          [['--set', 'serve.autoscaling.maxReplica=9'], /at '\/serve\/autoscaling': additional properties 'maxReplica' not allowed/],
-          [['--set-json', 'tolerations=[{"key":"a","efect":"NoSchedule"}]'], /at '\/tolerations\/0': additional properties 'efect' not allowed/],
+          [
+            ['--set', 'cron.syncGoogle.nodeselector.pool=jobs'],
+            /at '\/cron\/syncGoogle': additional properties 'nodeselector' not allowed/,
+          ],
+          [
+            ['--set', 'serve.autoscaling.maxReplica=9'],
+            /at '\/serve\/autoscaling': additional properties 'maxReplica' not allowed/,
+          ],
+          [
+            ['--set-json', 'tolerations=[{"key":"a","efect":"NoSchedule"}]'],
+            /at '\/tolerations\/0': additional properties 'efect' not allowed/,
+          ],
           [['--set', 'metrics.serviceMonitor.intervall=1m'], /additional properties 'intervall' not allowed/],
-          [['--set', 'securityContext.readOnlyRootFileSystem=true'], /additional properties 'readOnlyRootFileSystem' not allowed/],
+          [
+            ['--set', 'securityContext.readOnlyRootFileSystem=true'],
+            /additional properties 'readOnlyRootFileSystem' not allowed/,
+          ],
         ];
         for (const [args, message] of cases) {
           const r = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs(REQUIRED_VALUES), ...args]);
@@ -192,7 +243,14 @@ describe('Chart values: one rule (declared, documented, strict)', function () {
           expect(r.stderr, args.join(' ')).to.match(message);
         }
         // A parent chart's globals are not this chart's business.
-        const parent = await run(helm, ['template', 'dsync', CHART_DIR, ...setArgs(REQUIRED_VALUES), '--set', 'global.storageClass=fast']);
+        const parent = await run(helm, [
+          'template',
+          'dsync',
+          CHART_DIR,
+          ...setArgs(REQUIRED_VALUES),
+          '--set',
+          'global.storageClass=fast',
+        ]);
         expect(parent.code, parent.stderr).to.equal(0);
       });
     });

@@ -4,17 +4,38 @@
 // controller would act, so the order of events, which the real controllers leave to chance, is the test's.
 import { DIRECTORY_CONNECTIONS, KIND, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { isNotFound } from '../../src/operator/errors.js';
-import { NAMESPACES, SECRETS, resourcePath, type KubeClient, type KubeObject, type Resource, type Secret } from '../../src/operator/kube.js';
+import {
+  NAMESPACES,
+  SECRETS,
+  resourcePath,
+  type KubeClient,
+  type KubeObject,
+  type Resource,
+  type Secret,
+} from '../../src/operator/kube.js';
 
 const FOREGROUND = 'foregroundDeletion';
 const ORPHAN = 'orphan';
 
 /** DELETE with options (propagation policy, preconditions), as the controllers send it. */
-export function deleteWith(kube: KubeClient, r: Resource, namespace: string, name: string, options: Record<string, unknown>): Promise<unknown> {
-  return kube.request('DELETE', resourcePath(r, namespace, name), { body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options } });
+export function deleteWith(
+  kube: KubeClient,
+  r: Resource,
+  namespace: string,
+  name: string,
+  options: Record<string, unknown>,
+): Promise<unknown> {
+  return kube.request('DELETE', resourcePath(r, namespace, name), {
+    body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options },
+  });
 }
 
-async function getOrUndefined<T>(kube: KubeClient, r: Resource, namespace: string, name: string): Promise<T | undefined> {
+async function getOrUndefined<T>(
+  kube: KubeClient,
+  r: Resource,
+  namespace: string,
+  name: string,
+): Promise<T | undefined> {
   try {
     return await kube.get<T>(r, namespace, name);
   } catch (err) {
@@ -25,7 +46,10 @@ async function getOrUndefined<T>(kube: KubeClient, r: Resource, namespace: strin
 
 const dropFinalizer = (kube: KubeClient, cr: DirectoryConnection, finalizer: string): Promise<unknown> =>
   kube.mergePatch(DIRECTORY_CONNECTIONS, cr.metadata.namespace!, cr.metadata.name, {
-    metadata: { resourceVersion: cr.metadata.resourceVersion, finalizers: (cr.metadata.finalizers ?? []).filter((f) => f !== finalizer) },
+    metadata: {
+      resourceVersion: cr.metadata.resourceVersion,
+      finalizers: (cr.metadata.finalizers ?? []).filter((f) => f !== finalizer),
+    },
   });
 
 /**
@@ -38,7 +62,8 @@ const dropFinalizer = (kube: KubeClient, cr: DirectoryConnection, finalizer: str
 export async function collectGarbage(kube: KubeClient, namespace: string): Promise<void> {
   const owners = new Map<string, DirectoryConnection | undefined>();
   const owner = async (name: string): Promise<DirectoryConnection | undefined> => {
-    if (!owners.has(name)) owners.set(name, await getOrUndefined<DirectoryConnection>(kube, DIRECTORY_CONNECTIONS, namespace, name));
+    if (!owners.has(name))
+      owners.set(name, await getOrUndefined<DirectoryConnection>(kube, DIRECTORY_CONNECTIONS, namespace, name));
     return owners.get(name);
   };
   const dependents = new Map<string, number>(); // owner uid → dependents still there
@@ -49,11 +74,20 @@ export async function collectGarbage(kube: KubeClient, namespace: string): Promi
       if (secret.metadata.deletionTimestamp) continue;
       const cr = await owner(ref.name);
       const terminating = cr?.metadata.uid === ref.uid && cr.metadata.deletionTimestamp !== undefined;
-      if (!cr || cr.metadata.uid !== ref.uid || (terminating && ref.blockOwnerDeletion && cr.metadata.finalizers?.includes(FOREGROUND))) {
-        await deleteWith(kube, SECRETS, namespace, secret.metadata.name, { propagationPolicy: 'Background', preconditions: { uid: secret.metadata.uid } });
+      if (
+        !cr ||
+        cr.metadata.uid !== ref.uid ||
+        (terminating && ref.blockOwnerDeletion && cr.metadata.finalizers?.includes(FOREGROUND))
+      ) {
+        await deleteWith(kube, SECRETS, namespace, secret.metadata.name, {
+          propagationPolicy: 'Background',
+          preconditions: { uid: secret.metadata.uid },
+        });
       } else if (terminating && cr.metadata.finalizers?.includes(ORPHAN)) {
         const kept = (secret.metadata.ownerReferences ?? []).filter((r) => r.uid !== ref.uid);
-        await kube.mergePatch(SECRETS, namespace, secret.metadata.name, { metadata: { ownerReferences: kept, resourceVersion: secret.metadata.resourceVersion } });
+        await kube.mergePatch(SECRETS, namespace, secret.metadata.name, {
+          metadata: { ownerReferences: kept, resourceVersion: secret.metadata.resourceVersion },
+        });
         dependents.set(ref.uid, dependents.get(ref.uid)! - 1);
       }
     }
@@ -67,13 +101,22 @@ export async function collectGarbage(kube: KubeClient, namespace: string): Promi
 }
 
 /** The namespace controller's deletion of everything of `resources` in a terminating namespace, in this order. */
-export async function deleteNamespaceContents(kube: KubeClient, namespace: string, resources: Resource[]): Promise<void> {
+export async function deleteNamespaceContents(
+  kube: KubeClient,
+  namespace: string,
+  resources: Resource[],
+): Promise<void> {
   for (const r of resources) {
-    await kube.request('DELETE', resourcePath(r, namespace), { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+    await kube.request('DELETE', resourcePath(r, namespace), {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+    });
   }
 }
 
-/** The namespace controller's last step once the namespace is empty: its `kubernetes` finalizer goes, and so does the namespace. */
+/**
+ * The namespace controller's last step once the namespace is empty: its `kubernetes` finalizer goes, and so does the
+ * namespace.
+ */
 export async function finalizeNamespace(kube: KubeClient, namespace: string): Promise<void> {
   const ns = await kube.get<KubeObject & { spec?: { finalizers?: string[] } }>(NAMESPACES, '', namespace);
   await kube.request('PUT', `${resourcePath(NAMESPACES, '', namespace)}/finalize`, {

@@ -11,7 +11,10 @@ const HELM_SH = fileURLToPath(new URL('./helm.sh', import.meta.url));
 
 function toolPath(tool: 'helm3' | 'helm4' | 'kubectl' | 'promql-check' | 'registry' | 'cosign'): string | undefined {
   try {
-    return execFileSync('bash', [HELM_SH, 'bin', tool], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('bash', [HELM_SH, 'bin', tool], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -54,12 +57,21 @@ export interface RunResult {
 }
 
 /** Runs a command; resolves with its exit code and output (never rejects on a non-zero exit). */
-export function run(bin: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<RunResult> {
+export function run(
+  bin: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       bin,
       args,
-      { env: { ...process.env, ...opts.env }, cwd: opts.cwd ?? REPO_DIR, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+      {
+        env: { ...process.env, ...opts.env },
+        cwd: opts.cwd ?? REPO_DIR,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 120_000,
+      },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') reject(err);
         else resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
@@ -102,7 +114,11 @@ export function parseObjects(yamlText: string): K8sObject[] {
 }
 
 /** `helm template` of the chart with REQUIRED_VALUES plus `values`; the rendered YAML. */
-export function template(helm: string, values: Record<string, unknown> = {}, opts: { release?: string; namespace?: string; extra?: string[] } = {}): Promise<string> {
+export function template(
+  helm: string,
+  values: Record<string, unknown> = {},
+  opts: { release?: string; namespace?: string; extra?: string[] } = {},
+): Promise<string> {
   return ok(helm, [
     'template',
     opts.release ?? 'dsync',
@@ -141,7 +157,8 @@ export function helmPageCommand(startsWith: string, overrides: Record<string, st
     if (m) vars[m[1]!] = m[2]!;
   }
   Object.assign(vars, overrides);
-  const expand = (s: string): string => s.replace(/"?\$([A-Z_]+)"?/g, (whole, name: string) => (name in vars ? expand(vars[name]!) : whole));
+  const expand = (s: string): string =>
+    s.replace(/"?\$([A-Z_]+)"?/g, (whole, name: string) => (name in vars ? expand(vars[name]!) : whole));
   const line = lines.find((l) => l.startsWith(startsWith));
   if (!line) throw new Error(`docs/operating/helm.md has no command starting with "${startsWith}"`);
   return expand(line).split(/\s+/);

@@ -19,9 +19,13 @@ interface SelfSubjectReview {
 async function whoami(kubeConfig: KubeConfigView): Promise<string> {
   const client = new KubeClient({ kubeConfig });
   try {
-    const review = await client.request<SelfSubjectReview>('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-    });
+    const review = await client.request<SelfSubjectReview>(
+      'POST',
+      '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      {
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      },
+    );
     return review.status.userInfo.username;
   } finally {
     client.close();
@@ -62,7 +66,10 @@ describe('operator kubeconfig loader (real kube-apiserver)', function () {
   }
 
   it('authenticates with a client certificate and key read from files relative to the kubeconfig', async () => {
-    const path = await kubeconfigWith('certs-user', { 'client-certificate': '../certs/admin.crt', 'client-key': '../certs/admin.key' });
+    const path = await kubeconfigWith('certs-user', {
+      'client-certificate': '../certs/admin.crt',
+      'client-key': '../certs/admin.key',
+    });
     expect(await whoami(await loadKubeConfig({ kubeconfig: path }))).to.equal('admin');
   });
 
@@ -77,7 +84,9 @@ describe('operator kubeconfig loader (real kube-apiserver)', function () {
         `console.log(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status: { token: ${JSON.stringify(token)} } }));\n`,
     );
     await chmod(plugin, 0o755);
-    const path = await kubeconfigWith('exec-user', { exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.mjs' } });
+    const path = await kubeconfigWith('exec-user', {
+      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: './plugin.mjs' },
+    });
     const kubeConfig = await loadKubeConfig({ kubeconfig: path });
     expect(await whoami(kubeConfig)).to.equal('admin');
     expect(await whoami(kubeConfig)).to.equal('admin');
@@ -86,10 +95,17 @@ describe('operator kubeconfig loader (real kube-apiserver)', function () {
 
   it("in a pod: the service account's token file, mounted CA and namespace, without a kubeconfig", async () => {
     const client = new KubeClient({ kubeConfig: await loadKubeConfig({ kubeconfig: cluster.kubeconfigPath }) });
-    await client.create({ group: '', version: 'v1', plural: 'serviceaccounts' }, { metadata: { name: 'dsync', namespace: 'default' } });
-    const { status } = await client.request<{ status: { token: string } }>('POST', '/api/v1/namespaces/default/serviceaccounts/dsync/token', {
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-    });
+    await client.create(
+      { group: '', version: 'v1', plural: 'serviceaccounts' },
+      { metadata: { name: 'dsync', namespace: 'default' } },
+    );
+    const { status } = await client.request<{ status: { token: string } }>(
+      'POST',
+      '/api/v1/namespaces/default/serviceaccounts/dsync/token',
+      {
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+      },
+    );
     client.close();
     const mount = join(cluster.dir, 'serviceaccount');
     await mkdir(mount, { recursive: true });
@@ -97,14 +113,21 @@ describe('operator kubeconfig loader (real kube-apiserver)', function () {
     await writeFile(join(mount, 'ca.crt'), await readFile(join(cluster.dir, 'certs', 'ca.crt')));
     await writeFile(join(mount, 'namespace'), 'default');
     const { hostname, port } = new URL(server);
-    const inPod = await loadKubeConfig({ serviceHost: hostname, servicePort: port, serviceAccountDir: mount, home: join(cluster.dir, 'no-home') });
+    const inPod = await loadKubeConfig({
+      serviceHost: hostname,
+      servicePort: port,
+      serviceAccountDir: mount,
+      home: join(cluster.dir, 'no-home'),
+    });
     expect(await whoami(inPod)).to.equal('system:serviceaccount:default:dsync');
     expect(inPod.getContextObject(inPod.getCurrentContext())).to.deep.equal({ namespace: 'default' });
   });
 
   it('refuses a wrong token with the API server’s 401', async () => {
     const path = await kubeconfigWith('bad-token', { token: 'not-a-token' });
-    const err = (await whoami(await loadKubeConfig({ kubeconfig: path })).catch((e: unknown) => e)) as { status?: number };
+    const err = (await whoami(await loadKubeConfig({ kubeconfig: path })).catch((e: unknown) => e)) as {
+      status?: number;
+    };
     expect(err.status).to.equal(401);
   });
 
@@ -113,17 +136,28 @@ describe('operator kubeconfig loader (real kube-apiserver)', function () {
     const list = await client.list<Secret>(SECRETS, 'default', {});
     const events: string[] = [];
     let ended: unknown = 'open';
-    const stop = client.watch(resourcePath(SECRETS, 'default'), { resourceVersion: list.metadata.resourceVersion }, undefined, (type, obj) => {
-      events.push(`${type} ${(obj as Secret).metadata.name}`);
-    }, (err) => (ended = err));
-    const secret = await client.create<Secret>(SECRETS, { metadata: { name: 'watched', namespace: 'default' }, data: { a: 'YQ==' } });
+    const stop = client.watch(
+      resourcePath(SECRETS, 'default'),
+      { resourceVersion: list.metadata.resourceVersion },
+      undefined,
+      (type, obj) => {
+        events.push(`${type} ${(obj as Secret).metadata.name}`);
+      },
+      (err) => (ended = err),
+    );
+    const secret = await client.create<Secret>(SECRETS, {
+      metadata: { name: 'watched', namespace: 'default' },
+      data: { a: 'YQ==' },
+    });
     await client.delete(SECRETS, 'default', secret.metadata.name);
     for (let i = 0; i < 100 && events.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     stop();
     expect(events).to.deep.equal(['ADDED watched', 'DELETED watched']);
     expect(ended, 'stopping does not report an end').to.equal('open');
 
-    const refused = await new Promise<unknown>((resolve) => client.watch('/api/v1/namespaces/default/nothings', {}, undefined, () => undefined, resolve));
+    const refused = await new Promise<unknown>((resolve) =>
+      client.watch('/api/v1/namespaces/default/nothings', {}, undefined, () => undefined, resolve),
+    );
     client.close();
     expect(refused).to.be.instanceOf(KubeApiError);
     expect((refused as KubeApiError).status).to.equal(404);

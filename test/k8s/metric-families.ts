@@ -1,6 +1,12 @@
 // The metric families the chart's users rely on: the end-to-end test (chart-e2e.test.ts) expects each on the
 // /metrics of the process named, and every family the dashboard or the alerts query must be listed here.
-const BOTH = ['dsync_store_errors_total', 'dsync_store_not_durable_total', 'dsync_store_degraded_writes_total', 'dsync_store_command_duration_seconds', 'dsync_build_info'] as const;
+const BOTH = [
+  'dsync_store_errors_total',
+  'dsync_store_not_durable_total',
+  'dsync_store_degraded_writes_total',
+  'dsync_store_command_duration_seconds',
+  'dsync_build_info',
+] as const;
 
 export const EXPECTED_METRIC_FAMILIES = {
   serve: [
@@ -25,7 +31,12 @@ export const EXPECTED_METRIC_FAMILIES = {
     'dsync_microsoft_graph_throttled_total',
     'dsync_microsoft_notifications_total',
     'dsync_microsoft_subscription_requests_total',
-    ...['bamboohr', 'hibob', 'personio'].flatMap((p) => [`dsync_${p}_directories`, `dsync_${p}_api_requests_total`, `dsync_${p}_api_retries_total`, `dsync_${p}_api_throttled_total`]),
+    ...['bamboohr', 'hibob', 'personio'].flatMap((p) => [
+      `dsync_${p}_directories`,
+      `dsync_${p}_api_requests_total`,
+      `dsync_${p}_api_retries_total`,
+      `dsync_${p}_api_throttled_total`,
+    ]),
     ...BOTH,
   ],
   operator: [

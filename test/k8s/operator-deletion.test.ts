@@ -10,10 +10,28 @@ import { NAMESPACES, SECRETS, type KubeObject, type Resource, type Secret } from
 import type { Operator } from '../../src/operator/main.js';
 import { DIRECTORY_ID_ANNOTATION, FINALIZER } from '../../src/operator/metadata-keys.js';
 import { collectGarbage, deleteNamespaceContents, deleteWith, finalizeNamespace } from './cluster-controllers.js';
-import { connection, readyOf, reconciles, startEnv, startOperator, unb64, waitFor, writes, type Env } from './operator-harness.js';
+import {
+  connection,
+  readyOf,
+  reconciles,
+  startEnv,
+  startOperator,
+  unb64,
+  waitFor,
+  writes,
+  type Env,
+} from './operator-harness.js';
 
-const POLICIES: Resource = { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies' };
-const BINDINGS: Resource = { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings' };
+const POLICIES: Resource = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingadmissionpolicies',
+};
+const BINDINGS: Resource = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingadmissionpolicybindings',
+};
 
 describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserver + Redis)', function () {
   this.timeout(120_000);
@@ -38,13 +56,17 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
       () => false,
       (err: { status?: number }) => err.status === 404,
     );
-  const getCr = (namespace: string, name: string) => env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace, name);
+  const getCr = (namespace: string, name: string) =>
+    env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace, name);
   const getScimSecret = (namespace: string, name: string) => env.kube.get<Secret>(SECRETS, namespace, `${name}-scim`);
 
   /** A namespace with one Ready resource `acme`; returns the resource as Ready. */
   async function readyIn(namespace: string, name = 'acme'): Promise<DirectoryConnection> {
     if (namespace !== 'default') await env.kube.create(NAMESPACES, { metadata: { name: namespace } });
-    await env.kube.create(DIRECTORY_CONNECTIONS, { ...connection(name, { tenant: namespace }), metadata: { name, namespace } });
+    await env.kube.create(DIRECTORY_CONNECTIONS, {
+      ...connection(name, { tenant: namespace }),
+      metadata: { name, namespace },
+    });
     return waitFor(`${namespace}/${name} Ready`, async () => {
       const cr = await getCr(namespace, name);
       return readyOf(cr)?.status === 'True' && cr;
@@ -89,10 +111,14 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
     await reconciledAfter(operator, 'the orphaned Secret looked at', () => collectGarbage(env.kube, 'orphan'));
     expect(await gone(DIRECTORY_CONNECTIONS, 'orphan', 'acme')()).to.equal(true);
     expect((await getScimSecret('orphan', 'acme')).metadata.ownerReferences ?? []).to.deep.equal([]);
-    expect(await env.store.getDirectory(cr.metadata.uid!), 'kept: the Secret was orphaned, not deleted').to.not.equal(null);
+    expect(await env.store.getDirectory(cr.metadata.uid!), 'kept: the Secret was orphaned, not deleted').to.not.equal(
+      null,
+    );
     await env.kube.delete(SECRETS, 'orphan', 'acme-scim');
     await waitFor('the Secret gone', gone(SECRETS, 'orphan', 'acme-scim'));
-    expect(await env.store.getDirectory(cr.metadata.uid!), 'found by the annotation, not the owner reference').to.equal(null);
+    expect(await env.store.getDirectory(cr.metadata.uid!), 'found by the annotation, not the owner reference').to.equal(
+      null,
+    );
   });
 
   it('namespace deleted, Secrets first → the Secret holds on (nothing recreated, no finalizer added) until the resource goes', async () => {
@@ -100,7 +126,9 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
     const cr = await readyIn('ns-secrets-first');
     await env.kube.delete(NAMESPACES, '', 'ns-secrets-first');
     const before = await writes(operator);
-    await reconciledAfter(operator, 'the terminating Secret looked at', () => deleteNamespaceContents(env.kube, 'ns-secrets-first', [SECRETS]));
+    await reconciledAfter(operator, 'the terminating Secret looked at', () =>
+      deleteNamespaceContents(env.kube, 'ns-secrets-first', [SECRETS]),
+    );
     const held = await getScimSecret('ns-secrets-first', 'acme');
     expect(held.metadata.deletionTimestamp).to.be.a('string');
     expect(held.metadata.finalizers).to.deep.equal([FINALIZER]);
@@ -155,8 +183,14 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
     expect(fresh.metadata.finalizers).to.deep.equal([FINALIZER]);
     const token = unb64(fresh.data?.['token']);
     expect(token).to.not.equal(unb64(old.data?.['token']));
-    await waitFor('the resource without a finalizer again', async () => ((await getCr('by-hand', 'acme')).metadata.finalizers ?? []).length === 0);
-    await waitFor('the store to use the new token', async () => (await env.directories.get(cr.metadata.uid!)).scim.secret === token);
+    await waitFor(
+      'the resource without a finalizer again',
+      async () => ((await getCr('by-hand', 'acme')).metadata.finalizers ?? []).length === 0,
+    );
+    await waitFor(
+      'the store to use the new token',
+      async () => (await env.directories.get(cr.metadata.uid!)).scim.secret === token,
+    );
     expect((await env.directories.get(cr.metadata.uid!)).created_at, 'the same directory').to.equal(created);
     expect(readyOf(await getCr('by-hand', 'acme'))?.status).to.equal('True');
   });
@@ -169,8 +203,12 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
       metadata: { name: 'no-new-secret' },
       spec: {
         failurePolicy: 'Fail',
-        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }] },
-        validations: [{ expression: "object.metadata.namespace != 'window'", message: 'no new Secrets in window (test policy)' }],
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['secrets'] }],
+        },
+        validations: [
+          { expression: "object.metadata.namespace != 'window'", message: 'no new Secrets in window (test policy)' },
+        ],
       },
     } as KubeObject);
     try {
@@ -183,7 +221,9 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
         spec: { policyName: 'no-new-secret', validationActions: ['Deny'] },
       } as KubeObject);
       await waitFor('the policy in force', async () => {
-        const probe = await env.kube.create(SECRETS, { metadata: { name: 'probe', namespace: 'window' } }).catch((e: Error) => e);
+        const probe = await env.kube
+          .create(SECRETS, { metadata: { name: 'probe', namespace: 'window' } })
+          .catch((e: Error) => e);
         if (!(probe instanceof Error)) throw new Error('probe created: the policy is not in force');
         return /no new Secrets/.test(probe.message);
       });
@@ -211,7 +251,9 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
     async function asBefore(namespace: string): Promise<DirectoryConnection> {
       const cr = await getCr(namespace, 'acme');
       await env.kube.mergePatch(DIRECTORY_CONNECTIONS, namespace, 'acme', { metadata: { finalizers: [FINALIZER] } });
-      await env.kube.mergePatch(SECRETS, namespace, 'acme-scim', { metadata: { finalizers: null, annotations: { [DIRECTORY_ID_ANNOTATION]: null } } });
+      await env.kube.mergePatch(SECRETS, namespace, 'acme-scim', {
+        metadata: { finalizers: null, annotations: { [DIRECTORY_ID_ANNOTATION]: null } },
+      });
       return cr;
     }
 
@@ -224,14 +266,19 @@ describe('operator deletion: the finalizer on the SCIM Secret (real kube-apiserv
 
       operator = startOperator(env, { namespaces: ['upgrade'] }); // its writes are this namespace's alone
       const upgraded = operator;
-      await waitFor('the finalizer moved', async () => ((await getCr('upgrade', 'acme')).metadata.finalizers ?? []).length === 0);
+      await waitFor(
+        'the finalizer moved',
+        async () => ((await getCr('upgrade', 'acme')).metadata.finalizers ?? []).length === 0,
+      );
       await upgraded.idle();
       const secret = await getScimSecret('upgrade', 'acme');
       expect(secret.metadata.finalizers).to.deep.equal([FINALIZER]);
       expect(secret.metadata.annotations?.[DIRECTORY_ID_ANNOTATION]).to.equal(cr.metadata.uid);
       expect(unb64(secret.data?.['token'])).to.equal(token);
       const { values } = await upgraded.metrics.writes.get();
-      const counted = values.filter((v) => v.value > 0 && v.labels.resource !== 'leases').map((v) => `${v.labels.target} ${v.labels.resource} ${v.labels.verb} ${v.value}`);
+      const counted = values
+        .filter((v) => v.value > 0 && v.labels.resource !== 'leases')
+        .map((v) => `${v.labels.target} ${v.labels.resource} ${v.labels.verb} ${v.value}`);
       expect(counted.sort()).to.deep.equal(['kubernetes directoryconnections patch 1', 'kubernetes secrets update 1']);
 
       upgraded.resync();

@@ -12,7 +12,18 @@ import { FakeGoogle } from '../support/fake-google.js';
 import { googleOptionsFor } from '../support/google-harness.js';
 import { startService, type Service } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
-import { REDIS_DB, b64, connection, createConnection, getConnection, startEnv, startOperator, waitFor, waitForReady, type Env } from './operator-harness.js';
+import {
+  REDIS_DB,
+  b64,
+  connection,
+  createConnection,
+  getConnection,
+  startEnv,
+  startOperator,
+  waitFor,
+  waitForReady,
+  type Env,
+} from './operator-harness.js';
 
 describe('a google DirectoryConnection under the operator (real kube-apiserver, fake Google)', function () {
   this.timeout(120_000);
@@ -22,14 +33,20 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
   let serve: Service;
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const email = 'dsync@project.iam.gserviceaccount.com';
-  const keyJson = JSON.stringify({ type: 'service_account', client_email: email, private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) });
+  const keyJson = JSON.stringify({
+    type: 'service_account',
+    client_email: email,
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  });
 
   before(async () => {
     env = await startEnv();
     operator = startOperator(env);
     fake = await new FakeGoogle().start();
     fake.addUser({ primaryEmail: 'admin@acme.com' });
-    fake.oauth.addServiceAccount(email, publicKey.export({ type: 'spki', format: 'pem' }) as string, ['admin@acme.com']);
+    fake.oauth.addServiceAccount(email, publicKey.export({ type: 'spki', format: 'pem' }) as string, [
+      'admin@acme.com',
+    ]);
     serve = await startService(new RedisStore(`${redisUrl()}/${REDIS_DB}`), { google: googleOptionsFor(fake) });
   });
   after(async () => {
@@ -48,8 +65,20 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
   };
 
   it('hands the service account to the store, syncs with it, and reports each sync as the GoogleSync condition', async () => {
-    await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'google-sa', namespace: 'default' }, data: { 'key.json': b64(keyJson) } });
-    const spec = { type: 'google', google: { domain: 'acme.com', nestedGroups: true, serviceAccount: { secretRef: { name: 'google-sa', key: 'key.json' }, adminEmail: 'admin@acme.com' } } };
+    await env.kube.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'google-sa', namespace: 'default' },
+      data: { 'key.json': b64(keyJson) },
+    });
+    const spec = {
+      type: 'google',
+      google: {
+        domain: 'acme.com',
+        nestedGroups: true,
+        serviceAccount: { secretRef: { name: 'google-sa', key: 'key.json' }, adminEmail: 'admin@acme.com' },
+      },
+    };
     const cr = await createConnection(env, connection('gws', spec));
     const id = cr.metadata.uid!;
     await waitForReady(env, 'gws');
@@ -70,12 +99,25 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
   });
 
   it('a missing service-account Secret is SecretNotFound; an invalid key is InvalidSpec', async () => {
-    const sa = (name: string) => ({ type: 'google', google: { domain: 'acme.com', serviceAccount: { secretRef: { name, key: 'key.json' }, adminEmail: 'admin@acme.com' } } });
+    const sa = (name: string) => ({
+      type: 'google',
+      google: {
+        domain: 'acme.com',
+        serviceAccount: { secretRef: { name, key: 'key.json' }, adminEmail: 'admin@acme.com' },
+      },
+    });
     await createConnection(env, connection('gws-missing', { ...sa('nope'), tenant: 'missing' }));
     await waitForReady(env, 'gws-missing', 'False', 'SecretNotFound');
-    await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'bad-sa', namespace: 'default' }, data: { 'key.json': b64('{"type":"authorized_user"}') } });
+    await env.kube.create(SECRETS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'bad-sa', namespace: 'default' },
+      data: { 'key.json': b64('{"type":"authorized_user"}') },
+    });
     await createConnection(env, connection('gws-bad', { ...sa('bad-sa'), tenant: 'bad' }));
     const bad = await waitForReady(env, 'gws-bad', 'False', 'InvalidSpec');
-    expect(findCondition(bad.status?.conditions, 'Ready')!.message).to.match(/key.type must be "service_account".*spec\.google\.serviceAccount\.secretRef/);
+    expect(findCondition(bad.status?.conditions, 'Ready')!.message).to.match(
+      /key.type must be "service_account".*spec\.google\.serviceAccount\.secretRef/,
+    );
   });
 });

@@ -67,7 +67,8 @@ interface KubeconfigDoc {
 }
 
 /**
- * The admin kubeconfig with its server, its user's credentials or its context's namespace replaced, written as `<name>.kubeconfig` in the
+ * The admin kubeconfig with its server, its user's credentials or its context's namespace replaced, written as
+ * `<name>.kubeconfig` in the
  * cluster's directory (returned as `path`) and read by the operator's loader.
  */
 export async function variantKubeConfig(
@@ -89,7 +90,11 @@ export async function installCrd(kube: KubeClient): Promise<void> {
   const crd = parse(readFileSync(CRD_FILE, 'utf8')) as KubeObject;
   await kube.create(CRDS, crd);
   await waitFor('CRD established', async () => {
-    const got = await kube.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(CRDS, '', crd.metadata.name);
+    const got = await kube.get<{ status?: { conditions?: Array<{ type: string; status: string }> } }>(
+      CRDS,
+      '',
+      crd.metadata.name,
+    );
     return got.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
   });
 }
@@ -108,7 +113,9 @@ function noteTrouble(text: string): void {
 const troubleLog = {
   write(line: string): void {
     const entry = JSON.parse(line) as { msg?: string; key?: string; err?: { message?: string } };
-    noteTrouble(`operator: ${entry.msg ?? ''}${entry.key ? ` (${entry.key})` : ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`);
+    noteTrouble(
+      `operator: ${entry.msg ?? ''}${entry.key ? ` (${entry.key})` : ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`,
+    );
   },
 };
 
@@ -119,7 +126,10 @@ function troubleSince(since: number): string {
   return recent.map((t) => `[${((now - t.at) / 1000).toFixed(1)} s ago] ${t.text}`).join(' | ');
 }
 
-/** Lease timings as in production (15 s / 10 s), retried every second: for tests not about leader election that load the API server. */
+/**
+ * Lease timings as in production (15 s / 10 s), retried every second: for tests not about leader election that load the
+ * API server.
+ */
 export const STEADY_LEASES = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 };
 
 /**
@@ -137,7 +147,9 @@ export function startOperator(env: Env, options: Partial<OperatorOptions> = {}):
     ...options,
     leaderElection: { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs: 500, ...options.leaderElection },
   });
-  operator.done.catch((err: unknown) => noteTrouble(`an operator stopped on its own: ${err instanceof Error ? err.message : String(err)}`));
+  operator.done.catch((err: unknown) =>
+    noteTrouble(`an operator stopped on its own: ${err instanceof Error ? err.message : String(err)}`),
+  );
   return operator;
 }
 
@@ -150,7 +162,11 @@ export interface SpecInput {
   [field: string]: unknown;
 }
 
-export function connection(name: string, spec: SpecInput = {}, annotations?: Record<string, string>): DirectoryConnection {
+export function connection(
+  name: string,
+  spec: SpecInput = {},
+  annotations?: Record<string, string>,
+): DirectoryConnection {
   return {
     apiVersion: API_VERSION,
     kind: KIND,
@@ -180,7 +196,12 @@ export const unb64 = (text: string | undefined): string => Buffer.from(text ?? '
 export const readyOf = (cr: DirectoryConnection) => findCondition(cr.status?.conditions, READY);
 
 /** Waits until the resource's Ready condition has this status and reason, and returns the resource. */
-export function waitForReady(env: Env, name: string, status: 'True' | 'False' = 'True', reason?: string): Promise<DirectoryConnection> {
+export function waitForReady(
+  env: Env,
+  name: string,
+  status: 'True' | 'False' = 'True',
+  reason?: string,
+): Promise<DirectoryConnection> {
   return waitFor(`${name} Ready=${status}${reason ? ` (${reason})` : ''}`, async () => {
     const cr = await getConnection(env, name);
     const ready = readyOf(cr);
@@ -191,7 +212,11 @@ export function waitForReady(env: Env, name: string, status: 'True' | 'False' = 
 }
 
 /** Polls `probe` until it returns a truthy value; fails with the last value seen after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false | null>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const started = Date.now();
   const deadline = started + timeoutMs;
   let last: unknown;
@@ -206,7 +231,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() > deadline) {
       // Trouble from a little before the wait too: what stopped the operator may have come just before it.
       const lately = troubleSince(started - 30_000);
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${String(last)}${lately ? `; lately: ${lately}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${String(last)}${lately ? `; lately: ${lately}` : ''}`,
+      );
     }
     await sleep(100);
   }

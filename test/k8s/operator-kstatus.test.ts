@@ -64,10 +64,14 @@ describe('GitOps health: kstatus on real DirectoryConnections (real kube-apiserv
 
   /** Waits for kstatus' verdict on the live object; returns the object. */
   const verdict = (name: string, status: Verdict['status'], timeoutMs = FINAL_MS): Promise<DirectoryConnection> =>
-    waitFor(`kstatus ${status} for ${name}`, async () => {
-      const cr = await getConnection(env, name);
-      return kstatus(cr).status === status ? cr : undefined;
-    }, timeoutMs);
+    waitFor(
+      `kstatus ${status} for ${name}`,
+      async () => {
+        const cr = await getConnection(env, name);
+        return kstatus(cr).status === status ? cr : undefined;
+      },
+      timeoutMs,
+    );
 
   it('Current when Ready, with observedGeneration = generation', async () => {
     await createConnection(env, connection('healthy'));
@@ -93,7 +97,11 @@ describe('GitOps health: kstatus on real DirectoryConnections (real kube-apiserv
       'SecretConflict',
       'taken',
       async () => {
-        await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'taken-scim', namespace: 'default' } });
+        await env.kube.create(SECRETS, {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'taken-scim', namespace: 'default' },
+        });
         await createConnection(env, connection('taken'));
       },
     ],
@@ -140,13 +148,20 @@ describe('GitOps health: kstatus on real DirectoryConnections (real kube-apiserv
       });
       expect(kstatus(cr).status).to.equal('InProgress');
       // The worker does not hang: the bounded store call reports StoreUnavailable promptly.
-      cr = await waitFor('Ready=False StoreUnavailable', async () => {
-        const got = await getConnection(env, 'stalled');
-        return readyOf(got)?.reason === 'StoreUnavailable' ? got : undefined;
-      }, 10_000);
+      cr = await waitFor(
+        'Ready=False StoreUnavailable',
+        async () => {
+          const got = await getConnection(env, 'stalled');
+          return readyOf(got)?.reason === 'StoreUnavailable' ? got : undefined;
+        },
+        10_000,
+      );
       expect(Date.now() - started).to.be.below(10_000);
       expect(readyOf(cr)?.status).to.equal('False');
-      expect(findCondition(cr.status?.conditions, RECONCILING)).to.include({ status: 'True', reason: 'StoreUnavailable' });
+      expect(findCondition(cr.status?.conditions, RECONCILING)).to.include({
+        status: 'True',
+        reason: 'StoreUnavailable',
+      });
       expect(cr.status?.observedGeneration).to.equal(cr.metadata.generation);
       expect(kstatus(cr).status).to.equal('InProgress');
     } finally {

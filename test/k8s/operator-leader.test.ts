@@ -7,7 +7,16 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { LEASES } from '../../src/operator/kube.js';
 import { redisUrl } from '../support/services.js';
-import { EXTERNAL_URL, REDIS_DB, connection, createConnection, startEnv, waitFor, waitForReady, type Env } from './operator-harness.js';
+import {
+  EXTERNAL_URL,
+  REDIS_DB,
+  connection,
+  createConnection,
+  startEnv,
+  waitFor,
+  waitForReady,
+  type Env,
+} from './operator-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const LEASE_MS = 3_000;
@@ -64,7 +73,8 @@ describe('leader election with several operator processes (real kube-apiserver)'
     const lease = await env.kube.get<{ spec?: { holderIdentity?: string } }>(LEASES, 'default', 'dsync-operator');
     return lease.spec?.holderIdentity ?? '';
   };
-  const leaders = (): Replica[] => replicas.filter((r) => r.ledAt !== undefined && r.child.exitCode === null && r.child.signalCode === null);
+  const leaders = (): Replica[] =>
+    replicas.filter((r) => r.ledAt !== undefined && r.child.exitCode === null && r.child.signalCode === null);
 
   before(async () => {
     env = await startEnv();
@@ -98,7 +108,9 @@ describe('leader election with several operator processes (real kube-apiserver)'
     leader!.child.kill('SIGTERM');
     expect(await leader!.exited).to.equal(0);
     await waitFor('the standby to lead', async () => standby.ledAt !== undefined);
-    const released = leader!.logs.map((l) => JSON.parse(l) as { msg?: string; time: number }).find((e) => e.msg === 'released the lease');
+    const released = leader!.logs
+      .map((l) => JSON.parse(l) as { msg?: string; time: number })
+      .find((e) => e.msg === 'released the lease');
     expect(released, 'the leader logged "released the lease"').to.not.equal(undefined);
     // Measured from the release itself, not from the signal (the process's graceful exit is not the standby's
     // doing). A standby that ignored the release would wait for the lease to expire: at least the lease less the
@@ -117,7 +129,11 @@ describe('leader election with several operator processes (real kube-apiserver)'
     leader!.child.kill('SIGKILL');
     await leader!.exited;
     // The killed leader's last renewal, as the Lease records it (nobody can change it before it expires).
-    const lease = await env.kube.get<{ spec?: { holderIdentity?: string; renewTime?: string } }>(LEASES, 'default', 'dsync-operator');
+    const lease = await env.kube.get<{ spec?: { holderIdentity?: string; renewTime?: string } }>(
+      LEASES,
+      'default',
+      'dsync-operator',
+    );
     expect(lease.spec?.holderIdentity).to.equal(await leader!.identity);
     const lastRenewal = Date.parse(lease.spec!.renewTime!);
     await waitFor('the fresh replica to lead', async () => fresh.ledAt !== undefined, 15_000);

@@ -36,7 +36,13 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     await env.kube.create(SECRETS, webhookSecret('hook', 'whsec_lifecycle'));
     operator = startOperator(env);
     for (const name of NAMES) {
-      await createConnection(env, connection(name, { tenant: name, webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } } }));
+      await createConnection(
+        env,
+        connection(name, {
+          tenant: name,
+          webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } },
+        }),
+      );
     }
     for (const name of NAMES) await waitForReady(env, name);
   });
@@ -55,7 +61,11 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     for (const name of NAMES) {
       const cr = await getConnection(env, name);
       const directory = await env.directories.get(cr.metadata.uid!);
-      out[name] = { token: unb64((await getSecret(env, `${name}-scim`)).data?.['token']), updatedAt: directory.updated_at, rv: cr.metadata.resourceVersion! };
+      out[name] = {
+        token: unb64((await getSecret(env, `${name}-scim`)).data?.['token']),
+        updatedAt: directory.updated_at,
+        rv: cr.metadata.resourceVersion!,
+      };
     }
     return out;
   }
@@ -65,7 +75,10 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     await operator!.stop();
     operator = startOperator(env);
     const restarted = operator;
-    await waitFor('every resource reconciled by the new process', async () => (await reconciles(restarted)) >= NAMES.length);
+    await waitFor(
+      'every resource reconciled by the new process',
+      async () => (await reconciles(restarted)) >= NAMES.length,
+    );
     await restarted.idle();
     expect(await writes(restarted)).to.equal(0);
     expect(await snapshot()).to.deep.equal(before);
@@ -84,9 +97,16 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     const running = operator;
     await waitFor('the operator to lead', async () => running.isLeader());
     // Someone else holds the Lease now (as after a partition): renewals fail until the renew deadline (2 s).
-    const lease = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>(LEASES, 'default', 'dsync-operator');
+    const lease = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>(
+      LEASES,
+      'default',
+      'dsync-operator',
+    );
     const t0 = Date.now();
-    await env.kube.replace(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
+    await env.kube.replace(LEASES, {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+    });
     const err = await running.done.then(
       () => undefined,
       (e: unknown) => e,
@@ -94,7 +114,10 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     expect((err as OperatorError).code).to.equal('DSYNC_LEADER_ELECTION_LOST');
     expect(Date.now() - t0).to.be.below(4_000);
     expect(running.isLeader()).to.equal(false);
-    await env.kube.replace(LEASES, { ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')), spec: { holderIdentity: '' } });
+    await env.kube.replace(LEASES, {
+      ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')),
+      spec: { holderIdentity: '' },
+    });
   });
 
   it('a leader that loses its Lease mid-reconcile makes no further write, to Kubernetes or the store', async () => {
@@ -122,13 +145,23 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     }) as RedisStore;
     operator = startOperator(env, { store });
     const running = operator;
-    await waitFor('the operator to lead and settle', async () => running.isLeader() && (await reconciles(running)) >= NAMES.length);
+    await waitFor(
+      'the operator to lead and settle',
+      async () => running.isLeader() && (await reconciles(running)) >= NAMES.length,
+    );
     await running.idle();
 
     const cr = await createConnection(env, connection('fenced', { tenant: 'fenced' }));
     await reconciling; // finalizer and SCIM Secret written; about to create the stored directory
-    const lease = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>(LEASES, 'default', 'dsync-operator');
-    await env.kube.replace(LEASES, { ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 } });
+    const lease = await env.kube.get<KubeObject & { spec: Record<string, unknown> }>(
+      LEASES,
+      'default',
+      'dsync-operator',
+    );
+    await env.kube.replace(LEASES, {
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+    });
     await waitFor('the operator to step down', async () => !running.isLeader(), 5_000);
     const before = await writes(running);
     letGo();
@@ -141,7 +174,10 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
     expect(await env.store.getDirectory(cr.metadata.uid!)).to.equal(null);
     // No status was written (the reconcile writes it once, at its end): still the CRD's default.
     expect(readyOf(await getConnection(env, 'fenced'))).to.equal(undefined);
-    await env.kube.replace(LEASES, { ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')), spec: { holderIdentity: '' } });
+    await env.kube.replace(LEASES, {
+      ...(await env.kube.get<KubeObject>(LEASES, 'default', 'dsync-operator')),
+      spec: { holderIdentity: '' },
+    });
 
     // The next leader finishes the job.
     await running.stop();
@@ -155,7 +191,10 @@ describe('operator lifecycle (real kube-apiserver + Redis)', function () {
       // Production lease timings: a ~3 s API server restart is within the renew deadline, so leadership holds.
       operator = startOperator(env, { leaderElection: STEADY_LEASES });
       const running = operator;
-      await waitFor('the operator to lead and settle', async () => running.isLeader() && (await reconciles(running)) >= NAMES.length);
+      await waitFor(
+        'the operator to lead and settle',
+        async () => running.isLeader() && (await reconciles(running)) >= NAMES.length,
+      );
       await running.idle();
 
       await env.cluster.restartApiServer({ hard });

@@ -5,7 +5,16 @@ import { ProcessMetrics } from '../../src/metrics.js';
 import type { Operator } from '../../src/operator/main.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { redisUrl } from '../support/services.js';
-import { connection, createConnection, REDIS_DB, startEnv, startOperator, waitFor, waitForReady, type Env } from './operator-harness.js';
+import {
+  connection,
+  createConnection,
+  REDIS_DB,
+  startEnv,
+  startOperator,
+  waitFor,
+  waitForReady,
+  type Env,
+} from './operator-harness.js';
 
 async function scrape(port: number): Promise<string> {
   return (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -19,7 +28,8 @@ const sample = (text: string, series: string): number | undefined => {
 describe('operator metrics (real kube-apiserver + Redis)', function () {
   this.timeout(120_000);
   let env: Env;
-  const replicas: Array<{ operator: Operator; store: RedisStore; server: import('node:http').Server; port: number }> = [];
+  const replicas: Array<{ operator: Operator; store: RedisStore; server: import('node:http').Server; port: number }> =
+    [];
 
   before(async () => {
     env = await startEnv();
@@ -45,7 +55,10 @@ describe('operator metrics (real kube-apiserver + Redis)', function () {
 
   it('leader 1, standby 0; DirectoryConnections by Ready and reason from the leader alone; API-server requests; store commands; build info', async () => {
     await createConnection(env, connection('ready-one'));
-    await createConnection(env, connection('bad-hook', { webhook: { url: 'https://h.example/in', secretRef: { name: 'missing', key: 'k' } } }));
+    await createConnection(
+      env,
+      connection('bad-hook', { webhook: { url: 'https://h.example/in', secretRef: { name: 'missing', key: 'k' } } }),
+    );
     await waitForReady(env, 'ready-one');
     await waitForReady(env, 'bad-hook', 'False', 'SecretNotFound');
     const [leader, standby] = await Promise.all(replicas.map((r) => scrape(r.port)));

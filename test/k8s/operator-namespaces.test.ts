@@ -7,7 +7,16 @@ import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/opera
 import { FINALIZER } from '../../src/operator/metadata-keys.js';
 import { SECRETS, type Secret } from '../../src/operator/kube.js';
 import type { Operator } from '../../src/operator/main.js';
-import { connection, readyOf, sleep, startEnv, startOperator, waitFor, webhookSecret, type Env } from './operator-harness.js';
+import {
+  connection,
+  readyOf,
+  sleep,
+  startEnv,
+  startOperator,
+  waitFor,
+  webhookSecret,
+  type Env,
+} from './operator-harness.js';
 import { applyChartRbac, NAMESPACES, serviceAccountKubeConfig } from './rbac-harness.js';
 
 const WATCHED = ['tenant-a', 'tenant-b'];
@@ -22,15 +31,21 @@ describe('operator watching a list of namespaces (real kube-apiserver, RBAC enfo
     ...obj,
     metadata: { ...obj.metadata, namespace },
   });
-  const get = (namespace: string, name: string) => env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace, name);
+  const get = (namespace: string, name: string) =>
+    env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, namespace, name);
 
   before(async () => {
     env = await startEnv();
     for (const name of ['dsync-system', ...WATCHED, OTHER]) await env.kube.create(NAMESPACES, { metadata: { name } });
     // The chart's own rendering for watched namespaces: a Role per namespace, no cluster-wide grant.
     const rbac = await applyChartRbac(env, { 'operator.watchNamespaces': WATCHED });
-    expect(rbac.filter((o) => o.kind.startsWith('Cluster')), 'cluster-wide RBAC').to.deep.equal([]);
-    expect(rbac.filter((o) => o.kind === 'Role' && o.metadata.name === 'dsync-operator').map((o) => o.metadata.namespace)).to.have.members(WATCHED);
+    expect(
+      rbac.filter((o) => o.kind.startsWith('Cluster')),
+      'cluster-wide RBAC',
+    ).to.deep.equal([]);
+    expect(
+      rbac.filter((o) => o.kind === 'Role' && o.metadata.name === 'dsync-operator').map((o) => o.metadata.namespace),
+    ).to.have.members(WATCHED);
     const kubeConfig = await serviceAccountKubeConfig(env, 'dsync-system', 'dsync');
     operator = startOperator({ ...env, kubeConfig }, { namespaces: WATCHED, retry: { maxDelayMs: 1_000 } });
   });
@@ -42,7 +57,10 @@ describe('operator watching a list of namespaces (real kube-apiserver, RBAC enfo
 
   it('reconciles the listed namespaces to Ready with namespaced Roles only, and leaves the others alone', async () => {
     for (const namespace of [...WATCHED, OTHER]) {
-      await env.kube.create(SECRETS, inNamespace(webhookSecret('hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'), namespace));
+      await env.kube.create(
+        SECRETS,
+        inNamespace(webhookSecret('hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'), namespace),
+      );
       const webhook = { url: 'https://hooks.example.com/in', secretRef: { name: 'hook', key: 'secret' } };
       await env.kube.create(DIRECTORY_CONNECTIONS, inNamespace(connection('acme', { webhook }), namespace));
     }
@@ -57,7 +75,8 @@ describe('operator watching a list of namespaces (real kube-apiserver, RBAC enfo
     operator!.resync();
     await sleep(1_000);
     await operator!.idle();
-    // Outside the list: nothing written (no finalizer, no status beyond the CRD's default, no SCIM Secret, no directory).
+    // Outside the list: nothing written (no finalizer, no status beyond the CRD's default, no SCIM Secret, no
+    // directory).
     const other = await get(OTHER, 'acme');
     expect(other.metadata.finalizers ?? []).to.not.include(FINALIZER);
     expect(other.status).to.deep.equal({ observedGeneration: 0 });
@@ -69,9 +88,16 @@ describe('operator watching a list of namespaces (real kube-apiserver, RBAC enfo
     await env.kube.delete(SECRETS, 'tenant-a', 'acme-scim');
     await waitFor('a new Secret in tenant-a', async () => {
       const fresh = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-scim').catch(() => undefined);
-      return fresh && fresh.metadata.uid !== old.metadata.uid && (await get('tenant-a', 'acme')).metadata.finalizers === undefined;
+      return (
+        fresh &&
+        fresh.metadata.uid !== old.metadata.uid &&
+        (await get('tenant-a', 'acme')).metadata.finalizers === undefined
+      );
     });
     const errors = await operator!.metrics.reconcileErrors.get();
-    expect(errors.values.reduce((sum, v) => sum + v.value, 0), 'reconcile errors (a 403 would count)').to.equal(0);
+    expect(
+      errors.values.reduce((sum, v) => sum + v.value, 0),
+      'reconcile errors (a 403 would count)',
+    ).to.equal(0);
   });
 });

@@ -16,7 +16,8 @@ import { applyChartRbac, NAMESPACES, serviceAccountKubeConfig } from './rbac-har
 
 const SAMPLES = fileURLToPath(new URL('../../deploy/samples/', import.meta.url));
 
-const load = (file: string): KubeObject => parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
+const load = (file: string): KubeObject =>
+  parseAllDocuments(readFileSync(`${SAMPLES}${file}`, 'utf8'))[0]!.toJS() as KubeObject;
 
 describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', function () {
   this.timeout(120_000);
@@ -42,7 +43,9 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
 
   it('the ServiceAccount is really restricted (cannot read ConfigMaps)', async () => {
     const client = new KubeClient({ kubeConfig: asServiceAccount });
-    const err = await client.list({ group: '', version: 'v1', plural: 'configmaps' }, 'tenant-a', {}).catch((e: { status?: number }) => e);
+    const err = await client
+      .list({ group: '', version: 'v1', plural: 'configmaps' }, 'tenant-a', {})
+      .catch((e: { status?: number }) => e);
     client.close();
     expect((err as { status?: number }).status).to.equal(403);
   });
@@ -50,7 +53,10 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
   it('reconciles the samples to Ready, replaces a Secret deleted by hand and cleans up on delete with only those permissions', async () => {
     operator = startOperator({ ...env, kubeConfig: asServiceAccount });
     const secret = { ...load('webhook-secret.yaml'), metadata: { name: 'acme-webhook', namespace: 'tenant-a' } };
-    const cr = { ...load('directoryconnection.yaml'), metadata: { name: 'acme-okta', namespace: 'tenant-a' } } as DirectoryConnection;
+    const cr = {
+      ...load('directoryconnection.yaml'),
+      metadata: { name: 'acme-okta', namespace: 'tenant-a' },
+    } as DirectoryConnection;
     await env.kube.create(SECRETS, secret);
     const created = await env.kube.create(DIRECTORY_CONNECTIONS, cr);
     const ready = await waitFor('the sample Ready', async () => {
@@ -58,8 +64,14 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
       return got.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') && got;
     });
     expect(ready.status?.secretName).to.equal('acme-okta-scim');
-    expect((await env.directories.get(created.metadata.uid!)).webhook.secret).to.equal('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
-    const lease = await env.kube.get<{ spec: { holderIdentity: string } }>({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases' }, 'dsync-system', 'dsync-operator');
+    expect((await env.directories.get(created.metadata.uid!)).webhook.secret).to.equal(
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    );
+    const lease = await env.kube.get<{ spec: { holderIdentity: string } }>(
+      { group: 'coordination.k8s.io', version: 'v1', plural: 'leases' },
+      'dsync-system',
+      'dsync-operator',
+    );
     expect(lease.spec.holderIdentity).to.equal(operator.identity);
 
     // A Secret deleted by hand: the operator reads the resource and the namespace, holds the finalizer on the
@@ -69,7 +81,12 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
     await waitFor('a new Secret holding the finalizer, the resource none', async () => {
       const fresh = await env.kube.get<Secret>(SECRETS, 'tenant-a', 'acme-okta-scim').catch(() => undefined);
       const cr = await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
-      return fresh && fresh.metadata.uid !== old.metadata.uid && fresh.metadata.finalizers?.length === 1 && (cr.metadata.finalizers ?? []).length === 0;
+      return (
+        fresh &&
+        fresh.metadata.uid !== old.metadata.uid &&
+        fresh.metadata.finalizers?.length === 1 &&
+        (cr.metadata.finalizers ?? []).length === 0
+      );
     });
 
     await env.kube.delete(DIRECTORY_CONNECTIONS, 'tenant-a', 'acme-okta');
@@ -81,6 +98,8 @@ describe('operator with the chart RBAC (real kube-apiserver, RBAC enforced)', fu
       ),
     );
     expect(await env.store.getDirectory(created.metadata.uid!)).to.equal(null);
-    expect(await operator.metrics.reconcileErrors.get().then((m) => m.values.reduce((s, v) => s + v.value, 0))).to.equal(0);
+    expect(
+      await operator.metrics.reconcileErrors.get().then((m) => m.values.reduce((s, v) => s + v.value, 0)),
+    ).to.equal(0);
   });
 });

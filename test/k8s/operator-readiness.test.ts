@@ -91,10 +91,14 @@ describe('operator readiness (real kube-apiserver)', function () {
 
     // Cut off: once a lease duration (3 s in these tests) passes without reaching the Lease, it could not take over.
     link.cut();
-    const cutOff = await waitFor('the cut-off standby to be unready', async () => {
-      const answer = await probe(standby.server);
-      return answer.status === 503 && answer;
-    }, 10_000);
+    const cutOff = await waitFor(
+      'the cut-off standby to be unready',
+      async () => {
+        const answer = await probe(standby.server);
+        return answer.status === 503 && answer;
+      },
+      10_000,
+    );
     expect(cutOff.body).to.match(/^standby that has not reached the Lease for \d+ s\n$/);
     expect((await probe(leader.server)).status).to.equal(200);
 
@@ -104,9 +108,13 @@ describe('operator readiness (real kube-apiserver)', function () {
 
   it("the chart's readinessProbe is /readyz on the metrics port", async () => {
     const objects = parseObjects(await template(helms()[0]!.bin, {}));
-    const deployment = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'dsync-operator') as unknown as {
+    const deployment = objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.name === 'dsync-operator',
+    ) as unknown as {
       spec: { template: { spec: { containers: Array<{ readinessProbe?: unknown }> } } };
     };
-    expect(deployment.spec.template.spec.containers[0]!.readinessProbe).to.deep.equal({ httpGet: { path: '/readyz', port: 'metrics' } });
+    expect(deployment.spec.template.spec.containers[0]!.readinessProbe).to.deep.equal({
+      httpGet: { path: '/readyz', port: 'metrics' },
+    });
   });
 });

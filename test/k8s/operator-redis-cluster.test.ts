@@ -9,7 +9,17 @@ import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
 import { API_KEY } from '../support/harness.js';
 import { clusterNodes, freshReplicatedStore } from '../support/services.js';
 import { collectGarbage } from './cluster-controllers.js';
-import { EXTERNAL_URL, connection, createConnection, getSecret, readyOf, startEnv, unb64, waitFor, type Env } from './operator-harness.js';
+import {
+  EXTERNAL_URL,
+  connection,
+  createConnection,
+  getSecret,
+  readyOf,
+  startEnv,
+  unb64,
+  waitFor,
+  type Env,
+} from './operator-harness.js';
 
 describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiserver, cluster)', function () {
   this.timeout(120_000);
@@ -17,14 +27,22 @@ describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiser
   let serveUrl: string;
   const procs: Running[] = [];
 
-  const manage = (path: string) => fetch(`${serveUrl}/api/v1/directory-sync${path}`, { headers: { authorization: `Api-Key ${API_KEY}` } });
+  const manage = (path: string) =>
+    fetch(`${serveUrl}/api/v1/directory-sync${path}`, { headers: { authorization: `Api-Key ${API_KEY}` } });
 
   before(async () => {
     env = await startEnv(() => freshReplicatedStore('cluster'));
-    const store = { REDIS_CLUSTER_NODES: clusterNodes().join(','), METRICS_PORT: '0', DSYNC_EXTERNAL_URL: EXTERNAL_URL };
+    const store = {
+      REDIS_CLUSTER_NODES: clusterNodes().join(','),
+      METRICS_PORT: '0',
+      DSYNC_EXTERNAL_URL: EXTERNAL_URL,
+    };
     const port = await freePort();
-    const cli = (command: string, extra: Record<string, string>) => run('node', ['--import', 'tsx', 'src/cli.ts', command], { ...store, ...extra });
-    procs.push(cli('operator', { KUBECONFIG: env.cluster.kubeconfigPath, DSYNC_LEADER_ELECTION_RETRY_PERIOD: '500ms' }));
+    const cli = (command: string, extra: Record<string, string>) =>
+      run('node', ['--import', 'tsx', 'src/cli.ts', command], { ...store, ...extra });
+    procs.push(
+      cli('operator', { KUBECONFIG: env.cluster.kubeconfigPath, DSYNC_LEADER_ELECTION_RETRY_PERIOD: '500ms' }),
+    );
     procs.push(cli('serve', { PORT: String(port), DSYNC_API_KEYS: API_KEY }));
     await waitHealthy(port, procs[1]!);
     serveUrl = `http://127.0.0.1:${port}`;
@@ -42,18 +60,27 @@ describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiser
 
   it('apply → Ready: the directory is stored on the cluster, and serve on the cluster answers for it', async () => {
     await createConnection(env, connection('acme', { name: 'Acme on a cluster' }));
-    const cr = await waitFor('acme Ready=True', async () => {
-      const got = await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'acme');
-      return readyOf(got)?.status === 'True' && got;
-    }, 60_000); // includes the operator's start and election
+    const cr = await waitFor(
+      'acme Ready=True',
+      async () => {
+        const got = await env.kube.get<DirectoryConnection>(DIRECTORY_CONNECTIONS, 'default', 'acme');
+        return readyOf(got)?.status === 'True' && got;
+      },
+      60_000,
+    ); // includes the operator's start and election
     const uid = cr.metadata.uid!;
-    expect(await env.store.getDirectory(uid)).to.deep.include({ name: 'Acme on a cluster', managed_by: 'kubernetes:default/acme' });
+    expect(await env.store.getDirectory(uid)).to.deep.include({
+      name: 'Acme on a cluster',
+      managed_by: 'kubernetes:default/acme',
+    });
 
     const managed = await manage(`/${uid}`);
     expect(managed.status).to.equal(200);
     expect(((await managed.json()) as { data: object }).data).to.deep.include({ id: uid, name: 'Acme on a cluster' });
     const token = unb64((await getSecret(env, 'acme-scim')).data?.['token']);
-    const users = await fetch(`${serveUrl}/api/scim/v2.0/${uid}/Users`, { headers: { authorization: `Bearer ${token}` } });
+    const users = await fetch(`${serveUrl}/api/scim/v2.0/${uid}/Users`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(users.status).to.equal(200);
     expect(await users.json()).to.deep.include({ totalResults: 0 });
   });

@@ -57,20 +57,38 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
     // A probe in the same namespace: a webhook Secret referenced by a connection there. Its change, made after
     // the 30 Secrets, reaches the operator on the same ordered watch, so once the store follows it the watch has
     // delivered all 30 (a fixed sleep said nothing when the machine was slow).
-    await env.kube.create(SECRETS, { ...webhookSecret('probe', 'whsec_before'), metadata: { name: 'probe', namespace: 'other' } });
-    const probe = await createConnection(env, {
-      ...connection('probe', { tenant: 'probe', webhook: { url: 'https://hooks.example.com', secretRef: { name: 'probe', key: 'secret' } } }),
+    await env.kube.create(SECRETS, {
+      ...webhookSecret('probe', 'whsec_before'),
       metadata: { name: 'probe', namespace: 'other' },
     });
-    await waitFor('the probe connection in the store', async () => (await env.directories.get(probe.metadata.uid!).catch(() => null))?.webhook.secret === 'whsec_before');
+    const probe = await createConnection(env, {
+      ...connection('probe', {
+        tenant: 'probe',
+        webhook: { url: 'https://hooks.example.com', secretRef: { name: 'probe', key: 'secret' } },
+      }),
+      metadata: { name: 'probe', namespace: 'other' },
+    });
+    await waitFor(
+      'the probe connection in the store',
+      async () => (await env.directories.get(probe.metadata.uid!).catch(() => null))?.webhook.secret === 'whsec_before',
+    );
     const before = heapUsed();
     const payload = Buffer.alloc(900_000, 7).toString('base64'); // like sh.helm.release.v1.* Secrets
     for (let i = 0; i < 30; i++) {
-      await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: `sh.helm.release.v1.app${i}.v1`, namespace: 'other' }, data: { release: payload } });
+      await env.kube.create(SECRETS, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: `sh.helm.release.v1.app${i}.v1`, namespace: 'other' },
+        data: { release: payload },
+      });
     }
     const probeSecret = await env.kube.get<Secret>(SECRETS, 'other', 'probe');
     await env.kube.replace(SECRETS, { ...probeSecret, data: { secret: b64('whsec_after') } });
-    await waitFor('the watch to deliver the 30 Secrets and the probe', async () => (await env.directories.get(probe.metadata.uid!)).webhook.secret === 'whsec_after', 60_000);
+    await waitFor(
+      'the watch to deliver the 30 Secrets and the probe',
+      async () => (await env.directories.get(probe.metadata.uid!)).webhook.secret === 'whsec_after',
+      60_000,
+    );
     const grownMb = (heapUsed() - before) / 1e6;
     // Caching their data costs ~26 MB here; the metadata of 30 Secrets is a few kB.
     expect(grownMb, 'MB of heap growth').to.be.below(5);
@@ -78,12 +96,22 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
 
   it('picks up a change of a webhook Secret it does not cache within moments', async () => {
     await env.kube.create(SECRETS, webhookSecret('hook', 'whsec_first'));
-    const cr = await createConnection(env, connection('hooked', { tenant: 'hooked', webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } } }));
+    const cr = await createConnection(
+      env,
+      connection('hooked', {
+        tenant: 'hooked',
+        webhook: { url: 'https://hooks.example.com', secretRef: { name: 'hook', key: 'secret' } },
+      }),
+    );
     await waitForReady(env, 'hooked');
     expect((await env.directories.get(cr.metadata.uid!)).webhook.secret).to.equal('whsec_first');
     await env.kube.replace(SECRETS, { ...(await getSecret(env, 'hook')), data: { secret: b64('whsec_second') } });
     const t0 = Date.now();
-    await waitFor('the new value in the store', async () => (await env.directories.get(cr.metadata.uid!)).webhook.secret === 'whsec_second', 3_000);
+    await waitFor(
+      'the new value in the store',
+      async () => (await env.directories.get(cr.metadata.uid!)).webhook.secret === 'whsec_second',
+      3_000,
+    );
     expect(Date.now() - t0, 'ms until the store follows').to.be.below(3_000);
   });
 

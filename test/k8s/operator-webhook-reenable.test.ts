@@ -42,7 +42,9 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
     env = await startEnv();
     operator = startOperator(env);
     // `dsync serve`'s delivery engine on the store the operator writes (its own connection: it closes it).
-    delivery = await startService(new RedisStore(`${redisUrl()}/${REDIS_DB}`), { delivery: { sweepIntervalMs: SWEEP_MS } });
+    delivery = await startService(new RedisStore(`${redisUrl()}/${REDIS_DB}`), {
+      delivery: { sweepIntervalMs: SWEEP_MS },
+    });
   });
 
   after(async () => {
@@ -63,7 +65,10 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
   async function connect(name: string, url: string): Promise<{ id: string; scim: { secret: string } }> {
     const secretName = `${name}-hook`;
     await env.kube.create(SECRETS, webhookSecret(secretName, receivers[0]!.secret));
-    const cr = await createConnection(env, connection(name, { tenant: name, webhook: { url, secretRef: { name: secretName, key: 'secret' } } }));
+    const cr = await createConnection(
+      env,
+      connection(name, { tenant: name, webhook: { url, secretRef: { name: secretName, key: 'secret' } } }),
+    );
     await waitForReady(env, name);
     return { id: cr.metadata.uid!, scim: { secret: unb64((await getSecret(env, `${name}-scim`)).data?.['token']) } };
   }
@@ -72,7 +77,8 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
     expect((await delivery.scim(dir, 'POST', '/Users', { userName })).status).to.equal(201);
   };
 
-  const disabledAt = async (id: string): Promise<string | undefined> => (await env.directories.get(id)).webhook_disabled_at;
+  const disabledAt = async (id: string): Promise<string | undefined> =>
+    (await env.directories.get(id)).webhook_disabled_at;
 
   async function webhookCondition(name: string, status: 'True' | 'False') {
     operator.resync(); // the operator learns of the 410 at its next reconcile (resync: 10 min by default)
@@ -84,7 +90,8 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
   }
 
   /** `event:userName` of every event the receiver accepted, in order. */
-  const received = (r: Receiver): string[] => r.events().map((e: { event: string; data: { raw: { userName: string } } }) => `${e.event}:${e.data.raw.userName}`);
+  const received = (r: Receiver): string[] =>
+    r.events().map((e: { event: string; data: { raw: { userName: string } } }) => `${e.event}:${e.data.raw.userName}`);
 
   it('is reported as WebhookDisabled (Ready stays True); a new spec.webhook.url resumes it, kept events first', async () => {
     const gone = await receiver(410);
@@ -97,8 +104,16 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
     expect(condition).to.include({ reason: 'ReceiverGone' });
     expect(condition.message).to.contain('webhook delivery is stopped').and.contain(REENABLE_WEBHOOK_ANNOTATION);
     expect(readyOf(cr)).to.include({ status: 'True', reason: 'Reconciled' });
-    const events = await env.kube.list<{ reason: string; type: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
-    expect(events.items.some((e) => e.involvedObject.name === 'moved' && e.reason === 'WebhookDisabled' && e.type === 'Warning')).to.equal(true);
+    const events = await env.kube.list<{ reason: string; type: string; involvedObject: { name: string } }>(
+      EVENTS,
+      'default',
+      {},
+    );
+    expect(
+      events.items.some(
+        (e) => e.involvedObject.name === 'moved' && e.reason === 'WebhookDisabled' && e.type === 'Warning',
+      ),
+    ).to.equal(true);
 
     await addUser(dir, 'u2@acme.io'); // kept while disabled
     await sleep(SWEEP_MS * 1.5);

@@ -24,11 +24,21 @@ import {
 } from './operator-harness.js';
 
 const QUOTAS: Resource = { group: '', version: 'v1', plural: 'resourcequotas' };
-const POLICIES: Resource = { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicies' };
+const POLICIES: Resource = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingadmissionpolicies',
+};
 /** Reconciles that ended in an error so far. */
 const reconcileErrors = async (operator: Operator): Promise<number> =>
-  (await operator.metrics.reconcileTotal.get()).values.filter((v) => v.labels.result === 'error').reduce((sum, v) => sum + v.value, 0);
-const BINDINGS: Resource = { group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingadmissionpolicybindings' };
+  (await operator.metrics.reconcileTotal.get()).values
+    .filter((v) => v.labels.result === 'error')
+    .reduce((sum, v) => sum + v.value, 0);
+const BINDINGS: Resource = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingadmissionpolicybindings',
+};
 
 describe('reconcile write failures are reported in the status (real kube-apiserver + Redis)', function () {
   this.timeout(120_000);
@@ -51,7 +61,12 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
   });
 
   async function warningEvents(name: string): Promise<Array<{ reason: string; message: string }>> {
-    const list = await env.kube.list<{ reason: string; message: string; type: string; involvedObject: { name: string } }>(EVENTS, 'default', {});
+    const list = await env.kube.list<{
+      reason: string;
+      message: string;
+      type: string;
+      involvedObject: { name: string };
+    }>(EVENTS, 'default', {});
     return list.items.filter((e) => e.involvedObject.name === name && e.type === 'Warning');
   }
 
@@ -60,11 +75,22 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
     await waitForReady(env, 'quota');
     const oldToken = unb64((await getSecret(env, 'quota-scim')).data?.['token']);
     // The namespace is over its Secret quota (no quota controller runs here: the status is what it would write).
-    const quota = await env.kube.create(QUOTAS, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'secrets', namespace: 'default' }, spec: { hard: { secrets: '1' } } } as KubeObject);
+    const quota = await env.kube.create(QUOTAS, {
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'secrets', namespace: 'default' },
+      spec: { hard: { secrets: '1' } },
+    } as KubeObject);
     try {
-      await env.kube.replace(QUOTAS, { ...quota, status: { hard: { secrets: '1' }, used: { secrets: '5' } } } as KubeObject, 'status');
+      await env.kube.replace(
+        QUOTAS,
+        { ...quota, status: { hard: { secrets: '1' }, used: { secrets: '5' } } } as KubeObject,
+        'status',
+      );
       await waitFor('the quota to refuse Secrets', async () => {
-        const probe = await env.kube.create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'probe', namespace: 'default' } }).catch((e: { status?: number }) => e);
+        const probe = await env.kube
+          .create(SECRETS, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'probe', namespace: 'default' } })
+          .catch((e: { status?: number }) => e);
         if (!('status' in probe)) await env.kube.delete(SECRETS, 'default', 'probe');
         return (probe as { status?: number }).status === 403;
       });
@@ -73,7 +99,10 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       const failed = await waitForReady(env, 'quota', 'False', 'SecretWriteFailed');
       expect(readyOf(failed)?.message).to.match(/^could not create Secret quota-scim: .*exceeded quota: secrets/);
       expect(failed.status?.observedGeneration).to.equal(1); // from the last success, not moved
-      expect(failed.metadata.finalizers, 'the resource holds the finalizer while its Secret cannot be made').to.deep.equal([FINALIZER]);
+      expect(
+        failed.metadata.finalizers,
+        'the resource holds the finalizer while its Secret cannot be made',
+      ).to.deep.equal([FINALIZER]);
       const events = await waitFor('a Warning Event', async () => {
         const list = await warningEvents('quota');
         return list.some((e) => e.reason === 'SecretWriteFailed') && list;
@@ -88,8 +117,14 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
     await waitForReady(env, 'quota');
     const token = unb64((await getSecret(env, 'quota-scim')).data?.['token']);
     expect(token).to.not.equal(oldToken);
-    await waitFor('the store to use the new token', async () => (await env.directories.get(cr.metadata.uid!)).scim.secret === token);
-    await waitFor('the finalizer back on the Secret alone', async () => ((await getConnection(env, 'quota')).metadata.finalizers ?? []).length === 0);
+    await waitFor(
+      'the store to use the new token',
+      async () => (await env.directories.get(cr.metadata.uid!)).scim.secret === token,
+    );
+    await waitFor(
+      'the finalizer back on the Secret alone',
+      async () => ((await getConnection(env, 'quota')).metadata.finalizers ?? []).length === 0,
+    );
     expect((await getSecret(env, 'quota-scim')).metadata.finalizers).to.deep.equal([FINALIZER]);
   });
 
@@ -102,10 +137,17 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       metadata: { name: 'no-finalizers' },
       spec: {
         failurePolicy: 'Fail',
-        matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['secrets'] }] },
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['secrets'] },
+          ],
+        },
         validations: [
           { expression: "object.metadata.name != 'guarded-probe'", message: 'probe refused' },
-          { expression: "object.metadata.name != 'guarded-scim' || !has(object.metadata.finalizers)", message: 'finalizers are not allowed on guarded-scim (test policy)' },
+          {
+            expression: "object.metadata.name != 'guarded-scim' || !has(object.metadata.finalizers)",
+            message: 'finalizers are not allowed on guarded-scim (test policy)',
+          },
         ],
       },
     } as KubeObject);
@@ -116,17 +158,23 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       spec: { policyName: 'no-finalizers', validationActions: ['Deny'] },
     } as KubeObject);
     await waitFor('the policy to be in force', async () => {
-      const probe = await env.kube.create(SECRETS, { metadata: { name: 'guarded-probe', namespace: 'default' } }).catch((e: Error) => e);
+      const probe = await env.kube
+        .create(SECRETS, { metadata: { name: 'guarded-probe', namespace: 'default' } })
+        .catch((e: Error) => e);
       if (!(probe instanceof Error)) throw new Error('guarded-probe was created: the policy is not in force');
       return /probe refused/.test(probe.message);
     });
 
     const cr = await createConnection(env, connection('guarded'));
     const failed = await waitForReady(env, 'guarded', 'False', 'SecretWriteFailed');
-    expect(readyOf(failed)?.message).to.contain('could not create Secret guarded-scim').and.contain('finalizers are not allowed on guarded-scim');
+    expect(readyOf(failed)?.message)
+      .to.contain('could not create Secret guarded-scim')
+      .and.contain('finalizers are not allowed on guarded-scim');
     expect(await env.store.getDirectory(cr.metadata.uid!)).to.equal(null); // no directory without the finalizer guarding it
     expect(await getSecret(env, 'guarded-scim').catch((e: { status?: number }) => e.status)).to.equal(404);
-    await waitFor('a Warning Event', async () => (await warningEvents('guarded')).some((e) => e.reason === 'SecretWriteFailed'));
+    await waitFor('a Warning Event', async () =>
+      (await warningEvents('guarded')).some((e) => e.reason === 'SecretWriteFailed'),
+    );
 
     await env.kube.delete(BINDINGS, '', 'no-finalizers');
     await env.kube.delete(POLICIES, '', 'no-finalizers');
@@ -142,7 +190,9 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
     try {
       await env.kube.delete(DIRECTORY_CONNECTIONS, 'default', 'doomed');
       await collectGarbage(env.kube, 'default'); // the resource is gone at once; the garbage collector's part
-      await waitFor('a Warning Event on the Secret', async () => (await warningEvents('doomed-scim')).some((e) => e.reason === 'DeletionBlocked'));
+      await waitFor('a Warning Event on the Secret', async () =>
+        (await warningEvents('doomed-scim')).some((e) => e.reason === 'DeletionBlocked'),
+      );
       const event = (await warningEvents('doomed-scim')).find((e) => e.reason === 'DeletionBlocked');
       expect(event?.message).to.contain('the directory store could not be reached');
       const failures = await reconcileErrors(operator);
@@ -150,7 +200,10 @@ describe('reconcile write failures are reported in the status (real kube-apiserv
       const blocked = await getSecret(env, 'doomed-scim');
       expect(blocked.metadata.deletionTimestamp).to.be.a('string');
       expect(blocked.metadata.finalizers, 'the finalizer holds the Secret').to.deep.equal([FINALIZER]);
-      expect((await warningEvents('doomed-scim')).filter((e) => e.reason === 'DeletionBlocked'), 'one Event, not one per retry').to.have.length(1);
+      expect(
+        (await warningEvents('doomed-scim')).filter((e) => e.reason === 'DeletionBlocked'),
+        'one Event, not one per retry',
+      ).to.have.length(1);
     } finally {
       redis.resume();
     }

@@ -6,7 +6,11 @@ import { helms, parseObjects, template } from './helm-tools.js';
 import { variantKubeConfig, type Env } from './operator-harness.js';
 
 export const CLUSTER_ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' };
-export const CLUSTER_ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings' };
+export const CLUSTER_ROLE_BINDINGS: Resource = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterrolebindings',
+};
 export const ROLES: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles' };
 export const ROLE_BINDINGS: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings' };
 export const NAMESPACES: Resource = { group: '', version: 'v1', plural: 'namespaces' };
@@ -26,7 +30,10 @@ const RBAC_RESOURCES: Record<string, Resource> = {
  * Creates the chart's RBAC objects exactly as `helm template` renders them (release `dsync` in `dsync-system`,
  * whose namespace must exist) with `values`; returns them so a test can assert their shape.
  */
-export async function applyChartRbac(env: Env, values: Record<string, unknown> = {}): Promise<Array<KubeObject & { kind: string; rules?: Rule[] }>> {
+export async function applyChartRbac(
+  env: Env,
+  values: Record<string, unknown> = {},
+): Promise<Array<KubeObject & { kind: string; rules?: Rule[] }>> {
   const objects = parseObjects(await template(helms()[0]!.bin, values)).filter((o) => o.kind in RBAC_RESOURCES);
   for (const o of objects) {
     // helm puts namespaced objects without a namespace into the release's namespace.
@@ -39,9 +46,19 @@ export async function applyChartRbac(env: Env, values: Record<string, unknown> =
 export const roleRef = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name });
 
 /** Grants `rules` to the subjects in one namespace (a Role and its RoleBinding named `name`). */
-export async function grantInNamespace(env: Env, namespace: string, name: string, rules: Rule[], subjects: unknown[]): Promise<void> {
+export async function grantInNamespace(
+  env: Env,
+  namespace: string,
+  name: string,
+  rules: Rule[],
+  subjects: unknown[],
+): Promise<void> {
   await env.kube.create(ROLES, { metadata: { name, namespace }, rules } as KubeObject);
-  await env.kube.create(ROLE_BINDINGS, { metadata: { name, namespace }, roleRef: roleRef('Role', name), subjects } as KubeObject);
+  await env.kube.create(ROLE_BINDINGS, {
+    metadata: { name, namespace },
+    roleRef: roleRef('Role', name),
+    subjects,
+  } as KubeObject);
 }
 
 /** A kubeconfig acting as ServiceAccount `namespace/name` (which must exist), through a fresh token. */
@@ -50,5 +67,6 @@ export async function serviceAccountKubeConfig(env: Env, namespace: string, name
   const { status } = await env.kube.request<{ status: { token: string } }>('POST', path, {
     body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
   });
-  return (await variantKubeConfig(env, `sa-${namespace}-${name}`, { user: { token: status.token }, namespace })).kubeConfig;
+  return (await variantKubeConfig(env, `sa-${namespace}-${name}`, { user: { token: status.token }, namespace }))
+    .kubeConfig;
 }

@@ -28,19 +28,33 @@ describe('Docs: the docs-test markers', () => {
     expect(blocks).to.deep.equal([
       { mode: 'setup', lang: 'sh', code: 'npm install --save-dev tsx\n', line: 1 },
       { mode: 'file', name: 'receiver.py', lang: 'python', code: 'print("hi")\n', line: 5 },
-      { mode: 'background', ready: 'listening on', expect: 'user.created', lang: 'sh', code: 'python receiver.py\n', line: 11 },
+      {
+        mode: 'background',
+        ready: 'listening on',
+        expect: 'user.created',
+        lang: 'sh',
+        code: 'python receiver.py\n',
+        line: 11,
+      },
       { mode: 'run', lang: 'sh', code: 'curl -sf "$DSYNC/healthz"\n', line: 15 },
     ]);
   });
 
   it('names a malformed marker and its line', () => {
-    const bad = (marker: string, lang = 'sh') => () => docsTestBlocks(page('intro', marker, fence(lang, 'x')), 'docs/page.md');
+    const bad =
+      (marker: string, lang = 'sh') =>
+      () =>
+        docsTestBlocks(page('intro', marker, fence(lang, 'x')), 'docs/page.md');
     expect(bad('<!-- docs-test: launch -->')).to.throw('docs/page.md:2: unknown docs-test mode "launch"');
     expect(bad('<!-- docs-test: background -->')).to.throw('docs/page.md:2: a docs-test background block needs ready=');
     expect(bad('<!-- docs-test: run -->', 'python')).to.throw('docs/page.md:2: a docs-test run block is a shell block');
     expect(bad('<!-- docs-test: file -->', 'python')).to.throw('docs/page.md:2: docs-test file takes one file name');
     expect(bad('<!-- docs-test: run wait="5" -->')).to.throw('docs/page.md:2: unknown docs-test attribute wait');
-    expect(bad('<!-- docs-test: setup expect="ok" -->')).to.throw('docs/page.md:2: a docs-test setup block takes no attributes');
-    expect(() => docsTestBlocks(page('<!-- docs-test: run -->', 'no fence'), 'docs/page.md')).to.throw('docs/page.md:1: a docs-test marker must be followed by a code fence');
+    expect(bad('<!-- docs-test: setup expect="ok" -->')).to.throw(
+      'docs/page.md:2: a docs-test setup block takes no attributes',
+    );
+    expect(() => docsTestBlocks(page('<!-- docs-test: run -->', 'no fence'), 'docs/page.md')).to.throw(
+      'docs/page.md:1: a docs-test marker must be followed by a code fence',
+    );
   });
 });

@@ -32,18 +32,27 @@ const SHELL = ['sh', 'bash', 'shell'];
 function parse(file: string, attributes: string, block: { lang: string; code: string; line: number }): DocsBlock {
   const where = `${file}:${block.line}`;
   const [mode, ...rest] = attributes.match(/\S+="[^"]*"|\S+/g) ?? [];
-  const named = Object.fromEntries(rest.filter((r) => r.includes('=')).map((r) => [r.slice(0, r.indexOf('=')), r.slice(r.indexOf('=') + 2, -1)]));
+  const named = Object.fromEntries(
+    rest.filter((r) => r.includes('=')).map((r) => [r.slice(0, r.indexOf('=')), r.slice(r.indexOf('=') + 2, -1)]),
+  );
   const words = rest.filter((r) => !r.includes('='));
   const unknown = Object.keys(named).filter((k) => !['ready', 'expect'].includes(k));
   if (unknown.length > 0) throw new Error(`${where}: unknown docs-test attribute ${unknown.join(', ')}`);
-  if (mode !== 'file' && !SHELL.includes(block.lang)) throw new Error(`${where}: a docs-test ${mode} block is a shell block (\`\`\`sh), not \`\`\`${block.lang}`);
+  if (mode !== 'file' && !SHELL.includes(block.lang))
+    throw new Error(`${where}: a docs-test ${mode} block is a shell block (\`\`\`sh), not \`\`\`${block.lang}`);
   switch (mode) {
     case 'file':
       if (words.length !== 1) throw new Error(`${where}: docs-test file takes one file name`);
       return { mode, name: words[0]!, ...block };
     case 'background':
-      if (named['ready'] === undefined) throw new Error(`${where}: a docs-test background block needs ready="<text it prints when ready>"`);
-      return { mode, ready: named['ready'], ...(named['expect'] !== undefined && { expect: named['expect'] }), ...block };
+      if (named['ready'] === undefined)
+        throw new Error(`${where}: a docs-test background block needs ready="<text it prints when ready>"`);
+      return {
+        mode,
+        ready: named['ready'],
+        ...(named['expect'] !== undefined && { expect: named['expect'] }),
+        ...block,
+      };
     case 'setup':
       if (Object.keys(named).length > 0) throw new Error(`${where}: a docs-test setup block takes no attributes`);
       return { mode, ...block };

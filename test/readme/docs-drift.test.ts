@@ -14,7 +14,10 @@ const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 
 /** The admonitions of a page (`!!! kind "title"` and its indented body), as [kind, title + body] pairs. */
 function admonitions(page: string): Array<{ kind: string; text: string }> {
-  return [...read(page).matchAll(/^!!! (\w+)(?: "([^"]*)")?\n((?: {4}.*\n|\n)+)/gm)].map((m) => ({ kind: m[1]!, text: `${m[2] ?? ''}\n${m[3]!}` }));
+  return [...read(page).matchAll(/^!!! (\w+)(?: "([^"]*)")?\n((?: {4}.*\n|\n)+)/gm)].map((m) => ({
+    kind: m[1]!,
+    text: `${m[2] ?? ''}\n${m[3]!}`,
+  }));
 }
 
 describe('Docs: the pages and deploy/ files agree with the code and each other', () => {
@@ -24,18 +27,23 @@ describe('Docs: the pages and deploy/ files agree with the code and each other',
     const api = read('docs/guides/api.md');
     const apiTypes = /^- `type`: ([\s\S]*?)\. /m.exec(api)![1]!;
     for (const type of DIRECTORY_TYPES) {
-      expect(typeComment, `deploy/samples/directoryconnection.yaml lists ${type}`).to.match(new RegExp(`\\b${type}\\b`));
+      expect(typeComment, `deploy/samples/directoryconnection.yaml lists ${type}`).to.match(
+        new RegExp(`\\b${type}\\b`),
+      );
       expect(apiTypes, `docs/guides/api.md lists ${type}`).to.contain(`\`${type}\``);
     }
   });
 
   it('the files of deploy/ point at docs pages that exist, never at sections of the README (which move)', () => {
-    const files = readdirSync(join(repoRoot, 'deploy'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ya?ml|sh)$/.test(f));
+    const files = readdirSync(join(repoRoot, 'deploy'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(ya?ml|sh)$/.test(f),
+    );
     expect(files).to.include.members(['samples/webhook-secret.yaml', 'kind/up.sh']);
     for (const file of files) {
       const text = read(`deploy/${file}`);
       expect(text, `deploy/${file}`).to.not.match(/README(\.md)?/);
-      for (const [path] of text.matchAll(/docs\/[\w/.-]+\.md/g)) expect(existsSync(join(repoRoot, path)), `deploy/${file} names ${path}`).to.equal(true);
+      for (const [path] of text.matchAll(/docs\/[\w/.-]+\.md/g))
+        expect(existsSync(join(repoRoot, path)), `deploy/${file} names ${path}`).to.equal(true);
     }
   });
 
@@ -52,9 +60,18 @@ describe('Docs: the pages and deploy/ files agree with the code and each other',
 
   it('shows the warnings as admonitions: deleting the CRD, the setup link as a credential, the placeholder registry', () => {
     const helm = admonitions('docs/operating/helm.md');
-    expect(helm.some((a) => a.kind === 'danger' && /deletes every DirectoryConnection/.test(a.text)), 'helm.md: a danger admonition on deleting the CRD').to.equal(true);
-    expect(helm.some((a) => /registry\.example\.com/.test(a.text) && /yours to set/.test(a.text)), 'helm.md: the placeholder registry named as yours to set').to.equal(true);
+    expect(
+      helm.some((a) => a.kind === 'danger' && /deletes every DirectoryConnection/.test(a.text)),
+      'helm.md: a danger admonition on deleting the CRD',
+    ).to.equal(true);
+    expect(
+      helm.some((a) => /registry\.example\.com/.test(a.text) && /yours to set/.test(a.text)),
+      'helm.md: the placeholder registry named as yours to set',
+    ).to.equal(true);
     const setup = admonitions('docs/guides/setting-up-a-customer.md');
-    expect(setup.some((a) => a.kind === 'warning' && /credential/.test(a.text)), 'setting-up-a-customer.md: a warning that the link is a credential').to.equal(true);
+    expect(
+      setup.some((a) => a.kind === 'warning' && /credential/.test(a.text)),
+      'setting-up-a-customer.md: a warning that the link is a credential',
+    ).to.equal(true);
   });
 });

@@ -36,7 +36,9 @@ async function readerEnv(): Promise<Record<string, string>> {
   if (!cache) throw new Error('DSYNC_CACHE is not set: run with `bash test/run.sh` (it reads test/tools.sh)');
   const shims = await mkdtemp(join(tmpdir(), 'dsync-reader-bin-'));
   process.once('exit', () => rmSync(shims, { recursive: true, force: true }));
-  await writeFile(join(shims, 'python'), '#!/bin/sh\necho "bash: python: command not found" >&2\nexit 127\n', { mode: 0o755 });
+  await writeFile(join(shims, 'python'), '#!/bin/sh\necho "bash: python: command not found" >&2\nexit 127\n', {
+    mode: 0o755,
+  });
   const system = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
   const go = join(process.env['DSYNC_K8S_CACHE'] ?? join(cache, 'k8s'), 'go');
   return {
@@ -59,7 +61,13 @@ async function readerEnv(): Promise<Record<string, string>> {
 }
 
 /** A script of blocks, run to its end in the page's directory; a non-zero exit fails, naming the page. */
-async function runScript(page: DocsPage, blocks: DocsBlock[], dir: string, env: Record<string, string>, what: string): Promise<string> {
+async function runScript(
+  page: DocsPage,
+  blocks: DocsBlock[],
+  dir: string,
+  env: Record<string, string>,
+  what: string,
+): Promise<string> {
   const script = bash(blocks.map((b) => b.code).join('\n'), env, { cwd: dir, inherit: false });
   const status = await script.exited;
   expect(status, `${page.file}:${blocks[0]!.line}: the ${what} blocks failed:\n${script.output()}`).to.equal(0);
@@ -67,28 +75,46 @@ async function runScript(page: DocsPage, blocks: DocsBlock[], dir: string, env: 
 }
 
 async function runPage(page: DocsPage, dir: string, env: Record<string, string>): Promise<void> {
-  const of = <M extends DocsBlock['mode']>(mode: M) => page.blocks.filter((b): b is Extract<DocsBlock, { mode: M }> => b.mode === mode);
+  const of = <M extends DocsBlock['mode']>(mode: M) =>
+    page.blocks.filter((b): b is Extract<DocsBlock, { mode: M }> => b.mode === mode);
   if (of('setup').length > 0) await runScript(page, of('setup'), dir, env, 'setup');
   for (const file of of('file')) await writeFile(join(dir, file.name), file.code);
-  const typescript = of('file').filter((f) => /\.m?ts$/.test(f.name)).map((f) => f.name);
+  const typescript = of('file')
+    .filter((f) => /\.m?ts$/.test(f.name))
+    .map((f) => f.name);
   if (typescript.length > 0) await compileStrict(dir, typescript);
 
-  const background = of('background').map((block) => ({ block, proc: bash(block.code, env, { cwd: dir, inherit: false }) }));
+  const background = of('background').map((block) => ({
+    block,
+    proc: bash(block.code, env, { cwd: dir, inherit: false }),
+  }));
   try {
     for (const { block, proc } of background) {
-      await until(() => proc.output().includes(block.ready), () => `${page.file}:${block.line} to print "${block.ready}":\n${proc.output()}`, 240_000);
+      await until(
+        () => proc.output().includes(block.ready),
+        () => `${page.file}:${block.line} to print "${block.ready}":\n${proc.output()}`,
+        240_000,
+      );
     }
     const runs = of('run');
     if (runs.length > 0) {
       // The reader's terminal is in their project (or the checkout): the commands leave no file there.
       const before = await readdir(dir);
       const output = await runScript(page, runs, dir, env, 'run');
-      for (const block of runs.filter((b) => b.expect !== undefined)) expect(output, `${page.file}:${block.line}`).to.contain(block.expect);
+      for (const block of runs.filter((b) => b.expect !== undefined))
+        expect(output, `${page.file}:${block.line}`).to.contain(block.expect);
       const left = (await readdir(dir)).filter((f) => !before.includes(f));
-      expect(left, `${page.file}:${runs[0]!.line}: the run blocks wrote files into the reader's directory`).to.deep.equal([]);
+      expect(
+        left,
+        `${page.file}:${runs[0]!.line}: the run blocks wrote files into the reader's directory`,
+      ).to.deep.equal([]);
     }
     for (const { block, proc } of background.filter(({ block }) => block.expect !== undefined)) {
-      await until(() => proc.output().includes(block.expect!), () => `${page.file}:${block.line} to print "${block.expect}":\n${proc.output()}`, 60_000);
+      await until(
+        () => proc.output().includes(block.expect!),
+        () => `${page.file}:${block.line} to print "${block.expect}":\n${proc.output()}`,
+        60_000,
+      );
     }
   } finally {
     // Gone before the page's directory is removed (their working directory).
@@ -106,7 +132,11 @@ describe('Docs: the marked examples run as written (against a live dsync serve)'
   before(async () => {
     ({ app } = await installPackedPackage());
     const port = await freePort();
-    const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: API_KEY });
+    const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DSYNC_API_KEYS: API_KEY,
+    });
     stop.push(() => server.child.kill('SIGTERM'));
     await waitHealthy(port, server);
     env = { ...(await readerEnv()), DSYNC: `http://localhost:${port}`, KEY: API_KEY };
@@ -114,7 +144,11 @@ describe('Docs: the marked examples run as written (against a live dsync serve)'
   after(() => stop.forEach((s) => s()));
 
   it('finds the marked pages (the webhook receivers at least)', () => {
-    expect(pages.map((p) => p.file)).to.include.members(['docs/guides/webhooks/go.md', 'docs/guides/webhooks/python.md', 'docs/guides/webhooks/typescript.md']);
+    expect(pages.map((p) => p.file)).to.include.members([
+      'docs/guides/webhooks/go.md',
+      'docs/guides/webhooks/python.md',
+      'docs/guides/webhooks/typescript.md',
+    ]);
   });
 
   for (const page of pages) {

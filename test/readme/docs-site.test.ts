@@ -36,7 +36,10 @@ describe('Docs: the generated reference pages are up to date with the code', fun
   for (const { file, render } of REFERENCE_PAGES) {
     it(`docs/reference/${file}`, () => {
       const committed = readFileSync(join(REFERENCE_DIR, file), 'utf8');
-      expect(render() === committed, `docs/reference/${file} is out of date with the code: run \`npm run docs:reference\` and commit it`).to.equal(true);
+      expect(
+        render() === committed,
+        `docs/reference/${file} is out of date with the code: run \`npm run docs:reference\` and commit it`,
+      ).to.equal(true);
     });
   }
 });
@@ -47,14 +50,24 @@ describe('Docs: what is added in the code shows on its reference page once regen
 
   it('an environment variable (with or without a description yet)', async () => {
     const { envSchema } = await import('../../src/config.js');
-    const page = configurationPage({ ...envSchema.shape, DSYNC_DOCS_TEST_ADDED: z.coerce.number().int().min(1).default(3) });
+    const page = configurationPage({
+      ...envSchema.shape,
+      DSYNC_DOCS_TEST_ADDED: z.coerce.number().int().min(1).default(3),
+    });
     expect(page).to.not.equal(committed('configuration.md'));
-    expect(page).to.match(/\| `DSYNC_DOCS_TEST_ADDED` \| integer \(≥ 1\) \| `3` \| Not described yet: add it to `src\/config-docs.ts`\. \|/);
+    expect(page).to.match(
+      /\| `DSYNC_DOCS_TEST_ADDED` \| integer \(≥ 1\) \| `3` \| Not described yet: add it to `src\/config-docs.ts`\. \|/,
+    );
   });
 
   it('a metric, with its type and labels', () => {
     const registry = new Registry();
-    new Counter({ name: 'dsync_docs_test_added_total', help: 'Added by a test', labelNames: ['outcome'], registers: [registry] });
+    new Counter({
+      name: 'dsync_docs_test_added_total',
+      help: 'Added by a test',
+      labelNames: ['outcome'],
+      registers: [registry],
+    });
     const page = metricsPage([...processRegistries(), { process: '`dsync test`', registry }]);
     expect(page).to.not.equal(committed('metrics.md'));
     expect(page).to.contain('| `dsync_docs_test_added_total` | counter | `outcome` | Added by a test | `dsync test` |');
@@ -62,7 +75,12 @@ describe('Docs: what is added in the code shows on its reference page once regen
 
   it('a route of the OpenAPI document (under a tag the document does not declare, too)', () => {
     const document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document;
-    const get = { operationId: 'getDocsTest', summary: 'A route added by a test', tags: ['Docs test'], responses: { '204': { description: 'Nothing' } } };
+    const get = {
+      operationId: 'getDocsTest',
+      summary: 'A route added by a test',
+      tags: ['Docs test'],
+      responses: { '204': { description: 'Nothing' } },
+    };
     const page = httpApiPage({ ...document, paths: { ...document.paths, '/api/v1/docs-test': { get } } });
     expect(page).to.not.equal(committed('http-api.md'));
     expect(page).to.contain('## Docs test\n\n### A route added by a test {#op-getdocstest}\n\n`GET /api/v1/docs-test`');
@@ -82,11 +100,19 @@ describe('Docs: what is added in the code shows on its reference page once regen
     const page = cliPage({ ...COMMANDS, 'docs-test': added }, [...COMMAND_NAMES, 'docs-test']);
     expect(page).to.not.equal(committed('cli.md'));
     expect(page).to.contain('| [`dsync docs-test`](#dsync-docs-test) | Added by a test |');
-    expect(page).to.contain('## `dsync docs-test`\n\nDoes nothing.\n\n**Store:** None.\n\n**Reads:** [Operator](configuration.md#operator).');
+    expect(page).to.contain(
+      '## `dsync docs-test`\n\nDoes nothing.\n\n**Store:** None.\n\n**Reads:** [Operator](configuration.md#operator).',
+    );
   });
 
   it('a label, annotation or finalizer of the operator, under who sets it', () => {
-    const added = { kind: 'annotation', key: 'dsync.io/docs-test', on: 'the DirectoryConnection', setBy: 'you', meaning: 'Added by a test.' } as const;
+    const added = {
+      kind: 'annotation',
+      key: 'dsync.io/docs-test',
+      on: 'the DirectoryConnection',
+      setBy: 'you',
+      meaning: 'Added by a test.',
+    } as const;
     const page = operatorMetadataPage([...OPERATOR_METADATA, added]);
     expect(page).to.not.equal(committed('operator-metadata.md'));
     const yours = page.slice(page.indexOf('## What you set'), page.indexOf('## What the operator sets'));
@@ -94,11 +120,17 @@ describe('Docs: what is added in the code shows on its reference page once regen
   });
 
   it('an error code, with its status, meaning and what to do', () => {
-    const added = { title: 'Docs test', intro: 'Added by a test.', codes: { DSYNC_DOCS_TEST: { status: 418, meaning: 'Added by a test.', action: 'See DsyncStoreErrors.' } } };
+    const added = {
+      title: 'Docs test',
+      intro: 'Added by a test.',
+      codes: { DSYNC_DOCS_TEST: { status: 418, meaning: 'Added by a test.', action: 'See DsyncStoreErrors.' } },
+    };
     const page = errorsPage([...ERROR_CODE_SECTIONS, added]);
     expect(page).to.not.equal(committed('errors.md'));
     expect(page).to.contain('## Docs test\n\nAdded by a test.\n\n');
-    expect(page).to.contain('| `DSYNC_DOCS_TEST` | 418 | Added by a test. | See [DsyncStoreErrors](../operating/alerts/DsyncStoreErrors.md). |');
+    expect(page).to.contain(
+      '| `DSYNC_DOCS_TEST` | 418 | Added by a test. | See [DsyncStoreErrors](../operating/alerts/DsyncStoreErrors.md). |',
+    );
   });
 
   it('a chart value, with its # -- comment (helm-docs)', async () => {
@@ -128,7 +160,10 @@ describe('Docs: every alert has a runbook', () => {
   for (const alert of alerts) {
     it(`${alert}: docs/operating/alerts/${alert}.md, linked from the alerts page`, () => {
       const runbook = join(repoRoot, `docs/operating/alerts/${alert}.md`);
-      expect(existsSync(runbook), `write the runbook docs/operating/alerts/${alert}.md (and add it to mkdocs.yml's nav)`).to.equal(true);
+      expect(
+        existsSync(runbook),
+        `write the runbook docs/operating/alerts/${alert}.md (and add it to mkdocs.yml's nav)`,
+      ).to.equal(true);
       expect(readFileSync(runbook, 'utf8')).to.match(new RegExp(`^# ${alert}\\n`));
       expect(index).to.contain(`(${alert}.md)`);
     });
@@ -144,7 +179,9 @@ describe('Docs: every alert has a runbook', () => {
     }
     // The default base is where the site publishes the alerts' pages (mkdocs.yml's site_url, directory URLs).
     const siteUrl = /^site_url: (\S+)$/m.exec(readFileSync(join(repoRoot, 'mkdocs.yml'), 'utf8'))?.[1];
-    const base = /^ {4}runbookBaseUrl: (\S+)$/m.exec(readFileSync(join(repoRoot, 'charts/dsync/values.yaml'), 'utf8'))?.[1];
+    const base = /^ {4}runbookBaseUrl: (\S+)$/m.exec(
+      readFileSync(join(repoRoot, 'charts/dsync/values.yaml'), 'utf8'),
+    )?.[1];
     expect(`${base}/`).to.equal(`${siteUrl}operating/alerts/`);
   });
 });
@@ -153,8 +190,14 @@ describe('Docs: the architecture diagram', () => {
   const svg = readFileSync(join(repoRoot, 'docs/img/architecture.svg'), 'utf8');
 
   it('is well-formed SVG with a title and a description for screen readers', async () => {
-    await exec('python3', ['-c', 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])', join(repoRoot, 'docs/img/architecture.svg')]);
-    expect(svg).to.match(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="[\d ]+"[^>]* role="img" aria-labelledby="title desc"/);
+    await exec('python3', [
+      '-c',
+      'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])',
+      join(repoRoot, 'docs/img/architecture.svg'),
+    ]);
+    expect(svg).to.match(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="[\d ]+"[^>]* role="img" aria-labelledby="title desc"/,
+    );
     expect(svg).to.match(/<title id="title">[^<]+<\/title>\s*<desc id="desc">[^<]+<\/desc>/);
   });
 
@@ -168,10 +211,17 @@ describe('Docs: the site builds in strict mode', function () {
   this.timeout(300_000);
 
   /** Builds the site of `root` into a temporary directory; `inspect` sees that directory before it is removed. */
-  async function build(root: string, inspect: (site: string) => void = () => {}): Promise<{ ok: boolean; output: string }> {
+  async function build(
+    root: string,
+    inspect: (site: string) => void = () => {},
+  ): Promise<{ ok: boolean; output: string }> {
     const site = await mkdtemp(join(tmpdir(), 'dsync-site-'));
     try {
-      const { stdout, stderr } = await exec('bash', [SITE_SH, 'build', '--config-file', join(root, 'mkdocs.yml'), '--site-dir', site], { cwd: root });
+      const { stdout, stderr } = await exec(
+        'bash',
+        [SITE_SH, 'build', '--config-file', join(root, 'mkdocs.yml'), '--site-dir', site],
+        { cwd: root },
+      );
       inspect(site);
       return { ok: true, output: stdout + stderr };
     } catch (err) {
@@ -208,7 +258,10 @@ describe('Docs: the site builds in strict mode', function () {
       await cp(join(repoRoot, 'mkdocs.yml'), join(copy, 'mkdocs.yml'));
       await cp(join(repoRoot, 'README.md'), join(copy, 'README.md')); // getting-started/local.md includes its first run
       const index = join(copy, 'docs/index.md');
-      await writeFile(index, `${await readFile(index, 'utf8')}\n[gone](no-such-page.md), [no anchor](operating/upgrades.md#no-such-anchor)\n`);
+      await writeFile(
+        index,
+        `${await readFile(index, 'utf8')}\n[gone](no-such-page.md), [no anchor](operating/upgrades.md#no-such-anchor)\n`,
+      );
       const { ok, output } = await build(copy);
       expect(ok, output).to.equal(false);
       expect(output).to.contain("contains a link 'no-such-page.md', but the target is not found");

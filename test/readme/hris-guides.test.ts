@@ -29,7 +29,11 @@ function docSteps(markdown: string): string[] {
   return steps;
 }
 
-const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/&quot;/g, '"');
+const decode = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"');
 
 for (const [page, guide] of GUIDES) {
   describe(`${guide.idp}: the setup page's steps and ${page}`, () => {
@@ -40,7 +44,8 @@ for (const [page, guide] of GUIDES) {
       const docs = docSteps(markdown);
       expect(docs, page).to.have.length(steps.length);
       steps.forEach((step, i) => {
-        for (const [, bold] of step.matchAll(/<strong>(.*?)<\/strong>/g)) expect(docs[i], `${page} step ${i + 1}`).to.contain(`**${decode(bold!)}**`);
+        for (const [, bold] of step.matchAll(/<strong>(.*?)<\/strong>/g))
+          expect(docs[i], `${page} step ${i + 1}`).to.contain(`**${decode(bold!)}**`);
       });
     });
 

@@ -38,8 +38,23 @@ describe('Docs: no leftovers of a diff or a merge in Markdown', () => {
   });
 
   it('finds merge-conflict markers, in a code block too', () => {
-    const conflicted = page('# Page', '<<<<<<< HEAD', 'ours', '=======', 'theirs', '>>>>>>> feature', '```sh', '<<<<<<< HEAD', '```');
-    expect(lines(conflicted)).to.deep.equal(['2: a merge-conflict marker', '4: a merge-conflict marker', '6: a merge-conflict marker', '8: a merge-conflict marker']);
+    const conflicted = page(
+      '# Page',
+      '<<<<<<< HEAD',
+      'ours',
+      '=======',
+      'theirs',
+      '>>>>>>> feature',
+      '```sh',
+      '<<<<<<< HEAD',
+      '```',
+    );
+    expect(lines(conflicted)).to.deep.equal([
+      '2: a merge-conflict marker',
+      '4: a merge-conflict marker',
+      '6: a merge-conflict marker',
+      '8: a merge-conflict marker',
+    ]);
   });
 
   it('passes lists, rules, tables, a setext heading, a lone wrapped `+` and a diff shown in a code block', () => {
@@ -73,9 +88,15 @@ describe('Docs: no leftovers of a diff or a merge in Markdown', () => {
 
   it('no Markdown file of the repository has any', () => {
     const files = repositoryMarkdown(repoRoot);
-    expect(files.map((f) => relative(repoRoot, f))).to.include.members(['README.md', 'docs/index.md', 'docs/operating/security.md']);
+    expect(files.map((f) => relative(repoRoot, f))).to.include.members([
+      'README.md',
+      'docs/index.md',
+      'docs/operating/security.md',
+    ]);
     const problems = files.flatMap((file) =>
-      markdownLeftovers(readFileSync(file, 'utf8')).map((l) => `${relative(repoRoot, file)}:${l.line}: ${l.what}: ${l.text.slice(0, 80)}`),
+      markdownLeftovers(readFileSync(file, 'utf8')).map(
+        (l) => `${relative(repoRoot, file)}:${l.line}: ${l.what}: ${l.text.slice(0, 80)}`,
+      ),
     );
     expect(problems, problems.join('\n')).to.deep.equal([]);
   });

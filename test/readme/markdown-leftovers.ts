@@ -38,7 +38,8 @@ export function markdownLeftovers(markdown: string): Leftover[] {
   let conflict = false;
   let run: number[] = [];
   const endRun = () => {
-    if (run.length >= 2) for (const i of run) found.push({ line: i + 1, what: 'a removed or added line of a diff', text: lines[i]! });
+    if (run.length >= 2)
+      for (const i of run) found.push({ line: i + 1, what: 'a removed or added line of a diff', text: lines[i]! });
     run = [];
   };
   lines.forEach((line, i) => {

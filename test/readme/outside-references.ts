@@ -17,11 +17,12 @@ const WORDS: Array<{ pattern: RegExp; what: string }> = [
   { pattern: /\bDESIGN(\.md)?\b/, what: 'a design document outside the repository' },
   { pattern: /\bSPEC(\.md)?\b/, what: 'a specification outside the repository' },
   { pattern: /\bissues? #?\d+\b/i, what: 'a ticket by number' },
-  { pattern: /\bfindings? \d+\b/i, what: "a finding of a ticket by number" },
+  { pattern: /\bfindings? \d+\b/i, what: 'a finding of a ticket by number' },
 ];
 
 /** Hosts a reader's browser cannot reach: loopback, private ranges, internal names. */
-const PRIVATE_HOST = /^(localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\])|\.(local|internal|lan|corp|home)$/i;
+const PRIVATE_HOST =
+  /^(localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\])|\.(local|internal|lan|corp|home)$/i;
 
 /** Markdown link targets: `[text](target)` and `<a href="target">`, outside code spans and fences. */
 function linkTargets(line: string): string[] {
@@ -42,7 +43,8 @@ function linkProblem(target: string, file: string, root: string): string | null 
   if (path.startsWith('/')) return 'a link to an absolute path';
   const absolute = resolve(dirname(file), path);
   const top = resolve(root);
-  if (absolute !== top && !absolute.startsWith(top + sep)) return `a link out of the repository (${relative(top, absolute)})`;
+  if (absolute !== top && !absolute.startsWith(top + sep))
+    return `a link out of the repository (${relative(top, absolute)})`;
   return null;
 }
 

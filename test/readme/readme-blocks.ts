@@ -56,13 +56,18 @@ export function docsText(page: string): string {
 /** Every Markdown file under `dir`, as absolute paths. */
 export function markdownFiles(dir = DOCS_DIR): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? markdownFiles(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? markdownFiles(join(dir, entry.name))
+      : entry.name.endsWith('.md')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
 export function readmeBlocks(text = readmeText(), file = 'README.md'): Block[] {
   return markedBlocks(text, file, 'readme-test').map(({ attributes, ...block }) => {
-    if (!/^[\w-]+$/.test(attributes)) throw new Error(`${file}:${block.line}: a readme-test role is one word, not "${attributes}"`);
+    if (!/^[\w-]+$/.test(attributes))
+      throw new Error(`${file}:${block.line}: a readme-test role is one word, not "${attributes}"`);
     return { role: attributes, ...block };
   });
 }
@@ -74,9 +79,15 @@ export function readmeBlocks(text = readmeText(), file = 'README.md'): Block[] {
 export function blocksOf(role: string): Block[] {
   const files = [join(repoRoot, 'README.md'), ...markdownFiles()];
   const found = files
-    .map((path) => ({ file: relative(repoRoot, path), blocks: readmeBlocks(readFileSync(path, 'utf8'), relative(repoRoot, path)).filter((b) => b.role === role) }))
+    .map((path) => ({
+      file: relative(repoRoot, path),
+      blocks: readmeBlocks(readFileSync(path, 'utf8'), relative(repoRoot, path)).filter((b) => b.role === role),
+    }))
     .filter(({ blocks }) => blocks.length > 0);
   if (found.length === 0) throw new Error(`no block is marked <!-- readme-test: ${role} --> in README.md or docs/`);
-  if (found.length > 1) throw new Error(`<!-- readme-test: ${role} --> blocks are in ${found.map((f) => f.file).join(' and ')}: keep a role in one file`);
+  if (found.length > 1)
+    throw new Error(
+      `<!-- readme-test: ${role} --> blocks are in ${found.map((f) => f.file).join(' and ')}: keep a role in one file`,
+    );
   return found[0]!.blocks;
 }

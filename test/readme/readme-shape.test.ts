@@ -11,7 +11,13 @@ import { repoRoot } from '../support/cli.js';
 import { readmeText } from './readme-blocks.js';
 
 /** The anchor MkDocs (and GitHub) give a heading: lower case, punctuation dropped, spaces as dashes. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\w\s-]/g, '').replace(/\s+/g, '-');
+const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/`/g, '')
+    .replace(/[^\w\s-]/g, '')
+    .replace(/\s+/g, '-');
 
 function headings(markdown: string): string[] {
   let fence = false;
@@ -49,12 +55,17 @@ describe('README: short, the fresh-machine commands, links into the docs', () =>
   });
 
   it('links straight to the Helm install page and the alert runbooks; the first run is on the README itself', () => {
-    expect(links).to.include.members(['docs/operating/helm.md', 'docs/operating/alerts/index.md', 'docs/getting-started/local.md']);
+    expect(links).to.include.members([
+      'docs/operating/helm.md',
+      'docs/operating/alerts/index.md',
+      'docs/getting-started/local.md',
+    ]);
     // The alerts page links every runbook: the second click.
     const alerts = readFileSync(join(repoRoot, 'docs/operating/alerts/index.md'), 'utf8');
     const runbooks = [...alerts.matchAll(/\]\((Dsync\w+\.md)\)/g)].map((m) => m[1]!);
     expect(runbooks.length).to.be.above(10);
-    for (const runbook of runbooks) expect(existsSync(join(repoRoot, dirname('docs/operating/alerts/index.md'), runbook)), runbook).to.equal(true);
+    for (const runbook of runbooks)
+      expect(existsSync(join(repoRoot, dirname('docs/operating/alerts/index.md'), runbook)), runbook).to.equal(true);
     expect(readme).to.contain('<!-- readme-test: service -->');
   });
 });

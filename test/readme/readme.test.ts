@@ -35,7 +35,12 @@ describe('README: the first run, step by step (as written, on free ports)', func
 
   it('steps 1 to 6 work end to end and write nothing into the checkout', async () => {
     const [port, metricsPort, webhookPort] = [await freePort(), await freePort(), await freePort()];
-    const env = { PORT: String(port), METRICS_PORT: String(metricsPort), WEBHOOK_PORT: String(webhookPort), TMPDIR: scratch };
+    const env = {
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      WEBHOOK_PORT: String(webhookPort),
+      TMPDIR: scratch,
+    };
 
     // Step 1, after its `npm ci` (the suite's setup has run it): `npm start`, and the key it prints.
     const [service] = blocksOf('service');
@@ -51,7 +56,11 @@ describe('README: the first run, step by step (as written, on free ports)', func
     const [receiverBlock] = blocksOf('receiver');
     const receiver = bash(receiverBlock!.code, env);
     stop.push(() => (receiver.stop(), receiver.exited));
-    await until(() => receiver.output().includes('receiving webhooks on'), () => `the receiver to start:\n${receiver.output()}`, 60_000);
+    await until(
+      () => receiver.output().includes('receiving webhooks on'),
+      () => `the receiver to start:\n${receiver.output()}`,
+      60_000,
+    );
 
     // Steps 3 to 5 in one terminal, the key pasted where the README says so.
     const script = blocksOf('client')
@@ -67,11 +76,18 @@ describe('README: the first run, step by step (as written, on free ports)', func
     expect(out).to.match(/"data":\[\{"id":"[^"]+","first_name":"Ann","last_name":"Lee","email":"ann@acme\.io"/); // step 5
 
     // Step 6: the receiver printed the verified event.
-    await until(() => /evt_\S+ {2}user\.created {2}\{"id":"[^"]+","first_name":"Ann"/.test(receiver.output()), () => `the webhook:\n${receiver.output()}`, 30_000);
+    await until(
+      () => /evt_\S+ {2}user\.created {2}\{"id":"[^"]+","first_name":"Ann"/.test(receiver.output()),
+      () => `the webhook:\n${receiver.output()}`,
+      30_000,
+    );
 
     expect(existsSync(join(repoRoot, 'dir.json')), 'dir.json in the checkout').to.equal(false);
     const scratchFiles = await readdir(scratch, { recursive: true });
-    expect(scratchFiles.some((f) => String(f).endsWith('dir.json')), 'dir.json went to the temp dir').to.equal(true);
+    expect(
+      scratchFiles.some((f) => String(f).endsWith('dir.json')),
+      'dir.json went to the temp dir',
+    ).to.equal(true);
   });
 });
 
@@ -105,18 +121,40 @@ describe('Docs, The HTTP API: the typed client and webhook helper (typechecked a
     await compileStrict(app, ['client-example.mts'], 'tsconfig.client.json');
 
     const [port, webhookPort] = [await freePort(), await freePort()];
-    const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], { PORT: String(port), METRICS_PORT: '0', DSYNC_API_KEYS: 'readme-key' });
+    const server = run('node', ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      PORT: String(port),
+      METRICS_PORT: '0',
+      DSYNC_API_KEYS: 'readme-key',
+    });
     stop.push(() => server.child.kill('SIGTERM'));
     await waitHealthy(port, server);
-    const client = run(process.execPath, [join(app, 'out/client-example.mjs')], { DSYNC_URL: `http://localhost:${port}`, DSYNC_API_KEY: 'readme-key', WEBHOOK_PORT: String(webhookPort) });
+    const client = run(process.execPath, [join(app, 'out/client-example.mjs')], {
+      DSYNC_URL: `http://localhost:${port}`,
+      DSYNC_API_KEY: 'readme-key',
+      WEBHOOK_PORT: String(webhookPort),
+    });
     stop.push(() => client.child.kill('SIGTERM'));
-    await until(() => client.output().includes('users so far: 0'), () => `the example to create its directory:\n${client.output()}`, 60_000);
+    await until(
+      () => client.output().includes('users so far: 0'),
+      () => `the example to create its directory:\n${client.output()}`,
+      60_000,
+    );
     const [, endpoint, token] = /SCIM endpoint for the IdP: (\S+) token: (\S+)/.exec(client.output())!;
     const scim = async (path: string, body: unknown) =>
-      (await (await fetch(`${endpoint}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' }, body: JSON.stringify(body) })).json()) as { id: string };
+      (await (
+        await fetch(`${endpoint}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { id: string };
     const ann = await scim('/Users', { userName: 'ann@acme.io', emails: [{ value: 'ann@acme.io', primary: true }] });
     await scim('/Groups', { displayName: 'Engineering', members: [{ value: ann.id }] });
-    await until(() => client.output().includes('ann@acme.io joined Engineering'), () => `the verified deliveries:\n${client.output()}`, 30_000);
+    await until(
+      () => client.output().includes('ann@acme.io joined Engineering'),
+      () => `the verified deliveries:\n${client.output()}`,
+      30_000,
+    );
     expect(client.output()).to.contain(`user.created ${ann.id}`);
   });
 });
@@ -127,7 +165,12 @@ describe("Docs, The HTTP API: the management API's documented messages", () => {
     expect(quoted, 'docs/guides/api.md quotes an example message').to.be.a('string');
     const svc = await startService(await openStore('memory'));
     try {
-      const res = await svc.api('POST', '/api/v1/directory-sync', { name: 'Acme', tenant: 'acme:eu', product: 'app', type: 'okta-scim-v2' });
+      const res = await svc.api('POST', '/api/v1/directory-sync', {
+        name: 'Acme',
+        tenant: 'acme:eu',
+        product: 'app',
+        type: 'okta-scim-v2',
+      });
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.equal(quoted);
     } finally {

@@ -20,7 +20,9 @@ export async function compileStrict(dir: string, files: string[], config = 'tsco
     outDir: 'out',
   };
   await writeFile(join(dir, config), JSON.stringify({ compilerOptions, files }));
-  await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, config)]).catch((err: { stdout?: string }) => {
-    throw new Error(`${files.join(', ')} do not typecheck:\n${err.stdout}`);
-  });
+  await exec(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', join(dir, config)]).catch(
+    (err: { stdout?: string }) => {
+      throw new Error(`${files.join(', ')} do not typecheck:\n${err.stdout}`);
+    },
+  );
 }

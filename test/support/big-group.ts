@@ -15,7 +15,10 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const SEED_BATCH = 100;
 
 /** A SCIM PatchOp body of these operations. */
-export const ops = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+export const ops = (...Operations: unknown[]) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+  Operations,
+});
 /** Member references of these user ids. */
 export const refs = (ids: string[]) => ids.map((value) => ({ value }));
 
@@ -28,12 +31,26 @@ export function expectStatus(status: number, want: number, what: string): void {
  * Creates the group `All employees` with the first `size` of `users` as members: a POST of the first `batch`, then
  * PATCH adds of `batch` each (a request stays under 1 MB). Returns the group's id.
  */
-export async function fillGroup(svc: Service, dir: Parameters<Service['scim']>[0], users: string[], size: number, batch: number): Promise<string> {
-  const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', { displayName: 'All employees', members: refs(users.slice(0, batch)) });
+export async function fillGroup(
+  svc: Service,
+  dir: Parameters<Service['scim']>[0],
+  users: string[],
+  size: number,
+  batch: number,
+): Promise<string> {
+  const res = await svc.scim(dir, 'POST', '/Groups?excludedAttributes=members', {
+    displayName: 'All employees',
+    members: refs(users.slice(0, batch)),
+  });
   expectStatus(res.status, 201, 'POST');
   const id: string = res.body.id;
   for (let i = batch; i < size; i += batch) {
-    const patched = await svc.scim(dir, 'PATCH', `/Groups/${id}`, ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + batch)) }));
+    const patched = await svc.scim(
+      dir,
+      'PATCH',
+      `/Groups/${id}`,
+      ops({ op: 'add', path: 'members', value: refs(users.slice(i, i + batch)) }),
+    );
     expectStatus(patched.status, 204, 'PATCH add');
   }
   return id;
@@ -48,7 +65,12 @@ export async function seedUsers(store: Store, directoryId: string, n: number): P
       ids.slice(i, i + SEED_BATCH).map(async (id) => {
         const userName = `${id}@acme.io`;
         const body = { schemas: [USER_SCHEMA], userName, active: true };
-        const result = await store.createUser(directoryId, { id, body, created: now, lastModified: now, version: 1 }, { userName, emails: [] }, []);
+        const result = await store.createUser(
+          directoryId,
+          { id, body, created: now, lastModified: now, version: 1 },
+          { userName, emails: [] },
+          [],
+        );
         if (result.status !== 'ok') throw new Error(`seeding user ${id}: ${result.status}`);
       }),
     );
@@ -78,7 +100,9 @@ const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/schedstat`;
  */
 function threadTimes(): { cpu: number; waited: number } {
   try {
-    const [cpu, waited] = readFileSync(MAIN_THREAD_STAT, 'utf8').split(' ').map((ns) => Number(ns) / 1e6);
+    const [cpu, waited] = readFileSync(MAIN_THREAD_STAT, 'utf8')
+      .split(' ')
+      .map((ns) => Number(ns) / 1e6);
     return { cpu: cpu!, waited: waited! };
   } catch {
     const { user, system } = process.cpuUsage();

@@ -22,7 +22,8 @@ function definedBlocks(root, cwd) {
   const files = new Set();
   (function walk(suite) {
     if (suite.file) files.add(relative(cwd, suite.file));
-    if (!suite.root && suite.tests.length > 0) counts.set(suite.fullTitle(), (counts.get(suite.fullTitle()) ?? 0) + suite.tests.length);
+    if (!suite.root && suite.tests.length > 0)
+      counts.set(suite.fullTitle(), (counts.get(suite.fullTitle()) ?? 0) + suite.tests.length);
     for (const child of suite.suites) walk(child);
   })(root);
   return { counts, files };

@@ -46,7 +46,12 @@ export interface Running {
  * leak in. `detached` makes it lead its own process group (to stop a whole tree with `process.kill(-pid)`).
  * `inherit: false` gives it `env` alone (a reader's shell, not the test runner's).
  */
-export function run(command: string, args: string[], env: Record<string, string>, options: { detached?: boolean; cwd?: string; inherit?: boolean } = {}): Running {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  options: { detached?: boolean; cwd?: string; inherit?: boolean } = {},
+): Running {
   const { PORT: _p, METRICS_PORT: _m, REDIS_URL: _r, DSYNC_API_KEYS: _k, ...base } = process.env;
   const child = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
@@ -62,7 +67,11 @@ export function run(command: string, args: string[], env: Record<string, string>
 }
 
 /** Runs a script with `bash -euo pipefail` in its own process group, so `stop()` ends the whole tree. */
-export function bash(script: string, env: Record<string, string>, options: { cwd?: string; inherit?: boolean } = {}): Running & { stop(): void } {
+export function bash(
+  script: string,
+  env: Record<string, string>,
+  options: { cwd?: string; inherit?: boolean } = {},
+): Running & { stop(): void } {
   const proc = run('bash', ['-euo', 'pipefail', '-c', script], env, { ...options, detached: true });
   return { ...proc, stop: () => proc.child.exitCode === null && process.kill(-proc.child.pid!, 'SIGTERM') };
 }

@@ -1,4 +1,7 @@
-/** The admin's browser in the OAuth flows' HTTP tests (Google's consent, Entra's admin consent): cookies kept, no redirect followed. */
+/**
+ * The admin's browser in the OAuth flows' HTTP tests (Google's consent, Entra's admin consent): cookies kept, no
+ * redirect followed.
+ */
 import { expect } from 'chai';
 
 /** Keeps the cookies it is given (by name, dropping those set to expire), follows no redirect by itself. */

@@ -46,14 +46,25 @@ export function expectSequence(actual: string[], expected: string[], what: strin
   const got = new Set(actual);
   const missing = expected.filter((id) => !got.has(id));
   const extra = actual.filter((id) => !want.has(id));
-  expect(missing.length, `${what}: ${missing.length} of ${expected.length} events never arrived (first missing: ${missing[0]})`).to.equal(0);
+  expect(
+    missing.length,
+    `${what}: ${missing.length} of ${expected.length} events never arrived (first missing: ${missing[0]})`,
+  ).to.equal(0);
   expect(extra.length, `${what}: ${extra.length} events not in the log (first: ${extra[0]})`).to.equal(0);
   const firstBad = actual.findIndex((id, i) => id !== expected[i]);
-  expect(firstBad, `${what}: out of log order from position ${firstBad} (got ${actual[firstBad]}, log has ${expected[firstBad]})`).to.equal(-1);
+  expect(
+    firstBad,
+    `${what}: out of log order from position ${firstBad} (got ${actual[firstBad]}, log has ${expected[firstBad]})`,
+  ).to.equal(-1);
 }
 
 /** Real-time checks for one directory: complete, in log order on first delivery, every event acknowledged. */
-export async function expectDelivered(redis: RedisClient, receiver: FaultReceiver, dirs: Dir[], perDir: number): Promise<DirReport[]> {
+export async function expectDelivered(
+  redis: RedisClient,
+  receiver: FaultReceiver,
+  dirs: Dir[],
+  perDir: number,
+): Promise<DirReport[]> {
   const events = receiver.events();
   const reports: DirReport[] = [];
   for (const dir of dirs) {
@@ -62,7 +73,10 @@ export async function expectDelivered(redis: RedisClient, receiver: FaultReceive
     const r = reportFor(events, dir.id);
     expectSequence(r.firstSeen, log, `directory ${dir.id} (first deliveries)`);
     const unacked = log.filter((id) => !r.acked.has(id));
-    expect(unacked.length, `directory ${dir.id}: ${unacked.length} events were never acknowledged by the receiver`).to.equal(0);
+    expect(
+      unacked.length,
+      `directory ${dir.id}: ${unacked.length} events were never acknowledged by the receiver`,
+    ).to.equal(0);
     expect(await redis.xlen(`dsync:{${dir.id}}:dlq`), `directory ${dir.id}: dead letters`).to.equal(0);
     reports.push(r);
   }
@@ -105,7 +119,12 @@ export async function logEvents(redis: RedisClient, dirId: string): Promise<any[
  * acknowledged, none sent before an earlier one naming the same user or group was acknowledged, no dead letters,
  * every re-send under the original webhook-id (real time).
  */
-export async function expectResourceDelivered(redis: RedisClient, receiver: FaultReceiver, dirs: Dir[], perDir?: number): Promise<OrderCheck[]> {
+export async function expectResourceDelivered(
+  redis: RedisClient,
+  receiver: FaultReceiver,
+  dirs: Dir[],
+  perDir?: number,
+): Promise<OrderCheck[]> {
   const checks: OrderCheck[] = [];
   for (const dir of dirs) {
     const log = await logEvents(redis, dir.id);
@@ -113,7 +132,8 @@ export async function expectResourceDelivered(redis: RedisClient, receiver: Faul
     checks.push(expectResourceOrder(`directory ${dir.id}`, log, receiver.posts(dir.id)));
     expect(await redis.xlen(`dsync:{${dir.id}}:dlq`), `directory ${dir.id}: dead letters`).to.equal(0);
   }
-  for (const d of receiver.seen) if (!Array.isArray(d.body)) expect(d.id, 'webhook-id of a real-time delivery').to.equal(d.body.id);
+  for (const d of receiver.seen)
+    if (!Array.isArray(d.body)) expect(d.id, 'webhook-id of a real-time delivery').to.equal(d.body.id);
   expect(receiver.rejected, 'deliveries with a bad signature').to.equal(0);
   return checks;
 }

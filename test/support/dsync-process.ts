@@ -40,7 +40,6 @@ export interface DsyncProc {
 
 export const live = new Set<DsyncProc>();
 
-
 export function spawnDsync(name: string, args: string[], env: Record<string, string>): DsyncProc {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     env: { ...process.env, ...env },
@@ -60,10 +59,19 @@ export function spawnDsync(name: string, args: string[], env: Record<string, str
 }
 
 /** `dsync serve` on a free port (and its metrics on another with `metrics`); resolves once /readyz answers. */
-export async function serve(name: string, env: Record<string, string>, o: { metrics?: boolean; readyWithinMs?: number } = {}): Promise<DsyncProc> {
+export async function serve(
+  name: string,
+  env: Record<string, string>,
+  o: { metrics?: boolean; readyWithinMs?: number } = {},
+): Promise<DsyncProc> {
   const port = await freePort();
   const metricsPort = o.metrics ? await freePort() : 0;
-  const proc = spawnDsync(name, ['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: String(metricsPort) });
+  const proc = spawnDsync(name, ['serve'], {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    METRICS_PORT: String(metricsPort),
+  });
   proc.url = `http://127.0.0.1:${port}`;
   if (o.metrics) proc.metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   await until(
@@ -105,7 +113,10 @@ function valueOf(text: string, name: string): number | undefined {
 }
 
 /** `dsync cron process-events`: resolves with its exit code and the stats it logged (LOG_LEVEL=info). */
-export async function cronRun(name: string, env: Record<string, string>): Promise<{ code: number | null; delivered: number; output: string[] }> {
+export async function cronRun(
+  name: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; delivered: number; output: string[] }> {
   const proc = spawnDsync(name, ['cron', 'process-events'], { ...env, LOG_LEVEL: 'info' });
   const [code] = (await once(proc.child, 'exit')) as [number | null];
   const line = proc.output.find((l) => l.includes('processed queued events'));
@@ -126,7 +137,8 @@ export async function killAll(): Promise<void> {
 
 export function dumpOutputs(procs: Iterable<DsyncProc>): void {
   for (const p of procs) {
-    if (p.output.length) process.stderr.write(`\n--- last output of ${p.name} ---\n${p.output.slice(-15).join('\n')}\n`);
+    if (p.output.length)
+      process.stderr.write(`\n--- last output of ${p.name} ---\n${p.output.slice(-15).join('\n')}\n`);
   }
 }
 
@@ -134,7 +146,12 @@ export interface Dir {
   id: string;
 }
 
-export async function api(proc: DsyncProc, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(
+  proc: DsyncProc,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${proc.url}${path}`, {
     method,
     headers: { authorization: `Api-Key ${API_KEY}`, 'content-type': 'application/json' },
@@ -148,19 +165,23 @@ export const scimSecrets = new Map<string, string>();
 
 export async function createDirectories(proc: DsyncProc, n: number, webhookUrl: string, tag: string): Promise<Dir[]> {
   const dirs: Dir[] = [];
-  await mapLimit(Array.from({ length: n }, (_, i) => i), 8, async (i) => {
-    const res = await api(proc, 'POST', '/api/v1/directory-sync', {
-      name: `${tag} ${i}`,
-      tenant: `${tag}-${i}`,
-      product: 'faults',
-      type: 'generic-scim-v2',
-      webhook_url: webhookUrl,
-      webhook_secret: SECRET,
-    });
-    expect(res.status, JSON.stringify(res.body)).to.equal(201);
-    scimSecrets.set(res.body.data.id, res.body.data.scim.secret);
-    dirs[i] = { id: res.body.data.id };
-  });
+  await mapLimit(
+    Array.from({ length: n }, (_, i) => i),
+    8,
+    async (i) => {
+      const res = await api(proc, 'POST', '/api/v1/directory-sync', {
+        name: `${tag} ${i}`,
+        tenant: `${tag}-${i}`,
+        product: 'faults',
+        type: 'generic-scim-v2',
+        webhook_url: webhookUrl,
+        webhook_secret: SECRET,
+      });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      scimSecrets.set(res.body.data.id, res.body.data.scim.secret);
+      dirs[i] = { id: res.body.data.id };
+    },
+  );
   return dirs;
 }
 
@@ -168,8 +189,17 @@ export async function createDirectories(proc: DsyncProc, n: number, webhookUrl: 
  * Creates `perDir` users in each directory (one `user.created` event each), interleaving directories and,
  * with several processes, sending request i to procs[i % procs.length].
  */
-export async function createUsers(procs: DsyncProc[], dirs: Dir[], perDir: number, tag: string, concurrency = 16): Promise<void> {
-  const jobs = Array.from({ length: dirs.length * perDir }, (_, i) => ({ dir: dirs[i % dirs.length]!, n: Math.floor(i / dirs.length) }));
+export async function createUsers(
+  procs: DsyncProc[],
+  dirs: Dir[],
+  perDir: number,
+  tag: string,
+  concurrency = 16,
+): Promise<void> {
+  const jobs = Array.from({ length: dirs.length * perDir }, (_, i) => ({
+    dir: dirs[i % dirs.length]!,
+    n: Math.floor(i / dirs.length),
+  }));
   await mapLimit(jobs, concurrency, async ({ dir, n }, i) => {
     const proc = procs[i % procs.length]!;
     const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users`, {

@@ -24,7 +24,25 @@ export const TEST_GRAPH_RETRY = { attempts: 6, baseMs: 2, maxMs: 10 };
 /** A key and self-signed certificate in one PEM, as DSYNC_MICROSOFT_CERTIFICATE_FILE holds them. */
 export function selfSignedPem(): string {
   const dir = mkdtempSync(join(tmpdir(), 'dsync-entra-cert-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=dsync-app', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=dsync-app',
+      '-keyout',
+      join(dir, 'k.pem'),
+      '-out',
+      join(dir, 'c.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   return readFileSync(join(dir, 'k.pem'), 'utf8') + readFileSync(join(dir, 'c.pem'), 'utf8');
 }
 
@@ -44,7 +62,13 @@ export interface EntraTest {
 }
 
 export function microsoftOptionsFor(fake: FakeEntra): NonNullable<DsyncOptions['microsoft']> {
-  return { clientId: FAKE_APP.clientId, clientSecret: FAKE_APP.secret, authorityUrl: fake.url, graphUrl: fake.url, retry: TEST_GRAPH_RETRY };
+  return {
+    clientId: FAKE_APP.clientId,
+    clientSecret: FAKE_APP.secret,
+    authorityUrl: fake.url,
+    graphUrl: fake.url,
+    retry: TEST_GRAPH_RETRY,
+  };
 }
 
 export async function startEntraTest(
@@ -61,10 +85,18 @@ export async function startEntraTest(
     service,
     tenant: (id = TENANT_A) => fake.tenants.get(id) ?? fake.tenant(id),
     async directory(tenantId = TENANT_A, input = {}) {
-      return service.createDirectory({ name: `Entra ${tenantId.slice(0, 4)}`, type: 'microsoft-entra', microsoft_tenant_id: tenantId, ...input });
+      return service.createDirectory({
+        name: `Entra ${tenantId.slice(0, 4)}`,
+        type: 'microsoft-entra',
+        microsoft_tenant_id: tenantId,
+        ...input,
+      });
     },
     async sync(directoryId) {
-      const res = await service.api('POST', `/api/v1/dsync/cron/sync-microsoft${directoryId ? `?directoryId=${directoryId}` : ''}`);
+      const res = await service.api(
+        'POST',
+        `/api/v1/dsync/cron/sync-microsoft${directoryId ? `?directoryId=${directoryId}` : ''}`,
+      );
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     },

@@ -123,10 +123,30 @@ export class FakeBambooHR extends FakeServer<BRoute> {
   }
 
   /** A webhook call as BambooHR signs it: ids only, in its payload shape. */
-  signedWebhook(secret: string, ids: string[], timestamp = Math.floor(Date.now() / 1000)): { body: string; headers: Record<string, string> } {
-    const body = JSON.stringify({ employees: ids.map((id) => ({ id, action: 'Updated', timestamp: new Date().toISOString(), changedFields: ['Department'] })) });
-    const signature = createHmac('sha256', secret).update(body + String(timestamp)).digest('hex');
-    return { body, headers: { 'Content-Type': 'application/json', 'X-BambooHR-Signature': signature, 'X-BambooHR-Timestamp': String(timestamp) } };
+  signedWebhook(
+    secret: string,
+    ids: string[],
+    timestamp = Math.floor(Date.now() / 1000),
+  ): { body: string; headers: Record<string, string> } {
+    const body = JSON.stringify({
+      employees: ids.map((id) => ({
+        id,
+        action: 'Updated',
+        timestamp: new Date().toISOString(),
+        changedFields: ['Department'],
+      })),
+    });
+    const signature = createHmac('sha256', secret)
+      .update(body + String(timestamp))
+      .digest('hex');
+    return {
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-BambooHR-Signature': signature,
+        'X-BambooHR-Timestamp': String(timestamp),
+      },
+    };
   }
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
@@ -136,13 +156,17 @@ export class FakeBambooHR extends FakeServer<BRoute> {
       else xml(res, status, `<response>${JSON.stringify(body).replace(/[<>&]/g, '')}</response>`);
     };
     const m = /^\/api\/gateway\.php\/([^/]+)\/v1(\/.*)$/.exec(url.pathname);
-    if (!m || m[1] !== this.subdomain) return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Company not found' }).end();
+    if (!m || m[1] !== this.subdomain)
+      return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Company not found' }).end();
     const key = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const user = key ? Buffer.from(key, 'base64').toString().split(':')[0] : undefined;
     if (!user || (!this.keys.has(user) && !this.forbidden.has(user))) {
-      return void res.writeHead(401, { 'X-BambooHR-Error-Message': 'Invalid API key', 'WWW-Authenticate': 'Basic realm="BambooHR"' }).end();
+      return void res
+        .writeHead(401, { 'X-BambooHR-Error-Message': 'Invalid API key', 'WWW-Authenticate': 'Basic realm="BambooHR"' })
+        .end();
     }
-    if (this.forbidden.has(user)) return void res.writeHead(403, { 'X-BambooHR-Error-Message': 'You do not have access to this resource' }).end();
+    if (this.forbidden.has(user))
+      return void res.writeHead(403, { 'X-BambooHR-Error-Message': 'You do not have access to this resource' }).end();
     const path = m[2]!;
     const route: BRoute | undefined =
       req.method === 'POST' && path === '/reports/custom'
@@ -156,7 +180,8 @@ export class FakeBambooHR extends FakeServer<BRoute> {
               : undefined;
     if (!route) return void res.writeHead(404).end();
     if (this.faulted(route, res)) return;
-    if (route === 'report' && !this.customReports) return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Custom reports are not available' }).end();
+    if (route === 'report' && !this.customReports)
+      return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Custom reports are not available' }).end();
     if (route === 'report') return this.report(url, body, send);
     if (route === 'directory') return this.directory(send);
     if (route === 'changed') return this.changed(url, send);
@@ -165,7 +190,10 @@ export class FakeBambooHR extends FakeServer<BRoute> {
     const e = this.employees.get(id === '0' ? ([...this.employees.keys()][0] ?? '') : id);
     if (!e) return void res.writeHead(404, { 'X-BambooHR-Error-Message': 'Employee not found' }).end();
     const fields = (url.searchParams.get('fields') ?? 'firstName,lastName').split(',');
-    send(200, { id: e.id, ...Object.fromEntries(fields.filter((f) => f in FIELD_NAMES).map((f) => [f, e[f as keyof BEmployee]])) });
+    send(200, {
+      id: e.id,
+      ...Object.fromEntries(fields.filter((f) => f in FIELD_NAMES).map((f) => [f, e[f as keyof BEmployee]])),
+    });
   }
 
   private report(url: URL, body: string, send: (status: number, body: unknown) => void): void {
@@ -181,7 +209,10 @@ export class FakeBambooHR extends FakeServer<BRoute> {
     send(200, {
       title: 'Report',
       fields: known.map((id) => ({ id, type: 'text', name: FIELD_NAMES[id] })),
-      employees: [...this.employees.values()].map((e) => ({ id: e.id, ...Object.fromEntries(known.map((f) => [f, e[f as keyof BEmployee]])) })),
+      employees: [...this.employees.values()].map((e) => ({
+        id: e.id,
+        ...Object.fromEntries(known.map((f) => [f, e[f as keyof BEmployee]])),
+      })),
     });
   }
 
@@ -189,7 +220,17 @@ export class FakeBambooHR extends FakeServer<BRoute> {
   private directory(send: (status: number, body: unknown) => void): void {
     const active = [...this.employees.values()].filter((e) => e.status === 'Active');
     send(200, {
-      fields: ['displayName', 'firstName', 'lastName', 'preferredName', 'jobTitle', 'workEmail', 'department', 'division', 'supervisor'].map((id) => ({ id, type: 'text', name: id })),
+      fields: [
+        'displayName',
+        'firstName',
+        'lastName',
+        'preferredName',
+        'jobTitle',
+        'workEmail',
+        'department',
+        'division',
+        'supervisor',
+      ].map((id) => ({ id, type: 'text', name: id })),
       employees: active.map((e) => ({
         id: e.id,
         displayName: `${e.firstName} ${e.lastName}`,
@@ -202,7 +243,9 @@ export class FakeBambooHR extends FakeServer<BRoute> {
         department: e.department,
         location: e.location,
         division: e.division,
-        supervisor: e.supervisorEId ? `${this.employees.get(e.supervisorEId)?.lastName ?? ''}, ${this.employees.get(e.supervisorEId)?.firstName ?? ''}` : null,
+        supervisor: e.supervisorEId
+          ? `${this.employees.get(e.supervisorEId)?.lastName ?? ''}, ${this.employees.get(e.supervisorEId)?.firstName ?? ''}`
+          : null,
         photoUploaded: false,
         photoUrl: 'https://resources.bamboohr.com/images/photo_person_150x150.png',
       })),
@@ -212,7 +255,8 @@ export class FakeBambooHR extends FakeServer<BRoute> {
   private changed(url: URL, send: (status: number, body: unknown) => void): void {
     const since = url.searchParams.get('since') ?? '';
     const at = Date.parse(since);
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(since) || Number.isNaN(at)) return send(400, { error: 'since must be ISO 8601' });
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(since) || Number.isNaN(at))
+      return send(400, { error: 'since must be ISO 8601' });
     this.sinces.push(since);
     const employees: Record<string, { id: string; action: string; lastChanged: string }> = {};
     let latest = 0;

@@ -30,7 +30,10 @@ export class FakeOAuth {
   readonly accessTokens = new Map<string, number>();
   readonly refreshTokens = new Map<string, { revoked: boolean }>();
   private readonly codes = new Map<string, { redirectUri: string; idToken?: string }>();
-  /** The account that approves the next consents: its e-mail and its workspace's primary domain (`hd`, none for a consumer account). */
+  /**
+   * The account that approves the next consents: its e-mail and its workspace's primary domain (`hd`, none for a
+   * consumer account).
+   */
   consenter: { email: string; hd?: string } = { email: 'admin@example.com', hd: 'example.com' };
   /** Service-account email → PEM public key, and the admins it may act as. */
   private readonly serviceAccounts = new Map<string, { publicKey: string; admins: Set<string> }>();
@@ -77,7 +80,8 @@ export class FakeOAuth {
   /** The consent screen, approved at once: where Google would send the admin's browser. */
   consent(query: URLSearchParams): { status: number; location?: string; body?: string } {
     const redirectUri = query.get('redirect_uri');
-    if (query.get('client_id') !== FAKE_CLIENT.id || !redirectUri) return { status: 400, body: 'Error 400: invalid_request' };
+    if (query.get('client_id') !== FAKE_CLIENT.id || !redirectUri)
+      return { status: 400, body: 'Error 400: invalid_request' };
     const code = token('4/code');
     const openid = (query.get('scope') ?? '').split(' ').includes('openid');
     this.codes.set(code, { redirectUri, ...(openid && { idToken: this.idToken() }) });
@@ -92,14 +96,18 @@ export class FakeOAuth {
   tokenEndpoint(form: URLSearchParams, authorization?: string): TokenReply {
     const grant = form.get('grant_type');
     if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer') return this.jwtBearer(form.get('assertion') ?? '');
-    const basic = authorization?.startsWith('Basic ') ? Buffer.from(authorization.slice(6), 'base64').toString().split(':') : [];
+    const basic = authorization?.startsWith('Basic ')
+      ? Buffer.from(authorization.slice(6), 'base64').toString().split(':')
+      : [];
     const clientId = form.get('client_id') ?? basic[0];
     const clientSecret = form.get('client_secret') ?? basic[1];
-    if (clientId !== FAKE_CLIENT.id || clientSecret !== FAKE_CLIENT.secret) return oauthError(401, 'invalid_client', 'Unauthorized');
+    if (clientId !== FAKE_CLIENT.id || clientSecret !== FAKE_CLIENT.secret)
+      return oauthError(401, 'invalid_client', 'Unauthorized');
     if (grant === 'authorization_code') {
       this.grants.authorization_code++;
       const code = this.codes.get(form.get('code') ?? '');
-      if (!code || code.redirectUri !== form.get('redirect_uri')) return oauthError(400, 'invalid_grant', 'Bad Request');
+      if (!code || code.redirectUri !== form.get('redirect_uri'))
+        return oauthError(400, 'invalid_grant', 'Bad Request');
       this.codes.delete(form.get('code')!);
       return this.tokens(this.issueRefreshToken(), code.idToken);
     }
@@ -130,7 +138,16 @@ export class FakeOAuth {
   private idToken(): string {
     const { email, hd } = this.consenter;
     const now = Math.floor(Date.now() / 1000);
-    const claims = { iss: 'https://accounts.google.com', aud: FAKE_CLIENT.id, sub: `sub-${email}`, email, email_verified: true, ...(hd && { hd }), iat: now, exp: now + 3600 };
+    const claims = {
+      iss: 'https://accounts.google.com',
+      aud: FAKE_CLIENT.id,
+      sub: `sub-${email}`,
+      email,
+      email_verified: true,
+      ...(hd && { hd }),
+      iat: now,
+      exp: now + 3600,
+    };
     const part = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
     return `${part({ alg: 'RS256', typ: 'JWT' })}.${part(claims)}.${randomBytes(32).toString('base64url')}`;
   }
@@ -139,13 +156,19 @@ export class FakeOAuth {
     this.grants.jwt_bearer++;
     const [header, payload, signature] = assertion.split('.');
     if (!header || !payload || !signature) return oauthError(400, 'invalid_grant', 'Invalid JWT');
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { iss?: string; sub?: string; exp?: number; scope?: string };
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as {
+      iss?: string;
+      sub?: string;
+      exp?: number;
+      scope?: string;
+    };
     const account = this.serviceAccounts.get(claims.iss ?? '');
     const verifier = createVerify('RSA-SHA256').update(`${header}.${payload}`);
     if (!account || !verifier.verify(account.publicKey, Buffer.from(signature, 'base64url'))) {
       return oauthError(400, 'invalid_grant', 'Invalid JWT Signature.');
     }
-    if (!claims.exp || claims.exp * 1000 < Date.now()) return oauthError(400, 'invalid_grant', 'Invalid JWT: Token must be a short-lived token');
+    if (!claims.exp || claims.exp * 1000 < Date.now())
+      return oauthError(400, 'invalid_grant', 'Invalid JWT: Token must be a short-lived token');
     if (!claims.sub || !account.admins.has(claims.sub)) {
       return oauthError(
         401,

@@ -20,7 +20,15 @@ export interface GUser {
   recoveryEmail?: string;
   locations?: Array<{ type: string; area: string; buildingId?: string; floorName?: string; deskCode?: string }>;
   phones?: Array<{ value: string; type: string; primary?: boolean }>;
-  addresses?: Array<{ type: string; formatted?: string; locality?: string; region?: string; country?: string; countryCode?: string; primary?: boolean }>;
+  addresses?: Array<{
+    type: string;
+    formatted?: string;
+    locality?: string;
+    region?: string;
+    country?: string;
+    countryCode?: string;
+    primary?: boolean;
+  }>;
   /** Schema name → field name → value; Google sends them with `projection=full` only. */
   customSchemas?: Record<string, Record<string, unknown>>;
 }

@@ -8,7 +8,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeOAuth } from './fake-google-oauth.js';
-import { type GGroup, type GMember, type GUser, googleError, json, offsetOf, pageToken, userResource, withAliases } from './fake-google-wire.js';
+import {
+  type GGroup,
+  type GMember,
+  type GUser,
+  googleError,
+  json,
+  offsetOf,
+  pageToken,
+  userResource,
+  withAliases,
+} from './fake-google-wire.js';
 import { bodyOf } from './fake-http.js';
 
 export { FAKE_CLIENT } from './fake-google-oauth.js';
@@ -89,8 +99,12 @@ export class FakeGoogle {
   /** Whether `address` is a live user's or group's primary address or alias. */
   taken(address: string): boolean {
     const a = address.toLowerCase();
-    const holds = (x: { aliases: string[] }, primary: string) => primary.toLowerCase() === a || x.aliases.some((y) => y.toLowerCase() === a);
-    return [...this.users.values()].some((u) => holds(u, u.primaryEmail)) || [...this.groups.values()].some((g) => holds(g, g.email));
+    const holds = (x: { aliases: string[] }, primary: string) =>
+      primary.toLowerCase() === a || x.aliases.some((y) => y.toLowerCase() === a);
+    return (
+      [...this.users.values()].some((u) => holds(u, u.primaryEmail)) ||
+      [...this.groups.values()].some((g) => holds(g, g.email))
+    );
   }
 
   private claim(address: string): void {
@@ -187,7 +201,8 @@ export class FakeGoogle {
   }
 
   addMember(groupId: string, memberId: string, type: GMember['type'] = 'USER'): void {
-    const email = this.users.get(memberId)?.primaryEmail ?? this.groups.get(memberId)?.email ?? `${memberId}@elsewhere.example`;
+    const email =
+      this.users.get(memberId)?.primaryEmail ?? this.groups.get(memberId)?.email ?? `${memberId}@elsewhere.example`;
     this.members.get(groupId)!.set(memberId, { id: memberId, email, type, role: 'MEMBER', status: 'ACTIVE' });
   }
 
@@ -203,7 +218,9 @@ export class FakeGoogle {
     try {
       if (req.method === 'GET' && path === '/o/oauth2/v2/auth') {
         const r = this.oauth.consent(url.searchParams);
-        res.writeHead(r.status, r.location ? { Location: r.location } : { 'Content-Type': 'text/plain' }).end(r.body ?? '');
+        res
+          .writeHead(r.status, r.location ? { Location: r.location } : { 'Content-Type': 'text/plain' })
+          .end(r.body ?? '');
         return;
       }
       if (req.method === 'POST' && path === '/token') {
@@ -219,7 +236,14 @@ export class FakeGoogle {
       if (route === 'members' && m[1] !== 'groups') return json(res, 404, googleError(404, `Not found: ${path}`));
       this.calls[route]++;
       if (!this.oauth.validAccess(req.headers.authorization)) {
-        return json(res, 401, googleError(401, 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.'));
+        return json(
+          res,
+          401,
+          googleError(
+            401,
+            'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+          ),
+        );
       }
       if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
       if (this.fault(route, res)) return;
@@ -229,13 +253,26 @@ export class FakeGoogle {
     }
   }
 
-  private list(route: 'users' | 'groups' | 'members', groupKey: string | undefined, q: URLSearchParams, res: ServerResponse): void {
+  private list(
+    route: 'users' | 'groups' | 'members',
+    groupKey: string | undefined,
+    q: URLSearchParams,
+    res: ServerResponse,
+  ): void {
     if (route !== 'members' && q.get('customer') !== 'my_customer' && !q.get('domain')) {
       return json(res, 400, googleError(400, 'Bad Request', 'badRequest'));
     }
     const max = Number(q.get('maxResults') ?? 100);
     if (!Number.isInteger(max) || max < 1 || max > MAX_RESULTS[route]) {
-      return json(res, 400, googleError(400, `Invalid value '${q.get('maxResults')}'. Values must be within the range: [1, ${MAX_RESULTS[route]}]`, 'invalid'));
+      return json(
+        res,
+        400,
+        googleError(
+          400,
+          `Invalid value '${q.get('maxResults')}'. Values must be within the range: [1, ${MAX_RESULTS[route]}]`,
+          'invalid',
+        ),
+      );
     }
     const offset = offsetOf(q.get('pageToken'));
     if (offset === undefined) return json(res, 400, googleError(400, 'Invalid page token', 'invalid'));
@@ -275,7 +312,12 @@ export class FakeGoogle {
     visit(groupId, new Set([groupId]));
     // A member's email is its current primary address.
     const email = (m: GMember) => this.users.get(m.id)?.primaryEmail ?? this.groups.get(m.id)?.email ?? m.email;
-    return [...out.values()].map((m) => ({ kind: 'admin#directory#member', etag: `"m-${m.id}"`, ...m, email: email(m) }));
+    return [...out.values()].map((m) => ({
+      kind: 'admin#directory#member',
+      etag: `"m-${m.id}"`,
+      ...m,
+      email: email(m),
+    }));
   }
 
   private groupResource({ aliases, ...g }: GGroup) {
@@ -301,12 +343,21 @@ export class FakeGoogle {
     if (f.kind === 'empty') {
       json(res, 200, { kind: `admin#directory#${route}`, etag: '"empty"' });
     } else if (f.kind === 'truncate') {
-      const body = JSON.stringify({ kind: `admin#directory#${route}`, [route]: [{ id: 'cut', primaryEmail: 'cut@example.com' }], nextPageToken: 'x' });
+      const body = JSON.stringify({
+        kind: `admin#directory#${route}`,
+        [route]: [{ id: 'cut', primaryEmail: 'cut@example.com' }],
+        nextPageToken: 'x',
+      });
       res.writeHead(200, { 'Content-Type': 'application/json; charset=UTF-8' }).end(body.slice(0, body.length >> 1));
     } else {
       const status = f.status ?? 500;
       const headers: Record<string, string> = status === 429 ? { 'Retry-After': '0' } : {};
-      json(res, status, googleError(status, f.reason ? `Quota exceeded: ${f.reason}` : 'Injected failure', f.reason), headers);
+      json(
+        res,
+        status,
+        googleError(status, f.reason ? `Quota exceeded: ${f.reason}` : 'Injected failure', f.reason),
+        headers,
+      );
     }
     return true;
   }

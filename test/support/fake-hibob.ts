@@ -3,7 +3,8 @@
  * with a service user's id and token; `POST /v1/people/search` (`fields`, `showInactive` — active employees only
  * unless true —, `humanReadable: APPEND` adding list items' names), everyone in one answer (no paging); list
  * fields (`work.department`, `work.title`, `work.site`, `payroll.employment.type`) as item ids, and the fields
- * outside `root`, `internal` and `work`'s first ones only when asked for; `GET /v1/company/named-lists/department`, a tree of items
+ * outside `root`, `internal` and `work`'s first ones only when asked for; `GET /v1/company/named-lists/department`, a
+ * tree of items
  * (`id`, `value`, `name`, `archived`, `children`); 401 for unknown credentials; and Bob's 50 requests a minute per
  * company, past which it answers 429 with `Retry-After`.
  */
@@ -81,15 +82,25 @@ export class FakeHiBob extends FakeServer<Route> {
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const [user, token] = basic ? Buffer.from(basic, 'base64').toString().split(':') : [];
-    if (!user || this.users.get(user) !== token) return sendJson(res, 401, { error: 'Unauthorized', message: 'Invalid service user credentials' });
+    if (!user || this.users.get(user) !== token)
+      return sendJson(res, 401, { error: 'Unauthorized', message: 'Invalid service user credentials' });
     const route: Route | undefined =
-      req.method === 'POST' && url.pathname === '/v1/people/search' ? 'search' : req.method === 'GET' && url.pathname === '/v1/company/named-lists/department' ? 'lists' : undefined;
+      req.method === 'POST' && url.pathname === '/v1/people/search'
+        ? 'search'
+        : req.method === 'GET' && url.pathname === '/v1/company/named-lists/department'
+          ? 'lists'
+          : undefined;
     if (!route) return sendJson(res, 404, { error: 'Not found' });
     const now = Date.now();
     while (this.recent.length > 0 && this.recent[0]! < now - 60_000) this.recent.shift();
     if (this.perMinute > 0 && this.recent.length >= this.perMinute) {
       this.calls[route]++;
-      return sendJson(res, 429, { error: 'Too many requests' }, { 'Retry-After': String(Math.ceil((this.recent[0]! + 60_000 - now) / 1000)) });
+      return sendJson(
+        res,
+        429,
+        { error: 'Too many requests' },
+        { 'Retry-After': String(Math.ceil((this.recent[0]! + 60_000 - now) / 1000)) },
+      );
     }
     this.recent.push(now);
     if (this.faulted(route, res)) return;
@@ -97,8 +108,17 @@ export class FakeHiBob extends FakeServer<Route> {
     if (route === 'lists') {
       // A tree: every department under one root item, as companies often arrange them.
       for (const e of this.employees.values()) if (e.department) this.itemId(e.department);
-      const children = [...this.items].map(([name, id]) => ({ id: Number(id), value: name, name, archived: false, children: [] }));
-      return sendJson(res, 200, { name: 'department', values: [{ id: 1, value: 'Company', name: 'Company', archived: false, children }] });
+      const children = [...this.items].map(([name, id]) => ({
+        id: Number(id),
+        value: name,
+        name,
+        archived: false,
+        children: [],
+      }));
+      return sendJson(res, 200, {
+        name: 'department',
+        values: [{ id: 1, value: 'Company', name: 'Company', archived: false, children }],
+      });
     }
     let request: { fields?: unknown; showInactive?: unknown; humanReadable?: unknown };
     try {
@@ -106,7 +126,8 @@ export class FakeHiBob extends FakeServer<Route> {
     } catch {
       return sendJson(res, 400, { error: 'Bad request' });
     }
-    if (!Array.isArray(request.fields) || request.fields.length > 400) return sendJson(res, 400, { error: 'fields must be an array of at most 400 field ids' });
+    if (!Array.isArray(request.fields) || request.fields.length > 400)
+      return sendJson(res, 400, { error: 'fields must be an array of at most 400 field ids' });
     const append = request.humanReadable === 'APPEND';
     const asked = new Set(request.fields as unknown[]);
     const item = (name: string | null) => (name === null ? null : this.otherItemId(name));
@@ -135,7 +156,12 @@ export class FakeHiBob extends FakeServer<Route> {
           ...(asked.has('address.country') && { address: { country: e.country } }),
           ...(append && {
             humanReadable: {
-              work: { title: e.title, department: e.department, division: null, ...(asked.has('work.site') && { site: e.site }) },
+              work: {
+                title: e.title,
+                department: e.department,
+                division: null,
+                ...(asked.has('work.site') && { site: e.site }),
+              },
               ...(asked.has('payroll.employment.type') && { payroll: { employment: { type: e.employmentType } } }),
               ...(asked.has('address.country') && { address: { country: e.country } }),
             },

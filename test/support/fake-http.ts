@@ -46,7 +46,12 @@ export abstract class FakeServer<R extends string> {
     const fault = this.faults.find((f) => (f.route === route || f.route === '*') && f.times > 0);
     if (!fault) return false;
     fault.times--;
-    res.writeHead(fault.status, { 'Content-Type': 'application/json', ...(fault.retryAfter !== undefined && { 'Retry-After': fault.retryAfter }) }).end(JSON.stringify({ message: 'Too many requests' }));
+    res
+      .writeHead(fault.status, {
+        'Content-Type': 'application/json',
+        ...(fault.retryAfter !== undefined && { 'Retry-After': fault.retryAfter }),
+      })
+      .end(JSON.stringify({ message: 'Too many requests' }));
     return true;
   }
 
@@ -57,7 +62,12 @@ export abstract class FakeServer<R extends string> {
   protected abstract handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): Promise<void> | void;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 

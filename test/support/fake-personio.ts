@@ -32,7 +32,11 @@ type Route = 'token' | 'persons' | 'employments' | 'orgUnits';
 const MAX_LIMIT = 50;
 
 const error = (res: ServerResponse, status: number, title: string, detail: string) =>
-  sendJson(res, status, { personio_trace_id: randomUUID(), timestamp: new Date().toISOString(), errors: [{ title, detail }] });
+  sendJson(res, status, {
+    personio_trace_id: randomUUID(),
+    timestamp: new Date().toISOString(),
+    errors: [{ title, detail }],
+  });
 
 export class FakePersonio extends FakeServer<Route> {
   readonly calls: Record<Route, number> = { token: 0, persons: 0, employments: 0, orgUnits: 0 };
@@ -77,13 +81,17 @@ export class FakePersonio extends FakeServer<Route> {
 
   private paged<T>(res: ServerResponse, url: URL, items: T[]): void {
     const limit = Number(url.searchParams.get('limit') ?? 10);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) return error(res, 400, 'Invalid parameter', `limit must be between 1 and ${MAX_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+      return error(res, 400, 'Invalid parameter', `limit must be between 1 and ${MAX_LIMIT}`);
     const cursor = url.searchParams.get('cursor');
     const offset = cursor ? Number(Buffer.from(cursor, 'base64url').toString()) : 0;
     if (!Number.isInteger(offset) || offset < 0) return error(res, 400, 'Invalid parameter', 'cursor is invalid');
     const next = offset + limit < items.length ? new URL(url) : undefined;
     next?.searchParams.set('cursor', Buffer.from(String(offset + limit)).toString('base64url'));
-    sendJson(res, 200, { _data: items.slice(offset, offset + limit), _meta: { links: { self: { href: url.toString() }, ...(next && { next: { href: next.toString() } }) } } });
+    sendJson(res, 200, {
+      _data: items.slice(offset, offset + limit),
+      _meta: { links: { self: { href: url.toString() }, ...(next && { next: { href: next.toString() } }) } },
+    });
   }
 
   protected handle(req: IncomingMessage, res: ServerResponse, url: URL, body: string): void {
@@ -91,31 +99,51 @@ export class FakePersonio extends FakeServer<Route> {
       if (this.faulted('token', res)) return;
       const form = new URLSearchParams(body);
       const id = form.get('client_id') ?? '';
-      if (form.get('grant_type') !== 'client_credentials') return sendJson(res, 400, { error: 'unsupported_grant_type' });
+      if (form.get('grant_type') !== 'client_credentials')
+        return sendJson(res, 400, { error: 'unsupported_grant_type' });
       if (!this.clients.has(id) || this.clients.get(id) !== form.get('client_secret')) {
         return sendJson(res, 401, { error: 'invalid_client', error_description: 'Client authentication failed' });
       }
       const token = `papi-${randomUUID()}`;
       this.tokens.add(token);
-      return sendJson(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 86_400, scope: 'personio:persons:read personio:employments:read' });
+      return sendJson(res, 200, {
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 86_400,
+        scope: 'personio:persons:read personio:employments:read',
+      });
     }
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (req.method !== 'GET') return error(res, 405, 'Method not allowed', '');
     const m = /^\/v2\/persons\/([^/]+)\/employments$/.exec(url.pathname);
     const unit = /^\/v2\/org-units\/([^/]+)$/.exec(url.pathname);
-    const route: Route | undefined = url.pathname === '/v2/persons' ? 'persons' : m ? 'employments' : url.pathname === '/v2/org-units' || unit ? 'orgUnits' : undefined;
+    const route: Route | undefined =
+      url.pathname === '/v2/persons'
+        ? 'persons'
+        : m
+          ? 'employments'
+          : url.pathname === '/v2/org-units' || unit
+            ? 'orgUnits'
+            : undefined;
     if (!route) return error(res, 404, 'Not found', 'No such resource');
-    if (!bearer || !this.tokens.has(bearer)) return error(res, 401, 'Unauthorized', 'The access token is invalid or expired');
+    if (!bearer || !this.tokens.has(bearer))
+      return error(res, 401, 'Unauthorized', 'The access token is invalid or expired');
     if (this.faulted(route, res)) return;
     if (route === 'orgUnits' && unit) {
       const name = [...this.units].find(([, id]) => id === decodeURIComponent(unit[1]!))?.[0];
-      return name ? sendJson(res, 200, { id: unit[1], type: 'DEPARTMENT', name, abbreviation: null }) : error(res, 404, 'Not found', 'No such org unit');
+      return name
+        ? sendJson(res, 200, { id: unit[1], type: 'DEPARTMENT', name, abbreviation: null })
+        : error(res, 404, 'Not found', 'No such org unit');
     }
     if (route === 'orgUnits' && !this.orgUnitList) return error(res, 404, 'Not found', 'No such resource');
     if (route === 'orgUnits') {
-      if (url.searchParams.get('type') !== 'DEPARTMENT' && url.searchParams.get('type') !== 'TEAM') return error(res, 400, 'Invalid parameter', 'type is required');
+      if (url.searchParams.get('type') !== 'DEPARTMENT' && url.searchParams.get('type') !== 'TEAM')
+        return error(res, 400, 'Invalid parameter', 'type is required');
       for (const p of this.persons.values()) if (p.department) this.unitId(p.department);
-      const units = url.searchParams.get('type') === 'DEPARTMENT' ? [...this.units].map(([name, id]) => ({ id, type: 'DEPARTMENT', name, abbreviation: null, parent: null })) : [];
+      const units =
+        url.searchParams.get('type') === 'DEPARTMENT'
+          ? [...this.units].map(([name, id]) => ({ id, type: 'DEPARTMENT', name, abbreviation: null, parent: null }))
+          : [];
       return this.paged(res, url, units);
     }
     if (route === 'persons') {
@@ -140,7 +168,10 @@ export class FakePersonio extends FakeServer<Route> {
         status: p.status,
         position: { title: p.title },
         supervisor: p.supervisor ? { id: p.supervisor } : null,
-        org_units: [...(p.department ? [{ id: this.unitId(p.department), type: 'DEPARTMENT' }] : []), { id: '900', type: 'TEAM' }],
+        org_units: [
+          ...(p.department ? [{ id: this.unitId(p.department), type: 'DEPARTMENT' }] : []),
+          { id: '900', type: 'TEAM' },
+        ],
         start_date: `${p.start_date}T00:00:00Z`,
         weekly_working_hours: 40,
         office: p.office ? { id: p.office } : null,

@@ -28,7 +28,10 @@ app.put('/probe', (req, res) => {
 });
 server.listen(0, '127.0.0.1');
 await once(server, 'listening');
-const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/probe`, { method: 'PUT', body: '{}' });
+const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/probe`, {
+  method: 'PUT',
+  body: '{}',
+});
 await answer.text();
 server.close();
 console.log(JSON.stringify({ status: answer.status, ...seen }));

@@ -71,32 +71,44 @@ export class FaultReceiver {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    receiveSigned(this.wh, req, res, (body) => {
-      const d: Seen = { id: String(req.headers['webhook-id']), body, acked: false, arrived: ++this.tick, at: Date.now() };
-      this.seen.push(d);
-      const a = this.answer(d);
-      this.inFlight++;
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      let done = false;
-      const send = () => {
-        if (done) return;
-        done = true;
-        this.inFlight--;
-        // A sender that timed out (or died) has closed the socket: that attempt was not acknowledged.
-        if (res.destroyed || req.socket.destroyed) return;
-        d.acked = a.status >= 200 && a.status < 300;
-        if (d.acked) d.ackedAt = ++this.tick;
-        res.writeHead(a.status, a.headers).end();
-      };
-      res.on('close', () => {
-        if (!done) {
+    receiveSigned(
+      this.wh,
+      req,
+      res,
+      (body) => {
+        const d: Seen = {
+          id: String(req.headers['webhook-id']),
+          body,
+          acked: false,
+          arrived: ++this.tick,
+          at: Date.now(),
+        };
+        this.seen.push(d);
+        const a = this.answer(d);
+        this.inFlight++;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        let done = false;
+        const send = () => {
+          if (done) return;
           done = true;
           this.inFlight--;
-        }
-      });
-      const after = a.until ?? Promise.resolve();
-      void after.then(() => (a.delayMs ? setTimeout(send, a.delayMs) : send()));
-    }, () => this.rejected++);
+          // A sender that timed out (or died) has closed the socket: that attempt was not acknowledged.
+          if (res.destroyed || req.socket.destroyed) return;
+          d.acked = a.status >= 200 && a.status < 300;
+          if (d.acked) d.ackedAt = ++this.tick;
+          res.writeHead(a.status, a.headers).end();
+        };
+        res.on('close', () => {
+          if (!done) {
+            done = true;
+            this.inFlight--;
+          }
+        });
+        const after = a.until ?? Promise.resolve();
+        void after.then(() => (a.delayMs ? setTimeout(send, a.delayMs) : send()));
+      },
+      () => this.rejected++,
+    );
   }
 
   /** Every event in arrival order (batch arrays unrolled), with the delivery it came in. */
@@ -107,11 +119,19 @@ export class FaultReceiver {
   /** The deliveries of one directory as the resource-order checker takes them (test/support/resource-order.ts). */
   posts(directoryId: string): ArrivedPost[] {
     return this.seen
-      .map((d) => ({ events: (Array.isArray(d.body) ? d.body : [d.body]).filter((e: any) => e.directory_id === directoryId), arrived: d.arrived, ...(d.acked && { acked: d.ackedAt! }) }))
+      .map((d) => ({
+        events: (Array.isArray(d.body) ? d.body : [d.body]).filter((e: any) => e.directory_id === directoryId),
+        arrived: d.arrived,
+        ...(d.acked && { acked: d.ackedAt! }),
+      }))
       .filter((p) => p.events.length > 0);
   }
 
   ackedCount(): number {
-    return new Set(this.events().filter((x) => x.d.acked).map((x) => x.event.id as string)).size;
+    return new Set(
+      this.events()
+        .filter((x) => x.d.acked)
+        .map((x) => x.event.id as string),
+    ).size;
   }
 }

@@ -78,7 +78,10 @@ export const GOOGLE_SCOPES = [
   'https://www.googleapis.com/auth/admin.directory.group.member.readonly',
 ];
 
-/** The authorization flow's tests start from a Google directory for example.com, not yet authorized, whose admin the fake consents as. */
+/**
+ * The authorization flow's tests start from a Google directory for example.com, not yet authorized, whose admin the
+ * fake consents as.
+ */
 export async function startGoogleFlow(store: Store): Promise<{ t: GoogleTest; dir: any }> {
   const t = await startGoogleTest(store);
   t.fake.addUser({ primaryEmail: 'admin@example.com' });

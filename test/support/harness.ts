@@ -54,7 +54,8 @@ export async function until(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(10);
   }
 }
@@ -88,7 +89,13 @@ export interface Service {
   /** Management API call with the API key. */
   api(method: string, path: string, body?: unknown): Promise<Reply>;
   /** SCIM call against a directory, with its bearer token. */
-  scim(directory: { id: string; scim: { secret: string } }, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>;
+  scim(
+    directory: { id: string; scim: { secret: string } },
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Reply>;
   createDirectory(input?: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 }
@@ -118,7 +125,13 @@ export async function startService(
   });
   const { rateLimits: makeLimits, tls: _tls, ...appOptions } = app;
   const rateLimits = makeLimits?.(dsync);
-  const expressApp = createApp({ dsync, apiKeys: [API_KEY], logger: pino({ level: 'silent' }), ...appOptions, ...(rateLimits && { rateLimits }) });
+  const expressApp = createApp({
+    dsync,
+    apiKeys: [API_KEY],
+    logger: pino({ level: 'silent' }),
+    ...appOptions,
+    ...(rateLimits && { rateLimits }),
+  });
   types.adopt(expressApp);
   server.on('request', expressApp);
   dsync.start();
@@ -135,7 +148,11 @@ export async function startService(
     scim: (directory, method, path, body, headers = {}) =>
       call(`${url}/api/scim/v2.0/${directory.id}${path}`, {
         method,
-        headers: { authorization: `Bearer ${directory.scim.secret}`, 'content-type': 'application/scim+json', ...headers },
+        headers: {
+          authorization: `Bearer ${directory.scim.secret}`,
+          'content-type': 'application/scim+json',
+          ...headers,
+        },
         ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       }),
     async createDirectory(input = {}) {

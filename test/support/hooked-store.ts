@@ -5,7 +5,11 @@
  */
 import type { Store } from '../../src/core/store-port.js';
 
-export function hooked(store: Store): { store: Store; calls: string[]; before(name: keyof Store, fn: () => Promise<void>): void } {
+export function hooked(store: Store): {
+  store: Store;
+  calls: string[];
+  before(name: keyof Store, fn: () => Promise<void>): void;
+} {
   const hooks = new Map<string, () => Promise<void>>();
   const calls: string[] = [];
   const proxy = new Proxy(store, {

@@ -58,7 +58,10 @@ export function bambooFake(b: FakeBambooHR): HrFake {
     webhook: (id) => b.signedWebhook('bamboo-webhook-key', [id]),
     wrong: () => ({ subdomain: b.subdomain, api_key: 'wrong-key' }),
     hire: (o = {}) => {
-      const e = b.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { workEmail: o.email }) });
+      const e = b.hire({
+        ...(o.department !== undefined && { department: o.department }),
+        ...(o.email !== undefined && { workEmail: o.email }),
+      });
       return { id: e.id, email: e.workEmail };
     },
     email: (id) => b.employees.get(id)!.workEmail,
@@ -92,12 +95,22 @@ export function bobFake(h: FakeHiBob): HrFake {
     credentials: () => ({ service_user_id: 'SERVICE-USER-1', token: 'hibob-token-1' }),
     // Bob's webhooks carry metadata only: the event and whom it is about.
     webhook: (id) => ({
-      body: JSON.stringify({ companyId: 626193, type: 'employee.updated', triggeredBy: 'user', triggeredAt: new Date().toISOString(), version: 'v2', data: { employeeId: id } }),
+      body: JSON.stringify({
+        companyId: 626193,
+        type: 'employee.updated',
+        triggeredBy: 'user',
+        triggeredAt: new Date().toISOString(),
+        version: 'v2',
+        data: { employeeId: id },
+      }),
       headers: { 'Content-Type': 'application/json' },
     }),
     wrong: () => ({ service_user_id: 'SERVICE-USER-1', token: 'wrong-token' }),
     hire: (o = {}) => {
-      const x = h.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { email: o.email }) });
+      const x = h.hire({
+        ...(o.department !== undefined && { department: o.department }),
+        ...(o.email !== undefined && { email: o.email }),
+      });
       return { id: x.id, email: x.email };
     },
     email: (id) => e(id).email,
@@ -130,10 +143,16 @@ export function personioFake(p: FakePersonio): HrFake {
     throttle: (times, status = 429, retryAfter = '0') => p.fail('persons', status, times, retryAfter),
     credentials: () => ({ client_id: 'papi-client-1', client_secret: 'papi-secret-1' }),
     // Personio's webhooks carry no data beyond what changed.
-    webhook: (id) => ({ body: JSON.stringify({ event: 'person.updated', resource_id: id, occurred_at: new Date().toISOString() }), headers: { 'Content-Type': 'application/json' } }),
+    webhook: (id) => ({
+      body: JSON.stringify({ event: 'person.updated', resource_id: id, occurred_at: new Date().toISOString() }),
+      headers: { 'Content-Type': 'application/json' },
+    }),
     wrong: () => ({ client_id: 'papi-client-1', client_secret: 'wrong-secret' }),
     hire: (o = {}) => {
-      const x = p.hire({ ...(o.department !== undefined && { department: o.department }), ...(o.email !== undefined && { email: o.email }) });
+      const x = p.hire({
+        ...(o.department !== undefined && { department: o.department }),
+        ...(o.email !== undefined && { email: o.email }),
+      });
       return { id: x.id, email: x.email };
     },
     email: (id) => e(id).email,
@@ -155,6 +174,10 @@ export function personioFake(p: FakePersonio): HrFake {
 }
 
 export async function startFakes(): Promise<Record<HrType, HrFake>> {
-  const [b, h, p] = await Promise.all([new FakeBambooHR().start(), new FakeHiBob().start(), new FakePersonio().start()]);
+  const [b, h, p] = await Promise.all([
+    new FakeBambooHR().start(),
+    new FakeHiBob().start(),
+    new FakePersonio().start(),
+  ]);
   return { bamboohr: bambooFake(b), hibob: bobFake(h), personio: personioFake(p) };
 }

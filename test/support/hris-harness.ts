@@ -35,9 +35,16 @@ export interface HrisTest {
  */
 export const HRIS_TEST_RETRY = { attempts: 4, baseMs: 2, maxMs: 20 };
 
-export const bambooCredentials = (fake: FakeBambooHR, extra: Record<string, string> = {}) => ({ subdomain: fake.subdomain, api_key: 'bamboo-key-1', ...extra });
+export const bambooCredentials = (fake: FakeBambooHR, extra: Record<string, string> = {}) => ({
+  subdomain: fake.subdomain,
+  api_key: 'bamboo-key-1',
+  ...extra,
+});
 
-export async function startHrisTest(store: Store, hris: Partial<NonNullable<DsyncOptions['hris']>> = {}): Promise<HrisTest> {
+export async function startHrisTest(
+  store: Store,
+  hris: Partial<NonNullable<DsyncOptions['hris']>> = {},
+): Promise<HrisTest> {
   const fakes = await startFakes();
   const service = await startService(store, {
     hris: {
@@ -50,7 +57,8 @@ export async function startHrisTest(store: Store, hris: Partial<NonNullable<Dsyn
       ...hris,
     },
   });
-  const connect = (directoryId: string, credentials: Record<string, string>) => service.api('PUT', `/api/v1/directory-sync/${directoryId}/hris/credentials`, credentials);
+  const connect = (directoryId: string, credentials: Record<string, string>) =>
+    service.api('PUT', `/api/v1/directory-sync/${directoryId}/hris/credentials`, credentials);
   return {
     bamboo: fakes.bamboohr.server as FakeBambooHR,
     bob: fakes.hibob.server as FakeHiBob,
@@ -67,7 +75,10 @@ export async function startHrisTest(store: Store, hris: Partial<NonNullable<Dsyn
       return dir;
     },
     async sync(directoryId) {
-      const res = await service.api('POST', `/api/v1/dsync/cron/sync-hris${directoryId ? `?directoryId=${directoryId}` : ''}`);
+      const res = await service.api(
+        'POST',
+        `/api/v1/dsync/cron/sync-hris${directoryId ? `?directoryId=${directoryId}` : ''}`,
+      );
       if (res.status !== 200) throw new Error(`sync failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data;
     },

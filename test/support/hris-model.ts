@@ -10,7 +10,12 @@ export interface State {
   groups: Record<string, { name: string; members: string[] }>;
 }
 
-const userOf = (d: any) => ({ email: d.email, first_name: d.first_name ?? null, last_name: d.last_name ?? null, active: d.active });
+const userOf = (d: any) => ({
+  email: d.email,
+  first_name: d.first_name ?? null,
+  last_name: d.last_name ?? null,
+  active: d.active,
+});
 
 /** A directory's state as stored, keyed by id (member lists sorted). */
 export async function storedState(store: Store, directoryId: string): Promise<State> {
@@ -19,7 +24,12 @@ export async function storedState(store: Store, directoryId: string): Promise<St
     const page = await store.listUsers(directoryId, offset, 1000);
     for (const u of page.items) {
       const b = u.body as any;
-      state.users[u.id] = { email: b.emails?.[0]?.value ?? b.userName, first_name: b.name?.givenName ?? null, last_name: b.name?.familyName ?? null, active: b.active !== false };
+      state.users[u.id] = {
+        email: b.emails?.[0]?.value ?? b.userName,
+        first_name: b.name?.givenName ?? null,
+        last_name: b.name?.familyName ?? null,
+        active: b.active !== false,
+      };
     }
     if (page.items.length < 1000) break;
   }
@@ -65,12 +75,19 @@ export function replay(events: any[]): State {
         break;
     }
   }
-  return { users, groups: Object.fromEntries(Object.entries(groups).map(([id, g]) => [id, { name: g.name, members: [...g.members].sort() }])) };
+  return {
+    users,
+    groups: Object.fromEntries(
+      Object.entries(groups).map(([id, g]) => [id, { name: g.name, members: [...g.members].sort() }]),
+    ),
+  };
 }
 
 const DEPARTMENTS = ['Engineering', 'Sales', 'Support', 'Finance', 'Legal'];
 
-/** One random HR change on the fake (never more than one departure: the guard is not what is tested here); what it did. */
+/**
+ * One random HR change on the fake (never more than one departure: the guard is not what is tested here); what it did.
+ */
 export function randomChange(f: HrFake, random: () => number, n: number): string {
   const ids = f.ids();
   const pick = () => ids[Math.floor(random() * ids.length)]!;

@@ -130,7 +130,9 @@ export function replayState(events: ReadonlyArray<{ event: string; data: any }>)
       case 'group.user_removed': {
         const group = groups.get(e.data.group.id);
         expect(group, `${where}: a membership of a group the events never created`).to.not.equal(undefined);
-        expect(users.has(e.data.id), `${where}: a membership of a user the events never created (or deleted)`).to.equal(true);
+        expect(users.has(e.data.id), `${where}: a membership of a user the events never created (or deleted)`).to.equal(
+          true,
+        );
         if (e.event === 'group.user_added') group!.members.add(e.data.id);
         else group!.members.delete(e.data.id);
         break;
@@ -186,5 +188,7 @@ export async function runSequences(
     }
   }
   const ms = performance.now() - started;
-  console.log(`      ${name}: ${count} sequences from seed ${seed} in ${(ms / 1000).toFixed(1)} s (${((count * 1000) / ms).toFixed(1)} sequences/s)`);
+  console.log(
+    `      ${name}: ${count} sequences from seed ${seed} in ${(ms / 1000).toFixed(1)} s (${((count * 1000) / ms).toFixed(1)} sequences/s)`,
+  );
 }

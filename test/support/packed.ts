@@ -38,8 +38,14 @@ async function build(): Promise<Installed> {
     await cp(join(repoRoot, f), join(checkout, f), { recursive: true });
   }
   await symlink(join(repoRoot, 'node_modules'), join(checkout, 'node_modules'));
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: checkout, maxBuffer: 16 * 1024 * 1024 });
-  const tarball = join(work, (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>)[0]!.filename);
+  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], {
+    cwd: checkout,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const tarball = join(
+    work,
+    (JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>)[0]!.filename,
+  );
   const app = join(work, 'app');
   const dir = join(app, 'node_modules', packageName);
   await mkdir(dir, { recursive: true });

@@ -5,5 +5,8 @@
 import { RedisStore } from '../../src/store/redis/users-groups.js';
 import { startLimited } from './rate-limits.js';
 
-const svc = await startLimited(new RedisStore(process.env.REDIS_URL!), { plan: 'enterprise', lockTtlMs: Number(process.env.LOCK_TTL_MS) });
+const svc = await startLimited(new RedisStore(process.env.REDIS_URL!), {
+  plan: 'enterprise',
+  lockTtlMs: Number(process.env.LOCK_TTL_MS),
+});
 process.stdout.write(`listening ${svc.url}\n`);

@@ -27,25 +27,32 @@ export interface LimitOptions {
 
 export async function decisionsOf(dsync: Dsync, bucket: Bucket, kind: string, outcome: string): Promise<number> {
   const metric = await dsync.metrics.rateLimitDecisions.get();
-  return metric.values.find((v) => v.labels.bucket === bucket && v.labels.kind === kind && v.labels.outcome === outcome)?.value ?? 0;
+  return (
+    metric.values.find((v) => v.labels.bucket === bucket && v.labels.kind === kind && v.labels.outcome === outcome)
+      ?.value ?? 0
+  );
 }
 
 export async function startLimited(store: Store, o: LimitOptions): Promise<LimitedService> {
   const { logger, lines: logs } = capturedLogger();
   const redis = o.redis ?? redisClientOf(store);
-  const svc = await startService(store, {}, {
-    rateLimits: (dsync) => {
-      const options: RateLimitsOptions = {
-        policy: resolvePolicy(o.plan, o.environment ?? 'production', o.overrides),
-        scimAuthenticated: (directoryId, req) => dsync.requests.authenticates(directoryId, bearer(req)),
-        ...(redis && { redis }),
-        logger,
-        record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
-        ...(o.lockTtlMs !== undefined && { lockTtlMs: o.lockTtlMs }),
-      };
-      return createRateLimits(options);
+  const svc = await startService(
+    store,
+    {},
+    {
+      rateLimits: (dsync) => {
+        const options: RateLimitsOptions = {
+          policy: resolvePolicy(o.plan, o.environment ?? 'production', o.overrides),
+          scimAuthenticated: (directoryId, req) => dsync.requests.authenticates(directoryId, bearer(req)),
+          ...(redis && { redis }),
+          logger,
+          record: (bucket, kind, outcome) => dsync.metrics.rateLimitDecisions.inc({ bucket, kind, outcome }),
+          ...(o.lockTtlMs !== undefined && { lockTtlMs: o.lockTtlMs }),
+        };
+        return createRateLimits(options);
+      },
     },
-  });
+  );
   return { ...svc, logs, decisions: (bucket, kind, outcome) => decisionsOf(svc.dsync, bucket, kind, outcome) };
 }
 

@@ -39,12 +39,37 @@ export class RedisServer {
 
   /** Starts (again) on the same port and directory, and waits until it answers PING. */
   async start(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+    ];
     this.child = spawn('redis-server', [...args, ...this.extra], { stdio: 'ignore' });
-    const probe = new Redis(this.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const probe = new Redis(this.port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     probe.on('error', () => undefined);
     try {
-      await until(async () => (await probe.connect().then(() => probe.ping()).catch(() => undefined)) === 'PONG', 'redis-server to answer', 10_000);
+      await until(
+        async () =>
+          (await probe
+            .connect()
+            .then(() => probe.ping())
+            .catch(() => undefined)) === 'PONG',
+        'redis-server to answer',
+        10_000,
+      );
     } finally {
       probe.disconnect();
     }

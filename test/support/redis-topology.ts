@@ -42,7 +42,10 @@ export interface RedisTopology {
   pid(node: string): Promise<number>;
   /** Sends `signal` (SIGKILL a master, SIGSTOP / SIGCONT it) to the redis-server on `node`. */
   signal(node: string, signal: NodeJS.Signals): Promise<void>;
-  /** Starts the killed redis-server of `node` again from its config, as Kubernetes restarts a pod (it rejoins as a replica). */
+  /**
+   * Starts the killed redis-server of `node` again from its config, as Kubernetes restarts a pod (it rejoins as a
+   * replica).
+   */
   restart(node: string): Promise<void>;
   /** The master serving `key` now: its slot's master on a cluster, the Sentinels' master otherwise. */
   masterOf(key: string): Promise<string>;
@@ -69,18 +72,29 @@ function flags(o: TopologyOptions): string[] {
 }
 
 async function script(...args: string[]): Promise<string> {
-  const { stdout } = await exec('bash', [join(repoRoot, 'test/redis-topology.sh'), ...args], { cwd: repoRoot, timeout: 60_000 });
+  const { stdout } = await exec('bash', [join(repoRoot, 'test/redis-topology.sh'), ...args], {
+    cwd: repoRoot,
+    timeout: 60_000,
+  });
   return stdout;
 }
 
 /** Reads <dir>/topology.env (KEY=value lines) that the script writes once the topology is up. */
 async function describe(dir: string): Promise<Record<string, string>> {
   const text = await readFile(join(dir, 'topology.env'), 'utf8');
-  return Object.fromEntries(text.split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
 }
 
 /** Starts a topology (a few seconds: the script waits until the cluster / the Sentinels agree). */
-export async function startTopology(kind: 'cluster' | 'sentinel', options: TopologyOptions = {}): Promise<RedisTopology> {
+export async function startTopology(
+  kind: 'cluster' | 'sentinel',
+  options: TopologyOptions = {},
+): Promise<RedisTopology> {
   const dir = await mkdtemp(join(tmpdir(), `dsync-${kind}-`));
   try {
     await script(kind, dir, 'auto', ...flags(options));
@@ -109,8 +123,14 @@ function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string,
           ? { REDIS_CLUSTER_NODES: topology.nodes.join(',') }
           : { REDIS_SENTINELS: topology.sentinels.join(','), REDIS_SENTINEL_NAME: topology.name };
       if (user) Object.assign(env, { REDIS_USERNAME: user.username, REDIS_PASSWORD: user.password });
-      if (user && kind === 'sentinel') Object.assign(env, { REDIS_SENTINEL_USERNAME: user.username, REDIS_SENTINEL_PASSWORD: user.password });
-      if (caFile) Object.assign(env, { REDIS_TLS: 'true', REDIS_TLS_CA_FILE: caFile, ...(kind === 'sentinel' && { REDIS_SENTINEL_TLS: 'true' }) });
+      if (user && kind === 'sentinel')
+        Object.assign(env, { REDIS_SENTINEL_USERNAME: user.username, REDIS_SENTINEL_PASSWORD: user.password });
+      if (caFile)
+        Object.assign(env, {
+          REDIS_TLS: 'true',
+          REDIS_TLS_CA_FILE: caFile,
+          ...(kind === 'sentinel' && { REDIS_SENTINEL_TLS: 'true' }),
+        });
       return env;
     },
     async pid(node) {
@@ -124,7 +144,17 @@ function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string,
     },
     async masterOf(key) {
       if (kind === 'sentinel') {
-        const [host, port] = (await topology.cli('-p', String(portOf(topology.sentinels[0]!)), 'sentinel', 'get-master-addr-by-name', topology.name)).trim().split('\n');
+        const [host, port] = (
+          await topology.cli(
+            '-p',
+            String(portOf(topology.sentinels[0]!)),
+            'sentinel',
+            'get-master-addr-by-name',
+            topology.name,
+          )
+        )
+          .trim()
+          .split('\n');
         return `${host}:${port}`;
       }
       // Ask a node that is up: the test may have killed some.
@@ -148,7 +178,9 @@ function topologyOf(kind: 'cluster' | 'sentinel', dir: string, d: Record<string,
       try {
         const lines = String(await admin.info('replication')).split('\r\n');
         // slaveN:ip=127.0.0.1,port=6380,state=online,...
-        return lines.filter((l) => /^slave\d+:/.test(l)).map((l) => `${/ip=([^,]+)/.exec(l)![1]}:${/port=(\d+)/.exec(l)![1]}`);
+        return lines
+          .filter((l) => /^slave\d+:/.test(l))
+          .map((l) => `${/ip=([^,]+)/.exec(l)![1]}:${/port=(\d+)/.exec(l)![1]}`);
       } finally {
         admin.disconnect();
       }

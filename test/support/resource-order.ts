@@ -34,7 +34,8 @@ export interface OrderCheck {
 /** The users and groups an event names. */
 export function namedResources(e: { event: string; data: any }): string[] {
   if (e.event.startsWith('user.')) return [`user ${e.data.id}`];
-  if (e.event === 'group.user_added' || e.event === 'group.user_removed') return [`user ${e.data.id}`, `group ${e.data.group.id}`];
+  if (e.event === 'group.user_added' || e.event === 'group.user_removed')
+    return [`user ${e.data.id}`, `group ${e.data.group.id}`];
   return [`group ${e.data.id}`];
 }
 
@@ -64,7 +65,8 @@ export function checkResourceOrder(
   const violations: string[] = [];
   let lastSequence = -Infinity;
   for (const e of log) {
-    if (typeof e.sequence !== 'number' || e.sequence <= lastSequence) violations.push(`${e.id}: sequence ${e.sequence} after ${lastSequence}`);
+    if (typeof e.sequence !== 'number' || e.sequence <= lastSequence)
+      violations.push(`${e.id}: sequence ${e.sequence} after ${lastSequence}`);
     lastSequence = e.sequence ?? lastSequence;
   }
   const previous = new Map<string, { id: string; event: string }>();
@@ -101,8 +103,17 @@ export function expectResourceOrder(
   deadLettered?: ReadonlySet<string>,
 ): OrderCheck {
   const check = checkResourceOrder(log, posts, deadLettered);
-  expect(check.missing.length, `${what}: ${check.missing.length} of ${log.length} events never acknowledged (first: ${check.missing[0]})`).to.equal(0);
-  expect(check.unknown.length, `${what}: ${check.unknown.length} events not in the log (first: ${check.unknown[0]})`).to.equal(0);
-  expect(check.violations.length, `${what}: ${check.violations.length} out of order: ${check.violations.slice(0, 3).join('; ')}`).to.equal(0);
+  expect(
+    check.missing.length,
+    `${what}: ${check.missing.length} of ${log.length} events never acknowledged (first: ${check.missing[0]})`,
+  ).to.equal(0);
+  expect(
+    check.unknown.length,
+    `${what}: ${check.unknown.length} events not in the log (first: ${check.unknown[0]})`,
+  ).to.equal(0);
+  expect(
+    check.violations.length,
+    `${what}: ${check.violations.length} out of order: ${check.violations.slice(0, 3).join('; ')}`,
+  ).to.equal(0);
   return check;
 }

@@ -32,18 +32,32 @@ export interface Answer {
 }
 
 /** Directories with one group each, on the webhook receiver. */
-export async function loadDirectories(proc: DsyncProc, n: number, webhookUrl: string, tag: string): Promise<LoadDirectory[]> {
+export async function loadDirectories(
+  proc: DsyncProc,
+  n: number,
+  webhookUrl: string,
+  tag: string,
+): Promise<LoadDirectory[]> {
   const dirs = await createDirectories(proc, n, webhookUrl, tag);
   return Promise.all(
     dirs.map(async ({ id }) => {
-      const res = await scim(proc, id, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `${tag} group` });
+      const res = await scim(proc, id, 'POST', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: `${tag} group`,
+      });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       return { id, groupId: res.body.id as string };
     }),
   );
 }
 
-async function scim(proc: DsyncProc, dir: string, method: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
+async function scim(
+  proc: DsyncProc,
+  dir: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${proc.url}/api/scim/v2.0/${dir}${path}`, {
     method,
     headers: { authorization: `Bearer ${scimSecrets.get(dir)}`, 'content-type': 'application/scim+json' },
@@ -88,7 +102,10 @@ export class ScimWriteLoad {
   private async writer(w: number): Promise<void> {
     for (let i = 0; this.running; i++) {
       const dir = this.dirs[(w + i) % this.dirs.length]!;
-      const created = await this.send(dir, 'create', 'POST', '/Users', { schemas: [USER_SCHEMA], userName: `w${w}-${i}@load.example.com` });
+      const created = await this.send(dir, 'create', 'POST', '/Users', {
+        schemas: [USER_SCHEMA],
+        userName: `w${w}-${i}@load.example.com`,
+      });
       if (created?.status === 201) {
         const userId = created.body.id as string;
         this.users.set(dir.id, [...(this.users.get(dir.id) ?? []), userId]);
@@ -100,14 +117,23 @@ export class ScimWriteLoad {
     }
   }
 
-  private async send(dir: LoadDirectory, op: Answer['op'], method: string, path: string, body: unknown): Promise<{ status: number; body: any } | undefined> {
+  private async send(
+    dir: LoadDirectory,
+    op: Answer['op'],
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ status: number; body: any } | undefined> {
     const answer: Answer = { dir: dir.id, op, at: this.now(), done: -1, status: 'network' };
     this.answers.push(answer);
     try {
       const res = await scim(this.proc, dir.id, method, path, body);
       answer.done = this.now();
       answer.status = res.status;
-      if (res.status === 503 && !(res.body?.schemas?.includes(SCIM_ERROR) && res.body.status === '503' && res.body.detail)) {
+      if (
+        res.status === 503 &&
+        !(res.body?.schemas?.includes(SCIM_ERROR) && res.body.status === '503' && res.body.detail)
+      ) {
         answer.defect = `503 without a SCIM Error body: ${JSON.stringify(res.body)}`;
       } else if (res.status !== 503 && res.status !== (op === 'create' ? 201 : 204)) {
         answer.defect = `${res.status}: ${JSON.stringify(res.body)}`;
@@ -152,9 +178,20 @@ export class ScimWriteLoad {
  * and in its group, and its `user.created` / `group.user_added` events delivered (`deliveredMs`: how long after
  * the load the last of them arrived).
  */
-export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceiver, load: ScimWriteLoad, dirs: LoadDirectory[]): Promise<{ deliveredMs: number }> {
+export async function verifyAcknowledged(
+  proc: DsyncProc,
+  receiver: FaultReceiver,
+  load: ScimWriteLoad,
+  dirs: LoadDirectory[],
+): Promise<{ deliveredMs: number }> {
   const defects = load.answers.filter((a) => a.defect);
-  expect(defects.length, `answers other than 2xx / 503 with a body: ${defects.slice(0, 3).map((a) => a.defect).join('; ')}`).to.equal(0);
+  expect(
+    defects.length,
+    `answers other than 2xx / 503 with a body: ${defects
+      .slice(0, 3)
+      .map((a) => a.defect)
+      .join('; ')}`,
+  ).to.equal(0);
 
   const created = new Set([...load.users.values()].flat());
   const seen = () => {
@@ -168,12 +205,16 @@ export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceive
   };
   const missing = () => {
     const s = seen();
-    return { users: [...created].filter((u) => !s.users.has(u)), members: [...load.members].filter((m) => !s.members.has(m)) };
+    return {
+      users: [...created].filter((u) => !s.users.has(u)),
+      members: [...load.members].filter((m) => !s.members.has(m)),
+    };
   };
   const t0 = Date.now();
   await until(
     () => missing().users.length + missing().members.length === 0,
-    () => `events of every acknowledged write (missing: ${missing().users.length} user.created, ${missing().members.length} group.user_added)`,
+    () =>
+      `events of every acknowledged write (missing: ${missing().users.length} user.created, ${missing().members.length} group.user_added)`,
     30_000,
   );
   const deliveredMs = Date.now() - t0;
@@ -185,20 +226,32 @@ export async function verifyAcknowledged(proc: DsyncProc, receiver: FaultReceive
 }
 
 /** The acknowledged users and memberships that the service cannot read back (each directory must be readable). */
-export async function lostAcknowledged(proc: DsyncProc, load: ScimWriteLoad, dirs: LoadDirectory[]): Promise<{ users: string[]; members: string[] }> {
+export async function lostAcknowledged(
+  proc: DsyncProc,
+  load: ScimWriteLoad,
+  dirs: LoadDirectory[],
+): Promise<{ users: string[]; members: string[] }> {
   const lost = { users: [] as string[], members: [] as string[] };
   for (const dir of dirs) {
     await mapLimit(load.users.get(dir.id) ?? [], 16, async (id) => {
-      const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users/${id}`, { headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` } });
+      const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users/${id}`, {
+        headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` },
+      });
       if (res.status === 404) lost.users.push(`${dir.id} ${id}`);
       else expect(res.status, `acknowledged user ${id} of ${dir.id}`).to.equal(200);
       await res.arrayBuffer();
     });
     expect((await api(proc, 'GET', `/api/v1/directory-sync/${dir.id}`)).status, `directory ${dir.id}`).to.equal(200);
-    const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Groups/${dir.groupId}`, { headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` } });
+    const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Groups/${dir.groupId}`, {
+      headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}` },
+    });
     expect(res.status, `group ${dir.groupId} of ${dir.id}`).to.equal(200);
-    const members = new Set(((await res.json()) as { members?: Array<{ value: string }> }).members?.map((m) => m.value));
-    lost.members.push(...[...load.members].filter((m) => m.startsWith(`${dir.groupId} `) && !members.has(m.split(' ')[1]!)));
+    const members = new Set(
+      ((await res.json()) as { members?: Array<{ value: string }> }).members?.map((m) => m.value),
+    );
+    lost.members.push(
+      ...[...load.members].filter((m) => m.startsWith(`${dir.groupId} `) && !members.has(m.split(' ')[1]!)),
+    );
   }
   return lost;
 }

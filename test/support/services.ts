@@ -53,8 +53,14 @@ export async function flushStore(redis: RedisStore['redis']): Promise<void> {
  * A store on the shared cluster or Sentinel master, emptied first. Writes wait for one replica, as they do by
  * default in production on these setups (DSYNC_REDIS_WAIT_REPLICAS).
  */
-export async function freshReplicatedStore(kind: 'cluster' | 'sentinel', options: RedisStoreOptions = {}): Promise<RedisStore> {
-  const store = new RedisStore(kind === 'cluster' ? clusterTarget() : sentinelTarget(), { waitReplicas: 1, ...options });
+export async function freshReplicatedStore(
+  kind: 'cluster' | 'sentinel',
+  options: RedisStoreOptions = {},
+): Promise<RedisStore> {
+  const store = new RedisStore(kind === 'cluster' ? clusterTarget() : sentinelTarget(), {
+    waitReplicas: 1,
+    ...options,
+  });
   await flushStore(store.redis);
   return store;
 }

@@ -8,7 +8,10 @@ import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { freshRedisStore, freshReplicatedStore } from './services.js';
 
 let n = 0;
-export const ev = (label: string): PendingEvent => ({ id: `evt_${++n}`, json: JSON.stringify({ id: `evt_${n}`, label }) });
+export const ev = (label: string): PendingEvent => ({
+  id: `evt_${++n}`,
+  json: JSON.stringify({ id: `evt_${n}`, label }),
+});
 export const labels = async (store: Store, dir: string) =>
   (await store.readEvents(dir, null, 1000)).map((e) => (JSON.parse(e.json) as { label: string }).label);
 

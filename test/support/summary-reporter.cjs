@@ -58,7 +58,8 @@ function openClients() {
   const out = [];
   for (const ref of clients) {
     const c = ref.deref();
-    if (c && c.status !== 'end') out.push(`ioredis client of ${c.options.host}:${c.options.port} (${c.status}), connected in "${c.__openedIn}"`);
+    if (c && c.status !== 'end')
+      out.push(`ioredis client of ${c.options.host}:${c.options.port} (${c.status}), connected in "${c.__openedIn}"`);
   }
   return out;
 }
@@ -75,7 +76,8 @@ function openHandles() {
     const kind = h.constructor ? h.constructor.name : typeof h;
     if (h === process.stdout || h === process.stderr || h === process.stdin) return `${kind} (stdio)`;
     if (kind === 'ChildProcess') return `${kind} pid ${h.pid}: ${(h.spawnargs || []).join(' ').slice(0, 200)}`;
-    if (typeof h.address === 'function' && !h.remoteAddress) return `${kind} listening on ${JSON.stringify(h.address())}`;
+    if (typeof h.address === 'function' && !h.remoteAddress)
+      return `${kind} listening on ${JSON.stringify(h.address())}`;
     if (h.remoteAddress) return `${kind} to ${h.remoteAddress}:${h.remotePort}`;
     return kind;
   });
@@ -84,7 +86,9 @@ function openHandles() {
 /** One line naming a failed test or hook, its spec file and the first line of its error. */
 function failureLine(test, err) {
   const file = test.file ? ` (${relative(process.cwd(), test.file)})` : '';
-  const message = String((err && (err.message || err)) || 'failed').split('\n')[0].slice(0, 300);
+  const message = String((err && (err.message || err)) || 'failed')
+    .split('\n')[0]
+    .slice(0, 300);
   return `failed: ${test.fullTitle()}${file}: ${message}`;
 }
 

@@ -6,11 +6,15 @@ import { join } from 'node:path';
 import Mocha from 'mocha';
 
 const require = createRequire(import.meta.url);
-const { missingBlocks } = require('../support/block-guard.cjs') as { missingBlocks: (root: Mocha.Suite, cwd: string) => string[] };
+const { missingBlocks } = require('../support/block-guard.cjs') as {
+  missingBlocks: (root: Mocha.Suite, cwd: string) => string[];
+};
 
 const CHART = 'Helm chart (helm lint, template, install against a real kube-apiserver)';
 /** What the manifest knows of the chart's helm3 block (the same for helm4). */
-const KNOWN = (require('../known-blocks.json') as Record<string, Record<string, number>>)['test/k8s/chart.test.ts']![`${CHART} helm3`]!;
+const KNOWN = (require('../known-blocks.json') as Record<string, Record<string, number>>)['test/k8s/chart.test.ts']![
+  `${CHART} helm3`
+]!;
 
 /** A root suite holding the chart file's blocks, as mocha builds it, with `n` tests in each named block. */
 function runOf(file: string, blocks: Record<string, number>): Mocha.Suite {
@@ -35,7 +39,9 @@ describe('test-count guard (test/known-blocks.json)', () => {
     expect(missingBlocks(runOf('test/k8s/chart.test.ts', { helm3: KNOWN }), '/repo')).to.deep.equal([
       `test/k8s/chart.test.ts: "${CHART} helm4" defines 0 test(s), the manifest knows ${KNOWN}`,
     ]);
-    expect(missingBlocks(runOf('test/k8s/chart.test.ts', { helm3: KNOWN - 1, helm4: KNOWN }), '/repo')).to.have.length(1);
+    expect(missingBlocks(runOf('test/k8s/chart.test.ts', { helm3: KNOWN - 1, helm4: KNOWN }), '/repo')).to.have.length(
+      1,
+    );
   });
 
   it('does not check the files a run did not load (a part of the suite)', () => {

@@ -22,14 +22,20 @@ describe('dsync: the commands of the table', function () {
     const { status, output } = await dsync(['help']);
     expect(status).to.equal(0);
     expect(output).to.equal(`${usage()}\n`);
-    for (const name of COMMAND_NAMES) expect(output).to.match(new RegExp(`^  ${name} +${COMMANDS[name].summary.replace(/[()]/g, '\\$&')}$`, 'm'));
+    for (const name of COMMAND_NAMES)
+      expect(output).to.match(new RegExp(`^  ${name} +${COMMANDS[name].summary.replace(/[()]/g, '\\$&')}$`, 'm'));
   });
 
   it('an unknown command, or a known one with more words, exits 2 with the usage', async () => {
-    for (const args of [['cron', 'bogus'], ['serve', 'extra']]) {
+    for (const args of [
+      ['cron', 'bogus'],
+      ['serve', 'extra'],
+    ]) {
       const { status, output } = await dsync(args);
       expect(status, args.join(' ')).to.equal(2);
-      expect(output).to.contain(`dsync: unknown command "${args.join(' ')}"`).and.to.contain(usage());
+      expect(output)
+        .to.contain(`dsync: unknown command "${args.join(' ')}"`)
+        .and.to.contain(usage());
     }
   });
 

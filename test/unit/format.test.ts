@@ -28,8 +28,11 @@ describe('formatting (Biome)', function () {
     expect(status, out.slice(-4000)).to.equal(0);
   });
 
-  it("a misformatted file comes back in the house style (single quotes, semicolons, trailing commas, 2 spaces)", async () => {
-    const { status, out } = await biome(['format', '--stdin-file-path=fixture.ts'], 'const  a = {b:"c",d:[1,2]}\nif (a) {\n    f(a)\n}\n');
+  it('a misformatted file comes back in the house style (single quotes, semicolons, trailing commas, 2 spaces)', async () => {
+    const { status, out } = await biome(
+      ['format', '--stdin-file-path=fixture.ts'],
+      'const  a = {b:"c",d:[1,2]}\nif (a) {\n    f(a)\n}\n',
+    );
     expect(status).to.equal(0);
     expect(out).to.equal("const a = { b: 'c', d: [1, 2] };\nif (a) {\n  f(a);\n}\n");
   });

@@ -81,7 +81,9 @@ describe('import boundaries (dependency-cruiser)', function () {
       expect(found).to.include('redis-store-not-memory: src/store/redis/records.ts → src/store/memory/store.ts');
       expect(found.some((v) => v.startsWith('no-cycles: src/operator/'))).to.equal(true, found.join('\n'));
       // The store adapter importing the port in core, and the composition importing both adapters, are allowed.
-      expect(found.filter((v) => v.includes('src/store/memory/store.ts →') || v.includes('src/store/open-store.ts →'))).to.deep.equal([]);
+      expect(
+        found.filter((v) => v.includes('src/store/memory/store.ts →') || v.includes('src/store/open-store.ts →')),
+      ).to.deep.equal([]);
     });
   });
 });

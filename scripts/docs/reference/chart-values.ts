@@ -23,7 +23,17 @@ function helmDocs(): string {
 export function chartValuesPage(chartDir = CHART_DIR): string {
   const valuesTable = execFileSync(
     helmDocs(),
-    ['--dry-run', '--log-level', 'error', '--chart-search-root', chartDir, '--template-files', TEMPLATE, '--sort-values-order', 'file'],
+    [
+      '--dry-run',
+      '--log-level',
+      'error',
+      '--chart-search-root',
+      chartDir,
+      '--template-files',
+      TEMPLATE,
+      '--sort-values-order',
+      'file',
+    ],
     { encoding: 'utf8' },
   );
   return page(

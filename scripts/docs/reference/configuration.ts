@@ -7,7 +7,15 @@ import { envSchema } from '../../../src/config.js';
 import { ENV_DOCS, ENV_GROUPS, type EnvDoc } from '../../../src/config-docs.js';
 import { code, generatedBanner, page, table } from './markdown.js';
 
-type JsonSchema = { type?: string; enum?: unknown[]; default?: unknown; format?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number };
+type JsonSchema = {
+  type?: string;
+  enum?: unknown[];
+  default?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+};
 
 const UNDESCRIBED = 'Not described yet';
 const BOOLEAN = ['0', '1', 'true', 'false'];
@@ -43,7 +51,12 @@ function defaultOf(field: z.ZodType, doc: EnvDoc | undefined): string {
 /** `shape`: the variables to list (the schema's own by default; a test adds one). */
 export function configurationPage(shape: Record<string, z.ZodType> = envSchema.shape): string {
   const variables = Object.entries(shape).map(([name, field]) => ({ name, field, doc: ENV_DOCS[name] }));
-  const row = ({ name, field, doc }: (typeof variables)[number]) => [code(name), doc?.type ?? typeOf(field), defaultOf(field, doc), doc?.meaning ?? `${UNDESCRIBED}: add it to \`src/config-docs.ts\`.`];
+  const row = ({ name, field, doc }: (typeof variables)[number]) => [
+    code(name),
+    doc?.type ?? typeOf(field),
+    defaultOf(field, doc),
+    doc?.meaning ?? `${UNDESCRIBED}: add it to \`src/config-docs.ts\`.`,
+  ];
   const sections = [...ENV_GROUPS, UNDESCRIBED].flatMap((group) => {
     const rows = variables.filter((v) => (v.doc?.group ?? UNDESCRIBED) === group);
     return rows.length === 0 ? [] : [`## ${group}`, table(['Variable', 'Type', 'Default', 'Meaning'], rows.map(row))];

@@ -13,22 +13,45 @@ interface CrdVersion {
   schema: { openAPIV3Schema: JsonSchema };
 }
 export interface Crd {
-  spec: { group: string; names: { kind: string; plural: string; shortNames: string[] }; scope: string; versions: CrdVersion[] };
+  spec: {
+    group: string;
+    names: { kind: string; plural: string; shortNames: string[] };
+    scope: string;
+    versions: CrdVersion[];
+  };
 }
 
 function versionSection(crd: Crd, version: CrdVersion): string[] {
   const root = version.schema.openAPIV3Schema;
   const fields = (part: 'spec' | 'status') => {
     const schema = root.properties![part]!;
-    const rows = fieldRows(schema).map((f) => [code(`${part}.${f.path}`), f.type, f.required ? 'yes' : '', f.description]);
-    return [`### ${part}`, schema.description ? `${schema.description}.` : '', table(['Field', 'Type', 'Required', 'Description'], rows)];
+    const rows = fieldRows(schema).map((f) => [
+      code(`${part}.${f.path}`),
+      f.type,
+      f.required ? 'yes' : '',
+      f.description,
+    ]);
+    return [
+      `### ${part}`,
+      schema.description ? `${schema.description}.` : '',
+      table(['Field', 'Type', 'Required', 'Description'], rows),
+    ];
   };
-  const rules = ((root.properties!['spec']!['x-kubernetes-validations'] as Array<{ rule: string; message: string }> | undefined) ?? []).map((r) => [code(r.rule), r.message]);
-  const columns = version.additionalPrinterColumns.map((c) => [c.name, code(c.jsonPath), c.priority ? '`-o wide`' : 'always']);
+  const rules = (
+    (root.properties!['spec']!['x-kubernetes-validations'] as Array<{ rule: string; message: string }> | undefined) ??
+    []
+  ).map((r) => [code(r.rule), r.message]);
+  const columns = version.additionalPrinterColumns.map((c) => [
+    c.name,
+    code(c.jsonPath),
+    c.priority ? '`-o wide`' : 'always',
+  ]);
   return [
     `## ${crd.spec.group}/${version.name}`,
     ...fields('spec'),
-    rules.length > 0 ? `Rules across spec fields, checked by the API server at apply time:\n\n${table(['Rule (CEL)', 'Message'], rules)}` : '',
+    rules.length > 0
+      ? `Rules across spec fields, checked by the API server at apply time:\n\n${table(['Rule (CEL)', 'Message'], rules)}`
+      : '',
     ...fields('status'),
     `### kubectl get columns\n\n${table(['Column', 'JSONPath', 'Shown'], columns)}`,
   ];

@@ -9,9 +9,24 @@ import { code, generatedBanner, page, prose, table } from './markdown.js';
 
 export const OPENAPI_FILE = new URL('../../../docs/openapi.json', import.meta.url);
 
-interface Parameter { name: string; in: string; required?: boolean; deprecated?: boolean; description?: string; schema: JsonSchema }
-interface Media { schema?: JsonSchema; examples?: Record<string, { value: unknown }> }
-interface Response { $ref?: string; description: string; headers?: Record<string, unknown>; content?: Record<string, Media> }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  deprecated?: boolean;
+  description?: string;
+  schema: JsonSchema;
+}
+interface Media {
+  schema?: JsonSchema;
+  examples?: Record<string, { value: unknown }>;
+}
+interface Response {
+  $ref?: string;
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, Media>;
+}
 interface Operation {
   operationId: string;
   summary?: string;
@@ -27,7 +42,11 @@ export interface Document {
   tags: Array<{ name: string; description?: string }>;
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, JsonSchema>; responses: Record<string, Response>; securitySchemes: Record<string, { description?: string }> };
+  components: {
+    schemas: Record<string, JsonSchema>;
+    responses: Record<string, Response>;
+    securitySchemes: Record<string, { description?: string }>;
+  };
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
@@ -55,7 +74,14 @@ function renderer(document: Document) {
     const answers = Object.entries(op.responses).map(([status, given]) => {
       const r = response(given);
       const media = Object.values(r.content ?? {})[0];
-      return [status, r.description, media?.schema ? typeName(media.schema, refs) : '', Object.keys(r.headers ?? {}).map(code).join(', ')];
+      return [
+        status,
+        r.description,
+        media?.schema ? typeName(media.schema, refs) : '',
+        Object.keys(r.headers ?? {})
+          .map(code)
+          .join(', '),
+      ];
     });
     const success = Object.entries(op.responses).find(([status]) => status.startsWith('2'));
     const successExample = success && firstExample(Object.values(response(success[1]).content ?? {})[0]);
@@ -64,7 +90,9 @@ function renderer(document: Document) {
       `${code(`${method.toUpperCase()} ${path}`)}${op.security?.length === 0 && !webhook ? ' (no authentication)' : ''}`,
       prose(op.description ?? ''),
       parameters.length > 0 ? table(['Parameter', 'In', 'Type', 'Required', 'Description'], parameters) : '',
-      body ? `Request body (${code(body[0])}${op.requestBody!.required ? ', required' : ''}): ${body[1].schema ? typeName(body[1].schema, refs) : 'any'}` : '',
+      body
+        ? `Request body (${code(body[0])}${op.requestBody!.required ? ', required' : ''}): ${body[1].schema ? typeName(body[1].schema, refs) : 'any'}`
+        : '',
       body && firstExample(body[1]) !== undefined ? `Example request body:\n\n${json(firstExample(body[1]))}` : '',
       table(['Status', 'Meaning', 'Body', 'Headers'], answers),
       successExample !== undefined ? `Example answer (${success![0]}):\n\n${json(successExample)}` : '',
@@ -78,13 +106,20 @@ function renderer(document: Document) {
     // Declared tags first, in their order; a tag an operation uses without declaring it, or none, still gets a section.
     const declared = document.tags.map((t) => t.name);
     const used = all.flatMap(({ op }) => op.tags ?? ['Other']);
-    const tags = [...document.tags, ...[...new Set(used)].filter((name) => !declared.includes(name)).map((name) => ({ name, description: undefined }))];
+    const tags = [
+      ...document.tags,
+      ...[...new Set(used)]
+        .filter((name) => !declared.includes(name))
+        .map((name) => ({ name, description: undefined })),
+    ];
     return tags
       .filter((tag) => used.includes(tag.name))
       .flatMap((tag) => [
         `## ${tag.name}`,
         tag.description ? prose(`${tag.description}.`) : '',
-        ...all.filter(({ op }) => (op.tags ?? ['Other']).includes(tag.name)).flatMap(({ method, path, op }) => operation(method, path, op)),
+        ...all
+          .filter(({ op }) => (op.tags ?? ['Other']).includes(tag.name))
+          .flatMap(({ method, path, op }) => operation(method, path, op)),
       ]);
   }
 
@@ -98,7 +133,7 @@ function renderer(document: Document) {
     const any = Object.values(document.webhooks)[0]?.['post'];
     return [
       '## Webhooks',
-      'The POSTs dsync sends to each directory\'s webhook: one event per POST in real time, an array in batch mode. The fields of every event are on the [Events](events.md) page; [receiving webhooks](../guides/webhooks/index.md) shows how to verify them.',
+      "The POSTs dsync sends to each directory's webhook: one event per POST in real time, an array in batch mode. The fields of every event are on the [Events](events.md) page; [receiving webhooks](../guides/webhooks/index.md) shows how to verify them.",
       prose(any?.description ?? ''),
       table(['Webhook', 'When', 'Body'], rows),
     ];
@@ -123,7 +158,9 @@ function renderer(document: Document) {
 
 export function httpApiPage(document: Document = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document): string {
   const render = renderer(document);
-  const auth = Object.entries(document.components.securitySchemes).map(([name, s]) => `${code(name)}: ${s.description ?? ''}`);
+  const auth = Object.entries(document.components.securitySchemes).map(
+    ([name, s]) => `${code(name)}: ${s.description ?? ''}`,
+  );
   return page(
     generatedBanner('`docs/openapi.json` (written from the route table by `npm run openapi`)'),
     '# HTTP API',

@@ -47,7 +47,10 @@ export function localRefs(document: JsonSchema, link?: (name: string) => string)
   return {
     resolve(ref) {
       const path = ref.replace(/^#\//, '').split('/');
-      const schema = path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], document) as JsonSchema | undefined;
+      const schema = path.reduce<unknown>(
+        (node, key) => (node as Record<string, unknown> | undefined)?.[key],
+        document,
+      ) as JsonSchema | undefined;
       if (!schema) throw new Error(`unresolved $ref ${ref}`);
       return { name: path.at(-1)!, schema };
     },
@@ -74,7 +77,10 @@ export function typeName(schema: JsonSchema, refs: Refs = NO_REFS): string {
   if (Array.isArray(schema.type)) return schema.type.join(' or ');
   if (schema.type === 'array') return `array of ${schema.items ? typeName(schema.items, refs) : 'any'}`;
   if (schema.type === 'object' && !schema.properties && schema.additionalProperties !== false) {
-    const values = typeof schema.additionalProperties === 'object' && Object.keys(schema.additionalProperties).length > 0 ? typeName(schema.additionalProperties, refs) : 'any';
+    const values =
+      typeof schema.additionalProperties === 'object' && Object.keys(schema.additionalProperties).length > 0
+        ? typeName(schema.additionalProperties, refs)
+        : 'any';
     return `object (${values} values)`;
   }
   const type = schema.type ?? 'any';
@@ -93,13 +99,17 @@ export function describe(schema: JsonSchema): string {
   const [min, max] = [n('minimum') ?? n('exclusiveMinimum'), n('maximum')];
   if (min !== undefined || max !== undefined) {
     const low = n('exclusiveMinimum') !== undefined ? `> ${n('exclusiveMinimum')}` : `≥ ${min}`;
-    parts.push(min !== undefined && max !== undefined ? `${low}, ≤ ${max}.` : min !== undefined ? `${low}.` : `≤ ${max}.`);
+    parts.push(
+      min !== undefined && max !== undefined ? `${low}, ≤ ${max}.` : min !== undefined ? `${low}.` : `≤ ${max}.`,
+    );
   }
   if (n('maxItems') !== undefined) parts.push(`At most ${n('maxItems')} items.`);
   // A format (date-time, email) says it better than the long pattern that implements it.
   if (typeof schema['pattern'] === 'string' && !schema.format) parts.push(`Pattern ${code(schema['pattern'])}.`);
-  if (schema.default !== undefined && !(typeof schema.default === 'object' && schema.default !== null)) parts.push(`Default ${code(JSON.stringify(schema.default))}.`);
-  for (const rule of (schema['x-kubernetes-validations'] as Array<{ message?: string; rule: string }> | undefined) ?? []) {
+  if (schema.default !== undefined && !(typeof schema.default === 'object' && schema.default !== null))
+    parts.push(`Default ${code(JSON.stringify(schema.default))}.`);
+  for (const rule of (schema['x-kubernetes-validations'] as Array<{ message?: string; rule: string }> | undefined) ??
+    []) {
     parts.push(`${(rule.message ?? rule.rule).replace(/^./, (c) => c.toUpperCase()).replace(/\.?$/, '.')}`);
   }
   return parts.join(' ');

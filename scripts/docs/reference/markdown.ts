@@ -5,7 +5,9 @@ export function generatedBanner(source: string): string {
   return `<!-- Generated from ${source} by \`npm run docs:reference\`; do not edit. -->`;
 }
 
-/** Applies `fn` to the text outside code spans (Python-Markdown keeps a code span's content as it is, pipes included). */
+/**
+ * Applies `fn` to the text outside code spans (Python-Markdown keeps a code span's content as it is, pipes included).
+ */
 function outsideCode(text: string, fn: (prose: string) => string): string {
   return text
     .split(/(`+[^`]*?`+)/)

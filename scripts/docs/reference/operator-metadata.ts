@@ -5,7 +5,8 @@
 import { OPERATOR_METADATA, type MetadataKey } from '../../../src/operator/metadata-keys.js';
 import { code, generatedBanner, page, table } from './markdown.js';
 
-const rows = (keys: readonly MetadataKey[]) => keys.map((k) => [code(k.value === undefined ? k.key : `${k.key}: ${k.value}`), k.kind, k.on, k.meaning]);
+const rows = (keys: readonly MetadataKey[]) =>
+  keys.map((k) => [code(k.value === undefined ? k.key : `${k.key}: ${k.value}`), k.kind, k.on, k.meaning]);
 
 export function operatorMetadataPage(keys: readonly MetadataKey[] = OPERATOR_METADATA): string {
   const headers = ['Key', 'Kind', 'On', 'Meaning'];

@@ -1,4 +1,7 @@
-/** The generated reference pages: where each is committed and what writes it (the writer and the freshness test share this list). */
+/**
+ * The generated reference pages: where each is committed and what writes it (the writer and the freshness test share
+ * this list).
+ */
 import { fileURLToPath } from 'node:url';
 import { chartValuesPage } from './chart-values.js';
 import { configurationPage } from './configuration.js';

@@ -33,7 +33,10 @@ export const seesSecrets = (scope: KeyScope): boolean => !scope.readOnly && scop
 
 /** `DSYNC_API_KEYS` → its keys; an issue names the entry by position (its text holds a key). */
 export const apiKeysSchema = z.string().transform((text, ctx): ApiKey[] => {
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const keys: ApiKey[] = [];
   for (const [i, entry] of entries.entries()) {
     const [key = '', ...parts] = entry.split(':');
@@ -45,7 +48,14 @@ export const apiKeysSchema = z.string().transform((text, ctx): ApiKey[] => {
     const value = (name: string) => parts.find((p) => p.startsWith(`${name}=`))?.slice(name.length + 1);
     const tenant = value('tenant');
     const product = value('product');
-    keys.push({ key, scope: { readOnly: parts.includes('read'), ...(tenant !== undefined && { tenant }), ...(product !== undefined && { product }) } });
+    keys.push({
+      key,
+      scope: {
+        readOnly: parts.includes('read'),
+        ...(tenant !== undefined && { tenant }),
+        ...(product !== undefined && { product }),
+      },
+    });
   }
   return keys;
 });
@@ -53,8 +63,11 @@ export const apiKeysSchema = z.string().transform((text, ctx): ApiKey[] => {
 function scopeProblem(key: string, parts: string[], earlier: ApiKey[]): string | undefined {
   if (key === '' || /\s/.test(key)) return 'has an empty key or one with spaces';
   if (earlier.some((k) => k.key === key)) return 'repeats the key of an earlier entry';
-  const names = parts.map((p) => (p === 'read' ? 'read' : /^(tenant|product)=.+$/.test(p) ? p.slice(0, p.indexOf('=')) : undefined));
-  if (names.includes(undefined)) return 'has an unknown scope (use read, tenant=<tenant>, product=<product>, joined by ":")';
+  const names = parts.map((p) =>
+    p === 'read' ? 'read' : /^(tenant|product)=.+$/.test(p) ? p.slice(0, p.indexOf('=')) : undefined,
+  );
+  if (names.includes(undefined))
+    return 'has an unknown scope (use read, tenant=<tenant>, product=<product>, joined by ":")';
   if (new Set(names).size !== names.length) return 'repeats a scope';
   if (names.includes('product') && !names.includes('tenant')) return 'has product= without tenant=';
   return undefined;
@@ -94,7 +107,8 @@ export async function authorize(
   const { tenant, product } = scope;
   if (tenant === undefined) return;
   const limited = `This API key is limited to tenant ${tenant}${product === undefined ? '' : ` and product ${product}`}`;
-  const within = (t: string | undefined, p: string | undefined) => t === tenant && (product === undefined || p === product);
+  const within = (t: string | undefined, p: string | undefined) =>
+    t === tenant && (product === undefined || p === product);
   const checkDirectory = async (id: string) => {
     const d = await directoryOf(id);
     if (!within(d.tenant, d.product)) throw new ForbiddenError(`${limited}; directory ${id} is not`);
@@ -116,7 +130,16 @@ export async function authorize(
   }
 }
 
-const SECRET_KEYS = new Set(['secret', 'google_access_token', 'google_refresh_token', 'access_token', 'refresh_token', 'api_key', 'client_secret', 'webhook_secret']);
+const SECRET_KEYS = new Set([
+  'secret',
+  'google_access_token',
+  'google_refresh_token',
+  'access_token',
+  'refresh_token',
+  'api_key',
+  'client_secret',
+  'webhook_secret',
+]);
 export const REDACTED = '[redacted]';
 
 /** A copy of an answer with every non-empty secret value (by key name) replaced by `[redacted]`. */
@@ -124,6 +147,9 @@ export function redactSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, SECRET_KEYS.has(k) && typeof v === 'string' && v !== '' ? REDACTED : redactSecrets(v)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      SECRET_KEYS.has(k) && typeof v === 'string' && v !== '' ? REDACTED : redactSecrets(v),
+    ]),
   );
 }

@@ -33,9 +33,12 @@ export function envelopeErrors(): ErrorRequestHandler {
     if (!(err instanceof DsyncError) && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       return fail(res, e.status, e.message);
     }
-    const fault = err instanceof DsyncError ? err : new DsyncError('Internal server error', 'DSYNC_INTERNAL', { cause: err });
+    const fault =
+      err instanceof DsyncError ? err : new DsyncError('Internal server error', 'DSYNC_INTERNAL', { cause: err });
     const { requestId, log } = res.locals;
     log.error({ err, errorId: fault.id }, 'management request failed'); // the child logger carries requestId
-    res.status(500).json({ data: null, error: { message: 'Internal server error', code: 500, id: fault.id, requestId } });
+    res
+      .status(500)
+      .json({ data: null, error: { message: 'Internal server error', code: 500, id: fault.id, requestId } });
   };
 }

@@ -46,7 +46,10 @@ export function requestMetrics(metrics: Pick<Metrics, 'httpDuration'>): RequestH
     const started = performance.now();
     res.once('finish', () => {
       try {
-        metrics.httpDuration.observe({ route: routeLabel(res), method: methodLabel(req.method), status_code: String(res.statusCode) }, (performance.now() - started) / 1000);
+        metrics.httpDuration.observe(
+          { route: routeLabel(res), method: methodLabel(req.method), status_code: String(res.statusCode) },
+          (performance.now() - started) / 1000,
+        );
       } catch (err) {
         // A metrics failure must never take the process down with it.
         res.locals.log.warn({ err }, 'could not record request metrics');

@@ -10,10 +10,21 @@ import { z } from 'zod';
 import { EVENT_TYPES, directorySyncEventSchema, eventSchemaId, eventSchemas } from '../../core/event-schema.js';
 import { errorStatuses, API_PREFIX, type ApiRoute } from './route-table.js';
 import { FIXED_SCHEMAS, fixedPaths } from './fixed-paths.js';
-import { ERROR_RESPONSES, ERROR_SCHEMAS, HEADERS, TAG_DESCRIPTIONS, WEBHOOK_HEADERS, answerHeaders, errorResponse } from './responses.js';
+import {
+  ERROR_RESPONSES,
+  ERROR_SCHEMAS,
+  HEADERS,
+  TAG_DESCRIPTIONS,
+  WEBHOOK_HEADERS,
+  answerHeaders,
+  errorResponse,
+} from './responses.js';
 import { SchemaCollector, exampleOf, type Json } from './json-schemas.js';
 
-const { version, license } = createRequire(import.meta.url)('../../../package.json') as { version: string; license: string };
+const { version, license } = createRequire(import.meta.url)('../../../package.json') as {
+  version: string;
+  license: string;
+};
 
 /** `/directory-sync/:id` → `/api/v1/directory-sync/{id}`. */
 export const openApiPath = (expressPath: string): string => `${API_PREFIX}${expressPath.replace(/:(\w+)/g, '{$1}')}`;
@@ -22,7 +33,10 @@ const isRequired = (schema: z.ZodType): boolean => !schema.safeParse(undefined).
 
 const pascal = (words: string[]): string => words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 
-/** The route's operationId, or one made of method and path: `post /directory-sync/:id/events/replay` → `postDirectorySyncIdEventsReplay`. */
+/**
+ * The route's operationId, or one made of method and path: `post /directory-sync/:id/events/replay` →
+ * `postDirectorySyncIdEventsReplay`.
+ */
 export function operationId(r: ApiRoute): string {
   return r.operationId ?? r.method + pascal(r.path.split(/[^A-Za-z0-9]+/).filter(Boolean));
 }
@@ -30,7 +44,8 @@ export function operationId(r: ApiRoute): string {
 function parameters(r: ApiRoute, schemas: SchemaCollector): Json[] {
   const of = (where: 'path' | 'query' | 'header', object: z.ZodType | undefined): Json[] => {
     if (!object) return [];
-    if (!(object instanceof z.ZodObject)) throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
+    if (!(object instanceof z.ZodObject))
+      throw new Error(`${r.method} ${r.path}: ${where} parameters must be a z.object`);
     return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, schema]) => {
       const { description, deprecated, examples, ...json } = schemas.convert(schema, 'input');
       return {
@@ -60,13 +75,17 @@ function operation(r: ApiRoute, schemas: SchemaCollector): Json {
       headers: { ...answerHeaders(behindKey), ...response.headers },
       content: {
         'application/json': {
-          schema: schemas.successEnvelope(response.data, `${pascal([id])}${Object.keys(r.responses).length > 1 ? status : ''}Envelope`),
+          schema: schemas.successEnvelope(
+            response.data,
+            `${pascal([id])}${Object.keys(r.responses).length > 1 ? status : ''}Envelope`,
+          ),
           ...examples(example === undefined ? undefined : { data: example, error: null }),
         },
       },
     };
   }
-  for (const status of [...errorStatuses(r), 500]) responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
+  for (const status of [...errorStatuses(r), 500])
+    responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
   const params = parameters(r, schemas);
   return {
     operationId: id,
@@ -78,7 +97,12 @@ function operation(r: ApiRoute, schemas: SchemaCollector): Json {
     ...(r.body && {
       requestBody: {
         required: !r.body.safeParse({}).success,
-        content: { 'application/json': { schema: schemas.convert(r.body, 'input'), ...examples(r.requestExample ?? exampleOf(r.body)) } },
+        content: {
+          'application/json': {
+            schema: schemas.convert(r.body, 'input'),
+            ...examples(r.requestExample ?? exampleOf(r.body)),
+          },
+        },
       },
     }),
     responses,
@@ -88,8 +112,8 @@ function operation(r: ApiRoute, schemas: SchemaCollector): Json {
 const WEBHOOK_DESCRIPTION =
   'Signed the Standard Webhooks way: verify `webhook-signature` over `webhook-id.webhook-timestamp.body` with the ' +
   "directory's webhook secret (e.g. with the `standardwebhooks` package, or `verifyWebhook` of `dsync-service/client`). " +
-  'Delivery is at least once: de-duplicate on `webhook-id`. A user\'s events, a group\'s events and a membership after its ' +
-  'user and group arrive in order; `sequence` gives the directory\'s order of all its events.';
+  "Delivery is at least once: de-duplicate on `webhook-id`. A user's events, a group's events and a membership after its " +
+  "user and group arrive in order; `sequence` gives the directory's order of all its events.";
 
 /** A webhook POST: its body, example and the Standard Webhooks headers. */
 function webhook(operationId: string, summary: string, schema: Json, example: unknown): Json {
@@ -106,7 +130,9 @@ function webhook(operationId: string, summary: string, schema: Json, example: un
       parameters: Object.entries(WEBHOOK_HEADERS).map(([name, h]) => ({ name, in: 'header', required: true, ...h })),
       requestBody: { required: true, content: { 'application/json': { schema, ...examples(example) } } },
       responses: {
-        '2XX': { description: 'Delivered; any other status is retried on the schedule (410 Gone disables the webhook)' },
+        '2XX': {
+          description: 'Delivered; any other status is retried on the schedule (410 Gone disables the webhook)',
+        },
       },
     },
   };
@@ -116,7 +142,15 @@ function webhook(operationId: string, summary: string, schema: Json, example: un
 function webhooks(schemas: SchemaCollector): Json {
   const perType = EVENT_TYPES.map((type) => {
     const schema = eventSchemas[type];
-    return [type, webhook(`webhook${eventSchemaId(type)}`, `${type} (real-time mode: one event per POST)`, schemas.convert(schema, 'output'), exampleOf(schema))];
+    return [
+      type,
+      webhook(
+        `webhook${eventSchemaId(type)}`,
+        `${type} (real-time mode: one event per POST)`,
+        schemas.convert(schema, 'output'),
+        exampleOf(schema),
+      ),
+    ];
   });
   const batch = webhook(
     'webhookEventBatch',
@@ -132,7 +166,10 @@ function tags(paths: Json, hooks: Json): Json[] {
   for (const ops of [...Object.values(paths), ...Object.values(hooks)] as Array<Record<string, { tags: string[] }>>) {
     for (const op of Object.values(ops)) op.tags.forEach((t) => used.add(t));
   }
-  const ordered = [...Object.keys(TAG_DESCRIPTIONS).filter((t) => used.has(t)), ...[...used].filter((t) => !(t in TAG_DESCRIPTIONS))];
+  const ordered = [
+    ...Object.keys(TAG_DESCRIPTIONS).filter((t) => used.has(t)),
+    ...[...used].filter((t) => !(t in TAG_DESCRIPTIONS)),
+  ];
   return ordered.map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] && { description: TAG_DESCRIPTIONS[name] }) }));
 }
 
@@ -147,7 +184,8 @@ export function buildOpenApiDocument(routes: ApiRoute[]): Json {
   }
   // The routes' error statuses include it (route-table.ts); the fixed paths meet the same parser.
   for (const ops of Object.values(fixed) as Array<Record<string, { responses: Json }>>) {
-    for (const op of Object.values(ops)) op.responses[431] = { $ref: `#/components/responses/${ERROR_RESPONSES[431]!.name}` };
+    for (const op of Object.values(ops))
+      op.responses[431] = { $ref: `#/components/responses/${ERROR_RESPONSES[431]!.name}` };
   }
   const hooks = webhooks(schemas);
   const usedStatuses = new Set([...routes.flatMap(errorStatuses), 500]);
@@ -166,7 +204,13 @@ export function buildOpenApiDocument(routes: ApiRoute[]): Json {
       license: { name: license, identifier: license },
     },
     // Relative: the server that serves this document (a local `npm start` is http://localhost:5225).
-    servers: [{ url: '/', description: 'The dsync server this document comes from: DSYNC_EXTERNAL_URL, or http://localhost:5225 for `npm start`' }],
+    servers: [
+      {
+        url: '/',
+        description:
+          'The dsync server this document comes from: DSYNC_EXTERNAL_URL, or http://localhost:5225 for `npm start`',
+      },
+    ],
     security: [{ ApiKey: [] }],
     tags: tags(paths, hooks),
     paths,

@@ -7,8 +7,13 @@ import { DIRECTORY_TYPES } from '../../core/model.js';
 import type { GoogleDirectoryView, TokenSet } from '../../providers/google/authorization.js';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import type { SyncStatus } from '../../providers/google/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
-
+import {
+  baseSyncStatusShape,
+  DIRECTORY_ID,
+  syncReportObject,
+  syncRunObject,
+  ZERO_COUNTS,
+} from './pull-sync-schemas.js';
 
 const TOKENS = { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' };
 
@@ -22,12 +27,33 @@ export const tokenSetSchema = z
   })
   .meta({
     id: 'GoogleTokenSet',
-    examples: [{ ...TOKENS, scope: 'https://www.googleapis.com/auth/admin.directory.user.readonly', token_type: 'Bearer', expiry_date: 1795255200000 }],
+    examples: [
+      {
+        ...TOKENS,
+        scope: 'https://www.googleapis.com/auth/admin.directory.user.readonly',
+        token_type: 'Bearer',
+        expiry_date: 1795255200000,
+      },
+    ],
   }) satisfies z.ZodType<TokenSet>;
 
 export const authorizationUrlSchema = z
-  .object({ authorizationUrl: z.string().describe("A single-use start link of this service, which goes on to Google's consent page, under the name the API has always given it") })
-  .meta({ id: 'GoogleAuthorizationUrl', examples: [{ authorizationUrl: 'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' }] });
+  .object({
+    authorizationUrl: z
+      .string()
+      .describe(
+        "A single-use start link of this service, which goes on to Google's consent page, under the name the API has always given it",
+      ),
+  })
+  .meta({
+    id: 'GoogleAuthorizationUrl',
+    examples: [
+      {
+        authorizationUrl:
+          'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA',
+      },
+    ],
+  });
 
 export const googleDirectoryViewSchema = z
   .object({
@@ -42,7 +68,18 @@ export const googleDirectoryViewSchema = z
   })
   .meta({
     id: 'GoogleDirectory',
-    examples: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', type: 'google', google_domain: 'acme.io', google_access_token: TOKENS.access_token, google_refresh_token: TOKENS.refresh_token }],
+    examples: [
+      {
+        id: DIRECTORY_ID,
+        name: 'Acme (Google)',
+        tenant: 'acme',
+        product: 'app',
+        type: 'google',
+        google_domain: 'acme.io',
+        google_access_token: TOKENS.access_token,
+        google_refresh_token: TOKENS.refresh_token,
+      },
+    ],
   }) satisfies z.ZodType<GoogleDirectoryView>;
 
 export const serviceAccountViewSchema = z
@@ -52,7 +89,10 @@ export const serviceAccountViewSchema = z
     admin_email: z.string(),
     client_id: z.string().optional(),
   })
-  .meta({ id: 'GoogleServiceAccount', examples: [{ id: DIRECTORY_ID, client_email: 'sync@acme.iam.gserviceaccount.com', admin_email: 'admin@acme.io' }] });
+  .meta({
+    id: 'GoogleServiceAccount',
+    examples: [{ id: DIRECTORY_ID, client_email: 'sync@acme.iam.gserviceaccount.com', admin_email: 'admin@acme.io' }],
+  });
 
 export const syncStatusSchema = z
   .object({
@@ -78,19 +118,28 @@ export const syncStatusSchema = z
     ],
   }) satisfies z.ZodType<SyncStatus>;
 
-export const syncReportSchema = syncReportObject
-  .meta({
-    id: 'GoogleSyncReport',
-    examples: [
-      {
-        directories: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', state: 'succeeded', counts: { ...ZERO_COUNTS, users_created: 30 }, error: null }],
-        created: 30,
-        updated: 0,
-        deleted: 0,
-        failed: 0,
-      },
-    ],
-  }) satisfies z.ZodType<SyncReport>;
+export const syncReportSchema = syncReportObject.meta({
+  id: 'GoogleSyncReport',
+  examples: [
+    {
+      directories: [
+        {
+          id: DIRECTORY_ID,
+          name: 'Acme (Google)',
+          tenant: 'acme',
+          product: 'app',
+          state: 'succeeded',
+          counts: { ...ZERO_COUNTS, users_created: 30 },
+          error: null,
+        },
+      ],
+      created: 30,
+      updated: 0,
+      deleted: 0,
+      failed: 0,
+    },
+  ],
+}) satisfies z.ZodType<SyncReport>;
 
 export const syncRunRecordSchema = syncRunObject.meta({
   id: 'GoogleSyncRun',
@@ -103,7 +152,17 @@ export const syncRunRecordSchema = syncRunObject.meta({
       started_at: '2026-11-21T08:00:00.000Z',
       finished_at: '2026-11-21T08:00:04.210Z',
       progress: { directories: 1, done: 1 },
-      directories: [{ id: DIRECTORY_ID, name: 'Acme (Google)', tenant: 'acme', product: 'app', state: 'succeeded', counts: { ...ZERO_COUNTS, users_created: 30 }, error: null }],
+      directories: [
+        {
+          id: DIRECTORY_ID,
+          name: 'Acme (Google)',
+          tenant: 'acme',
+          product: 'app',
+          state: 'succeeded',
+          counts: { ...ZERO_COUNTS, users_created: 30 },
+          error: null,
+        },
+      ],
       created: 30,
       updated: 0,
       deleted: 0,

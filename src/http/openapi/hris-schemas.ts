@@ -8,7 +8,13 @@ import type { SyncReport } from '../../providers/pull/runner.js';
 import { HRIS_TYPES } from '../../providers/hris/connector.js';
 import type { HrisConnectionView } from '../../providers/hris/hris.js';
 import type { HrisSyncStatus } from '../../providers/hris/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
+import {
+  baseSyncStatusShape,
+  DIRECTORY_ID,
+  syncReportObject,
+  syncRunObject,
+  ZERO_COUNTS,
+} from './pull-sync-schemas.js';
 
 const FINISHED = '2026-11-21T08:00:01.200Z';
 
@@ -17,13 +23,19 @@ export const hrisCredentialsInput = z
   .looseObject({
     subdomain: z.string().optional().describe('BambooHR: the company part of <subdomain>.bamboohr.com'),
     api_key: z.string().optional().describe('BambooHR: an API key of a user who may read every employee'),
-    webhook_secret: z.string().optional().describe("BambooHR (optional): the webhook's private key; without it, webhook calls are refused"),
+    webhook_secret: z
+      .string()
+      .optional()
+      .describe("BambooHR (optional): the webhook's private key; without it, webhook calls are refused"),
     service_user_id: z.string().optional().describe('HiBob: the service user id'),
     token: z.string().optional().describe("HiBob: the service user's token"),
     client_id: z.string().optional().describe('Personio: the API credential client id'),
     client_secret: z.string().optional().describe('Personio: the API credential client secret'),
   })
-  .meta({ id: 'HrisCredentialsInput', examples: [{ subdomain: 'acme', api_key: 'b5e1c0ffee0d15ea5e7b0b5e1c0ffee0d15ea5e7' }] });
+  .meta({
+    id: 'HrisCredentialsInput',
+    examples: [{ subdomain: 'acme', api_key: 'b5e1c0ffee0d15ea5e7b0b5e1c0ffee0d15ea5e7' }],
+  });
 
 export const hrisConnectionSchema = z
   .object({
@@ -35,24 +47,48 @@ export const hrisConnectionSchema = z
   })
   .meta({
     id: 'HrisConnection',
-    examples: [{ directory_id: DIRECTORY_ID, type: 'bamboohr', provider: 'BambooHR', connected_at: '2026-11-21T08:00:00.000Z', account: { subdomain: 'acme', webhook_signing: 'off' } }],
+    examples: [
+      {
+        directory_id: DIRECTORY_ID,
+        type: 'bamboohr',
+        provider: 'BambooHR',
+        connected_at: '2026-11-21T08:00:00.000Z',
+        account: { subdomain: 'acme', webhook_signing: 'off' },
+      },
+    ],
   }) satisfies z.ZodType<HrisConnectionView>;
 
 const REPORT_EXAMPLE = {
-  directories: [{ id: DIRECTORY_ID, name: 'Acme (BambooHR)', tenant: 'acme', product: 'app', state: 'succeeded' as const, counts: { ...ZERO_COUNTS, users_updated: 1 }, error: null }],
+  directories: [
+    {
+      id: DIRECTORY_ID,
+      name: 'Acme (BambooHR)',
+      tenant: 'acme',
+      product: 'app',
+      state: 'succeeded' as const,
+      counts: { ...ZERO_COUNTS, users_updated: 1 },
+      error: null,
+    },
+  ],
   created: 0,
   updated: 1,
   deleted: 0,
   failed: 0,
 };
 
-export const hrisSyncReportSchema = syncReportObject.meta({ id: 'HrisSyncReport', examples: [REPORT_EXAMPLE] }) satisfies z.ZodType<SyncReport>;
+export const hrisSyncReportSchema = syncReportObject.meta({
+  id: 'HrisSyncReport',
+  examples: [REPORT_EXAMPLE],
+}) satisfies z.ZodType<SyncReport>;
 
 export const hrisSyncStatusSchema = z
   .object({
     ...baseSyncStatusShape,
     provider: z.enum(HRIS_TYPES).nullable(),
-    mode: z.enum(['full', 'changed-since']).nullable().describe("full: every employee listed and diffed; changed-since: only the employees BambooHR's feed named"),
+    mode: z
+      .enum(['full', 'changed-since'])
+      .nullable()
+      .describe("full: every employee listed and diffed; changed-since: only the employees BambooHR's feed named"),
     employees_read: z.int().describe('Employees the last run read'),
     provider_requests: z.int().describe('Requests to the provider in the last run (retries included)'),
     throttled: z.int().describe('Answers of the last run that told it to slow down (429, or 503 with Retry-After)'),

@@ -23,7 +23,8 @@ function discriminate(ctx: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSON
   for (const option of def.options) {
     const id = option.meta()?.id;
     const value = (option.shape[def.discriminator] as z.ZodLiteral | undefined)?.value;
-    if (!id || typeof value !== 'string') throw new Error(`a discriminated union's options need an id and a string ${def.discriminator}`);
+    if (!id || typeof value !== 'string')
+      throw new Error(`a discriminated union's options need an id and a string ${def.discriminator}`);
     mapping[value] = `#/$defs/${id}`;
   }
   (ctx.jsonSchema as Json).discriminator = { propertyName: def.discriminator, mapping };
@@ -34,7 +35,12 @@ export class SchemaCollector {
   readonly components: Record<string, Json> = {};
 
   convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: discriminate }) as Json;
+    const json = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      override: discriminate,
+    }) as Json;
     const { $schema: _, $defs, ...root } = json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) this.add(id, rewriteRefs(def));
     return rewriteRefs(root);
@@ -42,12 +48,15 @@ export class SchemaCollector {
 
   add(name: string, schema: Json): Json {
     const known = this.components[name];
-    if (known && JSON.stringify(known) !== JSON.stringify(schema)) throw new Error(`two different schemas are named ${name}`);
+    if (known && JSON.stringify(known) !== JSON.stringify(schema))
+      throw new Error(`two different schemas are named ${name}`);
     this.components[name] = schema;
     return ref(name);
   }
 
-  /** `{data, error: null}` around `data`, as a named component (`<Data>Envelope`, `<Item>ListEnvelope`, or `fallback`). */
+  /**
+   * `{data, error: null}` around `data`, as a named component (`<Data>Envelope`, `<Item>ListEnvelope`, or `fallback`).
+   */
   successEnvelope(data: z.ZodType, fallback: string): Json {
     const converted = this.convert(data, 'output');
     return this.add(envelopeName(data) ?? fallback, {
@@ -77,7 +86,13 @@ function envelopeName(data: z.ZodType): string | undefined {
 export function exampleOf(schema: z.ZodType): unknown {
   const own = schema.meta()?.examples as unknown[] | undefined;
   if (own && own.length > 0) return own[0];
-  const def = schema._zod.def as { type: string; element?: z.ZodType; innerType?: z.ZodType; out?: z.ZodType; shape?: Record<string, z.ZodType> };
+  const def = schema._zod.def as {
+    type: string;
+    element?: z.ZodType;
+    innerType?: z.ZodType;
+    out?: z.ZodType;
+    shape?: Record<string, z.ZodType>;
+  };
   switch (def.type) {
     case 'array': {
       const item = exampleOf(def.element!);

@@ -7,40 +7,75 @@
 import { z } from 'zod';
 import type { SyncReport } from '../../providers/pull/runner.js';
 import type { MicrosoftSyncStatus } from '../../providers/microsoft/sync-status.js';
-import { baseSyncStatusShape, DIRECTORY_ID, syncReportObject, syncRunObject, ZERO_COUNTS } from './pull-sync-schemas.js';
+import {
+  baseSyncStatusShape,
+  DIRECTORY_ID,
+  syncReportObject,
+  syncRunObject,
+  ZERO_COUNTS,
+} from './pull-sync-schemas.js';
 
 const timestamp = z.iso.datetime();
 const TENANT_ID = 'aaaaaaaa-1111-4111-8111-111111111111';
 const FINISHED = '2026-11-21T08:00:00.640Z';
 
 export const adminConsentUrlSchema = z
-  .object({ adminConsentUrl: z.string().describe("A single-use start link of this service, which goes on to Microsoft's admin-consent page") })
+  .object({
+    adminConsentUrl: z
+      .string()
+      .describe("A single-use start link of this service, which goes on to Microsoft's admin-consent page"),
+  })
   .meta({
     id: 'MicrosoftAdminConsentUrl',
-    examples: [{ adminConsentUrl: 'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA' }],
+    examples: [
+      {
+        adminConsentUrl:
+          'https://dsync.example.com/api/v1/dsync/oauth/start/q8Hc0mXU3w2vJ3KjB1bH6bRk7mOa9sZl0y2uN4tE5pA',
+      },
+    ],
   });
 
 const REPORT_EXAMPLE = {
-  directories: [{ id: DIRECTORY_ID, name: 'Contoso (Entra)', tenant: 'contoso', product: 'app', state: 'succeeded' as const, counts: { ...ZERO_COUNTS, users_updated: 2 }, error: null }],
+  directories: [
+    {
+      id: DIRECTORY_ID,
+      name: 'Contoso (Entra)',
+      tenant: 'contoso',
+      product: 'app',
+      state: 'succeeded' as const,
+      counts: { ...ZERO_COUNTS, users_updated: 2 },
+      error: null,
+    },
+  ],
   created: 0,
   updated: 2,
   deleted: 0,
   failed: 0,
 };
 
-export const microsoftSyncReportSchema = syncReportObject.meta({ id: 'MicrosoftSyncReport', examples: [REPORT_EXAMPLE] }) satisfies z.ZodType<SyncReport>;
+export const microsoftSyncReportSchema = syncReportObject.meta({
+  id: 'MicrosoftSyncReport',
+  examples: [REPORT_EXAMPLE],
+}) satisfies z.ZodType<SyncReport>;
 
 export const microsoftSyncStatusSchema = z
   .object({
     ...baseSyncStatusShape,
     tenant_id: z.string().nullable().describe('The Entra tenant synced'),
-    mode: z.enum(['full', 'delta', 'resync']).nullable().describe('full: first sync; delta: changes only; resync: Graph refused the delta links'),
+    mode: z
+      .enum(['full', 'delta', 'resync'])
+      .nullable()
+      .describe('full: first sync; delta: changes only; resync: Graph refused the delta links'),
     seen: z.object({ users: z.int(), groups: z.int() }).describe("Users and groups the last run's delta rounds named"),
     graph_requests: z.int(),
     throttled: z.int().describe('Answers of the last run that told it to slow down (429/503 with Retry-After)'),
     notifications: z
       .object({
-        state: z.enum(['off', 'active', 'failed']).describe('off: no public https URL; active: both subscriptions live; failed: see error (the sync itself may have succeeded)'),
+        state: z
+          .enum(['off', 'active', 'failed'])
+          .describe(
+            'off: no public https URL; active: both subscriptions live; failed: see error (the sync itself may have succeeded)',
+          ),
         expires_at: timestamp.nullable(),
         error: z.string().nullable().describe("Why subscribing failed, with Microsoft Graph's message"),
         retry_at: timestamp.nullable().describe('When subscribing is tried again, after a failure (backing off)'),

@@ -25,17 +25,26 @@ export const idParamsOf = (description: string) => z.object({ id: idParam('id').
 export const idParams = idParamsOf('The directory id');
 
 /** A query parameter given at most once. */
-export const queryValue = (name: string, max: number) => boundedString(name, max, `${name} must be given once, as a string`);
+export const queryValue = (name: string, max: number) =>
+  boundedString(name, max, `${name} must be given once, as a string`);
 
 /** A query parameter that must be there (`required` says what is missing, with the hint the client needs). */
 export const requiredQueryValue = (name: string, max: number, required: string) =>
-  boundedString(name, max, (issue) => (issue.input === undefined ? required : `${name} must be given once, as a string`));
+  boundedString(name, max, (issue) =>
+    issue.input === undefined ? required : `${name} must be given once, as a string`,
+  );
 
 /** Which directories a read covers: one directory by id, or every directory of a tenant and product. */
 export const scopeQuery = z.object({
-  directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('One directory, by id (give it, or both tenant and product)'),
-  tenant: queryValue('tenant', MAX_NAME_LENGTH).optional().describe('With product: every directory of the tenant and product'),
-  product: queryValue('product', MAX_NAME_LENGTH).optional().describe('With tenant: every directory of the tenant and product'),
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH)
+    .optional()
+    .describe('One directory, by id (give it, or both tenant and product)'),
+  tenant: queryValue('tenant', MAX_NAME_LENGTH)
+    .optional()
+    .describe('With product: every directory of the tenant and product'),
+  product: queryValue('product', MAX_NAME_LENGTH)
+    .optional()
+    .describe('With tenant: every directory of the tenant and product'),
 });
 
 /**
@@ -43,7 +52,12 @@ export const scopeQuery = z.object({
  * `limit=`, `1e3`, `0x10` and ` 10 ` are refused (Number() would read them as 0, 1000, 16 and 10). Absent takes
  * the default.
  */
-export const intQuery = (name: string, min: number, max: number, meta: { default?: number; description?: string; deprecated?: boolean } = {}) => {
+export const intQuery = (
+  name: string,
+  min: number,
+  max: number,
+  meta: { default?: number; description?: string; deprecated?: boolean } = {},
+) => {
   const message = `${name} must be an integer between ${min} and ${max}`;
   return z.preprocess(
     (v) => (typeof v === 'string' ? (/^-?[0-9]+$/.test(v) ? Number(v) : Number.NaN) : v),
@@ -55,7 +69,10 @@ export const intQuery = (name: string, min: number, max: number, meta: { default
 /** pageOffset (default 0) and pageLimit (default 100, at most 1000); `offset`/`limit` are accepted as aliases. */
 export const pageQuery = z.object({
   pageOffset: intQuery('pageOffset', 0, Number.MAX_SAFE_INTEGER, { default: 0, description: 'Items to skip' }),
-  pageLimit: intQuery('pageLimit', 1, MAX_PAGE_LIMIT, { default: DEFAULT_PAGE_LIMIT, description: 'Items in the page' }),
+  pageLimit: intQuery('pageLimit', 1, MAX_PAGE_LIMIT, {
+    default: DEFAULT_PAGE_LIMIT,
+    description: 'Items in the page',
+  }),
   offset: intQuery('offset', 0, Number.MAX_SAFE_INTEGER, { description: 'Alias of pageOffset', deprecated: true }),
   limit: intQuery('limit', 1, MAX_PAGE_LIMIT, { description: 'Alias of pageLimit', deprecated: true }),
 });

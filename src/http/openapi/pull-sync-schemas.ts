@@ -9,7 +9,15 @@ import type { SyncRun } from '../../providers/pull/sync-runs.js';
 import { DIRECTORY_EXAMPLE } from './response-schemas.js';
 
 const timestamp = z.iso.datetime();
-const SYNC_STATES = ['pending', 'running', 'succeeded', 'failed', 'guarded', 'invalid_credentials', 'not_authorized'] as const satisfies readonly SyncState[];
+const SYNC_STATES = [
+  'pending',
+  'running',
+  'succeeded',
+  'failed',
+  'guarded',
+  'invalid_credentials',
+  'not_authorized',
+] as const satisfies readonly SyncState[];
 
 /** The directory the examples name. */
 export const DIRECTORY_ID = DIRECTORY_EXAMPLE.id;
@@ -23,7 +31,9 @@ function syncRunSchema(outcome: { state: z.ZodType<string>; counts: z.ZodType<Re
   return z.object({
     id: z.string(),
     provider: z.string(),
-    state: z.enum(['running', 'succeeded', 'failed']).describe('succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)'),
+    state: z
+      .enum(['running', 'succeeded', 'failed'])
+      .describe('succeeded: every directory was tried (each reports its own outcome); failed: the run stopped (error)'),
     directory_id: z.string().nullable().describe('The directoryId the run was asked for; null: every directory'),
     started_at: timestamp,
     finished_at: timestamp.nullable(),
@@ -43,7 +53,16 @@ function syncRunSchema(outcome: { state: z.ZodType<string>; counts: z.ZodType<Re
   }) satisfies z.ZodType<SyncRun>;
 }
 
-export const ZERO_COUNTS = { users_created: 0, users_updated: 0, users_deleted: 0, groups_created: 0, groups_updated: 0, groups_deleted: 0, members_added: 0, members_removed: 0 };
+export const ZERO_COUNTS = {
+  users_created: 0,
+  users_updated: 0,
+  users_deleted: 0,
+  groups_created: 0,
+  groups_updated: 0,
+  groups_deleted: 0,
+  members_added: 0,
+  members_removed: 0,
+};
 
 const countsSchema = z.object({
   users_created: z.int(),
@@ -71,10 +90,14 @@ export const baseSyncStatusShape = {
 };
 
 /** A sync run's report, as both pull providers' cron routes answer it. */
-const reportStateSchema = z.enum([...SYNC_STATES, 'skipped']).describe('skipped: another run holds the directory right now');
+const reportStateSchema = z
+  .enum([...SYNC_STATES, 'skipped'])
+  .describe('skipped: another run holds the directory right now');
 
 export const syncReportObject = z.object({
-  directories: z.array(runDirectorySchema.extend({ state: reportStateSchema, counts: countsSchema, error: errorSchema })),
+  directories: z.array(
+    runDirectorySchema.extend({ state: reportStateSchema, counts: countsSchema, error: errorSchema }),
+  ),
   created: z.int(),
   updated: z.int(),
   deleted: z.int(),

@@ -58,48 +58,91 @@ export const directorySchema = z
     google_access_token: z.string().optional(),
     google_refresh_token: z.string().optional(),
     google_nested_groups: z.boolean().optional().describe('Google directories: expand nested groups into members'),
-    microsoft_tenant_id: z.string().optional().describe('Microsoft Entra ID directories: the tenant the admin consented from'),
-    microsoft_nested_groups: z.boolean().optional().describe('Microsoft Entra ID directories: expand nested groups into members'),
-    webhook_disabled_at: timestamp.optional().describe('Set when the receiver answered 410 Gone: delivery stops until the webhook is set again'),
+    microsoft_tenant_id: z
+      .string()
+      .optional()
+      .describe('Microsoft Entra ID directories: the tenant the admin consented from'),
+    microsoft_nested_groups: z
+      .boolean()
+      .optional()
+      .describe('Microsoft Entra ID directories: expand nested groups into members'),
+    webhook_disabled_at: timestamp
+      .optional()
+      .describe('Set when the receiver answered 410 Gone: delivery stops until the webhook is set again'),
     managed_by: z.string().optional().describe('Set when a controller (the Kubernetes operator) owns the directory'),
-    inactive_users: z.enum(INACTIVE_USERS).describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted'),
-    role_mapping: roleMapping.optional().describe('The roles its users hold by group; absent: every user holds no role'),
-    attribute_mapping: attributeMapping.optional().describe("Its users' custom attributes by source path; absent: none"),
+    inactive_users: z
+      .enum(INACTIVE_USERS)
+      .describe('keep (the default): a user who turns inactive stays, active false; delete: they are deleted'),
+    role_mapping: roleMapping
+      .optional()
+      .describe('The roles its users hold by group; absent: every user holds no role'),
+    attribute_mapping: attributeMapping
+      .optional()
+      .describe("Its users' custom attributes by source path; absent: none"),
     reevaluation: z
       .object({
         state: z.enum(['running', 'done']),
         started_at: z.string().describe('When the mapping change that asked for it was written'),
         finished_at: z.string().optional(),
-        users_evaluated: z.number().int().describe('Users evaluated so far (written about once a second while running)'),
-        users_updated: z.number().int().describe('Users whose roles or custom attributes changed: one user.updated each'),
+        users_evaluated: z
+          .number()
+          .int()
+          .describe('Users evaluated so far (written about once a second while running)'),
+        users_updated: z
+          .number()
+          .int()
+          .describe('Users whose roles or custom attributes changed: one user.updated each'),
       })
       .optional()
-      .describe('The evaluation of every user after the last change of role_mapping or attribute_mapping (in the background past 5 s); absent before the first'),
+      .describe(
+        'The evaluation of every user after the last change of role_mapping or attribute_mapping (in the background past 5 s); absent before the first',
+      ),
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Directory', description: 'A directory connection', examples: [DIRECTORY_EXAMPLE] }) satisfies z.ZodType<Directory>;
+  .meta({
+    id: 'Directory',
+    description: 'A directory connection',
+    examples: [DIRECTORY_EXAMPLE],
+  }) satisfies z.ZodType<Directory>;
 
 export const deletedSchema = z
   .object({ id: z.string(), deleted: z.literal(true) })
   .meta({ id: 'Deleted', examples: [{ id: DIRECTORY_ID, deleted: true }] });
 
-export const memberSchema = z.object({ user_id: z.string() }).meta({ id: 'Member', examples: [{ user_id: '7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c' }] });
+export const memberSchema = z
+  .object({ user_id: z.string() })
+  .meta({ id: 'Member', examples: [{ user_id: '7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c' }] });
 
 /** GET /directory-sync/groups/:id: the group with every member (the members route pages them). */
 export const groupWithMembersSchema = groupEventDataSchema
   .extend({ members: z.array(z.object({ group_id: z.string(), user_id: z.string() })) })
   .meta({
     id: 'GroupWithMembers',
-    examples: [{ ...(groupEventDataSchema.meta()!.examples as object[])[0], members: [{ group_id: '4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f', user_id: '7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c' }] }],
+    examples: [
+      {
+        ...(groupEventDataSchema.meta()!.examples as object[])[0],
+        members: [
+          { group_id: '4d3c2b1a-0f9e-4d8c-b7a6-5e4d3c2b1a0f', user_id: '7c0e8b1a-3f2d-4c5e-9a6b-1d2e3f4a5b6c' },
+        ],
+      },
+    ],
   }) satisfies z.ZodType<GroupWithMembers>;
 
 export const eventPageSchema = z
   .object({
     events: z.array(directorySyncEventSchema).describe('The events as committed (the webhook payloads), oldest first'),
-    next_cursor: z.string().nullable().describe('Pass as `after` to read on; the same cursor when nothing new was committed'),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `after` to read on; the same cursor when nothing new was committed'),
   })
-  .meta({ id: 'EventPage', examples: [{ events: [(eventSchemas['user.created'].meta()!.examples as object[])[0]], next_cursor: '1795251600000-0' }] }) satisfies z.ZodType<EventPage>;
+  .meta({
+    id: 'EventPage',
+    examples: [
+      { events: [(eventSchemas['user.created'].meta()!.examples as object[])[0]], next_cursor: '1795251600000-0' },
+    ],
+  }) satisfies z.ZodType<EventPage>;
 
 export const deadLetterSchema = z
   .object({
@@ -181,6 +224,7 @@ export const redeliverySchema = z
   })
   .meta({ id: 'Redelivery', examples: [{ delivered: true, status: 200 }] });
 
-export const passStatsSchema = z
-  .object({ directories: z.int(), delivered: z.int(), failed: z.int() })
-  .meta({ id: 'DeliveryRun', examples: [{ directories: 3, delivered: 120, failed: 0 }] }) satisfies z.ZodType<PassStats>;
+export const passStatsSchema = z.object({ directories: z.int(), delivered: z.int(), failed: z.int() }).meta({
+  id: 'DeliveryRun',
+  examples: [{ directories: 3, delivered: 120, failed: 0 }],
+}) satisfies z.ZodType<PassStats>;

@@ -63,7 +63,9 @@ export interface ApiRoute<
   method: HttpMethod;
   /** Express path under /api/v1, e.g. `/directory-sync/:id`. */
   path: string;
-  /** The client method's name in generated clients (`listUsers`); default: method and path (`getDirectorySyncUsers`). */
+  /**
+   * The client method's name in generated clients (`listUsers`); default: method and path (`getDirectorySyncUsers`).
+   */
   operationId?: string;
   /** One line for the operation list. */
   summary: string;
@@ -121,7 +123,8 @@ export function errorStatuses(r: ApiRoute): number[] {
   if (r.params || r.query || r.body || r.headers) statuses.add(400);
   if (r.body) statuses.add(413).add(415);
   if (r.auth !== false) statuses.add(401).add(403).add(429);
-  // A request line and headers over Node's 16 KiB, refused by the parser whatever the route (http/server/client-errors.ts).
+  // A request line and headers over Node's 16 KiB, refused by the parser whatever the route
+  // (http/server/client-errors.ts).
   statuses.add(431).add(503);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -138,7 +141,9 @@ export function mountRoutes(routes: ApiRoute[], dsync: Dsync): Router {
         headers: r.headers ? parseInput(r.headers, req.headers) : undefined,
       };
       const scope = res.locals.apiKey ?? FULL_ACCESS;
-      await authorize(scope, r.method !== 'get' || r.changes === true, r.reach ?? 'all', input, (id) => dsync.directories.get(id));
+      await authorize(scope, r.method !== 'get' || r.changes === true, r.reach ?? 'all', input, (id) =>
+        dsync.directories.get(id),
+      );
       const answer = await r.handle(input, dsync, res);
       const [status, data] = answer instanceof Answer ? [answer.status, answer.data] : [r.status ?? 200, answer];
       ok(res, r.secrets && !seesSecrets(scope) ? redactSecrets(data) : data, status);

@@ -20,7 +20,9 @@ const preferHeader = z.object({
   prefer: z
     .string()
     .optional()
-    .describe('`respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first'),
+    .describe(
+      '`respond-async` (RFC 7240): answer 202 at once with the Location of a background run (joining the one going), instead of syncing first',
+    ),
 });
 
 export interface SyncRunRouteOptions {

@@ -1,11 +1,20 @@
-/** Management API (docs/reference/http-api.md) under /api/v1/directory-sync, plus the cron routes under /api/v1/dsync/cron. */
+/**
+ * Management API (docs/reference/http-api.md) under /api/v1/directory-sync, plus the cron routes under
+ * /api/v1/dsync/cron.
+ */
 import { z } from 'zod';
 import { createDirectoryInput, updateDirectoryInput } from '../../core/directory-input.js';
 import { groupEventDataSchema, userEventDataSchema } from '../../core/event-schema.js';
 import { MAX_NAME_LENGTH } from '../../core/input-limits.js';
 import type { DirectoryScope } from '../../core/queries.js';
 import { idParams, idParamsOf, pageOf, pageQuery, requiredQueryValue, scopeQuery } from '../openapi/params.js';
-import { deletedSchema, directorySchema, groupWithMembersSchema, memberSchema, passStatsSchema } from '../openapi/response-schemas.js';
+import {
+  deletedSchema,
+  directorySchema,
+  groupWithMembersSchema,
+  memberSchema,
+  passStatsSchema,
+} from '../openapi/response-schemas.js';
 import { route, type ApiRoute } from '../openapi/route-table.js';
 
 const TAG = 'Directories';
@@ -19,13 +28,18 @@ function scopeOf({ directoryId, tenant, product }: z.output<typeof scopeQuery>):
 }
 
 const bothRequired = (name: string) =>
-  requiredQueryValue(name, MAX_NAME_LENGTH, `${name} is required (give both tenant and product)`).describe(`The directories' ${name}`);
+  requiredQueryValue(name, MAX_NAME_LENGTH, `${name} is required (give both tenant and product)`).describe(
+    `The directories' ${name}`,
+  );
 const listDirectoriesQuery = z.object({ tenant: bothRequired('tenant'), product: bothRequired('product') });
 const scopedPage = scopeQuery.extend(pageQuery.shape);
 const userId = idParamsOf('The user id (the id dsync gave it, as in SCIM)');
 const groupId = idParamsOf('The group id (the id dsync gave it, as in SCIM)');
 
-/** Said of every users/groups read: what scopeQuery's two forms mean (a rule across parameters, which a schema cannot state). */
+/**
+ * Said of every users/groups read: what scopeQuery's two forms mean (a rule across parameters, which a schema cannot
+ * state).
+ */
 const SCOPE =
   'Give `directoryId`, or both `tenant` and `product` (every directory of that tenant and product); anything else is a 400. ' +
   "With `directoryId`, a `tenant` or `product` given too must be the directory's, else 404.";

@@ -23,7 +23,9 @@ const MAX_EVENTS = 1000;
 const TAG = 'Events and delivery';
 
 const eventsQuery = z.object({
-  after: queryValue('after', MAX_ID_LENGTH).optional().describe('The next_cursor of the previous page; absent = from the oldest kept event'),
+  after: queryValue('after', MAX_ID_LENGTH)
+    .optional()
+    .describe('The next_cursor of the previous page; absent = from the oldest kept event'),
   limit: intQuery('limit', 1, MAX_EVENTS, { default: 100, description: 'Events in the page' }),
 });
 
@@ -35,7 +37,9 @@ const replayInput = exactlyOneOf(
     since: z
       .union([z.iso.datetime({ offset: true }), z.int().min(0).max(LATEST_TIME_MS)])
       .optional()
-      .describe('Re-deliver every event still kept that was committed at or after this time (ISO 8601, or epoch ms up to 8.64e15); a time before the oldest kept event replays them all'),
+      .describe(
+        'Re-deliver every event still kept that was committed at or after this time (ISO 8601, or epoch ms up to 8.64e15); a time before the oldest kept event replays them all',
+      ),
     dead_letter_id: z.string().min(1).max(200).optional().describe('Re-deliver this dead letter now'),
   }),
   ['since', 'dead_letter_id'],
@@ -85,7 +89,8 @@ export const eventRoutes: ApiRoute[] = [
     handle: async ({ params, body }, dsync) => {
       const directory = await dsync.directories.get(params.id);
       // An unknown dead letter is a DeadLetterNotFound (404).
-      if (body.dead_letter_id !== undefined) return new Answer(200, await dsync.delivery.redeliver(directory.id, body.dead_letter_id));
+      if (body.dead_letter_id !== undefined)
+        return new Answer(200, await dsync.delivery.redeliver(directory.id, body.dead_letter_id));
       const since = typeof body.since === 'number' ? body.since : Date.parse(body.since!);
       await dsync.delivery.replay(directory.id, since);
       return { directory_id: directory.id, since: new Date(since).toISOString() };
@@ -110,10 +115,15 @@ export const eventRoutes: ApiRoute[] = [
     reach: 'query',
     operationId: 'listDeliveryLogs',
     summary: "List a directory's webhook delivery attempts",
-    description: 'Every delivery attempt of a directory with `log_webhook_events`, newest first, kept for DSYNC_WEBHOOK_LOG_RETENTION. Paged with `pageOffset`/`pageLimit`.',
+    description:
+      'Every delivery attempt of a directory with `log_webhook_events`, newest first, kept for DSYNC_WEBHOOK_LOG_RETENTION. Paged with `pageOffset`/`pageLimit`.',
     tag: TAG,
     query: z
-      .object({ directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required').describe('The directory id') })
+      .object({
+        directoryId: requiredQueryValue('directoryId', MAX_ID_LENGTH, 'directoryId is required').describe(
+          'The directory id',
+        ),
+      })
       .extend(pageQuery.shape),
     responses: { 200: { description: 'Newest first', data: z.array(deliveryLogSchema) } },
     errors: [404],

@@ -34,7 +34,11 @@ const redirectQuery = z.object({
     .optional()
     .describe('Where the callback sends the browser afterwards (with directory_id and status)'),
 });
-const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory (absent: every active Google directory)') });
+const syncQuery = z.object({
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH)
+    .optional()
+    .describe('Sync only this directory (absent: every active Google directory)'),
+});
 
 export const googleRoutes: ApiRoute[] = [
   route({
@@ -55,7 +59,10 @@ export const googleRoutes: ApiRoute[] = [
     responses: { 200: { description: 'Send the admin there', data: authorizationUrlSchema } },
     errors: [404, 409],
     handle: ({ params, query }, dsync) =>
-      dsync.google.authorizationUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
+      dsync.google.authorizationUrl({
+        directoryId: params.id,
+        ...(query.redirect_url && { redirectUrl: query.redirect_url }),
+      }),
   }),
   route({
     method: 'post',
@@ -66,7 +73,7 @@ export const googleRoutes: ApiRoute[] = [
     summary: 'Step 2: exchange an authorization code for the token set',
     description:
       'Exchanges the code Google gave the callback for the token set; nothing is stored (step 3 stores the tokens). With a ' +
-      "google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).",
+      'google_domain, a code from an account of another workspace is a 400 (DSYNC_GOOGLE_WRONG_WORKSPACE).',
     tag: TAG,
     params: idParams,
     body: codeInput,
@@ -82,15 +89,25 @@ export const googleRoutes: ApiRoute[] = [
     secrets: true,
     operationId: 'setGoogleTokens',
     summary: 'Step 3: set the tokens the sync uses',
-    description: 'Stores the tokens on the directory (visible ASCII, as they travel in headers); the next sync uses them.',
+    description:
+      'Stores the tokens on the directory (visible ASCII, as they travel in headers); the next sync uses them.',
     tag: TAG,
     params: idParams,
     body: tokenInput,
     requestExample: { access_token: 'ya29.a0AfB_byC3x', refresh_token: '1//0gLx3bW2Q' },
-    responses: { 200: { description: 'The directory (id, name, tenant, product, type and its google_* fields)', data: googleDirectoryViewSchema } },
+    responses: {
+      200: {
+        description: 'The directory (id, name, tenant, product, type and its google_* fields)',
+        data: googleDirectoryViewSchema,
+      },
+    },
     errors: [404],
     handle: ({ params, body }, dsync) =>
-      dsync.google.setToken({ directoryId: params.id, accessToken: body.access_token, refreshToken: body.refresh_token }),
+      dsync.google.setToken({
+        directoryId: params.id,
+        accessToken: body.access_token,
+        refreshToken: body.refresh_token,
+      }),
   }),
   route({
     method: 'put',
@@ -103,7 +120,11 @@ export const googleRoutes: ApiRoute[] = [
     params: idParams,
     body: serviceAccountInput,
     requestExample: {
-      key: { type: 'service_account', client_email: 'sync@acme.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----\n' },
+      key: {
+        type: 'service_account',
+        client_email: 'sync@acme.iam.gserviceaccount.com',
+        private_key: '-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----\n',
+      },
       admin_email: 'admin@acme.io',
     },
     responses: { 200: { description: 'The service account, without its key', data: serviceAccountViewSchema } },

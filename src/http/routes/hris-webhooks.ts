@@ -30,7 +30,10 @@ export function hrisWebhookRoute(hris: HrisProvider, logger: Logger, failures: A
     async (req, res) => {
       const directoryId = req.params.directoryId as string;
       try {
-        await hris.webhook(directoryId, { headers: req.headers, body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0) });
+        await hris.webhook(directoryId, {
+          headers: req.headers,
+          body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        });
         res.status(202).type('text/plain').send('');
       } catch (err) {
         if (err instanceof HrisWebhookRefusedError) await failures.failed(attempt(req, NOTIFICATIONS_REALM));

@@ -8,13 +8,23 @@
  */
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../../core/input-limits.js';
-import { hrisConnectionSchema, hrisCredentialsInput, hrisSyncReportSchema, hrisSyncRunSchema, hrisSyncStatusSchema } from '../openapi/hris-schemas.js';
+import {
+  hrisConnectionSchema,
+  hrisCredentialsInput,
+  hrisSyncReportSchema,
+  hrisSyncRunSchema,
+  hrisSyncStatusSchema,
+} from '../openapi/hris-schemas.js';
 import { idParams, queryValue } from '../openapi/params.js';
 import { route, type ApiRoute } from '../openapi/route-table.js';
 import { syncRunRoutes } from '../openapi/sync-run-routes.js';
 
 const TAG = 'HRIS (BambooHR, HiBob, Personio)';
-const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory (absent: every active HRIS directory)') });
+const syncQuery = z.object({
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH)
+    .optional()
+    .describe('Sync only this directory (absent: every active HRIS directory)'),
+});
 
 export const hrisRoutes: ApiRoute[] = [
   route({
@@ -41,7 +51,8 @@ export const hrisRoutes: ApiRoute[] = [
     path: '/directory-sync/:id/hris/sync',
     reach: 'directory',
     operationId: 'getHrisSyncStatus',
-    description: 'The state of the last (or running) sync of the directory: its mode, counts, employees read, provider requests, throttling, and the error that stopped it.',
+    description:
+      'The state of the last (or running) sync of the directory: its mode, counts, employees read, provider requests, throttling, and the error that stopped it.',
     summary: "The directory's last sync: state, mode (full, changed-since), counts, provider requests",
     tag: TAG,
     params: idParams,

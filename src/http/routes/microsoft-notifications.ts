@@ -23,7 +23,11 @@ export const MICROSOFT_NOTIFICATIONS = '/dsync/microsoft/notifications';
 /** Graph's notification batches are small (at most a few hundred notifications). */
 const NOTIFICATION_BODY_LIMIT = 1024 * 1024;
 
-export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger: Logger, failures: AuthFailures): Router {
+export function microsoftNotificationRoute(
+  microsoft: MicrosoftProvider,
+  logger: Logger,
+  failures: AuthFailures,
+): Router {
   const r = Router();
   r.post(
     MICROSOFT_NOTIFICATIONS,
@@ -34,10 +38,15 @@ export function microsoftNotificationRoute(microsoft: MicrosoftProvider, logger:
       if (token === undefined) return next();
       if (typeof token !== 'string' || token.length > 2048) return fail(res, 400, 'validationToken must be given once');
       // Graph's handshake has no body: one with a body is not Graph validating the URL.
-      if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding']) return fail(res, 400, 'A validation request has no body');
+      if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'])
+        return fail(res, 400, 'A validation request has no body');
       // Graph wants the token back exactly, as plain text, within 10 s.
       admit(res);
-      res.status(200).setHeader('Content-Type', 'text/plain; charset=utf-8').setHeader('X-Content-Type-Options', 'nosniff').send(token);
+      res
+        .status(200)
+        .setHeader('Content-Type', 'text/plain; charset=utf-8')
+        .setHeader('X-Content-Type-Options', 'nosniff')
+        .send(token);
     },
     express.json({ limit: NOTIFICATION_BODY_LIMIT, type: () => true }),
     async (req, res) => {

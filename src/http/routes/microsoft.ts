@@ -7,13 +7,22 @@
  */
 import { z } from 'zod';
 import { MAX_ID_LENGTH } from '../../core/input-limits.js';
-import { adminConsentUrlSchema, microsoftSyncReportSchema, microsoftSyncRunSchema, microsoftSyncStatusSchema } from '../openapi/microsoft-schemas.js';
+import {
+  adminConsentUrlSchema,
+  microsoftSyncReportSchema,
+  microsoftSyncRunSchema,
+  microsoftSyncStatusSchema,
+} from '../openapi/microsoft-schemas.js';
 import { idParams, queryValue } from '../openapi/params.js';
 import { route, type ApiRoute } from '../openapi/route-table.js';
 import { syncRunRoutes } from '../openapi/sync-run-routes.js';
 
 const TAG = 'Microsoft Entra ID';
-const syncQuery = z.object({ directoryId: queryValue('directoryId', MAX_ID_LENGTH).optional().describe('Sync only this directory (absent: every active Entra directory)') });
+const syncQuery = z.object({
+  directoryId: queryValue('directoryId', MAX_ID_LENGTH)
+    .optional()
+    .describe('Sync only this directory (absent: every active Entra directory)'),
+});
 
 const redirectQuery = z.object({
   redirect_url: z
@@ -36,21 +45,26 @@ export const microsoftRoutes: ApiRoute[] = [
       'callback, which, in that browser only, connects the directory (checking the tenant it names, if any), subscribes to change ' +
       'notifications and starts the first sync. Each URL is a flow of its own. Needs the app configured (DSYNC_MICROSOFT_CLIENT_ID ' +
       'and a secret or certificate), else 409. Not for read-only keys.',
-    summary: "A single-use link that sends an admin of the directory's tenant to Microsoft's admin-consent page (read-only directory permissions)",
+    summary:
+      "A single-use link that sends an admin of the directory's tenant to Microsoft's admin-consent page (read-only directory permissions)",
     tag: TAG,
     params: idParams,
     query: redirectQuery,
     responses: { 200: { description: 'Send the admin there', data: adminConsentUrlSchema } },
     errors: [404, 409],
     handle: ({ params, query }, dsync) =>
-      dsync.microsoft.adminConsentUrl({ directoryId: params.id, ...(query.redirect_url && { redirectUrl: query.redirect_url }) }),
+      dsync.microsoft.adminConsentUrl({
+        directoryId: params.id,
+        ...(query.redirect_url && { redirectUrl: query.redirect_url }),
+      }),
   }),
   route({
     method: 'get',
     path: '/directory-sync/:id/microsoft/sync',
     reach: 'directory',
     operationId: 'getMicrosoftSyncStatus',
-    description: 'The state of the last (or running) sync of the directory: its mode, counts, Graph requests, throttling, the error that stopped it, and its change-notification subscriptions.',
+    description:
+      'The state of the last (or running) sync of the directory: its mode, counts, Graph requests, throttling, the error that stopped it, and its change-notification subscriptions.',
     summary: "The directory's last sync: state, mode (full, delta, resync), counts, Graph requests, notifications",
     tag: TAG,
     params: idParams,

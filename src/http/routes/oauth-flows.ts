@@ -41,7 +41,10 @@ function page(res: Response, status: number, title: string, text: string): void 
     );
 }
 
-/** Each provider's callback path (under /api/v1, as documented in docs/reference/http-api.md) and the name its pages give it. */
+/**
+ * Each provider's callback path (under /api/v1, as documented in docs/reference/http-api.md) and the name its pages
+ * give it.
+ */
 export const CALLBACKS = [
   { provider: 'google', path: '/dsync/google/callback', title: 'Google Workspace' },
   { provider: 'microsoft', path: '/dsync/microsoft/callback', title: 'Microsoft Entra ID' },
@@ -52,7 +55,8 @@ export const START_ROUTE = `${START_PATH.slice(API_PREFIX.length)}/:token`;
 
 /** A coded error's message for the page; anything else is logged and told as a generic failure. */
 function failure(err: unknown, logger: Logger, what: string): { status: number; code: string; message: string } {
-  if (err instanceof DsyncError && err.status < 500) return { status: err.status, code: err.code, message: err.message };
+  if (err instanceof DsyncError && err.status < 500)
+    return { status: err.status, code: err.code, message: err.message };
   logger.error({ err }, `${what} failed`);
   return {
     status: err instanceof DsyncError ? err.status : 500,
@@ -94,11 +98,22 @@ export function oauthRoutes(flows: BrowserFlows, logger: Logger): Router {
         }
         if (done.error === undefined) {
           if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'success' });
-          return page(res, 200, `${title} connected`, done.done ?? `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`);
+          return page(
+            res,
+            200,
+            `${title} connected`,
+            done.done ?? `Directory ${done.directoryId} can now sync from ${title}. You can close this window.`,
+          );
         }
         const f = failure(done.error, logger, `${title} OAuth callback`);
         // The reason goes back too (OAuth's error_description): the page there says why, not only that it failed.
-        if (done.returnTo) return back(res, done.returnTo, { directory_id: done.directoryId, status: 'error', error: f.code, error_description: f.message });
+        if (done.returnTo)
+          return back(res, done.returnTo, {
+            directory_id: done.directoryId,
+            status: 'error',
+            error: f.code,
+            error_description: f.message,
+          });
         page(res, f.status, `${title} authorization failed`, f.message);
       } catch (err) {
         // No flow (bad state) or not this browser's: nothing to send anywhere but this page.

@@ -16,19 +16,32 @@ const READY_DEADLINE_MS = 500;
 
 type Verdict = { status: 'ready' | 'unavailable' | 'below-min-replicas'; shards: ShardReplication[]; err?: unknown };
 
-const shardJson = (s: ShardReplication) => ({ master: s.master, replicas_in_sync: s.inSync, wait_replicas: s.wanted, min_replicas: s.minimum });
+const shardJson = (s: ShardReplication) => ({
+  master: s.master,
+  replicas_in_sync: s.inSync,
+  wait_replicas: s.wanted,
+  min_replicas: s.minimum,
+});
 
 async function check(health: Dsync['health']): Promise<Verdict> {
   try {
     const probe = (async () => (await health.ping(), health.replication()))();
-    const shards = await withDeadline(probe, READY_DEADLINE_MS, () => new Error(`no answer within ${READY_DEADLINE_MS} ms`));
+    const shards = await withDeadline(
+      probe,
+      READY_DEADLINE_MS,
+      () => new Error(`no answer within ${READY_DEADLINE_MS} ms`),
+    );
     return { status: shards.some((s) => s.inSync < s.minimum) ? 'below-min-replicas' : 'ready', shards };
   } catch (err) {
     return { status: 'unavailable', shards: [], err };
   }
 }
 
-export function readiness(health: Dsync['health'], logger: Logger, draining: () => boolean = () => false): RequestHandler {
+export function readiness(
+  health: Dsync['health'],
+  logger: Logger,
+  draining: () => boolean = () => false,
+): RequestHandler {
   // Logged when readiness changes, not at every probe of an outage.
   let last: Verdict['status'] = 'ready';
   return async (_req, res) => {
@@ -39,9 +52,19 @@ export function readiness(health: Dsync['health'], logger: Logger, draining: () 
     }
     const { status, shards, err } = await check(health);
     if (status !== last) {
-      const fields = { store: health.store, ...(err !== undefined && { err }), shards: shards.filter((s) => s.inSync < s.wanted).map(shardJson) };
+      const fields = {
+        store: health.store,
+        ...(err !== undefined && { err }),
+        shards: shards.filter((s) => s.inSync < s.wanted).map(shardJson),
+      };
       if (status === 'ready') logger.info(fields, 'store ready again');
-      else logger.warn(fields, status === 'unavailable' ? 'store not reachable: not ready' : 'a shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS: not ready');
+      else
+        logger.warn(
+          fields,
+          status === 'unavailable'
+            ? 'store not reachable: not ready'
+            : 'a shard has fewer replicas in sync than DSYNC_REDIS_MIN_REPLICAS: not ready',
+        );
     }
     last = status;
     if (status === 'ready') {
@@ -50,6 +73,10 @@ export function readiness(health: Dsync['health'], logger: Logger, draining: () 
       return;
     }
     res.status(503).setHeader('Retry-After', '1');
-    res.json({ status, store: health.store, ...(status === 'below-min-replicas' && { shards: shards.filter((s) => s.inSync < s.minimum).map(shardJson) }) });
+    res.json({
+      status,
+      store: health.store,
+      ...(status === 'below-min-replicas' && { shards: shards.filter((s) => s.inSync < s.minimum).map(shardJson) }),
+    });
   };
 }

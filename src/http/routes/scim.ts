@@ -31,8 +31,15 @@ function scimQuery(q: Record<string, unknown>): ScimQuery {
 
 export const SCIM_PREFIX = '/api/scim/v2.0';
 
-const template = (type: string, label: string): RouteTemplate => ({ path: `${SCIM_PREFIX}/:directoryId/${type}`, label, directoryParam: 'directoryId' });
-const withIds = (type: string) => [template(type, `scim/${type.toLowerCase()}`), template(`${type}/:resourceId`, `scim/${type.toLowerCase()}/:id`)];
+const template = (type: string, label: string): RouteTemplate => ({
+  path: `${SCIM_PREFIX}/:directoryId/${type}`,
+  label,
+  directoryParam: 'directoryId',
+});
+const withIds = (type: string) => [
+  template(type, `scim/${type.toLowerCase()}`),
+  template(`${type}/:resourceId`, `scim/${type.toLowerCase()}/:id`),
+];
 /**
  * The SCIM paths as request-identity templates, labelled `scim/<type>[/:id]`. The handler reads the resource type
  * in any case, so the types are literals here (one spelling); an unknown type still names its directory.
@@ -113,10 +120,15 @@ function scimErrors(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * The endpoint's steps for the dispatcher (middleware/scim-dispatch.ts): the body parser, the one route and its handler, the
+ * The endpoint's steps for the dispatcher (middleware/scim-dispatch.ts): the body parser, the one route and its
+ * handler, the
  * error mapper. `failures` counts each 401 to a presented token (the gate in front refuses a blocked client first).
  */
-export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailures): Omit<ScimDispatchOptions, 'prefix' | 'before'> {
+export function scimEndpoint(
+  dsync: Dsync,
+  logger: Logger,
+  failures: AuthFailures,
+): Omit<ScimDispatchOptions, 'prefix' | 'before'> {
   const handle: RequestHandler = async (req, res) => {
     const q = req.query as Record<string, unknown>;
     // A repeated parameter must not be dropped: an ignored `filter` would answer with the whole directory.
@@ -125,9 +137,15 @@ export function scimEndpoint(dsync: Dsync, logger: Logger, failures: AuthFailure
     const apiSecret = bearer(req);
     const { result, admission } = await dsync.requests.serve(scimRequest(req, res, apiSecret));
     if (admission === 'authenticated') admit(res);
-    else if (admission === 'wrong-token') await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
+    else if (admission === 'wrong-token')
+      await failures.failed(attempt(req, scimRealm(res.locals.identity.directoryId)));
     send(res, result);
   };
   // Express's trailing-slash rule covers `/:directoryId/:resourceType/` and `.../:resourceId/` too.
-  return { body: jsonBody({ limit: MAX_BODY_BYTES, strict: false }), path: '/:directoryId/:resourceType{/:resourceId}', handle, errors: scimErrors(logger) };
+  return {
+    body: jsonBody({ limit: MAX_BODY_BYTES, strict: false }),
+    path: '/:directoryId/:resourceType{/:resourceId}',
+    handle,
+    errors: scimErrors(logger),
+  };
 }

@@ -1,5 +1,6 @@
 /**
- * Setup links, SCIM tokens and the activity record in the management API (docs/reference/http-api.md), all with `Api-Key`:
+ * Setup links, SCIM tokens and the activity record in the management API (docs/reference/http-api.md), all with
+ * `Api-Key`:
  *   POST   /directory-sync/<id>/setup-links {expires_in?}   201 {id, url, expires_at} (the URL shown once)
  *   GET    /directory-sync/<id>/setup-links                 [{id, created_at, expires_at, revoked}]
  *   DELETE /directory-sync/<id>/setup-links/<linkId>        revoked at once
@@ -7,7 +8,8 @@
  *   GET    /directory-sync/<id>/scim-tokens                 [{id, created_at, last_used_at}]
  *   DELETE /directory-sync/<id>/scim-tokens/<tokenId>       revoked at once
  *   GET    /directory-sync/<id>/activity                    {last_request_at, recent: [{at, method, path, status, error}]}
- * Under the key scopes (middleware/api-keys.ts): a tenant key reaches its tenant's directories only; a read-only key lists,
+ * Under the key scopes (middleware/api-keys.ts): a tenant key reaches its tenant's directories only; a read-only key
+ * lists,
  * and never creates or revokes (a created link or token is a credential, shown to the key that may write).
  */
 import { z } from 'zod';
@@ -21,12 +23,19 @@ const timestamp = z.iso.datetime();
 
 const AT = '2026-11-21T08:00:00.000Z';
 const LATER = '2026-11-28T08:00:00.000Z';
-const linkParams = z.object({ id: idParam('id').describe('The directory id'), linkId: idParam('linkId').describe('The setup link id (`sl_…`)') });
+const linkParams = z.object({
+  id: idParam('id').describe('The directory id'),
+  linkId: idParam('linkId').describe('The setup link id (`sl_…`)'),
+});
 const tokenParams = z.object({
   id: idParam('id').describe('The directory id'),
-  tokenId: idParam('tokenId').describe("The token id: `scim-secret` for the directory's scim.secret, `tok_…` for the others"),
+  tokenId: idParam('tokenId').describe(
+    "The token id: `scim-secret` for the directory's scim.secret, `tok_…` for the others",
+  ),
 });
-const activityQuery = z.object({ limit: intQuery('limit', 1, ACTIVITY_KEEP, { default: 100, description: 'Newest entries to return' }) });
+const activityQuery = z.object({
+  limit: intQuery('limit', 1, ACTIVITY_KEEP, { default: 100, description: 'Newest entries to return' }),
+});
 
 const createdLinkSchema = z
   .object({
@@ -34,10 +43,16 @@ const createdLinkSchema = z
     url: z.string().describe("The link to send to the customer's IT admin; shown this once"),
     expires_at: timestamp,
   })
-  .meta({ id: 'CreatedSetupLink', examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', url: 'https://dsync.example.com/setup/Vq3k9…', expires_at: LATER }] });
+  .meta({
+    id: 'CreatedSetupLink',
+    examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', url: 'https://dsync.example.com/setup/Vq3k9…', expires_at: LATER }],
+  });
 const linkSchema = z
   .object({ id: z.string(), created_at: timestamp, expires_at: timestamp, revoked: z.boolean() })
-  .meta({ id: 'SetupLink', examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', created_at: AT, expires_at: LATER, revoked: false }] });
+  .meta({
+    id: 'SetupLink',
+    examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', created_at: AT, expires_at: LATER, revoked: false }],
+  });
 const createdTokenSchema = z
   .object({
     id: z.string(),
@@ -47,12 +62,15 @@ const createdTokenSchema = z
   .meta({ id: 'CreatedScimToken', examples: [{ id: 'tok_8a1f3c5e7b9d2f4a', token: 'q9Xo2Lw…', created_at: AT }] });
 const tokenSchema = z
   .object({
-    id: z.string().describe('`scim-secret` is the directory\'s scim.secret'),
+    id: z.string().describe("`scim-secret` is the directory's scim.secret"),
     created_at: timestamp,
     last_used_at: timestamp.nullable().describe('When the token last authenticated a SCIM request (to the minute)'),
     expires_at: timestamp.optional().describe('Set on the token an operator rotation replaced: it stops working then'),
   })
-  .meta({ id: 'ScimToken', examples: [{ id: 'scim-secret', created_at: AT, last_used_at: '2026-11-21T09:12:00.000Z' }] });
+  .meta({
+    id: 'ScimToken',
+    examples: [{ id: 'scim-secret', created_at: AT, last_used_at: '2026-11-21T09:12:00.000Z' }],
+  });
 const activitySchema = z
   .object({
     last_request_at: timestamp.nullable().describe('The last SCIM request of the directory; null before the first'),
@@ -72,13 +90,21 @@ const activitySchema = z
       {
         last_request_at: '2026-11-21T09:12:03.000Z',
         recent: [
-          { at: '2026-11-21T09:12:03.000Z', method: 'POST', path: '/Users', status: 409, error: 'User with userName "ann@acme.io" already exists in this directory' },
+          {
+            at: '2026-11-21T09:12:03.000Z',
+            method: 'POST',
+            path: '/Users',
+            status: 409,
+            error: 'User with userName "ann@acme.io" already exists in this directory',
+          },
           { at: '2026-11-21T09:12:01.000Z', method: 'GET', path: '/Users', status: 200, error: null },
         ],
       },
     ],
   });
-const revokedSchema = z.object({ id: z.string(), revoked: z.literal(true) }).meta({ id: 'Revoked', examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', revoked: true }] });
+const revokedSchema = z
+  .object({ id: z.string(), revoked: z.literal(true) })
+  .meta({ id: 'Revoked', examples: [{ id: 'sl_5f0c2a9e7b1d4c3a', revoked: true }] });
 
 export const setupApiRoutes: ApiRoute[] = [
   route({
@@ -116,7 +142,8 @@ export const setupApiRoutes: ApiRoute[] = [
     method: 'delete',
     path: '/directory-sync/:id/setup-links/:linkId',
     operationId: 'revokeSetupLink',
-    description: 'The link stops working at once: its page then says it is no longer valid (410). Revoking it again is fine.',
+    description:
+      'The link stops working at once: its page then says it is no longer valid (410). Revoking it again is fine.',
     summary: 'Revoke a setup link at once',
     tag: TAG,
     reach: 'directory',
@@ -148,7 +175,8 @@ export const setupApiRoutes: ApiRoute[] = [
     method: 'get',
     path: '/directory-sync/:id/scim-tokens',
     operationId: 'listScimTokens',
-    description: 'The working tokens, oldest first, with when each last authenticated a request (to the minute); never a value.',
+    description:
+      'The working tokens, oldest first, with when each last authenticated a request (to the minute); never a value.',
     summary: "List the directory's SCIM tokens (never their values)",
     tag: TAG,
     reach: 'directory',
@@ -162,7 +190,7 @@ export const setupApiRoutes: ApiRoute[] = [
     path: '/directory-sync/:id/scim-tokens/:tokenId',
     operationId: 'revokeScimToken',
     description:
-      'The token gets 401 at once. `scim-secret` empties the directory\'s `scim.secret`; on a directory the operator manages it is 403 ' +
+      "The token gets 401 at once. `scim-secret` empties the directory's `scim.secret`; on a directory the operator manages it is 403 " +
       '(rotate it with the `dsync.io/rotate-token` annotation instead).',
     summary: 'Revoke a SCIM token at once',
     tag: TAG,

@@ -10,7 +10,11 @@ import type { Duplex } from 'node:stream';
 
 /** Node's own choice of status per parser error (lib/_http_server.js), with a message; anything else is a 400. */
 const REFUSALS: Record<string, [number, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers"],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    "The request line and headers exceed 16 KiB (Node's limit): shorten the URL or the headers",
+  ],
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload Too Large', 'Chunk extensions too large'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
 };
@@ -25,9 +29,13 @@ function answer([status, reason, message]: [number, string, string]): string {
 }
 
 export function answerClientErrors(server: Server): void {
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
-    // As Node does: never write into a response already under way on this socket (keep-alive).
-    if (err.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent) socket.write(answer(REFUSALS[err.code ?? ''] ?? MALFORMED));
-    socket.destroy(err);
-  });
+  server.on(
+    'clientError',
+    (err: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
+      // As Node does: never write into a response already under way on this socket (keep-alive).
+      if (err.code !== 'ECONNRESET' && socket.writable && !socket._httpMessage?.headersSent)
+        socket.write(answer(REFUSALS[err.code ?? ''] ?? MALFORMED));
+      socket.destroy(err);
+    },
+  );
 }

@@ -77,12 +77,15 @@ export function drainable(server: Server, idleMs = 1000): Drain {
     drain() {
       draining ??= new Promise<void>((resolve) => {
         for (const res of pending) closeWhenDone(res);
-        const timer = setInterval(() => {
-          sweep(Date.now());
-          if (connections.size > 0) return;
-          clearInterval(timer);
-          server.close(() => resolve()); // no connection left for it to close
-        }, Math.min(100, idleMs / 4));
+        const timer = setInterval(
+          () => {
+            sweep(Date.now());
+            if (connections.size > 0) return;
+            clearInterval(timer);
+            server.close(() => resolve()); // no connection left for it to close
+          },
+          Math.min(100, idleMs / 4),
+        );
       });
       return draining;
     },

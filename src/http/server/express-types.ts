@@ -34,7 +34,8 @@ export function expressTypes(): ExpressTypes {
   return {
     options: { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse },
     adopt(app) {
-      for (const proto of [request, response]) Object.defineProperty(proto, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+      for (const proto of [request, response])
+        Object.defineProperty(proto, 'app', { configurable: true, enumerable: true, writable: true, value: app });
       Object.assign(app, { request, response });
     },
   };

@@ -10,6 +10,7 @@ export function asset(name: string): { type: string; body: string } | undefined 
   const type = FILES[name];
   if (!type) return undefined;
   let file = cache.get(name);
-  if (!file) cache.set(name, (file = { type: `${type}; charset=utf-8`, body: readFileSync(new URL(name, DIR), 'utf8') }));
+  if (!file)
+    cache.set(name, (file = { type: `${type}; charset=utf-8`, body: readFileSync(new URL(name, DIR), 'utf8') }));
   return file;
 }

@@ -29,12 +29,15 @@ export const SOURCE_FIELD = 'source.';
 const attributesForm = z.record(z.string(), z.string({ error: 'each source must be given once, as text' }));
 
 export const previewAnswer = z.strictObject({
-  users: z.array(z.strictObject({ id: z.string(), user_name: z.string(), custom_attributes: z.record(z.string(), z.unknown()) })),
+  users: z.array(
+    z.strictObject({ id: z.string(), user_name: z.string(), custom_attributes: z.record(z.string(), z.unknown()) }),
+  ),
 });
 export const saveAnswer = z.strictObject({ attribute_mapping: attributeMapping });
 
 /** The names of the directory's mapping; none: the section is not shown and its actions refuse. */
-const askedNames = (directory: Pick<Directory, 'attribute_mapping'>): string[] => Object.keys(directory.attribute_mapping ?? {});
+const askedNames = (directory: Pick<Directory, 'attribute_mapping'>): string[] =>
+  Object.keys(directory.attribute_mapping ?? {});
 
 async function sample(dsync: Dsync, directoryId: string, count: number): Promise<StoredResource[]> {
   return (await dsync.store.listUsers(directoryId, 0, count)).items;
@@ -54,10 +57,19 @@ export function seenPaths(users: readonly StoredResource[]): SeenPath[] {
 }
 
 /** The section's data for the page, or undefined when the application asked for no attribute. */
-export async function attributesView(dsync: Dsync, directory: Directory, edit?: AttributesEdit): Promise<AttributesView | undefined> {
+export async function attributesView(
+  dsync: Dsync,
+  directory: Directory,
+  edit?: AttributesEdit,
+): Promise<AttributesView | undefined> {
   if (askedNames(directory).length === 0) return undefined;
   const users = await sample(dsync, directory.id, SAMPLE_USERS);
-  return { mapping: edit?.mapping ?? directory.attribute_mapping!, seen: seenPaths(users), sampled: users.length, ...(edit?.preview && { preview: edit.preview }) };
+  return {
+    mapping: edit?.mapping ?? directory.attribute_mapping!,
+    seen: seenPaths(users),
+    sampled: users.length,
+    ...(edit?.preview && { preview: edit.preview }),
+  };
 }
 
 /**
@@ -74,17 +86,27 @@ export function proposedMapping(directory: Directory, fields: Record<string, unk
   for (const [key, source] of Object.entries(form.data)) {
     const name = key.startsWith(SOURCE_FIELD) ? key.slice(SOURCE_FIELD.length) : undefined;
     if (name === undefined || !names.includes(name)) {
-      throw new ValidationError(`${name ?? key} is not an attribute the application asked for: only the sources of its attributes can be set here`, key);
+      throw new ValidationError(
+        `${name ?? key} is not an attribute the application asked for: only the sources of its attributes can be set here`,
+        key,
+      );
     }
     given.set(name, source.trim());
   }
   const missing = names.find((name) => !given.has(name));
-  if (missing !== undefined) throw new ValidationError(`${missing}: its source is missing (leave it empty to keep it unmapped)`, `${SOURCE_FIELD}${missing}`);
+  if (missing !== undefined)
+    throw new ValidationError(
+      `${missing}: its source is missing (leave it empty to keep it unmapped)`,
+      `${SOURCE_FIELD}${missing}`,
+    );
   const parsed = attributeMapping.safeParse(Object.fromEntries(names.map((name) => [name, given.get(name)!])));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const name = issue.path[0] === undefined ? undefined : String(issue.path[0]);
-  throw new ValidationError(name === undefined ? issue.message : `${name}: ${issue.message}`, name === undefined ? undefined : `${SOURCE_FIELD}${name}`);
+  throw new ValidationError(
+    name === undefined ? issue.message : `${name}: ${issue.message}`,
+    name === undefined ? undefined : `${SOURCE_FIELD}${name}`,
+  );
 }
 
 const preview: SetupAction = async ({ dsync, directory, fields }) => {
@@ -105,7 +127,10 @@ const save: SetupAction = async ({ dsync, directory, fields }) => {
   return { data, page: { notice: { kind: 'success', text: "Saved: the users' attributes follow the new sources." } } };
 };
 
-export const ATTRIBUTE_ACTIONS: Record<string, SetupAction> = { 'attributes/preview': preview, 'attributes/save': save };
+export const ATTRIBUTE_ACTIONS: Record<string, SetupAction> = {
+  'attributes/preview': preview,
+  'attributes/save': save,
+};
 /** A request for one of these actions may carry a source per attribute: its form is read with larger limits. */
 export const isAttributesAction = (name: string): boolean => Object.hasOwn(ATTRIBUTE_ACTIONS, name);
 
@@ -126,13 +151,15 @@ function sourceField(name: string, source: string, i: number): Html {
 }
 
 function seenTable(a: AttributesView): Html {
-  if (a.seen.length === 0) return html`<p id="attribute-paths-none">Nothing received yet: once your identity provider has sent users, what it sends is listed here.</p>`;
+  if (a.seen.length === 0)
+    return html`<p id="attribute-paths-none">Nothing received yet: once your identity provider has sent users, what it sends is listed here.</p>`;
   return html`<p class="hint">From the first ${a.sampled} ${a.sampled === 1 ? 'user' : 'users'} of this directory. Select a source field above, then "Use" a path, or type it.</p>
 <div class="table-wrap"><table id="attribute-paths-table">
   <caption class="visually-hidden">Source paths your identity provider sent</caption>
   <thead><tr><th scope="col">Path</th><th scope="col">Example value</th><th scope="col">Users</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${a.seen.map(
-    (p) => html`<tr><td data-label="Path"><code>${p.path}</code></td><td data-label="Example value">${shownValue(p.example)}</td><td data-label="Users">${p.users} of ${a.sampled}</td><td><button type="button" class="secondary use-path" data-use-path="${p.path}" hidden>Use<span class="visually-hidden"> ${p.path}</span></button></td></tr>`,
+    (p) =>
+      html`<tr><td data-label="Path"><code>${p.path}</code></td><td data-label="Example value">${shownValue(p.example)}</td><td data-label="Users">${p.users} of ${a.sampled}</td><td><button type="button" class="secondary use-path" data-use-path="${p.path}" hidden>Use<span class="visually-hidden"> ${p.path}</span></button></td></tr>`,
   )}</tbody>
 </table></div>`;
 }
@@ -146,7 +173,8 @@ function previewTable(a: AttributesView): Html {
   <div class="table-wrap"><table id="attributes-preview-table">
     <thead><tr><th scope="col">User</th>${names.map((n) => html`<th scope="col"><code>${n}</code></th>`)}</tr></thead>
     <tbody>${rows.map(
-      (u) => html`<tr><td data-label="User">${u.user_name}</td>${names.map((n) => html`<td data-label="${n}">${Object.hasOwn(u.custom_attributes, n) ? shownValue(u.custom_attributes[n]) : '—'}</td>`)}</tr>`,
+      (u) =>
+        html`<tr><td data-label="User">${u.user_name}</td>${names.map((n) => html`<td data-label="${n}">${Object.hasOwn(u.custom_attributes, n) ? shownValue(u.custom_attributes[n]) : '—'}</td>`)}</tr>`,
     )}</tbody>
   </table></div>
 </div>`;

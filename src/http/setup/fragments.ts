@@ -56,7 +56,8 @@ export function recentTable(recent: ActivityEntry[]): Html {
     <caption class="visually-hidden">Recent SCIM requests</caption>
     <thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Error</th></tr></thead>
     <tbody>${recent.map(
-      (e) => html`<tr class="${e.status >= 400 ? 'failed' : 'ok'}"><td data-label="Time">${when(e.at)}</td><td data-label="Request"><code>${e.method} ${e.path}</code></td><td data-label="Status">${e.status}</td><td data-label="Error">${e.error ?? ''}</td></tr>`,
+      (e) =>
+        html`<tr class="${e.status >= 400 ? 'failed' : 'ok'}"><td data-label="Time">${when(e.at)}</td><td data-label="Request"><code>${e.method} ${e.path}</code></td><td data-label="Status">${e.status}</td><td data-label="Error">${e.error ?? ''}</td></tr>`,
     )}</tbody>
   </table></div>
 </section>`;

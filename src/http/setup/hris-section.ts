@@ -56,8 +56,12 @@ export function hrisSection(g: HrisGuide): SetupSection {
   ${
     view.directory.managed_by
       ? html`<p class="hint" id="hris-managed">Your provider manages this connection: its key is set where they manage it; give them the key to use.</p>`
-      : actionForm(view, 'hris/connect', html`${g.fields.map(field)}<p class="hint">${connected ? `${g.idp} is connected; entering a new key replaces the one in use.` : 'The key is checked with ' + g.idp + ' at once and never shown again.'}</p>
-  <button type="submit" id="hris-connect">${connected ? `Replace the ${g.idp} key` : `Connect ${g.idp}`}</button>`)
+      : actionForm(
+          view,
+          'hris/connect',
+          html`${g.fields.map(field)}<p class="hint">${connected ? `${g.idp} is connected; entering a new key replaces the one in use.` : 'The key is checked with ' + g.idp + ' at once and never shown again.'}</p>
+  <button type="submit" id="hris-connect">${connected ? `Replace the ${g.idp} key` : `Connect ${g.idp}`}</button>`,
+        )
   }
   <h3>Sync</h3>
   ${syncBlock({}, view.live.pull)}
@@ -70,13 +74,26 @@ export function hrisSection(g: HrisGuide): SetupSection {
     render,
     actions: {
       'hris/connect': async ({ dsync, directory, fields }) => {
-        const input = Object.fromEntries(g.fields.flatMap((f) => (typeof fields[f.name] === 'string' && fields[f.name] !== '' ? [[f.name, (fields[f.name] as string).trim()]] : [])));
+        const input = Object.fromEntries(
+          g.fields.flatMap((f) =>
+            typeof fields[f.name] === 'string' && fields[f.name] !== ''
+              ? [[f.name, (fields[f.name] as string).trim()]]
+              : [],
+          ),
+        );
         try {
           const connected = await dsync.hris.setCredentials(directory.id, input);
-          return { data: connected, page: { notice: { kind: 'success', text: `${g.idp} accepted the key: the first sync has started.` } } };
+          return {
+            data: connected,
+            page: { notice: { kind: 'success', text: `${g.idp} accepted the key: the first sync has started.` } },
+          };
         } catch (err) {
           // The provider unreachable or failing is the admin's to know too, as a notice (nothing was kept).
-          if (err instanceof DsyncError && err.status === 502) return { data: null, page: { notice: { kind: 'error', text: `${err.message}. Nothing was saved; try again.` } } };
+          if (err instanceof DsyncError && err.status === 502)
+            return {
+              data: null,
+              page: { notice: { kind: 'error', text: `${err.message}. Nothing was saved; try again.` } },
+            };
           throw err;
         }
       },

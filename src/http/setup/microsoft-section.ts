@@ -1,4 +1,7 @@
-/** Microsoft Entra ID on the setup page: connect through the tenant's admin consent, then the pull sync (pull-section.ts). */
+/**
+ * Microsoft Entra ID on the setup page: connect through the tenant's admin consent, then the pull sync
+ * (pull-section.ts).
+ */
 import { MICROSOFT_FLOW } from '../../providers/microsoft/consent.js';
 import { pullSection } from './pull-section.js';
 

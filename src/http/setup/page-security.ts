@@ -14,7 +14,10 @@ export interface FramingOptions {
   frameAncestors?: string[];
 }
 
-export function pageHeaders(res: Response, { formTargets = [], frameAncestors = [] }: { formTargets?: string[] } & FramingOptions): void {
+export function pageHeaders(
+  res: Response,
+  { formTargets = [], frameAncestors = [] }: { formTargets?: string[] } & FramingOptions,
+): void {
   const csp = [
     "default-src 'none'",
     "script-src 'self'",
@@ -35,7 +38,8 @@ export function pageHeaders(res: Response, { formTargets = [], frameAncestors = 
 }
 
 /** The CSRF token of a link's page: derived from the link, so nothing more is stored and only its holders know it. */
-export const csrfToken = (link: string): string => createHash('sha256').update(`dsync setup csrf\0${link}`).digest('base64url');
+export const csrfToken = (link: string): string =>
+  createHash('sha256').update(`dsync setup csrf\0${link}`).digest('base64url');
 
 /** Why a POST is refused as cross-site, or undefined when it came from the page. */
 export function csrfFailure(req: Request, link: string, given: unknown): string | undefined {
@@ -52,6 +56,7 @@ export function csrfFailure(req: Request, link: string, given: unknown): string 
     }
     if (host !== req.get('host')) return 'a request from another origin';
   }
-  if (typeof given !== 'string' || !sameSecret(given, csrfToken(link))) return 'a request without the page\'s CSRF token';
+  if (typeof given !== 'string' || !sameSecret(given, csrfToken(link)))
+    return "a request without the page's CSRF token";
   return undefined;
 }

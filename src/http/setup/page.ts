@@ -40,7 +40,10 @@ export function setupPage(view: SetupView, section: SetupSection): string {
 </main>
 <footer><p>Keep this link to yourself: whoever has it can change this connection. It stops working when it expires or is revoked.</p></footer>
 <p id="announce" class="visually-hidden" aria-live="polite"></p>`;
-  return document(view.root, `Set up directory sync: ${directory.name}`, body, { status: `${view.root}${view.link}/status`, csrf: view.csrf });
+  return document(view.root, `Set up directory sync: ${directory.name}`, body, {
+    status: `${view.root}${view.link}/status`,
+    csrf: view.csrf,
+  });
 }
 
 const GONE_REASONS = {

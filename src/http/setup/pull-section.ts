@@ -67,7 +67,10 @@ export function returnNotice(req: Request, section: SetupSection): SetupView['no
   if (status === 'success') return { kind: 'success', text: section.connected ?? `${section.idp} is connected.` };
   if (status !== 'error') return undefined;
   const reason = String(description ?? error ?? 'unknown error').slice(0, 300);
-  return { kind: 'error', text: `${section.idp} was not connected: ${reason}${/[.!?]$/.test(reason) ? '' : '.'} Try again.` };
+  return {
+    kind: 'error',
+    text: `${section.idp} was not connected: ${reason}${/[.!?]$/.test(reason) ? '' : '.'} Try again.`,
+  };
 }
 
 export function pullSection(p: PullProvider): SetupSection {
@@ -90,8 +93,17 @@ export function pullSection(p: PullProvider): SetupSection {
     formTargets: (dsync) => [p.consentOrigin(dsync)],
     actions: {
       [`${p.flow}/connect`]: async ({ dsync, directory, pageUrl, linkId }) => {
-        const started = await dsync.oauth.start({ provider: p.flow, directoryId: directory.id, returnTo: pageUrl, setupLinkId: linkId });
-        return { data: { authorizationUrl: started.authorizationUrl }, redirect: started.authorizationUrl, cookie: started.cookie };
+        const started = await dsync.oauth.start({
+          provider: p.flow,
+          directoryId: directory.id,
+          returnTo: pageUrl,
+          setupLinkId: linkId,
+        });
+        return {
+          data: { authorizationUrl: started.authorizationUrl },
+          redirect: started.authorizationUrl,
+          cookie: started.cookie,
+        };
       },
       [`${p.flow}/sync`]: syncAction(p.sync),
     },
@@ -105,7 +117,11 @@ export function syncAction(sync: (dsync: Dsync, directoryId: string) => Promise<
     const failed = report.failed > 0;
     return {
       data: report,
-      page: { notice: failed ? { kind: 'error', text: 'The sync failed; see the error below.' } : { kind: 'success', text: 'Synced.' } },
+      page: {
+        notice: failed
+          ? { kind: 'error', text: 'The sync failed; see the error below.' }
+          : { kind: 'success', text: 'Synced.' },
+      },
     };
   };
 }
@@ -115,22 +131,31 @@ export async function pullStatus(dsync: Dsync, directory: Directory): Promise<Pu
   if (directory.type === 'google') {
     const [sync, serviceAccount] = await Promise.all([
       dsync.google.syncStatus(directory.id),
-      directory.google_refresh_token ? Promise.resolve(null) : dsync.store.getSyncRecord(directory.id, 'google-service-account'),
+      directory.google_refresh_token
+        ? Promise.resolve(null)
+        : dsync.store.getSyncRecord(directory.id, 'google-service-account'),
     ]);
     // Connected: an admin's consent gave tokens, or a service account was set (the operator's way).
     const connected = Boolean(directory.google_refresh_token) || serviceAccount !== null;
     return { connected, status: { ...sync, state: connected ? sync.state : 'not_authorized' } };
   }
   if (isHrisType(directory.type)) {
-    const [sync, credentials] = await Promise.all([dsync.hris.syncStatus(directory.id), dsync.store.getSyncRecord(directory.id, 'hris-credentials')]);
+    const [sync, credentials] = await Promise.all([
+      dsync.hris.syncStatus(directory.id),
+      dsync.store.getSyncRecord(directory.id, 'hris-credentials'),
+    ]);
     const connected = credentials !== null && sync.state !== 'invalid_credentials';
     return { connected, status: { ...sync, state: credentials === null ? 'not_authorized' : sync.state } };
   }
   if (directory.type === 'microsoft-entra') {
     const sync = await dsync.microsoft.syncStatus(directory.id);
     // Connected: the admin consent named the tenant, and Graph has not refused it since.
-    const connected = Boolean(directory.microsoft_tenant_id) && sync.state !== 'not_authorized' && sync.state !== 'invalid_credentials';
-    return { connected, status: { ...sync, state: connected || sync.state === 'invalid_credentials' ? sync.state : 'not_authorized' } };
+    const connected =
+      Boolean(directory.microsoft_tenant_id) && sync.state !== 'not_authorized' && sync.state !== 'invalid_credentials';
+    return {
+      connected,
+      status: { ...sync, state: connected || sync.state === 'invalid_credentials' ? sync.state : 'not_authorized' },
+    };
   }
   return undefined;
 }

@@ -37,16 +37,28 @@ export interface SetupRoutesOptions extends FramingOptions {
   logger?: Logger;
   /** Default: counters in this process (the app passes ones on the store's Redis). */
   limits?: PageLimits;
-  /** Where links that do not open are counted; default: the default limits, in this process (the app passes its own). */
+  /**
+   * Where links that do not open are counted; default: the default limits, in this process (the app passes its own).
+   */
   authFailures?: AuthFailures;
 }
 
 /** The page's paths under `mount` (GET and HEAD but for the actions), for the request identities and route labels. */
 export function setupTemplates(mount: string): RouteTemplate[] {
-  const page = (path: string, label = path) => ({ path: `${mount}${path}`, methods: ['GET', 'HEAD'], label: `${mount}${label}` });
+  const page = (path: string, label = path) => ({
+    path: `${mount}${path}`,
+    methods: ['GET', 'HEAD'],
+    label: `${mount}${label}`,
+  });
   // An action is one or two segments (`scim-tokens`, `scim-tokens/revoke`): one label for both.
   const action = (path: string) => ({ path: `${mount}${path}`, methods: ['POST'], label: `${mount}/:link/:action` });
-  return [{ ...page('/static/:file'), open: true }, page('/:link'), page('/:link/status'), action('/:link/:action'), action('/:link/:action/:name')];
+  return [
+    { ...page('/static/:file'), open: true },
+    page('/:link'),
+    page('/:link/status'),
+    action('/:link/:action'),
+    action('/:link/:action/:name'),
+  ];
 }
 
 /** From the response's URL back to the mount point: `./` for `/<link>`, `../` for `/<link>/status`. */
@@ -62,12 +74,16 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
   const limits = options.limits ?? createPageLimits();
   const failures = options.authFailures ?? new AuthFailures({ logger });
   const r = Router();
-  const headers = (res: Response, formTargets: string[] = []) => pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
+  const headers = (res: Response, formTargets: string[] = []) =>
+    pageHeaders(res, { formTargets, frameAncestors: options.frameAncestors ?? [] });
   const log = (res: Response): Logger => (res.locals.log as Logger | undefined) ?? logger;
 
   const refuse = (req: Request, res: Response, status: number, title: string, text: string) => {
     if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: text, code: status } });
-    res.status(status).type('html').send(messagePage(rootOf(req), title, html`<p>${text}</p>`));
+    res
+      .status(status)
+      .type('html')
+      .send(messagePage(rootOf(req), title, html`<p>${text}</p>`));
   };
   const limited = (req: Request, res: Response, seconds: number) => {
     res.setHeader('Retry-After', String(seconds));
@@ -82,8 +98,14 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     if (resolved.status !== 'valid') {
       await failures.failed(attempt(req, SETUP_REALM));
       const status = resolved.status === 'unknown' ? 404 : 410;
-      if (wantsJson(req)) return void res.status(status).json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
-      return void res.status(status).type('html').send(linkGonePage(rootOf(req), resolved.status));
+      if (wantsJson(req))
+        return void res
+          .status(status)
+          .json({ data: null, error: { message: 'This setup link is no longer valid', code: status, gone: true } });
+      return void res
+        .status(status)
+        .type('html')
+        .send(linkGonePage(rootOf(req), resolved.status));
     }
     admit(res);
     const wait = await limits.take(kind, resolved.link.id);
@@ -93,15 +115,27 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     return { secret: link, link: resolved.link, directory: resolved.directory, section };
   }
 
-  async function view(req: Request, opened: NonNullable<Awaited<ReturnType<typeof open>>>, changes: PageChanges = {}): Promise<SetupView> {
+  async function view(
+    req: Request,
+    opened: NonNullable<Awaited<ReturnType<typeof open>>>,
+    changes: PageChanges = {},
+  ): Promise<SetupView> {
     const { directory, secret } = opened;
     const { attributes: edit, ...extra } = changes;
-    const [live, attributes] = await Promise.all([liveStatus(dsync, directory), attributesView(dsync, directory, edit)]);
+    const [live, attributes] = await Promise.all([
+      liveStatus(dsync, directory),
+      attributesView(dsync, directory, edit),
+    ]);
     return {
       root: rootOf(req),
       link: secret,
       csrf: csrfToken(secret),
-      directory: { id: directory.id, name: directory.name, type: directory.type, ...(directory.managed_by && { managed_by: directory.managed_by }) },
+      directory: {
+        id: directory.id,
+        name: directory.name,
+        type: directory.type,
+        ...(directory.managed_by && { managed_by: directory.managed_by }),
+      },
       scimUrl: directory.scim.endpoint,
       expiresAt: opened.link.expires_at,
       live,
@@ -141,15 +175,23 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     if (!opened) return;
     const live = await liveStatus(dsync, opened.directory);
     // The texts as the page words them, so its script does not keep a second copy of them.
-    const texts = { state_text: statusText(live, opened.section.idp), ...(live.pull && { sync_text: syncStateText(live.pull.status.state) }) };
+    const texts = {
+      state_text: statusText(live, opened.section.idp),
+      ...(live.pull && { sync_text: syncStateText(live.pull.status.state) }),
+    };
     res.json({ data: { ...live, ...texts }, error: null });
   });
 
   const actionName = (req: Request): string => (req.params as { action: string[] }).action.join('/');
   const smallForm = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 });
   // A source per attribute the application asked for (at most 100, each up to 512 characters, escaped).
-  const attributesForm = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: MAX_CUSTOM_ATTRIBUTES + 2 });
-  const form: express.RequestHandler = (req, res, next) => (isAttributesAction(actionName(req)) ? attributesForm : smallForm)(req, res, next);
+  const attributesForm = express.urlencoded({
+    extended: false,
+    limit: '200kb',
+    parameterLimit: MAX_CUSTOM_ATTRIBUTES + 2,
+  });
+  const form: express.RequestHandler = (req, res, next) =>
+    (isAttributesAction(actionName(req)) ? attributesForm : smallForm)(req, res, next);
 
   r.post('/:link/*action', form, async (req, res) => {
     const opened = await open(req, res, 'action');
@@ -160,22 +202,42 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     const fields = (req.body ?? {}) as Record<string, unknown>;
     const failure = csrfFailure(req, opened.secret, req.get('x-csrf-token') ?? fields.csrf);
     if (failure) {
-      log(res).warn({ directoryId: opened.directory.id, action: name, reason: failure }, 'setup page action refused (CSRF)');
+      log(res).warn(
+        { directoryId: opened.directory.id, action: name, reason: failure },
+        'setup page action refused (CSRF)',
+      );
       return refuse(req, res, 403, 'Refused', `Refused: ${failure}. Use the buttons of the setup page.`);
     }
     let outcome: ActionOutcome;
     try {
-      outcome = await action({ dsync, directory: opened.directory, fields, pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}`, linkId: opened.link.id });
+      outcome = await action({
+        dsync,
+        directory: opened.directory,
+        fields,
+        pageUrl: `${dsync.setupLinks.baseUrl}/${opened.secret}`,
+        linkId: opened.link.id,
+      });
     } catch (err) {
       if (!(err instanceof DsyncError) || err.status >= 500) throw err;
       // The field lets the page's script show the error beside its input.
       const field = err instanceof ValidationError && err.field !== undefined ? { field: err.field } : {};
-      if (wantsJson(req)) return void res.status(err.status).json({ data: null, error: { message: err.message, code: err.status, ...field } });
-      return void res.status(err.status).type('html').send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
+      if (wantsJson(req))
+        return void res
+          .status(err.status)
+          .json({ data: null, error: { message: err.message, code: err.status, ...field } });
+      return void res
+        .status(err.status)
+        .type('html')
+        .send(setupPage(await view(req, opened, { notice: { kind: 'error', text: err.message } }), opened.section));
     }
     log(res).info({ directoryId: opened.directory.id, action: name }, 'setup page action');
     if (outcome.cookie) setFlowCookie(res, outcome.cookie);
-    if (wantsJson(req)) return void res.json({ data: outcome.data, error: null, ...(outcome.redirect && { redirect: outcome.redirect }) });
+    if (wantsJson(req))
+      return void res.json({
+        data: outcome.data,
+        error: null,
+        ...(outcome.redirect && { redirect: outcome.redirect }),
+      });
     if (outcome.redirect) return res.redirect(303, outcome.redirect);
     res.type('html').send(setupPage(await view(req, opened, outcome.page ?? {}), opened.section));
   });
@@ -194,7 +256,8 @@ export function setupRoutes(dsync: Dsync, options: SetupRoutesOptions = {}): Rou
     // The form parser's refusals (too big, too many fields, an unknown charset or encoding, malformed) are the
     // client's: a 400 whatever status the parser picked, and nothing to log.
     const e = err as { type?: string; status?: number };
-    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return refuse(req, res, 400, 'Bad request', 'The request could not be read.');
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+      return refuse(req, res, 400, 'Bad request', 'The request could not be read.');
     if (err instanceof DsyncError && err.status === 503) {
       res.setHeader('Retry-After', String(err.retryAfter ?? 1));
       return refuse(req, res, 503, 'Try again shortly', 'The service is briefly unavailable: try again in a moment.');

@@ -30,11 +30,17 @@ ${MAX_ACTIVE_TOKENS}, so a token can be replaced without a gap: create a new one
 <div class="table-wrap"><table id="tokens" aria-labelledby="tokens-h" data-managed="${managed ? 'true' : 'false'}">
   <thead><tr><th scope="col">Token</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${tokens.map(
-    (t) => html`<tr data-token-id="${t.id}"><td data-label="Token">${tokenLabel(t)}${t.expires_at ? html` <span class="hint">(works until ${when(t.expires_at)})</span>` : ''}</td><td data-label="Created">${when(t.created_at)}</td><td data-label="Last used">${when(t.last_used_at)}</td><td>${
-      t.id === PRIMARY_TOKEN_ID && managed
-        ? html`<span class="hint">Managed by your provider</span>`
-        : actionForm(view, 'scim-tokens/revoke', html`<button type="submit" class="secondary">Revoke<span class="visually-hidden"> ${tokenLabel(t)}</span></button>`, { token_id: t.id })
-    }</td></tr>`,
+    (t) =>
+      html`<tr data-token-id="${t.id}"><td data-label="Token">${tokenLabel(t)}${t.expires_at ? html` <span class="hint">(works until ${when(t.expires_at)})</span>` : ''}</td><td data-label="Created">${when(t.created_at)}</td><td data-label="Last used">${when(t.last_used_at)}</td><td>${
+        t.id === PRIMARY_TOKEN_ID && managed
+          ? html`<span class="hint">Managed by your provider</span>`
+          : actionForm(
+              view,
+              'scim-tokens/revoke',
+              html`<button type="submit" class="secondary">Revoke<span class="visually-hidden"> ${tokenLabel(t)}</span></button>`,
+              { token_id: t.id },
+            )
+      }</td></tr>`,
   )}</tbody>
 </table></div>
 <p id="no-tokens"${tokens.length > 0 ? html` hidden` : ''}>No working token: create one, then enter it in ${guide.idp}.</p>
@@ -43,8 +49,12 @@ ${MAX_ACTIVE_TOKENS}, so a token can be replaced without a gap: create a new one
   <p>Copy it into ${guide.idp} now: it is shown only this once and cannot be read again.</p>
   ${copyField('new-token-value', 'New bearer token', view.newToken?.token ?? '')}
 </div>
-${actionForm(view, 'scim-tokens', html`<button type="submit" id="create-token"${full ? html` disabled` : ''}>Create token</button>
-<p id="tokens-full" class="hint"${full ? '' : html` hidden`}>This directory already has ${MAX_ACTIVE_TOKENS} tokens: revoke one to create another.</p>`)}`;
+${actionForm(
+  view,
+  'scim-tokens',
+  html`<button type="submit" id="create-token"${full ? html` disabled` : ''}>Create token</button>
+<p id="tokens-full" class="hint"${full ? '' : html` hidden`}>This directory already has ${MAX_ACTIVE_TOKENS} tokens: revoke one to create another.</p>`,
+)}`;
 }
 
 export function scimSection(guide: ScimGuide): SetupSection {
@@ -67,9 +77,13 @@ export function scimSection(guide: ScimGuide): SetupSection {
       },
       'scim-tokens/revoke': async ({ dsync, directory, fields }) => {
         const id = fields.token_id;
-        if (typeof id !== 'string' || id === '' || id.length > 100) throw new ValidationError('token_id is required', 'token_id');
+        if (typeof id !== 'string' || id === '' || id.length > 100)
+          throw new ValidationError('token_id is required', 'token_id');
         await dsync.scimTokens.revoke(directory.id, id);
-        return { data: { id, revoked: true }, page: { notice: { kind: 'success', text: 'The token was revoked: it stops working at once.' } } };
+        return {
+          data: { id, revoked: true },
+          page: { notice: { kind: 'success', text: 'The token was revoked: it stops working at once.' } },
+        };
       },
     },
   };

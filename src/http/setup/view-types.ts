@@ -1,6 +1,7 @@
 /**
  * What the setup page shows and does for one directory type. Each type has a module (guides/*.ts for the SCIM
- * identity providers, pull-section.ts for Google Workspace and Microsoft Entra ID): its section of the page and the POST actions it adds under
+ * identity providers, pull-section.ts for Google Workspace and Microsoft Entra ID): its section of the page and the
+ * POST actions it adds under
  * `/setup/<link>/<action>`. A new type (or a "Connect" button for one) is a new module in `sections-by-type.ts`.
  */
 import type { ActivityEntry } from '../../core/store-port.js';

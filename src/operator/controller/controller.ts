@@ -120,7 +120,10 @@ export class Controller {
         this.logger.info({ key }, 'reconcile cut short: this replica no longer leads, its writes are refused');
         return;
       }
-      this.logger.warn({ key, err: error, retries: this.queue.numRequeues(key) }, 'reconcile failed; retrying with backoff');
+      this.logger.warn(
+        { key, err: error, retries: this.queue.numRequeues(key) },
+        'reconcile failed; retrying with backoff',
+      );
       this.queue.addRateLimited(key);
       return;
     }

@@ -58,7 +58,10 @@ function shrink<T extends KubeObject>(obj: T): T {
 }
 
 export class Informer<T extends KubeObject> {
-  private readonly opts: Required<Omit<InformerOptions<T>, 'namespace' | 'indexers' | 'labelSelector' | 'metadataOnly'>> & InformerOptions<T>;
+  private readonly opts: Required<
+    Omit<InformerOptions<T>, 'namespace' | 'indexers' | 'labelSelector' | 'metadataOnly'>
+  > &
+    InformerOptions<T>;
   private readonly path: string;
   private readonly cache = new Map<string, T>();
   /** Resource versions of own writes whose watch echo has not arrived yet, per key, oldest first. */

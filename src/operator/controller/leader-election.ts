@@ -105,7 +105,11 @@ export class LeaderElector {
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? this.renewDeadlineMs / 2;
     this.logger = options.logger;
     if (!options.identity) throw new InvalidOptionError('identity', 'must not be empty');
-    checkLeaderElectionTimings({ leaseDurationMs: this.leaseDurationMs, renewDeadlineMs: this.renewDeadlineMs, retryPeriodMs: this.retryPeriodMs });
+    checkLeaderElectionTimings({
+      leaseDurationMs: this.leaseDurationMs,
+      renewDeadlineMs: this.renewDeadlineMs,
+      retryPeriodMs: this.retryPeriodMs,
+    });
     if (!(this.attemptTimeoutMs > 0)) throw new InvalidOptionError('attemptTimeoutMs', 'must be > 0');
   }
 
@@ -153,7 +157,8 @@ export class LeaderElector {
       }
       if (this.stopped) break;
       if (attempt === 'taken') return this.stepDown('another replica holds the lease');
-      if (performance.now() + this.retryPeriodMs >= deadline) return this.stepDown('could not renew the lease within the renew deadline');
+      if (performance.now() + this.retryPeriodMs >= deadline)
+        return this.stepDown('could not renew the lease within the renew deadline');
     }
     return true;
   }
@@ -210,8 +215,19 @@ export class LeaderElector {
         this.lastContact = performance.now();
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        const spec = { holderIdentity: this.identity, leaseDurationSeconds: seconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
-        const lease: Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: this.name, namespace: this.namespace }, spec };
+        const spec = {
+          holderIdentity: this.identity,
+          leaseDurationSeconds: seconds,
+          acquireTime: microTime(now),
+          renewTime: microTime(now),
+          leaseTransitions: 0,
+        };
+        const lease: Lease = {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.name, namespace: this.namespace },
+          spec,
+        };
         this.remember(await this.client.create<Lease>(LEASES, lease, left()));
         return 'held';
       }

@@ -61,6 +61,9 @@ export class NamespacedInformers<T extends KubeObject> implements ObjectCache<T>
 }
 
 /** All namespaces (one cluster-wide informer) when `namespaces` is undefined, else one informer per namespace. */
-export function cacheFor<T extends KubeObject>(namespaces: string[] | undefined, options: Omit<InformerOptions<T>, 'namespace'>): ObjectCache<T> {
+export function cacheFor<T extends KubeObject>(
+  namespaces: string[] | undefined,
+  options: Omit<InformerOptions<T>, 'namespace'>,
+): ObjectCache<T> {
   return namespaces ? new NamespacedInformers<T>(namespaces, options) : new Informer<T>(options);
 }

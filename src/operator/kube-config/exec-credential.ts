@@ -31,7 +31,9 @@ export class ExecCredential {
     private readonly cluster: ClusterEntry,
   ) {
     if (exec.interactiveMode === 'Always') {
-      throw new ConfigError(`kubeconfig exec plugin ${exec.command}: interactiveMode Always needs a terminal, which the operator has none of`);
+      throw new ConfigError(
+        `kubeconfig exec plugin ${exec.command}: interactiveMode Always needs a terminal, which the operator has none of`,
+      );
     }
   }
 
@@ -49,24 +51,40 @@ export class ExecCredential {
       spec: { interactive: false, ...(this.exec.provideClusterInfo && { cluster: clusterInfo(this.cluster) }) },
     };
     // The plugin gets the operator's environment, as kubectl's would, plus the kubeconfig's variables.
-    const env = { ...process.env, ...Object.fromEntries((this.exec.env ?? []).map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(info) };
+    const env = {
+      ...process.env,
+      ...Object.fromEntries((this.exec.env ?? []).map((e) => [e.name, e.value])),
+      KUBERNETES_EXEC_INFO: JSON.stringify(info),
+    };
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(this.exec.command, this.exec.args ?? [], { env, timeout: PLUGIN_TIMEOUT_MS, maxBuffer: 1 << 20 }, (err, out, errOut) => {
-        if (!err) return resolve(out);
-        const hint = (err as NodeJS.ErrnoException).code === 'ENOENT' && this.exec.installHint ? ` (${this.exec.installHint.trim()})` : '';
-        const detail = String(errOut).trim().split('\n').at(-1) || err.message;
-        reject(new ConfigError(`kubeconfig exec plugin ${this.exec.command} failed: ${detail}${hint}`));
-      });
+      execFile(
+        this.exec.command,
+        this.exec.args ?? [],
+        { env, timeout: PLUGIN_TIMEOUT_MS, maxBuffer: 1 << 20 },
+        (err, out, errOut) => {
+          if (!err) return resolve(out);
+          const hint =
+            (err as NodeJS.ErrnoException).code === 'ENOENT' && this.exec.installHint
+              ? ` (${this.exec.installHint.trim()})`
+              : '';
+          const detail = String(errOut).trim().split('\n').at(-1) || err.message;
+          reject(new ConfigError(`kubeconfig exec plugin ${this.exec.command} failed: ${detail}${hint}`));
+        },
+      );
     });
     let parsed: z.infer<typeof credentialSchema>;
     try {
       parsed = credentialSchema.parse(JSON.parse(stdout));
     } catch {
-      throw new ConfigError(`kubeconfig exec plugin ${this.exec.command}: its output is not an ExecCredential with a status`);
+      throw new ConfigError(
+        `kubeconfig exec plugin ${this.exec.command}: its output is not an ExecCredential with a status`,
+      );
     }
     const { status } = parsed;
     if (!status.token && !(status.clientCertificateData && status.clientKeyData)) {
-      throw new ConfigError(`kubeconfig exec plugin ${this.exec.command}: the ExecCredential has neither a token nor a client certificate and key`);
+      throw new ConfigError(
+        `kubeconfig exec plugin ${this.exec.command}: the ExecCredential has neither a token nor a client certificate and key`,
+      );
     }
     const expires = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) : Infinity;
     this.cached = { status, until: Number.isNaN(expires) ? 0 : expires - EARLY_MS };

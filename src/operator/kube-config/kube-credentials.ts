@@ -27,7 +27,9 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`kubeconfig: ${what} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new ConfigError(
+      `kubeconfig: ${what} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
 }
 
@@ -50,7 +52,10 @@ export class KubeCredentials implements KubeConfigView {
     const ca = pem(cluster['certificate-authority-data'], cluster['certificate-authority'], 'certificate-authority');
     const cert = pem(user['client-certificate-data'], user['client-certificate'], 'client-certificate');
     const key = pem(user['client-key-data'], user['client-key'], 'client-key');
-    if (Boolean(cert) !== Boolean(key)) throw new ConfigError(`kubeconfig context "${context.name}": a client certificate needs its key, and a key its certificate`);
+    if (Boolean(cert) !== Boolean(key))
+      throw new ConfigError(
+        `kubeconfig context "${context.name}": a client certificate needs its key, and a key its certificate`,
+      );
     this.tls = {
       ...(ca && { ca }),
       ...(cert && key && { cert, key }),
@@ -80,7 +85,8 @@ export class KubeCredentials implements KubeConfigView {
     const headers = (opts.headers ??= {}) as Record<string, string>;
     if (this.exec) {
       const status = await this.exec.get();
-      if (status.clientCertificateData && status.clientKeyData) Object.assign(opts, { cert: status.clientCertificateData, key: status.clientKeyData });
+      if (status.clientCertificateData && status.clientKeyData)
+        Object.assign(opts, { cert: status.clientCertificateData, key: status.clientKeyData });
       if (status.token) headers['Authorization'] = `Bearer ${status.token}`;
     } else if (user.tokenFile) {
       headers['Authorization'] = `Bearer ${this.readToken(user.tokenFile)}`;

@@ -41,7 +41,11 @@ const userSchema = z.object({
   'auth-provider': z.object({ name: z.string() }).passthrough().optional(),
 });
 
-const contextSchema = z.object({ cluster: z.string().min(1), user: z.string().optional(), namespace: z.string().optional() });
+const contextSchema = z.object({
+  cluster: z.string().min(1),
+  user: z.string().optional(),
+  namespace: z.string().optional(),
+});
 
 const fileSchema = z.object({
   clusters: z.array(z.object({ name: z.string().min(1), cluster: clusterSchema })).nullish(),
@@ -94,7 +98,9 @@ function readOne(path: string): z.infer<typeof fileSchema> {
   const parsed = fileSchema.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`kubeconfig ${path}: ${issue?.path.join('.') || '(document)'}: ${issue?.message ?? 'invalid'}`);
+    throw new ConfigError(
+      `kubeconfig ${path}: ${issue?.path.join('.') || '(document)'}: ${issue?.message ?? 'invalid'}`,
+    );
   }
   return parsed.data;
 }
@@ -118,9 +124,15 @@ export function readKubeconfigFiles(paths: string[]): KubeContext {
   const context = contexts.get(current);
   if (!context) throw new ConfigError(`kubeconfig ${where}: current-context "${current}" is not among its contexts`);
   const cluster = clusters.get(context.cluster);
-  if (!cluster) throw new ConfigError(`kubeconfig ${where}: context "${current}" names cluster "${context.cluster}", which it does not define`);
+  if (!cluster)
+    throw new ConfigError(
+      `kubeconfig ${where}: context "${current}" names cluster "${context.cluster}", which it does not define`,
+    );
   const user = context.user ? users.get(context.user) : undefined;
-  if (context.user && !user) throw new ConfigError(`kubeconfig ${where}: context "${current}" names user "${context.user}", which it does not define`);
+  if (context.user && !user)
+    throw new ConfigError(
+      `kubeconfig ${where}: context "${current}" names user "${context.user}", which it does not define`,
+    );
   const c = cluster.value;
   const u = user?.value ?? {};
   const udir = user?.dir ?? cluster.dir;

@@ -42,7 +42,9 @@ function kubeconfigFiles(source: ClusterSource): string[] {
 function inClusterContext(host: string, port: string, dir: string): KubeContext {
   const tokenFile = join(dir, 'token');
   if (!existsSync(tokenFile)) {
-    throw new ConfigError(`running in a pod without a service account token at ${tokenFile} (automountServiceAccountToken: false?); set KUBECONFIG instead`);
+    throw new ConfigError(
+      `running in a pod without a service account token at ${tokenFile} (automountServiceAccountToken: false?); set KUBECONFIG instead`,
+    );
   }
   const namespaceFile = join(dir, 'namespace');
   const namespace = existsSync(namespaceFile) ? readFileSync(namespaceFile, 'utf8').trim() : undefined;
@@ -50,7 +52,10 @@ function inClusterContext(host: string, port: string, dir: string): KubeContext 
   return {
     name: 'in-cluster',
     namespace: namespace || undefined,
-    cluster: { server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`, ...(existsSync(caFile) && { 'certificate-authority': caFile }) },
+    cluster: {
+      server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+      ...(existsSync(caFile) && { 'certificate-authority': caFile }),
+    },
     user: { tokenFile },
   };
 }
@@ -73,7 +78,11 @@ export async function loadKubeConfig(source: ClusterSource): Promise<KubeConfigV
     return new KubeCredentials(context);
   }
   if (source.serviceHost && source.servicePort) {
-    return new KubeCredentials(inClusterContext(source.serviceHost, source.servicePort, source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR));
+    return new KubeCredentials(
+      inClusterContext(source.serviceHost, source.servicePort, source.serviceAccountDir ?? SERVICE_ACCOUNT_DIR),
+    );
   }
-  throw new ConfigError('no cluster to connect to: set KUBECONFIG, create ~/.kube/config, or run the operator in a pod (its service account)');
+  throw new ConfigError(
+    'no cluster to connect to: set KUBECONFIG, create ~/.kube/config, or run the operator in a pod (its service account)',
+  );
 }

@@ -33,14 +33,20 @@ export interface TokenSet {
 }
 
 /** What step 3 answers (only these fields of the directory). */
-export type GoogleDirectoryView = Pick<Directory, 'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'>;
+export type GoogleDirectoryView = Pick<
+  Directory,
+  'id' | 'name' | 'tenant' | 'product' | 'type' | 'google_domain' | 'google_access_token' | 'google_refresh_token'
+>;
 
 const token = (field: string) => oauthToken(field).min(1, `${field} must not be empty`);
 export const codeInput = z.strictObject({ code: token('code') }).meta({ id: 'GoogleCodeInput' });
 export const tokenInput = z
   .strictObject({ access_token: token('access_token'), refresh_token: token('refresh_token') })
   .meta({ id: 'GoogleTokensInput' });
-const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
+const redirectInput = z
+  .url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' })
+  .max(2048)
+  .optional();
 
 export class GoogleAuthorization implements FlowProvider {
   constructor(
@@ -62,7 +68,11 @@ export class GoogleAuthorization implements FlowProvider {
     const directory = await this.googleDirectory(directoryId);
     const returnTo = parseRedirect(redirectUrl);
     this.configured();
-    const link = await this.deps.flows.link({ provider: GOOGLE_FLOW, directoryId: directory.id, ...(returnTo && { returnTo }) });
+    const link = await this.deps.flows.link({
+      provider: GOOGLE_FLOW,
+      directoryId: directory.id,
+      ...(returnTo && { returnTo }),
+    });
     return { authorizationUrl: link.url };
   }
 
@@ -104,13 +114,19 @@ export class GoogleAuthorization implements FlowProvider {
     } catch (err) {
       const mapped = toGoogleError(err, 'exchanging the authorization code');
       throw mapped instanceof GoogleCredentialsError
-        ? new GoogleCredentialsError('Google refused the authorization code (invalid, expired or already used): start again', { cause: mapped.cause })
+        ? new GoogleCredentialsError(
+            'Google refused the authorization code (invalid, expired or already used): start again',
+            { cause: mapped.cause },
+          )
         : mapped;
     }
     if (!tokens.access_token || !tokens.refresh_token) {
-      throw new GoogleCredentialsError('Google returned no refresh token: authorize again (the consent screen must be shown)');
+      throw new GoogleCredentialsError(
+        'Google returned no refresh token: authorize again (the consent screen must be shown)',
+      );
     }
-    if (directory.google_domain) checkWorkspace(tokens.id_token, { clientId: this.configured().clientId, domain: directory.google_domain });
+    if (directory.google_domain)
+      checkWorkspace(tokens.id_token, { clientId: this.configured().clientId, domain: directory.google_domain });
     return {
       access_token: tokens.access_token,
       refresh_token: tokens.refresh_token,
@@ -127,7 +143,12 @@ export class GoogleAuthorization implements FlowProvider {
   async setToken(directoryId: string, input: unknown): Promise<GoogleDirectoryView> {
     const current = await this.googleDirectory(directoryId);
     const t = parseInput(tokenInput, input);
-    const d: Directory = { ...current, google_access_token: t.access_token, google_refresh_token: t.refresh_token, updated_at: new Date().toISOString() };
+    const d: Directory = {
+      ...current,
+      google_access_token: t.access_token,
+      google_refresh_token: t.refresh_token,
+      updated_at: new Date().toISOString(),
+    };
     await this.deps.store.updateDirectory(d);
     await this.deps.statuses.reauthorized(directoryId);
     return {

@@ -74,8 +74,12 @@ export class CredentialSource {
     if (account) return { client: serviceAccountClient(account, this.deps.options.tokenUrl), saved: async () => {} };
     if (!directory.google_refresh_token && !directory.google_access_token) throw new NotAuthorizedError(directory.id);
     // Stored before tokens were checked at input: no request could carry it, so no retry would help.
-    if (![directory.google_access_token, directory.google_refresh_token].every((t) => OAUTH_TOKEN_PATTERN.test(t ?? ''))) {
-      throw new GoogleCredentialsError('The stored Google tokens are not valid token text (visible ASCII): authorize again');
+    if (
+      ![directory.google_access_token, directory.google_refresh_token].every((t) => OAUTH_TOKEN_PATTERN.test(t ?? ''))
+    ) {
+      throw new GoogleCredentialsError(
+        'The stored Google tokens are not valid token text (visible ASCII): authorize again',
+      );
     }
     const client = oauthClient(this.deps.options);
     client.setCredentials({
@@ -88,11 +92,15 @@ export class CredentialSource {
     let stored = directory.google_refresh_token;
     client.on('tokens', (tokens) => {
       if (!tokens.access_token) return;
-      const refreshed = { accessToken: tokens.access_token, ...(tokens.refresh_token && { refreshToken: tokens.refresh_token }) };
+      const refreshed = {
+        accessToken: tokens.access_token,
+        ...(tokens.refresh_token && { refreshToken: tokens.refresh_token }),
+      };
       // Those fields alone, unless an admin set other tokens meanwhile (theirs win): a read-then-write of the
       // whole directory would undo an edit of another field made during the run.
       pending = pending.then(async () => {
-        if (await this.deps.store.saveGoogleTokens(directory.id, stored, refreshed, new Date().toISOString())) stored = refreshed.refreshToken ?? stored;
+        if (await this.deps.store.saveGoogleTokens(directory.id, stored, refreshed, new Date().toISOString()))
+          stored = refreshed.refreshToken ?? stored;
       });
     });
     return { client, saved: () => pending };

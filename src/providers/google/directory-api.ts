@@ -14,11 +14,26 @@ import type { Pacer } from './pacer.js';
 const googleUser = z.looseObject({
   id: z.string().min(1),
   primaryEmail: z.string().min(1),
-  name: z.looseObject({ givenName: z.string().optional(), familyName: z.string().optional(), fullName: z.string().optional() }).optional(),
+  name: z
+    .looseObject({
+      givenName: z.string().optional(),
+      familyName: z.string().optional(),
+      fullName: z.string().optional(),
+    })
+    .optional(),
   suspended: z.boolean().optional(),
   archived: z.boolean().optional(),
   // Google answers each as a list, or leaves it out; an entry of another shape is left for the mapping to ignore.
-  organizations: z.array(z.looseObject({ primary: z.boolean().optional(), title: z.string().optional(), department: z.string().optional(), costCenter: z.string().optional() })).optional(),
+  organizations: z
+    .array(
+      z.looseObject({
+        primary: z.boolean().optional(),
+        title: z.string().optional(),
+        department: z.string().optional(),
+        costCenter: z.string().optional(),
+      }),
+    )
+    .optional(),
   externalIds: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
   relations: z.array(z.looseObject({ type: z.string().optional(), value: z.string().optional() })).optional(),
   // Kept as Google sends them, for the provider fields (`google:<field>`).
@@ -28,7 +43,9 @@ const googleUser = z.looseObject({
   locations: z.array(z.looseObject({})).optional(),
   phones: z.array(z.looseObject({})).optional(),
   addresses: z.array(z.looseObject({})).optional(),
-  /** Schema name → field name → value (a multi-valued field: a list of `{value, type}`); only with `projection=full`. */
+  /**
+   * Schema name → field name → value (a multi-valued field: a list of `{value, type}`); only with `projection=full`.
+   */
   customSchemas: z.record(z.string(), z.looseObject({})).optional(),
 });
 const googleGroup = z.looseObject({
@@ -49,7 +66,10 @@ export type GoogleGroup = z.infer<typeof googleGroup>;
 export type GoogleMember = z.infer<typeof googleMember>;
 
 const pageOf = <K extends string, T extends z.ZodType>(key: K, item: T) =>
-  z.looseObject({ [key]: z.array(item).optional(), nextPageToken: z.string().optional() } as Record<K | 'nextPageToken', z.ZodType>);
+  z.looseObject({ [key]: z.array(item).optional(), nextPageToken: z.string().optional() } as Record<
+    K | 'nextPageToken',
+    z.ZodType
+  >);
 
 /** A page that is not what Google sends (cut off, garbled): retried like a network failure. */
 class MalformedPage extends Error {}
@@ -81,13 +101,19 @@ export class DirectoryApi {
   /** `projection=full`: the users' custom schema values too (`basic` leaves them out), in the same requests. */
   users(): AsyncGenerator<GoogleUser[]> {
     return this.pages('users', 'users', googleUser, (pageToken) =>
-      this.admin.users.list({ customer: 'my_customer', maxResults: USER_PAGE, projection: 'full', ...(pageToken && { pageToken }) }, this.call()),
+      this.admin.users.list(
+        { customer: 'my_customer', maxResults: USER_PAGE, projection: 'full', ...(pageToken && { pageToken }) },
+        this.call(),
+      ),
     );
   }
 
   groups(): AsyncGenerator<GoogleGroup[]> {
     return this.pages('groups', 'groups', googleGroup, (pageToken) =>
-      this.admin.groups.list({ customer: 'my_customer', maxResults: GROUP_PAGE, ...(pageToken && { pageToken }) }, this.call()),
+      this.admin.groups.list(
+        { customer: 'my_customer', maxResults: GROUP_PAGE, ...(pageToken && { pageToken }) },
+        this.call(),
+      ),
     );
   }
 
@@ -95,7 +121,12 @@ export class DirectoryApi {
   members(groupKey: string, derived: boolean): AsyncGenerator<GoogleMember[]> {
     return this.pages(`members of group ${groupKey}`, 'members', googleMember, (pageToken) =>
       this.admin.members.list(
-        { groupKey, maxResults: MEMBER_PAGE, ...(derived && { includeDerivedMembership: true }), ...(pageToken && { pageToken }) },
+        {
+          groupKey,
+          maxResults: MEMBER_PAGE,
+          ...(derived && { includeDerivedMembership: true }),
+          ...(pageToken && { pageToken }),
+        },
         this.call(),
       ),
     );

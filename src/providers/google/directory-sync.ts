@@ -43,8 +43,12 @@ export class DirectorySync {
 
   async run(): Promise<void> {
     const { store } = this.deps;
-    const [storedUsers, storedGroups] = await Promise.all([store.countUsers(this.dir.id), store.countGroups(this.dir.id)]);
-    for await (const page of this.deps.api.users()) await this.apply.usersPage(page.map((u) => ({ id: u.id, body: userBody(u) })));
+    const [storedUsers, storedGroups] = await Promise.all([
+      store.countUsers(this.dir.id),
+      store.countGroups(this.dir.id),
+    ]);
+    for await (const page of this.deps.api.users())
+      await this.apply.usersPage(page.map((u) => ({ id: u.id, body: userBody(u) })));
     // Every workspace has at least its admin: an empty listing is an outage or a bug, never "everyone left".
     if (this.apply.usersSeen === 0 && storedUsers > 0) throw new IncompleteListingError('users: Google listed none');
     for await (const page of this.deps.api.groups()) {

@@ -2,7 +2,11 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const GOOGLE: ProviderLabel<'DSYNC_GOOGLE'> = { name: 'Google', codePrefix: 'DSYNC_GOOGLE', maxShareVariable: 'DSYNC_GOOGLE_MAX_DELETE_SHARE' };
+export const GOOGLE: ProviderLabel<'DSYNC_GOOGLE'> = {
+  name: 'Google',
+  codePrefix: 'DSYNC_GOOGLE',
+  maxShareVariable: 'DSYNC_GOOGLE_MAX_DELETE_SHARE',
+};
 
 /** The OAuth client (DSYNC_GOOGLE_CLIENT_ID / _SECRET) is not configured on this server. */
 export class GoogleNotConfiguredError extends DsyncError {

@@ -36,7 +36,12 @@ export function classify(err: unknown): Failure {
   if (status === undefined) return { retry: true }; // network failure, timeout, a malformed page
   const after = retryAfterMs(e.response?.headers?.get?.('retry-after'));
   const retry = status === 429 || status >= 500 || status === 408 || (status === 403 && RATE_REASONS.has(reason ?? ''));
-  return { retry, status, ...(reason !== undefined && { reason }), ...(after !== undefined && { retryAfterMs: after }) };
+  return {
+    retry,
+    status,
+    ...(reason !== undefined && { reason }),
+    ...(after !== undefined && { retryAfterMs: after }),
+  };
 }
 
 /**
@@ -47,7 +52,10 @@ export function toGoogleError(err: unknown, what: string): Error {
   const f = classify(err);
   const cause = { status: f.status, reason: f.reason, message: String((err as Error)?.message ?? err).slice(0, 300) };
   if ((f.reason && CREDENTIAL_ERRORS.has(f.reason)) || f.status === 401) {
-    return new GoogleCredentialsError(`Google refused the directory's credentials (${f.reason ?? f.status}) while ${what}: authorize again`, { cause });
+    return new GoogleCredentialsError(
+      `Google refused the directory's credentials (${f.reason ?? f.status}) while ${what}: authorize again`,
+      { cause },
+    );
   }
   const detail = f.status === undefined ? cause.message : `HTTP ${f.status}${f.reason ? ` ${f.reason}` : ''}`;
   return new GoogleApiError(`Google Directory API failed while ${what}: ${detail}`, f.status, f.reason, { cause });

@@ -21,7 +21,9 @@ import type { Directory } from '../../core/model.js';
 
 export type { DirectoryReport, SyncReport } from '../pull/runner.js';
 
-export type SyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory' | 'saveGoogleTokens'> & PullSyncStore;
+export type SyncStore = SyncReadStore &
+  Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory' | 'saveGoogleTokens'> &
+  PullSyncStore;
 
 /** Told about runs and requests (metrics.ts); never about tenants. */
 export interface SyncObserver extends RunObserver {
@@ -55,7 +57,11 @@ export class GoogleSync {
 
   constructor(private readonly deps: GoogleSyncDeps) {
     this.statuses = new SyncStatuses(deps.store);
-    this.credentials = new CredentialSource({ options: deps.options, store: deps.store, serviceAccounts: new ServiceAccounts(deps.store) });
+    this.credentials = new CredentialSource({
+      options: deps.options,
+      store: deps.store,
+      serviceAccounts: new ServiceAccounts(deps.store),
+    });
     this.pacer = new Pacer(deps.options.queriesPerMinute);
     this.runner = new PullRunner({
       type: 'google',
@@ -97,13 +103,26 @@ export class GoogleSync {
           this.deps.observer?.request();
         },
         // A 403's reason says which limit; other statuses are their code.
-        onRetry: (f) => this.deps.observer?.retry(f.status === 403 ? (f.reason ?? '403') : f.status ? String(f.status) : 'network'),
+        onRetry: (f) =>
+          this.deps.observer?.retry(f.status === 403 ? (f.reason ?? '403') : f.status ? String(f.status) : 'network'),
       });
-      const run = new DirectorySync(directory, { store: this.deps.store, writers: this.deps.writers, api, maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint }, status.counts);
+      const run = new DirectorySync(
+        directory,
+        {
+          store: this.deps.store,
+          writers: this.deps.writers,
+          api,
+          maxDeleteShare: this.deps.options.maxDeleteShare,
+          checkpoint,
+        },
+        status.counts,
+      );
       status.listed = run.listed;
       await run.run();
     } finally {
-      await saved().catch((err) => this.deps.logger.warn({ err, directoryId: directory.id }, 'could not save a refreshed Google token'));
+      await saved().catch((err) =>
+        this.deps.logger.warn({ err, directoryId: directory.id }, 'could not save a refreshed Google token'),
+      );
     }
   }
 }

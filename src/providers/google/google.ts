@@ -1,5 +1,6 @@
 /**
- * `dsync.google`: the Google Workspace provider as the library exposes it (the three authorization steps, the sync and its
+ * `dsync.google`: the Google Workspace provider as the library exposes it (the three authorization steps, the sync and
+ * its
  * status), composed from its parts. The HTTP routes and the CLI call these, nothing else.
  */
 import type { DirectoryService } from '../../core/directories.js';
@@ -28,7 +29,10 @@ export interface GoogleProvider {
   /** Step 3: the tokens the sync uses. */
   setToken(input: { directoryId: string; accessToken: string; refreshToken: string }): Promise<GoogleDirectoryView>;
   /** The service-account alternative (input: `{key, admin_email}`); answers without the key. */
-  setServiceAccount(directoryId: string, input: unknown): Promise<{ id: string; client_email: string; admin_email: string }>;
+  setServiceAccount(
+    directoryId: string,
+    input: unknown,
+  ): Promise<{ id: string; client_email: string; admin_email: string }>;
   /** Saves a service account as a controller (the operator) does, past the managed-directory rule. */
   putServiceAccount(directoryId: string, account: ServiceAccount | null): Promise<boolean>;
   /** Syncs every active Google directory, or one. */
@@ -77,7 +81,12 @@ export function createGoogleProvider(deps: GoogleProviderDeps): GoogleProvider {
       return saved;
     },
     sync: (filter) => sync.run(filter),
-    runs: new SyncRuns({ store: deps.store, provider: 'google', runner: sync.runner, logger: deps.logger.child({ unit: 'google-sync-runs' }) }),
+    runs: new SyncRuns({
+      store: deps.store,
+      provider: 'google',
+      runner: sync.runner,
+      logger: deps.logger.child({ unit: 'google-sync-runs' }),
+    }),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await deps.directories.get(directoryId);

@@ -16,17 +16,27 @@ const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
 /** Without absent and empty values (`false` is a value). */
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v))) as Partial<T>;
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => !empty(v))) as Partial<T>;
 const empty = (v: unknown): boolean =>
-  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
-const ofType = (list: Array<{ type?: string; value?: string }> | undefined, type: string) => list?.find((e) => e.type === type)?.value;
+  v === undefined ||
+  v === null ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+const ofType = (list: Array<{ type?: string; value?: string }> | undefined, type: string) =>
+  list?.find((e) => e.type === type)?.value;
 
 export function userBody(user: GoogleUser): ScimBody {
   const given = user.name?.givenName;
   const family = user.name?.familyName;
   const full = user.name?.fullName ?? ([given, family].filter(Boolean).join(' ') || undefined);
   const org = user.organizations?.find((o) => o.primary === true) ?? user.organizations?.[0];
-  const enterprise = defined({ employeeNumber: ofType(user.externalIds, 'organization'), department: org?.department, costCenter: org?.costCenter });
+  const enterprise = defined({
+    employeeNumber: ofType(user.externalIds, 'organization'),
+    department: org?.department,
+    costCenter: org?.costCenter,
+  });
   const google = defined({
     managerEmail: ofType(user.relations, 'manager'),
     orgUnitPath: user.orgUnitPath,

@@ -21,20 +21,25 @@ const keyFile = z.looseObject({
   client_id: z.string().max(200).optional(),
 });
 
-export const serviceAccountInput = z.strictObject({
-  /** The key file as an object, or as its JSON text (what a Kubernetes Secret holds). */
-  key: z.preprocess((value, ctx) => {
-    if (typeof value !== 'string') return value;
-    try {
-      if (value.length > 16_384) throw new Error('too long');
-      return JSON.parse(value) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'key must be a service-account JSON key (not valid JSON, or over 16 KB)' });
-      return z.NEVER;
-    }
-  }, keyFile),
-  admin_email: z.email({ error: 'admin_email must be the email of a Workspace admin to act as' }).max(320),
-}).meta({ id: 'GoogleServiceAccountInput' });
+export const serviceAccountInput = z
+  .strictObject({
+    /** The key file as an object, or as its JSON text (what a Kubernetes Secret holds). */
+    key: z.preprocess((value, ctx) => {
+      if (typeof value !== 'string') return value;
+      try {
+        if (value.length > 16_384) throw new Error('too long');
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'key must be a service-account JSON key (not valid JSON, or over 16 KB)',
+        });
+        return z.NEVER;
+      }
+    }, keyFile),
+    admin_email: z.email({ error: 'admin_email must be the email of a Workspace admin to act as' }).max(320),
+  })
+  .meta({ id: 'GoogleServiceAccountInput' });
 
 export interface ServiceAccount {
   clientEmail: string;

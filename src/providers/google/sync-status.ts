@@ -11,7 +11,11 @@ export interface SyncStatus extends BaseSyncStatus {
   google_requests: number;
 }
 
-export const initialStatus = (directoryId: string): SyncStatus => ({ ...baseStatus(directoryId), listed: { users: 0, groups: 0 }, google_requests: 0 });
+export const initialStatus = (directoryId: string): SyncStatus => ({
+  ...baseStatus(directoryId),
+  listed: { users: 0, groups: 0 },
+  google_requests: 0,
+});
 
 export class SyncStatuses extends PullSyncStatuses<SyncStatus> {
   constructor(store: Pick<PullSyncStore, 'getSyncRecord' | 'putSyncRecord'>) {

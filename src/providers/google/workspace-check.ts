@@ -30,10 +30,15 @@ function decode(idToken: string): z.infer<typeof claims> | undefined {
  * is `domain`, or it is an organisation account whose verified e-mail is at `domain` (a secondary domain of the
  * same workspace: Google lets one workspace, and only one, verify a domain). A consumer account has no `hd`.
  */
-export function checkWorkspace(idToken: string | null | undefined, expected: { clientId: string; domain: string }): void {
+export function checkWorkspace(
+  idToken: string | null | undefined,
+  expected: { clientId: string; domain: string },
+): void {
   const c = idToken ? decode(idToken) : undefined;
   if (!c || c.aud !== expected.clientId) {
-    throw new GoogleCredentialsError('Google returned no usable ID token, so the workspace that consented is unknown: authorize again');
+    throw new GoogleCredentialsError(
+      'Google returned no usable ID token, so the workspace that consented is unknown: authorize again',
+    );
   }
   const domain = expected.domain.toLowerCase();
   const hd = c.hd?.toLowerCase();

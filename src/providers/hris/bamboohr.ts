@@ -16,7 +16,10 @@ import type { HrisHttp } from './http.js';
 export const bamboohrCredentials = z.strictObject({
   subdomain: z
     .string({ error: 'subdomain is required' })
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i, 'subdomain must be the company part of <subdomain>.bamboohr.com (letters, digits, hyphens)'),
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i,
+      'subdomain must be the company part of <subdomain>.bamboohr.com (letters, digits, hyphens)',
+    ),
   api_key: secretField('api_key'),
   webhook_secret: secretField('webhook_secret').optional(),
 });
@@ -63,15 +66,27 @@ const row = z.looseObject({
 });
 const report = z.looseObject({ employees: z.array(row) });
 const changed = z.looseObject({
-  employees: z.union([z.record(z.string(), z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), action: z.string() })), z.array(z.unknown()).max(0)]),
+  employees: z.union([
+    z.record(
+      z.string(),
+      z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), action: z.string() }),
+    ),
+    z.array(z.unknown()).max(0),
+  ]),
 });
 
-const some = (v: string | null | undefined): string | undefined => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim());
+const some = (v: string | null | undefined): string | undefined =>
+  v === null || v === undefined || v.trim() === '' ? undefined : v.trim();
 
 export function bamboohrEmployee(r: z.infer<typeof row>): Employee {
   const department = some(r.department);
   const hire = some(r.hireDate);
-  const fields = ownFields({ location: some(r.location), employmentStatus: some(r.employmentHistoryStatus), workPhone: some(r.workPhone), country: some(r.country) });
+  const fields = ownFields({
+    location: some(r.location),
+    employmentStatus: some(r.employmentHistoryStatus),
+    workPhone: some(r.workPhone),
+    country: some(r.country),
+  });
   return {
     id: r.id,
     ...(some(r.workEmail) && { email: some(r.workEmail)! }),
@@ -83,7 +98,9 @@ export function bamboohrEmployee(r: z.infer<typeof row>): Employee {
     ...(some(r.jobTitle) && { jobTitle: some(r.jobTitle)! }),
     ...(department && { department: { id: department, name: department } }),
     ...(some(r.division) && { division: some(r.division)! }),
-    ...(r.supervisorEId !== null && r.supervisorEId !== undefined && String(r.supervisorEId) !== '' && { managerId: String(r.supervisorEId) }),
+    ...(r.supervisorEId !== null &&
+      r.supervisorEId !== undefined &&
+      String(r.supervisorEId) !== '' && { managerId: String(r.supervisorEId) }),
     // BambooHR writes an unknown date as 0000-00-00.
     ...(hire && hire !== '0000-00-00' && { startDate: hire }),
     ...(fields && { fields }),
@@ -132,18 +149,28 @@ class BambooHrConnection implements HrisConnection {
     // Without custom reports (an account that has them off): the employee directory, which lists the active
     // employees only, without their supervisor's id or employee number.
     const directory = parse(report, await this.get('/employees/directory'), 'the employee directory');
-    yield directory.employees.map((r) => bamboohrEmployee({ ...r, status: 'Active', supervisorEId: null, hireDate: null }));
+    yield directory.employees.map((r) =>
+      bamboohrEmployee({ ...r, status: 'Active', supervisorEId: null, hireDate: null }),
+    );
   }
 
   async changes(since: string): Promise<Changes> {
-    const body = parse(changed, await this.get(`/employees/changed?since=${encodeURIComponent(since)}`), 'the changed-employees feed');
+    const body = parse(
+      changed,
+      await this.get(`/employees/changed?since=${encodeURIComponent(since)}`),
+      'the changed-employees feed',
+    );
     const out: Changes = { changed: [], deleted: [] };
-    for (const e of Array.isArray(body.employees) ? [] : Object.values(body.employees)) (e.action === 'Deleted' ? out.deleted : out.changed).push(e.id);
+    for (const e of Array.isArray(body.employees) ? [] : Object.values(body.employees))
+      (e.action === 'Deleted' ? out.deleted : out.changed).push(e.id);
     return out;
   }
 
   async employee(id: string): Promise<Employee | null> {
-    const body = await this.http.json(`${this.base}/employees/${encodeURIComponent(id)}?fields=${FIELDS.join(',')}`, { headers: { Authorization: this.auth }, missing: true });
+    const body = await this.http.json(`${this.base}/employees/${encodeURIComponent(id)}?fields=${FIELDS.join(',')}`, {
+      headers: { Authorization: this.auth },
+      missing: true,
+    });
     return body === null ? null : bamboohrEmployee(parse(row, body, 'an employee'));
   }
 }
@@ -164,11 +191,19 @@ export const bamboohr: HrisConnector<BambooHrCredentials> = {
     if (!c.webhook_secret) return "no webhook private key is set for this directory (credentials' webhook_secret)";
     const signature = call.headers['x-bamboohr-signature'];
     const timestamp = call.headers['x-bamboohr-timestamp'];
-    if (typeof signature !== 'string' || typeof timestamp !== 'string') return 'X-BambooHR-Signature and X-BambooHR-Timestamp are required';
-    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > WEBHOOK_MAX_AGE_S) return 'X-BambooHR-Timestamp is not a current time';
-    const expected = createHmac('sha256', c.webhook_secret).update(Buffer.concat([call.body, Buffer.from(timestamp)])).digest();
+    if (typeof signature !== 'string' || typeof timestamp !== 'string')
+      return 'X-BambooHR-Signature and X-BambooHR-Timestamp are required';
+    if (!/^\d{1,12}$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > WEBHOOK_MAX_AGE_S)
+      return 'X-BambooHR-Timestamp is not a current time';
+    const expected = createHmac('sha256', c.webhook_secret)
+      .update(Buffer.concat([call.body, Buffer.from(timestamp)]))
+      .digest();
     // Hex, as BambooHR's own example computes it; base64 read too.
-    const given = /^[0-9a-f]{64}$/i.test(signature.trim()) ? Buffer.from(signature.trim(), 'hex') : Buffer.from(signature.trim(), 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected) ? undefined : 'X-BambooHR-Signature does not match';
+    const given = /^[0-9a-f]{64}$/i.test(signature.trim())
+      ? Buffer.from(signature.trim(), 'hex')
+      : Buffer.from(signature.trim(), 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected)
+      ? undefined
+      : 'X-BambooHR-Signature does not match';
   },
 };

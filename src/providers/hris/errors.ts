@@ -2,7 +2,11 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const HRIS: ProviderLabel<'DSYNC_HRIS'> = { name: 'HRIS', codePrefix: 'DSYNC_HRIS', maxShareVariable: 'DSYNC_HRIS_MAX_DELETE_SHARE' };
+export const HRIS: ProviderLabel<'DSYNC_HRIS'> = {
+  name: 'HRIS',
+  codePrefix: 'DSYNC_HRIS',
+  maxShareVariable: 'DSYNC_HRIS_MAX_DELETE_SHARE',
+};
 
 /** The provider refused the credentials (401/403): at connect, nothing is stored; in a sync, nothing is touched. */
 export class HrisCredentialsError extends DsyncError {
@@ -24,7 +28,10 @@ export class HrisCredentialsError extends DsyncError {
 export class HrisNotConnectedError extends DsyncError {
   override name = 'HrisNotConnectedError';
   constructor(id: string) {
-    super(`Directory ${id} has no HRIS credentials yet: PUT them to /api/v1/directory-sync/${id}/hris/credentials`, 'DSYNC_HRIS_NOT_CONNECTED');
+    super(
+      `Directory ${id} has no HRIS credentials yet: PUT them to /api/v1/directory-sync/${id}/hris/credentials`,
+      'DSYNC_HRIS_NOT_CONNECTED',
+    );
   }
 }
 

@@ -74,11 +74,17 @@ interface ListItem {
   children?: ListItem[];
 }
 const listItem: z.ZodType<ListItem> = z.lazy(() =>
-  z.looseObject({ id: z.union([z.string(), z.number()]), name: z.string().nullish(), value: z.string().nullish(), children: z.array(listItem).optional() }),
+  z.looseObject({
+    id: z.union([z.string(), z.number()]),
+    name: z.string().nullish(),
+    value: z.string().nullish(),
+    children: z.array(listItem).optional(),
+  }),
 );
 const namedList = z.looseObject({ values: z.array(listItem) });
 
-const some = (v: string | number | null | undefined): string | undefined => (v === null || v === undefined || String(v).trim() === '' ? undefined : String(v).trim());
+const some = (v: string | number | null | undefined): string | undefined =>
+  v === null || v === undefined || String(v).trim() === '' ? undefined : String(v).trim();
 
 /** The department list as id → name, every level of the tree. */
 export function flattenList(items: readonly ListItem[], into = new Map<string, string>()): Map<string, string> {
@@ -108,9 +114,18 @@ export function hibobEmployee(p: z.infer<typeof person>, departments: ReadonlyMa
     ...(some(p.displayName) && { displayName: some(p.displayName)! }),
     active: p.internal?.status === 'Active',
     ...(some(w.employeeIdInCompany) && { employeeNumber: some(w.employeeIdInCompany)! }),
-    ...((some(p.humanReadable?.work?.title) ?? some(w.title)) && { jobTitle: (some(p.humanReadable?.work?.title) ?? some(w.title))! }),
-    ...(department && { department: { id: department, name: departments.get(department) ?? some(p.humanReadable?.work?.department) ?? department } }),
-    ...((some(p.humanReadable?.work?.division) ?? some(w.division)) && { division: (some(p.humanReadable?.work?.division) ?? some(w.division))! }),
+    ...((some(p.humanReadable?.work?.title) ?? some(w.title)) && {
+      jobTitle: (some(p.humanReadable?.work?.title) ?? some(w.title))!,
+    }),
+    ...(department && {
+      department: {
+        id: department,
+        name: departments.get(department) ?? some(p.humanReadable?.work?.department) ?? department,
+      },
+    }),
+    ...((some(p.humanReadable?.work?.division) ?? some(w.division)) && {
+      division: (some(p.humanReadable?.work?.division) ?? some(w.division))!,
+    }),
     ...(some(w.reportsTo?.id) && { managerId: some(w.reportsTo?.id)! }),
     ...(some(w.startDate) && { startDate: some(w.startDate)! }),
     ...(fields && { fields }),
@@ -132,7 +147,10 @@ class HiBobConnection implements HrisConnection {
 
   /** The department list, id → name (empty when the account has none to show: the search's names then serve). */
   private async departments(): Promise<Map<string, string>> {
-    const answer = await this.http.json(`${this.base}/company/named-lists/department`, { headers: { Authorization: this.auth }, missing: true });
+    const answer = await this.http.json(`${this.base}/company/named-lists/department`, {
+      headers: { Authorization: this.auth },
+      missing: true,
+    });
     if (answer === null) return new Map();
     const body = namedList.safeParse(answer);
     if (!body.success) throw new HrisApiError('HiBob', 'the department list had an unexpected shape');

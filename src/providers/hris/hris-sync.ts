@@ -83,7 +83,8 @@ export class HrisSync {
       statuses: this.statuses,
       logger: deps.logger,
       observer: {
-        directoryRun: (state, seconds, counts, directory) => deps.observer?.directoryRun(directory.type as HrisType, state, seconds, counts, directory),
+        directoryRun: (state, seconds, counts, directory) =>
+          deps.observer?.directoryRun(directory.type as HrisType, state, seconds, counts, directory),
       },
       leaseMs: deps.leaseMs ?? 60_000,
       wrongType: (id) => new NotHrisDirectoryError(id),
@@ -135,7 +136,13 @@ export class HrisSync {
     const ctx: RoundContext = {
       dir: directory,
       type,
-      deps: { store: this.deps.store, writers: this.deps.writers, label: labelOf(connector), maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint },
+      deps: {
+        store: this.deps.store,
+        writers: this.deps.writers,
+        label: labelOf(connector),
+        maxDeleteShare: this.deps.options.maxDeleteShare,
+        checkpoint,
+      },
       counts: status.counts,
       read: (n) => (status.employees_read += n),
     };

@@ -80,7 +80,8 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
 
   const keep = async (directoryId: string, credentials: Record<string, string>): Promise<string> => {
     const connected_at = new Date().toISOString();
-    if (!(await sync.credentials.put(directoryId, { credentials, connected_at }))) throw new NotFoundError(`Directory ${directoryId} not found`);
+    if (!(await sync.credentials.put(directoryId, { credentials, connected_at })))
+      throw new NotFoundError(`Directory ${directoryId} not found`);
     await sync.cursors.put(directoryId, null);
     await sync.statuses.reauthorized(directoryId);
     soon.schedule(directoryId);
@@ -91,11 +92,19 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
     async setCredentials(directoryId, input) {
       const directory = await hrisDirectory(directoryId);
       if (directory.managed_by) {
-        throw new ForbiddenError(`Directory ${directoryId} is managed by ${directory.managed_by}; set spec.hris.credentialsSecretRef of its DirectoryConnection instead`);
+        throw new ForbiddenError(
+          `Directory ${directoryId} is managed by ${directory.managed_by}; set spec.hris.credentialsSecretRef of its DirectoryConnection instead`,
+        );
       }
       const { connector, credentials } = await tried(directoryId, input);
       const connected_at = await keep(directoryId, credentials);
-      return { directory_id: directoryId, type: directory.type, provider: connector.name, connected_at, account: connector.visible(credentials) };
+      return {
+        directory_id: directoryId,
+        type: directory.type,
+        provider: connector.name,
+        connected_at,
+        account: connector.visible(credentials),
+      };
     },
     async putCredentials(directoryId, input) {
       const current = await sync.credentials.get(directoryId);
@@ -105,7 +114,12 @@ export function createHrisProvider(deps: HrisProviderDeps): HrisProvider {
       return true;
     },
     sync: (filter) => sync.runner.run(filter),
-    runs: new SyncRuns({ store: deps.store, provider: 'hris', runner: sync.runner, logger: deps.logger.child({ unit: 'hris-sync-runs' }) }),
+    runs: new SyncRuns({
+      store: deps.store,
+      provider: 'hris',
+      runner: sync.runner,
+      logger: deps.logger.child({ unit: 'hris-sync-runs' }),
+    }),
     async syncStatus(directoryId) {
       await hrisDirectory(directoryId);
       return sync.statuses.get(directoryId);

@@ -50,12 +50,18 @@ export function providerMessage(body: string): string {
   try {
     const j = JSON.parse(body) as Record<string, unknown>;
     const errors = Array.isArray(j.errors) ? (j.errors[0] as Record<string, unknown> | undefined) : undefined;
-    const found = [j.message, j.error_description, j.error, j.detail, errors?.detail, errors?.title].find((v) => typeof v === 'string');
+    const found = [j.message, j.error_description, j.error, j.detail, errors?.detail, errors?.title].find(
+      (v) => typeof v === 'string',
+    );
     if (typeof found === 'string') return found.slice(0, 200);
   } catch {
     /* not JSON */
   }
-  return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  return body
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
 }
 
 const RETRIED = new Set([429, 500, 502, 503, 504]);
@@ -87,11 +93,16 @@ export class HrisHttp {
           deps.observer.throttled();
           if (err.retryAfterMs !== undefined) deps.hold(err.retryAfterMs);
         }
-        return { retry: RETRIED.has(err.status), status: err.status, ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }) };
+        return {
+          retry: RETRIED.has(err.status),
+          status: err.status,
+          ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }),
+        };
       },
       final: (err) => {
         if (err instanceof HrisApiError) return err;
-        if (err instanceof HttpFailure) return new HrisApiError(deps.provider, `HTTP ${err.status}${err.reason ? `: ${err.reason}` : ''}`);
+        if (err instanceof HttpFailure)
+          return new HrisApiError(deps.provider, `HTTP ${err.status}${err.reason ? `: ${err.reason}` : ''}`);
         return new HrisApiError(deps.provider, (err as Error)?.message ?? String(err));
       },
       onRetry: (f) => deps.observer.retry(f.status ? String(f.status) : 'network'),
@@ -116,13 +127,17 @@ export class HrisHttp {
     if (!res.ok) {
       // BambooHR says why in a header, with an empty body.
       const reason = res.headers.get('x-bamboohr-error-message') ?? providerMessage(text);
-      if (res.status === 401 || res.status === 403) throw new HrisCredentialsError(this.deps.provider, res.status, reason);
+      if (res.status === 401 || res.status === 403)
+        throw new HrisCredentialsError(this.deps.provider, res.status, reason);
       throw new HttpFailure(res.status, reason, retryAfter(res.headers.get('retry-after')));
     }
     try {
       return text === '' ? null : JSON.parse(text);
     } catch {
-      throw new HrisApiError(this.deps.provider, `answered ${res.headers.get('content-type') ?? 'no content type'}, not JSON`);
+      throw new HrisApiError(
+        this.deps.provider,
+        `answered ${res.headers.get('content-type') ?? 'no content type'}, not JSON`,
+      );
     }
   }
 }

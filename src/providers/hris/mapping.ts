@@ -17,7 +17,8 @@ export { ENTERPRISE_USER, HRIS_USER } from '../../core/attributes.js';
 const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== '')) as Partial<T>;
 
 /** The user an employee is, or undefined when it is none (no work email). */
 export function userBody(type: HrisType, e: Employee): ScimBody | undefined {
@@ -35,7 +36,12 @@ export function userBody(type: HrisType, e: Employee): ScimBody | undefined {
   const ownUrn = providerExtension(type);
   const has = (o: object) => Object.keys(o).length > 0;
   return {
-    schemas: [USER_SCHEMA, ...(has(enterprise) ? [ENTERPRISE_USER] : []), ...(has(hris) ? [HRIS_USER] : []), ...(has(own) ? [ownUrn] : [])],
+    schemas: [
+      USER_SCHEMA,
+      ...(has(enterprise) ? [ENTERPRISE_USER] : []),
+      ...(has(hris) ? [HRIS_USER] : []),
+      ...(has(own) ? [ownUrn] : []),
+    ],
     userName: e.email,
     externalId: e.id,
     name: defined({ givenName: e.firstName, familyName: e.lastName, formatted }),

@@ -1,8 +1,14 @@
-/** Settings of the HRIS pull syncs (DSYNC_BAMBOOHR_API_URL, DSYNC_HIBOB_API_URL, DSYNC_PERSONIO_API_URL, DSYNC_HRIS_*). */
+/**
+ * Settings of the HRIS pull syncs (DSYNC_BAMBOOHR_API_URL, DSYNC_HIBOB_API_URL, DSYNC_PERSONIO_API_URL, DSYNC_HRIS_*).
+ */
 import type { HrisType } from './connector.js';
 
 export const HRIS_DEFAULTS = {
-  apiUrls: { bamboohr: 'https://api.bamboohr.com', hibob: 'https://api.hibob.com', personio: 'https://api.personio.de' },
+  apiUrls: {
+    bamboohr: 'https://api.bamboohr.com',
+    hibob: 'https://api.hibob.com',
+    personio: 'https://api.personio.de',
+  },
   maxDeleteShare: 0.2,
   /** A changed-since run reads each changed employee; past this many, one full listing costs fewer requests. */
   maxTargeted: 200,

@@ -25,8 +25,20 @@ const EMPLOYMENT_CONCURRENCY = 8;
 const text = z.string().nullish();
 const ref = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String) });
 const page = <T extends z.ZodType>(item: T) =>
-  z.looseObject({ _data: z.array(item), _meta: z.looseObject({ links: z.looseObject({ next: z.looseObject({ href: z.string() }).nullish() }).nullish() }).nullish() });
-const personItem = z.looseObject({ id: z.union([z.string(), z.number()]).transform(String), email: text, first_name: text, last_name: text, preferred_name: text, status: text });
+  z.looseObject({
+    _data: z.array(item),
+    _meta: z
+      .looseObject({ links: z.looseObject({ next: z.looseObject({ href: z.string() }).nullish() }).nullish() })
+      .nullish(),
+  });
+const personItem = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  email: text,
+  first_name: text,
+  last_name: text,
+  preferred_name: text,
+  status: text,
+});
 const employment = z.looseObject({
   status: text,
   position: z.looseObject({ title: text }).nullish(),
@@ -43,11 +55,17 @@ const token = z.looseObject({ access_token: z.string().min(1), expires_in: z.num
 
 /** An employment that counts as working here. */
 const ACTIVE = new Set(['ACTIVE', 'ONBOARDING', 'LEAVE']);
-const some = (v: string | null | undefined): string | undefined => (v === null || v === undefined || v.trim() === '' ? undefined : v.trim());
+const some = (v: string | null | undefined): string | undefined =>
+  v === null || v === undefined || v.trim() === '' ? undefined : v.trim();
 
-export function personioEmployee(p: z.infer<typeof personItem>, e: z.infer<typeof employment> | undefined, departments: ReadonlyMap<string, string>): Employee {
+export function personioEmployee(
+  p: z.infer<typeof personItem>,
+  e: z.infer<typeof employment> | undefined,
+  departments: ReadonlyMap<string, string>,
+): Employee {
   const dept = e?.org_units?.find((u) => u.type === 'DEPARTMENT');
-  const displayName = some(p.preferred_name) && some(p.last_name) ? `${some(p.preferred_name)} ${some(p.last_name)}` : undefined;
+  const displayName =
+    some(p.preferred_name) && some(p.last_name) ? `${some(p.preferred_name)} ${some(p.last_name)}` : undefined;
   const fields = ownFields({ office: e?.office?.id, employmentType: some(e?.type) });
   return {
     id: p.id,
@@ -83,7 +101,11 @@ class PersonioConnection implements HrisConnection {
         await this.http.json(`${this.base}/v2/auth/token`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: this.c.client_id, client_secret: this.c.client_secret }).toString(),
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: this.c.client_id,
+            client_secret: this.c.client_secret,
+          }).toString(),
         }),
       );
       if (!body.success) throw new HrisApiError('Personio', 'the token answer had an unexpected shape');
@@ -114,7 +136,11 @@ class PersonioConnection implements HrisConnection {
 
   private async *pages<T>(first: string, item: z.ZodType<T>, what: string): AsyncIterable<T[]> {
     for (let url: string | undefined = first; url; ) {
-      const body: { _data: T[]; _meta?: { links?: { next?: { href: string } | null } | null } | null } = await this.get(url, page(item), what);
+      const body: { _data: T[]; _meta?: { links?: { next?: { href: string } | null } | null } | null } = await this.get(
+        url,
+        page(item),
+        what,
+      );
       yield body._data;
       url = this.follow(body._meta?.links?.next?.href);
     }
@@ -122,7 +148,9 @@ class PersonioConnection implements HrisConnection {
 
   /** A next-page link, followed only to the same API. */
   private follow(next: string | undefined): string | undefined {
-    return next && new URL(next, this.base).origin === new URL(this.base).origin ? new URL(next, this.base).toString() : undefined;
+    return next && new URL(next, this.base).origin === new URL(this.base).origin
+      ? new URL(next, this.base).toString()
+      : undefined;
   }
 
   async verify(): Promise<void> {
@@ -132,16 +160,28 @@ class PersonioConnection implements HrisConnection {
   /** The departments' names, listed; where the list is not offered, each department read once by its id. */
   private async departments(): Promise<(ids: string[]) => Promise<Map<string, string>>> {
     const names = new Map<string, string>();
-    const first = await this.get(`${this.base}/v2/org-units?type=DEPARTMENT&limit=${PAGE}`, page(orgUnit), 'the departments', true);
+    const first = await this.get(
+      `${this.base}/v2/org-units?type=DEPARTMENT&limit=${PAGE}`,
+      page(orgUnit),
+      'the departments',
+      true,
+    );
     if (first) {
       for (const u of first._data) names.set(u.id, u.name ?? u.id);
       const next = this.follow(first._meta?.links?.next?.href);
-      if (next) for await (const units of this.pages(next, orgUnit, 'the departments')) for (const u of units) names.set(u.id, u.name ?? u.id);
+      if (next)
+        for await (const units of this.pages(next, orgUnit, 'the departments'))
+          for (const u of units) names.set(u.id, u.name ?? u.id);
       return async () => names;
     }
     return async (ids) => {
       for (const id of ids.filter((i) => !names.has(i))) {
-        const unit = await this.get(`${this.base}/v2/org-units/${encodeURIComponent(id)}?type=DEPARTMENT`, orgUnit, 'a department', true);
+        const unit = await this.get(
+          `${this.base}/v2/org-units/${encodeURIComponent(id)}?type=DEPARTMENT`,
+          orgUnit,
+          'a department',
+          true,
+        );
         names.set(id, unit?.name ?? id);
       }
       return names;
@@ -154,10 +194,17 @@ class PersonioConnection implements HrisConnection {
       const employments: Array<z.infer<typeof employment> | undefined> = new Array(persons.length);
       await forEachLimited([...persons.keys()], EMPLOYMENT_CONCURRENCY, async (i) => {
         // The most recent employment comes first.
-        const list = await this.get(`${this.base}/v2/persons/${encodeURIComponent(persons[i]!.id)}/employments?limit=1`, page(employment), 'an employment', true);
+        const list = await this.get(
+          `${this.base}/v2/persons/${encodeURIComponent(persons[i]!.id)}/employments?limit=1`,
+          page(employment),
+          'an employment',
+          true,
+        );
         employments[i] = list?._data[0];
       });
-      const ids = employments.flatMap((e) => e?.org_units?.filter((u) => u.type === 'DEPARTMENT').map((u) => u.id) ?? []);
+      const ids = employments.flatMap(
+        (e) => e?.org_units?.filter((u) => u.type === 'DEPARTMENT').map((u) => u.id) ?? [],
+      );
       const departments = await named([...new Set(ids)]);
       yield persons.map((p, i) => personioEmployee(p, employments[i], departments));
     }

@@ -44,7 +44,10 @@ function userOf(dir: Directory, type: HrisType, e: Employee | null): Upsert | un
 export async function fullRound(conn: HrisConnection, ctx: RoundContext): Promise<void> {
   const { dir, type, deps } = ctx;
   const apply = new FullSyncApplier(dir, deps, ctx.counts);
-  const [storedUsers, storedGroups] = await Promise.all([deps.store.countUsers(dir.id), deps.store.countGroups(dir.id)]);
+  const [storedUsers, storedGroups] = await Promise.all([
+    deps.store.countUsers(dir.id),
+    deps.store.countGroups(dir.id),
+  ]);
   const departments = new Map<string, { dept: { id: string; name: string }; members: Set<string> }>();
   for await (const page of conn.employees()) {
     ctx.read(page.length);
@@ -63,7 +66,8 @@ export async function fullRound(conn: HrisConnection, ctx: RoundContext): Promis
     for (let i = 0; i < users.length; i += USER_CHUNK) await apply.usersPage(users.slice(i, i + USER_CHUNK));
   }
   // Every company has at least the person whose key this is: an empty listing is an outage, never "everyone left".
-  if (apply.usersSeen === 0 && storedUsers > 0) throw new HrisApiError(deps.label.name, 'listed no employee with a work email; nothing was deleted');
+  if (apply.usersSeen === 0 && storedUsers > 0)
+    throw new HrisApiError(deps.label.name, 'listed no employee with a work email; nothing was deleted');
   const entries = [...departments];
   for (let i = 0; i < entries.length; i += GROUP_CHUNK) {
     const chunk = entries.slice(i, i + GROUP_CHUNK);
@@ -104,7 +108,8 @@ export async function targetedRound(conn: HrisConnection, changes: Changes, ctx:
     const had = current ? await store.userGroupIds(dir.id, id) : [];
     for (const g of had) if (g !== wanted) owed.removals.set(g, [...(owed.removals.get(g) ?? []), id]);
     if (!dept || !wanted || had.includes(wanted)) continue;
-    if (!groups.has(wanted) && !(await store.getGroups(dir.id, [wanted]))[0]) await apply.createGroup({ id: wanted, body: departmentBody(type, dept) }, [id]);
+    if (!groups.has(wanted) && !(await store.getGroups(dir.id, [wanted]))[0])
+      await apply.createGroup({ id: wanted, body: departmentBody(type, dept) }, [id]);
     else await apply.addMembers(wanted, [id]);
     groups.add(wanted);
   }
@@ -121,7 +126,8 @@ async function emptied(ctx: RoundContext, owed: Deletions): Promise<void> {
   const { store } = ctx.deps;
   const leaving = new Map<string, Set<string>>();
   for (const [g, ids] of owed.removals) leaving.set(g, new Set(ids));
-  for (const id of owed.users) for (const g of await store.userGroupIds(ctx.dir.id, id)) leaving.set(g, (leaving.get(g) ?? new Set()).add(id));
+  for (const id of owed.users)
+    for (const g of await store.userGroupIds(ctx.dir.id, id)) leaving.set(g, (leaving.get(g) ?? new Set()).add(id));
   for (const [g, out] of leaving) {
     const { total } = await store.groupMemberIds(ctx.dir.id, g, 0, 0);
     if (total > out.size) continue;

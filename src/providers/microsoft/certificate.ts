@@ -6,7 +6,8 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { MicrosoftCertificate } from './options.js';
 
-const block = (pem: string, label: RegExp) => new RegExp(`-----BEGIN ${label.source}-----[\\s\\S]+?-----END ${label.source}-----`).exec(pem)?.[0];
+const block = (pem: string, label: RegExp) =>
+  new RegExp(`-----BEGIN ${label.source}-----[\\s\\S]+?-----END ${label.source}-----`).exec(pem)?.[0];
 
 /** Throws an Error saying what is missing or wrong (the caller names the variable). */
 export function parseCertificatePem(pem: string): MicrosoftCertificate {

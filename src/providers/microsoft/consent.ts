@@ -26,7 +26,10 @@ import type { GraphTokens } from './tokens.js';
 /** The flow's name in providers/oauth. */
 export const MICROSOFT_FLOW = 'microsoft';
 
-const redirectInput = z.url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' }).max(2048).optional();
+const redirectInput = z
+  .url({ protocol: /^https?$/, error: 'redirect_url must be an http(s) URL' })
+  .max(2048)
+  .optional();
 
 /** What the flow carries from step to step: the sign-in's secrets, then the tenant it proved. */
 const step = z.discriminatedUnion('step', [
@@ -60,7 +63,11 @@ export class AdminConsent implements FlowProvider {
     const parsed = redirectInput.safeParse(redirectUrl === '' ? undefined : redirectUrl);
     if (!parsed.success) throw new ValidationError('redirect_url must be an http(s) URL', 'redirect_url');
     this.configured();
-    const link = await this.deps.flows.link({ provider: MICROSOFT_FLOW, directoryId: directory.id, ...(parsed.data && { returnTo: parsed.data }) });
+    const link = await this.deps.flows.link({
+      provider: MICROSOFT_FLOW,
+      directoryId: directory.id,
+      ...(parsed.data && { returnTo: parsed.data }),
+    });
     return { adminConsentUrl: link.url };
   }
 
@@ -82,16 +89,31 @@ export class AdminConsent implements FlowProvider {
     return { url: url.toString(), data: carried };
   }
 
-  /** A callback of the flow (FlowProvider): the sign-in proved (on to the consent), or the consent checked and connected. */
-  async complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | { next: string }> {
+  /**
+   * A callback of the flow (FlowProvider): the sign-in proved (on to the consent), or the consent checked and
+   * connected.
+   */
+  async complete(
+    directoryId: string,
+    query: Record<string, unknown>,
+    data?: string,
+  ): Promise<string | { next: string }> {
     const directory = await this.directory(directoryId);
     const carried = step.parse(JSON.parse(data ?? '{}'));
     if (carried.step === 'sign-in') {
-      if (query.error !== undefined) throw new ConsentRefusedError(`The sign-in to Microsoft did not complete: ${reason(query)}`);
-      if (typeof query.code !== 'string' || query.code === '') throw new ConsentRefusedError('The sign-in answer carries no code: start again from the admin-consent URL');
+      if (query.error !== undefined)
+        throw new ConsentRefusedError(`The sign-in to Microsoft did not complete: ${reason(query)}`);
+      if (typeof query.code !== 'string' || query.code === '')
+        throw new ConsentRefusedError('The sign-in answer carries no code: start again from the admin-consent URL');
       const signedIn = await new AdminSignIn(this.configured()).prove(carried, query.code);
       this.sameTenant(directory, signedIn.tenantId, 'signed in to');
-      return { next: JSON.stringify({ step: 'consent', tenantId: signedIn.tenantId, ...(signedIn.username && { username: signedIn.username }) } satisfies Step) };
+      return {
+        next: JSON.stringify({
+          step: 'consent',
+          tenantId: signedIn.tenantId,
+          ...(signedIn.username && { username: signedIn.username }),
+        } satisfies Step),
+      };
     }
     if (query.error !== undefined) throw new ConsentRefusedError(`The admin did not grant consent: ${reason(query)}`);
     const tenant = microsoftTenantId.safeParse(query.tenant);
@@ -108,7 +130,11 @@ export class AdminConsent implements FlowProvider {
     // Proof that the grant works (Entra answers for the tenant's service principal), before anything is stored.
     await this.deps.tokens.token(tenant.data, true);
     const current = await this.deps.directories.get(directory.id);
-    await this.deps.store.updateDirectory({ ...current, microsoft_tenant_id: tenant.data, updated_at: new Date().toISOString() });
+    await this.deps.store.updateDirectory({
+      ...current,
+      microsoft_tenant_id: tenant.data,
+      updated_at: new Date().toISOString(),
+    });
     await this.deps.statuses.reauthorized(directory.id);
     const by = carried.username ? ` by ${carried.username}` : '';
     return `Directory ${directory.id} is connected to tenant ${tenant.data}${by}; its first sync starts now. You can close this window.`;
@@ -140,6 +166,7 @@ export class AdminConsent implements FlowProvider {
 /** The consent step's data (the sign-in proved its tenant); anything else is a flow that did not sign in. */
 function consentStep(carried: string): Extract<Step, { step: 'consent' }> {
   const parsed = step.parse(JSON.parse(carried));
-  if (parsed.step !== 'consent') throw new ConsentRefusedError('The admin has not signed in: start again from the admin-consent URL');
+  if (parsed.step !== 'consent')
+    throw new ConsentRefusedError('The admin has not signed in: start again from the admin-consent URL');
   return parsed;
 }

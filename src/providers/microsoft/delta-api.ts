@@ -17,7 +17,11 @@ const page = z.looseObject({
   '@odata.nextLink': z.string().optional(),
   '@odata.deltaLink': z.string().optional(),
 });
-const memberRef = z.looseObject({ '@odata.type': z.string().optional(), id: z.string().min(1), '@removed': z.unknown().optional() });
+const memberRef = z.looseObject({
+  '@odata.type': z.string().optional(),
+  id: z.string().min(1),
+  '@removed': z.unknown().optional(),
+});
 const refsPage = z.looseObject({ value: z.array(memberRef), '@odata.nextLink': z.string().optional() });
 
 export type DeltaItem = z.infer<typeof item>;
@@ -47,7 +51,11 @@ export function memberChanges(i: DeltaItem): MemberChange[] {
 
 function toChange(r: z.infer<typeof memberRef>): MemberChange {
   const type = r['@odata.type']?.toLowerCase();
-  return { id: r.id, type: type === '#microsoft.graph.user' ? 'user' : type === '#microsoft.graph.group' ? 'group' : 'other', removed: r['@removed'] !== undefined };
+  return {
+    id: r.id,
+    type: type === '#microsoft.graph.user' ? 'user' : type === '#microsoft.graph.group' ? 'group' : 'other',
+    removed: r['@removed'] !== undefined,
+  };
 }
 
 export class DeltaApi {
@@ -101,7 +109,9 @@ export class DeltaApi {
   async object(kind: Kind, id: string): Promise<DeltaItem | null> {
     const select = (kind === 'users' ? USER_OBJECT_SELECT : SELECT[kind].filter((p) => p !== 'members')).join(',');
     try {
-      return item.parse(await this.graph.get(`/${kind}/${encodeURIComponent(id)}?$select=${select}`, `reading ${kind} ${id}`));
+      return item.parse(
+        await this.graph.get(`/${kind}/${encodeURIComponent(id)}?$select=${select}`, `reading ${kind} ${id}`),
+      );
     } catch (err) {
       if (err instanceof GraphApiError && err.httpStatus === 404) return null;
       throw err;

@@ -10,7 +10,15 @@
 import { z } from 'zod';
 import { sameResource } from '../../core/json-equality.js';
 import type { Directory } from '../../core/model.js';
-import { FullSyncApplier, guardMemberships, SyncApplier, WRITE_CONCURRENCY, type ApplierDeps, type Deletions, type SyncReadStore } from '../pull/apply.js';
+import {
+  FullSyncApplier,
+  guardMemberships,
+  SyncApplier,
+  WRITE_CONCURRENCY,
+  type ApplierDeps,
+  type Deletions,
+  type SyncReadStore,
+} from '../pull/apply.js';
 import type { Upsert } from '../pull/diff.js';
 import { forEachLimited } from '../pull/pool.js';
 import type { SyncCounts } from '../pull/sync-status.js';
@@ -44,7 +52,10 @@ const userItem = z.object({
   jobTitle: z.string().nullable().optional(),
   employeeId: z.string().nullable().optional(),
   department: z.string().nullable().optional(),
-  employeeOrgData: z.object({ division: z.string().nullable().optional(), costCenter: z.string().nullable().optional() }).nullable().optional(),
+  employeeOrgData: z
+    .object({ division: z.string().nullable().optional(), costCenter: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
   officeLocation: z.string().nullable().optional(),
   companyName: z.string().nullable().optional(),
   employeeType: z.string().nullable().optional(),
@@ -112,14 +123,21 @@ export class DeltaSync {
     private readonly deps: DeltaSyncDeps,
     private readonly counts: SyncCounts,
   ) {
-    this.applierDeps = { store: deps.store, writers: deps.writers, label: MICROSOFT, maxDeleteShare: deps.maxDeleteShare, checkpoint: deps.checkpoint };
+    this.applierDeps = {
+      store: deps.store,
+      writers: deps.writers,
+      label: MICROSOFT,
+      maxDeleteShare: deps.maxDeleteShare,
+      checkpoint: deps.checkpoint,
+    };
     this.nestedOn = dir.microsoft_nested_groups === true;
   }
 
   async run(state: DeltaState | null): Promise<DeltaState> {
     // Links saved without the nesting the directory now asks for (or the reverse) describe another graph: resync.
     // So do links selecting other user properties than this release maps (a later round would never send them).
-    const usable = state?.users && state.groups && (state.nested !== undefined) === this.nestedOn && state.select === SELECTED;
+    const usable =
+      state?.users && state.groups && (state.nested !== undefined) === this.nestedOn && state.select === SELECTED;
     if (!usable) return this.full(state ? 'resync' : 'full');
     try {
       return await this.delta(state);
@@ -135,7 +153,10 @@ export class DeltaSync {
     this.mode = mode;
     const { store, api } = this.deps;
     const apply = new FullSyncApplier(this.dir, this.applierDeps, this.counts);
-    const [storedUsers, storedGroups] = await Promise.all([store.countUsers(this.dir.id), store.countGroups(this.dir.id)]);
+    const [storedUsers, storedGroups] = await Promise.all([
+      store.countUsers(this.dir.id),
+      store.countGroups(this.dir.id),
+    ]);
     let usersLink: string | undefined;
     for await (const page of api.round('users', null)) {
       const listed: Upsert[] = [];
@@ -203,20 +224,32 @@ export class DeltaSync {
     await back.read(owed);
     if (graph) await this.nestedMembers(graph, apply, owed);
     for (const g of owed.groups) owed.removals.delete(g);
-    const [storedUsers, storedGroups] = await Promise.all([store.countUsers(this.dir.id), store.countGroups(this.dir.id)]);
+    const [storedUsers, storedGroups] = await Promise.all([
+      store.countUsers(this.dir.id),
+      store.countGroups(this.dir.id),
+    ]);
     await apply.delete(owed, storedUsers + storedGroups, await this.membershipsFor(owed));
     await apply.retryDeferred();
     await back.apply(apply);
     return { users: usersLink, groups: groupsLink, select: SELECTED, ...(graph && { nested: graph.toJSON() }) };
   }
 
-  private async deltaUsers(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined, back: Reappeared): Promise<string> {
+  private async deltaUsers(
+    link: string,
+    apply: SyncApplier,
+    owed: Deletions,
+    graph: NestedGroups | undefined,
+    back: Reappeared,
+  ): Promise<string> {
     const { store, api } = this.deps;
     let next: string | undefined;
     for await (const page of api.round('users', link)) {
       this.deps.checkpoint();
       this.seen.users += page.items.length;
-      const stored = await store.getUsers(this.dir.id, page.items.map((i) => i.id));
+      const stored = await store.getUsers(
+        this.dir.id,
+        page.items.map((i) => i.id),
+      );
       const create: Upsert[] = [];
       const update: Upsert[] = [];
       for (const [k, i] of page.items.entries()) {
@@ -244,7 +277,13 @@ export class DeltaSync {
     return next!;
   }
 
-  private async deltaGroups(link: string, apply: SyncApplier, owed: Deletions, graph: NestedGroups | undefined, back: Reappeared): Promise<string> {
+  private async deltaGroups(
+    link: string,
+    apply: SyncApplier,
+    owed: Deletions,
+    graph: NestedGroups | undefined,
+    back: Reappeared,
+  ): Promise<string> {
     const { store, api } = this.deps;
     let next: string | undefined;
     for await (const page of api.round('groups', link)) {
@@ -254,7 +293,17 @@ export class DeltaSync {
       const storedList = await store.getGroups(this.dir.id, ids);
       const stored = new Map(ids.map((id, k) => [id, storedList[k] ?? null]));
       // Member additions name users: only those the directory has are worth a write.
-      const userIds = [...new Set(page.items.flatMap((i) => (isRemoved(i) ? [] : memberChanges(i).filter((m) => m.type === 'user' && !m.removed).map((m) => m.id))))];
+      const userIds = [
+        ...new Set(
+          page.items.flatMap((i) =>
+            isRemoved(i)
+              ? []
+              : memberChanges(i)
+                  .filter((m) => m.type === 'user' && !m.removed)
+                  .map((m) => m.id),
+          ),
+        ),
+      ];
       const known = new Set((await store.getUsers(this.dir.id, userIds)).flatMap((u) => (u ? [u.id] : [])));
       for (const i of page.items) {
         if (isRemoved(i)) {
@@ -274,7 +323,8 @@ export class DeltaSync {
           stored.set(i.id, { id: i.id, body: groupBody(i.id, name), created: 0, lastModified: 0, version: 1 });
           back.groupCreated(i.id);
         } else {
-          if (name !== undefined && !sameResource(current.body, groupBody(i.id, name))) await apply.updateGroup(i.id, groupBody(i.id, name));
+          if (name !== undefined && !sameResource(current.body, groupBody(i.id, name)))
+            await apply.updateGroup(i.id, groupBody(i.id, name));
           if (!graph) await apply.addMembers(i.id, adds);
         }
         if (!graph) back.memberAdded(i.id, adds);

@@ -2,7 +2,11 @@
 import { DsyncError } from '../../core/errors.js';
 import type { ProviderLabel } from '../pull/errors.js';
 
-export const MICROSOFT: ProviderLabel<'DSYNC_MICROSOFT'> = { name: 'Microsoft Entra ID', codePrefix: 'DSYNC_MICROSOFT', maxShareVariable: 'DSYNC_MICROSOFT_MAX_DELETE_SHARE' };
+export const MICROSOFT: ProviderLabel<'DSYNC_MICROSOFT'> = {
+  name: 'Microsoft Entra ID',
+  codePrefix: 'DSYNC_MICROSOFT',
+  maxShareVariable: 'DSYNC_MICROSOFT_MAX_DELETE_SHARE',
+};
 
 /** The app registration (DSYNC_MICROSOFT_CLIENT_ID and a secret or certificate) is not configured. */
 export class MicrosoftNotConfiguredError extends DsyncError {
@@ -26,7 +30,10 @@ export class NotMicrosoftDirectoryError extends DsyncError {
 export class NotConsentedError extends DsyncError {
   override name = 'NotConsentedError';
   constructor(id: string) {
-    super(`Directory ${id} is not connected to an Entra tenant yet: an admin of the tenant must grant consent (admin-consent-url)`, 'DSYNC_MICROSOFT_NOT_CONSENTED');
+    super(
+      `Directory ${id} is not connected to an Entra tenant yet: an admin of the tenant must grant consent (admin-consent-url)`,
+      'DSYNC_MICROSOFT_NOT_CONSENTED',
+    );
   }
 }
 
@@ -85,6 +92,9 @@ export class ConsentRefusedError extends DsyncError {
 export class SignInNotProvedError extends DsyncError {
   override name = 'SignInNotProvedError';
   constructor(why: string) {
-    super(`The sign-in to Microsoft could not prove the tenant: ${why}. Nothing was saved`, 'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED');
+    super(
+      `The sign-in to Microsoft could not prove the tenant: ${why}. Nothing was saved`,
+      'DSYNC_MICROSOFT_SIGN_IN_NOT_PROVED',
+    );
   }
 }

@@ -128,7 +128,12 @@ export class GraphApi {
       );
     }
     // Graph's own message says what it refused (a subscription's changeType, a URL it could not validate…).
-    const detail = f.status === undefined ? message : `HTTP ${f.status}${code ? ` ${code}` : ''}${message && message !== code ? `: ${message}` : ''}`;
-    return new GraphApiError(`Microsoft Graph failed while ${what}: ${detail}`, f.status, code, { cause: { status: f.status, code, message } });
+    const detail =
+      f.status === undefined
+        ? message
+        : `HTTP ${f.status}${code ? ` ${code}` : ''}${message && message !== code ? `: ${message}` : ''}`;
+    return new GraphApiError(`Microsoft Graph failed while ${what}: ${detail}`, f.status, code, {
+      cause: { status: f.status, code, message },
+    });
   }
 }

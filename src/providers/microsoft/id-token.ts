@@ -48,23 +48,40 @@ export class IdTokenVerifier {
       throw new SignInNotProvedError('the ID token is not a JWT');
     }
     if (typeof unverifiedTid !== 'string' || !GUID.test(unverifiedTid) || unverifiedTid === CONSUMER_TENANT) {
-      throw new SignInNotProvedError('the ID token names no organisation tenant (tid): sign in with a work account of the tenant');
+      throw new SignInNotProvedError(
+        'the ID token names no organisation tenant (tid): sign in with a work account of the tenant',
+      );
     }
     const { issuerTemplate, jwks } = await this.discovery();
     const issuer = issuerTemplate.replace('{tenantid}', unverifiedTid);
     let payload: unknown;
     try {
-      ({ payload } = await jwtVerify(idToken, jwks, { issuer, audience: this.o.clientId, algorithms: ['RS256'], requiredClaims: ['exp', 'iat'], clockTolerance: 300 }));
+      ({ payload } = await jwtVerify(idToken, jwks, {
+        issuer,
+        audience: this.o.clientId,
+        algorithms: ['RS256'],
+        requiredClaims: ['exp', 'iat'],
+        clockTolerance: 300,
+      }));
     } catch (err) {
-      if (isKeyFetchFailure(err)) throw new GraphApiError(`Fetching Entra's signing keys failed: ${(err as Error).message}`, undefined, undefined, { cause: err });
+      if (isKeyFetchFailure(err))
+        throw new GraphApiError(
+          `Fetching Entra's signing keys failed: ${(err as Error).message}`,
+          undefined,
+          undefined,
+          { cause: err },
+        );
       throw new SignInNotProvedError(`the ID token does not check out (${(err as Error).message})`);
     }
     const c = claims.safeParse(payload);
     if (!c.success) throw new SignInNotProvedError('the ID token lacks tid or nonce');
-    if (c.data.nonce !== nonce) throw new SignInNotProvedError('the ID token is not the one this sign-in asked for (nonce)');
+    if (c.data.nonce !== nonce)
+      throw new SignInNotProvedError('the ID token is not the one this sign-in asked for (nonce)');
     // A guest signs in to a tenant it is not of; `idp` names its own (MSAL's and the claims reference's rule).
     if (c.data.idp !== undefined && c.data.idp !== issuer) {
-      throw new SignInNotProvedError(`the account is a guest in tenant ${c.data.tid} (its identity provider is ${c.data.idp}): sign in with an account of the tenant itself`);
+      throw new SignInNotProvedError(
+        `the account is a guest in tenant ${c.data.tid} (its identity provider is ${c.data.idp}): sign in with an account of the tenant itself`,
+      );
     }
     return { tenantId: c.data.tid, ...(c.data.preferred_username && { username: c.data.preferred_username }) };
   }
@@ -80,14 +97,30 @@ export class IdTokenVerifier {
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       doc = discoveryDocument.parse(await res.json());
     } catch (err) {
-      throw new GraphApiError(`Reading Entra's OpenID configuration (${url}) failed: ${(err as Error).message}`, undefined, undefined, { cause: err });
+      throw new GraphApiError(
+        `Reading Entra's OpenID configuration (${url}) failed: ${(err as Error).message}`,
+        undefined,
+        undefined,
+        { cause: err },
+      );
     }
     // The keys come from the authority itself, and its issuers name a tenant where the template says so.
-    if (new URL(doc.jwks_uri).origin !== origin || !doc.issuer.startsWith(`${origin}/`) || !doc.issuer.includes('{tenantid}')) {
-      throw new GraphApiError(`Entra's OpenID configuration (${url}) is not an organisations authority's: issuer ${doc.issuer}, keys ${doc.jwks_uri}`, undefined, undefined);
+    if (
+      new URL(doc.jwks_uri).origin !== origin ||
+      !doc.issuer.startsWith(`${origin}/`) ||
+      !doc.issuer.includes('{tenantid}')
+    ) {
+      throw new GraphApiError(
+        `Entra's OpenID configuration (${url}) is not an organisations authority's: issuer ${doc.issuer}, keys ${doc.jwks_uri}`,
+        undefined,
+        undefined,
+      );
     }
     // One key set per URI: jose keeps it, and refetches it for a key id it does not know (a rolled key).
-    const jwks = this.keys?.jwksUri === doc.jwks_uri ? this.keys.jwks : createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS });
+    const jwks =
+      this.keys?.jwksUri === doc.jwks_uri
+        ? this.keys.jwks
+        : createRemoteJWKSet(new URL(doc.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS });
     this.keys = { issuerTemplate: doc.issuer, jwksUri: doc.jwks_uri, jwks, until: Date.now() + DISCOVERY_TTL_MS };
     return this.keys;
   }
@@ -96,5 +129,9 @@ export class IdTokenVerifier {
 /** jose's errors for a key set it could not fetch (as opposed to a token that fails a check). */
 function isKeyFetchFailure(err: unknown): boolean {
   const code = (err as { code?: string })?.code;
-  return code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JOSE_GENERIC' || (err instanceof TypeError && /fetch/i.test(err.message));
+  return (
+    code === 'ERR_JWKS_TIMEOUT' ||
+    code === 'ERR_JOSE_GENERIC' ||
+    (err instanceof TypeError && /fetch/i.test(err.message))
+  );
 }

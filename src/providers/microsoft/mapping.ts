@@ -71,7 +71,9 @@ export interface UserProps {
 type EntraField = (typeof PROVIDER_FIELDS.entra)[number];
 
 const present = <T extends object>(o: T): Partial<T> =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v != null && v !== '' && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
+  Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v != null && v !== '' && !(Array.isArray(v) && v.length === 0)),
+  ) as Partial<T>;
 
 export function userBody(id: string, u: UserProps): ScimBody {
   const enterprise = present({
@@ -106,13 +108,22 @@ export function userBody(id: string, u: UserProps): ScimBody {
 export function userProps(body: ScimBody): UserProps {
   const name = (body.name ?? {}) as { givenName?: string; familyName?: string };
   const emails = (body.emails ?? []) as Array<{ value?: string }>;
-  const e = (body[ENTERPRISE_USER] ?? {}) as { employeeNumber?: string; department?: string; division?: string; costCenter?: string; manager?: { value?: string } };
+  const e = (body[ENTERPRISE_USER] ?? {}) as {
+    employeeNumber?: string;
+    department?: string;
+    division?: string;
+    costCenter?: string;
+    manager?: { value?: string };
+  };
   const x = (body[ENTRA_USER] ?? {}) as Partial<Pick<UserProps, EntraField>>;
   return {
     jobTitle: typeof body.title === 'string' ? body.title : null,
     employeeId: e.employeeNumber ?? null,
     department: e.department ?? null,
-    employeeOrgData: e.division !== undefined || e.costCenter !== undefined ? { division: e.division ?? null, costCenter: e.costCenter ?? null } : null,
+    employeeOrgData:
+      e.division !== undefined || e.costCenter !== undefined
+        ? { division: e.division ?? null, costCenter: e.costCenter ?? null }
+        : null,
     manager: e.manager?.value ?? null,
     displayName: typeof body.displayName === 'string' ? body.displayName : null,
     givenName: name.givenName ?? null,
@@ -136,7 +147,10 @@ export function userProps(body: ScimBody): UserProps {
 }
 
 /** The properties a delta item carries (absent = unchanged). */
-export function changedProps<K extends string>(item: Record<string, unknown>, keys: readonly K[]): Partial<Record<K, unknown>> {
+export function changedProps<K extends string>(
+  item: Record<string, unknown>,
+  keys: readonly K[],
+): Partial<Record<K, unknown>> {
   return Object.fromEntries(keys.filter((k) => k in item).map((k) => [k, item[k]])) as Partial<Record<K, unknown>>;
 }
 
@@ -149,10 +163,15 @@ export function changedUserProps(item: Record<string, unknown>): Partial<Record<
 
 const MANAGER_DELTA = 'manager@delta';
 
-/** The manager a `manager@delta` names: its entry not `@removed` (a change of manager may list the old one removed), else none. */
+/**
+ * The manager a `manager@delta` names: its entry not `@removed` (a change of manager may list the old one removed),
+ * else none.
+ */
 export function managerOf(refs: unknown): string | null {
   if (!Array.isArray(refs)) return null;
-  const current = refs.filter((r): r is { id: string } => typeof r === 'object' && r !== null && typeof r.id === 'string' && !('@removed' in r));
+  const current = refs.filter(
+    (r): r is { id: string } => typeof r === 'object' && r !== null && typeof r.id === 'string' && !('@removed' in r),
+  );
   return current.at(-1)?.id ?? null;
 }
 

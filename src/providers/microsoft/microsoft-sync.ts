@@ -23,7 +23,9 @@ import type { SubscriptionOutcome } from './subscriptions.js';
 import type { TenantGate } from './throttle.js';
 import type { GraphTokens } from './tokens.js';
 
-export type MicrosoftSyncStore = SyncReadStore & Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> & PullSyncStore;
+export type MicrosoftSyncStore = SyncReadStore &
+  Pick<DirectoryStore, 'getDirectory' | 'listDirectoryIds' | 'updateDirectory'> &
+  PullSyncStore;
 
 /** Told about runs, Graph requests, retries, throttling and subscription requests (metrics.ts); never about tenants. */
 export interface MicrosoftObserver extends RunObserver {
@@ -129,7 +131,13 @@ export class MicrosoftSync {
     const graph = this.graph(tenantId, status);
     const run = new DeltaSync(
       directory,
-      { store: this.deps.store, writers: this.deps.writers, api: new DeltaApi(graph), maxDeleteShare: this.deps.options.maxDeleteShare, checkpoint },
+      {
+        store: this.deps.store,
+        writers: this.deps.writers,
+        api: new DeltaApi(graph),
+        maxDeleteShare: this.deps.options.maxDeleteShare,
+        checkpoint,
+      },
       status.counts,
     );
     try {

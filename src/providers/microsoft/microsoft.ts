@@ -37,7 +37,10 @@ export interface MicrosoftProvider {
   directoryStates(): Promise<{ sync: Record<string, number>; notifications: Record<string, number> }>;
   /** A batch of Graph change notifications (the body Graph POSTs): checked, then each directory synced soon. */
   notifications(body: unknown): Promise<Received>;
-  /** Creates or renews a directory's subscriptions now, whatever a backoff says (after consent; `recreate`: that one anew). */
+  /**
+   * Creates or renews a directory's subscriptions now, whatever a backoff says (after consent; `recreate`: that one
+   * anew).
+   */
   subscribe(directoryId: string, recreate?: Resource): Promise<void>;
   /** No notification-triggered sync is scheduled or running. */
   readonly idle: boolean;
@@ -60,7 +63,12 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
   const { directories, onNotification, flows, ...rest } = deps;
   const logger = deps.logger.child({ unit: 'microsoft-sync' });
   const tokens = new GraphTokens(deps.options);
-  const subscriptions = new Subscriptions({ store: deps.store, options: deps.options, logger, onRequest: (outcome) => deps.observer?.subscription(outcome) });
+  const subscriptions = new Subscriptions({
+    store: deps.store,
+    options: deps.options,
+    logger,
+    onRequest: (outcome) => deps.observer?.subscription(outcome),
+  });
   const retries = new SubscriptionRetries(logger);
   const sync = new MicrosoftSync({
     ...rest,
@@ -80,7 +88,8 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     await sync.statuses.put({ ...(await sync.statuses.get(directoryId)), notifications });
     retries.after(directoryId, notifications, () => keep(directoryId));
   };
-  const subscribe = (directoryId: string, recreate?: Resource) => keep(directoryId, { force: true, ...(recreate && { only: recreate }) });
+  const subscribe = (directoryId: string, recreate?: Resource) =>
+    keep(directoryId, { force: true, ...(recreate && { only: recreate }) });
   const handler = new NotificationHandler({
     verifier: () => subscriptions.verifier(),
     sync: (directoryId) => sync.run({ directoryId }),
@@ -89,7 +98,14 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
     logger,
     ...(onNotification && { onNotification }),
   });
-  const consent = new AdminConsent({ options: deps.options, directories, store: deps.store, statuses: sync.statuses, tokens, flows });
+  const consent = new AdminConsent({
+    options: deps.options,
+    directories,
+    store: deps.store,
+    statuses: sync.statuses,
+    tokens,
+    flows,
+  });
   flows.register(MICROSOFT_FLOW, {
     consent: (directoryId, state, step) => consent.consent(directoryId, state, step),
     complete: async (directoryId, query, data) => {
@@ -115,7 +131,12 @@ export function createMicrosoftProvider(deps: MicrosoftProviderDeps): MicrosoftP
       retries.close();
     },
     sync: (filter) => sync.run(filter),
-    runs: new SyncRuns({ store: deps.store, provider: 'microsoft', runner: sync.runner, logger: deps.logger.child({ unit: 'microsoft-sync-runs' }) }),
+    runs: new SyncRuns({
+      store: deps.store,
+      provider: 'microsoft',
+      runner: sync.runner,
+      logger: deps.logger.child({ unit: 'microsoft-sync-runs' }),
+    }),
     directoryStates: () => sync.directoryStates(),
     syncStatus: async (directoryId) => {
       const directory = await directories.get(directoryId);

@@ -1,7 +1,8 @@
 /**
  * Graph's change notifications, as a hint and never as data: a checked notification schedules a delta sync of
  * its directory (the delta query says what changed). A burst is one sync: the first notification opens a short
- * window, later ones join it (pull/sync-soon.ts). Lifecycle events: `subscriptionRemoved` creates the subscription again, `reauthorizationRequired` renews it, `missed`
+ * window, later ones join it (pull/sync-soon.ts). Lifecycle events: `subscriptionRemoved` creates the subscription
+ * again, `reauthorizationRequired` renews it, `missed`
  * (and both others) sync, since changes may have gone unnotified.
  */
 import { z } from 'zod';
@@ -19,7 +20,10 @@ export const notificationBatch = z.looseObject({ value: z.array(notification).ma
 
 export type Outcome = 'accepted' | 'ignored' | 'lifecycle';
 
-/** What a batch held: notifications accepted, and those ignored because their clientState named a directory with another secret. */
+/**
+ * What a batch held: notifications accepted, and those ignored because their clientState named a directory with another
+ * secret.
+ */
 export interface Received {
   accepted: number;
   forged: number;
@@ -69,7 +73,8 @@ export class NotificationHandler {
       this.schedule(owner.directoryId);
     }
     const ignored = batch.value.length - accepted;
-    if (ignored > 0) this.deps.logger.warn({ ignored, forged }, 'ignored Graph notifications whose clientState does not check out');
+    if (ignored > 0)
+      this.deps.logger.warn({ ignored, forged }, 'ignored Graph notifications whose clientState does not check out');
     return { accepted, forged };
   }
 

@@ -13,7 +13,10 @@ export const MICROSOFT_DEFAULTS = {
   subscriptionMinutes: 3 * 24 * 60,
   /** A subscription expiring within this is renewed by the next sync run. */
   renewWithinMinutes: 36 * 60,
-  /** A refused subscription is tried again after this, doubling with each refusal in a row up to `subscriptionRetryMaxMs`. */
+  /**
+   * A refused subscription is tried again after this, doubling with each refusal in a row up to
+   * `subscriptionRetryMaxMs`.
+   */
   subscriptionRetryMs: 60_000,
   subscriptionRetryMaxMs: 60 * 60_000,
   /** Notifications arriving within this window after the first are one sync. */

@@ -69,7 +69,8 @@ export class Reappeared {
       if (graph) {
         for (const m of members) if (m.type !== 'other') graph.member(groupId, m.id, m.type, false);
         // A group nested in others: their delta does not tell a restore either.
-        for (const parent of (await api.relation('groups', groupId, 'memberOf')) ?? []) if (parent.type === 'group') graph.member(parent.id, groupId, 'group', false);
+        for (const parent of (await api.relation('groups', groupId, 'memberOf')) ?? [])
+          if (parent.type === 'group') graph.member(parent.id, groupId, 'group', false);
         return;
       }
       const userIds = members.filter((m) => m.type === 'user').map((m) => m.id);

@@ -77,12 +77,21 @@ export class AdminSignIn {
       status = res.status;
       answer = tokenAnswer.parse(await res.json());
     } catch (err) {
-      throw new GraphApiError(`Redeeming the sign-in code at ${endpoint} failed: ${(err as Error).message}`, undefined, undefined, { cause: err });
+      throw new GraphApiError(
+        `Redeeming the sign-in code at ${endpoint} failed: ${(err as Error).message}`,
+        undefined,
+        undefined,
+        { cause: err },
+      );
     }
     if ('error' in answer) {
       const why = `${answer.error}: ${firstSentence(answer.error_description)}`;
-      if (answer.error === 'invalid_client') throw new MicrosoftCredentialsError(`Entra refused the app's credentials while redeeming the sign-in (${why}): check DSYNC_MICROSOFT_CLIENT_SECRET or the certificate`);
-      if (status >= 500) throw new GraphApiError(`Entra failed to redeem the sign-in code (${why})`, status, answer.error);
+      if (answer.error === 'invalid_client')
+        throw new MicrosoftCredentialsError(
+          `Entra refused the app's credentials while redeeming the sign-in (${why}): check DSYNC_MICROSOFT_CLIENT_SECRET or the certificate`,
+        );
+      if (status >= 500)
+        throw new GraphApiError(`Entra failed to redeem the sign-in code (${why})`, status, answer.error);
       throw new SignInNotProvedError(`Microsoft refused the sign-in code (${why})`);
     }
     return this.verifier.verify(answer.id_token, step.nonce);
@@ -108,7 +117,12 @@ async function clientAssertion(certificate: MicrosoftCertificate, clientId: stri
   const key = await importPKCS8(certificate.privateKey, 'PS256');
   const der = certificate.x5c.replace(/-----(BEGIN|END) CERTIFICATE-----|\s/g, '');
   return new SignJWT({})
-    .setProtectedHeader({ alg: 'PS256', typ: 'JWT', 'x5t#S256': Buffer.from(certificate.thumbprintSha256, 'hex').toString('base64url'), x5c: [der] })
+    .setProtectedHeader({
+      alg: 'PS256',
+      typ: 'JWT',
+      'x5t#S256': Buffer.from(certificate.thumbprintSha256, 'hex').toString('base64url'),
+      x5c: [der],
+    })
     .setIssuer(clientId)
     .setSubject(clientId)
     .setAudience(audience)

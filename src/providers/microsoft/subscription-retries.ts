@@ -17,10 +17,15 @@ export class SubscriptionRetries {
     clearTimeout(this.timers.get(directoryId));
     this.timers.delete(directoryId);
     if (this.closed || status.state !== 'failed' || !status.retry_at) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(directoryId);
-      retry().catch((err) => this.logger.warn({ err, directoryId }, 'could not retry the Graph change-notification subscriptions'));
-    }, Math.max(0, Date.parse(status.retry_at) - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(directoryId);
+        retry().catch((err) =>
+          this.logger.warn({ err, directoryId }, 'could not retry the Graph change-notification subscriptions'),
+        );
+      },
+      Math.max(0, Date.parse(status.retry_at) - Date.now()),
+    );
     timer.unref();
     this.timers.set(directoryId, timer);
   }

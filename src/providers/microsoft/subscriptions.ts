@@ -63,8 +63,13 @@ export class Subscriptions {
    * the backoff of a failure it asks Graph nothing, unless `force` (an admin's consent, a lifecycle event). Never
    * throws for Graph: a failure is the returned state (the scheduled sync goes on without notifications).
    */
-  async ensure(directory: Directory, graph: GraphApi, { only, force = false }: { only?: Resource; force?: boolean } = {}): Promise<NotificationsStatus> {
-    const { notificationUrl, subscriptionMinutes, renewWithinMinutes, subscriptionRetryMs, subscriptionRetryMaxMs } = this.deps.options;
+  async ensure(
+    directory: Directory,
+    graph: GraphApi,
+    { only, force = false }: { only?: Resource; force?: boolean } = {},
+  ): Promise<NotificationsStatus> {
+    const { notificationUrl, subscriptionMinutes, renewWithinMinutes, subscriptionRetryMs, subscriptionRetryMaxMs } =
+      this.deps.options;
     if (!notificationUrl) return { state: 'off', expires_at: null, error: null, retry_at: null };
     let record = await this.records.get(directory.id);
     if (record?.failure && !force && Date.parse(record.failure.retryAt) > Date.now()) {
@@ -78,25 +83,41 @@ export class Subscriptions {
     const clientState = `${directory.id}:${record.secret}`;
     const lifetimeMs = Math.min(subscriptionMinutes, MAX_SUBSCRIPTION_MINUTES) * 60_000;
     try {
-      if (clientState.length > MAX_CLIENT_STATE) throw new Error(`the clientState of directory ${directory.id} would be over Graph's ${MAX_CLIENT_STATE} characters: its id is too long`);
+      if (clientState.length > MAX_CLIENT_STATE)
+        throw new Error(
+          `the clientState of directory ${directory.id} would be over Graph's ${MAX_CLIENT_STATE} characters: its id is too long`,
+        );
       const now = Date.now();
       // A minute short of the lifetime asked: the clocks of Graph and of this host need not agree to the second.
       const expiry = () => new Date(Date.now() + lifetimeMs - 60_000).toISOString();
       for (const resource of RESOURCES) {
         const current = record.subscriptions.find((s) => s.resource === resource);
         if (current && only !== resource && Date.parse(current.expiresAt) - now > renewWithinMinutes * 60_000) continue;
-        const renewed = current && only !== resource ? await this.request('renewed', () => this.renew(graph, current.id, expiry())) : undefined;
+        const renewed =
+          current && only !== resource
+            ? await this.request('renewed', () => this.renew(graph, current.id, expiry()))
+            : undefined;
         const sub =
           renewed ??
           (await this.request('created', () =>
             graph.post<unknown>(
               '/subscriptions',
-              { changeType: CHANGE_TYPE, notificationUrl, lifecycleNotificationUrl: notificationUrl, resource, expirationDateTime: expiry(), clientState },
+              {
+                changeType: CHANGE_TYPE,
+                notificationUrl,
+                lifecycleNotificationUrl: notificationUrl,
+                resource,
+                expirationDateTime: expiry(),
+                clientState,
+              },
               `subscribing to ${resource} changes`,
             ),
           ));
         const parsed = created.parse(sub);
-        record.subscriptions = [...record.subscriptions.filter((s) => s.resource !== resource), { id: parsed.id, resource, expiresAt: parsed.expirationDateTime }];
+        record.subscriptions = [
+          ...record.subscriptions.filter((s) => s.resource !== resource),
+          { id: parsed.id, resource, expiresAt: parsed.expirationDateTime },
+        ];
         delete record.failure;
         await this.records.put(directory.id, record);
       }
@@ -108,11 +129,16 @@ export class Subscriptions {
       return { state: 'active', expires_at: soonest && new Date(soonest).toISOString(), error: null, retry_at: null };
     } catch (err) {
       const count = (record.failure?.count ?? 0) + 1;
-      const retryAt = new Date(Date.now() + Math.min(subscriptionRetryMs * 2 ** (count - 1), subscriptionRetryMaxMs)).toISOString();
+      const retryAt = new Date(
+        Date.now() + Math.min(subscriptionRetryMs * 2 ** (count - 1), subscriptionRetryMaxMs),
+      ).toISOString();
       const error = (err as Error).message.slice(0, 500);
       record.failure = { count, error, retryAt };
       await this.records.put(directory.id, record);
-      this.deps.logger.warn({ err, directoryId: directory.id, retryAt }, 'could not keep the Graph change-notification subscriptions');
+      this.deps.logger.warn(
+        { err, directoryId: directory.id, retryAt },
+        'could not keep the Graph change-notification subscriptions',
+      );
       return { state: 'failed', expires_at: null, error, retry_at: retryAt };
     }
   }
@@ -124,7 +150,9 @@ export class Subscriptions {
       if (result !== undefined) this.deps.onRequest?.(outcome);
       return result;
     } catch (err) {
-      const refused = err instanceof MicrosoftCredentialsError || (err instanceof GraphApiError && err.httpStatus !== undefined && err.httpStatus < 500);
+      const refused =
+        err instanceof MicrosoftCredentialsError ||
+        (err instanceof GraphApiError && err.httpStatus !== undefined && err.httpStatus < 500);
       this.deps.onRequest?.(refused ? 'refused' : 'failed');
       throw err;
     }
@@ -133,7 +161,11 @@ export class Subscriptions {
   /** The renewed subscription, or undefined when Graph no longer has it (it is then created again). */
   private async renew(graph: GraphApi, id: string, expirationDateTime: string): Promise<unknown> {
     try {
-      return await graph.patch(`/subscriptions/${encodeURIComponent(id)}`, { expirationDateTime }, 'renewing a subscription');
+      return await graph.patch(
+        `/subscriptions/${encodeURIComponent(id)}`,
+        { expirationDateTime },
+        'renewing a subscription',
+      );
     } catch (err) {
       if (err instanceof GraphApiError && err.httpStatus === 404) return undefined;
       throw err;
@@ -153,7 +185,11 @@ export class Subscriptions {
       const at = clientState.lastIndexOf(':');
       if (at <= 0) return 'unknown';
       const directoryId = clientState.slice(0, at);
-      if (!records.has(directoryId)) records.set(directoryId, this.records.get(directoryId).catch(() => null));
+      if (!records.has(directoryId))
+        records.set(
+          directoryId,
+          this.records.get(directoryId).catch(() => null),
+        );
       const record = await records.get(directoryId)!;
       if (!record) return 'unknown';
       const given = Buffer.from(clientState.slice(at + 1));

@@ -10,7 +10,14 @@ import { GraphApiError, MicrosoftCredentialsError, MicrosoftNotConfiguredError }
 import { graphScope, type MicrosoftOptions } from './options.js';
 
 /** Token-endpoint errors no retry can fix: an admin must consent again, or the operator fix the credential. */
-const CREDENTIAL_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant', 'access_denied', 'invalid_request', 'invalid_scope']);
+const CREDENTIAL_ERRORS = new Set([
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_grant',
+  'access_denied',
+  'invalid_request',
+  'invalid_scope',
+]);
 
 interface MsalErrorLike {
   errorCode?: string;
@@ -29,7 +36,12 @@ export function toTokenError(err: unknown, tenantId: string): Error {
       { cause },
     );
   }
-  return new GraphApiError(`Getting a Graph token for tenant ${tenantId} failed: ${e.errorCode ?? 'error'}: ${detail}`, e.status, e.errorCode, { cause });
+  return new GraphApiError(
+    `Getting a Graph token for tenant ${tenantId} failed: ${e.errorCode ?? 'error'}: ${detail}`,
+    e.status,
+    e.errorCode,
+    { cause },
+  );
 }
 
 export class GraphTokens {
@@ -47,8 +59,12 @@ export class GraphTokens {
   async token(tenantId: string, fresh = false): Promise<string> {
     const app = this.app(tenantId);
     try {
-      const result = await app.acquireTokenByClientCredential({ scopes: [graphScope(this.options.graphUrl)], ...(fresh && { skipCache: true }) });
-      if (!result?.accessToken) throw new GraphApiError(`Entra returned no token for tenant ${tenantId}`, undefined, undefined);
+      const result = await app.acquireTokenByClientCredential({
+        scopes: [graphScope(this.options.graphUrl)],
+        ...(fresh && { skipCache: true }),
+      });
+      if (!result?.accessToken)
+        throw new GraphApiError(`Entra returned no token for tenant ${tenantId}`, undefined, undefined);
       if (!result.fromCache) this.onRequest?.();
       return result.accessToken;
     } catch (err) {

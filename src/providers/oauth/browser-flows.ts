@@ -39,7 +39,11 @@ export interface FlowProvider {
    * otherwise. May resolve with what the success page should say (a generic sentence otherwise), or with
    * `{next}`: the flow goes on in the same browser to the page `consent(…, next)` names.
    */
-  complete(directoryId: string, query: Record<string, unknown>, data?: string): Promise<string | void | { next: string }>;
+  complete(
+    directoryId: string,
+    query: Record<string, unknown>,
+    data?: string,
+  ): Promise<string | void | { next: string }>;
 }
 
 /** A cookie to set on the browser: always HttpOnly, SameSite=Lax (sent on the provider's redirect back), Path=/. */
@@ -129,17 +133,34 @@ export class BrowserFlows {
     const state = nonce();
     const secret = nonce();
     const consent = await this.provider(target.provider).consent(target.directoryId, state, step);
-    const saved = { p: target.provider, d: target.directoryId, r: target.returnTo, b: hash(secret), x: consent.data, l: target.setupLinkId };
+    const saved = {
+      p: target.provider,
+      d: target.directoryId,
+      r: target.returnTo,
+      b: hash(secret),
+      x: consent.data,
+      l: target.setupLinkId,
+    };
     await this.o.store.putOnce(`oauth-state:${hash(state)}`, JSON.stringify(saved), this.stateTtlMs);
-    return { authorizationUrl: consent.url, cookie: { name: this.cookieName(state), value: secret, maxAgeMs: this.stateTtlMs, secure: this.secure } };
+    return {
+      authorizationUrl: consent.url,
+      cookie: { name: this.cookieName(state), value: secret, maxAgeMs: this.stateTtlMs, secure: this.secure },
+    };
   }
 
   /** A link that starts the flow in the first browser that opens it (for callers that are not the browser). */
   async link(target: FlowTarget): Promise<{ url: string; expiresAt: string }> {
     this.provider(target.provider);
     const token = nonce();
-    await this.o.store.putOnce(`oauth-link:${hash(token)}`, JSON.stringify({ p: target.provider, d: target.directoryId, r: target.returnTo }), this.linkTtlMs);
-    return { url: `${this.externalUrl}${START_PATH}/${token}`, expiresAt: new Date(Date.now() + this.linkTtlMs).toISOString() };
+    await this.o.store.putOnce(
+      `oauth-link:${hash(token)}`,
+      JSON.stringify({ p: target.provider, d: target.directoryId, r: target.returnTo }),
+      this.linkTtlMs,
+    );
+    return {
+      url: `${this.externalUrl}${START_PATH}/${token}`,
+      expiresAt: new Date(Date.now() + this.linkTtlMs).toISOString(),
+    };
   }
 
   /** Opens a start link (once): the flow starts in this browser. */
@@ -155,7 +176,11 @@ export class BrowserFlows {
    * browser's cookie, then lets the provider complete. A bad state or browser throws; a failure of the provider's
    * step is returned with the flow's directory and return URL, so the caller can send the browser back there.
    */
-  async finish(provider: string, query: Record<string, unknown>, cookieHeader: string | undefined): Promise<FinishedFlow> {
+  async finish(
+    provider: string,
+    query: Record<string, unknown>,
+    cookieHeader: string | undefined,
+  ): Promise<FinishedFlow> {
     const state = query.state;
     if (typeof state !== 'string' || !NONCE.test(state)) throw new InvalidFlowStateError('missing or malformed');
     const saved = await this.o.store.takeOnce(`oauth-state:${hash(state)}`);
@@ -165,11 +190,16 @@ export class BrowserFlows {
     const secret = cookieValue(cookieHeader, this.cookieName(state));
     if (secret === undefined || r.b === undefined || hash(secret) !== r.b) throw new FlowBrowserMismatchError();
     // A flow started from a setup page dies with its link: revoking the link stops a Connect it started.
-    if (r.l !== undefined && !(await this.setupLinkWorks(r.d, r.l))) throw new InvalidFlowStateError('started from a setup link that was revoked or has expired');
+    if (r.l !== undefined && !(await this.setupLinkWorks(r.d, r.l)))
+      throw new InvalidFlowStateError('started from a setup link that was revoked or has expired');
     const done = { directoryId: r.d, ...(r.r !== undefined && { returnTo: r.r }) };
     try {
       const said = await this.provider(provider).complete(r.d, query, r.x);
-      if (typeof said === 'object') return { ...done, next: await this.begin({ provider, ...done, ...(r.l !== undefined && { setupLinkId: r.l }) }, said.next) };
+      if (typeof said === 'object')
+        return {
+          ...done,
+          next: await this.begin({ provider, ...done, ...(r.l !== undefined && { setupLinkId: r.l }) }, said.next),
+        };
       return { ...done, ...(typeof said === 'string' && { done: said }) };
     } catch (error) {
       return { ...done, error };
@@ -178,7 +208,9 @@ export class BrowserFlows {
 
   /** The cookie of the flow of `state`, expired: set it on the callback's answer. */
   spent(state: unknown): FlowCookie | undefined {
-    return typeof state === 'string' && NONCE.test(state) ? { name: this.cookieName(state), value: '', maxAgeMs: 0, secure: this.secure } : undefined;
+    return typeof state === 'string' && NONCE.test(state)
+      ? { name: this.cookieName(state), value: '', maxAgeMs: 0, secure: this.secure }
+      : undefined;
   }
 
   /** One cookie per flow (two flows in two tabs do not overwrite each other's), named after its state. */

@@ -12,7 +12,10 @@ export interface Upsert {
 }
 
 /** Creations and real updates for one listed page, given the stored resource at each listed id (null = none). */
-export function pageChanges(listed: readonly Upsert[], stored: ReadonlyArray<StoredResource | null>): { create: Upsert[]; update: Upsert[] } {
+export function pageChanges(
+  listed: readonly Upsert[],
+  stored: ReadonlyArray<StoredResource | null>,
+): { create: Upsert[]; update: Upsert[] } {
   const create: Upsert[] = [];
   const update: Upsert[] = [];
   listed.forEach((item, i) => {
@@ -24,13 +27,17 @@ export function pageChanges(listed: readonly Upsert[], stored: ReadonlyArray<Sto
 }
 
 /** Members to add and to remove so that `stored` becomes `listed`. */
-export function memberDelta(stored: readonly string[], listed: ReadonlySet<string>): { add: string[]; remove: string[] } {
+export function memberDelta(
+  stored: readonly string[],
+  listed: ReadonlySet<string>,
+): { add: string[]; remove: string[] } {
   const had = new Set(stored);
   return { add: [...listed].filter((id) => !had.has(id)), remove: stored.filter((id) => !listed.has(id)) };
 }
 
 /** Stored ids that the (complete) listing did not mention. */
-export const unseen = (stored: readonly string[], seen: ReadonlySet<string>): string[] => stored.filter((id) => !seen.has(id));
+export const unseen = (stored: readonly string[], seen: ReadonlySet<string>): string[] =>
+  stored.filter((id) => !seen.has(id));
 
 /**
  * Deletions up to this many are always allowed, whatever the share: a five-person directory removing one person

@@ -1,5 +1,9 @@
 /** Runs `work` over `items` with at most `limit` calls in flight; the first failure rejects (after the rest settle). */
-export async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: { err: unknown } | undefined;
   const lane = async (): Promise<void> => {

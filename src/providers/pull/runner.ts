@@ -34,7 +34,10 @@ export interface DirectoryReport extends DirectoryOutcome {
   counts: SyncCounts;
 }
 
-/** Users and groups created, updated and deleted over all directories; `failed`: directories that failed or were guarded. */
+/**
+ * Users and groups created, updated and deleted over all directories; `failed`: directories that failed or were
+ * guarded.
+ */
 export type SyncReport = RunReport<DirectoryReport>;
 
 /** What the provider's work on one directory gets: the status it fills, and the lease check. */

@@ -40,7 +40,13 @@ export class RedisBudget implements CompanyBudget {
     let limiter = this.limiters.get(perMinute);
     if (!limiter) {
       const points = Math.max(1, Math.floor((perMinute * this.windowSeconds) / 60));
-      limiter = new RateLimiterRedis({ storeClient: this.redis, keyPrefix: `dsync:hris-budget:${perMinute}`, points, duration: this.windowSeconds, rejectIfRedisNotReady: true });
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        keyPrefix: `dsync:hris-budget:${perMinute}`,
+        points,
+        duration: this.windowSeconds,
+        rejectIfRedisNotReady: true,
+      });
       this.limiters.set(perMinute, limiter);
     }
     return limiter;

@@ -90,7 +90,9 @@ const ABANDONED: RunError = {
 };
 
 const describe = (err: unknown): RunError =>
-  err instanceof DsyncError ? { code: err.code, message: err.message } : { code: 'DSYNC_SYNC_RUN_FAILED', message: (err as Error)?.message ?? String(err) };
+  err instanceof DsyncError
+    ? { code: err.code, message: err.message }
+    : { code: 'DSYNC_SYNC_RUN_FAILED', message: (err as Error)?.message ?? String(err) };
 
 export class SyncRuns<D extends RunDirectory = RunDirectory> {
   private readonly claimMs: number;
@@ -116,7 +118,15 @@ export class SyncRuns<D extends RunDirectory = RunDirectory> {
       started_at: new Date().toISOString(),
       finished_at: null,
       progress: { directories: directories.length, done: 0 },
-      directories: directories.map((d) => ({ id: d.id, name: d.name, tenant: d.tenant, product: d.product, state: 'pending', counts: null, error: null })),
+      directories: directories.map((d) => ({
+        id: d.id,
+        name: d.name,
+        tenant: d.tenant,
+        product: d.product,
+        state: 'pending',
+        counts: null,
+        error: null,
+      })),
       created: 0,
       updated: 0,
       deleted: 0,
@@ -135,7 +145,10 @@ export class SyncRuns<D extends RunDirectory = RunDirectory> {
   /** A run's record; a run whose process stopped before finishing reads as `failed` (abandoned). */
   async get(runId: string): Promise<SyncRun> {
     const run = await this.find(runId);
-    if (!run) throw new NotFoundError(`Sync run ${runId} not found (runs are kept ${Math.round(this.retentionMs / 3_600_000)} h)`);
+    if (!run)
+      throw new NotFoundError(
+        `Sync run ${runId} not found (runs are kept ${Math.round(this.retentionMs / 3_600_000)} h)`,
+      );
     return run;
   }
 
@@ -151,13 +164,18 @@ export class SyncRuns<D extends RunDirectory = RunDirectory> {
 
   private async execute(run: SyncRun, scope: string, directories: D[]): Promise<void> {
     const { store, logger } = this.o;
-    const renew = setInterval(() => void store.renewSyncRun(scope, run.id, this.claimMs).catch(() => undefined), this.claimMs / 3);
+    const renew = setInterval(
+      () => void store.renewSyncRun(scope, run.id, this.claimMs).catch(() => undefined),
+      this.claimMs / 3,
+    );
     renew.unref();
     // Saves go out one after another, so an older snapshot never overwrites a newer one.
     let saving = Promise.resolve();
     const saveSoon = () => {
       const snapshot = structuredClone(run);
-      saving = saving.then(() => this.save(snapshot)).catch((err) => logger.warn({ err, runId: run.id }, 'could not save a sync run'));
+      saving = saving
+        .then(() => this.save(snapshot))
+        .catch((err) => logger.warn({ err, runId: run.id }, 'could not save a sync run'));
     };
     const update = (id: string, change: Partial<SyncRun['directories'][number]>) => {
       const entry = run.directories.find((d) => d.id === id);
@@ -172,7 +190,13 @@ export class SyncRuns<D extends RunDirectory = RunDirectory> {
           update(id, { state, counts, error });
         },
       });
-      Object.assign(run, { state: 'succeeded', created: report.created, updated: report.updated, deleted: report.deleted, failed: report.failed });
+      Object.assign(run, {
+        state: 'succeeded',
+        created: report.created,
+        updated: report.updated,
+        deleted: report.deleted,
+        failed: report.failed,
+      });
     } catch (err) {
       logger.error({ err, runId: run.id }, `${this.o.provider} sync run could not finish`);
       Object.assign(run, { state: 'failed', error: describe(err) });

@@ -10,7 +10,10 @@ import type { SyncReport } from './runner.js';
 export interface SyncSoonDeps {
   sync(directoryId: string): Promise<SyncReport>;
   delayMs: number;
-  /** At least this long between two hint-triggered runs of a directory (hints nobody signs must not drive a sync loop); default 0. */
+  /**
+   * At least this long between two hint-triggered runs of a directory (hints nobody signs must not drive a sync loop);
+   * default 0.
+   */
   minIntervalMs?: number;
   logger: Logger;
   /** `Entra`, `HRIS`: names the sync in the log. */
@@ -21,7 +24,10 @@ export interface SyncSoonDeps {
 const MAX_BUSY_RETRIES = 10;
 
 export class SyncSoon {
-  private readonly pending = new Map<string, { timer?: NodeJS.Timeout; running: boolean; again: boolean; busy: number }>();
+  private readonly pending = new Map<
+    string,
+    { timer?: NodeJS.Timeout; running: boolean; again: boolean; busy: number }
+  >();
   /** When each directory's last hint-triggered run started (only kept while within the minimum interval). */
   private readonly started = new Map<string, number>();
   private closed = false;

@@ -10,7 +10,9 @@ export type SyncState =
   | 'pending'
   | 'running'
   | 'succeeded'
-  /** Something failed (the provider unreachable, an incomplete listing...): nothing was deleted; the next run retries. */
+  /**
+   * Something failed (the provider unreachable, an incomplete listing...): nothing was deleted; the next run retries.
+   */
   | 'failed'
   /** The mass-deletion guard stopped the deletions of this run; creations and updates were applied. */
   | 'guarded'

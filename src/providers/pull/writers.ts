@@ -12,13 +12,26 @@ export interface MemberRef {
 
 export interface UserWrites {
   create(dir: Directory, body: ScimBody, opts?: { id?: string }): Promise<StoredResource>;
-  update(dir: Directory, id: string, change: (current: StoredResource) => ScimBody | undefined): Promise<StoredResource>;
+  update(
+    dir: Directory,
+    id: string,
+    change: (current: StoredResource) => ScimBody | undefined,
+  ): Promise<StoredResource>;
   delete(dir: Directory, id: string): Promise<void>;
 }
 
 export interface GroupWrites {
-  create(dir: Directory, body: ScimBody, members: readonly MemberRef[], opts?: { id?: string }): Promise<StoredResource>;
-  update(dir: Directory, id: string, change: (current: StoredResource) => { body?: ScimBody } | undefined): Promise<StoredResource>;
+  create(
+    dir: Directory,
+    body: ScimBody,
+    members: readonly MemberRef[],
+    opts?: { id?: string },
+  ): Promise<StoredResource>;
+  update(
+    dir: Directory,
+    id: string,
+    change: (current: StoredResource) => { body?: ScimBody } | undefined,
+  ): Promise<StoredResource>;
   addMembers(dir: Directory, id: string, refs: MemberRef[]): Promise<StoredResource>;
   removeMembers(dir: Directory, id: string, userIds: string[]): Promise<StoredResource>;
   delete(dir: Directory, id: string): Promise<void>;

@@ -139,7 +139,8 @@ function parentOf(attr: ResolvedAttribute): AttrPathParts {
 
 /** The definition comparisons use; `typed` is false for attributes no schema defines. */
 function leafOf(attr: ResolvedAttribute, hasSub: boolean): { def: AttributeDef; typed: boolean } {
-  if (hasSub) return attr.subDef ? { def: attr.subDef, typed: true } : { def: unknownAttribute(attr.sub!), typed: false };
+  if (hasSub)
+    return attr.subDef ? { def: attr.subDef, typed: true } : { def: unknownAttribute(attr.sub!), typed: false };
   if (attr.def.type === 'complex') {
     const value = attr.def.subAttributes?.find((s) => s.name === 'value');
     return value ? { def: value, typed: true } : { def: unknownAttribute('value'), typed: false };

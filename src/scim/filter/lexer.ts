@@ -78,6 +78,7 @@ function decodeString(literal: string, pos: number, fail: SyntaxErrorFactory): s
     throw fail(`invalid string literal at position ${pos + 1}`);
   }
   // `\ud800` would match U+FFFD on Redis (stored as UTF-8) and nothing in memory: the stores must agree.
-  if (!isWellFormed(text)) throw fail(`the string at position ${pos + 1} is not valid Unicode (a lone UTF-16 surrogate)`);
+  if (!isWellFormed(text))
+    throw fail(`the string at position ${pos + 1} is not valid Unicode (a lone UTF-16 surrogate)`);
   return text;
 }

@@ -107,7 +107,9 @@ class Parser {
     const parts = splitAttrPath(token.text);
     if (!parts) throw this.error(`"${token.text}" at position ${token.pos + 1} is not a valid attribute path`);
     if (inValueFilter && (parts.uri !== undefined || parts.sub !== undefined)) {
-      throw this.error(`"${token.text}" at position ${token.pos + 1}: inside [...] only sub-attribute names are allowed`);
+      throw this.error(
+        `"${token.text}" at position ${token.pos + 1}: inside [...] only sub-attribute names are allowed`,
+      );
     }
     if (this.peek().type !== '[') return parts;
     if (inValueFilter) throw this.error(`nested [...] at position ${this.peek().pos + 1}`);

@@ -75,6 +75,7 @@ function indexFor(path: FilterPath, resourceType: ResourceType, parent?: AttrPat
   if (!attr.known || attr.extension) return undefined;
   const index = INDEXED[resourceType][attr.name];
   // Multi-valued: `x eq`, `x.value eq` and `x[value eq …]` all compare the values.
-  if (index === 'email' || index === 'member') return attr.sub === undefined || attr.sub === 'value' ? index : undefined;
+  if (index === 'email' || index === 'member')
+    return attr.sub === undefined || attr.sub === 'value' ? index : undefined;
   return attr.sub === undefined && path.filter === undefined ? index : undefined;
 }

@@ -12,7 +12,11 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
     return { tokens: json ? (JSON.parse(json) as StoredScimToken[]) : [], tokensRevision: json };
   }
 
-  async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
+  async putScimTokens(
+    directoryId: string,
+    revision: string,
+    tokens: StoredScimToken[],
+  ): Promise<'ok' | 'stale' | 'missing'> {
     const d = this.live(directoryId);
     if (!d) return 'missing';
     if (d.scimTokens !== revision) return 'stale';
@@ -29,7 +33,12 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
     for (const id of forget) d.tokenUsage.delete(id);
   }
 
-  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = [], maxOpen?: number): Promise<'saved' | 'missing' | 'full'> {
+  async putSetupLink(
+    link: StoredSetupLink,
+    keepUntil: number,
+    drop: StoredSetupLink[] = [],
+    maxOpen?: number,
+  ): Promise<'saved' | 'missing' | 'full'> {
     const d = this.live(link.directory_id);
     if (!d) return 'missing';
     for (const old of drop) {
@@ -38,7 +47,9 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
     }
     if (maxOpen !== undefined) {
       const now = new Date().toISOString();
-      const open = [...d.setupLinks.values()].map((j) => JSON.parse(j) as StoredSetupLink).filter((l) => !l.revoked_at && l.expires_at > now);
+      const open = [...d.setupLinks.values()]
+        .map((j) => JSON.parse(j) as StoredSetupLink)
+        .filter((l) => !l.revoked_at && l.expires_at > now);
       if (open.length >= maxOpen) return 'full';
     }
     const json = JSON.stringify(link);
@@ -56,19 +67,30 @@ export class MemoryAccessStore extends MemoryPullSyncStore implements Omit<Acces
   }
   /** The cascade delete of a directory forgets its links' hashes too. */
   protected dropSetupLinks(directoryId: string): void {
-    for (const link of this.live(directoryId)?.setupLinks.values() ?? []) this.linkIndex.delete((JSON.parse(link) as StoredSetupLink).hash);
+    for (const link of this.live(directoryId)?.setupLinks.values() ?? [])
+      this.linkIndex.delete((JSON.parse(link) as StoredSetupLink).hash);
   }
 
-  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void> {
+  async appendActivity(
+    directoryId: string,
+    entries: ActivityEntry[],
+    keep: number,
+    ttlMs: number,
+    lastRequestAt: string | null,
+  ): Promise<void> {
     const d = this.live(directoryId);
     if (!d || entries.length === 0) return;
     const now = Date.now();
     const current = d.activityExpires > now ? d.activity : [];
     d.activity = [...entries.map((e) => ({ ...e })).reverse(), ...current].slice(0, keep);
     d.activityExpires = now + ttlMs;
-    if (lastRequestAt !== null && (d.lastRequestAt === null || lastRequestAt > d.lastRequestAt)) d.lastRequestAt = lastRequestAt;
+    if (lastRequestAt !== null && (d.lastRequestAt === null || lastRequestAt > d.lastRequestAt))
+      d.lastRequestAt = lastRequestAt;
   }
-  async readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
+  async readActivity(
+    directoryId: string,
+    limit: number,
+  ): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
     const d = this.live(directoryId);
     if (!d) return { last_request_at: null, recent: [] };
     const recent = d.activityExpires > Date.now() ? d.activity.slice(0, limit).map((e) => ({ ...e })) : [];

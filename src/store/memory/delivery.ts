@@ -66,7 +66,11 @@ export class MemoryDeliveryStore {
 
   // Delivery logs and dead letters ----------------------------------------------------------------------
 
-  async appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string> {
+  async appendDeliveryLog(
+    directoryId: string,
+    record: Omit<DeliveryLogRecord, 'id'>,
+    olderThan: number,
+  ): Promise<string> {
     const d = this.data.get(directoryId);
     if (!d) return '';
     const id = `${directoryId}_${d.recordId()}`;

@@ -214,7 +214,11 @@ export class DirectoryData {
 }
 
 /** The row of a resource just created (version 1); `bodyJson`: its body as its writer serialised it. */
-export const newRow = <K>(resource: StoredResource, keys: K, bodyJson = JSON.stringify(resource.body)): Row & { keys: K } => ({
+export const newRow = <K>(
+  resource: StoredResource,
+  keys: K,
+  bodyJson = JSON.stringify(resource.body),
+): Row & { keys: K } => ({
   body: bodyJson,
   created: resource.created,
   lastModified: resource.lastModified,
@@ -223,11 +227,18 @@ export const newRow = <K>(resource: StoredResource, keys: K, bodyJson = JSON.str
 });
 
 const toJson = (id: string, row: Row): StoredJson => {
-  const json: StoredJson = { id, bodyJson: row.body, created: row.created, lastModified: row.lastModified, version: row.version };
+  const json: StoredJson = {
+    id,
+    bodyJson: row.body,
+    created: row.created,
+    lastModified: row.lastModified,
+    version: row.version,
+  };
   const keys = (row as Partial<UserRow>).keys;
   if (keys?.managerEmail !== undefined) json.managerEmail = keys.managerEmail;
   if (keys?.roles !== undefined && keys.roles.length > 0) json.roles = keys.roles;
-  if (keys?.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0) json.customAttributes = keys.customAttributes;
+  if (keys?.customAttributes !== undefined && Object.keys(keys.customAttributes).length > 0)
+    json.customAttributes = keys.customAttributes;
   return json;
 };
 
@@ -272,4 +283,3 @@ export function page<T>(items: Iterable<T>, total: number, offset: number, limit
   }
   return out;
 }
-

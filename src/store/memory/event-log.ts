@@ -60,7 +60,8 @@ export class EventLog {
   /** Drops events at or before `uptoSeq` that were committed before `olderThan`. */
   trim(uptoSeq: string, olderThan: number): void {
     const upto = Number(uptoSeq);
-    while (this.start < this.length && this.base + this.start <= upto && this.ats[this.start]! < olderThan) this.start++;
+    while (this.start < this.length && this.base + this.start <= upto && this.ats[this.start]! < olderThan)
+      this.start++;
     // Whole blocks go once every event in them is trimmed.
     const drop = Math.min(Math.floor(this.start / BLOCK), this.sealed.length);
     if (drop === 0) return;

@@ -2,7 +2,12 @@
 import type { Lease } from './directory.js';
 
 /** An expiring lease held in `holder[slot]`: free, expired, or re-entered by its owner. */
-export function takeLease<K extends string>(holder: { [key in K]?: Lease } | undefined, slot: K, owner: string, ttlMs: number): boolean {
+export function takeLease<K extends string>(
+  holder: { [key in K]?: Lease } | undefined,
+  slot: K,
+  owner: string,
+  ttlMs: number,
+): boolean {
   if (!holder) return false;
   const now = Date.now();
   const lease = holder[slot];

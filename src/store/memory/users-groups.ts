@@ -4,13 +4,45 @@
  * than one time slice (core/chunks.ts): from its first check on, the group is marked busy, its members' user
  * versions are checked and its changes applied in slices with event-loop turns in between, and everything that
  * reads or depends on those memberships (member reads, a user's groups, writes to the group or to users) waits
- * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly as from Redis.
+ * until it is done, so no reader sees half of it. Records are kept as JSON so readers always get fresh objects, exactly
+ * as from Redis.
  */
 import { forEachChunked } from '../../core/chunks.js';
-import type { Directory, GroupKeys, PendingEvent, StoredJson, StoredResource, UserJson, UserKeys } from '../../core/model.js';
-import type { DirectoryAccess, GroupIndex, GroupUpdate, MemberChange, Page, ResourceRef, ShardReplication, Store, UserIndex, WriteResult } from '../../core/store-port.js';
+import type {
+  Directory,
+  GroupKeys,
+  PendingEvent,
+  StoredJson,
+  StoredResource,
+  UserJson,
+  UserKeys,
+} from '../../core/model.js';
+import type {
+  DirectoryAccess,
+  GroupIndex,
+  GroupUpdate,
+  MemberChange,
+  Page,
+  ResourceRef,
+  ShardReplication,
+  Store,
+  UserIndex,
+  WriteResult,
+} from '../../core/store-port.js';
 import { MemoryAccessStore } from './access.js';
-import { DirectoryData, newRow, ok, page, pageRows, read, readJson, unique, type GroupRow, type Row, type UserRow } from './directory.js';
+import {
+  DirectoryData,
+  newRow,
+  ok,
+  page,
+  pageRows,
+  read,
+  readJson,
+  unique,
+  type GroupRow,
+  type Row,
+  type UserRow,
+} from './directory.js';
 
 export class MemoryStore extends MemoryAccessStore implements Store {
   readonly kind = 'memory' as const;
@@ -49,7 +81,8 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   async getDirectoryAccess(id: string, resource?: ResourceRef): Promise<DirectoryAccess | null> {
     const directory = await this.getDirectory(id);
     if (!directory) return null;
-    const named = resource && (resource.kind === 'user' ? this.getUser(id, resource.id) : this.getGroup(id, resource.id));
+    const named =
+      resource && (resource.kind === 'user' ? this.getUser(id, resource.id) : this.getGroup(id, resource.id));
     return { directory, ...this.tokensOf(id), ...(named && { resource: await named }) };
   }
   async listDirectories(filter: { tenant: string; product: string }): Promise<Directory[]> {
@@ -71,10 +104,18 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     this.directories.set(id, JSON.stringify({ ...directory, webhook_disabled_at: at }));
     return true;
   }
-  async saveGoogleTokens(id: string, expectedRefreshToken: string | undefined, tokens: { accessToken: string; refreshToken?: string }, at: string): Promise<boolean> {
+  async saveGoogleTokens(
+    id: string,
+    expectedRefreshToken: string | undefined,
+    tokens: { accessToken: string; refreshToken?: string },
+    at: string,
+  ): Promise<boolean> {
     const directory = await this.getDirectory(id);
     if (!directory || directory.google_refresh_token !== expectedRefreshToken) return false;
-    const refreshed = { google_access_token: tokens.accessToken, ...(tokens.refreshToken && { google_refresh_token: tokens.refreshToken }) };
+    const refreshed = {
+      google_access_token: tokens.accessToken,
+      ...(tokens.refreshToken && { google_refresh_token: tokens.refreshToken }),
+    };
     this.directories.set(id, JSON.stringify({ ...directory, ...refreshed, updated_at: at }));
     return true;
   }
@@ -111,7 +152,13 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   async countUsers(directoryId: string): Promise<number> {
     return this.data.get(directoryId)?.users.size ?? 0;
   }
-  async createUser(directoryId: string, user: StoredResource, keys: UserKeys, events: PendingEvent[], json?: UserJson): Promise<WriteResult> {
+  async createUser(
+    directoryId: string,
+    user: StoredResource,
+    keys: UserKeys,
+    events: PendingEvent[],
+    json?: UserJson,
+  ): Promise<WriteResult> {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
     if (d.userNames.has(keys.userName.toLowerCase())) return { status: 'conflict' };
@@ -157,7 +204,8 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     const row = d?.users.get(id);
     if (!d || !row) return { status: 'missing' };
     const current = d.userGroups.get(id) ?? new Set<string>();
-    const moved = (g: { id: string; version: number }) => !current.has(g.id) || d.groups.get(g.id)?.version !== g.version;
+    const moved = (g: { id: string; version: number }) =>
+      !current.has(g.id) || d.groups.get(g.id)?.version !== g.version;
     if (row.version !== expectedVersion || current.size !== groups.length || groups.some(moved)) {
       return { status: 'stale' };
     }
@@ -204,15 +252,18 @@ export class MemoryStore extends MemoryAccessStore implements Store {
   ): Promise<WriteResult> {
     const d = this.dir(directoryId);
     if (!d) return { status: 'missing' };
-    return d.track(group.id, (async (): Promise<WriteResult> => {
-      if (await d.staleMembers(members)) return { status: 'stale' };
-      if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
-      const row: GroupRow = newRow(group, keys);
-      d.groups.set(group.id, row);
-      d.indexGroup(group.id, keys);
-      d.append(events);
-      return ok(row, await d.applyMembers(group.id, [], members, []));
-    })());
+    return d.track(
+      group.id,
+      (async (): Promise<WriteResult> => {
+        if (await d.staleMembers(members)) return { status: 'stale' };
+        if (d.displayNames.has(keys.displayName.toLowerCase())) return { status: 'conflict' };
+        const row: GroupRow = newRow(group, keys);
+        d.groups.set(group.id, row);
+        d.indexGroup(group.id, keys);
+        d.append(events);
+        return ok(row, await d.applyMembers(group.id, [], members, []));
+      })(),
+    );
   }
   async updateGroup(directoryId: string, id: string, update: GroupUpdate): Promise<WriteResult> {
     while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
@@ -223,31 +274,39 @@ export class MemoryStore extends MemoryAccessStore implements Store {
     if (update.expectedBody !== undefined && row.body !== update.expectedBody) return { status: 'stale' };
     // From here the group is busy (writes to it and to users, and reads of its memberships, wait): its version
     // and the users' stay as checked while the members are checked and applied in slices.
-    return d.track(id, (async (): Promise<WriteResult> => {
-      if ((await d.staleMembers(update.add)) || (await d.staleMembers(update.remove))) return { status: 'stale' };
-      // The name check and the commit are one synchronous step (another group may take the name meanwhile).
-      if (update.keys) {
-        const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
-        if (owner !== undefined && owner !== id) return { status: 'conflict' };
-      }
-      let changed = false;
-      if (update.body && update.keys) {
-        d.unindexGroup(id, row.keys);
-        d.indexGroup(id, update.keys);
-        row.body = JSON.stringify(update.body);
-        row.keys = update.keys;
-        changed = true;
-      }
-      d.append(update.events);
-      // The version moves with the commit (a reader of the new body sees the new version); member-only writes
-      // that change nothing leave it be.
-      if (changed) this.touch(row, update.now);
-      const applied = await d.applyMembers(id, update.remove, update.add, update.displays ?? []);
-      if (!changed && applied.includes(true)) this.touch(row, update.now);
-      return ok(row, applied);
-    })());
+    return d.track(
+      id,
+      (async (): Promise<WriteResult> => {
+        if ((await d.staleMembers(update.add)) || (await d.staleMembers(update.remove))) return { status: 'stale' };
+        // The name check and the commit are one synchronous step (another group may take the name meanwhile).
+        if (update.keys) {
+          const owner = d.displayNames.get(update.keys.displayName.toLowerCase());
+          if (owner !== undefined && owner !== id) return { status: 'conflict' };
+        }
+        let changed = false;
+        if (update.body && update.keys) {
+          d.unindexGroup(id, row.keys);
+          d.indexGroup(id, update.keys);
+          row.body = JSON.stringify(update.body);
+          row.keys = update.keys;
+          changed = true;
+        }
+        d.append(update.events);
+        // The version moves with the commit (a reader of the new body sees the new version); member-only writes
+        // that change nothing leave it be.
+        if (changed) this.touch(row, update.now);
+        const applied = await d.applyMembers(id, update.remove, update.add, update.displays ?? []);
+        if (!changed && applied.includes(true)) this.touch(row, update.now);
+        return ok(row, applied);
+      })(),
+    );
   }
-  async deleteGroup(directoryId: string, id: string, expectedVersion: number, events: PendingEvent[]): Promise<WriteResult> {
+  async deleteGroup(
+    directoryId: string,
+    id: string,
+    expectedVersion: number,
+    events: PendingEvent[],
+  ): Promise<WriteResult> {
     while (this.data.get(directoryId)?.busy(id)) await this.data.get(directoryId)!.idle(id);
     const d = this.data.get(directoryId);
     const row = d?.groups.get(id);

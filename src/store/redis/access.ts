@@ -8,7 +8,14 @@
  * and one global key per setup link, dsync:setup:<hash> (JSON, expiring), by which a link's URL is resolved.
  */
 import type { Directory } from '../../core/model.js';
-import type { ActivityEntry, AccessStore, DirectoryAccess, ResourceRef, StoredScimToken, StoredSetupLink } from '../../core/store-port.js';
+import type {
+  ActivityEntry,
+  AccessStore,
+  DirectoryAccess,
+  ResourceRef,
+  StoredScimToken,
+  StoredSetupLink,
+} from '../../core/store-port.js';
 import { failFast } from './fail-fast.js';
 import type { RedisStoreOptions } from './connection.js';
 import { sendFlat } from './flat-command.js';
@@ -41,7 +48,8 @@ function frozen<T>(value: T): T {
 }
 
 /** The directory's access keys, for its cascade delete (the links' global keys go through `dropSetupLinks`). */
-export const accessKeys = (directoryId: string): string[] => ['tok', 'tokuse', 'links', 'act', 'actlast'].map((k) => `${prefix(directoryId)}${k}`);
+export const accessKeys = (directoryId: string): string[] =>
+  ['tok', 'tokuse', 'links', 'act', 'actlast'].map((k) => `${prefix(directoryId)}${k}`);
 
 export class RedisAccessStore extends RedisPullSyncStore implements AccessStore {
   /**
@@ -82,7 +90,11 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     this.parsed.set(id, entry);
     return entry;
   }
-  async putScimTokens(directoryId: string, revision: string, tokens: StoredScimToken[]): Promise<'ok' | 'stale' | 'missing'> {
+  async putScimTokens(
+    directoryId: string,
+    revision: string,
+    tokens: StoredScimToken[],
+  ): Promise<'ok' | 'stale' | 'missing'> {
     const p = prefix(directoryId);
     const next = tokens.length > 0 ? JSON.stringify(tokens) : '';
     return (await this.command('dsyncPutTokens', `${p}dir`, `${p}tok`, revision, next)) as 'ok' | 'stale' | 'missing';
@@ -97,11 +109,25 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     await this.command('dsyncRecordUsage', `${p}dir`, `${p}tokuse`, pairs.length / 2, ...pairs, ...forget);
   }
 
-  async putSetupLink(link: StoredSetupLink, keepUntil: number, drop: StoredSetupLink[] = [], maxOpen?: number): Promise<'saved' | 'missing' | 'full'> {
+  async putSetupLink(
+    link: StoredSetupLink,
+    keepUntil: number,
+    drop: StoredSetupLink[] = [],
+    maxOpen?: number,
+  ): Promise<'saved' | 'missing' | 'full'> {
     const p = prefix(link.directory_id);
     const json = JSON.stringify(link);
     const bound = maxOpen === undefined ? '' : String(maxOpen);
-    const answer = await this.command('dsyncPutLink', `${p}dir`, `${p}links`, link.id, json, bound, new Date().toISOString(), ...drop.map((d) => d.id));
+    const answer = await this.command(
+      'dsyncPutLink',
+      `${p}dir`,
+      `${p}links`,
+      link.id,
+      json,
+      bound,
+      new Date().toISOString(),
+      ...drop.map((d) => d.id),
+    );
     if (answer !== 1) return answer === 2 ? 'full' : 'missing';
     // The global key is what resolves the URL: written after the directory's own record of the link, so a
     // revocation that answered has taken effect (a failure here fails the call, and the caller retries).
@@ -123,14 +149,35 @@ export class RedisAccessStore extends RedisPullSyncStore implements AccessStore 
     await Promise.all(links.map((l) => this.redis.del(setupLinkKey(l.hash))));
   }
 
-  async appendActivity(directoryId: string, entries: ActivityEntry[], keep: number, ttlMs: number, lastRequestAt: string | null): Promise<void> {
+  async appendActivity(
+    directoryId: string,
+    entries: ActivityEntry[],
+    keep: number,
+    ttlMs: number,
+    lastRequestAt: string | null,
+  ): Promise<void> {
     if (entries.length === 0) return;
     const p = prefix(directoryId);
-    await this.command('dsyncAppendActivity', `${p}dir`, `${p}act`, `${p}actlast`, keep, ttlMs, lastRequestAt ?? '', ...entries.map((e) => JSON.stringify(e)));
+    await this.command(
+      'dsyncAppendActivity',
+      `${p}dir`,
+      `${p}act`,
+      `${p}actlast`,
+      keep,
+      ttlMs,
+      lastRequestAt ?? '',
+      ...entries.map((e) => JSON.stringify(e)),
+    );
   }
-  async readActivity(directoryId: string, limit: number): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
+  async readActivity(
+    directoryId: string,
+    limit: number,
+  ): Promise<{ last_request_at: string | null; recent: ActivityEntry[] }> {
     const p = prefix(directoryId);
-    const [recent, last] = await Promise.all([this.redis.lrange(`${p}act`, 0, limit - 1), this.redis.get(`${p}actlast`)]);
+    const [recent, last] = await Promise.all([
+      this.redis.lrange(`${p}act`, 0, limit - 1),
+      this.redis.get(`${p}actlast`),
+    ]);
     return { last_request_at: last, recent: recent.map((json) => JSON.parse(json) as ActivityEntry) };
   }
 }

@@ -18,7 +18,11 @@ export type RedisClient = Redis | Cluster;
  * A timed-out write may still run later: each is one Lua script with its events, so it lands whole or not at all.
  */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 500;
-const FAIL_FAST: RedisOptions = { commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1, autoResendUnfulfilledCommands: false };
+const FAIL_FAST: RedisOptions = {
+  commandTimeout: DEFAULT_COMMAND_TIMEOUT_MS,
+  maxRetriesPerRequest: 1,
+  autoResendUnfulfilledCommands: false,
+};
 
 /**
  * A cluster re-routes a command on MOVED/ASK at once and retries it after a pause on CLUSTERDOWN, TRYAGAIN or
@@ -50,7 +54,9 @@ function clusterClient(target: Extract<RedisTarget, { kind: 'cluster' }>, option
       scaleReads: 'master', // reads see every acknowledged write (replicas lag)
       enableAutoPipelining: true,
       // The nodes announce IPs: keep TLS checking the name the certificate was issued for, not the IP.
-      ...(tls && { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) }),
+      ...(tls && {
+        dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address),
+      }),
       redisOptions: {
         ...FAIL_FAST,
         ...options,
@@ -100,8 +106,11 @@ export function createRedisClient(target: string | RedisTarget, options: RedisOp
   const t: RedisTarget = typeof target === 'string' ? { kind: 'server', url: target } : target;
   if (t.kind === 'cluster') return clusterClient(t, options);
   if (t.kind === 'sentinel') return withCoalescedWrites(sentinelClient(t, options));
-  return withCoalescedWrites(new Redis(t.url, { ...SERVER, ...options, ...(t.caFile && { tls: tlsOptions(t.caFile) }) }));
+  return withCoalescedWrites(
+    new Redis(t.url, { ...SERVER, ...options, ...(t.caFile && { tls: tlsOptions(t.caFile) }) }),
+  );
 }
 
 /** Whether the client is a Cluster (ioredis marks it so; `instanceof` would tie callers to one ioredis copy). */
-export const isCluster = (client: RedisClient): client is Cluster => (client as { isCluster?: boolean }).isCluster === true;
+export const isCluster = (client: RedisClient): client is Cluster =>
+  (client as { isCluster?: boolean }).isCluster === true;

@@ -1,4 +1,7 @@
-/** Store command metrics: one seam, at ioredis' sendCommand, for every command (scripts as `evalsha`, pipelined ones too). */
+/**
+ * Store command metrics: one seam, at ioredis' sendCommand, for every command (scripts as `evalsha`, pipelined ones
+ * too).
+ */
 import type { Redis } from 'ioredis';
 import { isCluster, type RedisClient } from './client.js';
 

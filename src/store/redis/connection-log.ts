@@ -26,7 +26,8 @@ export function logRedisConnection(store: RedisStore, logger: Logger): void {
   if (!isCluster(client)) return;
   // A cluster also reports per node: a lost master, a failover, nodes joining and leaving as slots move.
   client.on('node error', (err: Error, node: string) => warn(err, node));
-  const nodeName = (redis: { options: { host?: string; port?: number } }): string => `${redis.options.host}:${redis.options.port}`;
+  const nodeName = (redis: { options: { host?: string; port?: number } }): string =>
+    `${redis.options.host}:${redis.options.port}`;
   client.on('+node', (redis) => log.debug({ node: nodeName(redis) }, 'redis: cluster node joined'));
   client.on('-node', (redis) => log.debug({ node: nodeName(redis) }, 'redis: cluster node left'));
   client.on('end', () => log.debug('redis: cluster connection ended'));

@@ -58,7 +58,8 @@ export class RedisConnection {
 
   /** Registers Lua commands on the client (the store's parts add their own). */
   protected defineCommands(commands: Record<string, { keys: number; lua: string }>): void {
-    for (const [name, { keys, lua }] of Object.entries(commands)) this.redis.defineCommand(name, { numberOfKeys: keys, lua });
+    for (const [name, { keys, lua }] of Object.entries(commands))
+      this.redis.defineCommand(name, { numberOfKeys: keys, lua });
   }
 
   protected command(name: string, ...args: Array<string | number>): Promise<unknown> {
@@ -76,7 +77,8 @@ export class RedisConnection {
     } catch (err) {
       // "Command timed out" says nothing of why: a refused connection or a wrong host does.
       const error = asStoreError(err);
-      const why = error instanceof StoreUnavailableError && this.redis.status !== 'ready' ? this.connectionError : undefined;
+      const why =
+        error instanceof StoreUnavailableError && this.redis.status !== 'ready' ? this.connectionError : undefined;
       throw why ? new StoreUnavailableError(`not connected: ${briefly(why)}`, { cause: err }) : error;
     }
   }
@@ -108,7 +110,9 @@ export class RedisConnection {
     client.on('end', () => {
       if (this.closing) return;
       // Told to the error listeners (the log's warn, connection-log.ts), as ioredis tells its own connection errors.
-      const err = new Error('the connection ended without being closed (a failover seen mid-connect); connecting again');
+      const err = new Error(
+        'the connection ended without being closed (a failover seen mid-connect); connecting again',
+      );
       if (client.listenerCount('error') > 0) client.emit('error', err);
       setTimeout(() => {
         if (!this.closing && client.status === 'end') client.connect().catch(() => undefined); // a failed attempt ends again and comes back here

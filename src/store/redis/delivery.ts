@@ -1,4 +1,6 @@
-/** The Redis store's event log (a STREAM per directory) and delivery side: due set, leases, cursor, logs, dead letters. */
+/**
+ * The Redis store's event log (a STREAM per directory) and delivery side: due set, leases, cursor, logs, dead letters.
+ */
 import type { DeadLetter, DeliveryLogRecord, DeliveryState, LoggedEvent } from '../../core/store-port.js';
 import { withSequence } from '../../core/event-sequence.js';
 import { failFast } from './fail-fast.js';
@@ -105,21 +107,29 @@ export class RedisDeliveryStore extends RedisConnection {
       state.pinned ?? '',
       ttlMs,
       state.retryAt ?? '',
-      state.done?.length || state.failing?.length ? JSON.stringify({ done: state.done ?? [], failing: state.failing ?? [] }) : '',
+      state.done?.length || state.failing?.length
+        ? JSON.stringify({ done: state.done ?? [], failing: state.failing ?? [] })
+        : '',
     );
     return saved === 1;
   }
 
   // Delivery logs and dead letters ----------------------------------------------------------------------
 
-  async appendDeliveryLog(directoryId: string, record: Omit<DeliveryLogRecord, 'id'>, olderThan: number): Promise<string> {
+  async appendDeliveryLog(
+    directoryId: string,
+    record: Omit<DeliveryLogRecord, 'id'>,
+    olderThan: number,
+  ): Promise<string> {
     const key = `${prefix(directoryId)}dlog`;
     const entry = await this.redis.xadd(key, 'MINID', '~', `${olderThan}-0`, '*', 'r', JSON.stringify(record));
     return `${directoryId}_${entry}`;
   }
   async listDeliveryLogs(directoryId: string, offset: number, limit: number): Promise<DeliveryLogRecord[]> {
     const entries = await this.redis.xrevrange(`${prefix(directoryId)}dlog`, '+', '-', 'COUNT', offset + limit);
-    return entries.slice(offset).map(([entry, fields]) => ({ id: `${directoryId}_${entry}`, ...JSON.parse(fields[1]!) }));
+    return entries
+      .slice(offset)
+      .map(([entry, fields]) => ({ id: `${directoryId}_${entry}`, ...JSON.parse(fields[1]!) }));
   }
   async getDeliveryLog(directoryId: string, id: string): Promise<DeliveryLogRecord | null> {
     const entry = id.slice(directoryId.length + 1);
@@ -128,7 +138,15 @@ export class RedisDeliveryStore extends RedisConnection {
     return found ? { id, ...JSON.parse(found[1][1]!) } : null;
   }
   async addDeadLetter(directoryId: string, letter: Omit<DeadLetter, 'id'>): Promise<string> {
-    const entry = await this.redis.xadd(`${prefix(directoryId)}dlq`, 'MAXLEN', '~', 10_000, '*', 'l', JSON.stringify(letter));
+    const entry = await this.redis.xadd(
+      `${prefix(directoryId)}dlq`,
+      'MAXLEN',
+      '~',
+      10_000,
+      '*',
+      'l',
+      JSON.stringify(letter),
+    );
     return `${directoryId}_${entry}`;
   }
   async listDeadLetters(directoryId: string): Promise<DeadLetter[]> {

@@ -82,7 +82,8 @@ class NodeWaits {
     const wroteOn = this.node.stream;
     const confirmation = await this.batch();
     // A WAIT on a new connection counts only that connection's writes: it cannot vouch for ours.
-    if (confirmation.stream !== wroteOn) throw new StoreNotDurableError('the connection to the master was re-established since the write');
+    if (confirmation.stream !== wroteOn)
+      throw new StoreNotDurableError('the connection to the master was re-established since the write');
     return confirmation;
   }
 
@@ -154,8 +155,14 @@ export class Durability {
   ) {
     this.replicas = o.waitReplicas ?? 0;
     const minimum = o.minReplicas ?? 0;
-    if (minimum > this.replicas) throw new RangeError(`minReplicas (${minimum}) must not exceed waitReplicas (${this.replicas})`);
-    this.policy = { wanted: this.replicas, minimum, timeoutMs: o.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS, commandTimeoutMs: o.commandTimeoutMs };
+    if (minimum > this.replicas)
+      throw new RangeError(`minReplicas (${minimum}) must not exceed waitReplicas (${this.replicas})`);
+    this.policy = {
+      wanted: this.replicas,
+      minimum,
+      timeoutMs: o.waitTimeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS,
+      commandTimeoutMs: o.commandTimeoutMs,
+    };
   }
 
   /**
@@ -171,7 +178,9 @@ export class Durability {
       weakest = confirmations.reduce((a, b) => (b.acked < a.acked ? b : a));
     } catch (err) {
       this.o.onNotDurable?.();
-      throw err instanceof StoreNotDurableError ? err : new StoreNotDurableError((err as Error).message.split('\n')[0]!, { cause: err });
+      throw err instanceof StoreNotDurableError
+        ? err
+        : new StoreNotDurableError((err as Error).message.split('\n')[0]!, { cause: err });
     }
     if (weakest.acked < this.policy.minimum) {
       this.o.onNotDurable?.();
@@ -180,13 +189,17 @@ export class Durability {
     if (weakest.acked < this.replicas) this.o.onDegraded?.();
   }
 
-  /** Each master's replicas in sync, measured now, against the wanted and the minimum (readiness); [] when WAIT is off. */
+  /**
+   * Each master's replicas in sync, measured now, against the wanted and the minimum (readiness); [] when WAIT is off.
+   */
   async shards(): Promise<ShardReplication[]> {
     if (this.replicas === 0) return [];
     const client = this.client;
     const masters = isCluster(client) ? client.nodes('master') : [client];
     const { wanted, minimum } = this.policy;
-    return Promise.all(masters.map(async (node) => ({ master: nodeName(node), inSync: await replicasInSync(node), wanted, minimum })));
+    return Promise.all(
+      masters.map(async (node) => ({ master: nodeName(node), inSync: await replicasInSync(node), wanted, minimum })),
+    );
   }
 
   private waitsOf(node: Redis): NodeWaits {

@@ -17,7 +17,8 @@ const UNAVAILABLE = [
   /^Reached the max retries per request limit/,
   /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF|MOVED|ASK)\b/,
   /^Too many Cluster redirections/,
-  // A slot moved under an auto-pipelined batch: ioredis re-sends it whole and refuses it (https://github.com/redis/ioredis/issues/2075).
+  // A slot moved under an auto-pipelined batch: ioredis re-sends it whole and refuses it
+  // (https://github.com/redis/ioredis/issues/2075).
   /^All keys in the pipeline should belong to the same slots allocation group/,
   /^Failed to refresh slots cache/,
   /^None of startup nodes is available/,
@@ -64,7 +65,9 @@ export function failFast(proto: object): void {
       ...descriptor,
       value: function (this: unknown, ...args: unknown[]) {
         const result = original.apply(this, args);
-        return isThenable(result) ? result.then(undefined, (err: unknown) => Promise.reject(asStoreError(err))) : result;
+        return isThenable(result)
+          ? result.then(undefined, (err: unknown) => Promise.reject(asStoreError(err)))
+          : result;
       },
     });
   }

@@ -1,7 +1,8 @@
 /**
  * Sends a command whose arguments are already one flat list of strings, without ioredis' `args.flat()` in its
  * `Command`, which is slow on Node.js 20 (docs/design/performance.md, "ioredis' `args.flat()` and a Set of keys:
- * a script call's own cost"). The command is made empty and given its list, which is what ioredis' constructor would have made of it: strings need no
+ * a script call's own cost"). The command is made empty and given its list, which is what ioredis' constructor would
+ * have made of it: strings need no
  * conversion, and these commands have no argument transformer. A cluster's commands keep ioredis' own path:
  * its auto-pipelining, which groups them per node, lives there.
  */

@@ -11,7 +11,13 @@ const CUSTOM = 15;
 export function decodeJson(id: string, rec: string): StoredJson {
   const split = rec.indexOf(BODY_SEP);
   const header = rec.slice(0, split).split(FIELD_SEP);
-  const json: StoredJson = { id, bodyJson: rec.slice(split + 1), version: Number(header[0]), created: Number(header[1]), lastModified: Number(header[2]) };
+  const json: StoredJson = {
+    id,
+    bodyJson: rec.slice(split + 1),
+    version: Number(header[0]),
+    created: Number(header[1]),
+    lastModified: Number(header[2]),
+  };
   const managerEmail = header[MANAGER_EMAIL];
   if (managerEmail) json.managerEmail = managerEmail;
   const roles = header[ROLES];

@@ -6,12 +6,20 @@
  */
 import type { Redis } from 'ioredis';
 
-/** A replica silent longer than this is out of sync (a healthy one acknowledges every second; 3 s absorbs a loaded host). */
+/**
+ * A replica silent longer than this is out of sync (a healthy one acknowledges every second; 3 s absorbs a loaded
+ * host).
+ */
 export const IN_SYNC_MAX_LAG_S = 3;
 
 /** `slave0:ip=10.0.0.2,port=6380,state=online,offset=1234,lag=0` → whether it counts as in sync. */
 function inSync(line: string): boolean {
-  const fields = new Map(line.slice(line.indexOf(':') + 1).split(',').map((kv) => kv.split('=') as [string, string]));
+  const fields = new Map(
+    line
+      .slice(line.indexOf(':') + 1)
+      .split(',')
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   return fields.get('state') === 'online' && Number(fields.get('lag') ?? Infinity) <= IN_SYNC_MAX_LAG_S;
 }
 

@@ -21,7 +21,8 @@ const flagsOf = (flags: string): boolean[] => Array.from(flags, (f) => f === '1'
 
 function toWriteResult(reply: Reply): WriteResult {
   const [status, version, modified, flags] = reply as [string, string?, string?, string?];
-  if (status === 'ok') return { status, version: Number(version), lastModified: Number(modified), applied: flagsOf(flags ?? '') };
+  if (status === 'ok')
+    return { status, version: Number(version), lastModified: Number(modified), applied: flagsOf(flags ?? '') };
   return { status: status as 'conflict' | 'stale' | 'missing' };
 }
 
@@ -49,7 +50,8 @@ export class MemberEntries {
   users(from: number, to: number): string[] {
     const out: string[] = [];
     const changes = this.remove.length + this.add.length;
-    for (let i = from; i < Math.min(to, changes); i++) out.push((this.remove[i] ?? this.add[i - this.remove.length]!).userId);
+    for (let i = from; i < Math.min(to, changes); i++)
+      out.push((this.remove[i] ?? this.add[i - this.remove.length]!).userId);
     return out;
   }
 
@@ -68,7 +70,8 @@ export class MemberEntries {
   private encode(i: number): string {
     const S = FIELD_SEP;
     // A store-built event travels as its id (no user version: the script builds it from the record it holds).
-    const event = (m: MemberChange) => (storeBuilt(m.event) ? `${S}${m.event.id}` : `${m.userVersion}${S}${m.event.json}`);
+    const event = (m: MemberChange) =>
+      storeBuilt(m.event) ? `${S}${m.event.id}` : `${m.userVersion}${S}${m.event.json}`;
     if (i < this.remove.length) {
       const m = this.remove[i]!;
       return `-${m.userId}${S}${event(m)}${S}`;
@@ -83,7 +86,9 @@ export class MemberEntries {
   }
 }
 
-const SHA1 = Object.fromEntries(Object.entries(SCRIPTS).map(([name, lua]) => [name, createHash('sha1').update(lua).digest('hex')])) as Record<ScriptName, string>;
+const SHA1 = Object.fromEntries(
+  Object.entries(SCRIPTS).map(([name, lua]) => [name, createHash('sha1').update(lua).digest('hex')]),
+) as Record<ScriptName, string>;
 const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.startsWith('NOSCRIPT');
 
 /**
@@ -136,13 +141,28 @@ export class RedisWriteScripts {
     }
   }
 
-  /** A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains first. */
-  async run(name: ScriptName, directoryId: string, keys: string[], args: string[], groupId?: string): Promise<WriteResult> {
+  /**
+   * A write script; `busy` (memberships of the group, or of any group for user writes, still being applied) drains
+   * first.
+   */
+  async run(
+    name: ScriptName,
+    directoryId: string,
+    keys: string[],
+    args: string[],
+    groupId?: string,
+  ): Promise<WriteResult> {
     return toWriteResult(await this.settled(name, directoryId, keys, args, groupId));
   }
 
   /** The reply of a write script once no membership work it waits for is pending (see run). */
-  private async settled(name: ScriptName, directoryId: string, keys: string[], args: string[], groupId?: string): Promise<Reply> {
+  private async settled(
+    name: ScriptName,
+    directoryId: string,
+    keys: string[],
+    args: string[],
+    groupId?: string,
+  ): Promise<Reply> {
     for (;;) {
       const reply = await this.call(name, directoryId, keys, args);
       if (reply[0] !== 'busy') return reply;
@@ -163,7 +183,12 @@ export class RedisWriteScripts {
     let found: string[] = [];
     for (let i = 0; ; i += CHUNK_SIZE) {
       const chunk = own ? SCRIPT_KEYS.journalChunk(own.token, own.entries.users(i, i + CHUNK_SIZE)) : found;
-      const reply = await this.raw('dsyncDrain', directoryId, [...SCRIPT_KEYS.drain(groupId), ...chunk], [groupId, String(CHUNK_SIZE), own ? '' : '1']);
+      const reply = await this.raw(
+        'dsyncDrain',
+        directoryId,
+        [...SCRIPT_KEYS.drain(groupId), ...chunk],
+        [groupId, String(CHUNK_SIZE), own ? '' : '1'],
+      );
       if (reply[0] === 'done') return;
       if (reply[0] === 'keys') {
         own = undefined;
@@ -194,7 +219,13 @@ export class RedisWriteScripts {
     if (entries.count <= CHUNK_SIZE) {
       const keys = [...head.keys, ...SCRIPT_KEYS.inlineMembers(groupId, entries.users(0, CHUNK_SIZE))];
       const mode = template ? ['b', ...template] : ['i'];
-      const reply = await this.settled(name, directoryId, keys, [...head.args, ...mode, String(entries.count), ...entries.slice(0, CHUNK_SIZE)], groupId);
+      const reply = await this.settled(
+        name,
+        directoryId,
+        keys,
+        [...head.args, ...mode, String(entries.count), ...entries.slice(0, CHUNK_SIZE)],
+        groupId,
+      );
       return reply[0] === 'unbuilt' ? { status: 'unbuilt' } : toWriteResult(reply);
     }
     // Staged changes carry their events (a journal is applied a chunk per call, long after the users were read).
@@ -236,11 +267,21 @@ export class RedisWriteScripts {
   }
 
   /** Re-checks the user versions of a staged list a chunk per call; the stamp to commit with, or why not. */
-  private async verify(directoryId: string, groupId: string, token: string, entries: MemberEntries): Promise<string | 'stale' | 'missing'> {
+  private async verify(
+    directoryId: string,
+    groupId: string,
+    token: string,
+    entries: MemberEntries,
+  ): Promise<string | 'stale' | 'missing'> {
     let stamp: string | undefined;
     for (let i = 0; i < entries.count; i += CHUNK_SIZE) {
       const keys = SCRIPT_KEYS.stage(groupId, token, entries.users(i, i + CHUNK_SIZE));
-      const [status, uw] = await this.raw('dsyncVerify', directoryId, keys, [groupId, token, String(i), String(CHUNK_SIZE)]);
+      const [status, uw] = await this.raw('dsyncVerify', directoryId, keys, [
+        groupId,
+        token,
+        String(i),
+        String(CHUNK_SIZE),
+      ]);
       if (status !== 'ok') return status as 'stale' | 'missing';
       stamp ??= uw!;
     }

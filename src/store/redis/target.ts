@@ -35,7 +35,10 @@ export interface RedisNode {
 
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
 
-/** One node as given: `host:port` (IPv6 in brackets) or a `redis://` / `rediss://` URL. Throws a message naming the entry. */
+/**
+ * One node as given: `host:port` (IPv6 in brackets) or a `redis://` / `rediss://` URL. Throws a message naming the
+ * entry.
+ */
 export function parseNode(text: string): RedisNode {
   const entry = text.trim();
   if (/^rediss?:\/\//.test(entry)) {
@@ -61,7 +64,10 @@ export function parseNode(text: string): RedisNode {
 
 /** A comma list of nodes; throws on an empty list or a bad entry. */
 export function parseNodeList(text: string): RedisNode[] {
-  const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (entries.length === 0) throw new Error('lists no node');
   return entries.map(parseNode);
 }
@@ -69,7 +75,8 @@ export function parseNodeList(text: string): RedisNode[] {
 /** For logs: where the store is, without credentials. */
 export function describeTarget(target: RedisTarget): string {
   if (target.kind === 'cluster') return `Redis Cluster (${target.nodes.length} startup nodes)`;
-  if (target.kind === 'sentinel') return `Redis Sentinel master "${target.name}" (${target.sentinels.length} sentinels)`;
+  if (target.kind === 'sentinel')
+    return `Redis Sentinel master "${target.name}" (${target.sentinels.length} sentinels)`;
   const url = new URL(target.url);
   return `Redis ${url.protocol}//${url.host}${url.pathname}`;
 }

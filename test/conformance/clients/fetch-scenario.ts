@@ -2,7 +2,13 @@
  * The live scenario with the typescript-fetch client openapi-generator made (compiled next to it): create a
  * directory, let an IdP push a user and a group over SCIM, list the users, read the events narrowed by `event`.
  */
-import { Configuration, DirectoriesApi, EventsAndDeliveryApi, ResponseError, UsersAndGroupsApi } from './generated/index';
+import {
+  Configuration,
+  DirectoriesApi,
+  EventsAndDeliveryApi,
+  ResponseError,
+  UsersAndGroupsApi,
+} from './generated/index';
 import { scim } from './scim';
 
 async function main(): Promise<void> {
@@ -12,7 +18,11 @@ async function main(): Promise<void> {
     createDirectoryInput: { name: 'Acme', tenant: 'acme-fetch', product: 'app', type: 'okta-scim-v2' },
   });
   console.log('created', directory.type);
-  const ann = await scim(directory, '/Users', { userName: 'ann@acme.io', name: { givenName: 'Ann', familyName: 'Lee' }, emails: [{ value: 'ann@acme.io', primary: true }] });
+  const ann = await scim(directory, '/Users', {
+    userName: 'ann@acme.io',
+    name: { givenName: 'Ann', familyName: 'Lee' },
+    emails: [{ value: 'ann@acme.io', primary: true }],
+  });
   await scim(directory, '/Groups', { displayName: 'Engineering', members: [{ value: ann.id }] });
 
   const users = await new UsersAndGroupsApi(config).listUsers({ directoryId: directory.id });

@@ -10,11 +10,17 @@ import { scim } from './scim';
 async function main(): Promise<void> {
   const [base, key] = process.argv.slice(2) as [string, string];
   const api = createClient<paths>({ baseUrl: base, headers: { authorization: `Api-Key ${key}` } });
-  const created = await api.POST('/api/v1/directory-sync', { body: { name: 'Acme', tenant: 'acme-oat', product: 'app', type: 'okta-scim-v2' } });
+  const created = await api.POST('/api/v1/directory-sync', {
+    body: { name: 'Acme', tenant: 'acme-oat', product: 'app', type: 'okta-scim-v2' },
+  });
   if (!created.data) throw new Error(JSON.stringify(created.error));
   const directory = created.data.data;
   console.log('created', directory.type);
-  const ann = await scim(directory, '/Users', { userName: 'ann@acme.io', name: { givenName: 'Ann', familyName: 'Lee' }, emails: [{ value: 'ann@acme.io', primary: true }] });
+  const ann = await scim(directory, '/Users', {
+    userName: 'ann@acme.io',
+    name: { givenName: 'Ann', familyName: 'Lee' },
+    emails: [{ value: 'ann@acme.io', primary: true }],
+  });
   await scim(directory, '/Groups', { displayName: 'Engineering', members: [{ value: ann.id }] });
 
   const users = await api.GET('/api/v1/directory-sync/users', { params: { query: { directoryId: directory.id } } });

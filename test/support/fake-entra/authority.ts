@@ -38,7 +38,8 @@ export interface AccessToken {
   expires: number;
 }
 
-const b64urlJson = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+const b64urlJson = (part: string) =>
+  JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 export class FakeAuthority {
   /** Certificates registered on the app: SHA-256 thumbprint (base64url) → certificate. */
@@ -47,7 +48,9 @@ export class FakeAuthority {
   readonly tokens = new Map<string, AccessToken>();
   tokenLifetimeS = 3599;
   grants = { secret: 0, assertion: 0 };
-  /** What the admin at the consent page does, and as an admin of which tenant (who signs in, unless oidc.account says). */
+  /**
+   * What the admin at the consent page does, and as an admin of which tenant (who signs in, unless oidc.account says).
+   */
   consent: { tenantId?: string; decision: 'accept' | 'decline'; answerTenantId?: string } = { decision: 'accept' };
   /** The OpenID Connect sign-in. */
   readonly oidc: FakeOidc;
@@ -56,7 +59,11 @@ export class FakeAuthority {
     private readonly tenants: Map<string, Tenant>,
     private readonly base: () => string,
   ) {
-    this.oidc = new FakeOidc(tenants, base, { clientId: FAKE_APP.clientId, redirectUris: this.redirectUris, consentTenant: () => this.consent.tenantId });
+    this.oidc = new FakeOidc(tenants, base, {
+      clientId: FAKE_APP.clientId,
+      redirectUris: this.redirectUris,
+      consentTenant: () => this.consent.tenantId,
+    });
   }
 
   registerCertificate(pem: string): void {
@@ -68,7 +75,8 @@ export class FakeAuthority {
   openIdConfiguration(tenant: string): Reply {
     const root = `${this.base()}/${tenant}`;
     // The multi-tenant documents name no tenant in their issuer: a placeholder the token's tid fills.
-    const issuerTenant = tenant === 'organizations' || tenant === 'common' ? '{tenantid}' : (this.tenants.get(tenant)?.id ?? tenant);
+    const issuerTenant =
+      tenant === 'organizations' || tenant === 'common' ? '{tenantid}' : (this.tenants.get(tenant)?.id ?? tenant);
     return {
       status: 200,
       body: {
@@ -99,47 +107,94 @@ export class FakeAuthority {
     };
   }
 
-  /** POST /{tenant}/oauth2/v2.0/token: the client-credentials grant (what a daemon app uses), and the sign-in's code. */
+  /**
+   * POST /{tenant}/oauth2/v2.0/token: the client-credentials grant (what a daemon app uses), and the sign-in's code.
+   */
   token(tenantSegment: string, form: URLSearchParams, graphScope: string): Reply {
     if (form.get('grant_type') === 'authorization_code') {
-      if (form.get('client_id') !== FAKE_APP.clientId) return aadError(400, 'unauthorized_client', 700016, `Application with identifier '${form.get('client_id')}' was not found.`);
-      return this.checkCredential(form, `${this.base()}/${tenantSegment}/oauth2/v2.0/token`) ?? this.oidc.redeem(form, aadError);
+      if (form.get('client_id') !== FAKE_APP.clientId)
+        return aadError(
+          400,
+          'unauthorized_client',
+          700016,
+          `Application with identifier '${form.get('client_id')}' was not found.`,
+        );
+      return (
+        this.checkCredential(form, `${this.base()}/${tenantSegment}/oauth2/v2.0/token`) ??
+        this.oidc.redeem(form, aadError)
+      );
     }
-    const tenant = this.tenants.get(tenantSegment) ?? [...this.tenants.values()].find((t) => t.domain === tenantSegment);
+    const tenant =
+      this.tenants.get(tenantSegment) ?? [...this.tenants.values()].find((t) => t.domain === tenantSegment);
     if (!tenant) return aadError(400, 'invalid_request', 90002, `Tenant '${tenantSegment}' not found.`);
     if (form.get('grant_type') !== 'client_credentials') {
       return aadError(400, 'unsupported_grant_type', 70003, 'The app requested an unsupported grant type.');
     }
     if (form.get('client_id') !== FAKE_APP.clientId) {
-      return aadError(400, 'unauthorized_client', 700016, `Application with identifier '${form.get('client_id')}' was not found in the directory '${tenant.id}'.`);
+      return aadError(
+        400,
+        'unauthorized_client',
+        700016,
+        `Application with identifier '${form.get('client_id')}' was not found in the directory '${tenant.id}'.`,
+      );
     }
     const scope = form.get('scope') ?? '';
     if (!scope.split(' ').includes(graphScope)) {
-      return aadError(400, 'invalid_scope', 1002012, `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`);
+      return aadError(
+        400,
+        'invalid_scope',
+        1002012,
+        `The provided value for scope ${scope} is not valid. Client credential flows must have a scope value with /.default suffixed to the resource identifier.`,
+      );
     }
     const credential = this.checkCredential(form, `${this.base()}/${tenantSegment}/oauth2/v2.0/token`);
     if (credential) return credential;
     if (!tenant.consented) {
-      return aadError(400, 'unauthorized_client', 700016, `Application with identifier '${FAKE_APP.clientId}' was not found in the directory '${tenant.domain}'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant.`);
+      return aadError(
+        400,
+        'unauthorized_client',
+        700016,
+        `Application with identifier '${FAKE_APP.clientId}' was not found in the directory '${tenant.domain}'. This can happen if the application has not been installed by the administrator of the tenant or consented to by any user in the tenant.`,
+      );
     }
     const accessToken = `eyJ0eXAiOiJKV1Qi.${randomBytes(24).toString('base64url')}`;
     this.tokens.set(accessToken, { tenantId: tenant.id, expires: Date.now() + this.tokenLifetimeS * 1000 });
-    return { status: 200, body: { token_type: 'Bearer', expires_in: this.tokenLifetimeS, ext_expires_in: this.tokenLifetimeS, access_token: accessToken } };
+    return {
+      status: 200,
+      body: {
+        token_type: 'Bearer',
+        expires_in: this.tokenLifetimeS,
+        ext_expires_in: this.tokenLifetimeS,
+        access_token: accessToken,
+      },
+    };
   }
 
   /** The client secret, or a client assertion signed with a registered certificate; a Reply when it fails. */
   private checkCredential(form: URLSearchParams, audience: string): Reply | undefined {
     const secret = form.get('client_secret');
     if (secret !== null) {
-      if (secret !== FAKE_APP.secret) return aadError(401, 'invalid_client', 7000215, 'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.');
+      if (secret !== FAKE_APP.secret)
+        return aadError(
+          401,
+          'invalid_client',
+          7000215,
+          'Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+        );
       this.grants.secret++;
       return undefined;
     }
     const assertion = form.get('client_assertion');
     if (form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' || !assertion) {
-      return aadError(401, 'invalid_client', 7000218, "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.");
+      return aadError(
+        401,
+        'invalid_client',
+        7000218,
+        "The request body must contain the following parameter: 'client_assertion' or 'client_secret'.",
+      );
     }
-    const bad = (why: string) => aadError(401, 'invalid_client', 700027, `Client assertion failed signature validation or is invalid: ${why}.`);
+    const bad = (why: string) =>
+      aadError(401, 'invalid_client', 700027, `Client assertion failed signature validation or is invalid: ${why}.`);
     const [h, p, s] = assertion.split('.');
     if (!h || !p || !s) return bad('not a JWT');
     let header: Record<string, unknown>;
@@ -151,13 +206,27 @@ export class FakeAuthority {
       return bad('not a JWT');
     }
     const cert = this.certificates.get(String(header['x5t#S256'] ?? ''));
-    if (!cert) return aadError(401, 'invalid_client', 700027, 'Client assertion contains an invalid signature. [Reason - The key was not found.]');
+    if (!cert)
+      return aadError(
+        401,
+        'invalid_client',
+        700027,
+        'Client assertion contains an invalid signature. [Reason - The key was not found.]',
+      );
     const alg = header.alg;
-    const key = alg === 'PS256' ? { key: cert.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } : cert.publicKey;
-    if ((alg !== 'PS256' && alg !== 'RS256') || !verify('sha256', Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))) return bad('signature');
+    const key =
+      alg === 'PS256'
+        ? { key: cert.publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 }
+        : cert.publicKey;
+    if (
+      (alg !== 'PS256' && alg !== 'RS256') ||
+      !verify('sha256', Buffer.from(`${h}.${p}`), key, Buffer.from(s, 'base64url'))
+    )
+      return bad('signature');
     if (payload.aud !== audience) return bad(`audience ${String(payload.aud)}`);
     if (payload.iss !== FAKE_APP.clientId || payload.sub !== FAKE_APP.clientId) return bad('issuer');
-    if (typeof payload.exp !== 'number' || payload.exp * 1000 < Date.now()) return aadError(401, 'invalid_client', 700024, 'Client assertion is not within its valid time range.');
+    if (typeof payload.exp !== 'number' || payload.exp * 1000 < Date.now())
+      return aadError(401, 'invalid_client', 700024, 'Client assertion is not within its valid time range.');
     this.grants.assertion++;
     return undefined;
   }
@@ -166,15 +235,25 @@ export class FakeAuthority {
   adminConsent(tenantSegment: string, q: URLSearchParams, graphScope: string): Reply {
     const redirect = q.get('redirect_uri') ?? '';
     if (q.get('client_id') !== FAKE_APP.clientId) {
-      return { status: 400, headers: { 'Content-Type': 'text/html' }, body: `AADSTS700016: Application with identifier '${q.get('client_id')}' was not found.` };
+      return {
+        status: 400,
+        headers: { 'Content-Type': 'text/html' },
+        body: `AADSTS700016: Application with identifier '${q.get('client_id')}' was not found.`,
+      };
     }
     if (!this.redirectUris.has(redirect)) {
-      return { status: 400, headers: { 'Content-Type': 'text/html' }, body: `AADSTS50011: The redirect URI '${redirect}' specified in the request does not match the redirect URIs configured for the application.` };
+      return {
+        status: 400,
+        headers: { 'Content-Type': 'text/html' },
+        body: `AADSTS50011: The redirect URI '${redirect}' specified in the request does not match the redirect URIs configured for the application.`,
+      };
     }
     const to = new URL(redirect);
     const state = q.get('state');
     const named = tenantSegment === 'organizations' || tenantSegment === 'common' ? undefined : tenantSegment;
-    const tenant = this.tenants.get(named ?? this.consent.tenantId ?? '') ?? [...this.tenants.values()].find((t) => t.domain === named);
+    const tenant =
+      this.tenants.get(named ?? this.consent.tenantId ?? '') ??
+      [...this.tenants.values()].find((t) => t.domain === named);
     if (q.get('scope') !== graphScope || !tenant || this.consent.decision === 'decline') {
       to.searchParams.set('error', 'access_denied');
       to.searchParams.set('error_description', 'AADSTS65004: User declined to consent to access the app.');
@@ -184,7 +263,12 @@ export class FakeAuthority {
       to.searchParams.set('admin_consent', 'True');
       // answerTenantId: the answer edited by hand (what a forged callback carries), for the tests of our checks.
       to.searchParams.set('tenant', this.consent.answerTenantId ?? tenant.id);
-      to.searchParams.set('scope', ['User.Read.All', 'Group.Read.All', 'GroupMember.Read.All'].map((p) => `${new URL(graphScope).origin}/${p}`).join(' '));
+      to.searchParams.set(
+        'scope',
+        ['User.Read.All', 'Group.Read.All', 'GroupMember.Read.All']
+          .map((p) => `${new URL(graphScope).origin}/${p}`)
+          .join(' '),
+      );
     }
     if (state !== null) to.searchParams.set('state', state);
     return { status: 302, headers: { Location: to.toString() }, body: '' };

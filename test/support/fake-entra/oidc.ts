@@ -14,7 +14,14 @@ import type { Reply } from './authority.js';
 import type { Tenant } from './tenant.js';
 
 /** One way an ID token can be wrong. */
-export type IdTokenFault = 'bad-signature' | 'wrong-issuer' | 'wrong-audience' | 'expired' | 'wrong-nonce' | 'tid-mismatch' | 'consumer';
+export type IdTokenFault =
+  | 'bad-signature'
+  | 'wrong-issuer'
+  | 'wrong-audience'
+  | 'expired'
+  | 'wrong-nonce'
+  | 'tid-mismatch'
+  | 'consumer';
 
 /** Who is at the browser when the fake's sign-in page is reached. */
 export interface Account {
@@ -64,7 +71,21 @@ export class FakeOidc {
   /** GET /{tenant}/discovery/v2.0/keys */
   keys(): Reply {
     this.counts.keys++;
-    return { status: 200, body: { keys: [{ kty: 'RSA', use: 'sig', kid: this.kid, x5t: this.kid, ...this.publicJwk, issuer: `${this.base()}/{tenantid}/v2.0` }] } };
+    return {
+      status: 200,
+      body: {
+        keys: [
+          {
+            kty: 'RSA',
+            use: 'sig',
+            kid: this.kid,
+            x5t: this.kid,
+            ...this.publicJwk,
+            issuer: `${this.base()}/{tenantid}/v2.0`,
+          },
+        ],
+      },
+    };
   }
 
   /** GET /{tenant}/oauth2/v2.0/authorize: the account signs in at once; the browser goes back with a code. */
@@ -72,8 +93,12 @@ export class FakeOidc {
     this.counts.authorize++;
     const redirect = q.get('redirect_uri') ?? '';
     const page = (text: string): Reply => ({ status: 400, headers: { 'Content-Type': 'text/html' }, body: text });
-    if (q.get('client_id') !== this.app.clientId) return page(`AADSTS700016: Application with identifier '${q.get('client_id')}' was not found.`);
-    if (!this.app.redirectUris.has(redirect)) return page(`AADSTS50011: The redirect URI '${redirect}' specified in the request does not match the redirect URIs configured for the application.`);
+    if (q.get('client_id') !== this.app.clientId)
+      return page(`AADSTS700016: Application with identifier '${q.get('client_id')}' was not found.`);
+    if (!this.app.redirectUris.has(redirect))
+      return page(
+        `AADSTS50011: The redirect URI '${redirect}' specified in the request does not match the redirect URIs configured for the application.`,
+      );
     const to = new URL(redirect);
     const state = q.get('state');
     const back = (params: Record<string, string>): Reply => {
@@ -81,17 +106,32 @@ export class FakeOidc {
       if (state !== null) to.searchParams.set('state', state);
       return { status: 302, headers: { Location: to.toString() }, body: '' };
     };
-    if (q.get('response_type') !== 'code') return back({ error: 'unsupported_response_type', error_description: 'AADSTS700054: response_type is not enabled for the application.' });
-    if (!(q.get('scope') ?? '').split(' ').includes('openid')) return back({ error: 'invalid_request', error_description: "AADSTS900144: The request body must contain the following parameter: 'openid' scope." });
-    if (q.get('code_challenge') !== null && q.get('code_challenge_method') !== 'S256') return back({ error: 'invalid_request', error_description: 'AADSTS501491: Invalid code_challenge_method.' });
+    if (q.get('response_type') !== 'code')
+      return back({
+        error: 'unsupported_response_type',
+        error_description: 'AADSTS700054: response_type is not enabled for the application.',
+      });
+    if (!(q.get('scope') ?? '').split(' ').includes('openid'))
+      return back({
+        error: 'invalid_request',
+        error_description: "AADSTS900144: The request body must contain the following parameter: 'openid' scope.",
+      });
+    if (q.get('code_challenge') !== null && q.get('code_challenge_method') !== 'S256')
+      return back({ error: 'invalid_request', error_description: 'AADSTS501491: Invalid code_challenge_method.' });
     const tenantId = this.account.tenantId ?? this.app.consentTenant();
     const tenant = tenantId === undefined ? undefined : this.tenants.get(tenantId);
     const named = segment === 'organizations' || segment === 'common' ? undefined : segment;
     if (!tenant) return page('AADSTS50034: The user account does not exist in the directory.');
     if (named !== undefined && named !== tenant.id && named !== tenant.domain) {
-      return page(`AADSTS50020: User account from identity provider does not exist in tenant '${named}' and cannot access the application.`);
+      return page(
+        `AADSTS50020: User account from identity provider does not exist in tenant '${named}' and cannot access the application.`,
+      );
     }
-    if (this.account.decision === 'decline') return back({ error: 'access_denied', error_description: 'AADSTS65004: User declined to consent to access the app.' });
+    if (this.account.decision === 'decline')
+      return back({
+        error: 'access_denied',
+        error_description: 'AADSTS65004: User declined to consent to access the app.',
+      });
     const code = `1.${randomBytes(48).toString('base64url')}`;
     this.codes.set(code, {
       tenantId: tenant.id,
@@ -106,14 +146,39 @@ export class FakeOidc {
   }
 
   /** The token endpoint's authorization-code grant (the app's credential already checked). */
-  redeem(form: URLSearchParams, error: (status: number, error: string, code: number, description: string) => Reply): Reply {
+  redeem(
+    form: URLSearchParams,
+    error: (status: number, error: string, code: number, description: string) => Reply,
+  ): Reply {
     this.counts.redeemed++;
     const code = this.codes.get(form.get('code') ?? '');
     this.codes.delete(form.get('code') ?? '');
-    if (!code || code.expires < Date.now()) return error(400, 'invalid_grant', 70008, 'The provided authorization code or refresh token has expired due to inactivity.');
-    if (form.get('redirect_uri') !== code.redirectUri) return error(400, 'invalid_grant', 70000, "The request was denied because one or more grants are invalid: redirect_uri doesn't match.");
-    if (code.challenge !== null && createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url') !== code.challenge) {
-      return error(400, 'invalid_grant', 501481, 'The Code_Verifier does not match the code_challenge supplied in the authorization request.');
+    if (!code || code.expires < Date.now())
+      return error(
+        400,
+        'invalid_grant',
+        70008,
+        'The provided authorization code or refresh token has expired due to inactivity.',
+      );
+    if (form.get('redirect_uri') !== code.redirectUri)
+      return error(
+        400,
+        'invalid_grant',
+        70000,
+        "The request was denied because one or more grants are invalid: redirect_uri doesn't match.",
+      );
+    if (
+      code.challenge !== null &&
+      createHash('sha256')
+        .update(form.get('code_verifier') ?? '')
+        .digest('base64url') !== code.challenge
+    ) {
+      return error(
+        400,
+        'invalid_grant',
+        501481,
+        'The Code_Verifier does not match the code_challenge supplied in the authorization request.',
+      );
     }
     const tenant = this.tenants.get(code.tenantId)!;
     const oid = randomUUID();
@@ -137,7 +202,10 @@ export class FakeOidc {
     const other = [...this.tenants.keys()].find((id) => id !== tenant.id) ?? randomUUID();
     const tid = fault === 'tid-mismatch' ? other : fault === 'consumer' ? CONSUMER_TENANT : tenant.id;
     // wrong-issuer: the v1.0 endpoint's issuer; tid-mismatch: the issuer names the tenant signed in to, tid another.
-    const iss = fault === 'wrong-issuer' ? `https://sts.windows.net/${tid}/` : `${this.base()}/${fault === 'tid-mismatch' ? tenant.id : tid}/v2.0`;
+    const iss =
+      fault === 'wrong-issuer'
+        ? `https://sts.windows.net/${tid}/`
+        : `${this.base()}/${fault === 'tid-mismatch' ? tenant.id : tid}/v2.0`;
     const claims = {
       aud: fault === 'wrong-audience' ? randomUUID() : code.clientId,
       iss,

@@ -41,13 +41,11 @@ export function relationPage(
 ): Reply {
   const refs =
     relation === 'memberOf'
-      ? tenant
-          .memberOf(id)
-          .map((g) => ({
-            '@odata.type': '#microsoft.graph.group',
-            id: g,
-            displayName: tenant.groups.get(g)?.displayName ?? null,
-          }))
+      ? tenant.memberOf(id).map((g) => ({
+          '@odata.type': '#microsoft.graph.group',
+          id: g,
+          displayName: tenant.groups.get(g)?.displayName ?? null,
+        }))
       : [...(tenant.members.get(id) ?? [])].map(([mid, type]) => ({
           '@odata.type': `#microsoft.graph.${type}`,
           id: mid,

@@ -32,14 +32,25 @@ const CHANGE_TYPES: Record<Kind, readonly string[]> = { users: ['updated', 'dele
 export const MAX_MINUTES = 41_760;
 const MAX_CLIENT_STATE = 128;
 /**
- * The notification URL's validation (https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks#notificationurl-validation):
+ * The notification URL's validation
+ * (https://learn.microsoft.com/en-us/graph/change-notifications-delivery-webhooks#notificationurl-validation):
  * the endpoint must answer 200, text/plain, the decoded token, "within 10 seconds"; the lifecycle URL likewise.
  */
 export const VALIDATION_TIMEOUT_MS = 10_000;
 
 export const graphError = (status: number, code: string, message: string): Reply => ({
   status,
-  body: { error: { code, message, innerError: { date: new Date().toISOString().slice(0, 19), 'request-id': randomUUID(), 'client-request-id': randomUUID() } } },
+  body: {
+    error: {
+      code,
+      message,
+      innerError: {
+        date: new Date().toISOString().slice(0, 19),
+        'request-id': randomUUID(),
+        'client-request-id': randomUUID(),
+      },
+    },
+  },
 });
 
 async function validate(url: string, timeoutMs: number): Promise<boolean> {
@@ -50,7 +61,9 @@ async function validate(url: string, timeoutMs: number): Promise<boolean> {
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return res.status === 200 && /^text\/plain/.test(res.headers.get('content-type') ?? '') && (await res.text()) === token;
+    return (
+      res.status === 200 && /^text\/plain/.test(res.headers.get('content-type') ?? '') && (await res.text()) === token
+    );
   } catch {
     return false;
   }
@@ -96,29 +109,51 @@ export class FakeSubscriptions {
   /** Graph's refusal of a subscription request, or undefined when Graph would create it. */
   private async check(body: Record<string, unknown>): Promise<Reply | undefined> {
     const resource = String(body.resource ?? '').replace(/^\//, '');
-    if (resource !== 'users' && resource !== 'groups') return graphError(400, 'InvalidRequest', `Resource '${resource}' is not supported by the fake.`);
-    const changeTypes = String(body.changeType ?? '').split(',').map((c) => c.trim());
+    if (resource !== 'users' && resource !== 'groups')
+      return graphError(400, 'InvalidRequest', `Resource '${resource}' is not supported by the fake.`);
+    const changeTypes = String(body.changeType ?? '')
+      .split(',')
+      .map((c) => c.trim());
     const unsupported = changeTypes.filter((c) => !CHANGE_TYPES[resource].includes(c));
     if (unsupported.length > 0) {
-      return graphError(400, 'InvalidRequest', `The changeType '${unsupported.join(',')}' is not supported for resource '${resource}'. Supported changeType values: ${CHANGE_TYPES[resource].join(', ')}.`);
+      return graphError(
+        400,
+        'InvalidRequest',
+        `The changeType '${unsupported.join(',')}' is not supported for resource '${resource}'. Supported changeType values: ${CHANGE_TYPES[resource].join(', ')}.`,
+      );
     }
     const expires = Date.parse(String(body.expirationDateTime ?? ''));
-    if (!Number.isFinite(expires) || expires <= Date.now()) return graphError(400, 'InvalidRequest', 'Subscription expiration must be in the future.');
+    if (!Number.isFinite(expires) || expires <= Date.now())
+      return graphError(400, 'InvalidRequest', 'Subscription expiration must be in the future.');
     if (expires > Date.now() + MAX_MINUTES * 60_000) {
-      return graphError(400, 'InvalidRequest', `Subscription expiration can only be ${MAX_MINUTES} minutes in the future.`);
+      return graphError(
+        400,
+        'InvalidRequest',
+        `Subscription expiration can only be ${MAX_MINUTES} minutes in the future.`,
+      );
     }
     if (typeof body.clientState === 'string' && body.clientState.length > MAX_CLIENT_STATE) {
       return graphError(400, 'InvalidRequest', `clientState must not exceed ${MAX_CLIENT_STATE} characters.`);
     }
     const notificationUrl = String(body.notificationUrl ?? '');
-    if (!/^https:\/\//.test(notificationUrl)) return graphError(400, 'ValidationError', 'The Notification Url must be a valid HTTPS url.');
+    if (!/^https:\/\//.test(notificationUrl))
+      return graphError(400, 'ValidationError', 'The Notification Url must be a valid HTTPS url.');
     const lifecycle = body.lifecycleNotificationUrl === undefined ? null : String(body.lifecycleNotificationUrl);
-    if (lifecycle !== null && !/^https:\/\//.test(lifecycle)) return graphError(400, 'ValidationError', 'The lifecycle Notification Url must be a valid HTTPS url.');
+    if (lifecycle !== null && !/^https:\/\//.test(lifecycle))
+      return graphError(400, 'ValidationError', 'The lifecycle Notification Url must be a valid HTTPS url.');
     if (!(await validate(notificationUrl, this.validationTimeoutMs))) {
-      return graphError(400, 'ValidationError', 'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.');
+      return graphError(
+        400,
+        'ValidationError',
+        'Subscription validation request failed. Notification endpoint must respond with 200 OK to validation request.',
+      );
     }
     if (lifecycle !== null && !(await validate(lifecycle, this.validationTimeoutMs))) {
-      return graphError(400, 'ValidationError', 'Subscription validation request failed. Lifecycle notification endpoint must respond with 200 OK to validation request.');
+      return graphError(
+        400,
+        'ValidationError',
+        'Subscription validation request failed. Lifecycle notification endpoint must respond with 200 OK to validation request.',
+      );
     }
     return undefined;
   }
@@ -127,7 +162,8 @@ export class FakeSubscriptions {
     const sub = this.live(tenantId, id);
     if (!sub) return graphError(404, 'ResourceNotFound', `The object was not found.`);
     const expires = Date.parse(String(body.expirationDateTime ?? ''));
-    if (!Number.isFinite(expires) || expires > Date.now() + MAX_MINUTES * 60_000) return graphError(400, 'InvalidRequest', 'Invalid expirationDateTime.');
+    if (!Number.isFinite(expires) || expires > Date.now() + MAX_MINUTES * 60_000)
+      return graphError(400, 'InvalidRequest', 'Invalid expirationDateTime.');
     sub.expirationDateTime = new Date(expires).toISOString();
     return { status: 200, body: this.render(sub) };
   }
@@ -139,7 +175,14 @@ export class FakeSubscriptions {
   }
 
   list(tenantId: string): Reply {
-    return { status: 200, body: { value: [...this.all.values()].filter((s) => s.tenantId === tenantId && this.live(tenantId, s.id)).map((s) => this.render(s)) } };
+    return {
+      status: 200,
+      body: {
+        value: [...this.all.values()]
+          .filter((s) => s.tenantId === tenantId && this.live(tenantId, s.id))
+          .map((s) => this.render(s)),
+      },
+    };
   }
 
   private live(tenantId: string, id: string): Subscription | undefined {
@@ -185,7 +228,12 @@ export class FakeSubscriptions {
         subscriptionExpirationDateTime: sub.expirationDateTime,
         changeType,
         resource: `${type}s/${id}`,
-        resourceData: { '@odata.type': `#Microsoft.Graph.${type}`, '@odata.id': `${type}s/${id}`, id, organizationId: tenantId },
+        resourceData: {
+          '@odata.type': `#Microsoft.Graph.${type}`,
+          '@odata.id': `${type}s/${id}`,
+          id,
+          organizationId: tenantId,
+        },
         clientState: sub.clientState,
         tenantId,
       });
@@ -208,7 +256,11 @@ export class FakeSubscriptions {
   /** Posts a notification body as Graph would, with any clientState (tests of a forged notification). */
   async post(url: string, value: Array<Record<string, unknown>>): Promise<number> {
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ value }) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ value }),
+      });
       await res.arrayBuffer();
       this.sent.push({ url, status: res.status, body: { value } });
       return res.status;

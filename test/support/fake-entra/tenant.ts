@@ -72,8 +72,27 @@ interface Change {
 }
 
 /** Graph's default user properties (what a delta without $select returns): accountEnabled is not among them. */
-const DEFAULT_USER_PROPS = ['businessPhones', 'displayName', 'givenName', 'jobTitle', 'mail', 'mobilePhone', 'officeLocation', 'preferredLanguage', 'surname', 'userPrincipalName'];
-const DEFAULT_GROUP_PROPS = ['displayName', 'description', 'mailNickname', 'mailEnabled', 'securityEnabled', 'groupTypes', 'createdDateTime'];
+const DEFAULT_USER_PROPS = [
+  'businessPhones',
+  'displayName',
+  'givenName',
+  'jobTitle',
+  'mail',
+  'mobilePhone',
+  'officeLocation',
+  'preferredLanguage',
+  'surname',
+  'userPrincipalName',
+];
+const DEFAULT_GROUP_PROPS = [
+  'displayName',
+  'description',
+  'mailNickname',
+  'mailEnabled',
+  'securityEnabled',
+  'groupTypes',
+  'createdDateTime',
+];
 
 /** Members per group instance in a delta round. */
 export const MEMBERS_PER_INSTANCE = 20;
@@ -257,7 +276,9 @@ export class Tenant {
   /** One object with the properties asked for (`select` empty: Graph's defaults). */
   render(kind: Kind, id: string, select: readonly string[], only?: ReadonlySet<string>): Record<string, unknown> {
     const object = (kind === 'users' ? this.users.get(id) : this.groups.get(id)) as unknown as Record<string, unknown>;
-    const wanted = (select.length > 0 ? select : kind === 'users' ? DEFAULT_USER_PROPS : DEFAULT_GROUP_PROPS).filter((p) => p !== 'members' && p !== 'id');
+    const wanted = (select.length > 0 ? select : kind === 'users' ? DEFAULT_USER_PROPS : DEFAULT_GROUP_PROPS).filter(
+      (p) => p !== 'members' && p !== 'id',
+    );
     const out: Record<string, unknown> = { id };
     for (const p of wanted) {
       if (only && !only.has(p)) continue;
@@ -305,8 +326,11 @@ export class Tenant {
       for (const id of current.keys()) full(id);
       return [...items, ...overflow];
     }
-    
-    const touched = new Map<string, { created: boolean; props: Set<string>; members: Map<string, { type: MemberType; removed: boolean }> }>();
+
+    const touched = new Map<
+      string,
+      { created: boolean; props: Set<string>; members: Map<string, { type: MemberType; removed: boolean }> }
+    >();
     /** Whether the client's token saw each object present. */
     const knew = new Map<string, boolean>();
     for (const c of this.log) {
@@ -326,13 +350,24 @@ export class Tenant {
       if (!current.has(id)) {
         // Born after the token and gone again: the client never knew it.
         if ((this.born.get(id) ?? 0) > since) continue;
-        items.push({ id, '@removed': { reason: this.recycled.has(id) || this.recycledGroups.has(id) ? 'changed' : 'deleted' } });
+        items.push({
+          id,
+          '@removed': { reason: this.recycled.has(id) || this.recycledGroups.has(id) ? 'changed' : 'deleted' },
+        });
       } else if (t.created && (kind === 'users' || !knew.get(id))) {
         full(id);
       } else {
         // A group the client knew, deleted and restored since, comes with its properties and its member changes.
-        const selected = t.created ? undefined : select.length > 0 ? [...t.props].filter((p) => select.includes(p)) : [...t.props];
-        const item: Record<string, unknown> = !selected ? this.render(kind, id, select) : selected.length > 0 ? this.render(kind, id, select, new Set(selected)) : { id };
+        const selected = t.created
+          ? undefined
+          : select.length > 0
+            ? [...t.props].filter((p) => select.includes(p))
+            : [...t.props];
+        const item: Record<string, unknown> = !selected
+          ? this.render(kind, id, select)
+          : selected.length > 0
+            ? this.render(kind, id, select, new Set(selected))
+            : { id };
         if (withMembers && t.members.size > 0 && !(t.created && this.restoredGroupsWithoutMembers)) {
           item['members@delta'] = [...t.members].map(([mid, m]) => ({
             '@odata.type': odataType(m.type),

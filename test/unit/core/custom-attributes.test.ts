@@ -63,18 +63,34 @@ describe('custom attributes: source paths and values', () => {
   });
 
   it('compares names, URNs and filter strings case-insensitively, as SCIM does', () => {
-    const mapping = { a: 'TITLE', b: `${ENTERPRISE.toUpperCase()}:COSTCENTER`, c: 'Addresses[Type EQ "WORK"].Country', d: 'addresses[type eq "work"] ' };
-    expect(customAttributesOf(body, { a: mapping.a, b: mapping.b, c: mapping.c })).to.deep.equal({ a: 'Engineer', b: 'CC-7', c: 'US' });
+    const mapping = {
+      a: 'TITLE',
+      b: `${ENTERPRISE.toUpperCase()}:COSTCENTER`,
+      c: 'Addresses[Type EQ "WORK"].Country',
+      d: 'addresses[type eq "work"] ',
+    };
+    expect(customAttributesOf(body, { a: mapping.a, b: mapping.b, c: mapping.c })).to.deep.equal({
+      a: 'Engineer',
+      b: 'CC-7',
+      c: 'US',
+    });
   });
 
   it('leaves out a name without a value (absent, null, empty, no element matching the filter)', () => {
-    const mapping = { none: 'nickName', nofilter: 'addresses[type eq "other"].country', empty: `${ACME}:missing`, nulls: 'x' };
+    const mapping = {
+      none: 'nickName',
+      nofilter: 'addresses[type eq "other"].country',
+      empty: `${ACME}:missing`,
+      nulls: 'x',
+    };
     expect(customAttributesOf({ ...body, x: null, nickName: '' }, mapping)).to.deep.equal({});
     expect(customAttributesOf(body, undefined)).to.deep.equal({});
   });
 
   it('a filter without a sub-attribute gives the matching element; `pr` and `and` filter', () => {
-    expect(customAttributesOf(body, { addr: 'addresses[locality pr]' })).to.deep.equal({ addr: { type: 'work', country: 'US', locality: 'Austin' } });
+    expect(customAttributesOf(body, { addr: 'addresses[locality pr]' })).to.deep.equal({
+      addr: { type: 'work', country: 'US', locality: 'Austin' },
+    });
     expect(parseSourcePath('emails[type eq "work" and primary eq true].value').filter).to.deep.equal([
       { attr: 'type', op: 'eq', value: 'work' },
       { attr: 'primary', op: 'eq', value: true },
@@ -86,7 +102,9 @@ describe('custom attributes: source paths and values', () => {
     expect(sourcePathError('')).to.equal('must not be empty');
     expect(sourcePathError('workday:location')).to.match(/unknown source form "workday:"/);
     expect(sourcePathError('google:nothing')).to.match(/google has no field "nothing"/);
-    expect(sourcePathError('emails[type co "w"].value')).to.match(/must be "<attribute> eq <value>" or "<attribute> pr"/);
+    expect(sourcePathError('emails[type co "w"].value')).to.match(
+      /must be "<attribute> eq <value>" or "<attribute> pr"/,
+    );
     expect(sourcePathError('emails[type eq "w" or type eq "x"].value')).to.match(/joins its terms with "and" only/);
     expect(sourcePathError('emails[type eq "w"]value')).to.match(/after the filter comes/);
     expect(sourcePathError('na me')).to.match(/is not an attribute name/);

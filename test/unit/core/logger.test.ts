@@ -24,7 +24,9 @@ describe('logger', () => {
       await redis.del('logger-test');
       await redis.lpush('logger-test', 'x');
       const secret = 'scim-token-do-not-log-1234';
-      const err = await redis.set('logger-test', JSON.stringify({ scim: { secret } }), 'XX', 'GET').catch((e: Error) => e);
+      const err = await redis
+        .set('logger-test', JSON.stringify({ scim: { secret } }), 'XX', 'GET')
+        .catch((e: Error) => e);
       expect(err).to.be.instanceOf(Error);
       logger.warn({ err, directory: { scim: { secret } } }, 'store write failed');
       logger.error({ err: new Error('outer', { cause: err }) }, 'wrapped');

@@ -20,13 +20,27 @@ describe('packed event JSON', () => {
     const { store, directory } = await memoryDirectory();
     for (let i = 0; i < 2500; i++) {
       const body = { userName: `u${i}@acme.io`, name: { givenName: 'Zoë', familyName: `N${i}` } };
-      await store.createUser('d1', { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 }, { userName: body.userName, emails: [] }, []);
+      await store.createUser(
+        'd1',
+        { id: `u${i}`, body, created: 1, lastModified: 1, version: 1 },
+        { userName: body.userName, emails: [] },
+        [],
+      );
     }
     const refs = Array.from({ length: 2600 }, (_, i) => ({ value: `u${i}` })); // 100 unknown users are skipped
-    const changes = await memberChanges(store, directory, 'group.user_added', refs, { id: 'g1', body: { displayName: 'All' } }, 1_700_000_000_000);
+    const changes = await memberChanges(
+      store,
+      directory,
+      'group.user_added',
+      refs,
+      { id: 'g1', body: { displayName: 'All' } },
+      1_700_000_000_000,
+    );
     expect(changes).to.have.length(2500);
     const first = changes[0]!.event;
-    expect(Object.getOwnPropertyDescriptor(first, 'json'), 'no JSON string kept on the event itself').to.equal(undefined);
+    expect(Object.getOwnPropertyDescriptor(first, 'json'), 'no JSON string kept on the event itself').to.equal(
+      undefined,
+    );
     expect(first.json).to.equal(first.json);
     const parsed = JSON.parse(changes[2499]!.event.json);
     expect(parsed).to.deep.include({ id: changes[2499]!.event.id, event: 'group.user_added', directory_id: 'd1' });

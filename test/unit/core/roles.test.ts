@@ -46,8 +46,18 @@ describe('roles', () => {
 
   it('are in the user event data after attributes, [] when none; the spliced JSON is the same bytes', () => {
     const body = { userName: 'ann@acme.io', title: 'Engineer' };
-    expect(Object.keys(userData('u1', body))).to.deep.equal(['id', 'email', 'active', 'attributes', 'custom_attributes', 'roles', 'raw']);
+    expect(Object.keys(userData('u1', body))).to.deep.equal([
+      'id',
+      'email',
+      'active',
+      'attributes',
+      'custom_attributes',
+      'roles',
+      'raw',
+    ]);
     expect(userData('u1', body).roles).to.deep.equal([]);
-    expect(userDataJson('u1', JSON.stringify(body), undefined, ['admin', 'x"y'])).to.equal(JSON.stringify(userData('u1', body, undefined, ['admin', 'x"y'])));
+    expect(userDataJson('u1', JSON.stringify(body), undefined, ['admin', 'x"y'])).to.equal(
+      JSON.stringify(userData('u1', body, undefined, ['admin', 'x"y'])),
+    );
   });
 });

@@ -17,9 +17,26 @@ describe('user data JSON remembered per stored body', () => {
   it('userDataJson splices the stored text: the bytes JSON.stringify(userData) gives, for awkward bodies too', () => {
     const bodies = [
       {},
-      { userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: 'ada@acme.io', primary: true }], active: true },
-      { userName: 'no-email', active: false, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab"' } },
-      { userName: 'żółw 🐢', id: 'stale-id', name: {}, emails: [], groups: [{ value: 'g9' }], n: 1e21, nested: { a: [null, true, '\u2028'] } },
+      {
+        userName: 'ada@acme.io',
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
+        emails: [{ value: 'ada@acme.io', primary: true }],
+        active: true,
+      },
+      {
+        userName: 'no-email',
+        active: false,
+        'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab"' },
+      },
+      {
+        userName: 'żółw 🐢',
+        id: 'stale-id',
+        name: {},
+        emails: [],
+        groups: [{ value: 'g9' }],
+        n: 1e21,
+        nested: { a: [null, true, '\u2028'] },
+      },
       { 2: 'integer keys first', b: 1, ['__proto__']: { x: 1 }, userName: 'u' },
     ];
     for (const body of bodies) {
@@ -31,7 +48,11 @@ describe('user data JSON remembered per stored body', () => {
   it("answers userData's JSON, and follows the body when it changes", () => {
     const cache = new UserDataCache();
     const v1 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada' }, active: true });
-    const v2 = JSON.stringify({ userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'King' }, active: false });
+    const v2 = JSON.stringify({
+      userName: 'ada@acme.io',
+      name: { givenName: 'Ada', familyName: 'King' },
+      active: false,
+    });
     expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
     expect(cache.of('u1', v1)).to.equal(fresh('u1', v1));
     expect(cache.of('u1', v2)).to.equal(fresh('u1', v2));
@@ -76,7 +97,9 @@ describe('user data JSON remembered per stored body', () => {
     for (let i = 0; i < 5; i++) read(i);
     expect(built).to.deep.equal([]);
     // A changed body is built again.
-    expect(cache.of('u0', JSON.stringify({ userName: 'renamed@acme.io' }))).to.equal(fresh('u0', JSON.stringify({ userName: 'renamed@acme.io' })));
+    expect(cache.of('u0', JSON.stringify({ userName: 'renamed@acme.io' }))).to.equal(
+      fresh('u0', JSON.stringify({ userName: 'renamed@acme.io' })),
+    );
     expect(built).to.deep.equal(['u0']);
     // Two generations' worth of other users later, u1 is gone and built again.
     for (let i = 200; i < 240; i++) read(i);

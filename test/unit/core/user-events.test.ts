@@ -4,7 +4,14 @@
  * `userData` and `previousAttributes`, for awkward bodies too.
  */
 import { expect } from 'chai';
-import { buildEvent, previousAttributes, userData, userEvent, userJson, writerBuilt } from '../../../src/core/events.js';
+import {
+  buildEvent,
+  previousAttributes,
+  userData,
+  userEvent,
+  userJson,
+  writerBuilt,
+} from '../../../src/core/events.js';
 import type { PendingEvent, ScimBody } from '../../../src/core/model.js';
 import { UserWriter } from '../../../src/core/users.js';
 import { memoryDirectory } from '../../support/memory-directory.js';
@@ -16,12 +23,37 @@ const withoutId = (e: PendingEvent) => e.json.replace(JSON.stringify(e.id), '"<i
 
 const bodies: ScimBody[] = [
   {},
-  { userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'Lovelace' }, emails: [{ value: 'ada@acme.io', primary: true }], active: true },
-  { userName: 'ada@acme.io', name: { givenName: 'Ada', familyName: 'King' }, emails: [{ value: 'ada@acme.io', primary: true }], active: false, title: 'Countess' },
-  { userName: 'no-email', active: false, 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab"' } },
-  { userName: 'żółw 🐢', id: 'stale-id', name: {}, emails: [], groups: [{ value: 'g9' }], n: 1e21, nested: { a: [null, true, '\u2028'] } },
+  {
+    userName: 'ada@acme.io',
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    emails: [{ value: 'ada@acme.io', primary: true }],
+    active: true,
+  },
+  {
+    userName: 'ada@acme.io',
+    name: { givenName: 'Ada', familyName: 'King' },
+    emails: [{ value: 'ada@acme.io', primary: true }],
+    active: false,
+    title: 'Countess',
+  },
+  {
+    userName: 'no-email',
+    active: false,
+    'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'R&D "lab"' },
+  },
+  {
+    userName: 'żółw 🐢',
+    id: 'stale-id',
+    name: {},
+    emails: [],
+    groups: [{ value: 'g9' }],
+    n: 1e21,
+    nested: { a: [null, true, '\u2028'] },
+  },
   { 2: 'integer keys first', b: 1, ['__proto__']: { x: 1 }, userName: 'u' },
-  JSON.parse('{"userName":"u","__proto__":{"y":2},"emails":[{"value":"second@acme.io"},{"value":"first@acme.io","primary":true}]}') as ScimBody,
+  JSON.parse(
+    '{"userName":"u","__proto__":{"y":2},"emails":[{"value":"second@acme.io"},{"value":"first@acme.io","primary":true}]}',
+  ) as ScimBody,
 ];
 
 describe("a user's own events from its body serialised once", () => {
@@ -29,8 +61,18 @@ describe("a user's own events from its body serialised once", () => {
     for (const body of bodies) {
       for (const id of ['u1', 'id "quoted" \\ ü']) {
         for (const managerEmail of [undefined, 'boss@acme.io']) {
-          const spliced = userEvent(dir, 'user.created', id, { body, managerEmail }, userJson(id, body, managerEmail), undefined, now);
-          expect(withoutId(spliced)).to.equal(withoutId(buildEvent(dir, 'user.created', userData(id, body, managerEmail), undefined, now)));
+          const spliced = userEvent(
+            dir,
+            'user.created',
+            id,
+            { body, managerEmail },
+            userJson(id, body, managerEmail),
+            undefined,
+            now,
+          );
+          expect(withoutId(spliced)).to.equal(
+            withoutId(buildEvent(dir, 'user.created', userData(id, body, managerEmail), undefined, now)),
+          );
           expect(spliced.id).to.match(/^evt_/);
         }
       }
@@ -43,17 +85,39 @@ describe("a user's own events from its body serialised once", () => {
       for (const after of bodies) {
         for (const [was, is] of emails.flatMap((a) => emails.map((b) => [a, b] as const))) {
           const id = 'u1';
-          const expected = buildEvent(dir, 'user.updated', userData(id, after, is), previousAttributes(userData(id, before, was), userData(id, after, is)), now);
-          const spliced = userEvent(dir, 'user.updated', id, { body: after, managerEmail: is }, userJson(id, after, is), { body: before, managerEmail: was }, now);
-          expect(withoutId(spliced), `${JSON.stringify(before)} → ${JSON.stringify(after)}`).to.equal(withoutId(expected));
+          const expected = buildEvent(
+            dir,
+            'user.updated',
+            userData(id, after, is),
+            previousAttributes(userData(id, before, was), userData(id, after, is)),
+            now,
+          );
+          const spliced = userEvent(
+            dir,
+            'user.updated',
+            id,
+            { body: after, managerEmail: is },
+            userJson(id, after, is),
+            { body: before, managerEmail: was },
+            now,
+          );
+          expect(withoutId(spliced), `${JSON.stringify(before)} → ${JSON.stringify(after)}`).to.equal(
+            withoutId(expected),
+          );
         }
       }
     }
   });
 
   it('previous_attributes names the changed attributes alone, each with its old value (absent before: null)', () => {
-    const previous = previousAttributes(userData('u1', bodies[3]!, 'boss@acme.io'), userData('u1', { ...bodies[3]!, title: 'Chemist' }));
-    expect(previous).to.deep.equal({ attributes: { manager_email: 'boss@acme.io', job_title: null }, raw: { title: null } });
+    const previous = previousAttributes(
+      userData('u1', bodies[3]!, 'boss@acme.io'),
+      userData('u1', { ...bodies[3]!, title: 'Chemist' }),
+    );
+    expect(previous).to.deep.equal({
+      attributes: { manager_email: 'boss@acme.io', job_title: null },
+      raw: { title: null },
+    });
   });
 
   it('userJson is the text a store keeps: JSON.stringify of the body', () => {
@@ -61,7 +125,15 @@ describe("a user's own events from its body serialised once", () => {
     // A body with its own id, or none, has no fields to splice around: its data is serialised whole.
     expect(userJson('u1', { id: 'x', userName: 'u' }).fields).to.equal(undefined);
     expect(userJson('u1', {}).fields).to.equal(undefined);
-    expect(userJson('u1', bodies[1]!).fields).to.deep.equal(['"Ada"', '"Lovelace"', '"ada@acme.io"', 'true', '{}', '[]', '{}']);
+    expect(userJson('u1', bodies[1]!).fields).to.deep.equal([
+      '"Ada"',
+      '"Lovelace"',
+      '"ada@acme.io"',
+      'true',
+      '{}',
+      '[]',
+      '{}',
+    ]);
     expect(userJson('u1', bodies[3]!, 'b@acme.io', ['admin'], { badge: 7 }).fields).to.deep.equal([
       '',
       '',

@@ -25,9 +25,20 @@ async function gatedService(store: MemoryStore) {
     delivery: { sweepIntervalMs: 60_000, pollIntervalMs: 60_000 },
   });
   dsync.start();
-  const directory = await dsync.directories.create({ name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' });
+  const directory = await dsync.directories.create({
+    name: 'Acme',
+    tenant: 'acme',
+    product: 'app',
+    type: 'okta-scim-v2',
+  });
   const create = (i: number) =>
-    dsync.requests.handle({ directoryId: directory.id, apiSecret: directory.scim.secret, method: 'POST', resourceType: 'Users', body: { userName: `u${i}@acme.io` } });
+    dsync.requests.handle({
+      directoryId: directory.id,
+      apiSecret: directory.scim.secret,
+      method: 'POST',
+      resourceType: 'Users',
+      body: { userName: `u${i}@acme.io` },
+    });
   const waitFor = async (n: number) => {
     const deadline = Date.now() + 5000;
     while (delivered.length < n && Date.now() < deadline) await sleep(10);

@@ -39,9 +39,20 @@ describe('resources an event names', () => {
       }
     }
     expect(checked).to.equal(2 * 2 * 3 * 7 * 2);
-    expect(resourcesOf(buildEvent(dirs[1]!, 'user.created', userData('u-1', bodies[1]!)).json)).to.deep.equal({ user: 'u-1', group: undefined });
-    expect(resourcesOf(buildEvent(dirs[0]!, 'group.created', groupData('g-1', bodies[0]!)).json)).to.deep.equal({ user: undefined, group: 'g-1' });
-    expect(resourcesOf(buildEvent(dirs[0]!, 'group.user_added', { ...userData('u', bodies[0]!), group: groupData('g', bodies[1]!) }).json)).to.deep.equal({ user: 'u', group: 'g' });
+    expect(resourcesOf(buildEvent(dirs[1]!, 'user.created', userData('u-1', bodies[1]!)).json)).to.deep.equal({
+      user: 'u-1',
+      group: undefined,
+    });
+    expect(resourcesOf(buildEvent(dirs[0]!, 'group.created', groupData('g-1', bodies[0]!)).json)).to.deep.equal({
+      user: undefined,
+      group: 'g-1',
+    });
+    expect(
+      resourcesOf(
+        buildEvent(dirs[0]!, 'group.user_added', { ...userData('u', bodies[0]!), group: groupData('g', bodies[1]!) })
+          .json,
+      ),
+    ).to.deep.equal({ user: 'u', group: 'g' });
   });
 
   it('text of another shape than dsync writes is parsed', () => {

@@ -17,13 +17,24 @@ describe('delivery options', () => {
       postsPerProcess: 64,
       postsPerDirectory: 16,
     });
-    expect(resolveWebhookOptions({})).to.deep.equal({ allowPrivate: true, retrySchedule: [...DEFAULT_RETRY_SCHEDULE], timeoutMs: 15_000 });
+    expect(resolveWebhookOptions({})).to.deep.equal({
+      allowPrivate: true,
+      retrySchedule: [...DEFAULT_RETRY_SCHEDULE],
+      timeoutMs: 15_000,
+    });
     expect(DEFAULT_RETRY_SCHEDULE).to.have.length(12);
   });
 
   it('keep what is given', () => {
-    expect(resolveEngineTuning({ leaseMs: 300, concurrency: 2 })).to.include({ leaseMs: 300, concurrency: 2, pollIntervalMs: 250 });
-    expect(resolveWebhookOptions({ batchSize: 10, retrySchedule: [200] })).to.deep.include({ batchSize: 10, retrySchedule: [200] });
+    expect(resolveEngineTuning({ leaseMs: 300, concurrency: 2 })).to.include({
+      leaseMs: 300,
+      concurrency: 2,
+      pollIntervalMs: 250,
+    });
+    expect(resolveWebhookOptions({ batchSize: 10, retrySchedule: [200] })).to.deep.include({
+      batchSize: 10,
+      retrySchedule: [200],
+    });
   });
 
   it('refuse a bad value with a coded error naming the option', () => {
@@ -47,7 +58,8 @@ describe('delivery options', () => {
   });
 
   it('are checked when the service is built, before anything starts', () => {
-    const build = () => createDsync({ store: new MemoryStore(), externalUrl: 'http://localhost', delivery: { sweepIntervalMs: -1 } });
+    const build = () =>
+      createDsync({ store: new MemoryStore(), externalUrl: 'http://localhost', delivery: { sweepIntervalMs: -1 } });
     expect(build).to.throw(InvalidDeliveryOptionError, /delivery\.sweepIntervalMs/);
     try {
       build();

@@ -23,7 +23,11 @@ function randomLog(rnd: () => number, n: number, users: number, groups: number):
     const g = `g${Math.floor(rnd() * groups)}`;
     const r = rnd();
     const [event, data] =
-      r < 0.4 ? ['user.updated', { id: u }] : r < 0.55 ? ['group.updated', { id: g }] : ['group.user_added', { id: u, group: { id: g } }];
+      r < 0.4
+        ? ['user.updated', { id: u }]
+        : r < 0.55
+          ? ['group.updated', { id: g }]
+          : ['group.user_added', { id: u, group: { id: g } }];
     log.push({ id: `e${i}`, event, directory_id: 'd', sequence: i + 1, data });
   }
   return log;
@@ -32,7 +36,18 @@ function randomLog(rnd: () => number, n: number, users: number, groups: number):
 const seqOf = (i: number) => String(i + 1).padStart(16, '0');
 
 /** Drives the queue like a pass: up to `limit` units in flight, answered in random order. */
-function simulate(seed: number, o: { events: number; users: number; groups: number; limit: number; batch: number; failRate: number; maxAttempts: number }) {
+function simulate(
+  seed: number,
+  o: {
+    events: number;
+    users: number;
+    groups: number;
+    limit: number;
+    batch: number;
+    failRate: number;
+    maxAttempts: number;
+  },
+) {
   const rnd = seeded(seed);
   const log = randomLog(rnd, o.events, o.users, o.groups);
   const q = new ResourceQueue(null);
@@ -100,10 +115,19 @@ describe('resource ordering: the queue', () => {
   });
 
   it('unrelated events go in parallel; one resource goes one at a time', () => {
-    const wide = simulate(7, { events: 400, users: 400, groups: 400, limit: 16, batch: 1, failRate: 0, maxAttempts: 3 });
+    const wide = simulate(7, {
+      events: 400,
+      users: 400,
+      groups: 400,
+      limit: 16,
+      batch: 1,
+      failRate: 0,
+      maxAttempts: 3,
+    });
     expect(wide.maxInFlight).to.equal(16);
     const q = new ResourceQueue(null);
-    for (let i = 0; i < 5; i++) q.add({ seq: seqOf(i), json: JSON.stringify({ id: `e${i}`, event: 'user.updated', data: { id: 'same' } }) });
+    for (let i = 0; i < 5; i++)
+      q.add({ seq: seqOf(i), json: JSON.stringify({ id: `e${i}`, event: 'user.updated', data: { id: 'same' } }) });
     const first = q.take(1)!;
     expect(q.take(1), 'a second event of the same user while the first is in flight').to.equal(undefined);
     q.complete(first);
@@ -112,7 +136,8 @@ describe('resource ordering: the queue', () => {
 
   it('a failing event holds back only events sharing a user or group with it, through memberships', () => {
     const q = new ResourceQueue(null);
-    const add = (i: number, event: string, data: any) => q.add({ seq: seqOf(i), json: JSON.stringify({ id: `e${i}`, event, data }) });
+    const add = (i: number, event: string, data: any) =>
+      q.add({ seq: seqOf(i), json: JSON.stringify({ id: `e${i}`, event, data }) });
     add(0, 'user.created', { id: 'a' });
     add(1, 'user.created', { id: 'b' });
     add(2, 'group.user_added', { id: 'a', group: { id: 'g' } }); // waits for a
@@ -129,7 +154,10 @@ describe('resource ordering: the queue', () => {
     }
     expect(sent).to.deep.equal([seqOf(1), seqOf(5)]);
     expect(q.watermark, 'the watermark stays before the failing event').to.equal(null);
-    expect(q.doneRuns()).to.deep.equal([[seqOf(1), seqOf(1)], [seqOf(5), seqOf(5)]]);
+    expect(q.doneRuns()).to.deep.equal([
+      [seqOf(1), seqOf(1)],
+      [seqOf(5), seqOf(5)],
+    ]);
     expect(q.failingDeliveries()).to.deep.equal([{ seqs: [seqOf(0)], attempts: 0, retryAt: 100 }]);
     const retried = q.dueRetries(100, 4);
     expect(retried).to.have.length(1);
@@ -145,7 +173,11 @@ describe('resource ordering: the queue', () => {
 
   it('a batch carries a chain of one group in log order, with unrelated ready events', () => {
     const q = new ResourceQueue(null);
-    for (let i = 0; i < 6; i++) q.add({ seq: seqOf(i), json: JSON.stringify({ id: `e${i}`, event: 'group.user_added', data: { id: `u${i}`, group: { id: 'g' } } }) });
+    for (let i = 0; i < 6; i++)
+      q.add({
+        seq: seqOf(i),
+        json: JSON.stringify({ id: `e${i}`, event: 'group.user_added', data: { id: `u${i}`, group: { id: 'g' } } }),
+      });
     q.add({ seq: seqOf(6), json: JSON.stringify({ id: 'e6', event: 'user.created', data: { id: 'x' } }) });
     const unit = q.take(10)!;
     expect(unit.entries.map((e) => e.seq)).to.deep.equal([0, 1, 2, 3, 4, 5, 6].map(seqOf));
@@ -161,14 +193,20 @@ describe('resource ordering: the queue', () => {
       { events: [log[1]!], arrived: 2, acked: 4 },
     ]);
     expect(early.violations).to.have.length(1);
-    const lost = checkResourceOrder(log, [{ events: [log[0]!], arrived: 1, acked: 2 }, { events: [log[1]!], arrived: 3 }]);
+    const lost = checkResourceOrder(log, [
+      { events: [log[0]!], arrived: 1, acked: 2 },
+      { events: [log[1]!], arrived: 3 },
+    ]);
     expect(lost.missing).to.deep.equal(['e2']);
     const batchReversed = checkResourceOrder(log, [{ events: [log[1]!, log[0]!], arrived: 1, acked: 2 }]);
     expect(batchReversed.violations).to.have.length(1);
     const fine = checkResourceOrder(log, [{ events: [log[0]!, log[1]!], arrived: 1, acked: 2 }]);
     expect(fine.violations.concat(fine.missing)).to.deep.equal([]);
     // A batch lost to a crash, then sent again whole: the first arrival of e2 is with e1 ahead of it.
-    const resent = checkResourceOrder(log, [{ events: [log[0]!], arrived: 1 }, { events: [log[0]!, log[1]!], arrived: 2, acked: 3 }]);
+    const resent = checkResourceOrder(log, [
+      { events: [log[0]!], arrived: 1 },
+      { events: [log[0]!, log[1]!], arrived: 2, acked: 3 },
+    ]);
     expect(resent.violations.concat(resent.missing)).to.deep.equal([]);
   });
 });

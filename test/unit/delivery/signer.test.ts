@@ -16,7 +16,9 @@ describe('webhook signer', () => {
 
   it('matches the package in raw format for any other secret', () => {
     const secret = 'plain-shared-secret';
-    expect(sign(secret, 'm', body, at)['webhook-signature']).to.equal(new Webhook(secret, { format: 'raw' }).sign('m', at, body));
+    expect(sign(secret, 'm', body, at)['webhook-signature']).to.equal(
+      new Webhook(secret, { format: 'raw' }).sign('m', at, body),
+    );
   });
 
   it('verifies with the package, and fails verification when the body changes', () => {

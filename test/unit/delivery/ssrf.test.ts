@@ -77,7 +77,14 @@ describe('SSRF guard', () => {
   }
 
   it('refuses bracketed literal forms (IPv4 in IPv6, 6to4, site-local, documentation ranges) before connecting', () => {
-    for (const url of ['http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[fec0::1]/', 'http://192.0.2.1/', 'http://198.51.100.1/', 'http://203.0.113.1/']) {
+    for (const url of [
+      'http://[::127.0.0.1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[fec0::1]/',
+      'http://192.0.2.1/',
+      'http://198.51.100.1/',
+      'http://203.0.113.1/',
+    ]) {
       expect(() => assertUrlAllowed(new URL(url)), url).to.throw(BlockedAddressError);
     }
     expect(() => assertUrlAllowed(new URL('http://[2606:4700:4700::1111]/'))).not.to.throw();
@@ -96,7 +103,12 @@ describe('SSRF guard', () => {
     it('refuses loopback targets by literal IP and by name (resolved at connect time), permanently', async () => {
       const sender = new WebhookSender({ allowPrivate: false, timeoutMs: 2000 });
       try {
-        const urls = [`http://127.0.0.1:${port}/h`, `http://localhost:${port}/h`, `http://[::ffff:127.0.0.1]:${port}/h`, 'http://169.254.169.254/latest/meta-data'];
+        const urls = [
+          `http://127.0.0.1:${port}/h`,
+          `http://localhost:${port}/h`,
+          `http://[::ffff:127.0.0.1]:${port}/h`,
+          'http://169.254.169.254/latest/meta-data',
+        ];
         // Twice: the sender remembers endpoints it parsed, never one it refused.
         for (const url of [...urls, ...urls]) {
           const res = await sender.post(url, 'whsec_c2VjcmV0', 'evt_1', '{}');
@@ -111,11 +123,18 @@ describe('SSRF guard', () => {
 
     it('reaches loopback when private targets are allowed, and does not follow redirects', async () => {
       const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 2000 });
-      const redirect = createServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${port}/h` }).end());
+      const redirect = createServer((_req, res) =>
+        res.writeHead(302, { location: `http://127.0.0.1:${port}/h` }).end(),
+      );
       await new Promise<void>((r) => redirect.listen(0, '127.0.0.1', r));
       try {
         expect((await sender.post(`http://127.0.0.1:${port}/h`, 'whsec_c2VjcmV0', 'evt_1', '{}')).status).to.equal(204);
-        const moved = await sender.post(`http://127.0.0.1:${(redirect.address() as AddressInfo).port}/`, 'whsec_c2VjcmV0', 'evt_1', '{}');
+        const moved = await sender.post(
+          `http://127.0.0.1:${(redirect.address() as AddressInfo).port}/`,
+          'whsec_c2VjcmV0',
+          'evt_1',
+          '{}',
+        );
         expect(moved.status).to.equal(302);
       } finally {
         await sender.close();
@@ -133,7 +152,11 @@ describe('SSRF guard', () => {
       const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 2000 });
       try {
         const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-        for (const [url, id] of [[`${base}/hooks/a?tenant=t1#frag`, 'evt_1'], [`${base}/hooks/a?tenant=t1#frag`, 'evt_2'], [base, 'evt_3']] as const) {
+        for (const [url, id] of [
+          [`${base}/hooks/a?tenant=t1#frag`, 'evt_1'],
+          [`${base}/hooks/a?tenant=t1#frag`, 'evt_2'],
+          [base, 'evt_3'],
+        ] as const) {
           expect((await sender.post(url, 'whsec_c2VjcmV0', id, '{}')).status, url).to.equal(204);
         }
         expect(seen).to.deep.equal([
@@ -155,7 +178,12 @@ describe('SSRF guard', () => {
       await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
       const sender = new WebhookSender({ allowPrivate: true, timeoutMs: 200 });
       try {
-        const res = await sender.post(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`, 'whsec_c2VjcmV0', 'e', '{}');
+        const res = await sender.post(
+          `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
+          'whsec_c2VjcmV0',
+          'e',
+          '{}',
+        );
         expect(res.status).to.equal(undefined);
         expect(res.error).to.match(/timeout/i);
       } finally {

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { WebhookSender } from '../../../src/delivery/webhook-sender.js';
 
 /** A receiver answering each POST with `answer`, after reading the request body. */
-async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; server: Server }> {
+async function receiver(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => answer(req, res));
@@ -68,7 +70,9 @@ describe('WebhookSender: reading the answer', () => {
     try {
       const res = await sender.post(url, 'whsec_c2VjcmV0', 'evt_1', '{}');
       expect(res.status).to.equal(undefined);
-      expect(res.error).to.be.a('string').and.match(/socket|closed/i);
+      expect(res.error)
+        .to.be.a('string')
+        .and.match(/socket|closed/i);
     } finally {
       await sender.close();
       await closeAll(server);

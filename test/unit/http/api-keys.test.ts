@@ -6,7 +6,9 @@ const keys = (value: string) => loadConfig({ DSYNC_API_KEYS: value }, () => 'gen
 
 describe('DSYNC_API_KEYS scopes', () => {
   it('a bare key is full access; read, tenant= and product= scope it, and combine', () => {
-    expect(keys(' full , dash:read, acme:tenant=acme, app:tenant=acme:product=app, ro:read:tenant=acme ')).to.deep.equal([
+    expect(
+      keys(' full , dash:read, acme:tenant=acme, app:tenant=acme:product=app, ro:read:tenant=acme '),
+    ).to.deep.equal([
       { key: 'full', scope: { readOnly: false } },
       { key: 'dash', scope: { readOnly: true } },
       { key: 'acme', scope: { readOnly: false, tenant: 'acme' } },
@@ -30,15 +32,29 @@ describe('DSYNC_API_KEYS scopes', () => {
         err = e;
       }
       expect(err, value).to.be.instanceOf(ConfigError);
-      expect((err as Error).message, value).to.match(message).and.match(/^DSYNC_API_KEYS: /);
+      expect((err as Error).message, value)
+        .to.match(message)
+        .and.match(/^DSYNC_API_KEYS: /);
       expect((err as Error).message, value).to.not.include('s3cret');
     }
   });
 
   it('redacts non-empty secret values by name, anywhere in an answer', () => {
-    const directory = { id: 'd', scim: { secret: 's', endpoint: 'e' }, webhook: { endpoint: '', secret: '' }, google_refresh_token: 'r', name: 'secret' };
+    const directory = {
+      id: 'd',
+      scim: { secret: 's', endpoint: 'e' },
+      webhook: { endpoint: '', secret: '' },
+      google_refresh_token: 'r',
+      name: 'secret',
+    };
     expect(redactSecrets([directory])).to.deep.equal([
-      { id: 'd', scim: { secret: '[redacted]', endpoint: 'e' }, webhook: { endpoint: '', secret: '' }, google_refresh_token: '[redacted]', name: 'secret' },
+      {
+        id: 'd',
+        scim: { secret: '[redacted]', endpoint: 'e' },
+        webhook: { endpoint: '', secret: '' },
+        google_refresh_token: '[redacted]',
+        name: 'secret',
+      },
     ]);
     expect(redactSecrets({ access_token: 'a', refresh_token: 'b', scope: 'x', expiry_date: 1 })).to.deep.equal({
       access_token: '[redacted]',

@@ -1,5 +1,6 @@
 /**
- * src/http/server/drain.ts on a real HTTP server and real sockets: while draining, requests on kept-alive connections are answered
+ * src/http/server/drain.ts on a real HTTP server and real sockets: while draining, requests on kept-alive connections
+ * are answered
  * with `Connection: close`, an in-flight request finishes, a connection is closed only after it stayed idle (no
  * request, no byte) for idleMs, new connections are still answered, and the port closes with the last connection.
  */
@@ -53,12 +54,21 @@ describe('drain: stopping an HTTP server without failing a kept-alive client', (
       const req = request({ host: '127.0.0.1', port, path, agent }, (res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, reusedSocket: req.reusedSocket, socket: req.socket! }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body,
+            reusedSocket: req.reusedSocket,
+            socket: req.socket!,
+          }),
+        );
       });
       req.on('error', reject);
       req.end();
     });
-  const closed = (socket: Socket) => (socket.destroyed ? Promise.resolve() : once(socket, 'close').then(() => undefined));
+  const closed = (socket: Socket) =>
+    socket.destroyed ? Promise.resolve() : once(socket, 'close').then(() => undefined);
   /** A raw connection that has sent nothing yet. */
   const rawConnection = async (): Promise<Socket> => {
     const socket = connect(port, '127.0.0.1');
@@ -131,7 +141,15 @@ describe('drain: stopping an HTTP server without failing a kept-alive client', (
     const second = await new Promise<Answer>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path: '/', agent: new Agent({ keepAlive: true }) }, (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: '', reusedSocket: req.reusedSocket, socket: req.socket! }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers,
+            body: '',
+            reusedSocket: req.reusedSocket,
+            socket: req.socket!,
+          }),
+        );
       });
       req.on('error', reject);
       req.end();

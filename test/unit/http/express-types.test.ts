@@ -37,7 +37,9 @@ async function serve(app: Express): Promise<{ server: Server; url: string; arriv
   types.adopt(app);
   const arrived: Arrival[] = [];
   // Registered first, so it sees each request before express touches it.
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => arrived.push({ request: Object.getPrototypeOf(req), response: Object.getPrototypeOf(res) }));
+  server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+    arrived.push({ request: Object.getPrototypeOf(req), response: Object.getPrototypeOf(res) }),
+  );
   server.on('request', app);
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrived };
 }
@@ -55,7 +57,13 @@ describe('express-types: requests born with the app prototypes', () => {
     const res = await fetch(`${one.url}/who?x=1`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
-    expect(await res.json()).to.deep.equal({ name: 'a', sameApp: true, ip: '203.0.113.7', path: '/who', query: { x: '1' } });
+    expect(await res.json()).to.deep.equal({
+      name: 'a',
+      sameApp: true,
+      ip: '203.0.113.7',
+      path: '/who',
+      query: { x: '1' },
+    });
     expect(one.arrived).to.deep.equal([{ request: a.request, response: a.response }]);
 
     // A second server and app in the same process keep their own prototypes.
@@ -67,7 +75,12 @@ describe('express-types: requests born with the app prototypes', () => {
   it('keeps requests and responses in V8 fast mode through express (property access without dictionary lookups)', async function () {
     this.timeout(30_000);
     const probe = fileURLToPath(new URL('../../support/fast-properties-probe.ts', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', probe]);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--allow-natives-syntax',
+      '--import',
+      'tsx',
+      probe,
+    ]);
     expect(JSON.parse(stdout)).to.deep.equal({
       status: 200,
       requestOnArrival: true,

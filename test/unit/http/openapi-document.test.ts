@@ -19,7 +19,13 @@ type Op = {
   tags: string[];
   parameters?: Array<{ name: string; description?: string }>;
   requestBody?: { content: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string }; examples?: Record<string, { value: unknown }> }> }>;
+  responses: Record<
+    string,
+    {
+      $ref?: string;
+      content?: Record<string, { schema: { $ref?: string }; examples?: Record<string, { value: unknown }> }>;
+    }
+  >;
 };
 type Doc = {
   info: { license?: { name: string } };
@@ -41,21 +47,27 @@ describe('OpenAPI document: what a client author meets', () => {
     const ids = operations.map((op) => op.operationId);
     expect(new Set(ids).size).to.equal(ids.length);
     const declared = new Map(doc.tags.map((t) => [t.name, t.description]));
-    for (const op of operations) for (const tag of op.tags) expect(declared.get(tag), `tag ${tag}: describe it in TAG_DESCRIPTIONS`).to.be.a('string');
+    for (const op of operations)
+      for (const tag of op.tags)
+        expect(declared.get(tag), `tag ${tag}: describe it in TAG_DESCRIPTIONS`).to.be.a('string');
   });
 
   it('every parameter is described', () => {
-    const undescribed = operations.flatMap((op) => (op.parameters ?? []).filter((p) => !p.description).map((p) => `${op.operationId}: ${p.name}`));
+    const undescribed = operations.flatMap((op) =>
+      (op.parameters ?? []).filter((p) => !p.description).map((p) => `${op.operationId}: ${p.name}`),
+    );
     expect(undescribed).to.deep.equal([]);
   });
 
   it('every operation has an example body and an example of every success answer, true to the route schemas', () => {
     const lacking: string[] = [];
     for (const op of operations) {
-      for (const [media, content] of Object.entries(op.requestBody?.content ?? {})) if (!content.examples) lacking.push(`${op.operationId} request ${media}`);
+      for (const [media, content] of Object.entries(op.requestBody?.content ?? {}))
+        if (!content.examples) lacking.push(`${op.operationId} request ${media}`);
       for (const [status, response] of Object.entries(op.responses)) {
         if (!/^2/.test(status)) continue;
-        for (const [media, content] of Object.entries(response.content ?? {})) if (!content.examples) lacking.push(`${op.operationId} ${status} ${media}`);
+        for (const [media, content] of Object.entries(response.content ?? {}))
+          if (!content.examples) lacking.push(`${op.operationId} ${status} ${media}`);
       }
     }
     expect(lacking, 'add meta examples to the schema, or an example to the route').to.deep.equal([]);
@@ -77,14 +89,19 @@ describe('OpenAPI document: what a client author meets', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         const schema = response.content?.['application/json']?.schema;
         if (op.operationId === 'getOpenApiDocument') continue; // the document itself
-        if (schema) expect(schema.$ref, `${op.operationId} ${status}`).to.match(/^#\/components\/schemas\/\w+Envelope$|^#\/components\/schemas\/(Liveness|Readiness)$/);
-        else if (!response.content) expect(response.$ref ?? status, op.operationId).to.match(/^#\/components\/responses\/|^(2XX|303)$/);
+        if (schema)
+          expect(schema.$ref, `${op.operationId} ${status}`).to.match(
+            /^#\/components\/schemas\/\w+Envelope$|^#\/components\/schemas\/(Liveness|Readiness)$/,
+          );
+        else if (!response.content)
+          expect(response.$ref ?? status, op.operationId).to.match(/^#\/components\/responses\/|^(2XX|303)$/);
       }
     }
     const bare: string[] = [];
     const walk = (node: unknown, path: string): void => {
       if (!node || typeof node !== 'object') return;
-      if (!Array.isArray(node) && (node as { type?: unknown }).type === 'null' && !/\/(anyOf|oneOf)\/\d+$/.test(path)) bare.push(path);
+      if (!Array.isArray(node) && (node as { type?: unknown }).type === 'null' && !/\/(anyOf|oneOf)\/\d+$/.test(path))
+        bare.push(path);
       for (const [k, v] of Object.entries(node)) walk(v, `${path}/${k}`);
     };
     walk(doc, '');
@@ -103,14 +120,24 @@ describe('OpenAPI document: what a client author meets', () => {
   it('has servers, a license and the cross-field rules the server applies', () => {
     expect(doc.servers).to.have.length(1);
     expect(doc.info.license?.name).to.equal('Apache-2.0');
-    const body = (path: string, method: string) => (doc.paths[openApiPath(path)]![method]!.requestBody!.content['application/json']!.schema as any);
+    const body = (path: string, method: string) =>
+      doc.paths[openApiPath(path)]![method]!.requestBody!.content['application/json']!.schema as any;
     expect(body('/directory-sync', 'post').$ref).to.equal('#/components/schemas/CreateDirectoryInput');
-    expect(doc.components.schemas.CreateDirectoryInput.dependentRequired).to.deep.equal({ webhook_secret: ['webhook_url'] });
-    expect(doc.components.schemas.ReplayInput.oneOf).to.deep.equal([{ required: ['since'] }, { required: ['dead_letter_id'] }]);
+    expect(doc.components.schemas.CreateDirectoryInput.dependentRequired).to.deep.equal({
+      webhook_secret: ['webhook_url'],
+    });
+    expect(doc.components.schemas.ReplayInput.oneOf).to.deep.equal([
+      { required: ['since'] },
+      { required: ['dead_letter_id'] },
+    ]);
     expect(doc.components.schemas.UpdateDirectoryInput.properties.type.enum).to.include('okta-scim-v2');
-    const redirect = doc.paths[openApiPath('/directory-sync/:id/google/authorization-url')]!.get!.parameters!.find((p) => p.name === 'redirect_url') as any;
+    const redirect = doc.paths[openApiPath('/directory-sync/:id/google/authorization-url')]!.get!.parameters!.find(
+      (p) => p.name === 'redirect_url',
+    ) as any;
     expect(redirect.schema.format).to.equal('uri');
-    const callback = doc.paths['/api/v1/dsync/google/callback']!.get!.parameters!.find((p) => p.name === 'state') as any;
+    const callback = doc.paths['/api/v1/dsync/google/callback']!.get!.parameters!.find(
+      (p) => p.name === 'state',
+    ) as any;
     expect(callback.required).to.equal(true);
   });
 
@@ -128,7 +155,9 @@ describe('OpenAPI document: what a client author meets', () => {
     const op = built.paths['/api/v1/directory-sync/{id}/things']!.get!;
     expect(op.operationId).to.equal('getDirectorySyncIdThings');
     expect(op.description).to.equal(undefined);
-    expect(op.responses['200']!.content!['application/json']!.schema.$ref).to.equal('#/components/schemas/GetDirectorySyncIdThingsEnvelope');
+    expect(op.responses['200']!.content!['application/json']!.schema.$ref).to.equal(
+      '#/components/schemas/GetDirectorySyncIdThingsEnvelope',
+    );
     expect(op.responses['200']!.content!['application/json']!.examples).to.equal(undefined);
     expect(built.tags.map((t) => t.name)).to.include('Things');
     expect(TAG_DESCRIPTIONS).to.not.have.property('Things');

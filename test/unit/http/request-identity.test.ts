@@ -30,12 +30,16 @@ describe('request identity: one canonical identity per resource, whatever the sp
 
   it('fixed paths win over parameters the way express orders them', () => {
     expect(identities.of('GET', '/api/v1/directory-sync/users').route).to.equal('/api/v1/directory-sync/users');
-    expect(identities.of('GET', `/API/V1/Directory-Sync/Users/${USER}`).route).to.equal('/api/v1/directory-sync/users/:id');
+    expect(identities.of('GET', `/API/V1/Directory-Sync/Users/${USER}`).route).to.equal(
+      '/api/v1/directory-sync/users/:id',
+    );
     // A method the path does not answer takes the path's label (express answers 405 there), but no path: no lock.
-    expect(identities.of('PUT', `/api/v1/directory-sync/${DIR}`)).to.deep.equal({ route: '/api/v1/directory-sync/:id' });
+    expect(identities.of('PUT', `/api/v1/directory-sync/${DIR}`)).to.deep.equal({
+      route: '/api/v1/directory-sync/:id',
+    });
   });
 
-  it("spellings of one resource (letter case, percent-encoding, a trailing slash) all have the canonical identity", () => {
+  it('spellings of one resource (letter case, percent-encoding, a trailing slash) all have the canonical identity', () => {
     const scim = identities.of('PATCH', `/api/scim/v2.0/${DIR}/Users/${USER}`);
     for (const p of [
       `/api/scim/v2.0/${encodedAt(DIR, 0)}/Users/${USER}`,
@@ -86,7 +90,8 @@ describe('request identity: one canonical identity per resource, whatever the sp
         const why = `${method} ${s} (DSYNC_FUZZ_SEED=${seed})`;
         expect(labels.has(id.route), why).to.equal(true);
         if (id.path === canonical.path) continue;
-        // Another key: no inflight rule may match it under the same project (it would be a second lock on one resource).
+        // Another key: no inflight rule may match it under the same project (it would be a second lock on one
+        // resource).
         if (id.path !== undefined && id.directoryId === canonical.directoryId) {
           expect(matchInflight(DEFAULT_INFLIGHT_RULES, method, id.path, 'p'), why).to.equal(undefined);
         }

@@ -73,7 +73,13 @@ interface Answer {
   body: string;
 }
 
-function send(server: Server, method: string, path: string, headers: Record<string, string>, payload?: string): Promise<Answer> {
+function send(
+  server: Server,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string,
+): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
@@ -103,7 +109,10 @@ describe(`SCIM dispatcher: the same answers as the express mount it replaces (DS
   });
 
   const same = async (method: string, path: string, headers: Record<string, string> = {}, payload?: string) => {
-    const [a, b] = await Promise.all([send(mounted, method, path, headers, payload), send(dispatcher, method, path, headers, payload)]);
+    const [a, b] = await Promise.all([
+      send(mounted, method, path, headers, payload),
+      send(dispatcher, method, path, headers, payload),
+    ]);
     expect(b, `${method} ${path} ${JSON.stringify(headers)}`).to.deep.equal(a);
     return b;
   };
@@ -137,16 +146,29 @@ describe(`SCIM dispatcher: the same answers as the express mount it replaces (DS
 
   it('methods, bodies (types, charsets, size, malformed) and failures before and inside the SCIM router', async () => {
     const path = `${PREFIX}/d/Users/u`;
-    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND']) await same(method, path);
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'])
+      await same(method, path);
     const json = JSON.stringify({ userName: 'a' });
-    for (const type of ['application/json', 'application/scim+json', 'application/vnd.x+json; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'application/json; charset=koi8-r']) {
+    for (const type of [
+      'application/json',
+      'application/scim+json',
+      'application/vnd.x+json; charset=utf-8',
+      'text/plain',
+      'application/json; charset=latin1',
+      'application/json; charset=koi8-r',
+    ]) {
       await same('POST', path, { 'content-type': type, 'content-length': String(Buffer.byteLength(json)) }, json);
     }
     await same('POST', path, { 'content-length': String(json.length) }, json);
     await same('PUT', path, { 'content-type': 'application/json', 'content-length': '9' }, '{"a": tru');
     const big = JSON.stringify({ a: 'x'.repeat(2000) });
     await same('PUT', path, { 'content-type': 'application/json', 'content-length': String(big.length) }, big);
-    await same('PUT', path, { 'content-type': 'application/json', 'content-encoding': 'br', 'content-length': '2' }, '{}');
+    await same(
+      'PUT',
+      path,
+      { 'content-type': 'application/json', 'content-encoding': 'br', 'content-length': '2' },
+      '{}',
+    );
     for (const how of ['throw', 'next', 'reject', 'handler']) await same('GET', path, { 'x-fail': how });
   });
 });

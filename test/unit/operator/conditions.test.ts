@@ -10,8 +10,16 @@ describe('conditions', () => {
   });
 
   it('keeps lastTransitionTime while the status holds, moves it when the status changes', () => {
-    const ready = setCondition(undefined, { type: 'Ready', status: 'False', reason: 'SecretNotFound', message: 'a' }, t1);
-    const sameStatus = setCondition(ready, { type: 'Ready', status: 'False', reason: 'StoreUnavailable', message: 'b' }, t2);
+    const ready = setCondition(
+      undefined,
+      { type: 'Ready', status: 'False', reason: 'SecretNotFound', message: 'a' },
+      t1,
+    );
+    const sameStatus = setCondition(
+      ready,
+      { type: 'Ready', status: 'False', reason: 'StoreUnavailable', message: 'b' },
+      t2,
+    );
     expect(sameStatus[0]).to.deep.include({ reason: 'StoreUnavailable', lastTransitionTime: '2026-01-01T00:00:00Z' });
     const flipped = setCondition(sameStatus, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'c' }, t2);
     expect(flipped[0]).to.deep.include({ status: 'True', lastTransitionTime: '2026-01-02T00:00:00Z' });
@@ -24,6 +32,8 @@ describe('conditions', () => {
     ];
     const next = setCondition(list, { type: 'Ready', status: 'True', reason: 'Reconciled', message: 'now' }, t2);
     expect(next.map((c) => c.type)).to.deep.equal(['Ready', 'Other']);
-    expect(setCondition(list, { type: 'New', status: 'Unknown', reason: 'Wait', message: '' }, t2).map((c) => c.type)).to.deep.equal(['Ready', 'Other', 'New']);
+    expect(
+      setCondition(list, { type: 'New', status: 'Unknown', reason: 'Wait', message: '' }, t2).map((c) => c.type),
+    ).to.deep.equal(['Ready', 'Other', 'New']);
   });
 });

@@ -40,7 +40,15 @@ function setup(behaviour: (key: string, attempt: number) => Promise<ReconcileOut
     const { values } = await metrics.reconcileTotal.get();
     return Object.fromEntries(values.map((v) => [v.labels.result, v.value]));
   };
-  return { controller, metrics, attempts, results, overlap: () => overlap, running: () => running.size, maxRunning: () => maxRunning };
+  return {
+    controller,
+    metrics,
+    attempts,
+    results,
+    overlap: () => overlap,
+    running: () => running.size,
+    maxRunning: () => maxRunning,
+  };
 }
 
 describe('Controller', () => {
@@ -83,7 +91,9 @@ describe('Controller', () => {
   });
 
   it('comes back after requeueAfterMs', async () => {
-    const { controller, attempts, results } = setup(async (_key, attempt) => (attempt === 1 ? { requeueAfterMs: 20 } : {}));
+    const { controller, attempts, results } = setup(async (_key, attempt) =>
+      attempt === 1 ? { requeueAfterMs: 20 } : {},
+    );
     controller.start();
     controller.enqueue('ns/a');
     await sleep(80);
@@ -112,7 +122,10 @@ describe('Controller', () => {
     expect(maxRunning()).to.equal(3);
     expect([...attempts.keys()].sort()).to.deep.equal(['ns/0', 'ns/1', 'ns/2', 'ns/3']);
     // Each key ran once, and once more if it was enqueued again while it ran.
-    expect([...attempts.values()].every((n) => n >= 1 && n <= 2), JSON.stringify([...attempts])).to.equal(true);
+    expect(
+      [...attempts.values()].every((n) => n >= 1 && n <= 2),
+      JSON.stringify([...attempts]),
+    ).to.equal(true);
   });
 
   it('ignores keys while stopped (a standby does not reconcile) and finishes in-flight work on stop', async () => {

@@ -10,7 +10,13 @@ import { directoryConnectionSpec } from '../../../src/operator/crd-schema.js';
 import { directoryInput } from '../../../src/operator/desired-directory.js';
 import { CHART_CRD_FILE, CRD_FILE } from '../../../scripts/generate/crd.js';
 
-type Schema = { properties: Record<string, Schema>; required?: string[]; enum?: string[]; maxLength?: number; pattern?: string };
+type Schema = {
+  properties: Record<string, Schema>;
+  required?: string[];
+  enum?: string[];
+  maxLength?: number;
+  pattern?: string;
+};
 
 const specSchema = (): Schema => {
   const crd = directoryConnectionCrd() as { spec: { versions: Array<{ schema: { openAPIV3Schema: Schema } }> } };
@@ -42,11 +48,15 @@ describe('DirectoryConnection CRD schema', () => {
       // A map (spec.attributeMapping) is additionalProperties alone.
       if (node['properties']) expect(node, path).to.not.have.property('additionalProperties');
       expect(node, path).to.not.have.property('$schema');
-      for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {})) walk(child, `${path}.${key}`);
+      for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {}))
+        walk(child, `${path}.${key}`);
       if (node['items']) walk(node['items'] as Record<string, unknown>, `${path}[]`);
-      if (typeof node['additionalProperties'] === 'object') walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
+      if (typeof node['additionalProperties'] === 'object')
+        walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
     };
-    const crd = directoryConnectionCrd() as { spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> } };
+    const crd = directoryConnectionCrd() as {
+      spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> };
+    };
     walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '');
   });
 
@@ -57,11 +67,15 @@ describe('DirectoryConnection CRD schema', () => {
       }
       if (node['type'] === 'array') expect(node, path).to.have.property('maxItems');
       if (typeof node['additionalProperties'] === 'object') expect(node, path).to.have.property('maxProperties');
-      for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {})) walk(child, `${path}.${key}`);
+      for (const [key, child] of Object.entries((node['properties'] as Record<string, Record<string, unknown>>) ?? {}))
+        walk(child, `${path}.${key}`);
       if (node['items']) walk(node['items'] as Record<string, unknown>, `${path}[]`);
-      if (typeof node['additionalProperties'] === 'object') walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
+      if (typeof node['additionalProperties'] === 'object')
+        walk(node['additionalProperties'] as Record<string, unknown>, `${path}.*`);
     };
-    const crd = directoryConnectionCrd() as { spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> } };
+    const crd = directoryConnectionCrd() as {
+      spec: { versions: Array<{ schema: { openAPIV3Schema: Record<string, unknown> } }> };
+    };
     walk(crd.spec.versions[0]!.schema.openAPIV3Schema, '');
   });
 
@@ -88,7 +102,11 @@ describe('DirectoryConnection CRD schema', () => {
     ['a colon in product', { product: 'a:b' }, false],
     ['a control character in tenant', { tenant: 'a\u0000b' }, false],
     ['a newline in name', { name: 'a\nb' }, false],
-    ['a webhook url with credentials', { webhook: { url: 'https://u:p@h.example/x', secretRef: { name: 'h', key: 'k' } } }, false],
+    [
+      'a webhook url with credentials',
+      { webhook: { url: 'https://u:p@h.example/x', secretRef: { name: 'h', key: 'k' } } },
+      false,
+    ],
     ['a 256-character tenant', { tenant: 't'.repeat(256) }, true],
     ['a 257-character tenant', { tenant: 't'.repeat(257) }, false],
     ['a 256-character name', { name: 'n'.repeat(256) }, true],
@@ -98,18 +116,29 @@ describe('DirectoryConnection CRD schema', () => {
     ['an https webhook', { webhook: { url: 'https://h.example/x', secretRef: { name: 'h', key: 'k' } } }, true],
     ['an http webhook', { webhook: { url: 'http://h.example/x', secretRef: { name: 'h', key: 'k' } } }, true],
     ['an ftp webhook', { webhook: { url: 'ftp://h.example/x', secretRef: { name: 'h', key: 'k' } } }, false],
-    ['a 2049-character webhook url', { webhook: { url: `https://h.example/${'x'.repeat(2031)}`, secretRef: { name: 'h', key: 'k' } } }, false],
+    [
+      'a 2049-character webhook url',
+      { webhook: { url: `https://h.example/${'x'.repeat(2031)}`, secretRef: { name: 'h', key: 'k' } } },
+      false,
+    ],
     ['a google domain', { type: 'google', google: { domain: 'example.com' } }, true],
-    ['an attribute mapping', { attributeMapping: { badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', site: '' } }, true],
+    [
+      'an attribute mapping',
+      { attributeMapping: { badge: 'urn:ietf:params:scim:schemas:extension:acme:2.0:User:badge', site: '' } },
+      true,
+    ],
   ];
 
   for (const [what, overrides, valid] of samples) {
     it(`agrees with the core on ${what} (${valid ? 'valid' : 'invalid'})`, () => {
       const types = what === 'every type' ? DIRECTORY_TYPES : [overrides['type'] ?? base.type];
       for (const type of types) {
-        // type google needs spec.google, the HRIS types spec.hris (CRD rules the core's flat input has no counterpart of)
+        // type google needs spec.google, the HRIS types spec.hris (CRD rules the core's flat input has no counterpart
+        // of)
         const google = type === 'google' && !overrides['google'] ? { google: { domain: 'example.com' } } : {};
-        const hris = ['bamboohr', 'hibob', 'personio'].includes(String(type)) ? { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } } : {};
+        const hris = ['bamboohr', 'hibob', 'personio'].includes(String(type))
+          ? { hris: { credentialsSecretRef: { name: 'hr', key: 'credentials.json' } } }
+          : {};
         const spec: Record<string, unknown> = { ...base, ...overrides, type, ...google, ...hris };
         const crd = directoryConnectionSpec.safeParse(spec);
         expect(crd.success, `CRD on ${type}`).to.equal(valid);
@@ -118,7 +147,10 @@ describe('DirectoryConnection CRD schema', () => {
           tenant: spec['tenant'],
           product: spec['product'],
           type: spec['type'],
-          ...(spec['webhook'] !== undefined && { webhook_url: (spec['webhook'] as { url: string }).url, webhook_secret: 'whsec_x' }),
+          ...(spec['webhook'] !== undefined && {
+            webhook_url: (spec['webhook'] as { url: string }).url,
+            webhook_secret: 'whsec_x',
+          }),
           ...(spec['attributeMapping'] !== undefined && { attribute_mapping: spec['attributeMapping'] }),
         });
         expect(core.success, `core on ${type}`).to.equal(valid);
@@ -129,7 +161,9 @@ describe('DirectoryConnection CRD schema', () => {
 
   it('refuses a name blank once trimmed, in the operator and (CEL) in the API server', () => {
     expect(specSchema().properties['name']).to.deep.include({ minLength: 1 });
-    const rules = (specSchema().properties['name'] as unknown as { 'x-kubernetes-validations': Array<{ rule: string }> })['x-kubernetes-validations'];
+    const rules = (
+      specSchema().properties['name'] as unknown as { 'x-kubernetes-validations': Array<{ rule: string }> }
+    )['x-kubernetes-validations'];
     expect(rules[0]!.rule).to.equal(String.raw`self.matches('\\S')`);
     const crd = directoryConnectionSpec.safeParse({ ...base, name: '   ' });
     expect(crd.error?.issues[0]?.message).to.equal('name must not be empty');

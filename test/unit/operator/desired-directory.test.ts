@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { ValidationError } from '../../../src/core/errors.js';
 import type { Directory } from '../../../src/core/model.js';
 import type { DirectoryConnectionSpec } from '../../../src/operator/crd-schema.js';
-import { directoryInput, planDirectory, specFieldMessage, type DesiredDirectory } from '../../../src/operator/desired-directory.js';
+import {
+  directoryInput,
+  planDirectory,
+  specFieldMessage,
+  type DesiredDirectory,
+} from '../../../src/operator/desired-directory.js';
 
 const spec: DirectoryConnectionSpec = {
   name: 'Acme',
@@ -64,7 +69,9 @@ describe('desired directory', () => {
     expect(planDirectory({ ...stored, role_mapping }, desired({ roleMapping }))).to.deep.equal({ action: 'none' });
     const dropped = planDirectory({ ...stored, role_mapping }, desired());
     expect(dropped.action === 'update' && 'role_mapping' in dropped.next).to.equal(false);
-    expect(() => directoryInput({ ...spec, roleMapping: { rules: [{ group: '', role: 'admin', priority: 1 }] } }, 'whsec_1')).to.throw(ValidationError, 'role_mapping.rules.0.group');
+    expect(() =>
+      directoryInput({ ...spec, roleMapping: { rules: [{ group: '', role: 'admin', priority: 1 }] } }, 'whsec_1'),
+    ).to.throw(ValidationError, 'role_mapping.rules.0.group');
   });
 
   it("maps spec.attributeMapping onto the directory's attribute_mapping, updates when it changes and drops it when the spec does", () => {
@@ -72,14 +79,19 @@ describe('desired directory', () => {
     expect(directoryInput({ ...spec, attributeMapping }, 'whsec_1').attribute_mapping).to.deep.equal(attributeMapping);
     const plan = planDirectory(stored, desired({ attributeMapping }));
     expect(plan.action === 'update' && plan.next.attribute_mapping).to.deep.equal(attributeMapping);
-    expect(planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired({ attributeMapping }))).to.deep.equal({ action: 'none' });
-    const changed = planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired({ attributeMapping: { ...attributeMapping, site: 'google:orgUnitPath' } }));
+    expect(
+      planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired({ attributeMapping })),
+    ).to.deep.equal({ action: 'none' });
+    const changed = planDirectory(
+      { ...stored, attribute_mapping: attributeMapping },
+      desired({ attributeMapping: { ...attributeMapping, site: 'google:orgUnitPath' } }),
+    );
     expect(changed.action === 'update' && changed.next.attribute_mapping?.site).to.equal('google:orgUnitPath');
     const dropped = planDirectory({ ...stored, attribute_mapping: attributeMapping }, desired());
     expect(dropped.action === 'update' && 'attribute_mapping' in dropped.next).to.equal(false);
   });
 
-  it('words a refused spec with the spec\'s own field names (InvalidSpec)', () => {
+  it("words a refused spec with the spec's own field names (InvalidSpec)", () => {
     const refusal = (overrides: Partial<DirectoryConnectionSpec>, secret = 'whsec_1') => {
       try {
         directoryInput({ ...spec, ...overrides }, secret);
@@ -89,8 +101,12 @@ describe('desired directory', () => {
       }
       throw new Error('accepted');
     };
-    expect(refusal({ attributeMapping: { country: 'addresses[type eq work].country' } })).to.match(/^spec\.attributeMapping\.country: "addresses\[type eq work\]\.country": the filter/);
-    expect(refusal({ attributeMapping: { '9lives': 'title' } })).to.match(/^spec\.attributeMapping\.9lives: a custom attribute name is a letter/);
+    expect(refusal({ attributeMapping: { country: 'addresses[type eq work].country' } })).to.match(
+      /^spec\.attributeMapping\.country: "addresses\[type eq work\]\.country": the filter/,
+    );
+    expect(refusal({ attributeMapping: { '9lives': 'title' } })).to.match(
+      /^spec\.attributeMapping\.9lives: a custom attribute name is a letter/,
+    );
     expect(refusal({}, '')).to.match(/^webhook_secret.*\(value of spec\.webhook\.secretRef\)$/);
   });
 
@@ -101,9 +117,22 @@ describe('desired directory', () => {
 
   it('updates what the spec, the webhook secret or the token changed, keeping the rest (OAuth tokens)', () => {
     const now = new Date('2026-02-02T00:00:00.000Z');
-    const plan = planDirectory(stored, { ...desired({ name: 'Acme 2', deactivated: true, google: undefined }, 'whsec_2'), scim: { ...desired().scim, secret: 'tok2' } }, now);
+    const plan = planDirectory(
+      stored,
+      {
+        ...desired({ name: 'Acme 2', deactivated: true, google: undefined }, 'whsec_2'),
+        scim: { ...desired().scim, secret: 'tok2' },
+      },
+      now,
+    );
     if (plan.action !== 'update') throw new Error(plan.action);
-    expect(plan.next).to.deep.include({ name: 'Acme 2', deactivated: true, google_refresh_token: 'refresh', updated_at: now.toISOString(), created_at: stored.created_at });
+    expect(plan.next).to.deep.include({
+      name: 'Acme 2',
+      deactivated: true,
+      google_refresh_token: 'refresh',
+      updated_at: now.toISOString(),
+      created_at: stored.created_at,
+    });
     expect(plan.next.webhook).to.deep.equal({ endpoint: 'https://hooks.example.com', secret: 'whsec_2' });
     expect(plan.next.scim).to.deep.equal({ ...stored.scim, secret: 'tok2' });
     expect(plan.next).to.not.have.property('google_domain');
@@ -124,15 +153,24 @@ describe('desired directory', () => {
 
     it('stays disabled while the webhook is unchanged (nothing to write)', () => {
       expect(planDirectory(disabled, desired())).to.deep.equal({ action: 'none' });
-      expect(next(planDirectory(disabled, desired({ name: 'Acme 2' })))).to.include({ webhook_disabled_at: disabled.webhook_disabled_at });
+      expect(next(planDirectory(disabled, desired({ name: 'Acme 2' })))).to.include({
+        webhook_disabled_at: disabled.webhook_disabled_at,
+      });
     });
 
     it('is re-enabled by a new webhook url or secret', () => {
-      const url = next(planDirectory(disabled, desired({ webhook: { url: 'https://new.example.com', secretRef: { name: 'hook', key: 'secret' } } })));
+      const url = next(
+        planDirectory(
+          disabled,
+          desired({ webhook: { url: 'https://new.example.com', secretRef: { name: 'hook', key: 'secret' } } }),
+        ),
+      );
       expect(url).to.not.have.property('webhook_disabled_at');
       expect(url.webhook.endpoint).to.equal('https://new.example.com');
       expect(next(planDirectory(disabled, desired({}, 'whsec_2')))).to.not.have.property('webhook_disabled_at');
-      expect(next(planDirectory(disabled, desired({ webhook: undefined })))).to.not.have.property('webhook_disabled_at');
+      expect(next(planDirectory(disabled, desired({ webhook: undefined })))).to.not.have.property(
+        'webhook_disabled_at',
+      );
     });
 
     it('is re-enabled, same webhook, when asked (reenableWebhook); a no-op when it is not disabled', () => {
@@ -158,7 +196,14 @@ describe('desired directory', () => {
   });
 
   it('refuses to change tenant, product or type of a stored directory', () => {
-    expect(planDirectory({ ...stored, tenant: 'other' }, desired())).to.deep.equal({ action: 'immutable', field: 'tenant', stored: 'other' });
-    expect(planDirectory({ ...stored, type: 'okta-scim-v2' }, desired())).to.deep.include({ action: 'immutable', field: 'type' });
+    expect(planDirectory({ ...stored, tenant: 'other' }, desired())).to.deep.equal({
+      action: 'immutable',
+      field: 'tenant',
+      stored: 'other',
+    });
+    expect(planDirectory({ ...stored, type: 'okta-scim-v2' }, desired())).to.deep.include({
+      action: 'immutable',
+      field: 'type',
+    });
   });
 });

@@ -8,25 +8,47 @@ import { initialStatus } from '../../../src/providers/google/sync-status.js';
 import { MemoryStore } from '../../../src/store/memory/users-groups.js';
 
 const spec = (serviceAccount?: object): DirectoryConnectionSpec =>
-  ({ name: 'A', tenant: 't', product: 'p', type: 'google', logWebhookEvents: false, deactivated: false, google: { domain: 'a.com', nestedGroups: false, ...(serviceAccount && { serviceAccount }) } }) as DirectoryConnectionSpec;
+  ({
+    name: 'A',
+    tenant: 't',
+    product: 'p',
+    type: 'google',
+    logWebhookEvents: false,
+    deactivated: false,
+    google: { domain: 'a.com', nestedGroups: false, ...(serviceAccount && { serviceAccount }) },
+  }) as DirectoryConnectionSpec;
 
 describe('operator: Google access', () => {
   it('reports the last sync as the GoogleSync condition', () => {
     const status = initialStatus('d');
     expect(googleSyncCondition(status)).to.deep.include({ type: 'GoogleSync', status: 'Unknown', reason: 'Pending' });
-    expect(googleSyncCondition({ ...status, state: 'succeeded', finished_at: 'T', listed: { users: 3, groups: 1 } })).to.deep.include({
+    expect(
+      googleSyncCondition({ ...status, state: 'succeeded', finished_at: 'T', listed: { users: 3, groups: 1 } }),
+    ).to.deep.include({
       status: 'True',
       reason: 'Synced',
       message: 'Last sync T: 3 users and 1 groups listed',
     });
-    const revoked = { ...status, state: 'invalid_credentials' as const, error: { code: 'DSYNC_GOOGLE_INVALID_CREDENTIALS', message: 'Google refused' } };
-    expect(googleSyncCondition(revoked)).to.deep.include({ status: 'False', reason: 'InvalidCredentials', message: 'Google refused' });
+    const revoked = {
+      ...status,
+      state: 'invalid_credentials' as const,
+      error: { code: 'DSYNC_GOOGLE_INVALID_CREDENTIALS', message: 'Google refused' },
+    };
+    expect(googleSyncCondition(revoked)).to.deep.include({
+      status: 'False',
+      reason: 'InvalidCredentials',
+      message: 'Google refused',
+    });
     expect(googleSyncCondition({ ...status, state: 'guarded' }).reason).to.equal('MassDeletionGuard');
   });
 
-  it('hands the Secret\'s service account to the store only when it changed, and removes it with the spec', async () => {
+  it("hands the Secret's service account to the store only when it changed, and removes it with the spec", async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
-    const key = JSON.stringify({ type: 'service_account', client_email: 'sa@p.iam.gserviceaccount.com', private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) });
+    const key = JSON.stringify({
+      type: 'service_account',
+      client_email: 'sa@p.iam.gserviceaccount.com',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    });
     const ref = { secretRef: { name: 'sa', key: 'key.json' }, adminEmail: 'admin@a.com' };
     const account = GoogleAccess.serviceAccountOf(spec(ref), key);
     expect(account).to.deep.include({ clientEmail: 'sa@p.iam.gserviceaccount.com', adminEmail: 'admin@a.com' });

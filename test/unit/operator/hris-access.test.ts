@@ -12,13 +12,26 @@ describe('operator: HRIS access', () => {
   it('reports the last sync as the HrisSync condition', () => {
     const status = initialStatus('d');
     expect(hrisSyncCondition(status)).to.deep.include({ type: 'HrisSync', status: 'Unknown', reason: 'Pending' });
-    expect(hrisSyncCondition({ ...status, state: 'succeeded', finished_at: 'T', mode: 'changed-since', employees_read: 3 })).to.deep.include({
+    expect(
+      hrisSyncCondition({ ...status, state: 'succeeded', finished_at: 'T', mode: 'changed-since', employees_read: 3 }),
+    ).to.deep.include({
       status: 'True',
       reason: 'Synced',
       message: 'Last sync T (changed-since): 3 employees read',
     });
-    const revoked = { ...status, state: 'invalid_credentials' as const, error: { code: 'DSYNC_HRIS_INVALID_CREDENTIALS', message: 'BambooHR refused the credentials (HTTP 401: Invalid API key)' } };
-    expect(hrisSyncCondition(revoked)).to.deep.include({ status: 'False', reason: 'InvalidCredentials', message: revoked.error.message });
+    const revoked = {
+      ...status,
+      state: 'invalid_credentials' as const,
+      error: {
+        code: 'DSYNC_HRIS_INVALID_CREDENTIALS',
+        message: 'BambooHR refused the credentials (HTTP 401: Invalid API key)',
+      },
+    };
+    expect(hrisSyncCondition(revoked)).to.deep.include({
+      status: 'False',
+      reason: 'InvalidCredentials',
+      message: revoked.error.message,
+    });
   });
 
   it("reads the Secret's JSON with the type's rules, and stores it only when it changed (clearing the cursor)", async () => {
@@ -41,8 +54,12 @@ describe('operator: HRIS access', () => {
     expect(directoryConnectionSpec.safeParse({ ...base, type: 'bamboohr', hris: ref }).success).to.equal(true);
     const missing = directoryConnectionSpec.safeParse({ ...base, type: 'personio' });
     expect(missing.success).to.equal(false);
-    expect(missing.error!.issues[0]!.message).to.equal('spec.hris is required when type is bamboohr, hibob or personio');
+    expect(missing.error!.issues[0]!.message).to.equal(
+      'spec.hris is required when type is bamboohr, hibob or personio',
+    );
     const forbidden = directoryConnectionSpec.safeParse({ ...base, type: 'okta-scim-v2', hris: ref });
-    expect(forbidden.error!.issues[0]!.message).to.equal('spec.hris is only allowed when type is bamboohr, hibob or personio');
+    expect(forbidden.error!.issues[0]!.message).to.equal(
+      'spec.hris is only allowed when type is bamboohr, hibob or personio',
+    );
   });
 });

@@ -9,7 +9,13 @@ import { Informer, type InformerEventType } from '../../../src/operator/controll
 import { KubeClient, SECRETS, type Secret } from '../../../src/operator/kube.js';
 
 const secret = (name: string, rv: string, ref?: string): Secret => ({
-  metadata: { name, namespace: 'ns', resourceVersion: rv, managedFields: [{ big: true }], ...(ref && { labels: { ref } }) },
+  metadata: {
+    name,
+    namespace: 'ns',
+    resourceVersion: rv,
+    managedFields: [{ big: true }],
+    ...(ref && { labels: { ref } }),
+  },
 });
 
 interface FakeApi {
@@ -44,7 +50,9 @@ async function fakeApi(): Promise<FakeApi> {
   await new Promise<void>((resolve) => api.server.listen(0, '127.0.0.1', resolve));
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({
-    clusters: [{ name: 'fake', server: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`, skipTLSVerify: true }],
+    clusters: [
+      { name: 'fake', server: `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`, skipTLSVerify: true },
+    ],
     users: [{ name: 'fake' }],
     contexts: [{ name: 'fake', cluster: 'fake', user: 'fake' }],
     currentContext: 'fake',
@@ -88,7 +96,9 @@ describe('Informer', () => {
       watchdogMs: options.watchdogMs ?? 60_000,
       indexers: { ref: (s) => (s.metadata.labels?.['ref'] ? [s.metadata.labels['ref']] : []) },
     });
-    informer.on((type: InformerEventType, obj) => events.push(`${type} ${obj.metadata.name}@${obj.metadata.resourceVersion}`));
+    informer.on((type: InformerEventType, obj) =>
+      events.push(`${type} ${obj.metadata.name}@${obj.metadata.resourceVersion}`),
+    );
     informer.start();
     return informer;
   }
@@ -118,7 +128,9 @@ describe('Informer', () => {
     api.send('BOOKMARK', { metadata: { resourceVersion: '42' } });
     // On a loaded machine the 200 ms watchdog may also fire before the bookmark arrives: what must hold is that
     // a restart after it resumes from it, and that none of the restarts relisted.
-    await until('the watchdog to restart the watch from the bookmark', () => api.watchQueries.some((q) => q.get('resourceVersion') === '42'));
+    await until('the watchdog to restart the watch from the bookmark', () =>
+      api.watchQueries.some((q) => q.get('resourceVersion') === '42'),
+    );
     expect(api.lists).to.equal(1);
     api.send('ADDED', secret('late', '43'));
     await until('the event on the new watch', () => events.includes('add late@43'));

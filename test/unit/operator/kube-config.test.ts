@@ -73,7 +73,10 @@ describe('operator kubeconfig loader', () => {
     });
     // a.yaml's user wins, and its relative tokenFile is read against a.yaml's directory: none there yet.
     expect(() => readKubeconfigFiles([a, b])).to.not.throw();
-    await configError(loadKubeConfig({ kubeconfig: [a, join(dir, 'missing'), b].join(':') }), `${join(dir, 'token')} cannot be read (ENOENT)`);
+    await configError(
+      loadKubeConfig({ kubeconfig: [a, join(dir, 'missing'), b].join(':') }),
+      `${join(dir, 'token')} cannot be read (ENOENT)`,
+    );
     await writeFile(join(dir, 'token'), 'winner\n');
     const config = await loadKubeConfig({ kubeconfig: [a, join(dir, 'missing'), b].join(':') });
     expect(config.getCurrentCluster()).to.deep.equal({ server: 'https://b.example' });
@@ -87,16 +90,28 @@ describe('operator kubeconfig loader', () => {
   it('applies inline certificate data, TLS settings, a token and basic auth as client-node does', async () => {
     const certs = single(
       { 'client-certificate-data': b64(PEM('CERTIFICATE')), 'client-key-data': b64(PEM('PRIVATE KEY')), token: 'abc' },
-      { 'certificate-authority-data': b64(PEM('CA')), 'insecure-skip-tls-verify': true, 'tls-server-name': 'api.internal' },
+      {
+        'certificate-authority-data': b64(PEM('CA')),
+        'insecure-skip-tls-verify': true,
+        'tls-server-name': 'api.internal',
+      },
     );
     const config = await loadKubeConfig({ kubeconfig: await write('certs', certs) });
     expect(config.getContextObject('ctx')).to.deep.equal({ namespace: 'team' });
     expect(config.getContextObject('nope')).to.equal(null);
     const opts = await applied(config);
-    expect(opts).to.deep.include({ ca: PEM('CA'), cert: PEM('CERTIFICATE'), key: PEM('PRIVATE KEY'), rejectUnauthorized: false, servername: 'api.internal' });
+    expect(opts).to.deep.include({
+      ca: PEM('CA'),
+      cert: PEM('CERTIFICATE'),
+      key: PEM('PRIVATE KEY'),
+      rejectUnauthorized: false,
+      servername: 'api.internal',
+    });
     expect(opts.headers['Authorization']).to.equal('Bearer abc');
 
-    const basic = await loadKubeConfig({ kubeconfig: await write('basic', single({ username: 'ann', password: 's3cret' })) });
+    const basic = await loadKubeConfig({
+      kubeconfig: await write('basic', single({ username: 'ann', password: 's3cret' })),
+    });
     expect((await applied(basic)).auth).to.equal('ann:s3cret');
   });
 
@@ -122,7 +137,12 @@ describe('operator kubeconfig loader', () => {
     await writeFile(join(sa, 'token'), 'pod-token');
     await writeFile(join(sa, 'ca.crt'), PEM('CERTIFICATE'));
     await writeFile(join(sa, 'namespace'), 'dsync-system');
-    const config = await loadKubeConfig({ serviceHost: 'fd00::1', servicePort: '443', serviceAccountDir: sa, home: dir });
+    const config = await loadKubeConfig({
+      serviceHost: 'fd00::1',
+      servicePort: '443',
+      serviceAccountDir: sa,
+      home: dir,
+    });
     expect(config.getCurrentCluster()).to.deep.equal({ server: 'https://[fd00::1]:443' });
     expect(config.getContextObject(config.getCurrentContext())).to.deep.equal({ namespace: 'dsync-system' });
     const opts = await applied(config);
@@ -130,13 +150,21 @@ describe('operator kubeconfig loader', () => {
     expect(opts.ca).to.equal(PEM('CERTIFICATE'));
 
     await rm(join(sa, 'token'));
-    await configError(loadKubeConfig({ serviceHost: '10.0.0.1', servicePort: '443', serviceAccountDir: sa, home: dir }), 'without a service account token');
+    await configError(
+      loadKubeConfig({ serviceHost: '10.0.0.1', servicePort: '443', serviceAccountDir: sa, home: dir }),
+      'without a service account token',
+    );
   });
 
   it('prefers ~/.kube/config to the service account, and says what to set when there is neither', async () => {
     await mkdir(join(dir, '.kube'));
     await writeFile(join(dir, '.kube', 'config'), stringify(single({ token: 'home' })));
-    const config = await loadKubeConfig({ serviceHost: '10.0.0.1', servicePort: '443', serviceAccountDir: join(dir, 'none'), home: dir });
+    const config = await loadKubeConfig({
+      serviceHost: '10.0.0.1',
+      servicePort: '443',
+      serviceAccountDir: join(dir, 'none'),
+      home: dir,
+    });
     expect(config.getCurrentCluster()!.server).to.equal('https://k8s.example:6443');
     await configError(loadKubeConfig({ home: join(dir, 'empty') }), 'no cluster to connect to: set KUBECONFIG');
     await configError(loadKubeConfig({ kubeconfig: join(dir, 'nope') }), 'KUBECONFIG names no file that exists');
@@ -146,9 +174,17 @@ describe('operator kubeconfig loader', () => {
     ['not YAML', 'clusters: [unclosed', 'not YAML'],
     ['no current-context', { contexts: [] }, 'no current-context'],
     ['an unknown context', { 'current-context': 'x' }, 'current-context "x" is not among its contexts'],
-    ['an unknown cluster', { contexts: [{ name: 'x', context: { cluster: 'gone' } }], 'current-context': 'x' }, 'names cluster "gone", which it does not define'],
+    [
+      'an unknown cluster',
+      { contexts: [{ name: 'x', context: { cluster: 'gone' } }], 'current-context': 'x' },
+      'names cluster "gone", which it does not define',
+    ],
     ['a cluster without a server', { clusters: [{ name: 'c', cluster: {} }] }, 'clusters.0.cluster.server'],
-    ['a certificate without its key', single({ 'client-certificate-data': b64(PEM('CERTIFICATE')) }), 'a client certificate needs its key'],
+    [
+      'a certificate without its key',
+      single({ 'client-certificate-data': b64(PEM('CERTIFICATE')) }),
+      'a client certificate needs its key',
+    ],
   ];
   for (const [what, doc, message] of broken) {
     it(`refuses a kubeconfig with ${what}, naming the file and the problem`, async () => {
@@ -161,7 +197,9 @@ describe('operator kubeconfig loader', () => {
   }
 
   it('hands a legacy auth-provider kubeconfig to @kubernetes/client-node', async () => {
-    const config = await loadKubeConfig({ kubeconfig: await write('oidc', single({ 'auth-provider': { name: 'oidc', config: { 'id-token': 'x' } } })) });
+    const config = await loadKubeConfig({
+      kubeconfig: await write('oidc', single({ 'auth-provider': { name: 'oidc', config: { 'id-token': 'x' } } })),
+    });
     const { KubeConfig } = await import('@kubernetes/client-node');
     expect(config).to.be.instanceOf(KubeConfig);
     expect(config.getCurrentContext()).to.equal('ctx');
@@ -169,7 +207,10 @@ describe('operator kubeconfig loader', () => {
 
   describe('exec plugins', () => {
     /** A plugin that counts its runs and answers with `status`, echoing what it was given into the token. */
-    async function plugin(status: Record<string, unknown>, exitCode = 0): Promise<{ command: string; runs: () => Promise<number> }> {
+    async function plugin(
+      status: Record<string, unknown>,
+      exitCode = 0,
+    ): Promise<{ command: string; runs: () => Promise<number> }> {
       const runs = join(dir, 'runs');
       const command = join(dir, 'plugin.mjs');
       await writeFile(
@@ -189,13 +230,21 @@ console.log(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential'
     }
 
     const execUser = (command: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-      exec: { apiVersion: 'client.authentication.k8s.io/v1', command, args: ['arg1'], env: [{ name: 'PLUGIN_ENV', value: 'env1' }], ...extra },
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command,
+        args: ['arg1'],
+        env: [{ name: 'PLUGIN_ENV', value: 'env1' }],
+        ...extra,
+      },
     });
 
     it('runs the plugin with its args, env and KUBERNETES_EXEC_INFO, and keeps its token until shortly before it expires', async () => {
       const expires = new Date(Date.now() + 3_600_000).toISOString();
       const { command, runs } = await plugin({ token: 'tok', expirationTimestamp: expires });
-      const config = await loadKubeConfig({ kubeconfig: await write('exec', single(execUser(command, { provideClusterInfo: true }))) });
+      const config = await loadKubeConfig({
+        kubeconfig: await write('exec', single(execUser(command, { provideClusterInfo: true }))),
+      });
       const [one, two] = await Promise.all([applied(config), applied(config)]);
       expect(one.headers['Authorization']).to.equal('Bearer tok:arg1:env1:false:https://k8s.example:6443');
       expect(two.headers['Authorization']).to.equal(one.headers['Authorization']);
@@ -211,7 +260,10 @@ console.log(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential'
     });
 
     it('applies a client certificate from the plugin', async () => {
-      const { command } = await plugin({ clientCertificateData: PEM('CERTIFICATE'), clientKeyData: PEM('PRIVATE KEY') });
+      const { command } = await plugin({
+        clientCertificateData: PEM('CERTIFICATE'),
+        clientKeyData: PEM('PRIVATE KEY'),
+      });
       const opts = await applied(await loadKubeConfig({ kubeconfig: await write('exec', single(execUser(command))) }));
       expect(opts).to.deep.include({ cert: PEM('CERTIFICATE'), key: PEM('PRIVATE KEY') });
       expect(opts.headers['Authorization']).to.equal(undefined);
@@ -221,11 +273,22 @@ console.log(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential'
       const { command } = await plugin({}, 3);
       const failing = await loadKubeConfig({ kubeconfig: await write('exec', single(execUser(command))) });
       await configError(applied(failing), `kubeconfig exec plugin ${command} failed: plugin: not logged in`);
-      const missing = await loadKubeConfig({ kubeconfig: await write('missing', single(execUser('dsync-no-such-plugin', { installHint: 'install it with brew' }))) });
+      const missing = await loadKubeConfig({
+        kubeconfig: await write(
+          'missing',
+          single(execUser('dsync-no-such-plugin', { installHint: 'install it with brew' })),
+        ),
+      });
       await configError(applied(missing), '(install it with brew)');
       const empty = await plugin({});
-      await configError(applied(await loadKubeConfig({ kubeconfig: await write('empty', single(execUser(empty.command))) })), 'neither a token nor a client certificate and key');
-      await configError(loadKubeConfig({ kubeconfig: await write('tty', single(execUser(command, { interactiveMode: 'Always' }))) }), 'interactiveMode Always');
+      await configError(
+        applied(await loadKubeConfig({ kubeconfig: await write('empty', single(execUser(empty.command))) })),
+        'neither a token nor a client certificate and key',
+      );
+      await configError(
+        loadKubeConfig({ kubeconfig: await write('tty', single(execUser(command, { interactiveMode: 'Always' }))) }),
+        'interactiveMode Always',
+      );
     });
   });
 });

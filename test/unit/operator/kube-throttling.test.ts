@@ -55,7 +55,10 @@ describe('API client throttling', () => {
         const next = answers.shift() ?? { status: 200 };
         const headers: Record<string, string> = { 'Content-Type': 'application/json' };
         if (next.retryAfter !== undefined) headers['Retry-After'] = next.retryAfter;
-        const body = next.status === 429 ? { kind: 'Status', message: 'Too many requests, please try again later.', reason: 'TooManyRequests' } : { metadata: { name: 'x', namespace: 'default' } };
+        const body =
+          next.status === 429
+            ? { kind: 'Status', message: 'Too many requests, please try again later.', reason: 'TooManyRequests' }
+            : { metadata: { name: 'x', namespace: 'default' } };
         res.writeHead(next.status, headers).end(JSON.stringify(body));
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +70,12 @@ describe('API client throttling', () => {
         contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
         currentContext: 'ctx',
       });
-      client = new KubeClient({ kubeConfig, onResponse: (_m, code) => codes.push(code), onWrite: () => writes++, timeoutMs: 2_000 });
+      client = new KubeClient({
+        kubeConfig,
+        onResponse: (_m, code) => codes.push(code),
+        onWrite: () => writes++,
+        timeoutMs: 2_000,
+      });
     });
 
     beforeEach(() => {

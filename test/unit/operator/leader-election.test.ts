@@ -48,13 +48,17 @@ describe('LeaderElector', function () {
       req.on('end', () => {
         if (mode[who] === 'dead') return; // partitioned from this replica: never answered
         const send = (status: number, obj: unknown, delayMs = 0): void => {
-          setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(obj)), delayMs);
+          setTimeout(
+            () => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(obj)),
+            delayMs,
+          );
         };
         const status = (code: number, reason: string) => ({ kind: 'Status', code, reason, message: reason });
         if (req.method === 'GET') return lease ? send(200, lease) : send(404, status(404, 'NotFound'));
         const obj = JSON.parse(body) as LeaseRecord;
         if (req.method === 'POST' && lease) return send(409, status(409, 'AlreadyExists'));
-        if (req.method === 'PUT' && obj.metadata.resourceVersion !== lease?.metadata.resourceVersion) return send(409, status(409, 'Conflict'));
+        if (req.method === 'PUT' && obj.metadata.resourceVersion !== lease?.metadata.resourceVersion)
+          return send(409, status(409, 'Conflict'));
         lease = { ...obj, metadata: { ...obj.metadata, resourceVersion: String(++rv) } };
         appliedAt[who] = performance.now();
         if (mode[who] === 'slow-then-dead') {
@@ -120,7 +124,9 @@ describe('LeaderElector', function () {
 
     const lastRenewal = appliedAt['leader']!; // the server applied it; its request started earlier
     expect(overlapSamples, 'samples with two leaders').to.equal(0);
-    expect(steppedDownAt - lastRenewal, 'step-down after the last renewal (ms)').to.be.at.most(RENEW_DEADLINE_MS + SLACK_MS);
+    expect(steppedDownAt - lastRenewal, 'step-down after the last renewal (ms)').to.be.at.most(
+      RENEW_DEADLINE_MS + SLACK_MS,
+    );
     expect(takeover - lastRenewal, 'take-over after the last renewal (ms)').to.be.at.least(LEASE_MS - SLACK_MS);
     expect(takeover).to.be.above(steppedDownAt);
   });
@@ -151,7 +157,11 @@ describe('LeaderElector', function () {
     const renewing = leader.renew();
     await new Promise((resolve) => setTimeout(resolve, 500));
     // As after a partition: someone else took the Lease.
-    lease = { ...lease!, spec: { holderIdentity: 'intruder', leaseDurationSeconds: 60 }, metadata: { ...lease!.metadata, resourceVersion: String(++rv) } };
+    lease = {
+      ...lease!,
+      spec: { holderIdentity: 'intruder', leaseDurationSeconds: 60 },
+      metadata: { ...lease!.metadata, resourceVersion: String(++rv) },
+    };
     const t0 = performance.now();
     expect(await renewing).to.equal(false);
     expect(performance.now() - t0, 'ms until the step-down').to.be.below(200 + SLACK_MS);
@@ -177,7 +187,10 @@ describe('LeaderElector', function () {
       InvalidOptionError,
       'leaseDurationMs must be greater than renewDeadlineMs + retryPeriodMs (12000 <= 10000 + 2000)',
     );
-    expect(build(15_000, 2_000, 2_000)).to.throw(InvalidOptionError, 'renewDeadlineMs must be greater than retryPeriodMs');
+    expect(build(15_000, 2_000, 2_000)).to.throw(
+      InvalidOptionError,
+      'renewDeadlineMs must be greater than retryPeriodMs',
+    );
     expect(build(15_000, 10_000, 2_000)).to.not.throw();
   });
 });

@@ -10,7 +10,10 @@ function metadataCache() {
   const objects = new Map<string, KubeObject>();
   const handlers: Array<InformerHandler<KubeObject>> = [];
   return {
-    cache: { on: (h: InformerHandler<KubeObject>) => handlers.push(h), get: (key: string) => objects.get(key) } as unknown as ObjectCache<KubeObject>,
+    cache: {
+      on: (h: InformerHandler<KubeObject>) => handlers.push(h),
+      get: (key: string) => objects.get(key),
+    } as unknown as ObjectCache<KubeObject>,
     set(name: string, resourceVersion: string) {
       const obj = { metadata: { name, namespace: 'default', resourceVersion } };
       const type = objects.has(`default/${name}`) ? 'update' : 'add';
@@ -37,7 +40,10 @@ describe('ReferencedSecrets', () => {
       return secret;
     },
   } as unknown as KubeClient;
-  const secret = (name: string, rv: string, value: string): Secret => ({ metadata: { name, namespace: 'default', resourceVersion: rv }, data: { v: value } });
+  const secret = (name: string, rv: string, value: string): Secret => ({
+    metadata: { name, namespace: 'default', resourceVersion: rv },
+    data: { v: value },
+  });
 
   beforeEach(() => {
     stored = new Map();

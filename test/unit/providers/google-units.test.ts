@@ -23,7 +23,16 @@ describe('Google provider units', () => {
       isAdmin: false,
       locations: [{ type: 'desk', area: 'desk', buildingId: 'B1', floorName: '3', deskCode: '3-14' }],
       phones: [{ value: '+1 555 0100', type: 'work', primary: true }],
-      addresses: [{ type: 'work', formatted: '1 Main St', locality: 'Springfield', country: 'United States', countryCode: 'US', primary: true }],
+      addresses: [
+        {
+          type: 'work',
+          formatted: '1 Main St',
+          locality: 'Springfield',
+          country: 'United States',
+          countryCode: 'US',
+          primary: true,
+        },
+      ],
       customSchemas: { Employment: { badge: '42', skills: [{ value: 'go', type: 'work' }] } },
       recoveryEmail: 'ann@home.example',
     };
@@ -32,14 +41,27 @@ describe('Google provider units', () => {
     expect(body[GOOGLE_USER]).to.deep.equal({ managerEmail: 'boss@x.com', ...own });
     expect(Object.keys(own)).to.have.members([...PROVIDER_FIELDS.google]);
     expect(body.schemas).to.include(GOOGLE_USER);
-    const bare = userBody({ id: '1', primaryEmail: 'a@x.com', orgUnitPath: '', phones: [], customSchemas: {}, recoveryEmail: '' });
+    const bare = userBody({
+      id: '1',
+      primaryEmail: 'a@x.com',
+      orgUnitPath: '',
+      phones: [],
+      customSchemas: {},
+      recoveryEmail: '',
+    });
     expect(bare).to.not.have.property(GOOGLE_USER);
     expect(bare.schemas).to.not.include(GOOGLE_USER);
     expect(userBody({ id: '1', primaryEmail: 'a@x.com', isAdmin: true })[GOOGLE_USER]).to.deep.equal({ isAdmin: true });
   });
 
   it('maps users without volatile fields; suspended or archived is inactive; group names stay names', () => {
-    const user = { id: '1', primaryEmail: 'a@x.com', name: { givenName: 'A', familyName: 'B', fullName: 'A B' }, lastLoginTime: 'now', etag: 'e' };
+    const user = {
+      id: '1',
+      primaryEmail: 'a@x.com',
+      name: { givenName: 'A', familyName: 'B', fullName: 'A B' },
+      lastLoginTime: 'now',
+      etag: 'e',
+    };
     const body = userBody(user);
     expect(body).to.deep.equal({
       schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
@@ -53,7 +75,10 @@ describe('Google provider units', () => {
     expect(userBody({ ...user, lastLoginTime: 'later', etag: 'f' })).to.deep.equal(body);
     expect(userBody({ ...user, suspended: true }).active).to.equal(false);
     expect(userBody({ ...user, archived: true }).active).to.equal(false);
-    expect(groupBody({ id: 'g', email: 'eng@x.com', name: 'Eng' })).to.deep.include({ displayName: 'Eng', externalId: 'eng@x.com' });
+    expect(groupBody({ id: 'g', email: 'eng@x.com', name: 'Eng' })).to.deep.include({
+      displayName: 'Eng',
+      externalId: 'eng@x.com',
+    });
     const members = [
       { id: '1', type: 'USER' },
       { id: '2', type: 'GROUP' },
@@ -81,24 +106,37 @@ describe('Google provider units', () => {
   });
 
   it('checks the consenting workspace on the ID token: hd, or a verified e-mail of an organisation account', () => {
-    const token = (claims: Record<string, unknown>) => `h.${Buffer.from(JSON.stringify({ aud: 'client', ...claims })).toString('base64url')}.s`;
+    const token = (claims: Record<string, unknown>) =>
+      `h.${Buffer.from(JSON.stringify({ aud: 'client', ...claims })).toString('base64url')}.s`;
     const check = (claims: Record<string, unknown> | string | undefined) =>
       checkWorkspace(typeof claims === 'object' ? token(claims) : claims, { clientId: 'client', domain: 'Acme.com' });
     check({ hd: 'acme.com', email: 'a@acme.com', email_verified: true });
     check({ hd: 'acme-primary.com', email: 'a@ACME.com', email_verified: true });
-    expect(() => check({ hd: 'evil.com', email: 'a@evil.com', email_verified: true })).to.throw(WrongWorkspaceError, /workspace of evil\.com, not to Acme\.com/);
+    expect(() => check({ hd: 'evil.com', email: 'a@evil.com', email_verified: true })).to.throw(
+      WrongWorkspaceError,
+      /workspace of evil\.com, not to Acme\.com/,
+    );
     expect(() => check({ hd: 'evil.com', email: 'a@acme.com', email_verified: false })).to.throw(WrongWorkspaceError);
-    expect(() => check({ email: 'a@acme.com', email_verified: true }), 'a consumer account with an address at the domain').to.throw(WrongWorkspaceError, /no Google Workspace/);
+    expect(
+      () => check({ email: 'a@acme.com', email_verified: true }),
+      'a consumer account with an address at the domain',
+    ).to.throw(WrongWorkspaceError, /no Google Workspace/);
     expect(() => check({ hd: 'acme.com', aud: 'another-client' })).to.throw(GoogleCredentialsError);
-    for (const junk of [undefined, '', 'a.b.c', 'x', token({ hd: 1 })]) expect(() => check(junk)).to.throw(GoogleCredentialsError);
+    for (const junk of [undefined, '', 'a.b.c', 'x', token({ hd: 1 })])
+      expect(() => check(junk)).to.throw(GoogleCredentialsError);
   });
 
   it('retries rate-limit reasons, 429, 5xx and network failures, not other 4xx; honours Retry-After', () => {
-    for (const reason of ['userRateLimitExceeded', 'rateLimitExceeded', 'quotaExceeded']) expect(classify(gaxiosError(403, googleBody(reason))).retry, reason).to.equal(true);
+    for (const reason of ['userRateLimitExceeded', 'rateLimitExceeded', 'quotaExceeded'])
+      expect(classify(gaxiosError(403, googleBody(reason))).retry, reason).to.equal(true);
     expect(classify(gaxiosError(403, googleBody('forbidden'))).retry).to.equal(false);
     expect(classify(gaxiosError(404, googleBody('notFound'))).retry).to.equal(false);
-    expect(classify(gaxiosError(400, { error: 'invalid_grant' }))).to.deep.include({ retry: false, reason: 'invalid_grant' });
-    for (const status of [429, 500, 502, 503]) expect(classify(gaxiosError(status, {})).retry, String(status)).to.equal(true);
+    expect(classify(gaxiosError(400, { error: 'invalid_grant' }))).to.deep.include({
+      retry: false,
+      reason: 'invalid_grant',
+    });
+    for (const status of [429, 500, 502, 503])
+      expect(classify(gaxiosError(status, {})).retry, String(status)).to.equal(true);
     expect(classify(new Error('socket hang up')).retry).to.equal(true);
     expect(classify(gaxiosError(429, {}, '7')).retryAfterMs).to.equal(7000);
     const options = { attempts: 5, baseMs: 100, maxMs: 1000 };
@@ -132,11 +170,23 @@ describe('Google provider units', () => {
       queriesPerMinute: 2400,
       maxDeleteShare: 0.2,
     });
-    const set = loadConfig({ ...base, DSYNC_GOOGLE_MAX_DELETE_SHARE: '35%', DSYNC_GOOGLE_QUERIES_PER_MINUTE: '0', DSYNC_GOOGLE_SYNC_INTERVAL: '7200' }, key);
+    const set = loadConfig(
+      {
+        ...base,
+        DSYNC_GOOGLE_MAX_DELETE_SHARE: '35%',
+        DSYNC_GOOGLE_QUERIES_PER_MINUTE: '0',
+        DSYNC_GOOGLE_SYNC_INTERVAL: '7200',
+      },
+      key,
+    );
     expect(set.google).to.deep.include({ maxDeleteShare: 0.35, queriesPerMinute: 0, syncIntervalSeconds: 7200 });
     expect(loadConfig({ ...base, DSYNC_GOOGLE_MAX_DELETE_SHARE: '0.5' }, key).google.maxDeleteShare).to.equal(0.5);
-    expect(() => loadConfig({ ...base, DSYNC_GOOGLE_MAX_DELETE_SHARE: '150%' }, key)).to.throw(/DSYNC_GOOGLE_MAX_DELETE_SHARE/);
-    expect(() => loadConfig({ ...base, DSYNC_GOOGLE_API_URL: 'nope' }, key)).to.throw(/DSYNC_GOOGLE_API_URL must be a URL/);
+    expect(() => loadConfig({ ...base, DSYNC_GOOGLE_MAX_DELETE_SHARE: '150%' }, key)).to.throw(
+      /DSYNC_GOOGLE_MAX_DELETE_SHARE/,
+    );
+    expect(() => loadConfig({ ...base, DSYNC_GOOGLE_API_URL: 'nope' }, key)).to.throw(
+      /DSYNC_GOOGLE_API_URL must be a URL/,
+    );
     expect(() => loadConfig({ ...base, DSYNC_GOOGLE_CLIENT_ID: 'x' }, key)).to.throw(/set both/);
   });
 });

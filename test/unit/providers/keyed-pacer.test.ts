@@ -15,7 +15,10 @@ describe('KeyedPacer', () => {
     pacer.block('bamboohr:acme', 80);
     const order: string[] = [];
     const started = performance.now();
-    await Promise.all([pacer.take('bamboohr:acme').then(() => order.push('blocked')), pacer.take('bamboohr:other').then(() => order.push('other'))]);
+    await Promise.all([
+      pacer.take('bamboohr:acme').then(() => order.push('blocked')),
+      pacer.take('bamboohr:other').then(() => order.push('other')),
+    ]);
     expect(order).to.deep.equal(['other', 'blocked']);
     expect(performance.now() - started).to.be.at.least(75);
   });

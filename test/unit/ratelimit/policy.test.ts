@@ -20,7 +20,8 @@ describe('rate limits: presets and settings', () => {
   });
 
   it('uses the Developer row in every environment and the non-production row for paid plans outside production', () => {
-    for (const env of ['production', 'staging', 'development'] as const) expect(presetFor('developer', env)).to.deep.equal(PRESETS.developer);
+    for (const env of ['production', 'staging', 'development'] as const)
+      expect(presetFor('developer', env)).to.deep.equal(PRESETS.developer);
     expect(presetFor('enterprise', 'staging')).to.deep.equal(PRESETS.nonProduction);
     expect(presetFor('growth', 'development')).to.deep.equal(PRESETS.nonProduction);
     expect(presetFor('enterprise', 'production')).to.deep.equal(PRESETS.enterprise);
@@ -28,8 +29,14 @@ describe('rate limits: presets and settings', () => {
 
   it('is off unless DSYNC_RATE_LIMIT_PLAN is set; the environment defaults to production', () => {
     expect(limits({})).to.equal(undefined);
-    expect(limits({ DSYNC_RATE_LIMIT_PLAN: 'production' })).to.deep.equal({ plan: 'production', environment: 'production', buckets: PRESETS.production });
-    expect(limits({ DSYNC_RATE_LIMIT_PLAN: 'Growth', DSYNC_RATE_LIMIT_ENV: 'Staging' })!.buckets).to.deep.equal(PRESETS.nonProduction);
+    expect(limits({ DSYNC_RATE_LIMIT_PLAN: 'production' })).to.deep.equal({
+      plan: 'production',
+      environment: 'production',
+      buckets: PRESETS.production,
+    });
+    expect(limits({ DSYNC_RATE_LIMIT_PLAN: 'Growth', DSYNC_RATE_LIMIT_ENV: 'Staging' })!.buckets).to.deep.equal(
+      PRESETS.nonProduction,
+    );
   });
 
   it('maps the legacy plans: essential = production, scale = growth', () => {
@@ -41,18 +48,39 @@ describe('rate limits: presets and settings', () => {
   it('applies overrides per bucket on top of the preset', () => {
     const p = limits({ DSYNC_RATE_LIMIT_PLAN: 'developer', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=20/600' })!;
     expect(p.buckets).to.deep.equal({ scim: { burst: 20, sustained: 600 }, default: PRESETS.developer.default });
-    const both = limits({ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: ' scim=20/600 , default=800/18000' })!;
-    expect(both.buckets).to.deep.equal({ scim: { burst: 20, sustained: 600 }, default: { burst: 800, sustained: 18000 } });
+    const both = limits({
+      DSYNC_RATE_LIMIT_PLAN: 'growth',
+      DSYNC_RATE_LIMIT_OVERRIDES: ' scim=20/600 , default=800/18000',
+    })!;
+    expect(both.buckets).to.deep.equal({
+      scim: { burst: 20, sustained: 600 },
+      default: { burst: 800, sustained: 18000 },
+    });
   });
 
   it('refuses bad values with a message naming the variable', () => {
     const bad: Array<[Record<string, string>, RegExp]> = [
-      [{ DSYNC_RATE_LIMIT_PLAN: 'free' }, /DSYNC_RATE_LIMIT_PLAN: DSYNC_RATE_LIMIT_PLAN must be one of developer, production, growth, enterprise, essential, scale/],
-      [{ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_ENV: 'prod' }, /DSYNC_RATE_LIMIT_ENV: .*production, staging, development/],
-      [{ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'users=1/10' }, /DSYNC_RATE_LIMIT_OVERRIDES: "users=1\/10" is not <bucket>=<rps>\/<rpm>/],
-      [{ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=20' }, /DSYNC_RATE_LIMIT_OVERRIDES: "scim=20"/],
+      [
+        { DSYNC_RATE_LIMIT_PLAN: 'free' },
+        /DSYNC_RATE_LIMIT_PLAN: DSYNC_RATE_LIMIT_PLAN must be one of developer, production, growth, enterprise, essential, scale/,
+      ],
+      [
+        { DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_ENV: 'prod' },
+        /DSYNC_RATE_LIMIT_ENV: .*production, staging, development/,
+      ],
+      [
+        { DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'users=1/10' },
+        /DSYNC_RATE_LIMIT_OVERRIDES: "users=1\/10" is not <bucket>=<rps>\/<rpm>/,
+      ],
+      [
+        { DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=20' },
+        /DSYNC_RATE_LIMIT_OVERRIDES: "scim=20"/,
+      ],
       [{ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=0/10' }, /scim burst must be > 0/],
-      [{ DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=1/10,scim=2/20' }, /bucket scim is given more than once/],
+      [
+        { DSYNC_RATE_LIMIT_PLAN: 'growth', DSYNC_RATE_LIMIT_OVERRIDES: 'scim=1/10,scim=2/20' },
+        /bucket scim is given more than once/,
+      ],
       [{ DSYNC_RATE_LIMIT_OVERRIDES: 'scim=1/10' }, /DSYNC_RATE_LIMIT_OVERRIDES needs DSYNC_RATE_LIMIT_PLAN/],
     ];
     for (const [env, message] of bad) expect(() => limits(env), JSON.stringify(env)).to.throw(ConfigError, message);
@@ -93,8 +121,12 @@ describe('rate limits: headers', () => {
 
   it('reports the window with the least left when allowed, and the refusing window that frees last when refused', () => {
     expect(bindingWindow({ allowed: true, windows: [burst, sustained], refusedBy: [] })).to.equal(sustained);
-    expect(bindingWindow({ allowed: false, windows: [{ ...burst, remaining: 0 }, sustained], refusedBy: ['burst'] }).kind).to.equal('burst');
-    expect(bindingWindow({ allowed: false, windows: [burst, sustained], refusedBy: ['burst', 'sustained'] }).kind).to.equal('sustained');
+    expect(
+      bindingWindow({ allowed: false, windows: [{ ...burst, remaining: 0 }, sustained], refusedBy: ['burst'] }).kind,
+    ).to.equal('burst');
+    expect(
+      bindingWindow({ allowed: false, windows: [burst, sustained], refusedBy: ['burst', 'sustained'] }).kind,
+    ).to.equal('sustained');
   });
 });
 

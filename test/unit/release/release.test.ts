@@ -7,7 +7,13 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { canonicalChangelog, CHANGELOG_FILE, releasedVersions, repositoryUrl, ROOT } from '../../../scripts/release/changelog.js';
+import {
+  canonicalChangelog,
+  CHANGELOG_FILE,
+  releasedVersions,
+  repositoryUrl,
+  ROOT,
+} from '../../../scripts/release/changelog.js';
 import { bump, type BumpFiles } from '../../../scripts/release/version-bump.js';
 
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
@@ -22,8 +28,13 @@ const files = (): BumpFiles => ({
 describe('Releases: the changelog and the versions', () => {
   it('CHANGELOG.md is in the Keep a Changelog format, as keep-a-changelog writes it', () => {
     const text = readFileSync(CHANGELOG_FILE, 'utf8');
-    expect(text).to.match(/^# Changelog\n/).and.to.match(/\n## \[?Unreleased\]?\n/);
-    expect(canonicalChangelog(text, URL_) === text, 'CHANGELOG.md differs from what keep-a-changelog writes: check its headings (## [x.y.z] - YYYY-MM-DD), sections (### Added, Changed, Deprecated, Removed, Fixed, Security) and links').to.equal(true);
+    expect(text)
+      .to.match(/^# Changelog\n/)
+      .and.to.match(/\n## \[?Unreleased\]?\n/);
+    expect(
+      canonicalChangelog(text, URL_) === text,
+      'CHANGELOG.md differs from what keep-a-changelog writes: check its headings (## [x.y.z] - YYYY-MM-DD), sections (### Added, Changed, Deprecated, Removed, Fixed, Security) and links',
+    ).to.equal(true);
   });
 
   it("agrees on one version: package.json, the chart's appVersion, the changelog's last release; one repository URL", () => {
@@ -41,16 +52,32 @@ describe('Releases: the changelog and the versions', () => {
     expect(JSON.parse(first.packageJson).version).to.equal('0.1.0');
     expect(JSON.parse(first.packageLock).packages[''].version).to.equal('0.1.0');
     expect(parse(first.chartYaml)).to.include({ version: '0.2.0', appVersion: '0.1.0' });
-    expect(first.chartYaml, "Chart.yaml's comments are kept").to.contain('# CRD validation rules (CEL) are GA from 1.29.');
+    expect(first.chartYaml, "Chart.yaml's comments are kept").to.contain(
+      '# CRD validation rules (CEL) are GA from 1.29.',
+    );
     expect(first.changelog).to.contain('## [Unreleased]\n\n## [0.1.0] - 2026-12-07\n');
-    expect(first.changelog).to.contain('[Unreleased]: https://github.com/o/r/compare/v0.1.0...HEAD').and.to.contain('[0.1.0]: https://github.com/o/r/releases/tag/v0.1.0');
+    expect(first.changelog)
+      .to.contain('[Unreleased]: https://github.com/o/r/compare/v0.1.0...HEAD')
+      .and.to.contain('[0.1.0]: https://github.com/o/r/releases/tag/v0.1.0');
     expect(canonicalChangelog(first.changelog, 'https://github.com/o/r')).to.equal(first.changelog);
 
-    const fixed = { ...first, changelog: first.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Fixed\n\n- A fix.\n') };
+    const fixed = {
+      ...first,
+      changelog: first.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Fixed\n\n- A fix.\n'),
+    };
     const second = bump(fixed, '0.2.0', { date: '2027-01-10', url: 'https://github.com/o/r' });
     expect(parse(second.chartYaml)).to.include({ version: '0.3.0', appVersion: '0.2.0' });
-    expect(second.changelog).to.contain('## [0.2.0] - 2027-01-10\n\n### Fixed\n\n- A fix.\n').and.to.contain('[0.2.0]: https://github.com/o/r/compare/v0.1.0...v0.2.0');
-    const patch = bump({ ...second, changelog: second.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Security\n\n- A fix.\n') }, '0.2.1', { date: '2027-01-11', url: 'https://github.com/o/r', chart: '0.3.5' });
+    expect(second.changelog)
+      .to.contain('## [0.2.0] - 2027-01-10\n\n### Fixed\n\n- A fix.\n')
+      .and.to.contain('[0.2.0]: https://github.com/o/r/compare/v0.1.0...v0.2.0');
+    const patch = bump(
+      {
+        ...second,
+        changelog: second.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Security\n\n- A fix.\n'),
+      },
+      '0.2.1',
+      { date: '2027-01-11', url: 'https://github.com/o/r', chart: '0.3.5' },
+    );
     expect(parse(patch.chartYaml)).to.include({ version: '0.3.5', appVersion: '0.2.1' });
   });
 
@@ -59,10 +86,15 @@ describe('Releases: the changelog and the versions', () => {
     const options = { date: '2026-12-07', url: 'https://github.com/o/r' };
     expect(() => bump(now, 'v1', options)).to.throw('v1 is not a semantic version');
     expect(() => bump(now, '0.0.9', options)).to.throw('0.0.9 is below the current version');
-    expect(() => bump(now, '0.2.0', { ...options, chart: '0.1.0' })).to.throw("chart version 0.1.0 is below the chart's");
+    expect(() => bump(now, '0.2.0', { ...options, chart: '0.1.0' })).to.throw(
+      "chart version 0.1.0 is below the chart's",
+    );
     const released = bump(now, '0.1.0', options);
     expect(() => bump(released, '0.1.1', options)).to.throw('the Unreleased section lists no change to release');
-    const again = { ...released, changelog: released.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Fixed\n\n- A fix.\n') };
+    const again = {
+      ...released,
+      changelog: released.changelog.replace('## [Unreleased]\n', '## [Unreleased]\n\n### Fixed\n\n- A fix.\n'),
+    };
     expect(() => bump(again, '0.1.0', options)).to.throw('0.1.0 is not above the last release, 0.1.0');
   });
 });

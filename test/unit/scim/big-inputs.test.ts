@@ -36,8 +36,14 @@ describe('big inputs in linear time', () => {
   });
 
   it('normalizes a group of 20,000 IdP-shaped members ({value, display, $ref})', () => {
-    const members = ids(20_000).map((value) => ({ value, display: `${value}@acme.io`, $ref: `https://idp.example/scim/Users/${value}` }));
-    const { result, ms } = timed(() => normalizeResource({ schemas: [GROUP_SCHEMA], displayName: 'All', members }, 'Group'));
+    const members = ids(20_000).map((value) => ({
+      value,
+      display: `${value}@acme.io`,
+      $ref: `https://idp.example/scim/Users/${value}`,
+    }));
+    const { result, ms } = timed(() =>
+      normalizeResource({ schemas: [GROUP_SCHEMA], displayName: 'All', members }, 'Group'),
+    );
     expect(result.members).to.have.length(20_000);
     expect((result.members as unknown[])[19_999]).to.deep.equal(members[19_999]);
     expect(ms).to.be.below(BOUND_MS);
@@ -46,7 +52,14 @@ describe('big inputs in linear time', () => {
   it('folds a PATCH adding 100,000 members into one delta', () => {
     const group = { schemas: [GROUP_SCHEMA], id: 'g', displayName: 'All' };
     const { result, ms } = timed(() =>
-      applyPatch(group, patchOp({ op: 'add', path: 'members', value: ids(100_000) }, { op: 'add', path: 'members', value: ids(50_000) }), 'Group'),
+      applyPatch(
+        group,
+        patchOp(
+          { op: 'add', path: 'members', value: ids(100_000) },
+          { op: 'add', path: 'members', value: ids(50_000) },
+        ),
+        'Group',
+      ),
     );
     expect(result.members!.add).to.have.length(100_000);
     expect(result.members!.remove).to.deep.equal([]);
@@ -75,7 +88,9 @@ describe('big inputs in linear time', () => {
     const CUSTOM = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User';
 
     it('normalizes a body of 10,000 new names in ten objects (the bounds: 1,000 each), merging names that differ in case', () => {
-      const extensions = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`urn:example:ext${i}:2.0:User`, names(1000, `e${i}_`)]));
+      const extensions = Object.fromEntries(
+        Array.from({ length: 9 }, (_, i) => [`urn:example:ext${i}:2.0:User`, names(1000, `e${i}_`)]),
+      );
       const body = { schemas: [USER_SCHEMA], userName: 'a@acme.io', ...names(990), X0: 'same name', ...extensions };
       const { result, ms } = timed(() => normalizeResource(body, 'User'));
       expect(Object.keys(result)).to.have.length(990 + 2 + 9);
@@ -86,7 +101,9 @@ describe('big inputs in linear time', () => {
 
     it('patches 10,000 names into one object without a path, and removes 1,000 by path (the engine alone: a request is bounded first)', () => {
       const user = { schemas: [USER_SCHEMA], id: 'u', userName: 'a@acme.io', ...names(1000, 'old') };
-      const added = timed(() => applyPatch(user, patchOp({ op: 'add', value: { ...names(5000), [CUSTOM]: names(5000, 'y') } }), 'User'));
+      const added = timed(() =>
+        applyPatch(user, patchOp({ op: 'add', value: { ...names(5000), [CUSTOM]: names(5000, 'y') } }), 'User'),
+      );
       expect(Object.keys(added.result.resource)).to.have.length(4 + 1000 + 5000);
       expect(added.ms).to.be.below(BOUND_MS);
       const removals = Object.keys(names(1000, 'OLD')).map((path) => ({ op: 'remove', path }));
@@ -98,11 +115,19 @@ describe('big inputs in linear time', () => {
 
   describe('a user with 40,000 emails', () => {
     const emails = ids(40_000, 'mail').map((m, i) => ({ value: `${m}@acme.io`, type: i % 2 ? 'home' : 'work' }));
-    const user = () => ({ schemas: [USER_SCHEMA], id: 'u', userName: 'big@acme.io', emails: emails.map((e) => ({ ...e })) });
+    const user = () => ({
+      schemas: [USER_SCHEMA],
+      id: 'u',
+      userName: 'big@acme.io',
+      emails: emails.map((e) => ({ ...e })),
+    });
     const emailsOf = (r: Record<string, unknown>) => (r.emails as Array<{ value: string }>).map((e) => e.value);
 
     it('applies 1,000 filtered removals in one indexed pass, exactly as one at a time would', () => {
-      const operations = ids(1000, 'mail').map((m) => ({ op: 'remove', path: `emails[value eq "${m.toUpperCase()}@ACME.IO"]` }));
+      const operations = ids(1000, 'mail').map((m) => ({
+        op: 'remove',
+        path: `emails[value eq "${m.toUpperCase()}@ACME.IO"]`,
+      }));
       const { result, ms } = timed(() => applyPatch(user(), patchOp(...operations), 'User'));
       expect(result.resource.emails).to.have.length(39_000);
       expect(emailsOf(result.resource)[0]).to.equal('mail1000@acme.io');
@@ -133,7 +158,9 @@ describe('big inputs in linear time', () => {
       expect(removed.result.resource.emails).to.have.length(39_000);
       expect(removed.ms).to.be.below(BOUND_MS);
       const fresh = ids(40_000, 'other').map((m) => ({ value: `${m}@acme.io` }));
-      const added = timed(() => applyPatch(user(), patchOp({ op: 'add', path: 'emails', value: [...fresh, ...emails] }), 'User'));
+      const added = timed(() =>
+        applyPatch(user(), patchOp({ op: 'add', path: 'emails', value: [...fresh, ...emails] }), 'User'),
+      );
       expect(added.result.resource.emails).to.have.length(80_000);
       expect(added.ms).to.be.below(BOUND_MS);
     });

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { ConflictError, ContentionError, DsyncError, NotFoundError, ValidationError } from '../../../src/core/errors.js';
+import {
+  ConflictError,
+  ContentionError,
+  DsyncError,
+  NotFoundError,
+  ValidationError,
+} from '../../../src/core/errors.js';
 import { sameSecret } from '../../../src/core/secrets.js';
 import { scimErrorResult } from '../../../src/scim/error-mapper.js';
 import { ScimError } from '../../../src/scim/errors.js';
@@ -9,8 +15,16 @@ const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 describe('SCIM error mapper', () => {
   it("renders core's coded errors in SCIM's words", () => {
-    expect(scimErrorResult(new ConflictError('taken')).data).to.deep.equal({ schemas: [ERROR], status: '409', scimType: 'uniqueness', detail: 'taken' });
-    expect(scimErrorResult(new ValidationError('bad', 'userName')).data).to.include({ status: '400', scimType: 'invalidValue' });
+    expect(scimErrorResult(new ConflictError('taken')).data).to.deep.equal({
+      schemas: [ERROR],
+      status: '409',
+      scimType: 'uniqueness',
+      detail: 'taken',
+    });
+    expect(scimErrorResult(new ValidationError('bad', 'userName')).data).to.include({
+      status: '400',
+      scimType: 'invalidValue',
+    });
     const missing = scimErrorResult(new NotFoundError('User u1 not found'));
     expect(missing.status).to.equal(404);
     expect(missing.data).to.deep.equal({ schemas: [ERROR], status: '404', detail: 'User u1 not found' });
@@ -21,13 +35,24 @@ describe('SCIM error mapper', () => {
     const err = new ScimError(400, 'bad filter', 'invalidFilter');
     expect(err).to.be.instanceOf(DsyncError).and.include({ code: 'DSYNC_SCIM_INVALID_FILTER', status: 400 });
     expect(new ScimError(405, 'no').code).to.equal('DSYNC_SCIM_405');
-    expect(scimErrorResult(err).data).to.deep.equal({ schemas: [ERROR], status: '400', scimType: 'invalidFilter', detail: 'bad filter' });
+    expect(scimErrorResult(err).data).to.deep.equal({
+      schemas: [ERROR],
+      status: '400',
+      scimType: 'invalidFilter',
+      detail: 'bad filter',
+    });
   });
 
   it('renders body-parser failures as 4xx', () => {
-    expect(scimErrorResult({ type: 'entity.parse.failed', status: 400 }).data).to.include({ status: '400', scimType: 'invalidSyntax' });
+    expect(scimErrorResult({ type: 'entity.parse.failed', status: 400 }).data).to.include({
+      status: '400',
+      scimType: 'invalidSyntax',
+    });
     expect(scimErrorResult({ type: 'entity.too.large', status: 413 }).status).to.equal(413);
-    expect(scimErrorResult(Object.assign(new Error('Content-Type must be JSON'), { status: 415 })).data).to.include({ status: '415', detail: 'Content-Type must be JSON' });
+    expect(scimErrorResult(Object.assign(new Error('Content-Type must be JSON'), { status: 415 })).data).to.include({
+      status: '415',
+      detail: 'Content-Type must be JSON',
+    });
   });
 
   it('names the error id and the request id in a 5xx body and logs the error with that id', () => {
@@ -63,12 +88,26 @@ describe('SCIM error mapper', () => {
       },
     });
     const logged: string[] = [];
-    const handler = new ScimHandler({ reads: failing, users: failing, groups: failing, tokens: failing, onError: (_err, _req, id) => logged.push(id!) });
-    const res = await handler.handle({ method: 'GET', directoryId: 'd1', resourceType: 'Users', apiSecret: 's', requestId: 'r-9' });
+    const handler = new ScimHandler({
+      reads: failing,
+      users: failing,
+      groups: failing,
+      tokens: failing,
+      onError: (_err, _req, id) => logged.push(id!),
+    });
+    const res = await handler.handle({
+      method: 'GET',
+      directoryId: 'd1',
+      resourceType: 'Users',
+      apiSecret: 's',
+      requestId: 'r-9',
+    });
     expect(res.status).to.equal(500);
     expect(logged).to.have.length(1);
     expect(res.data).to.deep.include({ schemas: [ERROR], status: '500' });
-    expect((res.data as { detail: string }).detail).to.equal(`Internal server error (error id ${logged[0]}, request id r-9)`);
+    expect((res.data as { detail: string }).detail).to.equal(
+      `Internal server error (error id ${logged[0]}, request id r-9)`,
+    );
   });
 });
 

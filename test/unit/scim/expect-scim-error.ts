@@ -13,8 +13,19 @@ export function expectScimError(fn: () => unknown, scimType: ScimType, status = 
 }
 
 /** `expectScimError` for a promise: asserts it rejects with such a ScimError, and returns it. */
-export async function expectScimRejection(promise: Promise<unknown>, scimType: ScimType, status = 400): Promise<ScimError> {
-  return checked(await promise.then(() => undefined, (err: unknown) => err), scimType, status);
+export async function expectScimRejection(
+  promise: Promise<unknown>,
+  scimType: ScimType,
+  status = 400,
+): Promise<ScimError> {
+  return checked(
+    await promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    ),
+    scimType,
+    status,
+  );
 }
 
 function checked(thrown: unknown, scimType: ScimType, status: number): ScimError {

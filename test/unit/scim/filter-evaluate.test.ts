@@ -28,7 +28,8 @@ const user = {
   isContractor: false,
 };
 
-const test = (filter: string, resource: Record<string, unknown> = user) => matches(parseFilter(filter), resource, 'User');
+const test = (filter: string, resource: Record<string, unknown> = user) =>
+  matches(parseFilter(filter), resource, 'User');
 
 describe('scim filter evaluation', () => {
   describe('strings', () => {
@@ -80,7 +81,7 @@ describe('scim filter evaluation', () => {
       expect(test('phoneNumbers[type eq "mobile"]')).to.equal(false);
     });
 
-    it("evaluates Entra's emails[type eq \"work\"].value eq", () => {
+    it('evaluates Entra\'s emails[type eq "work"].value eq', () => {
       expect(test('emails[type eq "work"].value eq "bjensen@example.com"')).to.equal(true);
       expect(test('emails[type eq "home"].value eq "bjensen@example.com"')).to.equal(false);
     });

@@ -126,9 +126,14 @@ describe('scim filter parser', () => {
     });
 
     it('parses the RFC example combining two value filters with or', () => {
-      const node = parseFilter('emails[type eq "work" and value co "@example.com"] or ims[type eq "xmpp" and value co "@foo.com"]');
+      const node = parseFilter(
+        'emails[type eq "work" and value co "@example.com"] or ims[type eq "xmpp" and value co "@foo.com"]',
+      );
       expect(node).to.have.property('kind', 'or');
-      expect((node as { children: { kind: string }[] }).children.map((c) => c.kind)).to.deep.equal(['valuePath', 'valuePath']);
+      expect((node as { children: { kind: string }[] }).children.map((c) => c.kind)).to.deep.equal([
+        'valuePath',
+        'valuePath',
+      ]);
     });
 
     it("parses Entra's filtered path with a sub-attribute as a comparison", () => {
@@ -181,7 +186,9 @@ describe('scim filter parser', () => {
 
     it('says where the problem is', () => {
       const error = expectScimError(() => parseFilter('userName eq "a" and foo zz "b"'), 'invalidFilter');
-      expect(error.detail).to.match(/position 25/).and.match(/"zz"/);
+      expect(error.detail)
+        .to.match(/position 25/)
+        .and.match(/"zz"/);
     });
 
     it('caps the filter length', () => {

@@ -48,7 +48,12 @@ describe('scim resource normalization', () => {
 
     it('coerces "True"/"False" for booleans, also inside lists and extensions', () => {
       const out = normalizeResource(
-        { userName: 'a', active: 'False', emails: [{ value: 'a@b.c', primary: 'True' }], phoneNumbers: [{ value: '1', primary: 'false' }] },
+        {
+          userName: 'a',
+          active: 'False',
+          emails: [{ value: 'a@b.c', primary: 'True' }],
+          phoneNumbers: [{ value: '1', primary: 'false' }],
+        },
         'User',
       );
       expect(out.active).to.equal(false);
@@ -130,20 +135,26 @@ describe('scim resource normalization', () => {
 
   describe('schemas', () => {
     it('adds the enterprise URN iff the extension is present', () => {
-      expect(normalizeResource({ userName: 'a', [ENTERPRISE_USER_SCHEMA]: { department: 'D' } }, 'User').schemas).to.deep.equal([
-        USER_SCHEMA,
-        ENTERPRISE_USER_SCHEMA,
-      ]);
+      expect(
+        normalizeResource({ userName: 'a', [ENTERPRISE_USER_SCHEMA]: { department: 'D' } }, 'User').schemas,
+      ).to.deep.equal([USER_SCHEMA, ENTERPRISE_USER_SCHEMA]);
       expect(normalizeResource({ schemas: [ENTERPRISE_USER_SCHEMA], userName: 'a' }, 'User').schemas).to.deep.equal([
         USER_SCHEMA,
       ]);
-      const emptied = { schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA], userName: 'a', [ENTERPRISE_USER_SCHEMA]: { department: null } };
+      const emptied = {
+        schemas: [USER_SCHEMA, ENTERPRISE_USER_SCHEMA],
+        userName: 'a',
+        [ENTERPRISE_USER_SCHEMA]: { department: null },
+      };
       expect(normalizeResource(emptied, 'User')).to.deep.equal({ schemas: [USER_SCHEMA], userName: 'a' });
     });
 
     it('keeps unknown schemas and their extension objects as sent', () => {
       const custom = 'urn:ietf:params:scim:schemas:extension:CustomExtension:2.0:User';
-      const out = normalizeResource({ schemas: 'not-a-list', userName: 'a', [custom]: { badge: 'B1', nested: { x: null, y: 1 } } }, 'User');
+      const out = normalizeResource(
+        { schemas: 'not-a-list', userName: 'a', [custom]: { badge: 'B1', nested: { x: null, y: 1 } } },
+        'User',
+      );
       expect(out).to.deep.equal({
         schemas: [USER_SCHEMA, 'not-a-list', custom],
         userName: 'a',
@@ -154,26 +165,37 @@ describe('scim resource normalization', () => {
 
   describe('unknown attributes', () => {
     it('keeps them with their casing', () => {
-      const out = normalizeResource({ userName: 'a', CostCenterCode: 'X', 'Hire Date': '2020', tags: ['a', null] }, 'User');
+      const out = normalizeResource(
+        { userName: 'a', CostCenterCode: 'X', 'Hire Date': '2020', tags: ['a', null] },
+        'User',
+      );
       expect(out).to.deep.include({ CostCenterCode: 'X', 'Hire Date': '2020', tags: ['a'] });
     });
 
     it('drops their empty lists and objects, which mean unassigned', () => {
       const custom = 'urn:example:ext';
-      const out = normalizeResource({ userName: 'a', tags: [], extra: {}, list: [{}, 'x'], [custom]: { codes: [] } }, 'User');
+      const out = normalizeResource(
+        { userName: 'a', tags: [], extra: {}, list: [{}, 'x'], [custom]: { codes: [] } },
+        'User',
+      );
       expect(out).to.deep.equal({ schemas: [USER_SCHEMA], userName: 'a', list: ['x'] });
     });
   });
 
   describe('multi-valued and complex values', () => {
     it('wraps a single object where a list belongs', () => {
-      expect(normalizeResource({ userName: 'a', emails: { value: 'a@b.c' } }, 'User').emails).to.deep.equal([{ value: 'a@b.c' }]);
+      expect(normalizeResource({ userName: 'a', emails: { value: 'a@b.c' } }, 'User').emails).to.deep.equal([
+        { value: 'a@b.c' },
+      ]);
     });
 
     it('takes a manager given as a bare id or a one-item list', () => {
       const asId = normalizeResource({ userName: 'a', [ENTERPRISE_USER_SCHEMA]: { manager: 'm1' } }, 'User');
       expect(asId[ENTERPRISE_USER_SCHEMA]).to.deep.equal({ manager: { value: 'm1' } });
-      const asList = normalizeResource({ userName: 'a', [ENTERPRISE_USER_SCHEMA]: { manager: [{ $ref: null, value: 'm2' }] } }, 'User');
+      const asList = normalizeResource(
+        { userName: 'a', [ENTERPRISE_USER_SCHEMA]: { manager: [{ $ref: null, value: 'm2' }] } },
+        'User',
+      );
       expect(asList[ENTERPRISE_USER_SCHEMA]).to.deep.equal({ manager: { value: 'm2' } });
     });
   });
@@ -241,7 +263,10 @@ describe('scim resource normalization', () => {
     });
 
     it('rejects members without a value', () => {
-      expectScimError(() => normalizeResource({ displayName: 'G', members: [{ display: 'x' }] }, 'Group'), 'invalidValue');
+      expectScimError(
+        () => normalizeResource({ displayName: 'G', members: [{ display: 'x' }] }, 'Group'),
+        'invalidValue',
+      );
     });
   });
 });

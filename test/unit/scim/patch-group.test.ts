@@ -9,7 +9,8 @@ function group(): Record<string, unknown> {
   return { schemas: [GROUP_SCHEMA], id: GROUP_ID, displayName: 'Engineering', externalId: 'eng' };
 }
 
-const patch = (...operations: unknown[]) => applyPatch(group(), { schemas: [PATCH_OP_SCHEMA], Operations: operations }, 'Group');
+const patch = (...operations: unknown[]) =>
+  applyPatch(group(), { schemas: [PATCH_OP_SCHEMA], Operations: operations }, 'Group');
 const addMembers = (...ids: string[]) => ({ op: 'add', path: 'members', value: ids.map((value) => ({ value })) });
 const removeMember = (id: string) => ({ op: 'remove', path: `members[value eq "${id}"]` });
 const refs = (...ids: string[]) => ids.map((value) => ({ value }));
@@ -65,12 +66,18 @@ describe('scim PATCH on groups', () => {
     });
 
     it('"Push now" replaces the full member list, and [] empties the group', () => {
-      expect(patch({ op: 'replace', path: 'members', value: [{ value: 'u1', display: 'one' }, { value: 'u2' }] }).members).to.deep.equal({
+      expect(
+        patch({ op: 'replace', path: 'members', value: [{ value: 'u1', display: 'one' }, { value: 'u2' }] }).members,
+      ).to.deep.equal({
         replace: [{ value: 'u1', display: 'one' }, { value: 'u2' }],
         add: [],
         remove: [],
       });
-      expect(patch({ op: 'replace', path: 'members', value: [] }).members).to.deep.equal({ replace: [], add: [], remove: [] });
+      expect(patch({ op: 'replace', path: 'members', value: [] }).members).to.deep.equal({
+        replace: [],
+        add: [],
+        remove: [],
+      });
     });
   });
 
@@ -80,7 +87,10 @@ describe('scim PATCH on groups', () => {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
         Operations: [{ op: 'Add', path: 'members', value: [{ $ref: null, value: 'f648f8d5ea4e4cd38e9c' }] }],
       };
-      expect(applyPatch(group(), body, 'Group').members).to.deep.equal({ add: [{ value: 'f648f8d5ea4e4cd38e9c' }], remove: [] });
+      expect(applyPatch(group(), body, 'Group').members).to.deep.equal({
+        add: [{ value: 'f648f8d5ea4e4cd38e9c' }],
+        remove: [],
+      });
     });
 
     it('removes only the listed members with Remove path "members" and a value list', () => {
@@ -112,7 +122,10 @@ describe('scim PATCH on groups', () => {
       };
       const result = applyPatch(group(), body, 'Group');
       expect(result.resource).to.deep.include({ displayName: 'Sales', externalId: 'sales' });
-      expect(result.members).to.deep.equal({ add: [{ value: 'u-a' }, { value: 'u-b' }, { value: 'u-c' }], remove: ['u-old'] });
+      expect(result.members).to.deep.equal({
+        add: [{ value: 'u-a' }, { value: 'u-b' }, { value: 'u-c' }],
+        remove: ['u-old'],
+      });
     });
   });
 
@@ -122,7 +135,10 @@ describe('scim PATCH on groups', () => {
     });
 
     it('removes several members named in one filter', () => {
-      expect(patch({ op: 'remove', path: 'members[value eq "a" or value eq "b"]' }).members).to.deep.equal({ add: [], remove: ['a', 'b'] });
+      expect(patch({ op: 'remove', path: 'members[value eq "a" or value eq "b"]' }).members).to.deep.equal({
+        add: [],
+        remove: ['a', 'b'],
+      });
     });
 
     it('nets out an add followed by a remove of the same member', () => {
@@ -130,7 +146,10 @@ describe('scim PATCH on groups', () => {
     });
 
     it('nets out a remove followed by an add of the same member', () => {
-      const result = patch({ op: 'remove', path: 'members', value: refs('x') }, { op: 'add', path: 'members', value: { value: 'x' } });
+      const result = patch(
+        { op: 'remove', path: 'members', value: refs('x') },
+        { op: 'add', path: 'members', value: { value: 'x' } },
+      );
       expect(result.members).to.deep.equal({ add: refs('x'), remove: [] });
     });
 
@@ -156,7 +175,10 @@ describe('scim PATCH on groups', () => {
     });
 
     it('takes members from no-path add and replace values', () => {
-      expect(patch({ op: 'add', value: { members: [{ value: 'a' }] } }).members).to.deep.equal({ add: [{ value: 'a' }], remove: [] });
+      expect(patch({ op: 'add', value: { members: [{ value: 'a' }] } }).members).to.deep.equal({
+        add: [{ value: 'a' }],
+        remove: [],
+      });
       const replaced = patch({ op: 'replace', value: { displayName: 'New', members: [{ value: 'b', type: 'User' }] } });
       expect(replaced.resource.displayName).to.equal('New');
       expect(replaced.members).to.deep.equal({ replace: [{ value: 'b' }], add: [], remove: [] });
@@ -164,14 +186,21 @@ describe('scim PATCH on groups', () => {
 
     it('never applies member operations to the resource itself', () => {
       const input = { ...group(), members: [{ value: 'u0' }] };
-      const result = applyPatch(input, { Operations: [{ op: 'add', path: 'members', value: [{ value: 'u1' }] }] }, 'Group');
+      const result = applyPatch(
+        input,
+        { Operations: [{ op: 'add', path: 'members', value: [{ value: 'u1' }] }] },
+        'Group',
+      );
       expect(result.changed).to.equal(false);
       expect(result.resource.members).to.deep.equal([{ value: 'u0' }]);
       expect(result.members).to.deep.equal({ add: [{ value: 'u1' }], remove: [] });
     });
 
     it('accepts member ids given as bare strings', () => {
-      expect(patch({ op: 'add', path: 'members', value: ['a', 'b'] }).members).to.deep.equal({ add: refs('a', 'b'), remove: [] });
+      expect(patch({ op: 'add', path: 'members', value: ['a', 'b'] }).members).to.deep.equal({
+        add: refs('a', 'b'),
+        remove: [],
+      });
     });
   });
 
@@ -186,7 +215,10 @@ describe('scim PATCH on groups', () => {
     });
 
     it('rejects add/replace on members[...] and member sub-attributes', () => {
-      expectScimError(() => patch({ op: 'add', path: 'members[value eq "a"]', value: { display: 'x' } }), 'invalidPath');
+      expectScimError(
+        () => patch({ op: 'add', path: 'members[value eq "a"]', value: { display: 'x' } }),
+        'invalidPath',
+      );
       expectScimError(() => patch({ op: 'replace', path: 'members[value eq "a"].display', value: 'x' }), 'invalidPath');
     });
 

@@ -1,4 +1,6 @@
-/** PATCH on users as each IdP sends it (Okta, Entra ID's two dialects), value-filtered paths and the enterprise manager. */
+/**
+ * PATCH on users as each IdP sends it (Okta, Entra ID's two dialects), value-filtered paths and the enterprise manager.
+ */
 import { expect } from 'chai';
 import { applyPatch } from '../../../src/scim/patch.js';
 import { USER_SCHEMA } from '../../../src/scim/schemas.js';
@@ -121,11 +123,14 @@ describe('scim PATCH on users', () => {
 
   describe('value-filtered paths', () => {
     it('creates the element an add names when none matches (emails[type eq "work"].value)', () => {
-      const { resource } = patch({ ...user(), emails: [{ value: 'home@example.com', type: 'home' }] }, {
-        op: 'add',
-        path: 'emails[type eq "work"].value',
-        value: 'work@example.com',
-      });
+      const { resource } = patch(
+        { ...user(), emails: [{ value: 'home@example.com', type: 'home' }] },
+        {
+          op: 'add',
+          path: 'emails[type eq "work"].value',
+          value: 'work@example.com',
+        },
+      );
       expect(resource.emails).to.deep.equal([
         { value: 'home@example.com', type: 'home' },
         { type: 'work', value: 'work@example.com' },
@@ -134,7 +139,11 @@ describe('scim PATCH on users', () => {
 
     it('creates the attribute too when there is no list yet, and for replace as well', () => {
       const { emails: _emails, ...noEmails } = user();
-      const { resource } = patch(noEmails, { op: 'replace', path: 'emails[type eq "work"].value', value: 'w@example.com' });
+      const { resource } = patch(noEmails, {
+        op: 'replace',
+        path: 'emails[type eq "work"].value',
+        value: 'w@example.com',
+      });
       expect(resource.emails).to.deep.equal([{ type: 'work', value: 'w@example.com' }]);
     });
 
@@ -152,7 +161,14 @@ describe('scim PATCH on users', () => {
     });
 
     it('updates every matching element', () => {
-      const resource = { ...user(), emails: [{ value: 'a', type: 'work' }, { value: 'b', type: 'home' }, { value: 'c', type: 'work' }] };
+      const resource = {
+        ...user(),
+        emails: [
+          { value: 'a', type: 'work' },
+          { value: 'b', type: 'home' },
+          { value: 'c', type: 'work' },
+        ],
+      };
       const result = patch(resource, { op: 'replace', path: 'emails[type eq "work"].display', value: 'Work' });
       expect(result.resource.emails).to.deep.equal([
         { value: 'a', type: 'work', display: 'Work' },
@@ -162,13 +178,19 @@ describe('scim PATCH on users', () => {
     });
 
     it('replaces a whole matched element, keeping what the filter selected on', () => {
-      const result = patch(user(), { op: 'replace', path: 'emails[type eq "work"]', value: { value: 'new@example.com' } });
+      const result = patch(user(), {
+        op: 'replace',
+        path: 'emails[type eq "work"]',
+        value: { value: 'new@example.com' },
+      });
       expect(result.resource.emails).to.deep.equal([{ type: 'work', value: 'new@example.com' }]);
     });
 
     it('merges into matched elements on add', () => {
       const result = patch(user(), { op: 'add', path: 'emails[type eq "work"]', value: { display: 'Work' } });
-      expect(result.resource.emails).to.deep.equal([{ value: 'bjensen@example.com', type: 'work', primary: true, display: 'Work' }]);
+      expect(result.resource.emails).to.deep.equal([
+        { value: 'bjensen@example.com', type: 'work', primary: true, display: 'Work' },
+      ]);
     });
 
     it('removes matched elements, and the attribute once it is empty', () => {
@@ -177,9 +199,18 @@ describe('scim PATCH on users', () => {
     });
 
     it('removes a sub-attribute of matched elements only', () => {
-      const resource = { ...user(), emails: [{ value: 'a', type: 'work', display: 'A' }, { value: 'b', type: 'home', display: 'B' }] };
+      const resource = {
+        ...user(),
+        emails: [
+          { value: 'a', type: 'work', display: 'A' },
+          { value: 'b', type: 'home', display: 'B' },
+        ],
+      };
       const result = patch(resource, { op: 'remove', path: 'emails[type eq "home"].display' });
-      expect(result.resource.emails).to.deep.equal([{ value: 'a', type: 'work', display: 'A' }, { value: 'b', type: 'home' }]);
+      expect(result.resource.emails).to.deep.equal([
+        { value: 'a', type: 'work', display: 'A' },
+        { value: 'b', type: 'home' },
+      ]);
     });
 
     it('treats a remove that matches nothing as a no-op', () => {
@@ -189,7 +220,10 @@ describe('scim PATCH on users', () => {
     });
 
     it('rejects a filter on a single-valued attribute with invalidPath', () => {
-      expectScimError(() => patch(user(), { op: 'replace', path: 'name[givenName eq "x"].familyName', value: 'y' }), 'invalidPath');
+      expectScimError(
+        () => patch(user(), { op: 'replace', path: 'name[givenName eq "x"].familyName', value: 'y' }),
+        'invalidPath',
+      );
     });
   });
 

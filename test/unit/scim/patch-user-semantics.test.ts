@@ -12,7 +12,10 @@ describe('scim PATCH on users', () => {
       const result = patch(user(), {
         op: 'add',
         path: 'emails',
-        value: [{ value: 'bjensen@example.com', type: 'work', primary: true }, { value: 'babs@jensen.org', type: 'home' }],
+        value: [
+          { value: 'bjensen@example.com', type: 'work', primary: true },
+          { value: 'babs@jensen.org', type: 'home' },
+        ],
       });
       expect(result.resource.emails).to.deep.equal([
         { value: 'bjensen@example.com', type: 'work', primary: true },
@@ -21,7 +24,11 @@ describe('scim PATCH on users', () => {
     });
 
     it('replaces a whole multi-valued attribute when there is no filter', () => {
-      const result = patch(user(), { op: 'replace', path: 'emails', value: [{ value: 'only@example.com', type: 'other' }] });
+      const result = patch(user(), {
+        op: 'replace',
+        path: 'emails',
+        value: [{ value: 'only@example.com', type: 'other' }],
+      });
       expect(result.resource.emails).to.deep.equal([{ value: 'only@example.com', type: 'other' }]);
     });
 
@@ -44,7 +51,13 @@ describe('scim PATCH on users', () => {
     });
 
     it('removes listed values from a multi-valued attribute (Entra style) and leaves the rest', () => {
-      const resource = { ...user(), emails: [{ value: 'a@x', type: 'work' }, { value: 'b@x', type: 'home' }] };
+      const resource = {
+        ...user(),
+        emails: [
+          { value: 'a@x', type: 'work' },
+          { value: 'b@x', type: 'home' },
+        ],
+      };
       const result = patch(resource, { op: 'Remove', path: 'emails', value: [{ value: 'b@x' }] });
       expect(result.resource.emails).to.deep.equal([{ value: 'a@x', type: 'work' }]);
     });
@@ -61,13 +74,23 @@ describe('scim PATCH on users', () => {
     });
 
     it('keeps at most one primary: the value set last wins', () => {
-      const added = patch(user(), { op: 'add', path: 'emails', value: [{ value: 'new@x', type: 'home', primary: true }] });
+      const added = patch(user(), {
+        op: 'add',
+        path: 'emails',
+        value: [{ value: 'new@x', type: 'home', primary: true }],
+      });
       expect(added.resource.emails).to.deep.equal([
         { value: 'bjensen@example.com', type: 'work', primary: false },
         { value: 'new@x', type: 'home', primary: true },
       ]);
       const flagged = patch(
-        { ...user(), emails: [{ value: 'a', type: 'work', primary: true }, { value: 'b', type: 'home' }] },
+        {
+          ...user(),
+          emails: [
+            { value: 'a', type: 'work', primary: true },
+            { value: 'b', type: 'home' },
+          ],
+        },
         { op: 'Replace', path: 'emails[type eq "home"].primary', value: 'True' },
       );
       expect(flagged.resource.emails).to.deep.equal([
@@ -82,13 +105,19 @@ describe('scim PATCH on users', () => {
     });
 
     it('canonicalizes attribute and sub-attribute names and reads Operations/op case-insensitively', () => {
-      const result = applyPatch(user(), { operations: [{ Op: 'REPLACE', Path: 'NAME.GIVENNAME', Value: 'B' }] }, 'User');
+      const result = applyPatch(
+        user(),
+        { operations: [{ Op: 'REPLACE', Path: 'NAME.GIVENNAME', Value: 'B' }] },
+        'User',
+      );
       expect(result.resource.name).to.deep.equal({ givenName: 'B', familyName: 'Jensen' });
     });
 
     it('accepts a bare Operations array and a missing schemas', () => {
       expect(applyPatch(user(), [{ op: 'replace', path: 'title', value: 'T' }], 'User').resource.title).to.equal('T');
-      expect(applyPatch(user(), { Operations: [{ op: 'replace', path: 'title', value: 'T' }] }, 'User').resource.title).to.equal('T');
+      expect(
+        applyPatch(user(), { Operations: [{ op: 'replace', path: 'title', value: 'T' }] }, 'User').resource.title,
+      ).to.equal('T');
     });
 
     it('keeps unknown attributes usable, reusing the stored casing', () => {
@@ -104,7 +133,11 @@ describe('scim PATCH on users', () => {
     });
 
     it('accepts and discards password', () => {
-      const result = patch(user(), { op: 'replace', path: 'password', value: 'hunter2' }, { op: 'replace', value: { password: 'x' } });
+      const result = patch(
+        user(),
+        { op: 'replace', path: 'password', value: 'hunter2' },
+        { op: 'replace', value: { password: 'x' } },
+      );
       expect(result.changed).to.equal(false);
       expect(result.resource).to.not.have.property('password');
     });
@@ -122,7 +155,13 @@ describe('scim PATCH on users', () => {
       ['Entra repeating "True" for an active user', [{ op: 'Replace', path: 'active', value: 'True' }]],
       ['adding an email that is already there', [{ op: 'add', path: 'emails', value: user().emails }]],
       ['removing an absent attribute', [{ op: 'remove', path: 'nickName' }]],
-      ['a change and its reversal', [{ op: 'replace', path: 'title', value: 'X' }, { op: 'remove', path: 'title' }]],
+      [
+        'a change and its reversal',
+        [
+          { op: 'replace', path: 'title', value: 'X' },
+          { op: 'remove', path: 'title' },
+        ],
+      ],
       ['repeating the own id', [{ op: 'replace', value: { id: '2819c223-7f76-453a-919d-413861904646' } }]],
     ];
     for (const [label, operations] of noops) {
@@ -147,7 +186,10 @@ describe('scim PATCH on users', () => {
       },
       'User',
     );
-    const result = patch({ ...stored, id: 'u1' }, { op: 'Replace', path: 'emails[primary eq true].value', value: 'x@example.com' });
+    const result = patch(
+      { ...stored, id: 'u1' },
+      { op: 'Replace', path: 'emails[primary eq true].value', value: 'x@example.com' },
+    );
     expect(result.changed).to.equal(false);
   });
 
@@ -196,7 +238,10 @@ describe('scim PATCH on users', () => {
       expectScimError(() => patch(user(), { op: 'replace', path: 'id', value: 'other' }), 'mutability');
       expectScimError(() => patch(user(), { op: 'replace', value: { id: 'other', displayName: 'x' } }), 'mutability');
       expectScimError(() => patch(user(), { op: 'remove', path: 'id' }), 'mutability');
-      expectScimError(() => patch(user(), { op: 'replace', path: 'meta.lastModified', value: '2020-01-01T00:00:00Z' }), 'mutability');
+      expectScimError(
+        () => patch(user(), { op: 'replace', path: 'meta.lastModified', value: '2020-01-01T00:00:00Z' }),
+        'mutability',
+      );
       expectScimError(() => patch(user(), { op: 'add', value: { meta: { version: 'x' } } }), 'mutability');
       expectScimError(() => patch(user(), { op: 'add', path: 'groups', value: [{ value: 'g' }] }), 'mutability');
     });
@@ -223,7 +268,11 @@ describe('scim PATCH on users', () => {
     });
 
     it(`rejects more than ${MAX_PATCH_OPERATIONS} operations with tooMany`, () => {
-      const ops = Array.from({ length: MAX_PATCH_OPERATIONS + 1 }, () => ({ op: 'replace', path: 'title', value: 'x' }));
+      const ops = Array.from({ length: MAX_PATCH_OPERATIONS + 1 }, () => ({
+        op: 'replace',
+        path: 'title',
+        value: 'x',
+      }));
       expectScimError(() => patch(user(), ...ops), 'tooMany');
       expect(patch(user(), ...ops.slice(1)).resource.title).to.equal('x');
     });

@@ -31,7 +31,9 @@ const without = (obj: Record<string, unknown>, ...keys: string[]) =>
 describe('scim attribute projection', () => {
   it('returns everything but returned:never attributes without a projection', () => {
     expect(project(user(), {}, 'User')).to.deep.equal(without(user(), 'password'));
-    expect(project(user(), { attributes: '', excludedAttributes: ' ' }, 'User')).to.deep.equal(without(user(), 'password'));
+    expect(project(user(), { attributes: '', excludedAttributes: ' ' }, 'User')).to.deep.equal(
+      without(user(), 'password'),
+    );
   });
 
   it('keeps only the requested attributes plus the always-returned id and schemas', () => {
@@ -43,7 +45,11 @@ describe('scim attribute projection', () => {
   });
 
   it('matches names case-insensitively and accepts URN-qualified and sub-attribute paths', () => {
-    const out = project(user(), { attributes: `USERNAME, name.givenName,${USER_SCHEMA}:emails.value, ${ENT}:manager.value` }, 'User');
+    const out = project(
+      user(),
+      { attributes: `USERNAME, name.givenName,${USER_SCHEMA}:emails.value, ${ENT}:manager.value` },
+      'User',
+    );
     expect(out).to.deep.equal({
       schemas: [USER_SCHEMA, ENT],
       id: 'u1',
@@ -66,7 +72,9 @@ describe('scim attribute projection', () => {
 
   it('returns meta only when asked for, or with no projection', () => {
     expect(project(user(), { attributes: 'meta' }, 'User')).to.have.property('meta');
-    expect(project(user(), { attributes: 'meta.created' }, 'User').meta).to.deep.equal({ created: '2020-01-01T00:00:00Z' });
+    expect(project(user(), { attributes: 'meta.created' }, 'User').meta).to.deep.equal({
+      created: '2020-01-01T00:00:00Z',
+    });
     expect(project(user(), { attributes: 'id' }, 'User')).to.not.have.property('meta');
   });
 

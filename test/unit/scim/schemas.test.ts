@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { resourceTypes, schemasDocs, serviceProviderConfig } from '../../../src/scim/discovery.js';
 import { resolveAttribute } from '../../../src/scim/attribute-paths.js';
-import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, LIST_RESPONSE_SCHEMA, PATCH_OP_SCHEMA, USER_SCHEMA } from '../../../src/scim/schemas.js';
+import {
+  ENTERPRISE_USER_SCHEMA,
+  GROUP_SCHEMA,
+  LIST_RESPONSE_SCHEMA,
+  PATCH_OP_SCHEMA,
+  USER_SCHEMA,
+} from '../../../src/scim/schemas.js';
 import { expectScimError } from './expect-scim-error.js';
 
 describe('scim schemas', () => {
@@ -32,7 +38,11 @@ describe('scim schemas', () => {
     });
 
     it('resolves the common attributes id, externalId and meta', () => {
-      expect(resolveAttribute('User', 'id').def).to.deep.include({ caseExact: true, mutability: 'readOnly', returned: 'always' });
+      expect(resolveAttribute('User', 'id').def).to.deep.include({
+        caseExact: true,
+        mutability: 'readOnly',
+        returned: 'always',
+      });
       expect(resolveAttribute('Group', 'externalId').def).to.deep.include({ caseExact: true });
       expect(resolveAttribute('Group', 'meta.lastModified').subDef).to.deep.include({ type: 'dateTime' });
     });
@@ -83,7 +93,10 @@ describe('scim schemas', () => {
         changePassword: { supported: false },
         sort: { supported: false },
         etag: { supported: true },
-        meta: { location: 'https://dsync.example.com/scim/v2/dir_1/ServiceProviderConfig', resourceType: 'ServiceProviderConfig' },
+        meta: {
+          location: 'https://dsync.example.com/scim/v2/dir_1/ServiceProviderConfig',
+          resourceType: 'ServiceProviderConfig',
+        },
       });
       expect(spc.authenticationSchemes).to.deep.equal([
         {
@@ -111,7 +124,17 @@ describe('scim schemas', () => {
     it('publishes every attribute with all its characteristics', () => {
       const docs = schemasDocs(base);
       expect(docs.map((d) => d.id)).to.deep.equal([USER_SCHEMA, ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA]);
-      const keys = ['name', 'type', 'multiValued', 'description', 'required', 'caseExact', 'mutability', 'returned', 'uniqueness'];
+      const keys = [
+        'name',
+        'type',
+        'multiValued',
+        'description',
+        'required',
+        'caseExact',
+        'mutability',
+        'returned',
+        'uniqueness',
+      ];
       const visit = (attrs: Record<string, unknown>[]): number =>
         attrs.reduce((n, a) => {
           expect(a).to.include.all.keys(...keys);
@@ -135,12 +158,35 @@ describe('scim schemas', () => {
       const names = (id: string) =>
         (schemasDocs(base).find((d) => d.id === id)!.attributes as { name: string }[]).map((a) => a.name);
       expect(names(USER_SCHEMA)).to.have.members([
-        'userName', 'name', 'displayName', 'nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale',
-        'timezone', 'active', 'password', 'emails', 'phoneNumbers', 'ims', 'photos', 'addresses', 'groups',
-        'entitlements', 'roles', 'x509Certificates',
+        'userName',
+        'name',
+        'displayName',
+        'nickName',
+        'profileUrl',
+        'title',
+        'userType',
+        'preferredLanguage',
+        'locale',
+        'timezone',
+        'active',
+        'password',
+        'emails',
+        'phoneNumbers',
+        'ims',
+        'photos',
+        'addresses',
+        'groups',
+        'entitlements',
+        'roles',
+        'x509Certificates',
       ]);
       expect(names(ENTERPRISE_USER_SCHEMA)).to.have.members([
-        'employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager',
+        'employeeNumber',
+        'costCenter',
+        'organization',
+        'division',
+        'department',
+        'manager',
       ]);
       expect(names(GROUP_SCHEMA)).to.have.members(['displayName', 'members']);
     });

@@ -3,13 +3,27 @@ import { cloneJson } from '../../../src/scim/values.js';
 
 describe('cloneJson', () => {
   it('copies every level, so changing the copy leaves the original as it was', () => {
-    const original = { userName: 'a@x', active: true, n: 3, none: null, name: { givenName: 'A' }, emails: [{ value: 'a@x', primary: true }] };
+    const original = {
+      userName: 'a@x',
+      active: true,
+      n: 3,
+      none: null,
+      name: { givenName: 'A' },
+      emails: [{ value: 'a@x', primary: true }],
+    };
     const copy = cloneJson(original);
     expect(copy).to.deep.equal(original);
     copy.name.givenName = 'B';
     copy.emails[0]!.value = 'b@x';
     copy.emails.push({ value: 'c@x', primary: false });
-    expect(original).to.deep.equal({ userName: 'a@x', active: true, n: 3, none: null, name: { givenName: 'A' }, emails: [{ value: 'a@x', primary: true }] });
+    expect(original).to.deep.equal({
+      userName: 'a@x',
+      active: true,
+      n: 3,
+      none: null,
+      name: { givenName: 'A' },
+      emails: [{ value: 'a@x', primary: true }],
+    });
   });
 
   it('returns scalars as they are', () => {

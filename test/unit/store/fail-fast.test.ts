@@ -13,7 +13,10 @@ describe('fail-fast store errors', () => {
     ['a loading server', new Error('LOADING Redis is loading the dataset in memory')],
     ['a slot being migrated', new Error('TRYAGAIN Multiple keys request during rehashing of slot')],
     ['redirections exhausted', new Error('Too many Cluster redirections. Last error: Error: Connection is closed.')],
-    ['an auto-pipelined batch split by a slot move', new Error('All keys in the pipeline should belong to the same slots allocation group')],
+    [
+      'an auto-pipelined batch split by a slot move',
+      new Error('All keys in the pipeline should belong to the same slots allocation group'),
+    ],
     ['unknown slots', new Error('Failed to refresh slots cache.')],
     ['a cluster reconnecting', new Error("Cluster isn't ready and enableOfflineQueue options is false")],
     ['no sentinel', new Error('All sentinels are unreachable. Retrying from scratch after 10ms.')],
@@ -30,11 +33,14 @@ describe('fail-fast store errors', () => {
   }
 
   it('looks inside a MULTI refused as a whole (EXECABORT): unavailable when a command in it was, a bug otherwise', () => {
-    const execabort = (...previousErrors: Error[]) => Object.assign(new Error('EXECABORT Transaction discarded because of previous errors.'), { previousErrors });
+    const execabort = (...previousErrors: Error[]) =>
+      Object.assign(new Error('EXECABORT Transaction discarded because of previous errors.'), { previousErrors });
     const readonly = execabort(new Error("READONLY You can't write against a read only replica."));
     const mapped = asStoreError(readonly) as StoreUnavailableError;
     expect(mapped).to.be.instanceOf(StoreUnavailableError);
-    expect(mapped.message).to.equal("The data store is unavailable (READONLY You can't write against a read only replica.); retry shortly");
+    expect(mapped.message).to.equal(
+      "The data store is unavailable (READONLY You can't write against a read only replica.); retry shortly",
+    );
     expect(mapped.cause).to.equal(readonly);
     const bug = execabort(new Error("ERR wrong number of arguments for 'hset' command"));
     expect(asStoreError(bug)).to.equal(bug);
@@ -48,8 +54,13 @@ describe('fail-fast store errors', () => {
   });
 
   it('leaves our own bugs alone (they stay 500s)', () => {
-    expect(asStoreError(new Error("ERR CROSSSLOT Keys in request don't hash to the same slot"))).to.be.instanceOf(Error).and.not.instanceOf(StoreUnavailableError);
-    for (const err of [new Error('ERR Error running script: attempt to index a nil value'), new TypeError('x is not a function')]) {
+    expect(asStoreError(new Error("ERR CROSSSLOT Keys in request don't hash to the same slot")))
+      .to.be.instanceOf(Error)
+      .and.not.instanceOf(StoreUnavailableError);
+    for (const err of [
+      new Error('ERR Error running script: attempt to index a nil value'),
+      new TypeError('x is not a function'),
+    ]) {
       expect(asStoreError(err)).to.equal(err);
     }
   });

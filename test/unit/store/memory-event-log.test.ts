@@ -11,7 +11,8 @@ describe('memory store event log', () => {
     for (let i = 1; i <= N; i++) log.append(JSON.stringify({ id: `e${i}`, text: 'é✓' }), i < 2000 ? 100 : 200);
     return log;
   }
-  const ids = (log: EventLog, after: string | null, limit: number) => log.read(after, limit).map((e) => (JSON.parse(e.json) as { id: string }).id);
+  const ids = (log: EventLog, after: string | null, limit: number) =>
+    log.read(after, limit).map((e) => (JSON.parse(e.json) as { id: string }).id);
 
   it('reads in order from any cursor, across sealed and open blocks (multi-byte text intact)', () => {
     const log = filled();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { countInSync, IN_SYNC_MAX_LAG_S } from '../../../src/store/redis/replicas-in-sync.js';
 
-describe('replicas in sync, from a master\'s INFO replication', () => {
+describe("replicas in sync, from a master's INFO replication", () => {
   it('counts the replicas online and acknowledging, not those in their first sync or silent too long', () => {
     const info = [
       '# Replication',

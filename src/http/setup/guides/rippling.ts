@@ -13,5 +13,7 @@ export const rippling: ScimGuide = {
     html`Under <strong>Supported SCIM Attributes</strong>, add <code>externalId</code>, <code>emails.primary</code>, <code>name.givenName</code> and <code>name.familyName</code>.`,
     html`Install the app, paste a token from this page as the <strong>Bearer Token</strong>, then choose who gets access (app access rules) and when accounts are created.`,
   ],
-  notes: [html`Rippling creates accounts from employment events (hire, change, termination), so a new user may only arrive on their start date.`],
+  notes: [
+    html`Rippling creates accounts from employment events (hire, change, termination), so a new user may only arrive on their start date.`,
+  ],
 };

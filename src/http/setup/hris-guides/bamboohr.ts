@@ -7,9 +7,19 @@ export const bamboohrGuide: HrisGuide = {
   intro:
     "This service reads your company's employees from BambooHR (read only): each employee with a work email becomes a user, each department a group. After the first sync it reads only the employees BambooHR reports as changed.",
   fields: [
-    { name: 'subdomain', label: 'Company subdomain', hint: 'The part before .bamboohr.com in your BambooHR address: acme for acme.bamboohr.com.' },
+    {
+      name: 'subdomain',
+      label: 'Company subdomain',
+      hint: 'The part before .bamboohr.com in your BambooHR address: acme for acme.bamboohr.com.',
+    },
     { name: 'api_key', label: 'API key', secret: true },
-    { name: 'webhook_secret', label: 'Webhook private key', secret: true, optional: true, hint: 'Only if you set up the webhook (step 5): without it, webhook calls are refused.' },
+    {
+      name: 'webhook_secret',
+      label: 'Webhook private key',
+      secret: true,
+      optional: true,
+      hint: 'Only if you set up the webhook (step 5): without it, webhook calls are refused.',
+    },
   ],
   steps: (webhookUrl) => [
     html`Sign in to BambooHR as a user who can see every employee's job and contact information, and nothing you would not share: an API key has exactly its user's access. A user with a <strong>view-only</strong> access level covering all employees is best (the key is never used to write).`,

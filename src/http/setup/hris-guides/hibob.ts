@@ -17,5 +17,7 @@ export const hibobGuide: HrisGuide = {
     html`Paste the ID and token below and click <strong>Connect HiBob</strong>. Bob is asked at once; its answer is shown here, and nothing is kept unless it accepted them.`,
     html`Optional, for changes within seconds: in <strong>Settings › Integrations › Automation › Webhooks</strong>, add a webhook to <code>${webhookUrl}</code> for the employee events (created, updated, left, deleted). Bob's webhook says only that something changed; this service then reads Bob again.`,
   ],
-  notes: [html`Bob allows 50 requests a minute for your company; this service stays within it (a sync costs two requests).`],
+  notes: [
+    html`Bob allows 50 requests a minute for your company; this service stays within it (a sync costs two requests).`,
+  ],
 };

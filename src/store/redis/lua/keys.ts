@@ -41,15 +41,51 @@ export const SCRIPT_KEYS = {
   /** The name indexes only when the body changes (a membership PATCH leaves them). */
   updateGroup: (id: string, hasBody: boolean) => [`g:${id}`, `gj:${id}`, ...LOG, ...(hasBody ? ['gn', 'ge'] : [])],
   /** The membership part of a group write sent inline: `userIds` are those its entries add or remove. */
-  inlineMembers: (groupId: string, userIds: string[]) => [`m:${groupId}`, `md:${groupId}`, 'seq', ...LOG, ...userKeys(userIds, true)],
+  inlineMembers: (groupId: string, userIds: string[]) => [
+    `m:${groupId}`,
+    `md:${groupId}`,
+    'seq',
+    ...LOG,
+    ...userKeys(userIds, true),
+  ],
   /** The membership part of a group write staged as `token`: its commit. */
-  stagedMembers: (groupId: string, token: string) => [stageKey(groupId, token), 'uw', `gj:${groupId}`, `gt:${groupId}`, 'gpend'],
+  stagedMembers: (groupId: string, token: string) => [
+    stageKey(groupId, token),
+    'uw',
+    `gj:${groupId}`,
+    `gt:${groupId}`,
+    'gpend',
+  ],
   /** Members of up to a chunk are unlinked by the script itself: the caller adds their `ug:` keys (read first). */
-  deleteGroup: (id: string) => [`g:${id}`, `gj:${id}`, `m:${id}`, `md:${id}`, `gx:${id}`, 'gn', 'ge', 'go', 'gpend', ...LOG],
+  deleteGroup: (id: string) => [
+    `g:${id}`,
+    `gj:${id}`,
+    `m:${id}`,
+    `md:${id}`,
+    `gx:${id}`,
+    'gn',
+    'ge',
+    'go',
+    'gpend',
+    ...LOG,
+  ],
   /** Besides each chunk's keys: see journalChunk, or those the script names. */
-  drain: (groupId: string) => [`gj:${groupId}`, `gt:${groupId}`, `gx:${groupId}`, `m:${groupId}`, `md:${groupId}`, 'gpend', 'seq', ...LOG],
+  drain: (groupId: string) => [
+    `gj:${groupId}`,
+    `gt:${groupId}`,
+    `gx:${groupId}`,
+    `m:${groupId}`,
+    `md:${groupId}`,
+    'gpend',
+    'seq',
+    ...LOG,
+  ],
   /** A chunk of the journal of the change staged as `token`: its flags and users (entries from the writer). */
   journalChunk: (token: string, userIds: string[]) => [`gf:${token}`, ...userKeys(userIds, true)],
   /** Staging a chunk, or re-checking one (dsyncVerify): the list and the records of the chunk's users. */
-  stage: (groupId: string, token: string, userIds: string[]) => [stageKey(groupId, token), 'uw', ...userKeys(userIds, false)],
+  stage: (groupId: string, token: string, userIds: string[]) => [
+    stageKey(groupId, token),
+    'uw',
+    ...userKeys(userIds, false),
+  ],
 };

@@ -3,7 +3,10 @@
  * from ARGV): create, update and delete, each with its index changes and its events in one step.
  */
 
-/** ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
+/**
+ * ARGV: id, userName, externalId, emails, created, modified, body, fields…, manager id, manager email, roles, custom
+ * attributes, nEvents, events… (see eventFields)
+ */
 export const createUser = `
 local id, un, ext, ems = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 if redis.call('HSETNX', k('un'), un, id) == 0 then return {'conflict'} end
@@ -18,7 +21,10 @@ emitn(n)
 return ok(h)
 `;
 
-/** ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, roles, custom attributes, nEvents, events… (see eventFields) */
+/**
+ * ARGV: id, expectedVersion, userName, externalId, emails, now, body, fields…, manager id, manager email, roles, custom
+ * attributes, nEvents, events… (see eventFields)
+ */
 export const updateUser = `
 local id, un, ext, ems, now = ARGV[1], ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local key = k('u:', id)
