@@ -39,7 +39,9 @@ for (const backend of FAULT_BACKENDS) {
   // ---- (a) crash ----------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): dsync killed with SIGKILL`, function () {
-    this.timeout(60_000);
+    // Two process starts and 2,000 SCIM creates take ~20 s alone and over 60 s beside CI's other legs on two
+    // cores; the waits inside keep their own bounds and messages.
+    this.timeout(120_000);
     let redis: RedisClient;
     let receiver: FaultReceiver;
 
