@@ -79,7 +79,7 @@ const engineTuning = z.strictObject({
     .int('must be an integer')
     .min(1, 'must be >= 1')
     .max(MAX_POSTS_PER_DIRECTORY, `must be <= ${MAX_POSTS_PER_DIRECTORY}`)
-    .default(16),
+    .default(64),
   /** Real time: how often the due set is polled (a commit in this process starts delivery at once anyway). */
   pollIntervalMs: positiveMs.default(250),
   /** How often directories whose log is ahead of their cursor are re-marked due (repairs lost wake-ups). */

@@ -52,12 +52,14 @@ export interface PassContext {
 }
 
 /**
- * A counting semaphore: a pass takes a slot per POST; one that found none waits, and each release wakes the
- * longest waiting only: waking every waiting pass on each POST would cost a hundred wake-ups a POST with a
- * hundred busy directories (docs/design/performance.md, "Delivery against a receiver at 50 ms").
+ * A counting semaphore: a pass takes a slot per POST; one that found none waits, and a release hands its slot
+ * to the longest waiting pass. Waking every waiting pass on each POST would cost a hundred wake-ups a POST with a
+ * hundred busy directories (docs/design/performance.md, "Delivery against a receiver at 50 ms"); and a slot
+ * merely freed would go back to the busy directory whose answer freed it (it takes again before the woken pass
+ * runs), so one directory's backlog could hold every POST of the process while the others wait.
  */
 export class PostSlots {
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Set<(handed: boolean) => void>();
   constructor(private available: number) {}
 
   tryTake(): boolean {
@@ -66,22 +68,19 @@ export class PostSlots {
     return true;
   }
   release(): void {
-    this.available++;
     const [first] = this.waiters;
-    if (first) {
-      this.waiters.delete(first);
-      first();
-    }
+    if (first) first(true);
+    else this.available++;
   }
-  /** Resolves when a release picks this waiter (or after `ms`). */
-  wait(ms: number): Promise<void> {
+  /** Resolves true when a release hands this waiter its slot (the caller then holds it), false after `ms`. */
+  wait(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (handed: boolean) => {
         clearTimeout(timer);
         this.waiters.delete(wake);
-        resolve();
+        resolve(handed);
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(() => wake(false), ms);
       this.waiters.add(wake);
     });
   }

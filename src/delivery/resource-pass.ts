@@ -42,6 +42,8 @@ export class ResourcePass {
   private unreadFailing: Array<{ unit: Unit; saved: FailingDelivery }> = [];
   private atEnd = false;
   private inFlight = 0;
+  /** Slots the process's budget handed this pass while it waited: the next dispatch uses or returns them. */
+  private handed = 0;
   private pausedUntil = 0;
   /** A 410 disabled the webhook: the pass stops, failed deliveries start over when it is set again. */
   private disabled = false;
@@ -94,7 +96,7 @@ export class ResourcePass {
         if (this.wantsEvents()) continue;
         if (this.queue.readyCount > 0 || this.untilNextRetry(Infinity) === 0) {
           // The process's POSTs are all taken by other directories: wait for one.
-          await this.c.slots.wait(SAVE_MS);
+          if (await this.c.slots.wait(SAVE_MS)) this.handed++;
           continue;
         }
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
@@ -103,6 +105,7 @@ export class ResourcePass {
         await this.idle(wait);
       }
     } finally {
+      this.returnHanded();
       while (this.inFlight > 0) await this.idle(Infinity);
       clearInterval(tick);
       this.markDirty();
@@ -178,20 +181,35 @@ export class ResourcePass {
   }
 
   private dispatch(): void {
+    this.sendWhatMayGo();
+    this.returnHanded();
+  }
+
+  private sendWhatMayGo(): void {
     const now = Date.now();
     if (this.pausedUntil > now) return;
     // Batch mode: full batches while more can be read.
     if (this.batch && this.queue.readyCount < this.size && this.wantsEvents()) return;
     const limit = this.c.postsPerDirectory;
-    const { slots } = this.c;
-    while (this.inFlight < limit && slots.tryTake()) {
+    while (this.inFlight < limit && this.takeSlot()) {
       const unit = this.queue.dueRetries(Math.min(now, this.retriesUntil), 1)[0] ?? this.queue.take(this.size);
       if (!unit) {
-        slots.release();
+        this.c.slots.release();
         break;
       }
       void this.send(unit);
     }
+  }
+
+  private takeSlot(): boolean {
+    if (this.handed === 0) return this.c.slots.tryTake();
+    this.handed--;
+    return true;
+  }
+
+  /** A slot handed to this pass and not used goes on to the next waiting pass. */
+  private returnHanded(): void {
+    for (; this.handed > 0; this.handed--) this.c.slots.release();
   }
 
   private async send(unit: Unit): Promise<void> {

@@ -16,7 +16,8 @@
  *   - steady state: SCIM user creates at BENCH_RATE/s spread over the directories for BENCH_STEADY_SECONDS,
  *     healthy receiver; lag = event created_at → receiver got it
  *   - latency (delivery-latency.ts): a receiver answering after 50 ms; one directory's first sync of BENCH_USERS
- *     users and BENCH_GROUPS groups with `resource` ordering at DSYNC_WEBHOOK_CONCURRENCY=BENCH_CONCURRENCY,
+ *     users and BENCH_GROUPS groups with `resource` ordering at DSYNC_WEBHOOK_CONCURRENCY=BENCH_CONCURRENCY (unset:
+ *     dsync's default),
  *     checked by the resource-order checker, beside `directory` ordering on BENCH_DIRECTORY_USERS users
  *     (extrapolated)
  *   - poison (delivery-latency.ts): the 50 ms receiver refusing every event of one user for 60 s while SCIM
@@ -28,10 +29,11 @@
  *
  * Env: BENCH_DIRS=100 BENCH_RT_EVENTS=50000 BENCH_SINGLE_EVENTS=10000 BENCH_BATCH_EVENTS=200000
  *      BENCH_BATCH_SIZES=100,500 BENCH_RATE=500 BENCH_STEADY_SECONDS=10 BENCH_ORDERINGS=directory,resource
- *      BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_DIRECTORY_USERS=500 BENCH_CONCURRENCY=64 BENCH_POISON_RATE=100
+ *      BENCH_USERS=100000 BENCH_GROUPS=2000 BENCH_DIRECTORY_USERS=500 BENCH_CONCURRENCY=<default> BENCH_POISON_RATE=100
  *      BENCH_ONLY=realtime|batch|steady|latency|poison
  */
 import { Redis } from 'ioredis';
+import { DELIVERY_DEFAULTS } from '../../src/delivery/options.js';
 import { firstSyncPhase, poisonPhase, type LatencyRow, type PoisonRow } from './delivery-latency.js';
 import { batchPhase, createDirectories, realtimePhase, steadyPhase, type Row } from './delivery-phases.js';
 import { client, CountingReceiver, startDsync, startRedis } from './lib.js';
@@ -47,9 +49,11 @@ const ORDERINGS = (process.env.BENCH_ORDERINGS ?? 'directory,resource').split(',
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 2_000);
 const DIRECTORY_USERS = Number(process.env.BENCH_DIRECTORY_USERS ?? 500);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+/** Unset: the service runs with its own default, which the figures then describe. */
+const CONCURRENCY = process.env.BENCH_CONCURRENCY;
 const POISON_RATE = Number(process.env.BENCH_POISON_RATE ?? 100);
 const ONLY = process.env.BENCH_ONLY;
+const concurrency = CONCURRENCY ?? String(DELIVERY_DEFAULTS.postsPerDirectory);
 const run = (what: string) => !ONLY || ONLY.split(',').includes(what);
 
 const TARGETS = { batch: 20_000, realtime: 3_000, lagP99: 1_000 };
@@ -64,7 +68,7 @@ async function latencyPhases(common: Record<string, string>, redis: Redis, slow:
   const resource = await startDsync({
     ...common,
     DSYNC_WEBHOOK_ORDERING: 'resource',
-    DSYNC_WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    ...(CONCURRENCY && { DSYNC_WEBHOOK_CONCURRENCY: CONCURRENCY }),
     DSYNC_WEBHOOK_RETRY_SCHEDULE: '5s,10s,20s,40s,80s',
   });
   const api = client(resource.url, `Api-Key ${resource.apiKey}`, 4);
@@ -72,12 +76,12 @@ async function latencyPhases(common: Record<string, string>, redis: Redis, slow:
   try {
     if (run('latency')) {
       console.log(
-        `receiver answering after 50 ms: first sync of ${USERS} users and ${GROUPS} groups, one directory, resource ordering, ${CONCURRENCY} POSTs in flight:`,
+        `receiver answering after 50 ms: first sync of ${USERS} users and ${GROUPS} groups, one directory, resource ordering, ${concurrency} POSTs in flight:`,
       );
       const [dir] = await createDirectories(api, 1, slow.url, 'first-sync-resource');
       slow.recorded = [];
       const row = await firstSyncPhase(
-        `resource (DSYNC_WEBHOOK_CONCURRENCY=${CONCURRENCY})`,
+        `resource (DSYNC_WEBHOOK_CONCURRENCY=${concurrency}${CONCURRENCY ? '' : ', the default'})`,
         resource,
         redis,
         slow,

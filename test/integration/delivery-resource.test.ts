@@ -283,6 +283,24 @@ for (const kind of STORE_KINDS) {
       expect(hooks.maxInFlight, 'POSTs in flight in the process (4 a directory, 6 in all)').to.be.within(5, 6);
     });
 
+    it("a directory's backlog does not keep another directory waiting for the process's POSTs", async () => {
+      // One directory may use every POST of the process (postsPerDirectory = postsPerProcess): a POST its answer
+      // frees goes to the directory waiting for one, not back to the busy one.
+      await start({ delivery: { postsPerDirectory: 4, postsPerProcess: 4 } });
+      hooks.answer = () => ({ status: 200, delayMs: 40 });
+      const [big, small] = [await directory(), await directory()];
+      const BIG = 150;
+      await Promise.all(Array.from({ length: BIG }, (_, i) => createUser(big, `big${i}`)));
+      await until(() => hooks.posts(big.id).length >= 8, 'the big directory delivering');
+      await Promise.all(Array.from({ length: 3 }, (_, i) => createUser(small, `small${i}`)));
+      const acked = (d: { id: string }) => hooks.posts(d.id).flatMap((p) => (p.acked === undefined ? [] : [p.acked]));
+      await until(() => acked(small).length === 3, "the small directory's 3 events", 20_000);
+      await until(() => acked(big).length === BIG, "the big directory's events", 30_000);
+      const smallDone = Math.max(...acked(small));
+      const bigAfter = acked(big).filter((tick) => tick > smallDone).length;
+      expect(bigAfter, "the big directory's events acknowledged after the small one's last").to.be.at.least(30);
+    });
+
     it('`directory` ordering keeps one POST in flight and log order; `resource` sends unrelated events at once', async () => {
       for (const ordering of ['directory', 'resource'] as const) {
         await running?.close();

@@ -70,8 +70,8 @@ describe('config', () => {
     expect(c.eventRetentionMs).to.equal(86_400_000);
   });
 
-  it('reads the delivery ordering and POSTs in flight per directory (defaults: resource, 16), and names them when bad', () => {
-    expect(loadConfig({}, key)).to.include({ webhookOrdering: 'resource', webhookConcurrency: 16 });
+  it('reads the delivery ordering and POSTs in flight per directory (defaults: resource, 64), and names them when bad', () => {
+    expect(loadConfig({}, key)).to.include({ webhookOrdering: 'resource', webhookConcurrency: 64 });
     expect(loadConfig({ DSYNC_WEBHOOK_ORDERING: 'directory', DSYNC_WEBHOOK_CONCURRENCY: '64' }, key)).to.include({
       webhookOrdering: 'directory',
       webhookConcurrency: 64,

@@ -15,7 +15,7 @@ describe('delivery options', () => {
       logRetentionMs: 7 * 86_400_000,
       ordering: 'resource',
       postsPerProcess: 64,
-      postsPerDirectory: 16,
+      postsPerDirectory: 64,
     });
     expect(resolveWebhookOptions({})).to.deep.equal({
       allowPrivate: true,
