@@ -4,13 +4,15 @@
  * request of 10,000 names (97 KB) blocked the event loop for 5–11 s, 60,000 (650 KB, under the body limit) for
  * minutes, /healthz and every other tenant waiting. Now names are bounded per object (1,000) and per request
  * (10,000) with a 400 naming the bound, checked before anything looks a name up, and the lookups of a write are
- * constant-time. Times are CPU time (the process's, so they can only overstate), never wall time, and bounded at
- * 250 ms a request: parsing the body (client and server together) takes 40–110 ms of it on a loaded machine, and
- * the old lookup took seconds for a fifth of these names.
+ * constant-time. Times are CPU time of the main thread, never wall time: the longest event-loop block is bounded
+ * at 250 ms, a request's whole time at 1 s. Parsing the body (client and server together) takes 40–110 ms on an
+ * idle machine and several times that on a loaded one (CI saw 600 ms of the process's CPU, the collector's threads
+ * and other tests' timers in this process included); the old lookup took seconds for a fifth of these names, and
+ * minutes for all of them.
  */
 import { expect } from 'chai';
 import { MAX_ATTRIBUTE_NAMES, MAX_ATTRIBUTES_PER_OBJECT } from '../../src/core/input-limits.js';
-import { StallProbe } from '../support/big-group.js';
+import { StallProbe, threadTimes } from '../support/big-group.js';
 import { STORE_KINDS, openStore, startService, type Service } from '../support/harness.js';
 
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -21,12 +23,14 @@ const CUSTOM = 'urn:ietf:params:scim:schemas:extension:acme:2.0:User';
 const names = (n: number, tag = 'x') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${tag}${i}`, 1]));
 const ops = (...Operations: unknown[]) => ({ schemas: [PATCH_OP], Operations });
 
-/** The CPU time `run` took, in ms (the whole process: client and server, the collector's threads included). */
+/** A request's CPU time at most (the main thread's: client and server together). */
+const REQUEST_CPU_MS = 1_000;
+
+/** The main thread's CPU time while `run` ran, in ms. */
 async function cpuOf<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
-  const t0 = process.cpuUsage();
+  const t0 = threadTimes().cpu;
   const result = await run();
-  const used = process.cpuUsage(t0);
-  return { result, ms: (used.user + used.system) / 1000 };
+  return { result, ms: threadTimes().cpu - t0 };
 }
 
 for (const kind of STORE_KINDS) {
@@ -51,7 +55,7 @@ for (const kind of STORE_KINDS) {
       `has 5000\\d attributes; at most ${MAX_ATTRIBUTES_PER_OBJECT} are allowed in one object$`,
     );
 
-    it('answers 50,000 names in one body 400 within 250 ms of CPU, while /healthz keeps answering', async () => {
+    it('answers 50,000 names in one body 400 within a second of CPU and no block over 250 ms, while /healthz keeps answering', async () => {
       // Serialised before the clock starts: the client's own work is not the server's.
       const body = JSON.stringify({ userName: 'big@acme.io', ...names(50_000) });
       expect(body.length).to.be.within(500_000, 1024 * 1024);
@@ -61,7 +65,7 @@ for (const kind of STORE_KINDS) {
       const during = probe.polls;
       await probe.stop();
       expectTooMany(res, /^The body has 50001 attributes; at most 1000 are allowed in one object$/);
-      expect(ms, 'CPU time of the request (ms)').to.be.below(250);
+      expect(ms, 'CPU time of the request (ms)').to.be.below(REQUEST_CPU_MS);
       expect(probe.cpuMaxMs, 'longest event-loop block (ms of CPU)').to.be.below(250);
       expect(during + probe.polls, '/healthz answered meanwhile').to.be.greaterThan(0);
       expect(await svc.dsync.store.countUsers(dir.id)).to.equal(1);
@@ -99,7 +103,7 @@ for (const kind of STORE_KINDS) {
       expectTooMany(operation!, /^Operations\[0\] has 5000\d attributes/);
       expectTooMany(member!, /^members\[0\] has 5000\d attributes/);
       for (const res of result) expect(res.body.detail).to.match(perObject);
-      expect(ms, 'CPU time of the eight requests (ms)').to.be.below(8 * 250);
+      expect(ms, 'CPU time of the eight requests (ms)').to.be.below(8 * REQUEST_CPU_MS);
       const stored = await svc.scim(dir, 'GET', `/Users/${user}`);
       expect(Object.keys(stored.body).sort()).to.deep.equal(['id', 'meta', 'schemas', 'userName']);
     });

@@ -272,9 +272,17 @@ for (const kind of STORE_KINDS) {
 
     it("the process's POSTs in flight are shared by its directories (postsPerProcess), each still sending many", async () => {
       await start({ delivery: { postsPerDirectory: 4, postsPerProcess: 6 } });
-      hooks.answer = () => ({ status: 200, delayMs: 30 });
+      // The first answers wait until every directory has a backlog: on a loaded machine the writes could
+      // otherwise trickle in no faster than they are delivered, and no moment would need more than one directory.
+      let open!: () => void;
+      const backlog = new Promise<void>((resolve) => (open = resolve));
+      hooks.answer = () => ({ status: 200, delayMs: 30, until: backlog });
       const dirs = [await directory(), await directory(), await directory()];
       await Promise.all(dirs.flatMap((d, j) => Array.from({ length: 12 }, (_, i) => createUser(d, `cap${j}-${i}`))));
+      await until(() => hooks.inFlight >= 6, 'six POSTs held by the receiver');
+      await sleep(300);
+      expect(hooks.inFlight, 'POSTs in flight while all are held').to.equal(6);
+      open();
       for (const d of dirs) {
         const events = await log(d);
         await until(() => hooks.posts(d.id).filter((p) => p.acked).length >= events.length, 'all events');

@@ -98,7 +98,7 @@ const MAIN_THREAD_STAT = `/proc/self/task/${process.pid}/schedstat`;
  * Milliseconds the main thread has run on a CPU and waited for one (Linux's per-thread accounting); elsewhere the
  * whole process' CPU time and no wait.
  */
-function threadTimes(): { cpu: number; waited: number } {
+export function threadTimes(): { cpu: number; waited: number } {
   try {
     const [cpu, waited] = readFileSync(MAIN_THREAD_STAT, 'utf8')
       .split(' ')
