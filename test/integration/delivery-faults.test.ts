@@ -14,7 +14,14 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import type { RedisClient } from '../../src/store/redis/client.js';
-import { expectDelivered, expectSequence, heldLeases, lapseLeases, logIds } from '../support/delivery-truth.js';
+import {
+  expectDelivered,
+  expectSequence,
+  heldLeases,
+  lapseLeases,
+  logIds,
+  stopHoldingNoLease,
+} from '../support/delivery-truth.js';
 import {
   createDirectories,
   createUsers,
@@ -168,31 +175,6 @@ for (const backend of FAULT_BACKENDS) {
       redis.disconnect();
     });
 
-    /**
-     * Stops a process (SIGSTOP) at a moment it holds no delivery lease. A lease free just before the signal may
-     * still be taken in between (a pass started by a late due mark); a process stopped with a lease would keep
-     * the other one out for the lease's 30 s. So: stop, and if a lease stays held, let the process go on and try
-     * again.
-     */
-    async function stopHoldingNoLease(proc: DsyncProc, dirs: Dir[]): Promise<void> {
-      for (let attempt = 1; ; attempt++) {
-        await until(
-          async () => (await heldLeases(redis, dirs)).size === 0,
-          'every delivery pass ended and released its lease',
-          10_000,
-        );
-        proc.child.kill('SIGSTOP');
-        // Leases of the running process end within its pass; only the stopped one's would stay.
-        const free = await until(async () => (await heldLeases(redis, dirs)).size === 0, 'no lease held', 2_000).then(
-          () => true,
-          () => false,
-        );
-        if (free) return;
-        proc.child.kill('SIGCONT');
-        if (attempt === 5) throw new Error('the process held a delivery lease at each of 5 stops');
-      }
-    }
-
     async function delivered(proc: DsyncProc): Promise<number> {
       const text = await (await fetch(proc.metricsUrl!)).text();
       const m = /^webhook_events_delivered_total (\d+)/m.exec(text);
@@ -213,7 +195,7 @@ for (const backend of FAULT_BACKENDS) {
       // Which process drains what above is timing: one may hold every lease for the whole wave. So the lease is
       // made to move: once every pass has ended and let its lease go, serve#1 is stopped and serve#2 alone takes
       // more writes, which it must deliver itself.
-      await stopHoldingNoLease(one, dirs);
+      await stopHoldingNoLease(redis, one, dirs);
       try {
         await createUsers([two], dirs, LATER, 'later');
         await receiver.waitForEvents(TOTAL, 20_000);

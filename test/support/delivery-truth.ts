@@ -9,8 +9,9 @@ import type { RedisClient } from '../../src/store/redis/client.js';
 import { sequenceOfId } from '../../src/store/redis/event-ids.js';
 import { entryEventJson } from '../../src/store/redis/records.js';
 import { expectResourceOrder, type OrderCheck } from './resource-order.js';
-import type { Dir } from './dsync-process.js';
+import type { Dir, DsyncProc } from './dsync-process.js';
 import type { FaultReceiver, Seen } from './fault-receiver.js';
+import { until } from './harness.js';
 
 export async function logIds(redis: RedisClient, dirId: string): Promise<string[]> {
   const entries = await redis.xrange(`dsync:{${dirId}}:ev`, '-', '+');
@@ -94,6 +95,31 @@ export async function heldLeases(redis: RedisClient, dirs: Dir[]): Promise<Map<s
     if (owner) held.set(dir.id, owner);
   }
   return held;
+}
+
+/**
+ * Stops a process (SIGSTOP) at a moment it holds no delivery lease. A lease free just before the signal may
+ * still be taken in between (a pass started by a late due mark); a process stopped with a lease would keep
+ * the other one out for the lease's 30 s. So: stop, and if a lease stays held, let the process go on and try
+ * again.
+ */
+export async function stopHoldingNoLease(redis: RedisClient, proc: DsyncProc, dirs: Dir[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await until(
+      async () => (await heldLeases(redis, dirs)).size === 0,
+      'every delivery pass ended and released its lease',
+      10_000,
+    );
+    proc.child.kill('SIGSTOP');
+    // Leases of the running process end within its pass; only the stopped one's would stay.
+    const free = await until(async () => (await heldLeases(redis, dirs)).size === 0, 'no lease held', 2_000).then(
+      () => true,
+      () => false,
+    );
+    if (free) return;
+    proc.child.kill('SIGCONT');
+    if (attempt === 5) throw new Error('the process held a delivery lease at each of 5 stops');
+  }
 }
 
 /**
