@@ -1,11 +1,12 @@
 /**
- * One Entra tenant of the fake: its users, groups and direct memberships, and the change log that Graph's delta
- * query answers from. Built from Microsoft's delta-query documentation: a first round lists every object in full;
- * a later round lists only what changed since its token — a new (or restored) object in full, an updated one as
- * its id plus the changed properties, a deleted one as `@removed` (`changed`: soft-deleted, restorable;
- * `deleted`: gone for good), and a group's member changes as `members@delta` (removals carry `@removed`).
- * A group with many members is split over several instances, the later ones carrying only `id` and more
- * members, placed at the end of the round (a client must not assume they are adjacent).
+ * One Entra tenant of the fake: its users, groups and direct memberships, and the change log that Graph's delta query
+ * answers from. Built from Microsoft's delta-query documentation: a first round lists every object in full; a later
+ * round lists only what changed since its token — a new (or restored) object in full (a restored user whose manager
+ * changed meanwhile with the former one `@removed`), an updated one as its id plus the changed properties, a deleted
+ * one as `@removed` (`changed`: soft-deleted, restorable; `deleted`: gone for good), and a group's member changes as
+ * `members@delta` (removals carry `@removed`). A group with many members is split over several instances, the later
+ * ones carrying only `id` and more members, placed at the end of the round (a client must not assume they are
+ * adjacent).
  *
  * Deletion and restore follow Entra (https://learn.microsoft.com/en-us/graph/api/directory-deleteditems-restore):
  * a deleted user, and a deleted Microsoft 365 group (`groupTypes: ['Unified']`), stay restorable for 30 days
@@ -274,7 +275,13 @@ export class Tenant {
   // Delta ------------------------------------------------------------------------------------------------
 
   /** One object with the properties asked for (`select` empty: Graph's defaults). */
-  render(kind: Kind, id: string, select: readonly string[], only?: ReadonlySet<string>): Record<string, unknown> {
+  render(
+    kind: Kind,
+    id: string,
+    select: readonly string[],
+    only?: ReadonlySet<string>,
+    managerChanged = only !== undefined,
+  ): Record<string, unknown> {
     const object = (kind === 'users' ? this.users.get(id) : this.groups.get(id)) as unknown as Record<string, unknown>;
     const wanted = (select.length > 0 ? select : kind === 'users' ? DEFAULT_USER_PROPS : DEFAULT_GROUP_PROPS).filter(
       (p) => p !== 'members' && p !== 'id',
@@ -282,7 +289,7 @@ export class Tenant {
     const out: Record<string, unknown> = { id };
     for (const p of wanted) {
       if (only && !only.has(p)) continue;
-      if (p === 'manager') Object.assign(out, this.managerDelta(id, only !== undefined));
+      if (p === 'manager') Object.assign(out, this.managerDelta(id, managerChanged));
       else out[p] = object[p] ?? null;
     }
     return out;
@@ -311,8 +318,8 @@ export class Tenant {
     const withMembers = kind === 'groups' && select.includes('members');
     const items: Array<Record<string, unknown>> = [];
     const overflow: Array<Record<string, unknown>> = [];
-    const full = (id: string) => {
-      const item = this.render(kind, id, select);
+    const full = (id: string, managerChanged = false) => {
+      const item = this.render(kind, id, select, undefined, managerChanged);
       if (!withMembers) return items.push(item);
       if (since > 0 && this.restoredGroupsWithoutMembers && this.restoredGroups.has(id)) return items.push(item);
       const refs = this.memberRefs(id);
@@ -355,7 +362,8 @@ export class Tenant {
           '@removed': { reason: this.recycled.has(id) || this.recycledGroups.has(id) ? 'changed' : 'deleted' },
         });
       } else if (t.created && (kind === 'users' || !knew.get(id))) {
-        full(id);
+        // A user the token knew, deleted and restored since: its manager's change in between is still a change.
+        full(id, knew.get(id) === true && t.props.has('manager'));
       } else {
         // A group the client knew, deleted and restored since, comes with its properties and its member changes.
         const selected = t.created
