@@ -53,6 +53,13 @@ stop_all() {
   for pid in $(server_pids "$dir"); do kill -KILL "$pid" 2>/dev/null || true; done
 }
 
+# Topologies started side by side (the cluster and the Sentinel setup of each test run, and CI's runs beside each
+# other) would each see the same ports free until their servers bind them: a start holds this lock from its pick
+# until its servers answer.
+PORTS_LOCK=/tmp/dsync-redis-topology-ports.lock
+lock_ports() { exec 9>"$PORTS_LOCK" && flock 9; }
+unlock_ports() { flock -u 9; }
+
 # A first port whose run of `count` ports (and their +10000 bus ports when `bus` is 1) can all be bound now.
 pick_ports() {
   node -e '
@@ -110,7 +117,8 @@ start_server() {
   mkdir -p "$home"
   { base_conf "$port" "$home"; printf '%s' "$extra"; } >"$home/redis.conf"
   shift 2
-  redis-server "$home/redis.conf" "$@" >/dev/null || die "redis-server on port $port did not start: $(tail -5 "$home/redis.log" 2>/dev/null)"
+  # Without the ports lock's descriptor: a server outliving this script must not hold the lock.
+  redis-server "$home/redis.conf" "$@" >/dev/null 9>&- || die "redis-server on port $port did not start: $(tail -5 "$home/redis.log" 2>/dev/null)"
 }
 
 cli() {
@@ -157,6 +165,7 @@ cluster_ready() {
 start_cluster() {
   local first=$1 masters=$2 replicas=$3 count ports=() port
   count=$((masters * (1 + replicas)))
+  lock_ports
   [ "$first" = auto ] && first=$(pick_ports "$count" 1)
   for ((port = first; port < first + count; port++)); do ports+=("$port"); done
   for port in "${ports[@]}"; do
@@ -168,6 +177,7 @@ start_cluster() {
     start_server "$port" "$extra"
   done
   for port in "${ports[@]}"; do wait_for "redis-server on $port" cli "$port" ping >/dev/null; done
+  unlock_ports
   local addrs=()
   for port in "${ports[@]}"; do addrs+=("$HOST:$port"); done
   cli "${ports[0]}" --cluster create "${addrs[@]}" --cluster-replicas "$replicas" --cluster-yes >"$DIR/create.log" 2>&1 ||
@@ -190,6 +200,7 @@ sentinels_ready() {
 
 start_sentinel() {
   local first=$1 replicas=$2 count=$3 master replica_addrs=() sentinels=() sentinel_ports=() port
+  lock_ports
   [ "$first" = auto ] && first=$(pick_ports $((replicas + 1 + count)) 0)
   master=$first
   start_server "$master" "$(data_conf)"
@@ -210,6 +221,8 @@ start_sentinel() {
     sentinels+=("$HOST:$port")
     sentinel_ports+=("$port")
   done
+  for port in "${sentinel_ports[@]}"; do wait_for "Sentinel on $port" cli "$port" ping >/dev/null; done
+  unlock_ports
   ((count == 0)) || wait_for "every Sentinel to see the replicas and the other Sentinels" sentinels_ready "$replicas" "$((count - 1))" "${sentinel_ports[@]}"
   SENTINELS=$(IFS=,; echo "${sentinels[*]}")
   describe KIND=sentinel "MASTER=$HOST:$master" "REPLICAS=$(IFS=,; echo "${replica_addrs[*]}")" "SENTINELS=$SENTINELS" "NAME=$SENTINEL_NAME"

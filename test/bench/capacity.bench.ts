@@ -16,9 +16,10 @@
 import { Redis } from 'ioredis';
 import { startTopology } from '../support/redis-topology.js';
 import { clusterMasters, counters, delta, sentCommands, summed, total, usedMemory } from './capacity-counters.js';
-import { client, CountingReceiver, cpuSeconds, freePort, phase, startDsync, startRedis, type Proc } from './lib.js';
+import { client, CountingReceiver, cpuSeconds, phase, startDsync, startRedis, type Proc } from './lib.js';
 import { fmt, type OpCost, printCosts, printModel, printRuns, type Run } from './capacity-report.js';
 import { check, createUsers, oktaUser } from './okta-workload.js';
+import { freePort } from '../support/ports.js';
 
 const OPS = Number(process.env.BENCH_OPS ?? 400);
 const USERS = Number(process.env.BENCH_USERS ?? 3000);

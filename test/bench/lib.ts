@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'undici';
+import { freePort } from '../support/ports.js';
 
 /** Imports the first of `paths` (under `dir`) that exists: a module an older checkout keeps under an older path. */
 export async function importFirst<T>(dir: string, paths: string[]): Promise<T> {
@@ -28,14 +29,6 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {

@@ -6,17 +6,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  client,
-  cpuSeconds,
-  freePort,
-  imageNodeOptions,
-  startDsync,
-  startRedis,
-  tscBuild,
-  type Client,
-} from './lib.js';
+import { client, cpuSeconds, imageNodeOptions, startDsync, startRedis, tscBuild, type Client } from './lib.js';
 import { check } from './okta-workload.js';
+import { freePort } from '../support/ports.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**

@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OPENAPI_FILE } from '../../scripts/generate/openapi.js';
-import { freePort, repoRoot, run, waitHealthy, type Running } from '../support/cli.js';
+import { repoRoot, run, waitHealthy, type Running } from '../support/cli.js';
 import { toolBinary } from '../support/tools.js';
+import { freePort } from '../support/ports.js';
 
 const exec = promisify(execFile);
 const KEY = 'clients-key';

@@ -16,11 +16,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_TYPES } from '../../src/core/model.js';
-import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
+import { run, waitHealthy, type Running } from '../support/cli.js';
 import { FAKE_CLIENT, FakeGoogle } from '../support/fake-google.js';
 import { STORE_KINDS, until } from '../support/harness.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
 import { toolBinary } from '../support/tools.js';
+import { freePort } from '../support/ports.js';
 
 const KEY = 'schemathesis-key';
 const DB = 12;

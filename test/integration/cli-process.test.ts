@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisUrl } from '../support/services.js';
 import { STORE_KINDS, until, type StoreKind } from '../support/harness.js';
-import { freePort, occupy, portIsFree, run, waitHealthy, type Running } from '../support/cli.js';
+import { run, waitHealthy, type Running } from '../support/cli.js';
 import { installPackedPackage } from '../support/packed.js';
+import { freePort, occupy, portIsFree } from '../support/ports.js';
 
 const KEY = 'cli-test-key';
 const storeEnv = (kind: StoreKind): Record<string, string> =>

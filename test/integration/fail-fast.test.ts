@@ -15,9 +15,9 @@ import { DirectoryService } from '../../src/core/directories.js';
 import { logRedisConnection } from '../../src/store/redis/connection-log.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
 import type { RedisTarget } from '../../src/store/redis/target.js';
-import { freePort } from '../bench/lib.js';
 import { sleep, until } from '../support/harness.js';
 import { RedisServer } from '../support/redis-server.js';
+import { freePort } from '../support/ports.js';
 
 const directory = { name: 'Acme', tenant: 'acme', product: 'app', type: 'okta-scim-v2' as const };
 

@@ -7,10 +7,11 @@
 import { expect } from 'chai';
 import { createDsync, type Dsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
-import { freePort, run, waitHealthy } from '../support/cli.js';
+import { run, waitHealthy } from '../support/cli.js';
 import { FAKE_CLIENT, FakeGoogle } from '../support/fake-google.js';
 import { until } from '../support/harness.js';
 import { clusterNodes, freshReplicatedStore, redisUrl } from '../support/services.js';
+import { freePort } from '../support/ports.js';
 
 const DB = 13;
 

@@ -7,11 +7,12 @@
 import { expect } from 'chai';
 import { createDsync } from '../../src/service.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
-import { freePort, run, waitHealthy } from '../support/cli.js';
+import { run, waitHealthy } from '../support/cli.js';
 import { FAKE_APP, FakeEntra } from '../support/fake-entra/index.js';
 import { TENANT_A, TENANT_B } from '../support/entra-harness.js';
 import { until } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
+import { freePort } from '../support/ports.js';
 
 const DB = 12;
 const syncMicrosoft = (env: Record<string, string>) =>

@@ -14,11 +14,11 @@ import { openApiPath } from '../../src/http/openapi/document.js';
 import { API_PREFIX, allowedMethods, errorStatuses, type ApiRoute } from '../../src/http/openapi/route-table.js';
 import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import { RedisStore } from '../../src/store/redis/users-groups.js';
-import { freePort } from '../support/cli.js';
 import { createDsync } from '../../src/service.js';
 import { API_KEY, startService, type Reply, type Service } from '../support/harness.js';
 import { startLimited, type LimitedService } from '../support/rate-limits.js';
 import { pino } from 'pino';
+import { freePort } from '../support/ports.js';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>> };
 const doc = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Doc;

@@ -3,10 +3,11 @@ import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import type { Cluster } from 'ioredis';
 import type { RedisStore } from '../../src/store/redis/users-groups.js';
 import { API_KEY, openStore, sleep } from '../support/harness.js';
-import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
+import { run, waitHealthy, type Running } from '../support/cli.js';
 import { burstOf, startLimited, type LimitedService, type LimitOptions } from '../support/rate-limits.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
 import { blocksOf } from '../readme/readme-blocks.js';
+import { freePort } from '../support/ports.js';
 
 /** The example 429 of docs/operating/rate-limits.md: status line, headers, blank line, body. */
 function readmeExample(): { status: number; headers: Record<string, string>; body: unknown } {

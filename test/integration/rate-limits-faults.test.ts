@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../../src/store/memory/users-groups.js';
 import type { RedisStore } from '../../src/store/redis/users-groups.js';
-import { freePort, run, type Running } from '../support/cli.js';
+import { run, type Running } from '../support/cli.js';
 import { sleep, until } from '../support/harness.js';
 import { burstOf, slowRequest, startLimited, type LimitedService } from '../support/rate-limits.js';
 import { freshRedisStore, redisUrl } from '../support/services.js';
+import { freePort } from '../support/ports.js';
 
 const DB = 9;
 const rename = (name: string) => ({

@@ -8,7 +8,6 @@
  */
 import { expect } from 'chai';
 import { once } from 'node:events';
-import { freePort } from '../bench/lib.js';
 import {
   dsyncEnv,
   dumpOutputs,
@@ -23,6 +22,7 @@ import { FaultReceiver } from '../support/fault-receiver.js';
 import { until } from '../support/harness.js';
 import { startTopology, type RedisTopology } from '../support/redis-topology.js';
 import { loadDirectories } from '../support/scim-write-load.js';
+import { freePort } from '../support/ports.js';
 
 const user = { username: 'dsync-app', password: 'tls-acl-secret' };
 

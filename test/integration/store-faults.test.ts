@@ -9,9 +9,9 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { freePort } from '../bench/lib.js';
 import { sleep, startReceiver, until, type Receiver } from '../support/harness.js';
 import { RedisServer } from '../support/redis-server.js';
+import { freePort } from '../support/ports.js';
 
 const API_KEY = 'store-faults-key';
 const BOUND_MS = 1500;

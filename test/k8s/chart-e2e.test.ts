@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { parse, stringify } from 'yaml';
-import { freePort } from '../bench/lib.js';
 import { startReceiver, until, type Receiver } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { find, helms, kubectl, ok, parseObjects, REPO_DIR, template, type K8sObject } from './helm-tools.js';
 import { EXPECTED_METRIC_FAMILIES, SERVE_ONLY_FAMILIES } from './metric-families.js';
+import { freePort } from '../support/ports.js';
 
 const NAMESPACE = 'dsync-system';
 const REDIS_DB = 13;

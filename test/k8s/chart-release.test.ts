@@ -9,10 +9,10 @@ import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../support/cli.js';
 import { until } from '../support/harness.js';
 import { blocksOf } from '../readme/readme-blocks.js';
 import { CHART_DIR, helmPageCommand, helms, ok, parseObjects, REPO_DIR, run, toolBinary } from './helm-tools.js';
+import { freePort } from '../support/ports.js';
 
 describe('Releasing: the chart pushed to an OCI registry, signed and verified as the release page says', function () {
   this.timeout(180_000);

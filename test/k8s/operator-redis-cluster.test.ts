@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { DIRECTORY_CONNECTIONS, type DirectoryConnection } from '../../src/operator/crd-schema.js';
 import { SECRETS } from '../../src/operator/kube.js';
-import { freePort, run, waitHealthy, type Running } from '../support/cli.js';
+import { run, waitHealthy, type Running } from '../support/cli.js';
 import { API_KEY } from '../support/harness.js';
 import { clusterNodes, freshReplicatedStore } from '../support/services.js';
 import { collectGarbage } from './cluster-controllers.js';
@@ -20,6 +20,7 @@ import {
   waitFor,
   type Env,
 } from './operator-harness.js';
+import { freePort } from '../support/ports.js';
 
 describe('operator and serve on a Redis Cluster (real CLI processes, kube-apiserver, cluster)', function () {
   this.timeout(120_000);

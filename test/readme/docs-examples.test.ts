@@ -10,11 +10,12 @@ import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { bash, freePort, run, waitHealthy } from '../support/cli.js';
+import { bash, run, waitHealthy } from '../support/cli.js';
 import { until } from '../support/harness.js';
 import { installPackedPackage } from '../support/packed.js';
 import { docsPages, type DocsBlock, type DocsPage } from './docs-blocks.js';
 import { compileStrict } from './typecheck.js';
+import { freePort } from '../support/ports.js';
 
 const API_KEY = 'docs-key';
 

@@ -11,11 +11,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bash, freePort, repoRoot, run, waitHealthy } from '../support/cli.js';
+import { bash, repoRoot, run, waitHealthy } from '../support/cli.js';
 import { openStore, startService, until } from '../support/harness.js';
 import { installPackedPackage, packageName } from '../support/packed.js';
 import { blocksOf, docsText } from './readme-blocks.js';
 import { compileStrict } from './typecheck.js';
+import { freePort } from '../support/ports.js';
 
 const exec = promisify(execFile);
 

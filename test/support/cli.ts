@@ -1,38 +1,10 @@
 /** The real `dsync` command for tests: spawned the way users start it, on free ports, with its output kept. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { until } from './harness.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A port that was free a moment ago (the OS picks it; the listener is closed again). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Holds a port the way another program would. */
-export async function occupy(port: number): Promise<Server> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
-  return server;
-}
-
-/** True if nothing listens on the port any more (binding it succeeds). */
-export async function portIsFree(port: number): Promise<boolean> {
-  try {
-    const server = await occupy(port);
-    await new Promise((resolve) => server.close(resolve));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface Running {
   child: ChildProcess;

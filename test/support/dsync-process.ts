@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
-import { freePort } from '../bench/lib.js';
 import { mapLimit } from '../../src/core/chunks.js';
 import { until } from './harness.js';
+import { freePort } from './ports.js';
 
 export const API_KEY = 'faults-api-key';
 export const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

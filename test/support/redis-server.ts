@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../bench/lib.js';
 import { until } from './harness.js';
+import { freePort } from './ports.js';
 
 export class RedisServer {
   child?: ChildProcess;
