@@ -8,6 +8,7 @@ import type { Directory } from '../core/model.js';
 import type { DeliveryState, LoggedEvent } from '../core/store-port.js';
 import {
   CONTINUE_MS,
+  SAVE_EVERY,
   SAVE_MS,
   applyReplay,
   deadLetter,
@@ -23,7 +24,6 @@ export type { AttemptRecord, PassContext, PassStats } from './pass-context.js';
 
 const READ_CHUNK = 100;
 const YIELD_EVERY = 200;
-const SAVE_EVERY = 100;
 
 /** `continue` the loop; `drained` the log (trim it); `halt` (a retry is scheduled, or the lease is lost). */
 type Step = 'continue' | 'drained' | 'halt';

@@ -14,21 +14,19 @@ export interface EventResources {
   group: string | undefined;
 }
 
-const HEAD = '{"id":"';
+const OBJECT_ID = '{"id":"';
 const TYPE = '","event":"';
-const DATA_ID = '"data":{"id":"';
-const MEMBERSHIP = ['"group.user_added"', '"group.user_removed"'];
-const QUOTE = 34;
+const DATA_KEY = '"data":';
 const BACKSLASH = 92;
 
 export function resourcesOf(json: string): EventResources {
   const type = typeStart(json);
-  if (type >= 0 && !MEMBERSHIP.some((m) => json.startsWith(m, type - 1))) {
+  // `group.user_added` and `group.user_removed` name a user and a group: parsed.
+  if (type >= 0 && !json.startsWith('group.user_', type)) {
     const user = json.startsWith('user.', type);
     if (user || json.startsWith('group.', type)) {
-      const at = json.indexOf(DATA_ID);
-      const start = at + DATA_ID.length;
-      const end = at < 0 ? -1 : json.indexOf('"', start);
+      const start = dataIdStart(json, type);
+      const end = start < 0 ? -1 : json.indexOf('"', start);
       const id = end < 0 ? undefined : json.slice(start, end);
       if (id !== undefined && !id.includes('\\'))
         return user ? { user: id, group: undefined } : { user: undefined, group: id };
@@ -38,20 +36,25 @@ export function resourcesOf(json: string): EventResources {
 }
 
 /**
- * Where the type starts in text of the shape `{"id":"<no quote or backslash>","event":"<a-z _ .>"`; -1 if it
- * is of another shape.
+ * Where the type starts in text that opens `{"id":"<no escape>","event":"`; -1 if it is of another shape. The
+ * id ends at its first quote unless a backslash escapes it (then, or on any backslash just before it, -1).
  */
 function typeStart(json: string): number {
-  if (!json.startsWith(HEAD)) return -1;
-  let i = HEAD.length;
-  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i))
-    if (c === BACKSLASH || Number.isNaN(c)) return -1;
-  if (!json.startsWith(TYPE, i)) return -1;
-  const start = i + TYPE.length;
-  i = start;
-  for (let c = json.charCodeAt(i); c !== QUOTE; c = json.charCodeAt(++i))
-    if (!((c >= 97 && c <= 122) || c === 95 || c === 46)) return -1;
-  return i > start ? start : -1;
+  if (!json.startsWith(OBJECT_ID)) return -1;
+  const end = json.indexOf('"', OBJECT_ID.length);
+  if (end < 0 || json.charCodeAt(end - 1) === BACKSLASH || !json.startsWith(TYPE, end)) return -1;
+  return end + TYPE.length;
+}
+
+/**
+ * Where the data's id starts: after the first `"data":{"id":"` from `from`. Found by its `{"id":"`, which is rare
+ * before the data (no object comes before it), then checked for the key before it: a search for the whole
+ * pattern costs several times more, a quote being its first character.
+ */
+function dataIdStart(json: string, from: number): number {
+  for (let at = json.indexOf(OBJECT_ID, from); at >= 0; at = json.indexOf(OBJECT_ID, at + 1))
+    if (at - DATA_KEY.length >= from && json.startsWith(DATA_KEY, at - DATA_KEY.length)) return at + OBJECT_ID.length;
+  return -1;
 }
 
 interface EventShape {

@@ -52,37 +52,45 @@ export interface PassContext {
 }
 
 /**
- * A counting semaphore: a pass takes a slot per POST; one that found none waits, and a release hands its slot
- * to the longest waiting pass. Waking every waiting pass on each POST would cost a hundred wake-ups a POST with a
- * hundred busy directories (docs/design/performance.md, "Delivery against a receiver at 50 ms"); and a slot
- * merely freed would go back to the busy directory whose answer freed it (it takes again before the woken pass
- * runs), so one directory's backlog could hold every POST of the process while the others wait.
+ * A counting semaphore: a pass takes a slot per POST; one with more to send that found none joins the line (also
+ * while POSTs of its own are out), and a release hands its slot to the pass longest in line. A slot merely freed
+ * would go back to the busy directory whose answer freed it (it takes again before any other pass runs), so one
+ * directory's backlog could hold every POST of the process while the others wait; and one that waits with POSTs
+ * of its own out would keep only those while the busy one kept the rest. Handing the slot to one pass, not waking
+ * every waiting pass, spares a hundred wake-ups a POST with a hundred busy directories
+ * (docs/design/performance.md, "Delivery against a receiver at 50 ms").
  */
 export class PostSlots {
-  private readonly waiters = new Set<(handed: boolean) => void>();
+  /** Passes in line for a slot, longest waiting first. */
+  private readonly line = new Set<() => void>();
   constructor(private available: number) {}
 
+  /** Slots no pass holds. */
+  get free(): number {
+    return this.available;
+  }
   tryTake(): boolean {
     if (this.available === 0) return false;
     this.available--;
     return true;
   }
   release(): void {
-    const [first] = this.waiters;
-    if (first) first(true);
-    else this.available++;
+    const [first] = this.line;
+    if (!first) {
+      this.available++;
+      return;
+    }
+    this.line.delete(first);
+    first();
   }
-  /** Resolves true when a release hands this waiter its slot (the caller then holds it), false after `ms`. */
-  wait(ms: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const wake = (handed: boolean) => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        resolve(handed);
-      };
-      const timer = setTimeout(() => wake(false), ms);
-      this.waiters.add(wake);
-    });
+  /**
+   * Puts `handed` in line: the release that reaches it calls it, and the caller then holds that slot. Returns what
+   * leaves the line. A pass joins only while none is free, so a slot never sits free while a pass waits.
+   */
+  join(handed: () => void): () => void {
+    const place = () => handed();
+    this.line.add(place);
+    return () => this.line.delete(place);
   }
 }
 
@@ -92,8 +100,13 @@ export class PostSlots {
  * pass per few events would cost its setup (lease, due mark, directory, state, replay) each time.
  */
 export const CONTINUE_MS = 1_000;
-/** How often a pass looks for a replay request (and, in `directory` order, saves its cursor at the latest). */
+/** How often a pass looks for a replay request, and saves what it delivered at the latest. */
 export const SAVE_MS = 250;
+/**
+ * Deliveries settled between two saves at the most: a crash re-sends at most these (with their original
+ * `webhook-id`), besides the POSTs in flight; a save per delivery would cost a store round trip each.
+ */
+export const SAVE_EVERY = 100;
 
 export async function observeAttempt(
   c: PassContext,

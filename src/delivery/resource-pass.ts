@@ -11,6 +11,7 @@ import type { Directory } from '../core/model.js';
 import type { DeliveryState, FailingDelivery, LoggedEvent } from '../core/store-port.js';
 import {
   CONTINUE_MS,
+  SAVE_EVERY,
   SAVE_MS,
   deadLetter,
   disableWebhook,
@@ -22,8 +23,6 @@ import {
 import { ResourceQueue, type Unit } from './resource-queue.js';
 
 const READ_CHUNK = 100;
-/** The least time between two saves of the state (the next one carries everything acknowledged meanwhile). */
-const SAVE_GAP_MS = 100;
 /**
  * Events read and not yet done, at most: bounds a pass's memory, and how far past events held back by a
  * failing delivery it goes on (beyond that, the directory waits for the retry).
@@ -44,6 +43,8 @@ export class ResourcePass {
   private inFlight = 0;
   /** Slots the process's budget handed this pass while it waited: the next dispatch uses or returns them. */
   private handed = 0;
+  /** Leaves the line for the process's next free POST, while this pass is in it. */
+  private leaveLine: (() => void) | undefined;
   private pausedUntil = 0;
   /** A 410 disabled the webhook: the pass stops, failed deliveries start over when it is set again. */
   private disabled = false;
@@ -54,6 +55,11 @@ export class ResourcePass {
   private woken = false;
   private saving: Promise<void> | undefined;
   private dirty = false;
+  /** Deliveries settled since the last save began, and the save loop's wait to cut short (enough of them, the end). */
+  private unsaved = 0;
+  private saveWait: (() => void) | undefined;
+  /** The pass is ending: what is left is saved at once. */
+  private ending = false;
   private savedAt = 0;
   private replayCheckedAt = Date.now();
   private turns = 0;
@@ -86,6 +92,7 @@ export class ResourcePass {
         if (this.atEnd && Date.now() - started < CONTINUE_MS && this.c.notified(this.directory.id)) this.atEnd = false;
         if (this.wantsEvents()) await this.readChunk();
         this.dispatch();
+        if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
         if (this.inFlight > 0) {
           // An answer wakes the loop; so does a retry's time coming while a POST could go.
           await this.idle(
@@ -94,9 +101,9 @@ export class ResourcePass {
           continue;
         }
         if (this.wantsEvents()) continue;
-        if (this.queue.readyCount > 0 || this.untilNextRetry(Infinity) === 0) {
-          // The process's POSTs are all taken by other directories: wait for one.
-          if (await this.c.slots.wait(SAVE_MS)) this.handed++;
+        if (this.leaveLine) {
+          // The process's POSTs are all taken by other directories: wait in line for one (and then read for it).
+          await this.idle(Infinity);
           continue;
         }
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
@@ -105,10 +112,14 @@ export class ResourcePass {
         await this.idle(wait);
       }
     } finally {
+      this.leaveLine?.();
+      this.leaveLine = undefined;
       this.returnHanded();
       while (this.inFlight > 0) await this.idle(Infinity);
       clearInterval(tick);
+      this.ending = true;
       this.markDirty();
+      this.saveWait?.();
       await this.saving;
       if (this.leaseLost) lease.held = false;
     }
@@ -116,10 +127,37 @@ export class ResourcePass {
     await this.finish();
   }
 
-  /** Reads on while fewer events may go than free POSTs could carry, up to the read-ahead bound. */
+  /** Events are left to read within the read-ahead bound. */
+  private canRead(): boolean {
+    return !this.atEnd && this.queue.open < READ_AHEAD;
+  }
+
+  /**
+   * Reads on while fewer events may go than the POSTs it could send now would carry. With none free in the process
+   * it reads nothing and waits for one: events read while all are taken would wait in memory (a hundred busy
+   * directories sharing 64 POSTs held 23,000 at once, and the garbage collector copied them over and over).
+   */
   private wantsEvents(): boolean {
-    const free = (this.c.postsPerDirectory - this.inFlight) * this.size;
-    return !this.atEnd && this.queue.open < READ_AHEAD && this.queue.readyCount < Math.max(free, this.size);
+    const posts = Math.min(this.c.postsPerDirectory - this.inFlight, this.c.slots.free + this.handed);
+    return this.canRead() && this.queue.readyCount < posts * this.size;
+  }
+
+  /** Would send another POST now, or read events for one, if the process had one free. */
+  private wantsPost(): boolean {
+    const now = Date.now();
+    if (this.inFlight + this.handed >= this.c.postsPerDirectory || this.pausedUntil > now) return false;
+    if (this.queue.readyCount > 0 || this.canRead()) return true;
+    const retry = this.queue.nextRetryAt();
+    return retry !== undefined && retry <= Math.min(now, this.retriesUntil);
+  }
+
+  /** In line, the next POST an answer frees in the process comes to this pass in its turn, and wakes it. */
+  private joinLine(): void {
+    this.leaveLine ??= this.c.slots.join(() => {
+      this.leaveLine = undefined;
+      this.handed++;
+      this.wake();
+    });
   }
 
   private load(state: DeliveryState): void {
@@ -174,13 +212,15 @@ export class ResourcePass {
         entered = true;
         continue;
       }
-      this.queue.add(e, this.failingBySeq.get(e.seq));
+      this.queue.add(e, this.failingBySeq.size > 0 ? this.failingBySeq.get(e.seq) : undefined);
     }
     // A run going on past this chunk: the next read starts after it.
     if (entered) this.readFrom = this.runs[this.runIndex++]![1];
   }
 
   private dispatch(): void {
+    // Batch mode fills a batch while more can be read, keeping a slot handed to it for that batch.
+    if (this.batch && this.queue.readyCount < this.size && this.wantsEvents()) return;
     this.sendWhatMayGo();
     this.returnHanded();
   }
@@ -188,8 +228,6 @@ export class ResourcePass {
   private sendWhatMayGo(): void {
     const now = Date.now();
     if (this.pausedUntil > now) return;
-    // Batch mode: full batches while more can be read.
-    if (this.batch && this.queue.readyCount < this.size && this.wantsEvents()) return;
     const limit = this.c.postsPerDirectory;
     while (this.inFlight < limit && this.takeSlot()) {
       const unit = this.queue.dueRetries(Math.min(now, this.retriesUntil), 1)[0] ?? this.queue.take(this.size);
@@ -301,16 +339,28 @@ export class ResourcePass {
 
   private markDirty(): void {
     this.dirty = true;
+    if (++this.unsaved >= SAVE_EVERY) this.saveWait?.();
     this.saving ??= this.saveLoop().finally(() => (this.saving = undefined));
   }
 
+  /** Saves after SAVE_EVERY settled deliveries or SAVE_MS, as `directory` ordering saves its cursor. */
   private async saveLoop(): Promise<void> {
     try {
       while (this.dirty && !this.leaseLost) {
-        const gap = this.savedAt + SAVE_GAP_MS - Date.now();
-        if (gap > 0) await new Promise((r) => setTimeout(r, gap));
+        const gap = this.savedAt + SAVE_MS - Date.now();
+        if (gap > 0 && this.unsaved < SAVE_EVERY && !this.ending) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, gap);
+            this.saveWait = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          this.saveWait = undefined;
+        }
         this.savedAt = Date.now();
         this.dirty = false;
+        this.unsaved = 0;
         const saved = await this.c.store.saveDeliveryState(
           this.directory.id,
           this.c.owner,

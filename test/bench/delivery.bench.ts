@@ -26,6 +26,7 @@
  *
  *   npx tsx test/bench/delivery.bench.ts
  *   BENCH_PROFILE=/tmp/prof npx tsx test/bench/delivery.bench.ts   # --cpu-prof on each dsync child
+ *   BENCH_NODE_ARGS=--trace-gc-nvp npx tsx test/bench/delivery.bench.ts   # more flags for each dsync child's node
  *
  * Env: BENCH_DIRS=100 BENCH_RT_EVENTS=50000 BENCH_SINGLE_EVENTS=10000 BENCH_BATCH_EVENTS=200000
  *      BENCH_BATCH_SIZES=100,500 BENCH_RATE=500 BENCH_STEADY_SECONDS=10 BENCH_ORDERINGS=directory,resource

@@ -102,7 +102,8 @@ export function tscBuild(cwd: string, project: string): Promise<void> {
  * image; `source: true` runs src/cli.ts under tsx instead, as `npm start` does); `cwd`: the tree to run (another
  * commit's checkout, to measure before and after side by side), default this one. BENCH_PROFILE=<dir> writes a
  * CPU profile of each of its threads there (or in `<dir>/<profileDir>`) when it exits; the main thread's is
- * `CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`.
+ * `CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`. BENCH_NODE_ARGS: more flags for its node (`--trace-gc-nvp`,
+ * `--single-threaded-gc`), to see where a phase's garbage collection goes.
  */
 export async function startDsync(
   env: Record<string, string>,
@@ -112,11 +113,12 @@ export async function startDsync(
   const apiKey = 'bench-key';
   const dir = process.env.BENCH_PROFILE && join(process.env.BENCH_PROFILE, o.profileDir ?? '');
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   // What ships: tsc's build, as the image makes it. The sources under tsx pay for its transform (esbuild's keepNames
   // wraps every function a call creates in a naming call), which the image does not.
   if (!o.source) await tscBuild(o.cwd ?? '.', 'tsconfig.build.json');
   const program = o.source ? ['--import', 'tsx', 'src/cli.ts'] : ['dist/cli.js'];
-  const child = spawn(process.execPath, [...profile, ...program, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...profile, ...program, 'serve'], {
     ...(o.cwd && { cwd: o.cwd }),
     env: { ...process.env, PORT: String(port), DSYNC_API_KEYS: apiKey, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

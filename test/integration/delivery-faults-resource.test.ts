@@ -137,9 +137,10 @@ for (const backend of FAULT_BACKENDS) {
       );
       await sleep(300);
       const checks = await expectResourceDelivered(redis, receiver, dirs);
-      // Saved as acknowledged (one save at a time, at least 100 ms apart): a re-send is a POST in flight at the
-      // kill (16 a directory) or one acknowledged since the last save began: at 20 ms a POST, 32 in flight make
-      // 1,600 a second, 160 in 100 ms; 400 leaves room for a save's round trip on a loaded machine.
+      // Saved as acknowledged (one save at a time, after 100 deliveries or 250 ms): a re-send is a POST in flight
+      // at the kill (16 a directory) or one of at most 100 acknowledged since the last save began (at 20 ms a
+      // POST, 32 in flight make 1,600 a second: 100 in 63 ms); 400 leaves room for a save's round trip on a
+      // loaded machine.
       const resent = checks.reduce((n, c) => n + c.duplicates, 0);
       expect(resent, 're-sent events after the kill').to.be.at.most(400);
       expect(resent, 're-sent events after the kill, against the events delivered').to.be.below(total / 4);
@@ -161,9 +162,20 @@ for (const backend of FAULT_BACKENDS) {
         () => `the 40 other events while the first one fails (got ${receiver.ackedCount()})`,
         10_000,
       );
-      await sleep(200); // the last acknowledgements' save lands
-      const state = await redis.hgetall(`dsync:{${dir!.id}}:dstate`);
-      expect(JSON.parse(state.ahead ?? '{}').failing, 'the failed delivery, saved with its attempts').to.have.length(1);
+      // The last acknowledgements' save lands (after 100 deliveries or 250 ms): its runs of done events reach the
+      // log's last event.
+      const lastSeq = (await redis.xrevrange(`dsync:{${dir!.id}}:ev`, '+', '-', 'COUNT', 1))[0]![0];
+      const saved = async () =>
+        JSON.parse((await redis.hget(`dsync:{${dir!.id}}:dstate`, 'ahead')) ?? '{}') as {
+          done?: Array<[string, string]>;
+          failing?: unknown[];
+        };
+      await until(
+        async () => ((await saved()).done ?? []).some(([, last]) => last === lastSeq),
+        'the save of the last acknowledgements',
+        5_000,
+      );
+      expect((await saved()).failing, 'the failed delivery, saved with its attempts').to.have.length(1);
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
       const owners = new Set((await heldLeases(redis, [dir!])).values());

@@ -2,27 +2,35 @@ import { expect } from 'chai';
 import { PostSlots } from '../../../src/delivery/pass-context.js';
 
 describe("the process's POST slots (PostSlots)", () => {
-  it('hands a released slot to the longest waiting pass, not to whoever takes next', async () => {
+  it('hands a released slot to the pass longest in line, not to whoever takes next', () => {
     const slots = new PostSlots(1);
     expect(slots.tryTake(), 'the one slot').to.equal(true);
-    const first = slots.wait(10_000);
-    const second = slots.wait(10_000);
+    const handed: string[] = [];
+    slots.join(() => handed.push('first'));
+    slots.join(() => handed.push('second'));
     slots.release();
-    // The busy directory whose answer freed the slot tries again at once: the slot is the waiter's already.
-    expect(slots.tryTake(), 'a take while a pass waits').to.equal(false);
-    expect(await first, 'the longest waiting pass got the slot').to.equal(true);
+    expect(handed, 'the longest in line got the slot').to.deep.equal(['first']);
+    // The busy directory whose answer freed the slot tries again at once: the slot is the first pass's already.
+    expect(slots.tryTake(), 'a take while a pass is in line').to.equal(false);
     slots.release();
-    expect(await second, 'then the next one').to.equal(true);
+    expect(handed, 'then the next one').to.deep.equal(['first', 'second']);
     slots.release();
-    expect(slots.tryTake(), 'with nobody waiting a release frees the slot').to.equal(true);
+    expect(slots.tryTake(), 'with nobody in line a release frees the slot').to.equal(true);
     expect(slots.tryTake(), 'and only one').to.equal(false);
   });
 
-  it('a wait that nobody ends resolves false after its time, and takes no slot', async () => {
+  it('a pass that left the line is handed nothing, and a pass that joins twice holds two places', () => {
     const slots = new PostSlots(1);
     slots.tryTake();
-    expect(await slots.wait(20)).to.equal(false);
+    const handed: string[] = [];
+    const leave = slots.join(() => handed.push('left'));
+    slots.join(() => handed.push('twice'));
+    slots.join(() => handed.push('twice'));
+    leave();
     slots.release();
-    expect(slots.tryTake(), 'the released slot is free: the timed-out waiter left the line').to.equal(true);
+    slots.release();
+    expect(handed).to.deep.equal(['twice', 'twice']);
+    slots.release();
+    expect(slots.tryTake(), 'the line empty, the released slot is free').to.equal(true);
   });
 });
