@@ -32,7 +32,7 @@ for (const backend of FAULT_BACKENDS) {
   // ---- (c) batch mode ---------------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): batch mode (DSYNC_WEBHOOK_BATCH_SIZE=50)`, function () {
-    this.timeout(60_000);
+    this.timeout(120_000);
     let redis: RedisClient;
     let receiver: FaultReceiver;
     const BATCH = { DSYNC_WEBHOOK_BATCH_SIZE: '50' };
@@ -110,28 +110,32 @@ for (const backend of FAULT_BACKENDS) {
       expect(receiver.seen.map((d) => d.body.length).sort((a, b) => a - b)).to.deep.equal([20, 20, 20, 50, 50, 50]);
     });
 
-    it('two CLI runs and the HTTP cron at the same time never send an event twice', async () => {
+    it('two CLI runs and the HTTP cron at the same time never send an event twice', async function () {
       // 130 directories, one batch each. The receiver holds every POST until all 130 are in flight at once:
       // one runner sends at most 64 (its concurrency), so that point is reached only with all three runners
       // sending concurrently.
+      this.timeout(120_000);
       const DIRS = 130;
       const PER_DIR = 3;
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       receiver.answer = () => ({ status: 200, until: gate });
-      const srv = await serve('serve(batch)', env(12, BATCH));
+      // The first runner's POSTs wait for the last runner's to start: on a loaded machine that outlasted the
+      // 15 s default POST timeout, and the timed-out batches were sent again (at least once, as they should be).
+      const held = { ...BATCH, DSYNC_WEBHOOK_TIMEOUT: '90s' };
+      const srv = await serve('serve(batch)', env(12, held));
       const dirs = await createDirectories(srv, DIRS, receiver.url, 'runners');
       await createUsers([srv], dirs, PER_DIR, 'x');
       await expectNothingDelivered(200);
 
       const http = api(srv, 'POST', '/api/v1/dsync/cron/process-events');
-      const cliA = cronRun('cron#A', env(12, BATCH));
-      const cliB = cronRun('cron#B', env(12, BATCH));
+      const cliA = cronRun('cron#A', env(12, held));
+      const cliB = cronRun('cron#B', env(12, held));
       try {
         await until(
           () => receiver.inFlight >= DIRS,
           () => `all ${DIRS} batches in flight at once (got ${receiver.inFlight})`,
-          20_000,
+          60_000,
         );
       } finally {
         release();

@@ -160,7 +160,7 @@ for (const backend of FAULT_BACKENDS) {
   // ---- (b) two replicas -----------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): two dsync processes on one Redis`, function () {
-    this.timeout(60_000);
+    this.timeout(120_000);
     let redis: RedisClient;
     let receiver: Receiver;
 
@@ -230,7 +230,7 @@ for (const backend of FAULT_BACKENDS) {
   // ---- (d) receiver faults -------------------------------------------------------------------------------
 
   describe(`delivery faults (${backend.name}): receiver down, failing, or too slow (real time, DSYNC_WEBHOOK_TIMEOUT=1s)`, function () {
-    this.timeout(60_000);
+    this.timeout(120_000);
     let redis: RedisClient;
     let receiver: FaultReceiver;
     let srv: DsyncProc;

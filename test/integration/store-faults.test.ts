@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
-import { sleep, startReceiver, until, type Receiver } from '../support/harness.js';
+import { READY_WITHIN_MS, sleep, startReceiver, until, type Receiver } from '../support/harness.js';
 import { RedisServer } from '../support/redis-server.js';
 import { freePort } from '../support/ports.js';
 
@@ -68,7 +68,7 @@ describe('store outages fail fast (redis-server paused and killed under SCIM wri
         return (await fetch(`${url}/readyz`).catch(() => undefined))?.ok === true;
       },
       'dsync serve to be ready',
-      20_000,
+      READY_WITHIN_MS,
     );
   });
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { parse, stringify } from 'yaml';
-import { startReceiver, until, type Receiver } from '../support/harness.js';
+import { READY_WITHIN_MS, startReceiver, until, type Receiver } from '../support/harness.js';
 import { redisUrl } from '../support/services.js';
 import { startCluster, type Cluster } from './cluster.js';
 import { find, helms, kubectl, ok, parseObjects, REPO_DIR, template, type K8sObject } from './helm-tools.js';
@@ -188,7 +188,7 @@ describe('the chart end to end, minus the kubelet (helm template → dsync opera
           return (await fetch(url).catch(() => undefined))?.ok === true;
         },
         `${name} to answer ${url}`,
-        30_000,
+        READY_WITHIN_MS,
       );
     }
 

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { until } from './harness.js';
+import { READY_WITHIN_MS, until } from './harness.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -49,7 +49,7 @@ export function bash(
 }
 
 /** Waits until the service answers /healthz on `port`. */
-export async function waitHealthy(port: number, proc: Running, timeoutMs = 60_000): Promise<void> {
+export async function waitHealthy(port: number, proc: Running, timeoutMs = READY_WITHIN_MS): Promise<void> {
   let exitedEarly = false;
   void proc.exited.then(() => (exitedEarly = true));
   await until(

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import { mapLimit } from '../../src/core/chunks.js';
-import { until } from './harness.js';
+import { READY_WITHIN_MS, until } from './harness.js';
 import { freePort } from './ports.js';
 
 export const API_KEY = 'faults-api-key';
@@ -80,7 +80,7 @@ export async function serve(
       return (await fetch(`${proc.url}/readyz`).catch(() => undefined))?.ok === true;
     },
     () => `${name} to be ready`,
-    o.readyWithinMs ?? 20_000,
+    o.readyWithinMs ?? READY_WITHIN_MS,
   );
   return proc;
 }

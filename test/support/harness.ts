@@ -46,6 +46,12 @@ export function capturedLogger(level = 'info'): { logger: Logger; lines: Array<R
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * How long a spawned dsync process may take to answer its health or readiness probe. Idle, a start takes 2–4 s
+ * (loading the modules is CPU work); CI runs three test processes on two cores, and a start there took over 20 s.
+ */
+export const READY_WITHIN_MS = 60_000;
+
 /** Polls `check` until it holds; the message says what was awaited (a function is evaluated on timeout). */
 export async function until(
   check: () => boolean | Promise<boolean>,

@@ -23,10 +23,17 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port found in ${FIRST}-${LAST}`);
 }
 
-/** Holds a port the way another program would. */
+/** Holds a port the way another program would; rejects when something holds it already (EADDRINUSE). */
 export async function occupy(port: number): Promise<Server> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(port, '0.0.0.0', resolve));
+  // Without the error listener a port in use is an uncaught 'error' event, not a rejection: it failed a CI run.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return server;
 }
 

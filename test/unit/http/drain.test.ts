@@ -12,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { drainable, type Drain } from '../../../src/http/server/drain.js';
 import { until } from '../../support/harness.js';
 
-const IDLE_MS = 400;
+/** Long enough that timers late by a loaded machine's lag (the suite runs four processes on two cores) keep order. */
+const IDLE_MS = 1_000;
 
 interface Answer {
   status: number;
@@ -119,10 +120,12 @@ describe('drain: stopping an HTTP server without failing a kept-alive client', (
   it('does not close an idle connection whose client has begun its next request: that request is answered', async () => {
     const socket = await rawConnection();
     const drained = drain.drain();
-    // Half a request just before the connection would count as idle long enough, the rest well after.
-    await sleep(IDLE_MS - 100);
+    // Half a request halfway through the idle time, the rest a quarter of it past the moment the connection would
+    // have been closed without that half, and a quarter before its idle time counted from the half ends: a timer
+    // may fire a quarter late either way.
+    await sleep(IDLE_MS / 2);
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n');
-    await sleep(IDLE_MS);
+    await sleep((IDLE_MS * 3) / 4);
     expect(socket.destroyed, 'the connection was closed under a request being sent').to.equal(false);
     let text = '';
     socket.on('data', (b: Buffer) => (text += b.toString()));
