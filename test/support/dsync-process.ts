@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect } from 'chai';
 import { mapLimit } from '../../src/core/chunks.js';
-import { READY_WITHIN_MS, until } from './harness.js';
+import { READY_WITHIN_MS, sleep, until } from './harness.js';
 import { freePort } from './ports.js';
 
 export const API_KEY = 'faults-api-key';
@@ -202,12 +202,21 @@ export async function createUsers(
   }));
   await mapLimit(jobs, concurrency, async ({ dir, n }, i) => {
     const proc = procs[i % procs.length]!;
-    const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}`, 'content-type': 'application/scim+json' },
-      body: JSON.stringify({ schemas: [USER_SCHEMA], userName: `${tag}-${n}@${dir.id}.example.com` }),
-    });
-    await res.arrayBuffer();
-    if (res.status !== 201) throw new Error(`SCIM create on ${proc.name} answered ${res.status}`);
+    // As an IdP does: a 503 (a store command slower than its timeout on a loaded machine) is tried again after its
+    // Retry-After, and a 409 then means the first try committed (its one event stands).
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(`${proc.url}/api/scim/v2.0/${dir.id}/Users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scimSecrets.get(dir.id)}`, 'content-type': 'application/scim+json' },
+        body: JSON.stringify({ schemas: [USER_SCHEMA], userName: `${tag}-${n}@${dir.id}.example.com` }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 201 || (res.status === 409 && attempt > 1)) return;
+      if (res.status !== 503 || attempt === CREATE_TRIES)
+        throw new Error(`SCIM create on ${proc.name} answered ${res.status} (try ${attempt})`);
+      await sleep(Math.min(Number(res.headers.get('retry-after') ?? 1), 5) * 1000);
+    }
   });
 }
+
+const CREATE_TRIES = 5;
