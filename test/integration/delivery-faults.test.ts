@@ -256,13 +256,17 @@ for (const backend of FAULT_BACKENDS) {
     const TOTAL = DIRS * PER_DIR;
 
     /**
-     * Queues TOTAL events behind a slow receiver (15 ms a POST, so delivery trails the writes), then starts the
-     * fault once every write is committed, so what follows exercises the retry schedule alone.
+     * Queues TOTAL events behind a receiver that holds its answers until every write is committed (writes slowed
+     * by a loaded machine would otherwise let delivery keep up), then answers in 15 ms as the fault starts, so what
+     * follows exercises the retry schedule alone.
      */
     async function backlogThenFault(tag: string, fault: () => Promise<void> | void): Promise<Dir[]> {
-      receiver.answer = () => ({ status: 200, delayMs: 15 });
+      let written!: () => void;
+      const committed = new Promise<void>((resolve) => (written = resolve));
+      receiver.answer = () => ({ status: 200, delayMs: 15, until: committed });
       const dirs = await createDirectories(srv, DIRS, receiver.url, tag);
       await createUsers([srv], dirs, PER_DIR, tag);
+      written();
       await fault();
       expect(receiver.ackedCount(), 'the fault must start before the backlog is delivered').to.be.below(TOTAL - 50);
       return dirs;

@@ -106,13 +106,12 @@ describe('the Secrets the operator caches (real kube-apiserver + Redis)', functi
     await waitForReady(env, 'hooked');
     expect((await env.directories.get(cr.metadata.uid!)).webhook.secret).to.equal('whsec_first');
     await env.kube.replace(SECRETS, { ...(await getSecret(env, 'hook')), data: { secret: b64('whsec_second') } });
-    const t0 = Date.now();
+    // Through the watch: without it the change would wait for the 600 s resync.
     await waitFor(
       'the new value in the store',
       async () => (await env.directories.get(cr.metadata.uid!)).webhook.secret === 'whsec_second',
-      3_000,
+      15_000,
     );
-    expect(Date.now() - t0, 'ms until the store follows').to.be.below(3_000);
   });
 
   it('labels a SCIM Secret of its own that an earlier version left unlabelled, keeping its token', async () => {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { mapLimit } from '../../src/core/chunks.js';
-import { api, createDirectories, scimSecrets, USER_SCHEMA, type DsyncProc } from './dsync-process.js';
+import { api, createDirectories, creating, scimSecrets, USER_SCHEMA, type DsyncProc } from './dsync-process.js';
 import type { FaultReceiver } from './fault-receiver.js';
 import { sleep, until } from './harness.js';
 
@@ -41,10 +41,20 @@ export async function loadDirectories(
   const dirs = await createDirectories(proc, n, webhookUrl, tag);
   return Promise.all(
     dirs.map(async ({ id }) => {
-      const res = await scim(proc, id, 'POST', '/Groups', {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
-        displayName: `${tag} group`,
-      });
+      const displayName = `${tag} group`;
+      const res = await creating(() =>
+        scim(proc, id, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName }),
+      );
+      if (res.status === 409 && res.tries > 1) {
+        // An earlier try committed: the group is there.
+        const found = await scim(
+          proc,
+          id,
+          'GET',
+          `/Groups?filter=${encodeURIComponent(`displayName eq "${displayName}"`)}`,
+        );
+        return { id, groupId: found.body.Resources[0].id as string };
+      }
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       return { id, groupId: res.body.id as string };
     }),
@@ -56,12 +66,12 @@ async function scim(
   dir: string,
   method: string,
   path: string,
-  body: unknown,
+  body?: unknown,
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(`${proc.url}/api/scim/v2.0/${dir}${path}`, {
     method,
     headers: { authorization: `Bearer ${scimSecrets.get(dir)}`, 'content-type': 'application/scim+json' },
-    body: JSON.stringify(body),
+    ...(body !== undefined && { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
