@@ -119,8 +119,12 @@ for (const kind of STORE_KINDS) {
         // The timer's attempt is refused too: the next one is twice as far.
         const deadline = Date.now() + 5000;
         while (t.fake.subscriptions.refused.length < 2 && Date.now() < deadline) await sleep(25);
-        await sleep(100);
-        const second = await t.status(dir.id);
+        // The refusal is recorded after Graph answers it: read until the new retry time is there.
+        let second = await t.status(dir.id);
+        while (second.notifications.retry_at === first.notifications.retry_at && Date.now() < deadline) {
+          await sleep(25);
+          second = await t.status(dir.id);
+        }
         expect(second.notifications.state).to.equal('failed');
         expect(Date.parse(second.notifications.retry_at)).to.be.greaterThan(Date.parse(first.notifications.retry_at));
         // Graph accepts again: the next timer subscribes, with no sync run and no call of ours.

@@ -72,16 +72,15 @@ for (const kind of STORE_KINDS) {
       expect(status.notifications.state).to.equal('active');
       expect(JSON.stringify(status)).to.not.include(subs[0]!.clientState!.split(':')[1]); // the secret stays in its record
 
-      const started = Date.now();
       const added = tenant.addUser();
       let events: any[] = [];
+      // Within seconds of the change, not at the next scheduled sync (hours away); idle, about 0.3 s.
       await until(
         async () => (events = [...events, ...(await t.newEvents(dir.id))]).length > 0,
         'the notified change to be synced',
-        5000,
+        15_000,
       );
       expect(events.map((e) => `${e.event}:${e.data.email}`)).to.deep.equal([`user.created:${added.mail}`]);
-      expect(Date.now() - started).to.be.below(5000);
     });
 
     it('a burst of notifications is one sync', async () => {
@@ -89,8 +88,12 @@ for (const kind of STORE_KINDS) {
       const g = tenant.addGroup({ displayName: 'Burst' });
       for (const u of [...tenant.users.keys()]) tenant.addMember(g.id, u);
       for (let i = 0; i < 10; i++) tenant.addUser();
-      await until(async () => (await t.service.dsync.store.countUsers(dir.id)) === 15, 'the burst to be synced', 5000);
-      await until(() => t.service.dsync.microsoft.idle, 'the notification-triggered sync to finish', 5000);
+      await until(
+        async () => (await t.service.dsync.store.countUsers(dir.id)) === 15,
+        'the burst to be synced',
+        15_000,
+      );
+      await until(() => t.service.dsync.microsoft.idle, 'the notification-triggered sync to finish', 15_000);
       expect((await runs(t)) - before).to.equal(1);
     });
 
