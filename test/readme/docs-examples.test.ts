@@ -58,8 +58,17 @@ async function readerEnv(): Promise<Record<string, string>> {
     GOCACHE: join(go, 'build'),
     GOTOOLCHAIN: 'local',
     GOFLAGS: '-buildvcs=false',
+    // The machine's trust store, as a reader's shell here has it: npm reaches its registry through a proxy with a
+    // CA of its own, which the system npm's global npmrc names for Debian's Node.js only (the suite runs npm under
+    // its own Node.js builds, whose global npmrc is elsewhere). test/run.sh keeps the machine's NODE_EXTRA_CA_CERTS
+    // as DSYNC_REGISTRY_CA_CERTS (its own names the tests' CA).
+    ...(process.env['DSYNC_REGISTRY_CA_CERTS'] && { NODE_EXTRA_CA_CERTS: process.env['DSYNC_REGISTRY_CA_CERTS'] }),
+    ...Object.fromEntries(CA_BUNDLES.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
   };
 }
+
+/** Where curl, OpenSSL and Python's requests find the machine's CAs, when it says. */
+const CA_BUNDLES = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'];
 
 /** A script of blocks, run to its end in the page's directory; a non-zero exit fails, naming the page. */
 async function runScript(
