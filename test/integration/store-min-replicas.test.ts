@@ -19,10 +19,10 @@ const user = (userName: string) => ({ schemas: [USER], userName });
 async function serviceOn(url: string, minReplicas: number) {
   const commands: string[] = [];
   const metrics = new ProcessMetrics();
+  // WAIT's default timeout (1 s): a replica of a loaded machine confirms within it, a paused one never.
   const store = new RedisStore(url, {
     waitReplicas: 1,
     minReplicas,
-    waitTimeoutMs: 300,
     onNotDurable: metrics.countNotDurable,
     onDegraded: metrics.countDegraded,
   });
