@@ -19,7 +19,11 @@ import {
 } from './operator-harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
-const LEASE_MS = 3_000;
+/**
+ * Long enough that the takeover on a release, one retry period idle, stays clear of the lease's expiry when a loaded
+ * machine delays it: the bound below is the lease less two retry periods.
+ */
+const LEASE_MS = 6_000;
 const RETRY_MS = 500;
 
 interface Replica {
