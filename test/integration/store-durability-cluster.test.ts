@@ -23,10 +23,7 @@ describe('durable writes on a Redis Cluster: WAIT on the master of the directory
   before(async () => {
     cluster = await startTopology('cluster');
     // WAIT's default timeout (1 s): a replica of a loaded machine confirms within it, a paused one never.
-    store = new RedisStore(
-      { kind: 'cluster', nodes: cluster.nodes.slice(0, 2) },
-      { waitReplicas: 1, minReplicas: 1 },
-    );
+    store = new RedisStore({ kind: 'cluster', nodes: cluster.nodes.slice(0, 2) }, { waitReplicas: 1, minReplicas: 1 });
     store.observeCommands((name) => commands.push(name));
     svc = await startService(store);
   });
