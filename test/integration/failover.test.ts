@@ -4,9 +4,9 @@
  * DSYNC_REDIS_MIN_REPLICAS at its default 0) takes users and group additions from several writers in several
  * directories while a signed-webhook receiver collects the events. Every answer must be a 2xx or a 503 with a
  * SCIM Error body, the process must live on, the directory must take writes 2xx again within 2.5 s of the
- * replica's promotion (5 s of the kill on an idle machine) although the promoted replica has no replica of its own (its writes counted as degraded), and every write that
- * answered 2xx must be readable with its events delivered: a write is acknowledged only once the replicas in
- * sync have it, so the promoted replica does.
+ * replica's promotion (5 s of the kill on an idle machine) although the promoted replica has no replica of its own
+ * (its writes counted as degraded), and every write that answered 2xx must be readable with its events delivered:
+ * a write is acknowledged only once the replicas in sync have it, so the promoted replica does.
  *
  * A second `dsync serve` on the same topology runs with DSYNC_REDIS_MIN_REPLICAS=1: after the promotion it
  * refuses the writes of the shard left without a replica (as every process did before writes waited only for the
@@ -95,7 +95,8 @@ for (const kind of ['cluster', 'sentinel'] as const) {
     it('answers 2xx again within 2.5 s of the promotion with no replica left, counts those writes as degraded, and loses no acknowledged write', async () => {
       dirs = await loadDirectories(proc, 6, receiver.url, `failover-${kind}`);
       victim = dirs[0]!;
-      const master = await topology.masterOf(`dsync:{${victim.id}}:dir`);
+      const key = `dsync:{${victim.id}}:dir`;
+      const master = await topology.masterOf(key);
       const load = new ScimWriteLoad(proc, dirs, { writers: 8, pauseMs: 10 });
       load.start();
       let killedAt = 0;
@@ -107,7 +108,6 @@ for (const kind of ['cluster', 'sentinel'] as const) {
         degradedAtKill = await counter(proc, 'dsync_store_degraded_writes_total');
         await topology.signal(master, 'SIGKILL');
         killedAt = load.now();
-        const key = `dsync:{${victim.id}}:dir`;
         promoted = promotion(
           topology,
           key,
