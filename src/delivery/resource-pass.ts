@@ -49,6 +49,10 @@ export class ResourcePass {
   /** A 410 disabled the webhook: the pass stops, failed deliveries start over when it is set again. */
   private disabled = false;
   private leaseLost = false;
+  /** The lease `run` holds the directory under (the engine clears `held` when it is lost). */
+  private lease = { held: true };
+  /** The loop waits for an answer or a slot, and nothing else: a slot handed to it may be used at once. */
+  private parked = false;
   private failure: unknown;
   /** The loop's wait, if it waits; else whether an answer (or the tick) came while it was busy elsewhere. */
   private waiter: (() => void) | undefined;
@@ -80,6 +84,7 @@ export class ResourcePass {
   }
 
   async run(lease: { held: boolean }): Promise<void> {
+    this.lease = lease;
     this.c.stats.directories++;
     const started = Date.now();
     // Wakes the loop at least every SAVE_MS (replay requests, the lease, a stop) without a timer per wait for a
@@ -95,7 +100,7 @@ export class ResourcePass {
         if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
         if (this.inFlight > 0) {
           // An answer wakes the loop; so does a retry's time coming while a POST could go.
-          await this.idle(
+          await this.park(
             this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? Infinity : this.untilNextRetry(Infinity),
           );
           continue;
@@ -103,7 +108,7 @@ export class ResourcePass {
         if (this.wantsEvents()) continue;
         if (this.leaveLine) {
           // The process's POSTs are all taken by other directories: wait in line for one (and then read for it).
-          await this.idle(Infinity);
+          await this.park(Infinity);
           continue;
         }
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
@@ -151,13 +156,42 @@ export class ResourcePass {
     return retry !== undefined && retry <= Math.min(now, this.retriesUntil);
   }
 
-  /** In line, the next POST an answer frees in the process comes to this pass in its turn, and wakes it. */
+  /**
+   * In line, the next POST an answer frees in the process comes to this pass in its turn. A parked pass with a
+   * delivery ready sends it at once; else the slot wakes the loop, which reads for it.
+   */
   private joinLine(): void {
     this.leaveLine ??= this.c.slots.join(() => {
       this.leaveLine = undefined;
       this.handed++;
-      this.wake();
+      if (this.mayDispatchNow()) this.dispatchHanded();
+      else this.wake();
     });
+  }
+
+  /**
+   * The loop is parked and a whole delivery may go: sending it from the hand-over spares a turn of the loop per
+   * POST, which with many busy directories sharing the process's POSTs was most of a pass's own cost.
+   */
+  private mayDispatchNow(): boolean {
+    return (
+      this.parked &&
+      this.queue.readyCount >= this.size &&
+      this.lease.held &&
+      !this.disabled &&
+      !this.leaseLost &&
+      this.failure === undefined &&
+      !this.c.stopped()
+    );
+  }
+
+  /** What a turn of the loop would do with a handed slot and enough ready, without the turn. */
+  private dispatchHanded(): void {
+    this.sendWhatMayGo();
+    this.returnHanded();
+    if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
+    // Nothing went (a pause): the loop decides what comes next.
+    if (this.inFlight === 0) this.wake();
   }
 
   private load(state: DeliveryState): void {
@@ -287,8 +321,24 @@ export class ResourcePass {
     } finally {
       this.inFlight--;
       this.c.slots.release();
-      this.wake();
+      if (!this.waitsInLine()) this.wake();
     }
+  }
+
+  /**
+   * In line for the process's next free POST with none free or handed to it, and POSTs of its own still out: an
+   * answer gives the loop nothing to do (the slot it frees goes to the pass first in line), and the hand-over wakes
+   * it. Waking it anyway cost a turn of the loop per POST with many busy directories.
+   */
+  private waitsInLine(): boolean {
+    return (
+      this.leaveLine !== undefined &&
+      this.handed === 0 &&
+      this.c.slots.free === 0 &&
+      this.inFlight > 0 &&
+      this.failure === undefined &&
+      !this.disabled
+    );
   }
 
   /** A replay asked for while this pass runs: once what is in flight settles, the pass starts over from it. */
@@ -310,6 +360,13 @@ export class ResourcePass {
     const next = this.queue.nextRetryAt();
     const at = Math.max(next ?? Infinity, this.pausedUntil > now ? this.pausedUntil : -Infinity);
     return Math.max(0, Math.min(cap, at === -Infinity ? cap : at - now));
+  }
+
+  /** Waits as `idle` does, marked parked: the hand-over of a slot may send while it waits. */
+  private async park(ms: number): Promise<void> {
+    this.parked = true;
+    await this.idle(ms);
+    this.parked = false;
   }
 
   /**

@@ -93,7 +93,7 @@ function report(phase: string, events: number, posts: number, ms: number, cpuS: 
     target: target === undefined ? '' : `≥ ${target.toLocaleString('en')} ${eventsPerSec >= target ? 'met' : 'MISSED'}`,
   };
   console.log(
-    `  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs), ${Math.round(row.cpuUs)} µs of dsync's CPU an event`,
+    `  ${phase}: ${events} events in ${(ms / 1000).toFixed(2)} s = ${Math.round(eventsPerSec)} events/s (${posts} POSTs), ${row.cpuUs.toFixed(1)} µs of dsync's CPU an event`,
   );
   return row;
 }

@@ -248,7 +248,7 @@ async function main(): Promise<void> {
     );
     for (const r of rows) {
       console.log(
-        `| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${Math.round(r.cpuUs)} | ${r.target} |`,
+        `| ${r.phase} | ${r.events} | ${r.posts} | ${r.seconds.toFixed(2)} | ${Math.round(r.eventsPerSec)} | ${r.cpuUs.toFixed(1)} | ${r.target} |`,
       );
     }
     if (latencyRows.length > 0) {
