@@ -286,6 +286,8 @@ export class ResourcePass {
 
   private async send(unit: Unit): Promise<void> {
     this.inFlight++;
+    /** Delivered or dead-lettered: nothing new for the loop to time (a retry, a pause, a stop). */
+    let settled = false;
     try {
       const events: LoggedEvent[] = unit.entries;
       const attempt = unit.attempts + 1;
@@ -295,9 +297,11 @@ export class ResourcePass {
       if (verdict.kind === 'delivered') {
         this.c.stats.delivered += events.length;
         this.queue.complete(unit);
+        settled = true;
       } else if (verdict.kind === 'dead') {
         await deadLetter(this.c, this.directory, events, result, attempt);
         this.queue.complete(unit);
+        settled = true;
       } else if (verdict.kind === 'retry') {
         const now = Date.now();
         unit.attempts = attempt;
@@ -321,24 +325,17 @@ export class ResourcePass {
     } finally {
       this.inFlight--;
       this.c.slots.release();
-      if (!this.waitsInLine()) this.wake();
+      if (!settled || !this.waitsInLine()) this.wake();
     }
   }
 
   /**
-   * In line for the process's next free POST with none free or handed to it, and POSTs of its own still out: an
-   * answer gives the loop nothing to do (the slot it frees goes to the pass first in line), and the hand-over wakes
-   * it. Waking it anyway cost a turn of the loop per POST with many busy directories.
+   * In line for the process's next free POST with none free or handed to it, and POSTs of its own still out: a
+   * delivery settling gives the loop nothing to do (the slot it frees goes to the pass first in line), and the
+   * hand-over wakes it. Waking it anyway cost a turn of the loop per POST with many busy directories.
    */
   private waitsInLine(): boolean {
-    return (
-      this.leaveLine !== undefined &&
-      this.handed === 0 &&
-      this.c.slots.free === 0 &&
-      this.inFlight > 0 &&
-      this.failure === undefined &&
-      !this.disabled
-    );
+    return this.leaveLine !== undefined && this.handed === 0 && this.c.slots.free === 0 && this.inFlight > 0;
   }
 
   /** A replay asked for while this pass runs: once what is in flight settles, the pass starts over from it. */

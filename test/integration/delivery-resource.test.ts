@@ -122,6 +122,32 @@ for (const kind of STORE_KINDS) {
       expect((await svc.api('GET', `/api/v1/directory-sync/${d.id}/dead-letters`)).body.data).to.deep.equal([]);
     });
 
+    it("directories in line for the process's POSTs, random failures: per-resource order, every event, the POSTs shared", async () => {
+      // More directories with a backlog than POSTs: passes wait in line, and a slot handed to a waiting pass with
+      // events ready sends them from the hand-over, while answers (some failing, to be retried) keep coming.
+      await start({ delivery: { postsPerDirectory: 2, postsPerProcess: 3 } });
+      const seed = 3000 + Math.floor(Math.random() * 1000);
+      const rnd = seeded(seed);
+      let open!: () => void;
+      const written = new Promise<void>((resolve) => (open = resolve));
+      hooks.answer = () => ({ status: rnd() < 0.3 ? 500 : 200, delayMs: Math.floor(rnd() * 15), until: written });
+      const dirs = [await directory(), await directory(), await directory(), await directory()];
+      await Promise.all(dirs.map((d, i) => randomWorkload(d, seed + i, 40)));
+      open();
+      const logs = await Promise.all(dirs.map(log));
+      const total = logs.reduce((n, events) => n + events.length, 0);
+      await until(
+        () => hooks.ackedCount() >= total,
+        () => `seed ${seed}: all ${total} events (got ${hooks.ackedCount()})`,
+        30_000,
+      );
+      dirs.forEach((d, i) => {
+        const check = expectResourceOrder(`seed ${seed}, directory ${i}`, logs[i]!, hooks.posts(d.id));
+        expect(check.resentAfterAck, `seed ${seed}, directory ${i}: sent again after a 2xx`).to.equal(0);
+      });
+      expect(hooks.maxInFlight, `seed ${seed}: POSTs in flight in the process`).to.equal(3);
+    });
+
     it('a poison event holds back only the events naming its user (and, through them, theirs) until it is dead-lettered', async () => {
       await start({ webhook: { retrySchedule: Array(20).fill(150) } });
       const d = await directory();
