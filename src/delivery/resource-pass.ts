@@ -3,15 +3,15 @@
  * lease: it reads the log ahead of the first event not done, sends every event no earlier undone event blocks
  * (see resource-queue.ts), up to `postsPerDirectory` POSTs at once, and acts on each verdict for that delivery
  * alone. A receiver's pause (429/503 with Retry-After) and a 410 stop the whole directory, as in `directory`
- * order. What is done is saved as it is acknowledged (one save in flight, the next one carrying everything
- * acknowledged meanwhile), so a crash re-sends only deliveries not yet acknowledged or not yet saved.
+ * order. What is done is saved as it is acknowledged (state-saver.ts), so a crash re-sends only deliveries not yet
+ * acknowledged or not yet saved.
  */
 import { yieldToLoop } from '../core/chunks.js';
 import type { Directory } from '../core/model.js';
 import type { DeliveryState, FailingDelivery, LoggedEvent } from '../core/store-port.js';
+import { LoopWait } from './loop-wait.js';
 import {
   CONTINUE_MS,
-  SAVE_EVERY,
   SAVE_MS,
   deadLetter,
   disableWebhook,
@@ -21,6 +21,7 @@ import {
   type PassContext,
 } from './pass-context.js';
 import { ResourceQueue, type Unit } from './resource-queue.js';
+import { StateSaver } from './state-saver.js';
 
 const READ_CHUNK = 100;
 /**
@@ -51,20 +52,12 @@ export class ResourcePass {
   private leaseLost = false;
   /** The lease `run` holds the directory under (the engine clears `held` when it is lost). */
   private lease = { held: true };
-  /** The loop waits for an answer or a slot, and nothing else: a slot handed to it may be used at once. */
-  private parked = false;
   private failure: unknown;
-  /** The loop's wait, if it waits; else whether an answer (or the tick) came while it was busy elsewhere. */
-  private waiter: (() => void) | undefined;
-  private woken = false;
-  private saving: Promise<void> | undefined;
-  private dirty = false;
-  /** Deliveries settled since the last save began, and the save loop's wait to cut short (enough of them, the end). */
-  private unsaved = 0;
-  private saveWait: (() => void) | undefined;
-  /** The pass is ending: what is left is saved at once. */
-  private ending = false;
-  private savedAt = 0;
+  private readonly wait = new LoopWait(SAVE_MS);
+  private readonly saver = new StateSaver(
+    () => this.saveState(),
+    (err) => (this.failure ??= err),
+  );
   private replayCheckedAt = Date.now();
   private turns = 0;
   private readonly batch: boolean;
@@ -89,7 +82,7 @@ export class ResourcePass {
     const started = Date.now();
     // Wakes the loop at least every SAVE_MS (replay requests, the lease, a stop) without a timer per wait for a
     // POST's answer, which would be set and cleared once per event against a fast receiver.
-    const tick = setInterval(() => this.wake(), SAVE_MS);
+    const tick = setInterval(() => this.wait.wake(), SAVE_MS);
     try {
       while (!this.c.stopped() && lease.held && !this.disabled && !this.leaseLost && this.failure === undefined) {
         if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
@@ -100,7 +93,7 @@ export class ResourcePass {
         if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
         if (this.inFlight > 0) {
           // An answer wakes the loop; so does a retry's time coming while a POST could go.
-          await this.park(
+          await this.wait.park(
             this.inFlight >= this.c.postsPerDirectory || !this.c.realtime ? Infinity : this.untilNextRetry(Infinity),
           );
           continue;
@@ -108,24 +101,21 @@ export class ResourcePass {
         if (this.wantsEvents()) continue;
         if (this.leaveLine) {
           // The process's POSTs are all taken by other directories: wait in line for one (and then read for it).
-          await this.park(Infinity);
+          await this.wait.park(Infinity);
           continue;
         }
         // Nothing in flight and nothing to send: a retry due soon, or the end of this pass.
-        const wait = this.untilNextRetry(Infinity);
-        if (!this.c.realtime || wait > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
-        await this.idle(wait);
+        const retryIn = this.untilNextRetry(Infinity);
+        if (!this.c.realtime || retryIn > CONTINUE_MS || Date.now() - started >= CONTINUE_MS) break;
+        await this.wait.idle(retryIn);
       }
     } finally {
       this.leaveLine?.();
       this.leaveLine = undefined;
       this.returnHanded();
-      while (this.inFlight > 0) await this.idle(Infinity);
+      while (this.inFlight > 0) await this.wait.idle(Infinity);
       clearInterval(tick);
-      this.ending = true;
-      this.markDirty();
-      this.saveWait?.();
-      await this.saving;
+      await this.saver.flush();
       if (this.leaseLost) lease.held = false;
     }
     if (this.failure !== undefined) throw this.failure;
@@ -165,7 +155,7 @@ export class ResourcePass {
       this.leaveLine = undefined;
       this.handed++;
       if (this.mayDispatchNow()) this.dispatchHanded();
-      else this.wake();
+      else this.wait.wake();
     });
   }
 
@@ -175,7 +165,7 @@ export class ResourcePass {
    */
   private mayDispatchNow(): boolean {
     return (
-      this.parked &&
+      this.wait.parked &&
       this.queue.readyCount >= this.size &&
       this.lease.held &&
       !this.disabled &&
@@ -191,7 +181,7 @@ export class ResourcePass {
     this.returnHanded();
     if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
     // Nothing went (a pause): the loop decides what comes next.
-    if (this.inFlight === 0) this.wake();
+    if (this.inFlight === 0) this.wait.wake();
   }
 
   private load(state: DeliveryState): void {
@@ -317,7 +307,7 @@ export class ResourcePass {
           await disableWebhook(this.c, this.directory, result);
         }
       }
-      this.markDirty();
+      this.saver.changed();
     } catch (err) {
       // The store failed (an attempt log, a dead letter): the engine logs it and marks the directory due.
       this.queue.putBack(unit);
@@ -325,7 +315,7 @@ export class ResourcePass {
     } finally {
       this.inFlight--;
       this.c.slots.release();
-      if (!settled || !this.waitsInLine()) this.wake();
+      if (!settled || !this.waitsInLine()) this.wait.wake();
     }
   }
 
@@ -346,9 +336,9 @@ export class ResourcePass {
     const since = await this.c.store.takeReplayRequest(this.directory.id);
     if (since === null) return;
     const replayed = await replayFrom(this.c, this.directory.id, since, this.snapshot());
-    while (this.inFlight > 0) await this.idle(Infinity);
+    while (this.inFlight > 0) await this.wait.idle(Infinity);
     this.load(replayed);
-    this.markDirty();
+    this.saver.changed();
   }
 
   /** Ms until the next failed delivery (or the directory's pause) may go; `cap` when none is sooner. */
@@ -359,73 +349,16 @@ export class ResourcePass {
     return Math.max(0, Math.min(cap, at === -Infinity ? cap : at - now));
   }
 
-  /** Waits as `idle` does, marked parked: the hand-over of a slot may send while it waits. */
-  private async park(ms: number): Promise<void> {
-    this.parked = true;
-    await this.idle(ms);
-    this.parked = false;
-  }
-
-  /**
-   * Until an answer, the pass's tick, or `ms` (shorter waits than the tick get a timer of their own). An answer
-   * that came while the loop was reading the log counts: waiting for the next one could stall the pass a tick.
-   */
-  private idle(ms: number): Promise<void> {
-    if (this.woken) {
-      this.woken = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = ms < SAVE_MS ? setTimeout(() => this.wake(), ms) : undefined;
-      this.waiter = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
-  private wake(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter) waiter();
-    else this.woken = true;
-  }
-
-  private markDirty(): void {
-    this.dirty = true;
-    if (++this.unsaved >= SAVE_EVERY) this.saveWait?.();
-    this.saving ??= this.saveLoop().finally(() => (this.saving = undefined));
-  }
-
-  /** Saves after SAVE_EVERY settled deliveries or SAVE_MS, as `directory` ordering saves its cursor. */
-  private async saveLoop(): Promise<void> {
-    try {
-      while (this.dirty && !this.leaseLost) {
-        const gap = this.savedAt + SAVE_MS - Date.now();
-        if (gap > 0 && this.unsaved < SAVE_EVERY && !this.ending) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, gap);
-            this.saveWait = () => {
-              clearTimeout(timer);
-              resolve();
-            };
-          });
-          this.saveWait = undefined;
-        }
-        this.savedAt = Date.now();
-        this.dirty = false;
-        this.unsaved = 0;
-        const saved = await this.c.store.saveDeliveryState(
-          this.directory.id,
-          this.c.owner,
-          this.snapshot(),
-          this.c.leaseMs,
-        );
-        if (!saved) this.leaseLost = true;
-      }
-    } catch (err) {
-      this.failure ??= err;
-    }
+  /** Saves the state as it is now; false when the lease is gone. */
+  private async saveState(): Promise<boolean> {
+    const saved = await this.c.store.saveDeliveryState(
+      this.directory.id,
+      this.c.owner,
+      this.snapshot(),
+      this.c.leaseMs,
+    );
+    if (!saved) this.leaseLost = true;
+    return saved;
   }
 
   /** Trims what is delivered, and wakes the directory when its next retry (or the receiver's pause) is due. */
