@@ -177,8 +177,7 @@ export class ResourcePass {
 
   /** What a turn of the loop would do with a handed slot and enough ready, without the turn. */
   private dispatchHanded(): void {
-    this.sendWhatMayGo();
-    this.returnHanded();
+    this.dispatch();
     if (this.c.slots.free === 0 && this.wantsPost()) this.joinLine();
     // Nothing went (a pause): the loop decides what comes next.
     if (this.inFlight === 0) this.wait.wake();
