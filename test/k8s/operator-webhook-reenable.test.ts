@@ -104,16 +104,17 @@ describe('a webhook disabled by a 410 Gone, under the operator (real kube-apiser
     expect(condition).to.include({ reason: 'ReceiverGone' });
     expect(condition.message).to.contain('webhook delivery is stopped').and.contain(REENABLE_WEBHOOK_ANNOTATION);
     expect(readyOf(cr)).to.include({ status: 'True', reason: 'Reconciled' });
-    const events = await env.kube.list<{ reason: string; type: string; involvedObject: { name: string } }>(
-      EVENTS,
-      'default',
-      {},
-    );
-    expect(
-      events.items.some(
+    // The operator records the Event after it writes the status: the condition can be seen first.
+    await waitFor('a WebhookDisabled Warning Event', async () => {
+      const events = await env.kube.list<{ reason: string; type: string; involvedObject: { name: string } }>(
+        EVENTS,
+        'default',
+        {},
+      );
+      return events.items.some(
         (e) => e.involvedObject.name === 'moved' && e.reason === 'WebhookDisabled' && e.type === 'Warning',
-      ),
-    ).to.equal(true);
+      );
+    });
 
     await addUser(dir, 'u2@acme.io'); // kept while disabled
     await sleep(SWEEP_MS * 1.5);
