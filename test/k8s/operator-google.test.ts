@@ -92,9 +92,12 @@ describe('a google DirectoryConnection under the operator (real kube-apiserver, 
     fake.oauth.addServiceAccount(email, publicKey.export({ type: 'spki', format: 'pem' }) as string, []); // delegation withdrawn
     expect((await serve.dsync.google.sync({ directoryId: id })).directories[0]!.state).to.equal('invalid_credentials');
     await condition('gws', 'False', 'InvalidCredentials');
-    const events = await env.kube.list<{ reason?: string; message?: string }>(EVENTS, 'default', {});
-    expect(events.items.some((e) => e.reason === 'InvalidCredentials')).to.equal(true);
-    const everything = JSON.stringify([await getConnection(env, 'gws'), events.items]);
+    // The operator records the Event after it writes the status: the condition can be seen first.
+    const events = await waitFor('an InvalidCredentials Event', async () => {
+      const listed = await env.kube.list<{ reason?: string; message?: string }>(EVENTS, 'default', {});
+      return listed.items.some((e) => e.reason === 'InvalidCredentials') && listed.items;
+    });
+    const everything = JSON.stringify([await getConnection(env, 'gws'), events]);
     expect(everything).to.not.contain('PRIVATE KEY');
   });
 
