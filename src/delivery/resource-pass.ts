@@ -84,7 +84,7 @@ export class ResourcePass {
     // POST's answer, which would be set and cleared once per event against a fast receiver.
     const tick = setInterval(() => this.wait.wake(), SAVE_MS);
     try {
-      while (!this.c.stopped() && lease.held && !this.disabled && !this.leaseLost && this.failure === undefined) {
+      while (this.running()) {
         if (++this.turns % YIELD_EVERY === 0) await yieldToLoop();
         if (Date.now() - this.replayCheckedAt >= SAVE_MS) await this.pickUpReplay();
         if (this.atEnd && Date.now() - started < CONTINUE_MS && this.c.notified(this.directory.id)) this.atEnd = false;
@@ -164,15 +164,12 @@ export class ResourcePass {
    * POST, which with many busy directories sharing the process's POSTs was most of a pass's own cost.
    */
   private mayDispatchNow(): boolean {
-    return (
-      this.wait.parked &&
-      this.queue.readyCount >= this.size &&
-      this.lease.held &&
-      !this.disabled &&
-      !this.leaseLost &&
-      this.failure === undefined &&
-      !this.c.stopped()
-    );
+    return this.wait.parked && this.queue.readyCount >= this.size && this.running();
+  }
+
+  /** The pass goes on: not stopped, the lease held, the webhook enabled, no store failure. */
+  private running(): boolean {
+    return !this.c.stopped() && this.lease.held && !this.disabled && !this.leaseLost && this.failure === undefined;
   }
 
   /** What a turn of the loop would do with a handed slot and enough ready, without the turn. */
